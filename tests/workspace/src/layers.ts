@@ -1,0 +1,30 @@
+/**
+ * Which workspace packages each package may depend on at run time (DESIGN.md, "Layers and what may
+ * import what"). Apps compose and may use anything; dev-only dependencies (tests) are not layers.
+ */
+export const allowedDependencies: Readonly<Record<string, readonly string[]>> = {
+  "@patchbay/jsonrpc-core": [],
+  "@patchbay/mcp-types": ["@patchbay/jsonrpc-core"],
+  "@patchbay/transport-stdio": ["@patchbay/jsonrpc-core", "@patchbay/mcp-types"],
+  "@patchbay/transport-http": ["@patchbay/jsonrpc-core", "@patchbay/mcp-types"],
+  "@patchbay/transport-sse": [
+    "@patchbay/jsonrpc-core",
+    "@patchbay/mcp-types",
+    "@patchbay/transport-http",
+  ],
+  "@patchbay/telemetry": ["@patchbay/jsonrpc-core"],
+  "@patchbay/server": ["@patchbay/jsonrpc-core", "@patchbay/mcp-types"],
+  "@patchbay/client": ["@patchbay/jsonrpc-core", "@patchbay/mcp-types"],
+  "@patchbay/router": [
+    "@patchbay/jsonrpc-core",
+    "@patchbay/mcp-types",
+    "@patchbay/server",
+    "@patchbay/client",
+    "@patchbay/telemetry",
+  ],
+  "@patchbay/contract-tests": [
+    "@patchbay/jsonrpc-core",
+    "@patchbay/mcp-types",
+    "@patchbay/client",
+  ],
+};
