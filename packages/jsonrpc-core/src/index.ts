@@ -1,3 +1,22 @@
+export {
+  CancelledError,
+  ConnectionClosedError,
+  ResultValidationError,
+  TimeoutError,
+  UnexpectedResponseError,
+} from "./errors/connection-errors.js";
+export { createJSONRPCError } from "./errors/create-jsonrpc-error.js";
+export { ErrorCode } from "./errors/error-code.js";
+export { JSONRPCError } from "./errors/jsonrpc-error.js";
+export { LocalError, type LocalErrorOptions } from "./errors/local-error.js";
+export {
+  InternalError,
+  InvalidParamsError,
+  InvalidRequestError,
+  MethodNotFoundError,
+  ParseError,
+} from "./errors/standard-errors.js";
+export { InvalidFrameError, LineTooLongError, TransportError } from "./errors/transport-errors.js";
 export type {
   Frame,
   JSONRPCBatch,
