@@ -1,3 +1,5 @@
+export { type DecodeResult, decode, decodeValue } from "./codec/decode.js";
+export { encode } from "./codec/encode.js";
 export {
   CancelledError,
   ConnectionClosedError,
