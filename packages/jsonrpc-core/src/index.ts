@@ -19,6 +19,14 @@ export {
   ParseError,
 } from "./errors/standard-errors.js";
 export { InvalidFrameError, LineTooLongError, TransportError } from "./errors/transport-errors.js";
+export { encodeLine } from "./framing/encode-line.js";
+export { createFrameDecoder, type FrameDecoderOptions } from "./framing/frame-decoder.js";
+export {
+  createLineDecoder,
+  DEFAULT_MAX_LINE_BYTES,
+  type LineDecoder,
+  type LineDecoderOptions,
+} from "./framing/line-decoder.js";
 export type {
   Frame,
   JSONRPCBatch,

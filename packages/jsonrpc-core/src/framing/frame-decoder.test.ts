@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { InvalidFrameError, LineTooLongError } from "../errors/transport-errors.js";
+import type { Frame } from "../messages.js";
+import type { FrameInfo } from "../transport.js";
+import { encodeLine } from "./encode-line.js";
+import { createFrameDecoder } from "./frame-decoder.js";
+
+function collect(maxLineBytes?: number) {
+  const frames: [Frame, FrameInfo][] = [];
+  const errors: Error[] = [];
+  const decoder = createFrameDecoder({
+    ...(maxLineBytes === undefined ? {} : { maxLineBytes }),
+    onFrame: (frame, info) => frames.push([frame, info]),
+    onError: (error) => errors.push(error),
+  });
+  return { decoder, frames, errors };
+}
+
+describe("createFrameDecoder", () => {
+  it("decodes lines written by encodeLine", () => {
+    const { decoder, frames } = collect();
+    const request = { jsonrpc: "2.0", id: 0, method: "a\nb" } as const;
+    const line = encodeLine(request);
+    expect(line.indexOf("\n")).toBe(line.length - 1);
+    decoder.push(line);
+    expect(frames).toEqual([[request, {}]]);
+  });
+
+  it("reports a non-JSON line with its -32700 response and keeps reading", () => {
+    const { decoder, frames, errors } = collect();
+    decoder.push('Debugger attached.\n{"jsonrpc":"2.0","method":"n"}\n');
+    expect(frames).toHaveLength(1);
+    expect(errors).toHaveLength(1);
+    const error = errors[0];
+    expect(InvalidFrameError.isInstance(error)).toBe(true);
+    expect((error as InvalidFrameError).response).toMatchObject({
+      id: null,
+      error: { code: -32700 },
+    });
+  });
+
+  it("reports an invalid message with its -32600 response and the readable id", () => {
+    const { decoder, errors } = collect();
+    decoder.push('{"jsonrpc":"2.0","id":7,"method":3}\n');
+    expect((errors[0] as InvalidFrameError).response).toMatchObject({
+      id: 7,
+      error: { code: -32600 },
+    });
+  });
+
+  it("passes the rejections of a batch in info.rejected", () => {
+    const { decoder, frames } = collect();
+    decoder.push('[{"jsonrpc":"2.0","method":"n"},5]\n');
+    expect(frames[0]?.[0]).toEqual([{ jsonrpc: "2.0", method: "n" }]);
+    expect(frames[0]?.[1].rejected).toHaveLength(1);
+  });
+
+  it("reports an overlong line and decodes the next", () => {
+    const { decoder, frames, errors } = collect(40);
+    decoder.push(encodeLine({ jsonrpc: "2.0", method: "x".repeat(100) }));
+    decoder.push(encodeLine({ jsonrpc: "2.0", method: "y" }));
+    expect(LineTooLongError.isInstance(errors[0])).toBe(true);
+    expect(frames).toEqual([[{ jsonrpc: "2.0", method: "y" }, {}]]);
+  });
+});

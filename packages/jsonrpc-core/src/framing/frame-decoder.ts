@@ -1,0 +1,47 @@
+import { decode } from "../codec/decode.js";
+import { InvalidFrameError } from "../errors/transport-errors.js";
+import type { Frame } from "../messages.js";
+import type { FrameInfo } from "../transport.js";
+import { createLineDecoder, type LineDecoder } from "./line-decoder.js";
+
+/** Options of {@link createFrameDecoder}. */
+export interface FrameDecoderOptions {
+  /** Longest line accepted, in UTF-8 bytes. Default 16 MiB. */
+  maxLineBytes?: number;
+  /** Receives each valid frame; `info.rejected` lists the -32600 responses owed for a batch. */
+  onFrame(frame: Frame, info: FrameInfo): void;
+  /**
+   * Receives an {@link InvalidFrameError} for each line that is not JSON-RPC (send its `response`
+   * back) and a `LineTooLongError` for each overlong line. Decoding goes on with the next line.
+   */
+  onError(error: Error): void;
+}
+
+/**
+ * Newline-delimited JSON-RPC: splits a stream into lines and decodes each into a frame, the way
+ * stdio transports read. A bad line is reported and skipped; the stream is never lost.
+ */
+export function createFrameDecoder(options: FrameDecoderOptions): LineDecoder {
+  const lineOptions = {
+    onLine(text: string) {
+      const result = decode(text);
+      if (!result.ok) {
+        const reason = result.response.error.code === -32700 ? "not JSON" : "not JSON-RPC";
+        options.onError(
+          new InvalidFrameError(`Received a line that is ${reason}`, result.response),
+        );
+        return;
+      }
+      options.onFrame(
+        result.frame,
+        result.rejected.length > 0 ? { rejected: result.rejected } : {},
+      );
+    },
+    onError: options.onError,
+  };
+  return createLineDecoder(
+    options.maxLineBytes === undefined
+      ? lineOptions
+      : { ...lineOptions, maxLineBytes: options.maxLineBytes },
+  );
+}
