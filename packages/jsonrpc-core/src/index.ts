@@ -27,6 +27,7 @@ export {
   type LineDecoder,
   type LineDecoderOptions,
 } from "./framing/line-decoder.js";
+export { createMemoryTransportPair } from "./memory/memory-transport.js";
 export type {
   Frame,
   JSONRPCBatch,
