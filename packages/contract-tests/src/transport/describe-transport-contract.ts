@@ -1,0 +1,55 @@
+import { afterEach, describe, it } from "vitest";
+import { defineBatchCases } from "./cases/batch-cases.js";
+import { defineConnectionCases } from "./cases/connection-cases.js";
+import { defineDeliveryCases } from "./cases/delivery-cases.js";
+import { defineIdCases } from "./cases/id-cases.js";
+import { defineInvalidFrameCases } from "./cases/invalid-frame-cases.js";
+import { defineLifecycleCases } from "./cases/lifecycle-cases.js";
+import { definePayloadCases } from "./cases/payload-cases.js";
+import type { ContractContext } from "./contract-context.js";
+import { openPair, type PairHarness } from "./pair-harness.js";
+import type { TransportContractOptions } from "./transport-contract-options.js";
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * Declares the transport contract suite in the calling vitest file: one `describe` block named after
+ * the transport, with a case per rule of the `Transport` interface. Cases that the declared
+ * capabilities rule out are declared as skipped, with the reason in their names.
+ */
+export function describeTransportContract(options: TransportContractOptions): void {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  describe(`transport contract: ${options.name}`, () => {
+    const open: PairHarness[] = [];
+    afterEach(async () => {
+      const harnesses = open.splice(0);
+      await Promise.all(harnesses.map((harness) => harness.dispose()));
+    }, timeoutMs);
+
+    const context: ContractContext = {
+      capabilities: options.capabilities ?? {},
+      async openPair() {
+        const harness = openPair(await options.createPair());
+        open.push(harness);
+        return harness;
+      },
+      async openStartedPair() {
+        const harness = await context.openPair();
+        await harness.start();
+        return harness;
+      },
+      test(name, applicability, body) {
+        if (applicability.applies) it(name, body, timeoutMs);
+        else it.skip(`${name} [not applicable: ${applicability.reason}]`, body);
+      },
+    };
+
+    describe("delivery", () => defineDeliveryCases(context));
+    describe("payloads", () => definePayloadCases(context));
+    describe("ids", () => defineIdCases(context));
+    describe("batches", () => defineBatchCases(context));
+    describe("lifecycle", () => defineLifecycleCases(context));
+    describe("connection", () => defineConnectionCases(context));
+    describe("invalid frames", () => defineInvalidFrameCases(context));
+  });
+}
