@@ -1,0 +1,77 @@
+import type { JSONRPCMessage } from "@patchbay/jsonrpc-core";
+
+/** Sends one replayed event on the stream being resumed. */
+export type ReplaySend = (eventId: string, message: JSONRPCMessage) => void | Promise<void>;
+
+/**
+ * Keeps the messages sent on SSE streams so that a client can resume a broken stream with
+ * `Last-Event-ID` (MCP 2025-03-26+ resumability). Event ids must be unique across all streams of all
+ * sessions served by one handler.
+ */
+export interface EventStore {
+  /**
+   * Stores a message sent on `streamId` and returns its event id. `undefined` stores a priming
+   * marker: an id to resume from that carries no message.
+   */
+  storeEvent(streamId: string, message: JSONRPCMessage | undefined): string | Promise<string>;
+  /**
+   * Replays, in order, the messages stored on the same stream after `lastEventId`, and returns that
+   * stream's id; returns `undefined` when the id is unknown (expired or never issued).
+   */
+  replayEventsAfter(lastEventId: string, send: ReplaySend): Promise<string | undefined>;
+  /** Forgets a stream's events (called when its session ends). Optional. */
+  forgetStream?(streamId: string): void;
+}
+
+/** Options of {@link createInMemoryEventStore}. */
+export interface InMemoryEventStoreOptions {
+  /** How many events are kept in all, oldest dropped first. Default 1000. */
+  readonly maxEvents?: number;
+}
+
+interface StoredEvent {
+  readonly streamId: string;
+  readonly message: JSONRPCMessage | undefined;
+}
+
+/** A bounded in-memory {@link EventStore}: fine for one process, lost on restart. */
+export function createInMemoryEventStore(options: InMemoryEventStoreOptions = {}): EventStore {
+  const maxEvents = options.maxEvents ?? 1000;
+  // Map keeps insertion order, which is the order events were stored in.
+  const events = new Map<string, StoredEvent>();
+  let counter = 0;
+  return {
+    storeEvent(streamId, message) {
+      counter += 1;
+      const eventId = `${streamId}_${counter}`;
+      events.set(eventId, { streamId, message });
+      while (events.size > maxEvents) {
+        const oldest = events.keys().next().value as string;
+        events.delete(oldest);
+      }
+      return eventId;
+    },
+    async replayEventsAfter(lastEventId, send) {
+      const last = events.get(lastEventId);
+      if (last === undefined) return undefined;
+      let found = false;
+      const replay: [string, JSONRPCMessage][] = [];
+      for (const [eventId, event] of events) {
+        if (eventId === lastEventId) {
+          found = true;
+          continue;
+        }
+        if (found && event.streamId === last.streamId && event.message !== undefined) {
+          replay.push([eventId, event.message]);
+        }
+      }
+      for (const [eventId, message] of replay) await send(eventId, message);
+      return last.streamId;
+    },
+    forgetStream(streamId) {
+      for (const [eventId, event] of events) {
+        if (event.streamId === streamId) events.delete(eventId);
+      }
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import type { ServerResponse } from "node:http";
+
+/** A JSON-RPC error code that the HTTP handlers put in error bodies (SDK 1.x uses -32000). */
+export const HTTP_ERROR_CODE = -32000;
+
+/** The JSON-RPC error code for an unknown or ended session (SDK 1.x: -32001 "Session not found"). */
+export const SESSION_NOT_FOUND_CODE = -32001;
+
+/** Writes a JSON-RPC error body (id null) with an HTTP status, unless headers were already sent. */
+export function writeJsonError(
+  response: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  if (response.headersSent) {
+    response.end();
+    return;
+  }
+  const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } });
+  response.writeHead(status, {
+    ...headers,
+    "content-type": "application/json",
+    "content-length": String(Buffer.byteLength(body)),
+  });
+  response.end(body);
+}
+
+/** True when an `Accept` header lists the media type (or a wildcard covering it). */
+export function accepts(accept: string | undefined, mediaType: string): boolean {
+  if (accept === undefined) return false;
+  const [type] = mediaType.split("/");
+  return accept.split(",").some((part) => {
+    const value = part.split(";")[0]?.trim().toLowerCase();
+    return value === mediaType || value === `${type}/*` || value === "*/*";
+  });
+}
+
+/** True when a `Content-Type` header names the media type (parameters such as charset allowed). */
+export function hasContentType(contentType: string | undefined, mediaType: string): boolean {
+  return contentType?.split(";")[0]?.trim().toLowerCase() === mediaType;
+}

@@ -1,0 +1,62 @@
+export type { Authenticate, AuthenticateResult } from "./authenticate.js";
+export { type Clock, systemClock, type TimerHandle } from "./clock.js";
+export {
+  DEFAULT_KEEP_ALIVE_INTERVAL_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  DEFAULT_RETRY_INTERVAL_MS,
+  DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+  LAST_EVENT_ID_HEADER,
+  MCP_PROTOCOL_VERSION_HEADER,
+  MCP_SESSION_ID_HEADER,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "./constants.js";
+export {
+  createInMemoryEventStore,
+  type EventStore,
+  type InMemoryEventStoreOptions,
+  type ReplaySend,
+} from "./event-store.js";
+export {
+  accepts,
+  HTTP_ERROR_CODE,
+  hasContentType,
+  SESSION_NOT_FOUND_CODE,
+  writeJsonError,
+} from "./http-answers.js";
+export { HttpStatusError, SessionExpiredError } from "./http-errors.js";
+export { type BoundHttpServer, listenLoopback } from "./loopback.js";
+export {
+  createOriginGuard,
+  LOCALHOST_NAMES,
+  type OriginGuard,
+  type OriginGuardOptions,
+  type OriginGuardRejection,
+} from "./origin-guard.js";
+export { BodyTooLargeError, readBody } from "./read-body.js";
+export { readSseBody } from "./read-sse-body.js";
+export { formatSseComment, formatSseEvent, type SseEvent } from "./sse-event.js";
+export { createSseParser, type SseParser, type SseParserCallbacks } from "./sse-parser.js";
+export {
+  type FetchLike,
+  type ReconnectOptions,
+  StreamableHttpClientTransport,
+  type StreamableHttpClientTransportOptions,
+} from "./streamable-http-client-transport.js";
+export {
+  type BatchPolicy,
+  createStreamableHttpHandler,
+  type StreamableHttpHandler,
+  type StreamableHttpHandlerOptions,
+  type StreamableHttpSession,
+} from "./streamable-http-handler.js";
+export {
+  createStreamableHttpServer,
+  type StreamableHttpServer,
+  type StreamableHttpServerOptions,
+} from "./streamable-http-server.js";
+export {
+  type ResponseMode,
+  StreamableHttpServerTransport,
+} from "./streamable-http-server-transport.js";
+export { TransportEvents, toError } from "./transport-events.js";

@@ -1,0 +1,74 @@
+import type { IncomingMessage } from "node:http";
+
+/** The host names accepted by default: loopback only, on any port. */
+export const LOCALHOST_NAMES: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
+
+/** Which `Host` and `Origin` values a server accepts (DNS-rebinding protection). */
+export interface OriginGuardOptions {
+  /**
+   * Accepted `Host` values: a host name (any port) or `host:port` (that port only), or `"any"` to
+   * switch the check off. Defaults to {@link LOCALHOST_NAMES}.
+   */
+  readonly allowedHosts?: readonly string[] | "any";
+  /**
+   * Accepted `Origin` values: full origins (`https://app.example.com`), or `"any"`. A request without
+   * `Origin` (not a browser) is always accepted. Defaults to http(s) origins on a loopback host.
+   */
+  readonly allowedOrigins?: readonly string[] | "any";
+}
+
+/** Why a request was refused by the guard; the handler answers 403 with the message. */
+export interface OriginGuardRejection {
+  readonly message: string;
+}
+
+/** Checks a request's `Host` and `Origin`; returns a rejection for a foreign one. */
+export type OriginGuard = (request: IncomingMessage) => OriginGuardRejection | undefined;
+
+function hostName(host: string): string {
+  const lower = host.toLowerCase();
+  if (lower.startsWith("[")) {
+    const end = lower.indexOf("]");
+    return end === -1 ? lower : lower.slice(0, end + 1);
+  }
+  const colon = lower.indexOf(":");
+  return colon === -1 ? lower : lower.slice(0, colon);
+}
+
+function hostMatches(host: string, allowed: readonly string[]): boolean {
+  const lower = host.toLowerCase();
+  const name = hostName(lower);
+  return allowed.some((entry) => {
+    const candidate = entry.toLowerCase();
+    return candidate === lower || candidate === name;
+  });
+}
+
+/** Creates the `Host`/`Origin` check (MCP 2025-11-25 transports: invalid Origin ⇒ 403). */
+export function createOriginGuard(options: OriginGuardOptions = {}): OriginGuard {
+  const allowedHosts = options.allowedHosts ?? LOCALHOST_NAMES;
+  const allowedOrigins = options.allowedOrigins;
+  return (request) => {
+    const host = request.headers.host;
+    if (allowedHosts !== "any" && (host === undefined || !hostMatches(host, allowedHosts))) {
+      return { message: `Forbidden: invalid Host: ${host ?? "(none)"}` };
+    }
+    const origin = request.headers.origin;
+    if (origin === undefined || allowedOrigins === "any") return undefined;
+    if (allowedOrigins !== undefined) {
+      return allowedOrigins.includes(origin)
+        ? undefined
+        : { message: `Forbidden: invalid Origin: ${origin}` };
+    }
+    let parsed: URL;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      return { message: `Forbidden: invalid Origin: ${origin}` };
+    }
+    const loopback =
+      (parsed.protocol === "http:" || parsed.protocol === "https:") &&
+      LOCALHOST_NAMES.includes(parsed.hostname.toLowerCase());
+    return loopback ? undefined : { message: `Forbidden: invalid Origin: ${origin}` };
+  };
+}

@@ -1,0 +1,59 @@
+import type { Server } from "node:http";
+import { writeJsonError } from "./http-answers.js";
+import { listenLoopback } from "./loopback.js";
+import {
+  createStreamableHttpHandler,
+  type StreamableHttpHandler,
+  type StreamableHttpHandlerOptions,
+} from "./streamable-http-handler.js";
+
+/** Options of {@link createStreamableHttpServer}: the handler's, plus where to listen. */
+export interface StreamableHttpServerOptions extends StreamableHttpHandlerOptions {
+  /** The address to bind. Default `127.0.0.1`: nothing is exposed beyond this machine unless asked. */
+  readonly host?: string;
+  /** The port; default 0 (any free port). */
+  readonly port?: number;
+  /** The MCP endpoint path; other paths get 404. Default `/mcp`. */
+  readonly path?: string;
+}
+
+/** A running Streamable HTTP server. */
+export interface StreamableHttpServer {
+  /** The endpoint URL, e.g. `http://127.0.0.1:54321/mcp`. */
+  readonly url: URL;
+  /** The underlying node:http server. */
+  readonly server: Server;
+  /** The endpoint handler (session count, lookups). */
+  readonly handler: StreamableHttpHandler;
+  /** Stops accepting, ends every stream and session, and stops listening. */
+  close(): Promise<void>;
+}
+
+/** Starts a node:http server that serves one MCP endpoint, bound to 127.0.0.1 by default. */
+export async function createStreamableHttpServer(
+  options: StreamableHttpServerOptions,
+): Promise<StreamableHttpServer> {
+  const path = options.path ?? "/mcp";
+  const handler = createStreamableHttpHandler(options);
+  const bound = await listenLoopback(
+    (request, response) => {
+      const pathname = new URL(request.url ?? "/", "http://localhost").pathname;
+      if (pathname !== path) {
+        writeJsonError(response, 404, -32000, "Not Found");
+        return;
+      }
+      void handler(request, response);
+    },
+    options.host ?? "127.0.0.1",
+    options.port ?? 0,
+  );
+  return {
+    url: new URL(path, bound.origin),
+    server: bound.server,
+    handler,
+    async close() {
+      await handler.close();
+      await bound.close();
+    },
+  };
+}
