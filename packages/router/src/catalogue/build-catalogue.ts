@@ -1,0 +1,289 @@
+import type { NameCodec } from "../namespacing/qualified-name.js";
+import { formatResourceUri, parseResourceUri } from "../namespacing/resource-uri.js";
+import type { CatalogueKind, ConflictPolicy, ConflictReport } from "./conflict.js";
+import type { NameFilter } from "./name-filter.js";
+import { compileResourceTemplate } from "./resource-template-pattern.js";
+
+/** A tool or prompt as a backend lists it: only `name` matters here, the rest passes through. */
+export interface NamedItem {
+  readonly name: string;
+  readonly [key: string]: unknown;
+}
+
+/** A resource as a backend lists it. */
+export interface ResourceItem {
+  readonly uri: string;
+  readonly [key: string]: unknown;
+}
+
+/** A resource template as a backend lists it. */
+export interface ResourceTemplateItem {
+  readonly uriTemplate: string;
+  readonly [key: string]: unknown;
+}
+
+/** What one running backend offers, with how it is to be exposed. */
+export interface BackendListing {
+  /** The backend's key in the config. */
+  readonly backend: string;
+  /** Its namespace (`""` exposes names unprefixed). */
+  readonly namespace: string;
+  readonly tools?: readonly NamedItem[];
+  readonly prompts?: readonly NamedItem[];
+  readonly resources?: readonly ResourceItem[];
+  readonly resourceTemplates?: readonly ResourceTemplateItem[];
+  /** Which of its tools (by the backend's own name) are exposed; all when absent. */
+  readonly toolFilter?: NameFilter;
+}
+
+/** Where an exposed name leads. */
+export interface CatalogueEntry {
+  /** The backend's key in the config. */
+  readonly backend: string;
+  /** The name (or URI) as the backend spells it. */
+  readonly name: string;
+  /** The name (or URI) as clients see it. */
+  readonly exposedName: string;
+}
+
+/** How to build a catalogue. */
+export interface BuildCatalogueOptions {
+  readonly codec: NameCodec;
+  readonly conflictPolicy: ConflictPolicy;
+  /** Tool names the gateway itself serves (such as `gateway_status`); they always win. */
+  readonly reservedToolNames?: readonly string[];
+}
+
+/** The aggregated, namespaced view of every backend's tools, prompts and resources. */
+export interface Catalogue {
+  readonly tools: readonly NamedItem[];
+  readonly prompts: readonly NamedItem[];
+  readonly resources: readonly ResourceItem[];
+  readonly resourceTemplates: readonly ResourceTemplateItem[];
+  readonly conflicts: readonly ConflictReport[];
+  /** The backend and original name of an exposed tool name. */
+  findTool(exposedName: string): CatalogueEntry | undefined;
+  /** The backend and original name of an exposed prompt name. */
+  findPrompt(exposedName: string): CatalogueEntry | undefined;
+  /**
+   * The backend and original URI of a URI a client asks for: a listed resource, a rewritten URI, a
+   * URI matching one backend's template, or any URI when only one backend offers resources.
+   */
+  findResource(uri: string): CatalogueEntry | undefined;
+  /** The URI clients see for a URI that `backend` uses (for notifications and read results). */
+  exposeResourceUri(backend: string, uri: string): string;
+  /** Exposed tool names per backend (for `gateway_status` tool counts). */
+  toolNamesOf(backend: string): readonly string[];
+}
+
+const gatewayClaimant = "gateway";
+
+/** Builds the catalogue from listings in config order (the order decides `priority`). */
+export function buildCatalogue(
+  listings: readonly BackendListing[],
+  options: BuildCatalogueOptions,
+): Catalogue {
+  const conflicts: ConflictReport[] = [];
+  const tools = exposeNamed("tool", listings, options, conflicts);
+  const prompts = exposeNamed("prompt", listings, options, conflicts);
+  const resources = exposeUris("resource", listings, options.conflictPolicy, conflicts);
+  const templates = exposeUris("resourceTemplate", listings, options.conflictPolicy, conflicts);
+  const namespaceOf = new Map<string, string>();
+  for (const listing of listings) {
+    namespaceOf.set(
+      listing.namespace === "" ? listing.backend : listing.namespace,
+      listing.backend,
+    );
+  }
+  const rewrittenUris = new Set<string>();
+  for (const entry of [...resources.entries.values(), ...templates.entries.values()]) {
+    if (entry.exposedName !== entry.name) rewrittenUris.add(`${entry.backend}\u0000${entry.name}`);
+  }
+  const templatePatterns = [...templates.entries.values()].map((entry) => ({
+    entry,
+    pattern: compileResourceTemplate(entry.exposedName),
+  }));
+  const resourceBackends = listings.filter(
+    (listing) => (listing.resources?.length ?? 0) + (listing.resourceTemplates?.length ?? 0) > 0,
+  );
+
+  function findResource(uri: string): CatalogueEntry | undefined {
+    const listed = resources.entries.get(uri);
+    if (listed) return listed;
+    const rewritten = parseResourceUri(uri);
+    const owner = rewritten && namespaceOf.get(rewritten.namespace);
+    if (rewritten && owner !== undefined) {
+      return { backend: owner, name: rewritten.uri, exposedName: uri };
+    }
+    // Overlapping templates of two backends: the one listed first in the config wins.
+    const match = templatePatterns.find(({ pattern }) => pattern.test(uri));
+    if (match) return { backend: match.entry.backend, name: uri, exposedName: uri };
+    const sole = resourceBackends.length === 1 ? resourceBackends[0] : undefined;
+    return sole ? { backend: sole.backend, name: uri, exposedName: uri } : undefined;
+  }
+
+  function exposeResourceUri(backend: string, uri: string): string {
+    if (!rewrittenUris.has(`${backend}\u0000${uri}`)) return uri;
+    const listing = listings.find((candidate) => candidate.backend === backend);
+    const namespace = listing?.namespace === "" ? backend : (listing?.namespace ?? backend);
+    return formatResourceUri(namespace, uri);
+  }
+
+  return {
+    tools: tools.items,
+    prompts: prompts.items,
+    resources: resources.items as ResourceItem[],
+    resourceTemplates: templates.items as ResourceTemplateItem[],
+    conflicts,
+    findTool: (name) => tools.entries.get(name),
+    findPrompt: (name) => prompts.entries.get(name),
+    findResource,
+    exposeResourceUri,
+    toolNamesOf: (backend) =>
+      [...tools.entries.values()]
+        .filter((entry) => entry.backend === backend)
+        .map((entry) => entry.exposedName),
+  };
+}
+
+interface Exposed<Item> {
+  items: Item[];
+  entries: Map<string, CatalogueEntry>;
+}
+
+function exposeNamed(
+  kind: "tool" | "prompt",
+  listings: readonly BackendListing[],
+  options: BuildCatalogueOptions,
+  conflicts: ConflictReport[],
+): Exposed<NamedItem> {
+  const { codec, conflictPolicy } = options;
+  const items: NamedItem[] = [];
+  const entries = new Map<string, CatalogueEntry>();
+  const claimants = new Map<string, string>();
+  if (kind === "tool") {
+    for (const name of options.reservedToolNames ?? []) claimants.set(name, gatewayClaimant);
+  }
+  for (const listing of listings) {
+    const source = kind === "tool" ? listing.tools : listing.prompts;
+    for (const item of source ?? []) {
+      if (kind === "tool" && listing.toolFilter && !listing.toolFilter(item.name)) continue;
+      let exposedName = codec.format(listing.namespace, item.name);
+      const holder = claimants.get(exposedName);
+      if (holder !== undefined) {
+        const fallback = codec.format(listing.backend, item.name);
+        const canPrefix =
+          conflictPolicy === "prefix" && fallback !== exposedName && !claimants.has(fallback);
+        const resolution = canPrefix
+          ? "prefixed"
+          : conflictPolicy === "error"
+            ? "rejected"
+            : "dropped";
+        conflicts.push({
+          kind,
+          name: exposedName,
+          claimants: [holder, listing.backend],
+          winner: holder,
+          resolution,
+          message: describeConflict(
+            kind,
+            exposedName,
+            holder,
+            listing.backend,
+            resolution,
+            fallback,
+          ),
+        });
+        if (!canPrefix) continue;
+        exposedName = fallback;
+      }
+      claimants.set(exposedName, listing.backend);
+      items.push({ ...item, name: exposedName });
+      entries.set(exposedName, { backend: listing.backend, name: item.name, exposedName });
+    }
+  }
+  return { items, entries };
+}
+
+function exposeUris(
+  kind: "resource" | "resourceTemplate",
+  listings: readonly BackendListing[],
+  conflictPolicy: ConflictPolicy,
+  conflicts: ConflictReport[],
+): Exposed<ResourceItem | ResourceTemplateItem> {
+  const key = kind === "resource" ? "uri" : "uriTemplate";
+  const owners = new Map<string, string[]>();
+  for (const listing of listings) {
+    const source = kind === "resource" ? listing.resources : listing.resourceTemplates;
+    for (const item of source ?? []) {
+      const uri = (item as Record<string, string>)[key] as string;
+      const list = owners.get(uri) ?? [];
+      if (!list.includes(listing.backend)) list.push(listing.backend);
+      owners.set(uri, list);
+    }
+  }
+  const resolution =
+    conflictPolicy === "prefix" ? "rewritten" : conflictPolicy === "error" ? "rejected" : "dropped";
+  for (const [uri, claimants] of owners) {
+    if (claimants.length < 2) continue;
+    conflicts.push({
+      kind,
+      name: uri,
+      claimants,
+      ...(resolution === "rewritten" ? {} : { winner: claimants[0] }),
+      resolution,
+      message: describeConflict(
+        kind,
+        uri,
+        claimants[0] ?? "",
+        claimants.slice(1).join(", "),
+        resolution,
+        "",
+      ),
+    });
+  }
+  const items: (ResourceItem | ResourceTemplateItem)[] = [];
+  const entries = new Map<string, CatalogueEntry>();
+  for (const listing of listings) {
+    const source = kind === "resource" ? listing.resources : listing.resourceTemplates;
+    for (const item of source ?? []) {
+      const uri = (item as Record<string, string>)[key] as string;
+      const claimants = owners.get(uri) ?? [];
+      let exposedName = uri;
+      if (claimants.length > 1) {
+        if (resolution !== "rewritten" && claimants[0] !== listing.backend) continue;
+        if (resolution === "rewritten") {
+          exposedName = formatResourceUri(
+            listing.namespace === "" ? listing.backend : listing.namespace,
+            uri,
+          );
+        }
+      }
+      if (entries.has(exposedName)) continue;
+      items.push({ ...item, [key]: exposedName } as ResourceItem | ResourceTemplateItem);
+      entries.set(exposedName, { backend: listing.backend, name: uri, exposedName });
+    }
+  }
+  return { items, entries };
+}
+
+function describeConflict(
+  kind: CatalogueKind,
+  name: string,
+  winner: string,
+  loser: string,
+  resolution: string,
+  fallback: string,
+): string {
+  const subject = `${kind} "${name}" is claimed by ${winner} and ${loser}`;
+  switch (resolution) {
+    case "prefixed":
+      return `${subject}; ${loser}'s is exposed as "${fallback}".`;
+    case "rewritten":
+      return `${subject}; each is exposed as patchbay://<namespace>/${name}.`;
+    case "rejected":
+      return `${subject}; conflictPolicy "error" refuses to start.`;
+    default:
+      return `${subject}; ${winner} keeps it (listed first), ${loser}'s is not exposed.`;
+  }
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { GATEWAY_ERROR_TABLE, GatewayErrorCode } from "./gateway-error-code.js";
+import {
+  backendUnavailableError,
+  INVALID_PARAMS,
+  isWireError,
+  mapBackendError,
+  unknownNameError,
+} from "./map-error.js";
+
+class FakeLocalError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+describe("mapBackendError", () => {
+  it("passes a backend's error through with its code and message", () => {
+    const mapped = mapBackendError({ code: -32602, message: "bad arguments" }, "github");
+    expect(mapped).toEqual({
+      code: -32602,
+      message: "bad arguments",
+      data: { backend: "github", originalError: { code: -32602, message: "bad arguments" } },
+    });
+  });
+
+  it("keeps the fields of an object data and adds backend and originalError", () => {
+    const original = { code: -32042, message: "needs url", data: { elicitations: [1] } };
+    expect(mapBackendError(original, "b").data).toEqual({
+      elicitations: [1],
+      backend: "b",
+      originalError: original,
+    });
+  });
+
+  it("puts non-object data only inside originalError", () => {
+    const original = { code: 7, message: "x", data: "text" };
+    expect(mapBackendError(original, "b").data).toEqual({ backend: "b", originalError: original });
+  });
+
+  it("maps a local timeout to the gateway timeout code naming the backend", () => {
+    const mapped = mapBackendError(new FakeLocalError("REQUEST_TIMEOUT", "timed out"), "slow");
+    expect(mapped.code).toBe(GatewayErrorCode.BackendTimeout);
+    expect(mapped.message).toContain('"slow"');
+    expect(mapped.data).toMatchObject({ backend: "slow" });
+  });
+
+  it("maps a closed connection and a transport failure to their codes", () => {
+    expect(mapBackendError(new FakeLocalError("CONNECTION_CLOSED", ""), "b").code).toBe(
+      GatewayErrorCode.BackendConnectionClosed,
+    );
+    expect(mapBackendError(new FakeLocalError("TRANSPORT_FAILURE", ""), "b").code).toBe(
+      GatewayErrorCode.BackendTransportFailed,
+    );
+  });
+
+  it("maps anything else to the gateway internal error", () => {
+    expect(mapBackendError(new Error("boom"), "b")).toMatchObject({
+      code: GatewayErrorCode.GatewayInternalError,
+      data: { backend: "b", detail: "boom" },
+    });
+  });
+});
+
+describe("gateway error table", () => {
+  it("keeps every code inside -32000..-32019 and away from -32002", () => {
+    for (const row of GATEWAY_ERROR_TABLE) {
+      expect(row.code).toBeGreaterThanOrEqual(-32019);
+      expect(row.code).toBeLessThanOrEqual(-32000);
+      expect(row.code).not.toBe(-32002);
+    }
+  });
+
+  it("lists every code once", () => {
+    const codes = GATEWAY_ERROR_TABLE.map((row) => row.code);
+    expect(new Set(codes).size).toBe(codes.length);
+    expect(codes.sort()).toEqual(Object.values(GatewayErrorCode).sort());
+  });
+});
+
+describe("other errors", () => {
+  it("reports an unknown tool as -32602", () => {
+    expect(unknownNameError("tool", "nope")).toEqual({
+      code: INVALID_PARAMS,
+      message: "Tool not found: nope",
+      data: { name: "nope" },
+    });
+  });
+
+  it("names the backend and its status when it is unavailable", () => {
+    expect(backendUnavailableError("b", "restarting")).toMatchObject({
+      code: GatewayErrorCode.BackendUnavailable,
+      data: { backend: "b", status: "restarting" },
+    });
+  });
+
+  it("recognises wire errors structurally", () => {
+    expect(isWireError({ code: 1, message: "m" })).toBe(true);
+    expect(isWireError({ code: "X", message: "m" })).toBe(false);
+    expect(isWireError(null)).toBe(false);
+  });
+});
