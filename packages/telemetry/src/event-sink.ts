@@ -1,0 +1,13 @@
+import type { TelemetryEvent } from "./event.js";
+
+/**
+ * Where events go besides the in-memory store: a file, a log stream, a remote collector. Events
+ * arrive already redacted, in batches, through a bounded queue (see `createQueuedSink`), so a slow
+ * `write` never holds up the message path.
+ */
+export interface EventSink {
+  /** Persists a batch of events, oldest first; the next batch waits until this one settles. */
+  write(events: readonly TelemetryEvent[]): Promise<void>;
+  /** Releases resources (file handles); called once by `Telemetry.close()` after the last write. */
+  close?(): Promise<void>;
+}

@@ -1,0 +1,105 @@
+export { parseDuration } from "./duration.js";
+export { EVENT_STATUSES, type EventInput, type EventStatus, type TelemetryEvent } from "./event.js";
+export {
+  type CompiledEventQuery,
+  compileEventQuery,
+  DEFAULT_QUERY_LIMIT,
+  type EventQuery,
+  MAX_QUERY_LIMIT,
+} from "./event-query.js";
+export type { EventSink } from "./event-sink.js";
+export { EventTypes, type KnownEventType } from "./event-types.js";
+export {
+  type InstrumentableConnection,
+  type InstrumentConnectionOptions,
+  instrumentConnection,
+  requestTraceOf,
+} from "./instrument-connection.js";
+export { type InstrumentTransportOptions, instrumentTransport } from "./instrument-transport.js";
+export {
+  createJsonLinesFileSink,
+  type JsonLinesFileSinkOptions,
+  type SinkFileSystem,
+} from "./json-lines-file-sink.js";
+export { type Labels, OVERFLOW_LABEL_VALUE } from "./label-sets.js";
+export { createLogSink, formatEventLine } from "./log-sink.js";
+export {
+  createMemoryEventStore,
+  type MemoryEventStore,
+  type MemoryEventStoreOptions,
+} from "./memory-event-store.js";
+export {
+  type Counter,
+  createMetricRegistry,
+  DEFAULT_LATENCY_BUCKETS,
+  type Gauge,
+  type Histogram,
+  type HistogramDefinition,
+  type MetricDefinition,
+  type MetricRegistry,
+  type MetricRegistryOptions,
+} from "./metric-registry.js";
+export {
+  type BridgedSpan,
+  createOpenTelemetryBridge,
+  loadOpenTelemetryBridge,
+  NOOP_OPEN_TELEMETRY_BRIDGE,
+  type OpenTelemetryApi,
+  type OpenTelemetryBridge,
+  type OpenTelemetryBridgeOptions,
+  type OpenTelemetrySpan,
+  type OpenTelemetrySpanContext,
+  type OpenTelemetryTracer,
+  type OpenTelemetryTracerProvider,
+  type SpanRequest,
+} from "./open-telemetry-bridge.js";
+export {
+  escapeHelp,
+  escapeLabelValue,
+  formatSampleValue,
+  PROMETHEUS_CONTENT_TYPE,
+} from "./prometheus-text.js";
+export { createQueuedSink, type QueuedSink, type QueuedSinkOptions } from "./queued-sink.js";
+export {
+  createRedactor,
+  DEFAULT_SECRET_KEYS,
+  REDACTED,
+  type Redact,
+  type RedactorOptions,
+  redact,
+} from "./redact.js";
+export {
+  type RequestEnd,
+  type RequestStart,
+  type RequestTracker,
+  trackRequest,
+} from "./request-tracker.js";
+export { outcomeOfError, outcomeOfResult } from "./response-outcome.js";
+export { createRingBuffer, type RingBuffer } from "./ring-buffer.js";
+export { createTelemetry, type Telemetry, type TelemetryOptions } from "./telemetry.js";
+export { TelemetryError, type TelemetryErrorCode } from "./telemetry-error.js";
+export {
+  createTelemetryMetrics,
+  type RequestDirection,
+  type RequestOutcome,
+  type TelemetryMetrics,
+} from "./telemetry-metrics.js";
+export {
+  formatTraceparent,
+  formatTracestate,
+  isValidSpanId,
+  isValidTraceId,
+  MAX_TRACESTATE_MEMBERS,
+  parseTraceparent,
+  parseTracestate,
+  TRACE_FLAG_SAMPLED,
+  type TraceContext,
+  type TraceStateEntry,
+} from "./trace-context.js";
+export { createIdGenerator, type IdGenerator, type RandomSource } from "./trace-ids.js";
+export {
+  injectTraceContext,
+  type RequestTrace,
+  readTraceContext,
+  startRequestTrace,
+} from "./trace-meta.js";

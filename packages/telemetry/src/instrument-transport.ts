@@ -1,0 +1,167 @@
+import {
+  type Frame,
+  isBatch,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResponse,
+  type JSONRPCId,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type Transport,
+} from "@patchbay/jsonrpc-core";
+import { EventTypes } from "./event-types.js";
+import { type RequestTracker, trackRequest } from "./request-tracker.js";
+import { outcomeOfError, outcomeOfResult } from "./response-outcome.js";
+import type { Telemetry } from "./telemetry.js";
+import { injectTraceContext } from "./trace-meta.js";
+
+/** Options of {@link instrumentTransport}. */
+export interface InstrumentTransportOptions {
+  /** Backend at the other end, for labels and events (for a backend-facing transport). */
+  readonly backend?: string;
+  /** Event source (default: the telemetry's). */
+  readonly source?: string;
+  /**
+   * Write this hop's trace context into `_meta` of outgoing requests whose params are an object or
+   * absent (default true), so the peer continues the trace.
+   */
+  readonly propagate?: boolean;
+  /** Requests tracked at once per direction; past it new ones go untimed (default 10000). */
+  readonly maxPending?: number;
+}
+
+function keyOf(id: JSONRPCId | null): string {
+  // 1 and "1" are different ids.
+  return typeof id === "number" ? `n${id}` : `s${String(id)}`;
+}
+
+function messagesOf(frame: Frame): readonly JSONRPCMessage[] {
+  return isBatch(frame) ? frame : [frame];
+}
+
+/**
+ * Wraps a Transport so every request crossing it (either way) is traced, timed, counted and
+ * recorded, matched with its response by id. Listeners subscribe to the wrapper exactly as to the
+ * original; frames are delivered unchanged, and outgoing requests gain `_meta.traceparent` unless
+ * `propagate` is false. Use it or `instrumentConnection` on a channel, not both.
+ */
+export function instrumentTransport(
+  transport: Transport,
+  telemetry: Telemetry,
+  options: InstrumentTransportOptions = {},
+): Transport {
+  const incoming = new Map<string, RequestTracker>();
+  const outgoing = new Map<string, RequestTracker>();
+  const maxPending = options.maxPending ?? 10_000;
+  const propagate = options.propagate ?? true;
+  const context = {
+    ...(options.backend === undefined ? {} : { backend: options.backend }),
+    ...(options.source === undefined ? {} : { source: options.source }),
+  };
+
+  const start = (
+    pending: Map<string, RequestTracker>,
+    direction: "incoming" | "outgoing",
+    request: JSONRPCRequest,
+  ): RequestTracker | undefined => {
+    const key = keyOf(request.id);
+    if (pending.size >= maxPending || pending.has(key)) return undefined;
+    const tracker = trackRequest(telemetry, {
+      direction,
+      method: request.method,
+      params: request.params,
+      id: request.id,
+      ...context,
+    });
+    pending.set(key, tracker);
+    return tracker;
+  };
+
+  const finish = (pending: Map<string, RequestTracker>, message: JSONRPCMessage): void => {
+    if (!isJSONRPCResponse(message)) return;
+    const key = keyOf(message.id);
+    const tracker = pending.get(key);
+    if (tracker === undefined) return;
+    pending.delete(key);
+    if (isJSONRPCErrorResponse(message)) {
+      tracker.end({
+        outcome: "error",
+        error: { code: message.error.code, message: message.error.message },
+      });
+    } else {
+      tracker.end(outcomeOfResult(message.result));
+    }
+  };
+
+  const observeIncoming = (frame: Frame): void => {
+    for (const message of messagesOf(frame)) {
+      if (isJSONRPCRequest(message)) start(incoming, "incoming", message);
+      else finish(outgoing, message);
+    }
+  };
+
+  const prepareOutgoing = (message: JSONRPCMessage, started: string[]): JSONRPCMessage => {
+    if (!isJSONRPCRequest(message)) {
+      finish(incoming, message);
+      return message;
+    }
+    const tracker = start(outgoing, "outgoing", message);
+    if (tracker !== undefined) started.push(keyOf(message.id));
+    if (tracker === undefined || !propagate || Array.isArray(message.params)) return message;
+    const params =
+      message.params === undefined
+        ? injectTraceContext(undefined, tracker.trace)
+        : injectTraceContext(message.params, tracker.trace);
+    return { ...message, params };
+  };
+
+  transport.onFrame(observeIncoming);
+  transport.onError((error) => {
+    telemetry.record({
+      event_type: EventTypes.transportError,
+      status: "failure",
+      ...context,
+      data: { message: error.message, name: error.name },
+    });
+  });
+  transport.onClose((event) => {
+    const closed = { outcome: "closed", error: { message: "transport closed" } } as const;
+    for (const tracker of [...incoming.values(), ...outgoing.values()]) tracker.end(closed);
+    incoming.clear();
+    outgoing.clear();
+    telemetry.record({
+      event_type: EventTypes.transportClosed,
+      status: event.initiator === "error" ? "failure" : "success",
+      ...context,
+      data: {
+        initiator: event.initiator,
+        ...(event.error === undefined ? {} : { error: event.error.message }),
+        ...(event.details === undefined ? {} : { details: event.details }),
+      },
+    });
+  });
+
+  return {
+    start: () => transport.start(),
+    close: () => transport.close(),
+    async send(frame) {
+      const started: string[] = [];
+      const prepared = isBatch(frame)
+        ? frame.map((message) => prepareOutgoing(message, started))
+        : prepareOutgoing(frame, started);
+      try {
+        await transport.send(prepared);
+      } catch (error) {
+        // The peer never saw these requests: close their books as failed sends.
+        for (const key of started) {
+          outgoing.get(key)?.end(outcomeOfError(error));
+          outgoing.delete(key);
+        }
+        throw error;
+      }
+    },
+    onFrame: (listener) => transport.onFrame(listener),
+    onError: (listener) => transport.onError(listener),
+    onClose: (listener) => transport.onClose(listener),
+  };
+}

@@ -1,0 +1,248 @@
+import { createLabelSets, type LabelSets, type Labels } from "./label-sets.js";
+import { escapeHelp, formatLabels, formatSampleValue } from "./prometheus-text.js";
+import { redact as defaultRedact, type Redact } from "./redact.js";
+import { TelemetryError } from "./telemetry-error.js";
+
+/** What every metric is declared with. */
+export interface MetricDefinition {
+  /** Prometheus metric name (`[a-zA-Z_:][a-zA-Z0-9_:]*`); counters should end in `_total`. */
+  readonly name: string;
+  /** One line saying what it counts. */
+  readonly help: string;
+  /** Label names, in exposition order (none by default). */
+  readonly labelNames?: readonly string[];
+  /** Distinct label sets kept before new ones are folded into `__other__` (registry default). */
+  readonly maxLabelSets?: number;
+  /** Labels folded into `__other__` past the cap (default: all); the others must be bounded. */
+  readonly overflowLabels?: readonly string[];
+}
+
+/** A histogram's declaration: buckets are upper bounds, ascending (`+Inf` is added). */
+export interface HistogramDefinition extends MetricDefinition {
+  /** Upper bounds (default: latency in seconds from 5 ms to 60 s). */
+  readonly buckets?: readonly number[];
+}
+
+/** A monotonically increasing count. */
+export interface Counter {
+  /** Adds `value` (default 1, must not be negative). */
+  inc(labels?: Labels, value?: number): void;
+}
+
+/** A value that goes up and down. */
+export interface Gauge {
+  /** Sets the value. */
+  set(labels: Labels | undefined, value: number): void;
+  /** Adds `value` (default 1). */
+  inc(labels?: Labels, value?: number): void;
+  /** Subtracts `value` (default 1). */
+  dec(labels?: Labels, value?: number): void;
+}
+
+/** A distribution in cumulative buckets, with sum and count. */
+export interface Histogram {
+  /** Records one observation. */
+  observe(labels: Labels | undefined, value: number): void;
+}
+
+/** Options of {@link createMetricRegistry}. */
+export interface MetricRegistryOptions {
+  /** Default cap on distinct label sets per metric (default 500). */
+  readonly maxLabelSets?: number;
+  /** Masks secrets in label values (default: the built-in `redact`). */
+  readonly redact?: Redact;
+}
+
+/** A set of metrics rendered together in the Prometheus text format 0.0.4. */
+export interface MetricRegistry {
+  /** Declares a counter. Names are unique within a registry. */
+  counter(definition: MetricDefinition): Counter;
+  /** Declares a gauge. */
+  gauge(definition: MetricDefinition): Gauge;
+  /** Declares a histogram. */
+  histogram(definition: HistogramDefinition): Histogram;
+  /** Runs `collect` before every render, to bring pull-style values up to date. */
+  addCollector(collect: () => void): void;
+  /** Every metric as Prometheus text (with `patchbay_metric_label_overflow_total` once any folded). */
+  render(): string;
+}
+
+/** Latency buckets in seconds: 5 ms to 60 s. */
+export const DEFAULT_LATENCY_BUCKETS: readonly number[] = [
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
+];
+
+const metricNamePattern = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
+const labelNamePattern = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
+interface HistogramState {
+  readonly counts: number[];
+  sum: number;
+  count: number;
+}
+
+interface Family {
+  readonly definition: MetricDefinition;
+  readonly type: "counter" | "gauge" | "histogram";
+  readonly labelNames: readonly string[];
+  readonly sets: LabelSets<number> | LabelSets<HistogramState>;
+  readonly buckets?: readonly number[];
+}
+
+function invalid(message: string): TelemetryError {
+  return new TelemetryError("INVALID_METRIC", message);
+}
+
+/** Creates an empty {@link MetricRegistry}. */
+export function createMetricRegistry(options: MetricRegistryOptions = {}): MetricRegistry {
+  const families = new Map<string, Family>();
+  const collectors: Array<() => void> = [];
+  const redact = options.redact ?? defaultRedact;
+  const defaultMax = options.maxLabelSets ?? 500;
+
+  const declare = <S>(
+    definition: MetricDefinition,
+    type: Family["type"],
+    createState: () => S,
+    buckets?: readonly number[],
+  ): LabelSets<S> => {
+    const { name } = definition;
+    if (!metricNamePattern.test(name)) throw invalid(`invalid metric name ${JSON.stringify(name)}`);
+    if (families.has(name)) throw invalid(`metric ${name} is already declared`);
+    const labelNames = definition.labelNames ?? [];
+    for (const label of labelNames) {
+      if (
+        !labelNamePattern.test(label) ||
+        label.startsWith("__") ||
+        (type === "histogram" && label === "le")
+      ) {
+        throw invalid(`invalid label name ${JSON.stringify(label)} on ${name}`);
+      }
+    }
+    const sets = createLabelSets<S>({
+      labelNames,
+      maxLabelSets: definition.maxLabelSets ?? defaultMax,
+      overflowLabels: definition.overflowLabels ?? labelNames,
+      redact,
+      createState,
+    });
+    families.set(name, {
+      definition,
+      type,
+      labelNames,
+      sets: sets as LabelSets<number>,
+      ...(buckets === undefined ? {} : { buckets }),
+    });
+    return sets;
+  };
+
+  const renderFamily = (family: Family, lines: string[]): void => {
+    const { name, help } = family.definition;
+    lines.push(`# HELP ${name} ${escapeHelp(help)}`, `# TYPE ${name} ${family.type}`);
+    if (family.type !== "histogram") {
+      for (const series of (family.sets as LabelSets<number>).all()) {
+        lines.push(
+          `${name}${formatLabels(family.labelNames, series.values)} ${formatSampleValue(series.state)}`,
+        );
+      }
+      return;
+    }
+    const buckets = family.buckets!;
+    const bucketLabels = [...family.labelNames, "le"];
+    for (const series of (family.sets as LabelSets<HistogramState>).all()) {
+      const { counts, sum, count } = series.state;
+      let cumulative = 0;
+      for (let index = 0; index < buckets.length; index += 1) {
+        cumulative += counts[index]!;
+        const labels = formatLabels(bucketLabels, [
+          ...series.values,
+          formatSampleValue(buckets[index]!),
+        ]);
+        lines.push(`${name}_bucket${labels} ${cumulative}`);
+      }
+      lines.push(
+        `${name}_bucket${formatLabels(bucketLabels, [...series.values, "+Inf"])} ${count}`,
+      );
+      const labels = formatLabels(family.labelNames, series.values);
+      lines.push(
+        `${name}_sum${labels} ${formatSampleValue(sum)}`,
+        `${name}_count${labels} ${count}`,
+      );
+    }
+  };
+
+  return {
+    counter(definition) {
+      const sets = declare(definition, "counter", () => 0);
+      return {
+        inc(labels, value = 1) {
+          if (!(value >= 0)) throw invalid(`counter ${definition.name} cannot decrease`);
+          sets.get(labels).state += value;
+        },
+      };
+    },
+    gauge(definition) {
+      const sets = declare(definition, "gauge", () => 0);
+      return {
+        set(labels, value) {
+          sets.get(labels).state = value;
+        },
+        inc(labels, value = 1) {
+          sets.get(labels).state += value;
+        },
+        dec(labels, value = 1) {
+          sets.get(labels).state -= value;
+        },
+      };
+    },
+    histogram(definition) {
+      const buckets = [...(definition.buckets ?? DEFAULT_LATENCY_BUCKETS)];
+      if (
+        buckets.some(
+          (bound, index) => Number.isNaN(bound) || (index > 0 && bound <= buckets[index - 1]!),
+        )
+      ) {
+        throw invalid(`buckets of ${definition.name} must be ascending numbers`);
+      }
+      if (buckets.at(-1) === Number.POSITIVE_INFINITY) buckets.pop();
+      const sets = declare<HistogramState>(
+        definition,
+        "histogram",
+        () => ({ counts: new Array<number>(buckets.length).fill(0), sum: 0, count: 0 }),
+        buckets,
+      );
+      return {
+        observe(labels, value) {
+          const state = sets.get(labels).state;
+          const index = buckets.findIndex((bound) => value <= bound);
+          if (index >= 0) state.counts[index]! += 1;
+          state.sum += value;
+          state.count += 1;
+        },
+      };
+    },
+    addCollector(collect) {
+      collectors.push(collect);
+    },
+    render() {
+      for (const collect of collectors) collect();
+      const lines: string[] = [];
+      const overflows: Array<[string, number]> = [];
+      for (const family of families.values()) {
+        renderFamily(family, lines);
+        if (family.sets.overflowed > 0)
+          overflows.push([family.definition.name, family.sets.overflowed]);
+      }
+      if (overflows.length > 0) {
+        const name = "patchbay_metric_label_overflow_total";
+        lines.push(
+          `# HELP ${name} Observations whose label set was folded into __other__ by the cardinality cap.`,
+          `# TYPE ${name} counter`,
+        );
+        for (const [metric, count] of overflows)
+          lines.push(`${name}${formatLabels(["metric"], [metric])} ${count}`);
+      }
+      return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
+    },
+  };
+}

@@ -1,0 +1,132 @@
+import type { EventStatus } from "./event.js";
+import { EventTypes } from "./event-types.js";
+import type { BridgedSpan } from "./open-telemetry-bridge.js";
+import type { Telemetry } from "./telemetry.js";
+import type { RequestDirection, RequestOutcome } from "./telemetry-metrics.js";
+import { type RequestTrace, readTraceContext, startRequestTrace } from "./trace-meta.js";
+
+/** MCP's tool call method: its `params.name` becomes the `tool` of events and metrics. */
+const toolCallMethod = "tools/call";
+
+/** What is known about a request when it starts. */
+export interface RequestStart {
+  /** `incoming`: this side answers it; `outgoing`: this side sent it. */
+  readonly direction: RequestDirection;
+  /** The JSON-RPC method. */
+  readonly method: string;
+  /** The request params; `_meta.traceparent` in them sets the parent span. */
+  readonly params: unknown;
+  /** The JSON-RPC id, recorded in the event data. */
+  readonly id?: string | number;
+  /** The backend concerned. */
+  readonly backend?: string;
+  /** Event source (default: the telemetry's). */
+  readonly source?: string;
+}
+
+/** How a request ended. */
+export interface RequestEnd {
+  /** The outcome label. */
+  readonly outcome: RequestOutcome;
+  /** The error, for every outcome but `success`. */
+  readonly error?: { readonly code?: number | string; readonly message: string };
+}
+
+/** A request being timed: its trace, and `end` to record how it finished. */
+export interface RequestTracker {
+  /** This hop's span of the request; inject it into a forwarded request's `_meta`. */
+  readonly trace: RequestTrace;
+  /** Records completion: metrics, the closing event and the span. Later calls do nothing. */
+  end(result: RequestEnd): void;
+}
+
+function readToolName(method: string, params: unknown): string | undefined {
+  if (method !== toolCallMethod || params === null || typeof params !== "object") return undefined;
+  const name = (params as { name?: unknown }).name;
+  return typeof name === "string" ? name : undefined;
+}
+
+function closingEventType(outcome: RequestOutcome, tool: string | undefined): string {
+  if (outcome === "timeout") return EventTypes.requestTimeout;
+  if (outcome === "cancelled") return EventTypes.requestCancelled;
+  return tool === undefined ? EventTypes.requestCompleted : EventTypes.toolCalled;
+}
+
+/**
+ * Starts tracking one request: picks its trace (continuing `_meta.traceparent` when valid), starts
+ * an OpenTelemetry span when an SDK is there, records `request.received` or `request.sent`, and
+ * counts it in flight. The decorators call this; a router may too, for requests it answers itself.
+ */
+export function trackRequest(telemetry: Telemetry, start: RequestStart): RequestTracker {
+  const { direction, method, params, backend } = start;
+  const tool = readToolName(method, params);
+  const parent = readTraceContext(params);
+  let span: BridgedSpan | undefined;
+  let trace: RequestTrace;
+  span = telemetry.openTelemetry.startSpan({
+    name: tool === undefined ? method : `${method} ${telemetry.redact(tool)}`,
+    kind: direction === "incoming" ? "server" : "client",
+    parent,
+    attributes: {
+      "rpc.system": "jsonrpc",
+      "rpc.method": method,
+      ...(backend === undefined ? {} : { "patchbay.backend": backend }),
+      ...(tool === undefined ? {} : { "patchbay.tool": telemetry.redact(tool) }),
+    },
+  });
+  if (span === undefined) {
+    trace = startRequestTrace(parent, telemetry.ids);
+  } else {
+    trace = {
+      ...span.context,
+      ...(parent === undefined ? {} : { parentSpanId: parent.spanId }),
+    };
+  }
+  const started = telemetry.monotonicNow();
+  const common = {
+    trace_id: trace.traceId,
+    span_id: trace.spanId,
+    ...(trace.parentSpanId === undefined ? {} : { parent_span_id: trace.parentSpanId }),
+    ...(start.source === undefined ? {} : { source: start.source }),
+    ...(backend === undefined ? {} : { backend }),
+    method,
+    ...(tool === undefined ? {} : { tool }),
+  };
+  const idData = start.id === undefined ? {} : { id: start.id };
+  telemetry.record({
+    ...common,
+    event_type: direction === "incoming" ? EventTypes.requestReceived : EventTypes.requestSent,
+    status: "pending",
+    data: { direction, ...idData },
+  });
+  const flightLabels = { direction, backend };
+  telemetry.metrics.requestsInFlight.inc(flightLabels);
+  let ended = false;
+
+  return {
+    trace,
+    end(result) {
+      if (ended) return;
+      ended = true;
+      const durationMs = telemetry.monotonicNow() - started;
+      const labels = { direction, method, backend, tool };
+      telemetry.metrics.requestsInFlight.dec(flightLabels);
+      telemetry.metrics.requests.inc({ ...labels, outcome: result.outcome });
+      telemetry.metrics.requestDuration.observe(labels, durationMs / 1000);
+      const status: EventStatus = result.outcome === "success" ? "success" : "failure";
+      telemetry.record({
+        ...common,
+        event_type: closingEventType(result.outcome, tool),
+        status,
+        duration_ms: durationMs,
+        data: {
+          direction,
+          ...idData,
+          outcome: result.outcome,
+          ...(result.error === undefined ? {} : { error: result.error }),
+        },
+      });
+      span?.end(result.error === undefined ? undefined : result.error.message);
+    },
+  };
+}

@@ -1,0 +1,145 @@
+import type { EventInput, TelemetryEvent } from "./event.js";
+import type { EventQuery } from "./event-query.js";
+import type { EventSink } from "./event-sink.js";
+import { createMemoryEventStore, type MemoryEventStore } from "./memory-event-store.js";
+import { createMetricRegistry, type MetricRegistry } from "./metric-registry.js";
+import { NOOP_OPEN_TELEMETRY_BRIDGE, type OpenTelemetryBridge } from "./open-telemetry-bridge.js";
+import { createQueuedSink, type QueuedSink } from "./queued-sink.js";
+import { createRedactor, type Redact, type RedactorOptions } from "./redact.js";
+import { createTelemetryMetrics, type TelemetryMetrics } from "./telemetry-metrics.js";
+import { createIdGenerator, type IdGenerator, type RandomSource } from "./trace-ids.js";
+
+/** Options of {@link createTelemetry}. */
+export interface TelemetryOptions {
+  /** Default `source` of recorded events (default `patchbay`). */
+  readonly source?: string;
+  /** Events kept in memory for queries (default 1000). */
+  readonly capacity?: number;
+  /** Further sinks (a JSON Lines file, say); each sits behind its own bounded queue. */
+  readonly sinks?: readonly EventSink[];
+  /** Queue length per sink before events are dropped (default 10000). */
+  readonly maxQueue?: number;
+  /** Told when a sink's write fails. */
+  readonly onSinkError?: (error: unknown) => void;
+  /** What to mask, when `redact` is not given. */
+  readonly redaction?: RedactorOptions;
+  /** The one redaction function for events, sinks and metric labels (default from `redaction`). */
+  readonly redact?: Redact;
+  /** Registry for the metrics (default: a new one whose labels use the same `redact`). */
+  readonly registry?: MetricRegistry;
+  /** Span emission (default: none; see `loadOpenTelemetryBridge`). */
+  readonly openTelemetry?: OpenTelemetryBridge;
+  /** Clock in epoch milliseconds (default `Date.now`). */
+  readonly now?: () => number;
+  /** Monotonic clock in milliseconds for durations (default `performance.now`). */
+  readonly monotonicNow?: () => number;
+  /** Random bytes for trace and span ids (default `crypto.getRandomValues`). */
+  readonly random?: RandomSource;
+}
+
+/** The telemetry hub that decorators, the router and the apps share. */
+export interface Telemetry {
+  /** Default event source. */
+  readonly source: string;
+  /** The in-memory store `get_events` queries. */
+  readonly store: MemoryEventStore;
+  /** The metric registry (`registry.render()` for `/metrics`). */
+  readonly registry: MetricRegistry;
+  /** The standard instruments. */
+  readonly metrics: TelemetryMetrics;
+  /** The redaction applied to every event and metric label. */
+  readonly redact: Redact;
+  /** Trace and span ids. */
+  readonly ids: IdGenerator;
+  /** Span emission. */
+  readonly openTelemetry: OpenTelemetryBridge;
+  /** The clock, in epoch milliseconds. */
+  now(): number;
+  /** The monotonic clock durations are measured with, in milliseconds. */
+  monotonicNow(): number;
+  /**
+   * Records an event: fills defaults, redacts it, stores it and queues it for every sink, without
+   * waiting for any sink. Returns the stored event.
+   */
+  record(input: EventInput): TelemetryEvent;
+  /** Same as `store.query`: validated, most recent first, 100 by default. */
+  query(query?: EventQuery | Readonly<Record<string, unknown>>): TelemetryEvent[];
+  /** Events dropped so far because a sink fell behind (summed over sinks). */
+  readonly dropped: number;
+  /** Resolves once every sink has written what was queued. */
+  flush(): Promise<void>;
+  /** Flushes and closes every sink; later events still reach the memory store only. */
+  close(): Promise<void>;
+}
+
+/** Creates a {@link Telemetry}. */
+export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
+  const source = options.source ?? "patchbay";
+  const now = options.now ?? Date.now;
+  const redact = options.redact ?? createRedactor(options.redaction);
+  const store = createMemoryEventStore({ capacity: options.capacity ?? 1000, now });
+  const registry = options.registry ?? createMetricRegistry({ redact });
+  const metrics = createTelemetryMetrics(registry);
+  const queues: QueuedSink[] = (options.sinks ?? []).map((sink) =>
+    createQueuedSink(sink, {
+      ...(options.maxQueue === undefined ? {} : { maxQueue: options.maxQueue }),
+      ...(options.onSinkError === undefined ? {} : { onError: options.onSinkError }),
+    }),
+  );
+  const ids = createIdGenerator(options.random);
+  let reportedDrops = 0;
+  const countDropped = () => queues.reduce((total, queue) => total + queue.dropped, 0);
+  const droppedCounter = registry.counter({
+    name: "patchbay_telemetry_events_dropped_total",
+    help: "Telemetry events dropped because a sink fell behind.",
+  });
+  registry.addCollector(() => {
+    const dropped = countDropped();
+    droppedCounter.inc(undefined, dropped - reportedDrops);
+    reportedDrops = dropped;
+  });
+
+  const record = (input: EventInput): TelemetryEvent => {
+    const event: TelemetryEvent = redact({
+      timestamp: input.timestamp ?? new Date(now()).toISOString(),
+      trace_id: input.trace_id ?? ids.traceId(),
+      ...(input.span_id === undefined ? {} : { span_id: input.span_id }),
+      ...(input.parent_span_id === undefined ? {} : { parent_span_id: input.parent_span_id }),
+      status: input.status ?? "success",
+      event_type: input.event_type,
+      source: input.source ?? source,
+      ...(input.backend === undefined ? {} : { backend: input.backend }),
+      ...(input.method === undefined ? {} : { method: input.method }),
+      ...(input.tool === undefined ? {} : { tool: input.tool }),
+      ...(input.duration_ms === undefined ? {} : { duration_ms: input.duration_ms }),
+      data: input.data ?? {},
+    });
+    store.add(event);
+    for (const queue of queues) queue.enqueue(event);
+    metrics.events.inc({ event_type: event.event_type });
+    return event;
+  };
+
+  return {
+    source,
+    store,
+    registry,
+    metrics,
+    redact,
+    ids,
+    openTelemetry: options.openTelemetry ?? NOOP_OPEN_TELEMETRY_BRIDGE,
+    now,
+    monotonicNow: options.monotonicNow ?? (() => performance.now()),
+    record,
+    query: (query) => store.query(query),
+    get dropped() {
+      return countDropped();
+    },
+    async flush() {
+      await Promise.all(queues.map((queue) => queue.flush()));
+    },
+    async close() {
+      await Promise.all(queues.map((queue) => queue.close()));
+    },
+  };
+}

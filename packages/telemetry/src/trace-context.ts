@@ -1,0 +1,105 @@
+/**
+ * A W3C Trace Context (https://www.w3.org/TR/trace-context/): the trace, the span that is the parent
+ * of whatever receives it, the flags (bit 0: sampled) and the vendor `tracestate`.
+ */
+export interface TraceContext {
+  /** 32 lowercase hex digits, not all zero. */
+  readonly traceId: string;
+  /** 16 lowercase hex digits, not all zero: the `parent-id` of a `traceparent`. */
+  readonly spanId: string;
+  /** The trace flags byte (0 to 255); bit 0 is `sampled`. */
+  readonly traceFlags: number;
+  /** The `tracestate` header value, kept only when it is valid. */
+  readonly traceState?: string;
+}
+
+/** The `sampled` flag of {@link TraceContext.traceFlags}. */
+export const TRACE_FLAG_SAMPLED = 0x01;
+
+const hex32 = /^[0-9a-f]{32}$/;
+const hex16 = /^[0-9a-f]{16}$/;
+const hex2 = /^[0-9a-f]{2}$/;
+
+/** True for 32 lowercase hex digits that are not all zero. */
+export function isValidTraceId(value: string): boolean {
+  return hex32.test(value) && value !== "00000000000000000000000000000000";
+}
+
+/** True for 16 lowercase hex digits that are not all zero. */
+export function isValidSpanId(value: string): boolean {
+  return hex16.test(value) && value !== "0000000000000000";
+}
+
+/**
+ * Parses a `traceparent` value strictly (Trace Context level 1, section 3.2): lowercase hex only,
+ * version `ff` refused, all-zero ids refused, exact field lengths; version `00` must be exactly 55
+ * characters, a higher version may carry more fields after a `-`. Returns `undefined` when invalid,
+ * in which case the receiver starts a new trace.
+ */
+export function parseTraceparent(value: string): TraceContext | undefined {
+  if (typeof value !== "string" || value.length < 55) return undefined;
+  const version = value.slice(0, 2);
+  if (!hex2.test(version) || version === "ff") return undefined;
+  if (version === "00" && value.length !== 55) return undefined;
+  if (value.length > 55 && value[55] !== "-") return undefined;
+  if (value[2] !== "-" || value[35] !== "-" || value[52] !== "-") return undefined;
+  const traceId = value.slice(3, 35);
+  const spanId = value.slice(36, 52);
+  const flags = value.slice(53, 55);
+  if (!isValidTraceId(traceId) || !isValidSpanId(spanId) || !hex2.test(flags)) return undefined;
+  // A future version's flags are only trusted for the bits this version defines (section 3.2.4).
+  const traceFlags =
+    version === "00" ? Number.parseInt(flags, 16) : Number.parseInt(flags, 16) & 0x01;
+  return { traceId, spanId, traceFlags };
+}
+
+/** Formats a version `00` `traceparent` value. Throws a RangeError for invalid ids or flags. */
+export function formatTraceparent(context: TraceContext): string {
+  if (!isValidTraceId(context.traceId)) throw new RangeError(`invalid trace id ${context.traceId}`);
+  if (!isValidSpanId(context.spanId)) throw new RangeError(`invalid span id ${context.spanId}`);
+  const flags = context.traceFlags;
+  if (!Number.isInteger(flags) || flags < 0 || flags > 255)
+    throw new RangeError(`invalid trace flags ${flags}`);
+  return `00-${context.traceId}-${context.spanId}-${flags.toString(16).padStart(2, "0")}`;
+}
+
+/** One `key=value` member of a `tracestate`. */
+export type TraceStateEntry = readonly [key: string, value: string];
+
+/** At most this many list members (Trace Context section 3.3.1.1). */
+export const MAX_TRACESTATE_MEMBERS = 32;
+
+const simpleKey = "[a-z][_0-9a-z\\-*/]{0,255}";
+const tenantKey = "[a-z0-9][_0-9a-z\\-*/]{0,240}@[a-z][_0-9a-z\\-*/]{0,13}";
+const keyPattern = new RegExp(`^(?:${simpleKey}|${tenantKey})$`);
+// Printable ASCII except `,` and `=`; no trailing space.
+const valuePattern = /^[\x20-\x2b\x2d-\x3c\x3e-\x7e]{0,255}[\x21-\x2b\x2d-\x3c\x3e-\x7e]$/;
+
+/**
+ * Parses a `tracestate` value (section 3.3): comma-separated `key=value` members, empty members and
+ * optional whitespace allowed, at most 32 members, no duplicate keys. Returns `undefined` when any
+ * member is invalid (the whole header is then discarded, as the specification allows).
+ */
+export function parseTracestate(value: string): TraceStateEntry[] | undefined {
+  if (typeof value !== "string") return undefined;
+  const entries: TraceStateEntry[] = [];
+  const seen = new Set<string>();
+  for (const rawMember of value.split(",")) {
+    const member = rawMember.trim();
+    if (member === "") continue;
+    const equals = member.indexOf("=");
+    if (equals <= 0) return undefined;
+    const key = member.slice(0, equals);
+    const memberValue = member.slice(equals + 1);
+    if (!keyPattern.test(key) || !valuePattern.test(memberValue) || seen.has(key)) return undefined;
+    seen.add(key);
+    entries.push([key, memberValue]);
+  }
+  if (entries.length > MAX_TRACESTATE_MEMBERS) return undefined;
+  return entries;
+}
+
+/** Formats `tracestate` members as one header value. */
+export function formatTracestate(entries: readonly TraceStateEntry[]): string {
+  return entries.map(([key, value]) => `${key}=${value}`).join(",");
+}

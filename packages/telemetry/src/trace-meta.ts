@@ -1,0 +1,81 @@
+import {
+  formatTraceparent,
+  parseTraceparent,
+  parseTracestate,
+  TRACE_FLAG_SAMPLED,
+  type TraceContext,
+} from "./trace-context.js";
+import type { IdGenerator } from "./trace-ids.js";
+
+/** The trace of one request as seen by this hop: its own span and, when given, the caller's. */
+export interface RequestTrace extends TraceContext {
+  /** The caller's span id, when the request arrived with a valid `traceparent`. */
+  readonly parentSpanId?: string;
+}
+
+function readMeta(params: unknown): Record<string, unknown> | undefined {
+  if (params === null || typeof params !== "object" || Array.isArray(params)) return undefined;
+  const meta = (params as { _meta?: unknown })._meta;
+  if (meta === null || typeof meta !== "object" || Array.isArray(meta)) return undefined;
+  return meta as Record<string, unknown>;
+}
+
+/**
+ * Reads the W3C trace context from `params._meta.traceparent` / `tracestate` of an MCP request.
+ * Returns `undefined` when absent or malformed; an invalid `tracestate` is dropped on its own.
+ */
+export function readTraceContext(params: unknown): TraceContext | undefined {
+  const meta = readMeta(params);
+  if (meta === undefined || typeof meta.traceparent !== "string") return undefined;
+  const parent = parseTraceparent(meta.traceparent);
+  if (parent === undefined) return undefined;
+  const state = meta.tracestate;
+  if (typeof state === "string" && parseTracestate(state) !== undefined && state.trim() !== "") {
+    return { ...parent, traceState: state };
+  }
+  return parent;
+}
+
+/**
+ * The trace of a request at this hop: a new span in the caller's trace when `parent` is given, or a
+ * new sampled trace otherwise.
+ */
+export function startRequestTrace(
+  parent: TraceContext | undefined,
+  ids: IdGenerator,
+): RequestTrace {
+  if (parent === undefined) {
+    return { traceId: ids.traceId(), spanId: ids.spanId(), traceFlags: TRACE_FLAG_SAMPLED };
+  }
+  return {
+    traceId: parent.traceId,
+    spanId: ids.spanId(),
+    parentSpanId: parent.spanId,
+    traceFlags: parent.traceFlags,
+    ...(parent.traceState === undefined ? {} : { traceState: parent.traceState }),
+  };
+}
+
+/**
+ * Returns a copy of `params` whose `_meta` carries `context` as `traceparent` (and `tracestate`), so a
+ * forwarded request continues the trace; `context` is the forwarding hop's own span. `params` is not
+ * changed. Positional (array) params cannot carry `_meta` and are returned as they are.
+ */
+export function injectTraceContext(
+  params: undefined,
+  context: TraceContext,
+): { _meta: Record<string, unknown> };
+/** Same, for params that are already an object (or an array, returned unchanged). */
+export function injectTraceContext<P extends object>(params: P, context: TraceContext): P;
+export function injectTraceContext(params: unknown, context: TraceContext): unknown {
+  if (Array.isArray(params)) return params;
+  const base =
+    params !== null && typeof params === "object" ? (params as Record<string, unknown>) : {};
+  const meta: Record<string, unknown> = {
+    ...readMeta(base),
+    traceparent: formatTraceparent(context),
+  };
+  if (context.traceState === undefined) delete meta.tracestate;
+  else meta.tracestate = context.traceState;
+  return { ...base, _meta: meta };
+}
