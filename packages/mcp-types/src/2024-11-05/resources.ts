@@ -1,0 +1,128 @@
+import { z } from "zod";
+import { defineNotificationSchema, defineRequestSchema } from "../shared/define.js";
+import {
+  NotificationParamsSchema,
+  PaginatedRequestParamsSchema,
+  PaginatedResultSchema,
+  RequestParamsSchema,
+  ResultSchema,
+} from "./base.js";
+import { AnnotationsSchema, ResourceContentsUnionSchema } from "./content.js";
+
+/** A resource the server can read. */
+export const ResourceSchema = z.looseObject({
+  uri: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  mimeType: z.string().optional(),
+  annotations: AnnotationsSchema.optional(),
+});
+/** A resource the server can read. */
+export type Resource = z.infer<typeof ResourceSchema>;
+
+/** A template (RFC 6570) for resources the server can read. */
+export const ResourceTemplateSchema = z.looseObject({
+  uriTemplate: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  mimeType: z.string().optional(),
+  annotations: AnnotationsSchema.optional(),
+});
+/** A resource template. */
+export type ResourceTemplate = z.infer<typeof ResourceTemplateSchema>;
+
+/** Params of `resources/list` (optional). */
+export const ListResourcesRequestParamsSchema = PaginatedRequestParamsSchema.optional();
+/** `resources/list`. */
+export const ListResourcesRequestSchema = defineRequestSchema(
+  "resources/list",
+  ListResourcesRequestParamsSchema,
+);
+/** `resources/list`. */
+export type ListResourcesRequest = z.infer<typeof ListResourcesRequestSchema>;
+
+/** Result of `resources/list`. */
+export const ListResourcesResultSchema = PaginatedResultSchema.extend({
+  resources: z.array(ResourceSchema),
+});
+/** Result of `resources/list`. */
+export type ListResourcesResult = z.infer<typeof ListResourcesResultSchema>;
+
+/** Params of `resources/templates/list` (optional). */
+export const ListResourceTemplatesRequestParamsSchema = PaginatedRequestParamsSchema.optional();
+/** `resources/templates/list`. */
+export const ListResourceTemplatesRequestSchema = defineRequestSchema(
+  "resources/templates/list",
+  ListResourceTemplatesRequestParamsSchema,
+);
+/** `resources/templates/list`. */
+export type ListResourceTemplatesRequest = z.infer<typeof ListResourceTemplatesRequestSchema>;
+
+/** Result of `resources/templates/list`. */
+export const ListResourceTemplatesResultSchema = PaginatedResultSchema.extend({
+  resourceTemplates: z.array(ResourceTemplateSchema),
+});
+/** Result of `resources/templates/list`. */
+export type ListResourceTemplatesResult = z.infer<typeof ListResourceTemplatesResultSchema>;
+
+/** Params of `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
+export const ResourceRequestParamsSchema = RequestParamsSchema.extend({ uri: z.string() });
+/** Params naming one resource. */
+export type ResourceRequestParams = z.infer<typeof ResourceRequestParamsSchema>;
+
+/** Params of `resources/read`. */
+export const ReadResourceRequestParamsSchema = ResourceRequestParamsSchema;
+/** `resources/read`. */
+export const ReadResourceRequestSchema = defineRequestSchema(
+  "resources/read",
+  ReadResourceRequestParamsSchema,
+);
+/** `resources/read`. */
+export type ReadResourceRequest = z.infer<typeof ReadResourceRequestSchema>;
+
+/** Result of `resources/read`. */
+export const ReadResourceResultSchema = ResultSchema.extend({
+  contents: z.array(ResourceContentsUnionSchema),
+});
+/** Result of `resources/read`. */
+export type ReadResourceResult = z.infer<typeof ReadResourceResultSchema>;
+
+/** Params of `resources/subscribe`. */
+export const SubscribeRequestParamsSchema = ResourceRequestParamsSchema;
+/** `resources/subscribe` (legacy only). */
+export const SubscribeRequestSchema = defineRequestSchema(
+  "resources/subscribe",
+  SubscribeRequestParamsSchema,
+);
+/** `resources/subscribe`. */
+export type SubscribeRequest = z.infer<typeof SubscribeRequestSchema>;
+
+/** Params of `resources/unsubscribe`. */
+export const UnsubscribeRequestParamsSchema = ResourceRequestParamsSchema;
+/** `resources/unsubscribe` (legacy only). */
+export const UnsubscribeRequestSchema = defineRequestSchema(
+  "resources/unsubscribe",
+  UnsubscribeRequestParamsSchema,
+);
+/** `resources/unsubscribe`. */
+export type UnsubscribeRequest = z.infer<typeof UnsubscribeRequestSchema>;
+
+/** `notifications/resources/list_changed`. */
+export const ResourceListChangedNotificationSchema = defineNotificationSchema(
+  "notifications/resources/list_changed",
+  NotificationParamsSchema.optional(),
+);
+/** `notifications/resources/list_changed`. */
+export type ResourceListChangedNotification = z.infer<typeof ResourceListChangedNotificationSchema>;
+
+/** Params of `notifications/resources/updated`. */
+export const ResourceUpdatedNotificationParamsSchema = NotificationParamsSchema.extend({
+  uri: z.string(),
+});
+/** `notifications/resources/updated`, sent for subscribed resources. */
+export const ResourceUpdatedNotificationSchema = defineNotificationSchema(
+  "notifications/resources/updated",
+  ResourceUpdatedNotificationParamsSchema,
+);
+/** `notifications/resources/updated`. */
+export type ResourceUpdatedNotification = z.infer<typeof ResourceUpdatedNotificationSchema>;

@@ -1,0 +1,20 @@
+/* Revision 2025-03-26: base shapes unchanged; JSON-RPC batches are allowed on the wire. */
+export {
+  RequestMetaSchema,
+  RequestParamsSchema,
+  NotificationParamsSchema,
+  ResultSchema,
+  EmptyResultSchema,
+  PaginatedRequestParamsSchema,
+  PaginatedResultSchema,
+  ImplementationSchema,
+  OptionalNotificationParamsSchema,
+  type RequestMeta,
+  type RequestParams,
+  type NotificationParams,
+  type Result,
+  type EmptyResult,
+  type PaginatedRequestParams,
+  type PaginatedResult,
+  type Implementation,
+} from "../2024-11-05/base.js";

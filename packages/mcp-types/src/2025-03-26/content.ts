@@ -1,0 +1,45 @@
+import { z } from "zod";
+import {
+  AnnotationsSchema,
+  EmbeddedResourceSchema,
+  ImageContentSchema,
+  TextContentSchema,
+} from "../2024-11-05/content.js";
+
+export {
+  AnnotationsSchema,
+  TextContentSchema,
+  ImageContentSchema,
+  ResourceContentsSchema,
+  TextResourceContentsSchema,
+  BlobResourceContentsSchema,
+  ResourceContentsUnionSchema,
+  EmbeddedResourceSchema,
+  type Annotations,
+  type TextContent,
+  type ImageContent,
+  type ResourceContents,
+  type TextResourceContents,
+  type BlobResourceContents,
+  type EmbeddedResource,
+} from "../2024-11-05/content.js";
+
+/** Base64-encoded audio (new in 2025-03-26). */
+export const AudioContentSchema = z.looseObject({
+  type: z.literal("audio"),
+  data: z.string(),
+  mimeType: z.string(),
+  annotations: AnnotationsSchema.optional(),
+});
+/** Base64-encoded audio. */
+export type AudioContent = z.infer<typeof AudioContentSchema>;
+
+/** Content of a tool result or prompt message in 2025-03-26: 2024-11-05's plus audio. */
+export const ContentBlockSchema = z.discriminatedUnion("type", [
+  TextContentSchema,
+  ImageContentSchema,
+  AudioContentSchema,
+  EmbeddedResourceSchema,
+]);
+/** A content block. */
+export type ContentBlock = z.infer<typeof ContentBlockSchema>;

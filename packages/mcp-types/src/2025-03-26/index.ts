@@ -1,0 +1,218 @@
+export type {
+  EmptyResult,
+  Implementation,
+  NotificationParams,
+  PaginatedRequestParams,
+  PaginatedResult,
+  RequestMeta,
+  RequestParams,
+  Result,
+} from "./base.js";
+export {
+  EmptyResultSchema,
+  ImplementationSchema,
+  NotificationParamsSchema,
+  OptionalNotificationParamsSchema,
+  PaginatedRequestParamsSchema,
+  PaginatedResultSchema,
+  RequestMetaSchema,
+  RequestParamsSchema,
+  ResultSchema,
+} from "./base.js";
+export type {
+  CompleteRequest,
+  CompleteRequestParams,
+  CompleteResult,
+  PromptReference,
+  ResourceReference,
+} from "./completion.js";
+export {
+  CompleteRequestParamsSchema,
+  CompleteRequestSchema,
+  CompleteResultSchema,
+  PromptReferenceSchema,
+  ResourceReferenceSchema,
+} from "./completion.js";
+export type {
+  Annotations,
+  AudioContent,
+  BlobResourceContents,
+  ContentBlock,
+  EmbeddedResource,
+  ImageContent,
+  ResourceContents,
+  TextContent,
+  TextResourceContents,
+} from "./content.js";
+export {
+  AnnotationsSchema,
+  AudioContentSchema,
+  BlobResourceContentsSchema,
+  ContentBlockSchema,
+  EmbeddedResourceSchema,
+  ImageContentSchema,
+  ResourceContentsSchema,
+  ResourceContentsUnionSchema,
+  TextContentSchema,
+  TextResourceContentsSchema,
+} from "./content.js";
+export type {
+  ClientCapabilities,
+  InitializeRequest,
+  InitializeRequestParams,
+  InitializeResult,
+  InitializedNotification,
+  PingRequest,
+  ServerCapabilities,
+} from "./lifecycle.js";
+export {
+  ClientCapabilitiesSchema,
+  InitializeRequestParamsSchema,
+  InitializeRequestSchema,
+  InitializeResultSchema,
+  InitializedNotificationParamsSchema,
+  InitializedNotificationSchema,
+  PingRequestParamsSchema,
+  PingRequestSchema,
+  ServerCapabilitiesSchema,
+} from "./lifecycle.js";
+export type {
+  LoggingMessageNotification,
+  LoggingMessageNotificationParams,
+  SetLevelRequest,
+  SetLevelRequestParams,
+} from "./logging.js";
+export {
+  LoggingMessageNotificationParamsSchema,
+  LoggingMessageNotificationSchema,
+  SetLevelRequestParamsSchema,
+  SetLevelRequestSchema,
+} from "./logging.js";
+export {
+  methods,
+} from "./methods.js";
+export type {
+  CancelledNotification,
+  CancelledNotificationParams,
+  ProgressNotification,
+  ProgressNotificationParams,
+} from "./notifications.js";
+export {
+  CancelledNotificationParamsSchema,
+  CancelledNotificationSchema,
+  ProgressNotificationParamsSchema,
+  ProgressNotificationSchema,
+} from "./notifications.js";
+export type {
+  GetPromptRequest,
+  GetPromptRequestParams,
+  GetPromptResult,
+  ListPromptsRequest,
+  ListPromptsResult,
+  Prompt,
+  PromptArgument,
+  PromptListChangedNotification,
+  PromptMessage,
+} from "./prompts.js";
+export {
+  GetPromptRequestParamsSchema,
+  GetPromptRequestSchema,
+  GetPromptResultSchema,
+  ListPromptsRequestParamsSchema,
+  ListPromptsRequestSchema,
+  ListPromptsResultSchema,
+  PromptArgumentSchema,
+  PromptListChangedNotificationSchema,
+  PromptMessageSchema,
+  PromptSchema,
+} from "./prompts.js";
+export type {
+  ListResourceTemplatesRequest,
+  ListResourceTemplatesResult,
+  ListResourcesRequest,
+  ListResourcesResult,
+  ReadResourceRequest,
+  ReadResourceResult,
+  Resource,
+  ResourceListChangedNotification,
+  ResourceRequestParams,
+  ResourceTemplate,
+  ResourceUpdatedNotification,
+  SubscribeRequest,
+  UnsubscribeRequest,
+} from "./resources.js";
+export {
+  ListResourceTemplatesRequestParamsSchema,
+  ListResourceTemplatesRequestSchema,
+  ListResourceTemplatesResultSchema,
+  ListResourcesRequestParamsSchema,
+  ListResourcesRequestSchema,
+  ListResourcesResultSchema,
+  ReadResourceRequestParamsSchema,
+  ReadResourceRequestSchema,
+  ReadResourceResultSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceRequestParamsSchema,
+  ResourceSchema,
+  ResourceTemplateSchema,
+  ResourceUpdatedNotificationParamsSchema,
+  ResourceUpdatedNotificationSchema,
+  SubscribeRequestParamsSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestParamsSchema,
+  UnsubscribeRequestSchema,
+} from "./resources.js";
+export type {
+  ListRootsRequest,
+  ListRootsResult,
+  Root,
+  RootsListChangedNotification,
+} from "./roots.js";
+export {
+  ListRootsRequestParamsSchema,
+  ListRootsRequestSchema,
+  ListRootsResultSchema,
+  RootSchema,
+  RootsListChangedNotificationSchema,
+} from "./roots.js";
+export type {
+  CreateMessageRequest,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ModelHint,
+  ModelPreferences,
+  SamplingContent,
+  SamplingMessage,
+} from "./sampling.js";
+export {
+  CreateMessageRequestParamsSchema,
+  CreateMessageRequestSchema,
+  CreateMessageResultSchema,
+  ModelHintSchema,
+  ModelPreferencesSchema,
+  SamplingContentSchema,
+  SamplingMessageSchema,
+} from "./sampling.js";
+export type {
+  CallToolRequest,
+  CallToolRequestParams,
+  CallToolResult,
+  ListToolsRequest,
+  ListToolsResult,
+  Tool,
+  ToolAnnotations,
+  ToolInputSchema,
+  ToolListChangedNotification,
+} from "./tools.js";
+export {
+  CallToolRequestParamsSchema,
+  CallToolRequestSchema,
+  CallToolResultSchema,
+  ListToolsRequestParamsSchema,
+  ListToolsRequestSchema,
+  ListToolsResultSchema,
+  ToolAnnotationsSchema,
+  ToolInputSchemaSchema,
+  ToolListChangedNotificationSchema,
+  ToolSchema,
+} from "./tools.js";

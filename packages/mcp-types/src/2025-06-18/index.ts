@@ -1,0 +1,245 @@
+export type {
+  Annotations,
+  EmptyResult,
+  Implementation,
+  NotificationParams,
+  PaginatedRequestParams,
+  PaginatedResult,
+  RequestMeta,
+  RequestParams,
+  Result,
+} from "./base.js";
+export {
+  AnnotationsSchema,
+  EmptyResultSchema,
+  ImplementationSchema,
+  NotificationParamsSchema,
+  OptionalNotificationParamsSchema,
+  PaginatedRequestParamsSchema,
+  PaginatedResultSchema,
+  RequestMetaSchema,
+  RequestParamsSchema,
+  ResultSchema,
+} from "./base.js";
+export type {
+  CompleteRequest,
+  CompleteRequestParams,
+  CompleteResult,
+  PromptReference,
+  ResourceTemplateReference,
+} from "./completion.js";
+export {
+  CompleteRequestParamsSchema,
+  CompleteRequestSchema,
+  CompleteResultSchema,
+  PromptReferenceSchema,
+  ResourceTemplateReferenceSchema,
+} from "./completion.js";
+export type {
+  AudioContent,
+  ContentBlock,
+  EmbeddedResource,
+  ImageContent,
+  ResourceLink,
+  TextContent,
+} from "./content.js";
+export {
+  AudioContentSchema,
+  ContentBlockSchema,
+  EmbeddedResourceSchema,
+  ImageContentSchema,
+  ResourceLinkSchema,
+  TextContentSchema,
+} from "./content.js";
+export type {
+  BooleanSchema,
+  ElicitRequest,
+  ElicitRequestParams,
+  ElicitResult,
+  ElicitationRequestedSchema,
+  EnumSchema,
+  NumberSchema,
+  PrimitiveSchemaDefinition,
+  StringSchema,
+} from "./elicitation.js";
+export {
+  BooleanSchemaSchema,
+  ElicitContentSchema,
+  ElicitRequestParamsSchema,
+  ElicitRequestSchema,
+  ElicitResultSchema,
+  ElicitationRequestedSchemaSchema,
+  EnumSchemaSchema,
+  NumberSchemaSchema,
+  PrimitiveSchemaDefinitionSchema,
+  StringSchemaSchema,
+} from "./elicitation.js";
+export type {
+  ClientCapabilities,
+  InitializeRequest,
+  InitializeRequestParams,
+  InitializeResult,
+  InitializedNotification,
+  PingRequest,
+  ServerCapabilities,
+} from "./lifecycle.js";
+export {
+  ClientCapabilitiesSchema,
+  InitializeRequestParamsSchema,
+  InitializeRequestSchema,
+  InitializeResultSchema,
+  InitializedNotificationParamsSchema,
+  InitializedNotificationSchema,
+  PingRequestParamsSchema,
+  PingRequestSchema,
+  ServerCapabilitiesSchema,
+} from "./lifecycle.js";
+export type {
+  LoggingMessageNotification,
+  LoggingMessageNotificationParams,
+  SetLevelRequest,
+  SetLevelRequestParams,
+} from "./logging.js";
+export {
+  LoggingMessageNotificationParamsSchema,
+  LoggingMessageNotificationSchema,
+  SetLevelRequestParamsSchema,
+  SetLevelRequestSchema,
+} from "./logging.js";
+export {
+  methods,
+} from "./methods.js";
+export type {
+  CancelledNotification,
+  CancelledNotificationParams,
+  ProgressNotification,
+  ProgressNotificationParams,
+} from "./notifications.js";
+export {
+  CancelledNotificationParamsSchema,
+  CancelledNotificationSchema,
+  ProgressNotificationParamsSchema,
+  ProgressNotificationSchema,
+} from "./notifications.js";
+export type {
+  GetPromptRequest,
+  GetPromptRequestParams,
+  GetPromptResult,
+  ListPromptsRequest,
+  ListPromptsResult,
+  Prompt,
+  PromptArgument,
+  PromptListChangedNotification,
+  PromptMessage,
+} from "./prompts.js";
+export {
+  GetPromptRequestParamsSchema,
+  GetPromptRequestSchema,
+  GetPromptResultSchema,
+  ListPromptsRequestParamsSchema,
+  ListPromptsRequestSchema,
+  ListPromptsResultSchema,
+  PromptArgumentSchema,
+  PromptListChangedNotificationSchema,
+  PromptMessageSchema,
+  PromptSchema,
+} from "./prompts.js";
+export type {
+  BlobResourceContents,
+  ListResourceTemplatesRequest,
+  ListResourceTemplatesResult,
+  ListResourcesRequest,
+  ListResourcesResult,
+  ReadResourceRequest,
+  ReadResourceResult,
+  Resource,
+  ResourceContents,
+  ResourceListChangedNotification,
+  ResourceRequestParams,
+  ResourceTemplate,
+  ResourceUpdatedNotification,
+  SubscribeRequest,
+  TextResourceContents,
+  UnsubscribeRequest,
+} from "./resources.js";
+export {
+  BlobResourceContentsSchema,
+  ListResourceTemplatesRequestParamsSchema,
+  ListResourceTemplatesRequestSchema,
+  ListResourceTemplatesResultSchema,
+  ListResourcesRequestParamsSchema,
+  ListResourcesRequestSchema,
+  ListResourcesResultSchema,
+  ReadResourceRequestParamsSchema,
+  ReadResourceRequestSchema,
+  ReadResourceResultSchema,
+  ResourceContentsSchema,
+  ResourceContentsUnionSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceRequestParamsSchema,
+  ResourceSchema,
+  ResourceTemplateSchema,
+  ResourceUpdatedNotificationParamsSchema,
+  ResourceUpdatedNotificationSchema,
+  SubscribeRequestParamsSchema,
+  SubscribeRequestSchema,
+  TextResourceContentsSchema,
+  UnsubscribeRequestParamsSchema,
+  UnsubscribeRequestSchema,
+} from "./resources.js";
+export type {
+  ListRootsRequest,
+  ListRootsResult,
+  Root,
+  RootsListChangedNotification,
+} from "./roots.js";
+export {
+  ListRootsRequestParamsSchema,
+  ListRootsRequestSchema,
+  ListRootsResultSchema,
+  RootSchema,
+  RootsListChangedNotificationSchema,
+} from "./roots.js";
+export type {
+  CreateMessageRequest,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ModelHint,
+  ModelPreferences,
+  SamplingContent,
+  SamplingMessage,
+} from "./sampling.js";
+export {
+  CreateMessageRequestParamsSchema,
+  CreateMessageRequestSchema,
+  CreateMessageResultSchema,
+  ModelHintSchema,
+  ModelPreferencesSchema,
+  SamplingContentSchema,
+  SamplingMessageSchema,
+} from "./sampling.js";
+export type {
+  CallToolRequest,
+  CallToolRequestParams,
+  CallToolResult,
+  ListToolsRequest,
+  ListToolsResult,
+  Tool,
+  ToolAnnotations,
+  ToolInputSchema,
+  ToolListChangedNotification,
+  ToolOutputSchema,
+} from "./tools.js";
+export {
+  CallToolRequestParamsSchema,
+  CallToolRequestSchema,
+  CallToolResultSchema,
+  ListToolsRequestParamsSchema,
+  ListToolsRequestSchema,
+  ListToolsResultSchema,
+  ToolAnnotationsSchema,
+  ToolInputSchemaSchema,
+  ToolListChangedNotificationSchema,
+  ToolOutputSchemaSchema,
+  ToolSchema,
+} from "./tools.js";

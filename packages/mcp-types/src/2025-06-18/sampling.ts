@@ -1,0 +1,53 @@
+import { z } from "zod";
+import {
+  CreateMessageRequestParamsSchema as PreviousCreateMessageRequestParamsSchema,
+  CreateMessageResultSchema as PreviousCreateMessageResultSchema,
+  SamplingMessageSchema as PreviousSamplingMessageSchema,
+} from "../2025-03-26/sampling.js";
+import { defineRequestSchema } from "../shared/define.js";
+import { AudioContentSchema, ImageContentSchema, TextContentSchema } from "./content.js";
+
+export {
+  ModelHintSchema,
+  ModelPreferencesSchema,
+  type ModelHint,
+  type ModelPreferences,
+} from "../2025-03-26/sampling.js";
+
+/** Content of a sampling message: the 2025-06-18 text, image and audio blocks (with `_meta`). */
+export const SamplingContentSchema = z.discriminatedUnion("type", [
+  TextContentSchema,
+  ImageContentSchema,
+  AudioContentSchema,
+]);
+/** Content of a sampling message. */
+export type SamplingContent = z.infer<typeof SamplingContentSchema>;
+
+/** A message to or from an LLM. */
+export const SamplingMessageSchema = PreviousSamplingMessageSchema.extend({
+  content: SamplingContentSchema,
+});
+/** A message to or from an LLM. */
+export type SamplingMessage = z.infer<typeof SamplingMessageSchema>;
+
+/** Params of `sampling/createMessage`. */
+export const CreateMessageRequestParamsSchema = PreviousCreateMessageRequestParamsSchema.extend({
+  messages: z.array(SamplingMessageSchema),
+});
+/** Params of `sampling/createMessage`. */
+export type CreateMessageRequestParams = z.infer<typeof CreateMessageRequestParamsSchema>;
+
+/** `sampling/createMessage`. */
+export const CreateMessageRequestSchema = defineRequestSchema(
+  "sampling/createMessage",
+  CreateMessageRequestParamsSchema,
+);
+/** `sampling/createMessage`. */
+export type CreateMessageRequest = z.infer<typeof CreateMessageRequestSchema>;
+
+/** Result of `sampling/createMessage`. */
+export const CreateMessageResultSchema = PreviousCreateMessageResultSchema.extend({
+  content: SamplingContentSchema,
+});
+/** Result of `sampling/createMessage`. */
+export type CreateMessageResult = z.infer<typeof CreateMessageResultSchema>;

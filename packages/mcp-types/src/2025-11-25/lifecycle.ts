@@ -1,0 +1,87 @@
+import { z } from "zod";
+import {
+  ClientCapabilitiesSchema as PreviousClientCapabilitiesSchema,
+  InitializeRequestParamsSchema as PreviousInitializeRequestParamsSchema,
+  InitializeResultSchema as PreviousInitializeResultSchema,
+} from "../2025-06-18/lifecycle.js";
+import { ServerCapabilitiesSchema as PreviousServerCapabilitiesSchema } from "../2025-03-26/lifecycle.js";
+import { defineRequestSchema } from "../shared/define.js";
+import { EmptyObjectSchema } from "../shared/primitives.js";
+import { ImplementationSchema } from "./base.js";
+
+export {
+  InitializedNotificationParamsSchema,
+  InitializedNotificationSchema,
+  PingRequestParamsSchema,
+  PingRequestSchema,
+  type InitializedNotification,
+  type PingRequest,
+} from "../2025-06-18/lifecycle.js";
+
+/** Which task operations and task-augmented requests a client supports (experimental). */
+export const ClientTasksCapabilitySchema = z.looseObject({
+  list: EmptyObjectSchema.optional(),
+  cancel: EmptyObjectSchema.optional(),
+  requests: z
+    .looseObject({
+      sampling: z.looseObject({ createMessage: EmptyObjectSchema.optional() }).optional(),
+      elicitation: z.looseObject({ create: EmptyObjectSchema.optional() }).optional(),
+    })
+    .optional(),
+});
+
+/** Which task operations and task-augmented requests a server supports (experimental). */
+export const ServerTasksCapabilitySchema = z.looseObject({
+  list: EmptyObjectSchema.optional(),
+  cancel: EmptyObjectSchema.optional(),
+  requests: z
+    .looseObject({ tools: z.looseObject({ call: EmptyObjectSchema.optional() }).optional() })
+    .optional(),
+});
+
+/**
+ * Capabilities a client declares: `sampling.context`/`sampling.tools`, `elicitation.form`/
+ * `elicitation.url` (an empty `elicitation` object means form only) and `tasks`.
+ */
+export const ClientCapabilitiesSchema = PreviousClientCapabilitiesSchema.extend({
+  sampling: z
+    .looseObject({ context: EmptyObjectSchema.optional(), tools: EmptyObjectSchema.optional() })
+    .optional(),
+  elicitation: z
+    .looseObject({ form: EmptyObjectSchema.optional(), url: EmptyObjectSchema.optional() })
+    .optional(),
+  tasks: ClientTasksCapabilitySchema.optional(),
+});
+/** Capabilities a client declares. */
+export type ClientCapabilities = z.infer<typeof ClientCapabilitiesSchema>;
+
+/** Capabilities a server declares: plus `tasks`. */
+export const ServerCapabilitiesSchema = PreviousServerCapabilitiesSchema.extend({
+  tasks: ServerTasksCapabilitySchema.optional(),
+});
+/** Capabilities a server declares. */
+export type ServerCapabilities = z.infer<typeof ServerCapabilitiesSchema>;
+
+/** Params of `initialize`. */
+export const InitializeRequestParamsSchema = PreviousInitializeRequestParamsSchema.extend({
+  capabilities: ClientCapabilitiesSchema,
+  clientInfo: ImplementationSchema,
+});
+/** Params of `initialize`. */
+export type InitializeRequestParams = z.infer<typeof InitializeRequestParamsSchema>;
+
+/** The `initialize` request. */
+export const InitializeRequestSchema = defineRequestSchema(
+  "initialize",
+  InitializeRequestParamsSchema,
+);
+/** The `initialize` request. */
+export type InitializeRequest = z.infer<typeof InitializeRequestSchema>;
+
+/** The server's answer to `initialize`. */
+export const InitializeResultSchema = PreviousInitializeResultSchema.extend({
+  capabilities: ServerCapabilitiesSchema,
+  serverInfo: ImplementationSchema,
+});
+/** The server's answer to `initialize`. */
+export type InitializeResult = z.infer<typeof InitializeResultSchema>;

@@ -1,0 +1,79 @@
+import { z } from "zod";
+import {
+  CreateMessageRequestParamsSchema as PreviousCreateMessageRequestParamsSchema,
+  CreateMessageResultSchema as PreviousCreateMessageResultSchema,
+} from "../2025-06-18/sampling.js";
+import { AudioContentSchema, ImageContentSchema, TextContentSchema } from "../2025-06-18/content.js";
+import { defineRequestSchema } from "../shared/define.js";
+import { MetaSchema, RoleSchema } from "../shared/primitives.js";
+import { TaskMetadataSchema } from "./base.js";
+import { ToolResultContentSchema, ToolUseContentSchema } from "./content.js";
+import { ToolSchema } from "./tools.js";
+
+export {
+  ModelHintSchema,
+  ModelPreferencesSchema,
+  type ModelHint,
+  type ModelPreferences,
+} from "../2025-06-18/sampling.js";
+
+/** A block of a sampling message: text, image, audio, tool use or tool result. */
+export const SamplingMessageContentBlockSchema = z.discriminatedUnion("type", [
+  TextContentSchema,
+  ImageContentSchema,
+  AudioContentSchema,
+  ToolUseContentSchema,
+  ToolResultContentSchema,
+]);
+/** A block of a sampling message. */
+export type SamplingMessageContentBlock = z.infer<typeof SamplingMessageContentBlockSchema>;
+
+/** Content of a sampling message: one block or (new in 2025-11-25) an array of blocks. */
+export const SamplingContentSchema = z.union([
+  SamplingMessageContentBlockSchema,
+  z.array(SamplingMessageContentBlockSchema),
+]);
+/** Content of a sampling message. */
+export type SamplingContent = z.infer<typeof SamplingContentSchema>;
+
+/** A message to or from an LLM (plus `_meta`). */
+export const SamplingMessageSchema = z.looseObject({
+  role: RoleSchema,
+  content: SamplingContentSchema,
+  _meta: MetaSchema.optional(),
+});
+/** A message to or from an LLM. */
+export type SamplingMessage = z.infer<typeof SamplingMessageSchema>;
+
+/** How the model may use tools during sampling. */
+export const ToolChoiceSchema = z.looseObject({
+  mode: z.enum(["auto", "required", "none"]).optional(),
+});
+/** How the model may use tools during sampling. */
+export type ToolChoice = z.infer<typeof ToolChoiceSchema>;
+
+/** Params of `sampling/createMessage`: plus `tools`, `toolChoice` and `task`. */
+export const CreateMessageRequestParamsSchema = PreviousCreateMessageRequestParamsSchema.extend({
+  messages: z.array(SamplingMessageSchema),
+  tools: z.array(ToolSchema).optional(),
+  toolChoice: ToolChoiceSchema.optional(),
+  task: TaskMetadataSchema.optional(),
+});
+/** Params of `sampling/createMessage`. */
+export type CreateMessageRequestParams = z.infer<typeof CreateMessageRequestParamsSchema>;
+
+/** `sampling/createMessage`. */
+export const CreateMessageRequestSchema = defineRequestSchema(
+  "sampling/createMessage",
+  CreateMessageRequestParamsSchema,
+);
+/** `sampling/createMessage`. */
+export type CreateMessageRequest = z.infer<typeof CreateMessageRequestSchema>;
+
+/** Result of `sampling/createMessage`; `stopReason` may be `"toolUse"`. */
+export const CreateMessageResultSchema = PreviousCreateMessageResultSchema.extend({
+  content: SamplingContentSchema,
+  _meta: MetaSchema.optional(),
+});
+/** Result of `sampling/createMessage`. */
+export type CreateMessageResult = z.infer<typeof CreateMessageResultSchema>;

@@ -1,0 +1,107 @@
+import { z } from "zod";
+import {
+  NotificationParamsSchema,
+  PaginatedRequestParamsSchema,
+  PaginatedResultSchema,
+  RequestParamsSchema,
+  ResultSchema,
+} from "../2024-11-05/base.js";
+import { defineNotificationSchema, defineRequestSchema } from "../shared/define.js";
+
+/* Revision 2025-11-25: experimental tasks (moved to an extension in 2026-07-28). */
+
+/** The status of a task. */
+export const TaskStatusSchema = z.enum([
+  "working",
+  "input_required",
+  "completed",
+  "failed",
+  "cancelled",
+]);
+/** The status of a task. */
+export type TaskStatus = z.infer<typeof TaskStatusSchema>;
+
+/** A pollable task; `ttl` null means unlimited lifetime. */
+export const TaskSchema = z.looseObject({
+  taskId: z.string(),
+  status: TaskStatusSchema,
+  statusMessage: z.string().optional(),
+  createdAt: z.string(),
+  lastUpdatedAt: z.string(),
+  ttl: z.union([z.number(), z.null()]),
+  pollInterval: z.number().optional(),
+});
+/** A pollable task. */
+export type Task = z.infer<typeof TaskSchema>;
+
+/** `_meta["io.modelcontextprotocol/related-task"]`: ties a message to a task. */
+export const RelatedTaskMetadataSchema = z.looseObject({ taskId: z.string() });
+/** Ties a message to a task. */
+export type RelatedTaskMetadata = z.infer<typeof RelatedTaskMetadataSchema>;
+
+/** The immediate answer to a task-augmented request. */
+export const CreateTaskResultSchema = ResultSchema.extend({ task: TaskSchema });
+/** The immediate answer to a task-augmented request. */
+export type CreateTaskResult = z.infer<typeof CreateTaskResultSchema>;
+
+/** Params naming one task. */
+export const TaskRequestParamsSchema = RequestParamsSchema.extend({ taskId: z.string() });
+
+/** `tasks/get`. */
+export const GetTaskRequestSchema = defineRequestSchema("tasks/get", TaskRequestParamsSchema);
+/** `tasks/get`. */
+export type GetTaskRequest = z.infer<typeof GetTaskRequestSchema>;
+
+/** Result of `tasks/get`: the task's fields at the top level. */
+export const GetTaskResultSchema = ResultSchema.extend(TaskSchema.shape);
+/** Result of `tasks/get`. */
+export type GetTaskResult = z.infer<typeof GetTaskResultSchema>;
+
+/** `tasks/result`: blocks until the task is terminal. */
+export const GetTaskPayloadRequestSchema = defineRequestSchema(
+  "tasks/result",
+  TaskRequestParamsSchema,
+);
+/** `tasks/result`. */
+export type GetTaskPayloadRequest = z.infer<typeof GetTaskPayloadRequestSchema>;
+
+/** Result of `tasks/result`: exactly the underlying request's result (any result object). */
+export const GetTaskPayloadResultSchema = ResultSchema;
+/** Result of `tasks/result`. */
+export type GetTaskPayloadResult = z.infer<typeof GetTaskPayloadResultSchema>;
+
+/** Params of `tasks/list` (optional). */
+export const ListTasksRequestParamsSchema = PaginatedRequestParamsSchema.optional();
+/** `tasks/list`. */
+export const ListTasksRequestSchema = defineRequestSchema(
+  "tasks/list",
+  ListTasksRequestParamsSchema,
+);
+/** `tasks/list`. */
+export type ListTasksRequest = z.infer<typeof ListTasksRequestSchema>;
+
+/** Result of `tasks/list`. */
+export const ListTasksResultSchema = PaginatedResultSchema.extend({ tasks: z.array(TaskSchema) });
+/** Result of `tasks/list`. */
+export type ListTasksResult = z.infer<typeof ListTasksResultSchema>;
+
+/** `tasks/cancel`; a terminal task answers -32602. */
+export const CancelTaskRequestSchema = defineRequestSchema("tasks/cancel", TaskRequestParamsSchema);
+/** `tasks/cancel`. */
+export type CancelTaskRequest = z.infer<typeof CancelTaskRequestSchema>;
+
+/** Result of `tasks/cancel`: the task's fields. */
+export const CancelTaskResultSchema = ResultSchema.extend(TaskSchema.shape);
+/** Result of `tasks/cancel`. */
+export type CancelTaskResult = z.infer<typeof CancelTaskResultSchema>;
+
+/** Params of `notifications/tasks/status`: the task's fields. */
+export const TaskStatusNotificationParamsSchema = NotificationParamsSchema.extend(TaskSchema.shape);
+
+/** `notifications/tasks/status`. */
+export const TaskStatusNotificationSchema = defineNotificationSchema(
+  "notifications/tasks/status",
+  TaskStatusNotificationParamsSchema,
+);
+/** `notifications/tasks/status`. */
+export type TaskStatusNotification = z.infer<typeof TaskStatusNotificationSchema>;

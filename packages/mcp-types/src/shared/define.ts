@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+/**
+ * The `{ method, params }` schema of a request. Objects are loose so that fields this package does
+ * not know (for example those of a newer revision) pass through a gateway untouched.
+ */
+export function defineRequestSchema<const Method extends string, Params extends z.ZodType>(
+  method: Method,
+  params: Params,
+) {
+  return z.looseObject({ method: z.literal(method), params });
+}
+
+/** The `{ method, params }` schema of a notification (loose like every object of this package). */
+export function defineNotificationSchema<const Method extends string, Params extends z.ZodType>(
+  method: Method,
+  params: Params,
+) {
+  return z.looseObject({ method: z.literal(method), params });
+}
