@@ -1,5 +1,25 @@
 export { type DecodeResult, decode, decodeValue } from "./codec/decode.js";
 export { encode } from "./codec/encode.js";
+export { type Clock, systemClock } from "./connection/clock.js";
+export type {
+  Connection,
+  ConnectionOptions,
+  NotificationHandler,
+  RequestContext,
+  RequestHandler,
+  RequestOptions,
+} from "./connection/connection-types.js";
+export {
+  createConnection,
+  DEFAULT_MAX_CONCURRENT_HANDLERS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from "./connection/create-connection.js";
+export type {
+  NotificationDescriptor,
+  RequestDescriptor,
+  SchemaLike,
+} from "./connection/descriptors.js";
+export type { CancellationHooks, ProgressHooks } from "./connection/hooks.js";
 export {
   CancelledError,
   ConnectionClosedError,

@@ -1,0 +1,110 @@
+import type { JSONRPCId, JSONRPCNotification, JSONRPCParams } from "../messages.js";
+import type { FrameInfo, TransportCloseEvent, Unsubscribe } from "../transport.js";
+import type { Clock } from "./clock.js";
+import type { NotificationDescriptor, RequestDescriptor } from "./descriptors.js";
+import type { CancellationHooks, ProgressHooks } from "./hooks.js";
+
+/** Options of `createConnection`. */
+export interface ConnectionOptions {
+  /** Timeout of each outgoing request unless it sets its own; `0` means none. Default 60 000. */
+  defaultTimeoutMs?: number;
+  /** Most incoming request handlers running at once; excess requests wait in order. Default 100. */
+  maxConcurrentHandlers?: number;
+  /** Protocol hooks for cancel notifications (both directions). */
+  cancellation?: CancellationHooks;
+  /** Protocol hooks for progress notifications of outgoing requests. */
+  progress?: ProgressHooks;
+  /** Timer functions (default: the global ones). */
+  clock?: Clock;
+}
+
+/** Options of one outgoing request. */
+export interface RequestOptions {
+  /** Aborting it rejects the request with CancelledError and sends the cancel notification. */
+  signal?: AbortSignal;
+  /** Milliseconds without a response before TimeoutError; `0` means none. */
+  timeoutMs?: number;
+  /** Restart the `timeoutMs` countdown whenever progress for this request arrives. */
+  resetTimeoutOnProgress?: boolean;
+  /** Hard limit from the moment of sending, never reset by progress. */
+  maxTotalTimeoutMs?: number;
+  /** Receives the params of each progress notification for this request (needs progress hooks). */
+  onProgress?: (params: unknown) => void;
+}
+
+/** What a request handler learns besides the params. */
+export interface RequestContext {
+  /** The request's id. */
+  readonly id: JSONRPCId;
+  /** The request's method. */
+  readonly method: string;
+  /** Aborted when the peer cancels the request (cancellation hooks) or the connection closes. */
+  readonly signal: AbortSignal;
+  /** How the frame carrying the request arrived. */
+  readonly info: FrameInfo;
+  /** The connection the request arrived on (to send notifications or requests back). */
+  readonly connection: Connection;
+}
+
+/** Answers one request: return the result, or throw a JSONRPCError to send that error. */
+export type RequestHandler<Params = JSONRPCParams | undefined, Result = unknown> = (
+  params: Params,
+  context: RequestContext,
+) => Result | Promise<Result>;
+
+/** Receives one notification. */
+export type NotificationHandler<Params = JSONRPCParams | undefined> = (
+  params: Params,
+  info: FrameInfo,
+) => void | Promise<void>;
+
+/** JSON-RPC 2.0 over a Transport: correlation, timeouts, cancellation, dispatch, batches. */
+export interface Connection {
+  /** Starts the transport; incoming frames are handled from then on. */
+  start(): Promise<void>;
+  /** Closes the transport; pending requests reject with ConnectionClosedError. Idempotent. */
+  close(): Promise<void>;
+  /** True once the transport has closed. */
+  readonly closed: boolean;
+  /** Subscribes to the close event (emitted once). */
+  onClose(listener: (event: TransportCloseEvent) => void): Unsubscribe;
+  /** Subscribes to non-fatal problems: invalid frames, unexpected responses, handler failures. */
+  onError(listener: (error: Error) => void): Unsubscribe;
+
+  /** Sends a request described by `descriptor`; resolves with its (parsed) result. */
+  request<Params, Result>(
+    descriptor: RequestDescriptor<Params, Result>,
+    params?: Params,
+    options?: RequestOptions,
+  ): Promise<Result>;
+  /** Sends a request by method name; resolves with the peer's result. */
+  request(method: string, params?: JSONRPCParams, options?: RequestOptions): Promise<unknown>;
+
+  /** Sends a notification described by `descriptor`. */
+  notify<Params>(descriptor: NotificationDescriptor<Params>, params?: Params): Promise<void>;
+  /** Sends a notification by method name. */
+  notify(method: string, params?: JSONRPCParams): Promise<void>;
+
+  /** Handles a request method, checking params with the descriptor's schema; replaces any earlier handler. */
+  handle<Params, Result>(
+    descriptor: RequestDescriptor<Params, Result>,
+    handler: RequestHandler<Params, Result>,
+  ): Unsubscribe;
+  /** Handles a request method by name; replaces any earlier handler. */
+  handle(method: string, handler: RequestHandler): Unsubscribe;
+
+  /** Handles a notification method, checking params with the descriptor's schema. */
+  handleNotification<Params>(
+    descriptor: NotificationDescriptor<Params>,
+    handler: NotificationHandler<Params>,
+  ): Unsubscribe;
+  /** Handles a notification method by name. */
+  handleNotification(method: string, handler: NotificationHandler): Unsubscribe;
+
+  /** Subscribes to every incoming notification, handled or not. */
+  onNotification(
+    listener: (notification: JSONRPCNotification, info: FrameInfo) => void,
+  ): Unsubscribe;
+  /** Answers requests that have no specific handler (`undefined` restores -32601). */
+  setFallbackRequestHandler(handler: RequestHandler | undefined): void;
+}

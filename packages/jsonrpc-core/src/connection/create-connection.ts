@@ -1,0 +1,198 @@
+import { CancelledError, ConnectionClosedError } from "../errors/connection-errors.js";
+import { InvalidFrameError, TransportError } from "../errors/transport-errors.js";
+import { ListenerSet, toError } from "../internal/listener-set.js";
+import {
+  type Frame,
+  isBatch,
+  type JSONRPCMessage,
+  type JSONRPCNotification,
+  type JSONRPCParams,
+  type JSONRPCResponse,
+} from "../messages.js";
+import type { FrameInfo, Transport, TransportCloseEvent } from "../transport.js";
+import { systemClock } from "./clock.js";
+import type {
+  Connection,
+  ConnectionOptions,
+  NotificationHandler,
+  RequestHandler,
+  RequestOptions,
+} from "./connection-types.js";
+import type { NotificationDescriptor, RequestDescriptor } from "./descriptors.js";
+import { IncomingRequests } from "./incoming-requests.js";
+import { NotificationDispatch } from "./notification-dispatch.js";
+import { OutgoingRequests } from "./outgoing-requests.js";
+
+/** Default timeout of outgoing requests (60 s, as MCP clients commonly use). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/** Default bound on incoming request handlers running at once. */
+export const DEFAULT_MAX_CONCURRENT_HANDLERS = 100;
+
+/** Creates a JSON-RPC 2.0 connection over `transport`. Call `start()` to begin. */
+export function createConnection(
+  transport: Transport,
+  options: ConnectionOptions = {},
+): Connection {
+  let closed = false;
+  const errorListeners = new ListenerSet<[Error]>();
+  const closeListeners = new ListenerSet<[TransportCloseEvent]>();
+  const report = (error: Error) => errorListeners.emit(error);
+  const cancellation = options.cancellation;
+
+  const send = (frame: Frame): Promise<void> => {
+    if (closed) return Promise.reject(new ConnectionClosedError());
+    return transport.send(frame).catch((error: unknown) => {
+      throw TransportError.isInstance(error)
+        ? error
+        : new TransportError("The transport failed to send", { cause: error });
+    });
+  };
+  const sendQuietly = (frame: Frame) => {
+    if (!closed) send(frame).catch((error: unknown) => report(toError(error)));
+  };
+
+  const outgoing = new OutgoingRequests({
+    clock: options.clock ?? systemClock,
+    defaultTimeoutMs: options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    progress: options.progress,
+    sendCancel: (id, reason) => {
+      if (cancellation !== undefined) sendQuietly(cancellation.createNotification(id, reason));
+    },
+    report,
+  });
+
+  const connection: Connection = {
+    start: () => transport.start(),
+    close: () => transport.close(),
+    get closed() {
+      return closed;
+    },
+    onClose: (listener) => closeListeners.add(listener),
+    onError: (listener) => errorListeners.add(listener),
+
+    request(
+      target: string | RequestDescriptor<unknown, unknown>,
+      params?: unknown,
+      requestOptions: RequestOptions = {},
+    ): Promise<never> {
+      const method = typeof target === "string" ? target : target.method;
+      if (closed) return Promise.reject(new ConnectionClosedError());
+      const signal = requestOptions.signal;
+      if (signal?.aborted === true) {
+        const message = `Request "${method}" was cancelled before it was sent`;
+        return Promise.reject(new CancelledError(message, { cause: signal.reason }));
+      }
+      const resultSchema = typeof target === "string" ? undefined : target.result;
+      const begun = outgoing.begin(
+        method,
+        params as JSONRPCParams | undefined,
+        requestOptions,
+        resultSchema,
+      );
+      send(begun.message).catch((error: unknown) =>
+        outgoing.fail(begun.message.id, toError(error)),
+      );
+      return begun.result as Promise<never>;
+    },
+
+    notify(target: string | NotificationDescriptor<unknown>, params?: unknown): Promise<void> {
+      const method = typeof target === "string" ? target : target.method;
+      const message: JSONRPCNotification =
+        params === undefined
+          ? { jsonrpc: "2.0", method }
+          : { jsonrpc: "2.0", method, params: params as JSONRPCParams };
+      return send(message);
+    },
+
+    handle(target: string | RequestDescriptor<unknown, unknown>, handler: RequestHandler<never>) {
+      const method = typeof target === "string" ? target : target.method;
+      const entry = {
+        handler: handler as RequestHandler<unknown, unknown>,
+        paramsSchema: typeof target === "string" ? undefined : target.params,
+      };
+      incoming.handlers.set(method, entry);
+      return () => {
+        if (incoming.handlers.get(method) === entry) incoming.handlers.delete(method);
+      };
+    },
+
+    handleNotification(
+      target: string | NotificationDescriptor<unknown>,
+      handler: NotificationHandler<never>,
+    ) {
+      return notifications.handle(target, handler as NotificationHandler<unknown>);
+    },
+
+    onNotification: (listener) => notifications.listeners.add(listener),
+
+    setFallbackRequestHandler(handler) {
+      incoming.fallback =
+        handler === undefined
+          ? undefined
+          : { handler: handler as RequestHandler<unknown, unknown>, paramsSchema: undefined };
+    },
+  } as Connection;
+
+  const incoming = new IncomingRequests(
+    connection,
+    options.maxConcurrentHandlers ?? DEFAULT_MAX_CONCURRENT_HANDLERS,
+    report,
+  );
+  const notifications = new NotificationDispatch({
+    cancellation,
+    progress: options.progress,
+    cancelIncoming: (id, reason) => incoming.cancel(id, reason),
+    progressOutgoing: (token, params) => outgoing.progress(token, params),
+    report,
+  });
+
+  /** Handles one message; resolves with the response owed for it, if any. */
+  const handleMessage = (
+    message: JSONRPCMessage,
+    info: FrameInfo,
+  ): Promise<JSONRPCResponse | undefined> | undefined => {
+    if (!("method" in message)) {
+      outgoing.receive(message);
+      return undefined;
+    }
+    if ("id" in message) return incoming.dispatch(message, info);
+    notifications.dispatch(message, info);
+    return undefined;
+  };
+
+  const handleBatch = async (batch: readonly JSONRPCMessage[], info: FrameInfo) => {
+    const pending = batch.map((message) => handleMessage(message, info));
+    const responses: JSONRPCResponse[] = [...(info.rejected ?? [])];
+    for (const response of await Promise.all(pending)) {
+      if (response !== undefined) responses.push(response);
+    }
+    // JSON-RPC 2.0 section 6: nothing is returned when no response is owed.
+    if (responses.length > 0) sendQuietly(responses);
+  };
+
+  transport.onFrame((frame, info) => {
+    if (isBatch(frame)) {
+      void handleBatch(frame, info);
+      return;
+    }
+    handleMessage(frame, info)?.then((response) => {
+      if (response !== undefined) sendQuietly(response);
+    });
+  });
+
+  transport.onError((error) => {
+    if (InvalidFrameError.isInstance(error)) sendQuietly(error.response);
+    report(error);
+  });
+
+  transport.onClose((event) => {
+    if (closed) return;
+    closed = true;
+    const closedOptions = event.error === undefined ? {} : { cause: event.error };
+    outgoing.rejectAll(new ConnectionClosedError("Connection closed", closedOptions));
+    incoming.abortAll();
+    closeListeners.emit(event);
+  });
+
+  return connection;
+}

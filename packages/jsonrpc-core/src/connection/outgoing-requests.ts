@@ -1,0 +1,191 @@
+import {
+  CancelledError,
+  ResultValidationError,
+  TimeoutError,
+  UnexpectedResponseError,
+} from "../errors/connection-errors.js";
+import { createJSONRPCError } from "../errors/create-jsonrpc-error.js";
+import type { JSONRPCId, JSONRPCParams, JSONRPCRequest, JSONRPCResponse } from "../messages.js";
+import type { Clock } from "./clock.js";
+import type { RequestOptions } from "./connection-types.js";
+import type { SchemaLike } from "./descriptors.js";
+import type { ProgressHooks } from "./hooks.js";
+
+interface PendingRequest {
+  readonly id: JSONRPCId;
+  readonly method: string;
+  readonly options: RequestOptions;
+  readonly timeoutMs: number;
+  readonly resultSchema: SchemaLike<unknown> | undefined;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: Error) => void;
+  idleTimer?: unknown;
+  totalTimer?: unknown;
+  removeAbortListener?: () => void;
+}
+
+/** What OutgoingRequests needs from its connection. */
+export interface OutgoingRequestsOptions {
+  clock: Clock;
+  defaultTimeoutMs: number;
+  progress: ProgressHooks | undefined;
+  /** Sends the protocol's cancel notification for an abandoned request (if hooks exist). */
+  sendCancel(id: JSONRPCId, reason: string): void;
+  /** Reports a non-fatal problem. */
+  report(error: Error): void;
+}
+
+/** Correlates outgoing requests with responses and owns their timers and abort listeners. */
+export class OutgoingRequests {
+  readonly #pending = new Map<JSONRPCId, PendingRequest>();
+  readonly #options: OutgoingRequestsOptions;
+  #nextId = 0;
+
+  constructor(options: OutgoingRequestsOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * Registers a request and returns the message to send and the promise of its result. Ids count up
+   * from 0: a peer that mistakes id 0 for "no id" fails on the very first request.
+   */
+  begin(
+    method: string,
+    params: JSONRPCParams | undefined,
+    options: RequestOptions,
+    resultSchema: SchemaLike<unknown> | undefined,
+  ): { message: JSONRPCRequest; result: Promise<unknown> } {
+    const id = this.#nextId++;
+    const progress = this.#options.progress;
+    const sentParams =
+      options.onProgress !== undefined && progress !== undefined
+        ? progress.attachToken(params, id)
+        : params;
+    const message: JSONRPCRequest =
+      sentParams === undefined
+        ? { jsonrpc: "2.0", id, method }
+        : { jsonrpc: "2.0", id, method, params: sentParams };
+    const timeoutMs = options.timeoutMs ?? this.#options.defaultTimeoutMs;
+    const result = new Promise<unknown>((resolve, reject) => {
+      const pending: PendingRequest = {
+        id,
+        method,
+        options,
+        timeoutMs,
+        resultSchema,
+        resolve,
+        reject,
+      };
+      this.#pending.set(id, pending);
+      this.#armIdleTimer(pending);
+      const maxTotal = options.maxTotalTimeoutMs;
+      if (maxTotal !== undefined && maxTotal > 0) {
+        pending.totalTimer = this.#options.clock.setTimeout(
+          () => this.#timeOut(pending, maxTotal, "maximum total time"),
+          maxTotal,
+        );
+      }
+      const signal = options.signal;
+      if (signal !== undefined) {
+        const onAbort = () => {
+          if (!this.#settle(pending)) return;
+          this.#options.sendCancel(id, describeReason(signal.reason));
+          reject(new CancelledError(`Request "${method}" was cancelled`, { cause: signal.reason }));
+        };
+        signal.addEventListener("abort", onAbort, { once: true });
+        pending.removeAbortListener = () => signal.removeEventListener("abort", onAbort);
+      }
+    });
+    return { message, result };
+  }
+
+  /** Rejects a request whose message could not be sent; no cancel notification goes out. */
+  fail(id: JSONRPCId, error: Error): void {
+    const pending = this.#pending.get(id);
+    if (pending !== undefined && this.#settle(pending)) pending.reject(error);
+  }
+
+  /** Settles the matching request, or reports the response as unexpected. */
+  receive(response: JSONRPCResponse): void {
+    const pending = response.id === null ? undefined : this.#pending.get(response.id);
+    if (pending === undefined) {
+      const why =
+        response.id === null
+          ? "The peer reported an error about a message it could not read"
+          : `Ignored a response with id ${JSON.stringify(response.id)}: no pending request (late, duplicate or unknown)`;
+      this.#options.report(new UnexpectedResponseError(why, response));
+      return;
+    }
+    this.#settle(pending);
+    if ("error" in response) {
+      pending.reject(createJSONRPCError(response.error));
+      return;
+    }
+    if (pending.resultSchema === undefined) {
+      pending.resolve(response.result);
+      return;
+    }
+    try {
+      pending.resolve(pending.resultSchema.parse(response.result));
+    } catch (error) {
+      const message = `The result of "${pending.method}" did not match its descriptor`;
+      pending.reject(new ResultValidationError(message, { cause: error }));
+    }
+  }
+
+  /** Delivers progress for the request whose id is `token`; true when one matched. */
+  progress(token: JSONRPCId, params: unknown): boolean {
+    const pending = this.#pending.get(token);
+    const onProgress = pending?.options.onProgress;
+    if (pending === undefined || onProgress === undefined) return false;
+    if (pending.options.resetTimeoutOnProgress === true) {
+      this.#options.clock.clearTimeout(pending.idleTimer);
+      this.#armIdleTimer(pending);
+    }
+    try {
+      onProgress(params);
+    } catch (error) {
+      this.#options.report(error instanceof Error ? error : new Error(String(error)));
+    }
+    return true;
+  }
+
+  /** Rejects every pending request with `error` (used when the connection closes). */
+  rejectAll(error: Error): void {
+    for (const pending of [...this.#pending.values()]) {
+      this.#settle(pending);
+      pending.reject(error);
+    }
+  }
+
+  #armIdleTimer(pending: PendingRequest): void {
+    if (pending.timeoutMs <= 0) return;
+    pending.idleTimer = this.#options.clock.setTimeout(
+      () => this.#timeOut(pending, pending.timeoutMs, "timeout"),
+      pending.timeoutMs,
+    );
+  }
+
+  #timeOut(pending: PendingRequest, limitMs: number, limitName: string): void {
+    if (!this.#settle(pending)) return;
+    const message = `Request "${pending.method}" timed out after ${limitMs} ms (${limitName})`;
+    this.#options.sendCancel(pending.id, message);
+    pending.reject(new TimeoutError(message, limitMs));
+  }
+
+  /** Removes the request and its timers; false when it was already settled. */
+  #settle(pending: PendingRequest): boolean {
+    if (this.#pending.get(pending.id) !== pending) return false;
+    this.#pending.delete(pending.id);
+    const clock = this.#options.clock;
+    if (pending.idleTimer !== undefined) clock.clearTimeout(pending.idleTimer);
+    if (pending.totalTimer !== undefined) clock.clearTimeout(pending.totalTimer);
+    pending.removeAbortListener?.();
+    return true;
+  }
+}
+
+function describeReason(reason: unknown): string {
+  if (reason instanceof Error) return reason.message;
+  return typeof reason === "string" ? reason : "Request cancelled";
+}
