@@ -31,6 +31,44 @@ export {
   paginate,
 } from "./catalogue/pagination.js";
 export { compileResourceTemplate } from "./catalogue/resource-template-pattern.js";
+export {
+  type Environment,
+  expandString,
+  expandVariables,
+  joinPath,
+  type MissingVariable,
+} from "./config/expand-variables.js";
+export {
+  type BackendConfig,
+  type BackendConfigCommon,
+  DEFAULT_MAX_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
+  type GatewayConfig,
+  type RemoteBackendConfig,
+  type StdioBackendConfig,
+  type TelemetryConfig,
+} from "./config/gateway-config.js";
+export { type ConfigIssue, GatewayConfigError } from "./config/gateway-config-error.js";
+export {
+  type BackendConfigFile,
+  BackendConfigSchema,
+  type GatewayConfigFile,
+  GatewayConfigFileSchema,
+  RestartConfigSchema,
+  TelemetryConfigSchema,
+} from "./config/gateway-config-schema.js";
+export {
+  type ParsedGatewayConfig,
+  type ParseGatewayConfigOptions,
+  parseGatewayConfig,
+} from "./config/parse-gateway-config.js";
+export {
+  REDACTED,
+  redactArgs,
+  redactBackendConfig,
+  redactGatewayConfig,
+  redactUrl,
+} from "./config/redact-config.js";
 export { GATEWAY_ERROR_TABLE, GatewayErrorCode } from "./errors/gateway-error-code.js";
 export {
   backendUnavailableError,

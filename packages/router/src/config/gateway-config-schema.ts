@@ -1,0 +1,71 @@
+import { z } from "zod";
+
+const stringRecord = z.record(z.string(), z.string());
+const globList = z.array(z.string().min(1));
+const positiveMilliseconds = z.number().int().positive();
+
+/** The `restart` block of a backend: `false` disables restarts. */
+export const RestartConfigSchema = z.union([
+  z.literal(false),
+  z.object({
+    enabled: z.boolean().optional(),
+    initialDelayMs: z.number().int().nonnegative().optional(),
+    maxDelayMs: z.number().int().nonnegative().optional(),
+    multiplier: z.number().min(1).optional(),
+    maxAttempts: z.number().int().nonnegative().optional(),
+    resetAfterMs: z.number().int().nonnegative().optional(),
+  }),
+]);
+
+/**
+ * One entry of `mcpServers`: the shape AI clients use (`command`/`args`/`env`/`cwd` for a local
+ * server, `url`/`headers`/`transport` for a remote one; `type` is accepted as another spelling of
+ * `transport`), plus Patchbay keys.
+ */
+export const BackendConfigSchema = z.object({
+  command: z.string().min(1).optional(),
+  args: z.array(z.string()).optional(),
+  env: stringRecord.optional(),
+  cwd: z.string().min(1).optional(),
+  url: z.url().optional(),
+  headers: stringRecord.optional(),
+  transport: z.enum(["stdio", "http", "sse"]).optional(),
+  type: z.enum(["stdio", "http", "sse", "streamable-http", "streamableHttp"]).optional(),
+  namespace: z.string().optional(),
+  timeoutMs: positiveMilliseconds.optional(),
+  maxTimeoutMs: positiveMilliseconds.optional(),
+  isolation: z.enum(["shared", "per-session"]).optional(),
+  tools: z.object({ allow: globList.optional(), deny: globList.optional() }).optional(),
+  start: z.enum(["eager", "lazy"]).optional(),
+  restart: RestartConfigSchema.optional(),
+  disabled: z.boolean().optional(),
+});
+
+/** The `telemetry` block: where events go. */
+export const TelemetryConfigSchema = z.object({
+  /** How many events the in-memory ring buffer keeps (for `get_events`). */
+  bufferSize: z.number().int().positive().optional(),
+  /** A JSON Lines file that receives every event (rotated). */
+  eventsFile: z.string().min(1).optional(),
+  /** Rotate the events file past this size. */
+  maxFileBytes: z.number().int().positive().optional(),
+  /** Send spans to OpenTelemetry when an SDK is registered. */
+  openTelemetry: z.boolean().optional(),
+});
+
+/** The whole config file of a gateway, as written (before defaults). */
+export const GatewayConfigFileSchema = z.object({
+  $schema: z.string().optional(),
+  mcpServers: z.record(z.string().min(1), BackendConfigSchema),
+  namespaceSeparator: z.string().optional(),
+  maxNameLength: z.number().int().optional(),
+  conflictPolicy: z.enum(["prefix", "priority", "error"]).optional(),
+  pageSize: z.number().int().positive().max(10_000).optional(),
+  telemetry: TelemetryConfigSchema.optional(),
+});
+
+/** The config file as written, keys optional. */
+export type GatewayConfigFile = z.infer<typeof GatewayConfigFileSchema>;
+
+/** One `mcpServers` entry as written. */
+export type BackendConfigFile = z.infer<typeof BackendConfigSchema>;

@@ -1,0 +1,64 @@
+import type { ConflictPolicy } from "../catalogue/conflict.js";
+import type { RestartPolicyOptions } from "../lifecycle/restart-policy.js";
+
+/** The per-request timeout of a backend unless configured otherwise (DESIGN.md: 60 s). */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** The hard maximum of one request even while it reports progress, unless configured otherwise. */
+export const DEFAULT_MAX_TIMEOUT_MS = 600_000;
+
+/** What every backend config has, whatever its transport. */
+export interface BackendConfigCommon {
+  /** The key of the entry in `mcpServers`. */
+  readonly name: string;
+  /** The prefix of its tool and prompt names; `""` exposes them unprefixed. */
+  readonly namespace: string;
+  readonly timeoutMs: number;
+  readonly maxTimeoutMs: number;
+  /** `shared`: one backend for all clients; `per-session`: one per client session. */
+  readonly isolation: "shared" | "per-session";
+  readonly tools: { readonly allow?: readonly string[]; readonly deny?: readonly string[] };
+  /** `eager`: start with the gateway; `lazy`: start on first use. */
+  readonly start: "eager" | "lazy";
+  readonly restart: RestartPolicyOptions;
+  /** A disabled backend is kept in the config but never started. */
+  readonly disabled: boolean;
+}
+
+/** A backend the gateway spawns and talks to over stdio. */
+export interface StdioBackendConfig extends BackendConfigCommon {
+  readonly transport: "stdio";
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+}
+
+/** A remote backend reached over Streamable HTTP (`http`) or legacy HTTP+SSE (`sse`). */
+export interface RemoteBackendConfig extends BackendConfigCommon {
+  readonly transport: "http" | "sse";
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** One backend, validated and with defaults applied. */
+export type BackendConfig = StdioBackendConfig | RemoteBackendConfig;
+
+/** Where telemetry goes. */
+export interface TelemetryConfig {
+  readonly bufferSize?: number;
+  readonly eventsFile?: string;
+  readonly maxFileBytes?: number;
+  readonly openTelemetry?: boolean;
+}
+
+/** A gateway config, validated and with defaults applied. */
+export interface GatewayConfig {
+  readonly namespaceSeparator: string;
+  readonly maxNameLength: number;
+  readonly conflictPolicy: ConflictPolicy;
+  readonly pageSize: number;
+  readonly telemetry: TelemetryConfig;
+  /** Backends in the order of the file (the order decides `priority` conflicts). */
+  readonly backends: readonly BackendConfig[];
+}

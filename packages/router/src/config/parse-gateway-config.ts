@@ -1,0 +1,242 @@
+import type { z } from "zod";
+import { DEFAULT_CONFLICT_POLICY } from "../catalogue/conflict.js";
+import { DEFAULT_PAGE_SIZE } from "../catalogue/pagination.js";
+import type { RestartPolicyOptions } from "../lifecycle/restart-policy.js";
+import {
+  checkNamespaceSeparator,
+  DEFAULT_NAME_LENGTH_BUDGET,
+  DEFAULT_NAMESPACE_SEPARATOR,
+  describeNamespaceProblem,
+  MINIMUM_NAME_LENGTH_BUDGET,
+  NamespaceOptionsError,
+} from "../namespacing/qualified-name.js";
+import { type Environment, expandVariables, joinPath } from "./expand-variables.js";
+import {
+  type BackendConfig,
+  DEFAULT_MAX_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
+  type GatewayConfig,
+  type TelemetryConfig,
+} from "./gateway-config.js";
+import { type ConfigIssue, GatewayConfigError } from "./gateway-config-error.js";
+import {
+  type BackendConfigFile,
+  BackendConfigSchema,
+  GatewayConfigFileSchema,
+  TelemetryConfigSchema,
+} from "./gateway-config-schema.js";
+
+/** Options of `parseGatewayConfig`. */
+export interface ParseGatewayConfigOptions {
+  /** Where `${VAR}` values come from; none are expanded without it. */
+  readonly environment?: Environment;
+  /** The file name, for error messages. */
+  readonly source?: string;
+}
+
+/** A usable config and the problems that did not stop it (unknown keys, a `:` separator). */
+export interface ParsedGatewayConfig {
+  readonly config: GatewayConfig;
+  readonly warnings: readonly string[];
+}
+
+/**
+ * Validates a parsed config file (JSON or YAML already turned into a value): expands `${VAR}` and
+ * `${VAR:-default}`, checks every key, applies defaults. Throws `GatewayConfigError` listing every
+ * problem with its path in the file and what was expected.
+ */
+export function parseGatewayConfig(
+  value: unknown,
+  options: ParseGatewayConfigOptions = {},
+): ParsedGatewayConfig {
+  const issues: ConfigIssue[] = [];
+  const warnings: string[] = [];
+  const expanded = expandVariables(value, options.environment ?? {});
+  for (const missing of expanded.missing) {
+    issues.push({
+      path: missing.path,
+      message: `environment variable ${missing.variable} is not set (write \${${missing.variable}:-default} to give a default)`,
+    });
+  }
+  const result = GatewayConfigFileSchema.safeParse(expanded.value);
+  if (!result.success) {
+    issues.push(...result.error.issues.map(toConfigIssue));
+    throw new GatewayConfigError(issues, options.source);
+  }
+  const file = result.data;
+  warnings.push(...unknownKeys(expanded.value));
+
+  const separator = file.namespaceSeparator ?? DEFAULT_NAMESPACE_SEPARATOR;
+  try {
+    warnings.push(
+      ...checkNamespaceSeparator(separator).map((text) => `namespaceSeparator: ${text}`),
+    );
+  } catch (error) {
+    if (!(error instanceof NamespaceOptionsError)) throw error;
+    issues.push({ path: "namespaceSeparator", message: error.message });
+  }
+  const maxNameLength = file.maxNameLength ?? DEFAULT_NAME_LENGTH_BUDGET;
+  if (maxNameLength < MINIMUM_NAME_LENGTH_BUDGET || maxNameLength > 128) {
+    issues.push({
+      path: "maxNameLength",
+      message: `expected an integer from ${MINIMUM_NAME_LENGTH_BUDGET} to 128, got ${maxNameLength}`,
+    });
+  }
+
+  const backends: BackendConfig[] = [];
+  const namespaces = new Map<string, string>();
+  for (const [name, entry] of Object.entries(file.mcpServers)) {
+    const backend = toBackendConfig(name, entry, separator, issues);
+    if (!backend) continue;
+    if (backend.namespace !== "") {
+      const other = namespaces.get(backend.namespace);
+      if (other !== undefined) {
+        issues.push({
+          path: joinPath(joinPath("mcpServers", name), "namespace"),
+          message: `namespace "${backend.namespace}" is already used by "${other}"; give one of them another namespace`,
+        });
+      }
+      namespaces.set(backend.namespace, name);
+    }
+    backends.push(backend);
+  }
+  if (issues.length > 0) throw new GatewayConfigError(issues, options.source);
+
+  const telemetry: TelemetryConfig = withoutUndefined(file.telemetry ?? {});
+  return {
+    config: {
+      namespaceSeparator: separator,
+      maxNameLength,
+      conflictPolicy: file.conflictPolicy ?? DEFAULT_CONFLICT_POLICY,
+      pageSize: file.pageSize ?? DEFAULT_PAGE_SIZE,
+      telemetry,
+      backends,
+    },
+    warnings,
+  };
+}
+
+function toBackendConfig(
+  name: string,
+  entry: BackendConfigFile,
+  separator: string,
+  issues: ConfigIssue[],
+): BackendConfig | undefined {
+  const path = joinPath("mcpServers", name);
+  const before = issues.length;
+  const namespace = entry.namespace ?? name;
+  const namespaceProblem = describeNamespaceProblem(namespace, separator);
+  if (namespaceProblem !== undefined) {
+    issues.push(
+      entry.namespace === undefined
+        ? {
+            path,
+            message: `the key is used as the namespace, but ${namespaceProblem}; set "namespace" to a valid one`,
+          }
+        : { path: joinPath(path, "namespace"), message: namespaceProblem },
+    );
+  }
+  const declared = normaliseTransport(entry.transport ?? entry.type);
+  if (entry.command === undefined && entry.url === undefined) {
+    issues.push({
+      path,
+      message: 'expected "command" (a local server started over stdio) or "url" (a remote server)',
+    });
+  }
+  if (entry.command !== undefined && entry.url !== undefined) {
+    issues.push({ path, message: 'expected either "command" or "url", not both' });
+  }
+  if (entry.command !== undefined && declared !== undefined && declared !== "stdio") {
+    issues.push({
+      path: joinPath(path, entry.transport !== undefined ? "transport" : "type"),
+      message: `a server with "command" runs over stdio, not ${declared}`,
+    });
+  }
+  if (entry.url !== undefined && declared === "stdio") {
+    issues.push({
+      path: joinPath(path, entry.transport !== undefined ? "transport" : "type"),
+      message: 'a server with "url" uses "http" or "sse", not stdio',
+    });
+  }
+  const timeoutMs = entry.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxTimeoutMs = entry.maxTimeoutMs ?? Math.max(DEFAULT_MAX_TIMEOUT_MS, timeoutMs);
+  if (maxTimeoutMs < timeoutMs) {
+    issues.push({
+      path: joinPath(path, "maxTimeoutMs"),
+      message: `expected at least timeoutMs (${timeoutMs}), got ${maxTimeoutMs}`,
+    });
+  }
+  if (issues.length > before) return undefined;
+
+  const tools = withoutUndefined({ allow: entry.tools?.allow, deny: entry.tools?.deny });
+  const restart: RestartPolicyOptions =
+    entry.restart === false ? { enabled: false } : withoutUndefined(entry.restart ?? {});
+  const common = {
+    name,
+    namespace,
+    timeoutMs,
+    maxTimeoutMs,
+    isolation: entry.isolation ?? "shared",
+    tools,
+    start: entry.start ?? "eager",
+    restart,
+    disabled: entry.disabled ?? false,
+  } as const;
+  if (entry.command !== undefined) {
+    return {
+      ...common,
+      transport: "stdio",
+      command: entry.command,
+      args: entry.args ?? [],
+      env: entry.env ?? {},
+      ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }),
+    };
+  }
+  return {
+    ...common,
+    transport: declared === "sse" ? "sse" : "http",
+    url: entry.url ?? "",
+    headers: entry.headers ?? {},
+  };
+}
+
+function normaliseTransport(value: string | undefined): "stdio" | "http" | "sse" | undefined {
+  if (value === "streamable-http" || value === "streamableHttp") return "http";
+  return value as "stdio" | "http" | "sse" | undefined;
+}
+
+function toConfigIssue(issue: z.core.$ZodIssue): ConfigIssue {
+  let path = "";
+  for (const key of issue.path) path = joinPath(path, typeof key === "number" ? key : String(key));
+  const message = issue.message.replace(/^Invalid input: /, "");
+  return { path, message };
+}
+
+const knownTopLevel = new Set(Object.keys(GatewayConfigFileSchema.shape));
+const knownBackend = new Set(Object.keys(BackendConfigSchema.shape));
+const knownTelemetry = new Set(Object.keys(TelemetryConfigSchema.shape));
+
+function unknownKeys(value: unknown): string[] {
+  const warnings: string[] = [];
+  const check = (node: unknown, known: Set<string>, path: string) => {
+    if (typeof node !== "object" || node === null) return;
+    for (const key of Object.keys(node)) {
+      if (!known.has(key)) warnings.push(`${joinPath(path, key)}: unknown key, ignored`);
+    }
+  };
+  const root = value as Record<string, unknown>;
+  check(root, knownTopLevel, "");
+  check(root.telemetry, knownTelemetry, "telemetry");
+  for (const [name, entry] of Object.entries((root.mcpServers ?? {}) as Record<string, unknown>)) {
+    check(entry, knownBackend, joinPath("mcpServers", name));
+  }
+  return warnings;
+}
+
+function withoutUndefined<T extends object>(
+  value: T,
+): { [Key in keyof T]: Exclude<T[Key], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as {
+    [Key in keyof T]: Exclude<T[Key], undefined>;
+  };
+}
