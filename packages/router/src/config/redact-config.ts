@@ -39,7 +39,11 @@ export function redactUrl(url: string): string {
   }
   parsed.username = "";
   parsed.password = "";
-  for (const key of [...parsed.searchParams.keys()]) parsed.searchParams.set(key, REDACTED);
+  const keys: string[] = [];
+  parsed.searchParams.forEach((_value, key) => {
+    keys.push(key);
+  });
+  for (const key of keys) parsed.searchParams.set(key, REDACTED);
   return parsed.toString();
 }
 
