@@ -1,0 +1,92 @@
+import type { Writable } from "node:stream";
+import { encodeLine, type Frame, TransportError } from "@patchbay/jsonrpc-core";
+
+interface PendingWrite {
+  readonly line: string;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
+/**
+ * Writes frames as lines to a stream, in order, honouring backpressure: once `write()` returns false,
+ * later frames wait for `drain` in a queue instead of piling up in the stream's buffer. Each send
+ * resolves when its line was flushed to the stream's destination.
+ */
+export class FrameWriter {
+  readonly #output: Writable;
+  readonly #describe: () => string;
+  readonly #queue: PendingWrite[] = [];
+  #waitingForDrain = false;
+  #closeAfterQueue = false;
+  #failure: TransportError | undefined;
+
+  /** `describe` names the destination in error messages (for example `the stdin of "npx"`). */
+  constructor(output: Writable, describe: () => string) {
+    this.#output = output;
+    this.#describe = describe;
+    output.on("drain", this.#onDrain);
+  }
+
+  /** Queues one frame; rejects with a TransportError when the stream failed or was closed. */
+  send(frame: Frame): Promise<void> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    const line = encodeLine(frame);
+    return new Promise<void>((resolve, reject) => {
+      this.#queue.push({ line, resolve, reject });
+      this.#pump();
+    });
+  }
+
+  /**
+   * Stops writing: every queued and later send rejects with `error`. Returns the error for
+   * convenience. The first failure wins.
+   */
+  fail(error: TransportError): TransportError {
+    if (this.#failure === undefined) this.#failure = error;
+    this.#output.off("drain", this.#onDrain);
+    for (const pending of this.#queue.splice(0)) pending.reject(this.#failure);
+    return this.#failure;
+  }
+
+  /** Ends the stream after the queued frames (used by a graceful close). */
+  end(): void {
+    this.#closeAfterQueue = true;
+    this.#pump();
+  }
+
+  readonly #onDrain = () => {
+    this.#waitingForDrain = false;
+    this.#pump();
+  };
+
+  #pump(): void {
+    while (!this.#waitingForDrain && this.#failure === undefined) {
+      const pending = this.#queue.shift();
+      if (pending === undefined) break;
+      const accepted = this.#output.write(pending.line, (error) => {
+        if (error) pending.reject(this.#writeError(error));
+        else pending.resolve();
+      });
+      if (!accepted) this.#waitingForDrain = true;
+    }
+    if (this.#closeAfterQueue && this.#queue.length === 0 && this.#failure === undefined) {
+      this.#closeAfterQueue = false;
+      this.fail(new TransportError(`Cannot send: ${this.#describe()} is closed`));
+      if (!this.#output.writableEnded) this.#output.end();
+    }
+  }
+
+  #writeError(error: Error): TransportError {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === "EPIPE" || code === "ERR_STREAM_DESTROYED" || code === "ECONNRESET"
+        ? "the reader went away"
+        : error.message;
+    return new TransportError(
+      `Cannot write to ${this.#describe()}: ${reason} (${code ?? error.name})`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
