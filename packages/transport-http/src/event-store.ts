@@ -1,7 +1,7 @@
-import type { JSONRPCMessage } from "@patchbay/jsonrpc-core";
+import type { Frame } from "@patchbay/jsonrpc-core";
 
 /** Sends one replayed event on the stream being resumed. */
-export type ReplaySend = (eventId: string, message: JSONRPCMessage) => void | Promise<void>;
+export type ReplaySend = (eventId: string, message: Frame) => void | Promise<void>;
 
 /**
  * Keeps the messages sent on SSE streams so that a client can resume a broken stream with
@@ -10,10 +10,10 @@ export type ReplaySend = (eventId: string, message: JSONRPCMessage) => void | Pr
  */
 export interface EventStore {
   /**
-   * Stores a message sent on `streamId` and returns its event id. `undefined` stores a priming
+   * Stores a frame (a message, or a batch answered as one) sent on `streamId` and returns its event id. `undefined` stores a priming
    * marker: an id to resume from that carries no message.
    */
-  storeEvent(streamId: string, message: JSONRPCMessage | undefined): string | Promise<string>;
+  storeEvent(streamId: string, message: Frame | undefined): string | Promise<string>;
   /**
    * Replays, in order, the messages stored on the same stream after `lastEventId`, and returns that
    * stream's id; returns `undefined` when the id is unknown (expired or never issued).
@@ -31,7 +31,7 @@ export interface InMemoryEventStoreOptions {
 
 interface StoredEvent {
   readonly streamId: string;
-  readonly message: JSONRPCMessage | undefined;
+  readonly message: Frame | undefined;
 }
 
 /** A bounded in-memory {@link EventStore}: fine for one process, lost on restart. */
@@ -55,7 +55,7 @@ export function createInMemoryEventStore(options: InMemoryEventStoreOptions = {}
       const last = events.get(lastEventId);
       if (last === undefined) return undefined;
       let found = false;
-      const replay: [string, JSONRPCMessage][] = [];
+      const replay: [string, Frame][] = [];
       for (const [eventId, event] of events) {
         if (eventId === lastEventId) {
           found = true;

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { JSONRPCMessage } from "@patchbay/jsonrpc-core";
+import type { Frame } from "@patchbay/jsonrpc-core";
 import type { Clock, TimerHandle } from "./clock.js";
 import type { EventStore } from "./event-store.js";
 import { formatSseComment, formatSseEvent } from "./sse-event.js";
@@ -69,7 +69,7 @@ export class ServerSseStream {
    * Stores (when resumable) and writes one message. After the client went away the message is
    * still stored, so that a resumed stream replays it.
    */
-  send(message: JSONRPCMessage): Promise<void> {
+  send(message: Frame): Promise<void> {
     const store = this.options.eventStore;
     return this.enqueue(async () => {
       const id = store === undefined ? undefined : await store.storeEvent(this.streamId, message);
@@ -78,7 +78,7 @@ export class ServerSseStream {
   }
 
   /** Writes an already stored message (a replay) without storing it again. */
-  replay(message: JSONRPCMessage, eventId: string): Promise<void> {
+  replay(message: Frame, eventId: string): Promise<void> {
     return this.enqueue(async () => this.writeMessage(message, eventId));
   }
 
@@ -90,7 +90,7 @@ export class ServerSseStream {
     });
   }
 
-  private writeMessage(message: JSONRPCMessage, id: string | undefined): void {
+  private writeMessage(message: Frame, id: string | undefined): void {
     const data = JSON.stringify(message);
     this.write(formatSseEvent({ event: "message", ...(id === undefined ? {} : { id }), data }));
   }

@@ -145,9 +145,8 @@ export class StreamableHttpClientTransport implements Transport {
     if (!response.ok) {
       const body = await response.text().catch(() => "");
       if (response.status === 404 && sentSessionId !== undefined) {
-        this.currentSessionId = undefined;
         const error = new SessionExpiredError(sentSessionId, body);
-        this.events.emitError(error);
+        this.expire(error);
         throw error;
       }
       throw new HttpStatusError(
@@ -220,6 +219,21 @@ export class StreamableHttpClientTransport implements Transport {
 
   onClose(listener: (event: TransportCloseEvent) => void): Unsubscribe {
     return this.events.onClose(listener);
+  }
+
+  /**
+   * The server no longer knows the session (MCP transports: 404 ⇒ the client MUST start a new
+   * session): the error is reported and the transport closes as ended by the remote side.
+   */
+  private expire(error: SessionExpiredError): void {
+    if (this.events.closed) return;
+    this.currentSessionId = undefined;
+    this.closing = true;
+    for (const timer of this.timers) this.clock.clearTimeout(timer);
+    this.timers.clear();
+    this.abort.abort();
+    this.events.emitError(error);
+    this.events.emitClose({ initiator: "remote", error });
   }
 
   private async headers(base: Record<string, string>): Promise<Record<string, string>> {
@@ -347,9 +361,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (!response.ok || response.body === null) {
       const body = await response.text().catch(() => "");
       if (response.status === 404 && this.currentSessionId !== undefined) {
-        const sessionId = this.currentSessionId;
-        this.currentSessionId = undefined;
-        this.events.emitError(new SessionExpiredError(sessionId, body));
+        this.expire(new SessionExpiredError(this.currentSessionId, body));
         return;
       }
       this.events.emitError(

@@ -417,19 +417,17 @@ export function createStreamableHttpHandler(
     }
   };
 
-  return Object.assign(handler, {
-    async close() {
-      closing = true;
-      for (const transport of [...sessions.values(), ...statelessTransports]) {
-        transport.end({ initiator: "remote", details: { reason: "server-closing" } });
-      }
+  return Object.defineProperties(handler, {
+    close: {
+      value: async () => {
+        closing = true;
+        for (const transport of [...sessions.values(), ...statelessTransports]) {
+          transport.end({ initiator: "remote", details: { reason: "server-closing" } });
+        }
+      },
     },
-    get sessionCount() {
-      return sessions.size;
-    },
-    getSession(sessionId: string) {
-      return sessions.get(sessionId);
-    },
+    sessionCount: { get: () => sessions.size },
+    getSession: { value: (sessionId: string) => sessions.get(sessionId) },
   }) as StreamableHttpHandler;
 }
 

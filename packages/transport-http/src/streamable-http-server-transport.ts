@@ -5,6 +5,7 @@ import {
   type Frame,
   type FrameInfo,
   type JSONRPCMessage,
+  type JSONRPCResponse,
   type Transport,
   type TransportCloseEvent,
   TransportError,
@@ -36,7 +37,7 @@ interface Exchange {
   readonly isBatch: boolean;
   readonly pending: Set<string>;
   readonly progressTokens: string[];
-  readonly collected: JSONRPCMessage[];
+  readonly collected: JSONRPCResponse[];
   readonly response: ServerResponse;
   stream: ServerSseStream | undefined;
   readonly streamId: string;
@@ -105,6 +106,12 @@ export class StreamableHttpServerTransport implements Transport {
 
   async send(frame: Frame): Promise<void> {
     if (this.events.closed) throw new TransportError("Streamable HTTP session is closed");
+    const batchExchange = this.batchAnswerTarget(frame);
+    if (batchExchange !== undefined) {
+      // A batch reply whose every response answers the same POST travels as one batch.
+      await this.answer(batchExchange, frame as readonly JSONRPCResponse[]);
+      return;
+    }
     const writes: Promise<void>[] = [];
     for (const message of messagesOf(frame)) writes.push(this.route(message));
     await Promise.all(writes);
@@ -162,7 +169,7 @@ export class StreamableHttpServerTransport implements Transport {
     response: ServerResponse,
     mode: ResponseMode,
     headers: Readonly<Record<string, string>>,
-    rejected: readonly JSONRPCMessage[] = [],
+    rejected: readonly JSONRPCResponse[] = [],
   ): Promise<void> {
     const exchange: Exchange = {
       mode,
@@ -231,7 +238,7 @@ export class StreamableHttpServerTransport implements Transport {
   ): Promise<"resumed" | "unknown" | "conflict"> {
     const store = this.settings.eventStore;
     if (store === undefined) return "unknown";
-    const replay: [string, JSONRPCMessage][] = [];
+    const replay: [string, Frame][] = [];
     const streamId = await store.replayEventsAfter(lastEventId, (eventId, message) => {
       replay.push([eventId, message]);
     });
@@ -288,7 +295,7 @@ export class StreamableHttpServerTransport implements Transport {
         );
         return;
       }
-      await this.answer(exchange, idKey(message.id), message);
+      await this.answer(exchange, message);
       return;
     }
     const related = this.relatedStream(message);
@@ -330,17 +337,40 @@ export class StreamableHttpServerTransport implements Transport {
     return exchange?.stream;
   }
 
-  private async answer(exchange: Exchange, key: string, message: JSONRPCMessage): Promise<void> {
-    this.routes.delete(key);
-    exchange.pending.delete(key);
+  private batchAnswerTarget(frame: Frame): Exchange | undefined {
+    if (!Array.isArray(frame) || frame.length === 0) return undefined;
+    let target: Exchange | undefined;
+    for (const message of frame as readonly JSONRPCMessage[]) {
+      if ("method" in message || message.id === null) return undefined;
+      const exchange = this.routes.get(idKey(message.id));
+      if (exchange === undefined || (target !== undefined && exchange !== target)) return undefined;
+      target = exchange;
+    }
+    return target;
+  }
+
+  /** Sends responses (one, or a batch answering the same POST) on their exchange. */
+  private async answer(
+    exchange: Exchange,
+    payload: JSONRPCResponse | readonly JSONRPCResponse[],
+  ): Promise<void> {
+    const responses: readonly JSONRPCResponse[] = Array.isArray(payload)
+      ? payload
+      : [payload as JSONRPCResponse];
+    for (const response of responses) {
+      if (response.id === null) continue;
+      const key = idKey(response.id);
+      this.routes.delete(key);
+      exchange.pending.delete(key);
+    }
     const finished = exchange.pending.size === 0;
     if (finished) this.finish(exchange);
     if (exchange.mode === "sse") {
-      await exchange.stream?.send(message);
+      await exchange.stream?.send(payload as Frame);
       if (finished) await exchange.stream?.end();
       return;
     }
-    exchange.collected.push(message);
+    exchange.collected.push(...responses);
     if (!finished || exchange.response.writableEnded || exchange.response.destroyed) return;
     const body = JSON.stringify(exchange.isBatch ? exchange.collected : exchange.collected[0]);
     const headers: Record<string, string> = {
