@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { parseCliArguments } from "./cli-arguments.js";
+
+describe("parseCliArguments", () => {
+  it("defaults to stdio on 127.0.0.1:3000", () => {
+    expect(parseCliArguments([])).toEqual({ transport: "stdio", host: "127.0.0.1", port: 3000 });
+  });
+
+  it("reads --transport, --host and --port in both spellings", () => {
+    expect(parseCliArguments(["--transport", "http", "--host=0.0.0.0", "--port", "0"])).toEqual({
+      transport: "http",
+      host: "0.0.0.0",
+      port: 0,
+    });
+  });
+
+  it("takes the port from PORT when --port is absent", () => {
+    expect(parseCliArguments(["--transport=sse"], { PORT: "8080" }).port).toBe(8080);
+  });
+
+  it.each([
+    [["--transport", "websocket"], /--transport must be/],
+    [["--port", "x"], /--port must be/],
+    [["--port", "70000"], /--port must be/],
+    [["--verbose", "1"], /Unknown option/],
+    [["stdio"], /Unexpected argument/],
+    [["--host"], /needs a value/],
+  ])("rejects %j", (argv, message) => {
+    expect(() => parseCliArguments(argv)).toThrow(message);
+  });
+});

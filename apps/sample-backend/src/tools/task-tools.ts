@@ -1,0 +1,108 @@
+import type { Server } from "@patchbay/server";
+import { z } from "zod";
+import { abortableDelay } from "./abortable-delay.js";
+
+/** Tools that report progress, log, honour cancellation, and change the server's tool list. */
+export function registerTaskTools(server: Server): void {
+  server.registerTool(
+    "long_task",
+    {
+      title: "Long task",
+      description:
+        "Runs `steps` steps of `stepMs` ms each, reporting progress after each; stops when cancelled",
+      inputSchema: z.object({
+        steps: z.number().int().min(1).max(1000).default(5),
+        stepMs: z.number().int().min(0).max(60_000).default(100),
+      }),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ steps, stepMs }, context) => {
+      await context.progress(0, steps, "Started");
+      for (let step = 1; step <= steps; step += 1) {
+        try {
+          await abortableDelay(stepMs, context.signal);
+        } catch (error) {
+          await context.log("info", `long_task cancelled at step ${step} of ${steps}`, "long_task");
+          throw error;
+        }
+        await context.progress(step, steps, `Step ${step} of ${steps}`);
+      }
+      return { content: [{ type: "text", text: `Completed ${steps} steps` }] };
+    },
+  );
+  server.registerTool(
+    "test_tool_with_progress",
+    { description: "Tests tool that reports progress notifications" },
+    async (_args, context) => {
+      for (const progress of [0, 50, 100]) {
+        await context.progress(progress, 100, `Completed step ${progress} of 100`);
+      }
+      return { content: [{ type: "text", text: String(context._meta?.progressToken ?? 0) }] };
+    },
+  );
+  server.registerTool(
+    "test_tool_with_logging",
+    { description: "Tests tool that emits log messages during execution" },
+    async (_args, context) => {
+      await context.log("info", "Tool execution started");
+      await context.log("info", "Tool processing data");
+      await context.log("info", "Tool execution completed");
+      return { content: [{ type: "text", text: "Tool with logging executed successfully" }] };
+    },
+  );
+  server.registerTool(
+    "log_at_every_level",
+    {
+      description: "Sends one log message at each of the eight levels (to test logging/setLevel)",
+    },
+    async (_args, context) => {
+      const levels = [
+        "debug",
+        "info",
+        "notice",
+        "warning",
+        "error",
+        "critical",
+        "alert",
+        "emergency",
+      ] as const;
+      for (const level of levels) await context.log(level, `A ${level} message`, "sample-backend");
+      return { content: [{ type: "text", text: `Logged at ${levels.length} levels` }] };
+    },
+  );
+  server.registerTool(
+    "test_reconnection",
+    { description: "Tests SSE stream disconnection and client reconnection (SEP-1699)" },
+    () => ({
+      content: [
+        {
+          type: "text",
+          text: "Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.",
+        },
+      ],
+    }),
+  );
+  let extraTool: { remove(): void } | undefined;
+  server.registerTool(
+    "toggle_extra_tool",
+    {
+      description:
+        "Registers `extra_tool` when absent and removes it when present (tools/list_changed)",
+    },
+    () => {
+      if (extraTool === undefined) {
+        extraTool = server.registerTool(
+          "extra_tool",
+          { description: "Appears and disappears" },
+          () => ({
+            content: [{ type: "text", text: "extra" }],
+          }),
+        );
+        return { content: [{ type: "text", text: "extra_tool registered" }] };
+      }
+      extraTool.remove();
+      extraTool = undefined;
+      return { content: [{ type: "text", text: "extra_tool removed" }] };
+    },
+  );
+}

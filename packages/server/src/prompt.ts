@@ -1,0 +1,69 @@
+import { InvalidParamsError } from "@patchbay/jsonrpc-core";
+import type { CompletionProvider } from "./completion-provider.js";
+import type { GetPromptResult, Icon, Meta, Prompt, PromptArgument } from "./protocol-types.js";
+import type { RequestHandlerContext } from "./request-handler-context.js";
+
+/** A prompt argument, optionally with a completion provider. */
+export interface PromptArgumentConfig extends PromptArgument {
+  /** Suggests values (`completion/complete` with `ref/prompt`). */
+  complete?: CompletionProvider;
+}
+
+/** How a prompt is described in `prompts/list`. */
+export interface PromptConfig {
+  title?: string;
+  description?: string;
+  arguments?: readonly PromptArgumentConfig[];
+  icons?: Icon[];
+  _meta?: Meta;
+}
+
+/** Builds the prompt's messages from its arguments. */
+export type PromptHandler = (
+  args: Readonly<Record<string, string>>,
+  context: RequestHandlerContext,
+) => GetPromptResult | Promise<GetPromptResult>;
+
+/** A prompt as the registry keeps it. */
+export interface PromptEntry {
+  readonly name: string;
+  readonly definition: Prompt;
+  readonly arguments: readonly PromptArgumentConfig[];
+  readonly handler: PromptHandler;
+}
+
+/** Computes the published definition of a prompt. */
+export function createPromptEntry(
+  name: string,
+  config: PromptConfig,
+  handler: PromptHandler,
+): PromptEntry {
+  const { arguments: argumentConfigs = [], ...described } = config;
+  const definition: Prompt = { name, ...described };
+  if (argumentConfigs.length > 0) {
+    definition.arguments = argumentConfigs.map(({ complete: _complete, ...argument }) => argument);
+  }
+  return { name, definition, arguments: argumentConfigs, handler };
+}
+
+/** Checks `prompts/get` arguments: strings only, every required one present (else -32602). */
+export function checkPromptArguments(entry: PromptEntry, args: unknown): Record<string, string> {
+  const given = (typeof args === "object" && args !== null ? args : {}) as Record<string, unknown>;
+  const result: Record<string, string> = {};
+  for (const [key, value] of Object.entries(given)) {
+    if (typeof value !== "string") {
+      throw new InvalidParamsError(`Prompt ${entry.name}: argument "${key}" must be a string`);
+    }
+    result[key] = value;
+  }
+  const missing = entry.arguments
+    .filter((argument) => argument.required === true && result[argument.name] === undefined)
+    .map((argument) => argument.name);
+  if (missing.length > 0) {
+    throw new InvalidParamsError(
+      `Prompt ${entry.name}: missing required argument(s) ${missing.join(", ")}`,
+      { missing },
+    );
+  }
+  return result;
+}

@@ -1,0 +1,82 @@
+import type { JSONRPCId } from "@patchbay/jsonrpc-core";
+import type { LoggingLevel } from "./log-level.js";
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  ListRootsResult,
+  Meta,
+} from "./protocol-types.js";
+import type { ClientRequestOptions, ServerSession } from "./server-session.js";
+
+/** What every tool, resource, prompt and completion handler receives beside its input. */
+export interface RequestHandlerContext {
+  /** Aborted when the client sends `notifications/cancelled` for this request or the connection ends. */
+  readonly signal: AbortSignal;
+  /** The id of the request being handled. */
+  readonly requestId: JSONRPCId;
+  /** The session (one per connection) the request arrived on. */
+  readonly session: ServerSession;
+  /** The request's `_meta`, if it had one. */
+  readonly _meta: Meta | undefined;
+  /**
+   * Reports progress with `notifications/progress`; does nothing when the caller gave no
+   * `progressToken`, and skips values that do not increase (MCP: progress MUST increase).
+   */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Sends `notifications/message` when `level` passes the session's `logging/setLevel` threshold. */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /** Asks the client's model for a completion (`sampling/createMessage`); cancelled with this request. */
+  sample(
+    params: CreateMessageRequestParams,
+    options?: ClientRequestOptions,
+  ): Promise<CreateMessageResult>;
+  /** Asks the user through the client (`elicitation/create`); cancelled with this request. */
+  elicit(params: ElicitRequestParams, options?: ClientRequestOptions): Promise<ElicitResult>;
+  /** Asks the client for its roots (`roots/list`); cancelled with this request. */
+  listRoots(options?: ClientRequestOptions): Promise<ListRootsResult>;
+}
+
+/** Builds the context of one incoming request. */
+export function createRequestHandlerContext(
+  session: ServerSession,
+  requestId: JSONRPCId,
+  signal: AbortSignal,
+  params: unknown,
+): RequestHandlerContext {
+  const meta = readMeta(params);
+  const progressToken = meta?.progressToken;
+  let lastProgress = Number.NEGATIVE_INFINITY;
+  const withSignal = (options: ClientRequestOptions = {}): ClientRequestOptions => ({
+    ...options,
+    signal: options.signal === undefined ? signal : AbortSignal.any([signal, options.signal]),
+  });
+  return {
+    signal,
+    requestId,
+    session,
+    _meta: meta,
+    async progress(progress, total, message) {
+      if (typeof progressToken !== "string" && typeof progressToken !== "number") return;
+      if (signal.aborted || !(progress > lastProgress)) return;
+      lastProgress = progress;
+      const params: Record<string, unknown> = { progressToken, progress };
+      if (total !== undefined) params.total = total;
+      if (message !== undefined) params.message = message;
+      await session.notify("notifications/progress", params);
+    },
+    log: (level, data, logger) => session.log(level, data, logger),
+    sample: (samplingParams, options) => session.sample(samplingParams, withSignal(options)),
+    elicit: (elicitParams, options) => session.elicit(elicitParams, withSignal(options)),
+    listRoots: (options) => session.listRoots(withSignal(options)),
+  };
+}
+
+function readMeta(params: unknown): Meta | undefined {
+  if (typeof params !== "object" || params === null) return undefined;
+  const meta = (params as { _meta?: unknown })._meta;
+  return typeof meta === "object" && meta !== null && !Array.isArray(meta)
+    ? (meta as Meta)
+    : undefined;
+}

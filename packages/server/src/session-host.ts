@@ -1,0 +1,21 @@
+import type { PromptEntry } from "./prompt.js";
+import type { Implementation, ServerCapabilities } from "./protocol-types.js";
+import type { Registry } from "./registry.js";
+import type { ResourceEntry } from "./resource.js";
+import type { ResourceTemplateEntry } from "./resource-template-entry.js";
+import type { ToolEntry } from "./tool.js";
+
+/** What a session needs from the server definition it serves (internal). */
+export interface SessionHost {
+  readonly serverInfo: Implementation;
+  readonly instructions: string | undefined;
+  readonly pageSize: number;
+  readonly tools: Registry<ToolEntry>;
+  readonly resources: Registry<ResourceEntry>;
+  readonly resourceTemplates: Registry<ResourceTemplateEntry>;
+  readonly prompts: Registry<PromptEntry>;
+  /** The capabilities to declare to a client initializing now. */
+  capabilities(): ServerCapabilities;
+  /** Throws the error for a request that arrived before `initialize`. */
+  refuseUninitialized(method: string): never;
+}

@@ -1,0 +1,117 @@
+import type { z } from "zod";
+import { checkSchema, type SchemaInput, toToolJsonSchema } from "./input-schema.js";
+import type {
+  CallToolResult,
+  Icon,
+  JSONObject,
+  Meta,
+  Tool,
+  ToolAnnotations,
+} from "./protocol-types.js";
+import type { RequestHandlerContext } from "./request-handler-context.js";
+
+type Infer<Schema> = Schema extends z.ZodType ? z.output<Schema> : JSONObject;
+
+/** How a tool is described and validated. */
+export interface ToolConfig<
+  Input extends SchemaInput | undefined = undefined,
+  Output extends SchemaInput | undefined = undefined,
+> {
+  /** Display name (2025-06-18); `name` stays the programmatic id. */
+  title?: string;
+  description?: string;
+  /** Zod schema of the arguments (published as JSON Schema), or a raw JSON Schema published as is. */
+  inputSchema?: Input;
+  /** Zod schema of `structuredContent` (2025-06-18); results are checked against it. */
+  outputSchema?: Output;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Meta;
+}
+
+/**
+ * A tool's result. With an output schema the handler may return only `structuredContent`: the
+ * server adds its JSON as a text block, as the spec recommends for older clients.
+ */
+export type ToolResult<Output> = Output extends z.ZodType
+  ?
+      | (Omit<CallToolResult, "content" | "structuredContent"> & {
+          content?: CallToolResult["content"];
+          structuredContent: z.input<Output>;
+        })
+      | (CallToolResult & { isError: true })
+  : CallToolResult;
+
+/** Runs a tool with validated arguments. */
+export type ToolHandler<Input, Output> = (
+  args: Infer<Input>,
+  context: RequestHandlerContext,
+) => ToolResult<Output> | Promise<ToolResult<Output>>;
+
+/** A tool as the registry keeps it. */
+export interface ToolEntry {
+  readonly name: string;
+  readonly config: ToolConfig<SchemaInput | undefined, SchemaInput | undefined>;
+  readonly handler: (args: never, context: RequestHandlerContext) => unknown;
+  /** The `tools/list` entry, computed once at registration. */
+  readonly definition: Tool;
+}
+
+/** Validates the config and computes the published definition. */
+export function createToolEntry(
+  name: string,
+  config: ToolConfig<SchemaInput | undefined, SchemaInput | undefined>,
+  handler: ToolEntry["handler"],
+): ToolEntry {
+  const definition: Tool = { name, inputSchema: toToolJsonSchema(config.inputSchema, "input") };
+  if (config.title !== undefined) definition.title = config.title;
+  if (config.description !== undefined) definition.description = config.description;
+  if (config.outputSchema !== undefined) {
+    definition.outputSchema = toToolJsonSchema(config.outputSchema, "output");
+  }
+  if (config.annotations !== undefined) definition.annotations = config.annotations;
+  if (config.icons !== undefined) definition.icons = config.icons;
+  if (config._meta !== undefined) definition._meta = config._meta;
+  return { name, config, handler, definition };
+}
+
+/** A tool execution error: a result the model can read, not a protocol error (MCP "Tools"). */
+export function toolError(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/**
+ * Runs a tool call: invalid arguments, a thrown error and output that breaks the output schema all
+ * become `isError: true` results that say what is wrong (2025-11-25: input validation errors SHOULD
+ * be tool execution errors).
+ */
+export async function runTool(
+  entry: ToolEntry,
+  args: unknown,
+  context: RequestHandlerContext,
+): Promise<CallToolResult> {
+  const input = checkSchema(entry.config.inputSchema, args ?? {});
+  if (!input.ok) {
+    return toolError(`Invalid arguments for tool ${entry.name}: ${input.problem}`);
+  }
+  let result: CallToolResult;
+  try {
+    result = (await entry.handler(input.value as never, context)) as CallToolResult;
+  } catch (error) {
+    return toolError(error instanceof Error ? error.message : String(error));
+  }
+  if (result.isError === true || entry.config.outputSchema === undefined) {
+    return { ...result, content: result.content ?? [] };
+  }
+  if (result.structuredContent === undefined) {
+    return toolError(`Tool ${entry.name} has an output schema but returned no structured content`);
+  }
+  const output = checkSchema(entry.config.outputSchema, result.structuredContent);
+  if (!output.ok) {
+    return toolError(`Tool ${entry.name} returned invalid structured content: ${output.problem}`);
+  }
+  const content = result.content ?? [
+    { type: "text" as const, text: JSON.stringify(result.structuredContent) },
+  ];
+  return { ...result, content };
+}
