@@ -1,0 +1,154 @@
+import { describe, expect, it } from "vitest";
+import { deferred } from "../../test/deferred.js";
+import { InvalidFrameError, TransportError } from "../errors/transport-errors.js";
+import type { Frame, JSONRPCErrorResponse } from "../messages.js";
+import type { FrameInfo, Transport } from "../transport.js";
+import { fromSdkTransport } from "./from-sdk-transport.js";
+import type { SdkTransportLike } from "./sdk-transport-like.js";
+import { toSdkTransport } from "./to-sdk-transport.js";
+
+/** A Patchbay transport the test drives by hand. */
+function createManualTransport() {
+  const sent: Frame[] = [];
+  let frameListener: (frame: Frame, info: FrameInfo) => void = () => {};
+  let errorListener: (error: Error) => void = () => {};
+  const transport: Transport = {
+    start: async () => {},
+    close: async () => {},
+    send: async (frame) => {
+      sent.push(frame);
+    },
+    onFrame: (listener) => {
+      frameListener = listener;
+      return () => {};
+    },
+    onError: (listener) => {
+      errorListener = listener;
+      return () => {};
+    },
+    onClose: () => () => {},
+  };
+  return {
+    transport,
+    sent,
+    deliver: (frame: Frame, info: FrameInfo = {}) => frameListener(frame, info),
+    fail: (error: Error) => errorListener(error),
+  };
+}
+
+/** An SDK-shaped transport the test drives by hand. */
+function createManualSdkTransport() {
+  const sent: object[] = [];
+  const sdk: SdkTransportLike = {
+    start: async () => {},
+    close: async () => {},
+    send: async (message) => {
+      sent.push(message);
+    },
+  };
+  return { sdk, sent };
+}
+
+const invalidResponse: JSONRPCErrorResponse = {
+  jsonrpc: "2.0",
+  id: null,
+  error: { code: -32600, message: "Invalid Request" },
+};
+
+describe("toSdkTransport", () => {
+  it("delivers a batch message by message and sends its rejections back as a batch", async () => {
+    const manual = createManualTransport();
+    const adapter = toSdkTransport(manual.transport);
+    const received: unknown[] = [];
+    adapter.onmessage = (message) => received.push(message);
+    manual.deliver(
+      [
+        { jsonrpc: "2.0", method: "a" },
+        { jsonrpc: "2.0", id: 1, method: "b" },
+      ],
+      { rejected: [invalidResponse] },
+    );
+    expect(received).toHaveLength(2);
+    await Promise.resolve();
+    expect(manual.sent).toEqual([[invalidResponse]]);
+  });
+
+  it("hands info.extra to onmessage as the SDK's extra", () => {
+    const manual = createManualTransport();
+    const adapter = toSdkTransport(manual.transport);
+    const extras: unknown[] = [];
+    adapter.onmessage = (_message, extra) => extras.push(extra);
+    manual.deliver({ jsonrpc: "2.0", method: "a" }, { extra: { authInfo: { token: "t" } } });
+    expect(extras).toEqual([{ authInfo: { token: "t" } }]);
+  });
+
+  it("answers an invalid frame and passes the error to onerror", async () => {
+    const manual = createManualTransport();
+    const adapter = toSdkTransport(manual.transport);
+    const errors: Error[] = [];
+    adapter.onerror = (error) => errors.push(error);
+    manual.fail(new InvalidFrameError("bad", invalidResponse));
+    expect(errors).toHaveLength(1);
+    await Promise.resolve();
+    expect(manual.sent).toEqual([invalidResponse]);
+  });
+});
+
+describe("fromSdkTransport", () => {
+  it("sends a batch message by message", async () => {
+    const { sdk, sent } = createManualSdkTransport();
+    const transport = fromSdkTransport(sdk);
+    await transport.send([
+      { jsonrpc: "2.0", method: "a" },
+      { jsonrpc: "2.0", method: "b" },
+    ]);
+    expect(sent).toEqual([
+      { jsonrpc: "2.0", method: "a" },
+      { jsonrpc: "2.0", method: "b" },
+    ]);
+  });
+
+  it("reports an invalid incoming message as InvalidFrameError instead of delivering it", () => {
+    const { sdk } = createManualSdkTransport();
+    const transport = fromSdkTransport(sdk);
+    const errors: Error[] = [];
+    const frames: Frame[] = [];
+    transport.onError((error) => errors.push(error));
+    transport.onFrame((frame) => frames.push(frame));
+    sdk.onmessage?.({ jsonrpc: "1.0", id: 3, method: "x" } as never);
+    sdk.onmessage?.({ jsonrpc: "2.0", method: "ok" });
+    expect(frames).toEqual([{ jsonrpc: "2.0", method: "ok" }]);
+    expect(InvalidFrameError.isInstance(errors[0])).toBe(true);
+    expect((errors[0] as InvalidFrameError).response).toMatchObject({ id: 3 });
+  });
+
+  it("wraps a send failure in TransportError and rejects send after close", async () => {
+    const { sdk } = createManualSdkTransport();
+    sdk.send = async () => {
+      throw new Error("Not connected");
+    };
+    const transport = fromSdkTransport(sdk);
+    const failure = await transport.send({ jsonrpc: "2.0", method: "a" }).catch((e: unknown) => e);
+    expect(TransportError.isInstance(failure)).toBe(true);
+    await transport.close();
+    const afterClose = await transport
+      .send({ jsonrpc: "2.0", method: "a" })
+      .catch((e: unknown) => e);
+    expect(TransportError.isInstance(afterClose)).toBe(true);
+  });
+
+  it("emits one local close event even when the SDK transport never calls onclose", async () => {
+    const { sdk } = createManualSdkTransport();
+    const transport = fromSdkTransport(sdk);
+    const closed = deferred<string>();
+    let count = 0;
+    transport.onClose((event) => {
+      count++;
+      closed.resolve(event.initiator);
+    });
+    await Promise.all([transport.close(), transport.close()]);
+    sdk.onclose?.();
+    expect(await closed.promise).toBe("local");
+    expect(count).toBe(1);
+  });
+});
