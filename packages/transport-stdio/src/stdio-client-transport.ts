@@ -303,17 +303,29 @@ class ChildProcessTransport implements StdioClientTransport {
   #onExit(exitCode: number | null, signal: NodeJS.Signals | null): void {
     this.#exit = { exitCode, signal };
     for (const resolve of this.#onExited.splice(0)) resolve();
-    // 'close' follows once stdout and stderr are drained; a grandchild holding them open must not
-    // keep the transport alive, so give up on them after the grace period.
-    const timer = setTimeout(() => {
+    // 'close' follows once stdout and stderr are drained. A grandchild holding them open must not
+    // keep the transport alive: once they stay quiet for the grace period, give up on them.
+    const child = this.#child;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const giveUp = () => {
       if (this.#state === "closed") return;
-      const child = this.#child;
       if (child?.pid !== undefined && this.#processGroup) killQuietly(child.pid, true, "SIGKILL");
       child?.stdout?.destroy();
       child?.stderr?.destroy();
       this.#finish();
-    }, this.#gracePeriodMs);
-    this.#child?.once("close", () => clearTimeout(timer));
+    };
+    const restart = () => {
+      clearTimeout(timer);
+      timer = setTimeout(giveUp, this.#gracePeriodMs);
+    };
+    restart();
+    child?.stdout?.on("data", restart);
+    child?.stderr?.on("data", restart);
+    child?.once("close", () => {
+      clearTimeout(timer);
+      child.stdout?.off("data", restart);
+      child.stderr?.off("data", restart);
+    });
   }
 
   /** Ends stdin, then SIGTERM, then SIGKILL, each after the grace period; resolves on exit. */

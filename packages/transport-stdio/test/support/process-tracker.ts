@@ -1,4 +1,5 @@
 import { spawn as nodeSpawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { SpawnFunction } from "../../src/index.js";
 
@@ -23,6 +24,7 @@ export function isAlive(pid: number): boolean {
  */
 export function createProcessTracker() {
   const pids: number[] = [];
+  const others: number[] = [];
   const spawn: SpawnFunction = (command, args, options) => {
     const child = nodeSpawn(command, args, options);
     if (child.pid !== undefined) pids.push(child.pid);
@@ -31,13 +33,27 @@ export function createProcessTracker() {
   return {
     spawn,
     pids,
-    /** Records a pid learned another way (a grandchild). */
+    /** Records a process that is not our child (a grandchild); init reaps it, not us. */
     track(pid: number) {
-      pids.push(pid);
+      others.push(pid);
     },
-    /** Pids still alive. */
+    /** Our children still alive or unreaped (zombies), and other recorded processes still running. */
     alive(): number[] {
-      return pids.filter(isAlive);
+      return [...pids.filter(isAlive), ...others.filter(isRunning)];
     },
   };
+}
+
+/**
+ * True while a process runs. A zombie (exited, not yet reaped by its parent) does not count: a
+ * grandchild's reaping is up to init, not us. Reads /proc where it exists.
+ */
+export function isRunning(pid: number): boolean {
+  if (!isAlive(pid)) return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return isAlive(pid);
+  }
 }

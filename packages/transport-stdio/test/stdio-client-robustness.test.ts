@@ -1,0 +1,242 @@
+import { execFile } from "node:child_process";
+import {
+  ConnectionClosedError,
+  createConnection,
+  InvalidFrameError,
+  LineTooLongError,
+  TransportError,
+} from "@patchbay/jsonrpc-core";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import {
+  createStdioClientTransport,
+  type StdioClientTransport,
+  type StdioClientTransportOptions,
+  type StdioExitDetails,
+} from "../src/index.js";
+import { createProcessTracker, fixture, isAlive, isRunning } from "./support/process-tracker.js";
+import { eventually, recordEvents } from "./support/transport-recorder.js";
+
+const tracker = createProcessTracker();
+const opened: StdioClientTransport[] = [];
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((transport) => transport.close()));
+});
+
+afterAll(async () => {
+  expect(tracker.pids.length).toBeGreaterThan(0);
+  expect(tracker.alive(), "processes left running or unreaped").toEqual([]);
+});
+
+function peer(
+  mode: string,
+  options: Partial<StdioClientTransportOptions> = {},
+  args: string[] = [],
+) {
+  const transport = createStdioClientTransport({
+    command: process.execPath,
+    args: [fixture("misbehaving-peer.mjs"), mode, ...args],
+    name: `peer-${mode}`,
+    stderr: () => {},
+    gracePeriodMs: 100,
+    spawn: tracker.spawn,
+    ...options,
+  });
+  opened.push(transport);
+  return { transport, events: recordEvents(transport) };
+}
+
+const detailsOf = (event: { details?: unknown }) => event.details as StdioExitDetails;
+
+describe("stdio client transport with a misbehaving child", () => {
+  it("reports non-JSON lines as InvalidFrameError and still delivers the messages in order", async () => {
+    const { transport, events } = peer("noise");
+    await transport.start();
+    await events.waitForFrames(2);
+    expect(events.frames).toEqual([
+      { jsonrpc: "2.0", method: "ready" },
+      { jsonrpc: "2.0", method: "after-noise" },
+    ]);
+    expect(events.errors.map((error) => InvalidFrameError.isInstance(error))).toEqual([true, true]);
+  });
+
+  it("reports a partial last line and closes with the exit details when the child exits", async () => {
+    const { transport, events } = peer("partial-line");
+    await transport.start();
+    const event = await events.closed;
+    expect(events.frames).toEqual([{ jsonrpc: "2.0", method: "ready" }]);
+    expect(events.errors.some((error) => InvalidFrameError.isInstance(error))).toBe(true);
+    expect(event.initiator).toBe("remote");
+    expect(detailsOf(event)).toMatchObject({ exitCode: 0, signal: null, pid: transport.pid });
+  });
+
+  it("reports a line over maxLineBytes as LineTooLongError, skips it, and reads on", async () => {
+    const { transport, events } = peer("long-line", { maxLineBytes: 1024 }, ["4096"]);
+    await transport.start();
+    await events.waitForFrames(1);
+    expect(events.frames).toEqual([{ jsonrpc: "2.0", method: "after-long-line" }]);
+    expect(events.errors).toHaveLength(1);
+    expect(LineTooLongError.isInstance(events.errors[0])).toBe(true);
+  });
+
+  it("fails a pending request at once with a clear error when the child exits mid-request", async () => {
+    const { transport, events } = peer("crash-on-request");
+    const connection = createConnection(transport);
+    await connection.start();
+    await events.waitForFrames(1);
+    const failure = await connection
+      .request("tools/call", { name: "crash" })
+      .catch((error) => error);
+    expect(ConnectionClosedError.isInstance(failure)).toBe(true);
+    expect(TransportError.isInstance(failure.cause)).toBe(true);
+    expect((failure.cause as Error).message).toBe(
+      'Process "peer-crash-on-request" exited with code 3',
+    );
+    const event = await events.closed;
+    expect(event.initiator).toBe("error");
+    expect(detailsOf(event)).toMatchObject({ exitCode: 3, signal: null });
+  });
+
+  it("kills a child that ignores stdin's end and SIGTERM with SIGKILL after the grace period", async () => {
+    const { transport, events } = peer("ignore-sigterm");
+    await transport.start();
+    await events.waitForFrames(1);
+    await transport.close();
+    const event = await events.closed;
+    expect(event.initiator).toBe("local");
+    expect(detailsOf(event)).toMatchObject({ exitCode: null, signal: "SIGKILL" });
+    expect(isAlive(transport.pid ?? 0)).toBe(false);
+  });
+
+  it("stops a child that closes its stdout but keeps running, and closes the transport", async () => {
+    const { transport, events } = peer("close-stdout");
+    await transport.start();
+    const event = await events.closed;
+    expect(event.initiator).toBe("remote");
+    expect(detailsOf(event)).toMatchObject({ exitCode: null, signal: "SIGTERM" });
+    expect(isAlive(transport.pid ?? 0)).toBe(false);
+  });
+
+  it("drains a flood of stderr so the child never blocks, handing every line to the handler", async () => {
+    const lines: string[] = [];
+    const count = 20_000;
+    const { transport, events } = peer("stderr-flood", { stderr: (line) => lines.push(line) }, [
+      String(count),
+    ]);
+    await transport.start();
+    await events.waitForFrames(1);
+    await transport.close();
+    expect(lines).toHaveLength(count);
+    expect(lines.at(-1)).toMatch(/ 19999$/);
+    expect(detailsOf(await events.closed)).toMatchObject({ exitCode: 0, signal: null });
+  });
+
+  it("rejects a send to a child that closed its stdin with a TransportError naming it", async () => {
+    const { transport, events } = peer("close-stdin");
+    await transport.start();
+    await events.waitForFrames(1);
+    const failure = await transport
+      .send({ jsonrpc: "2.0", method: "hello" })
+      .catch((error: unknown) => error);
+    expect(TransportError.isInstance(failure)).toBe(true);
+    expect((failure as Error).message).toContain('"peer-close-stdin"');
+    const event = await events.closed;
+    expect(event.initiator).toBe("error");
+    expect(events.errors.some((error) => TransportError.isInstance(error))).toBe(true);
+  });
+
+  it("stops grandchildren too, by signalling the child's process group", async () => {
+    const { transport, events } = peer("grandchild");
+    await transport.start();
+    await events.waitForFrames(1);
+    const grandchild = (events.frames[0] as unknown as { params: { grandchild: number } }).params
+      .grandchild;
+    tracker.track(grandchild);
+    expect(isRunning(grandchild)).toBe(true);
+    await transport.close();
+    await eventually(() => !isRunning(grandchild));
+  });
+});
+
+describe("stdio client transport start failures", () => {
+  it("rejects start() with a TransportError naming a command that does not exist", async () => {
+    const transport = createStdioClientTransport({
+      command: "patchbay-no-such-command-7f3a",
+      spawn: tracker.spawn,
+    });
+    const events = recordEvents(transport);
+    const failure = await transport.start().catch((error: unknown) => error);
+    expect(TransportError.isInstance(failure)).toBe(true);
+    expect((failure as Error).message).toBe(
+      'Cannot start "patchbay-no-such-command-7f3a": command "patchbay-no-such-command-7f3a" not found (ENOENT)',
+    );
+    const event = await events.closed;
+    expect(event).toMatchObject({ initiator: "error", error: failure });
+    expect(events.errors).toEqual([failure]);
+    await expect(transport.send({ jsonrpc: "2.0", method: "x" })).rejects.toSatisfy((error) =>
+      TransportError.isInstance(error),
+    );
+    await transport.close();
+  });
+
+  it("names a working directory that does not exist", async () => {
+    const transport = createStdioClientTransport({
+      command: process.execPath,
+      cwd: "/nonexistent/patchbay-test-directory",
+      spawn: tracker.spawn,
+    });
+    recordEvents(transport);
+    await expect(transport.start()).rejects.toThrow(
+      'working directory "/nonexistent/patchbay-test-directory" does not exist',
+    );
+  });
+
+  it("emits one local close event and spawns nothing when closed before start()", async () => {
+    const spawn = vi.fn(tracker.spawn);
+    const transport = createStdioClientTransport({ command: process.execPath, spawn });
+    const events = recordEvents(transport);
+    await transport.close();
+    await transport.close();
+    expect((await events.closed).initiator).toBe("local");
+    await transport.start();
+    expect(spawn).not.toHaveBeenCalled();
+  });
+});
+
+describe("stdio client transport environment", () => {
+  async function environmentOf(options: Partial<StdioClientTransportOptions>) {
+    const { transport, events } = peer("environment", options);
+    await transport.start();
+    await events.waitForFrames(1);
+    return (events.frames[0] as unknown as { params: { environment: Record<string, string> } })
+      .params.environment;
+  }
+
+  it("gives the child the safe default variables and the given ones, not the parent's others", async () => {
+    vi.stubEnv("PATCHBAY_TEST_SECRET", "do-not-leak");
+    const environment = await environmentOf({ env: { PATCHBAY_GIVEN: "yes" } });
+    expect(environment.PATCHBAY_GIVEN).toBe("yes");
+    expect(environment.PATH).toBe(process.env.PATH);
+    expect(environment).not.toHaveProperty("PATCHBAY_TEST_SECRET");
+  });
+
+  it("gives the child the whole environment when asked", async () => {
+    vi.stubEnv("PATCHBAY_TEST_SECRET", "shared-on-purpose");
+    const environment = await environmentOf({ inheritEnvironment: true });
+    expect(environment.PATCHBAY_TEST_SECRET).toBe("shared-on-purpose");
+  });
+});
+
+describe("exit safety net", () => {
+  it("kills the children of a parent that exits without closing its transports", async () => {
+    const output = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, [fixture("exiting-parent.mjs")], (error, stdout) =>
+        error ? reject(error) : resolve(stdout),
+      );
+    });
+    const orphan = Number(output.trim());
+    expect(orphan).toBeGreaterThan(0);
+    tracker.track(orphan);
+    await eventually(() => !isRunning(orphan));
+  });
+});
