@@ -84,9 +84,9 @@ describe("stdio client transport with a misbehaving child", () => {
     const connection = createConnection(transport);
     await connection.start();
     await events.waitForFrames(1);
-    const failure = await connection
+    const failure = (await connection
       .request("tools/call", { name: "crash" })
-      .catch((error) => error);
+      .catch((error: unknown) => error)) as ConnectionClosedError;
     expect(ConnectionClosedError.isInstance(failure)).toBe(true);
     expect(TransportError.isInstance(failure.cause)).toBe(true);
     expect((failure.cause as Error).message).toBe(
