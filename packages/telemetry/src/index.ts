@@ -10,7 +10,6 @@ export {
 export type { EventSink } from "./event-sink.js";
 export { EventTypes, type KnownEventType } from "./event-types.js";
 export {
-  type InstrumentableConnection,
   type InstrumentConnectionOptions,
   instrumentConnection,
   requestTraceOf,

@@ -1,18 +1,15 @@
+import type {
+  Connection,
+  JSONRPCParams,
+  RequestContext,
+  RequestDescriptor,
+  RequestHandler,
+  RequestOptions,
+} from "@patchbay/jsonrpc-core";
 import { type RequestTracker, trackRequest } from "./request-tracker.js";
 import { outcomeOfError, outcomeOfResult } from "./response-outcome.js";
 import type { Telemetry } from "./telemetry.js";
-import type { RequestTrace } from "./trace-meta.js";
-import { injectTraceContext } from "./trace-meta.js";
-
-/**
- * The part of jsonrpc-core's `Connection` the decorator wraps. Parameters are typed loosely so any
- * Connection (generic overloads included) fits; everything else passes through untouched.
- */
-export interface InstrumentableConnection {
-  request(...args: never[]): Promise<unknown>;
-  handle(...args: never[]): unknown;
-  setFallbackRequestHandler?(...args: never[]): unknown;
-}
+import { injectTraceContext, type RequestTrace } from "./trace-meta.js";
 
 /** Options of {@link instrumentConnection}. */
 export interface InstrumentConnectionOptions {
@@ -24,27 +21,18 @@ export interface InstrumentConnectionOptions {
   readonly propagate?: boolean;
 }
 
-type Handler = (params: unknown, context: HandlerContext) => unknown;
-type MethodArgument = string | { readonly method: string };
+type AnyHandler = (params: unknown, context: RequestContext) => unknown;
+type MethodArgument = string | RequestDescriptor<unknown, unknown>;
 
-interface HandlerContext {
-  readonly id?: string | number;
-  readonly method?: string;
-}
-
-const traces = new WeakMap<object, RequestTrace>();
+const traces = new WeakMap<RequestContext, RequestTrace>();
 
 /**
  * The trace of the request a handler is serving, given the handler's `RequestContext` (only for
  * handlers registered on an instrumented connection). Forward it with `injectTraceContext` so the
  * backend's work joins the caller's trace.
  */
-export function requestTraceOf(context: object): RequestTrace | undefined {
+export function requestTraceOf(context: RequestContext): RequestTrace | undefined {
   return traces.get(context);
-}
-
-function methodName(method: MethodArgument): string {
-  return typeof method === "string" ? method : method.method;
 }
 
 async function settle(tracker: RequestTracker, run: () => unknown): Promise<unknown> {
@@ -61,70 +49,79 @@ async function settle(tracker: RequestTracker, run: () => unknown): Promise<unkn
 /**
  * Wraps a Connection so its outgoing requests (`request`) and the requests its handlers answer
  * (`handle`, `setFallbackRequestHandler`) are traced, timed, counted and recorded; timeouts,
- * cancellations and closes are told apart by jsonrpc-core's local error codes. Every other member
- * is the original's. Use it or `instrumentTransport` on a channel, not both.
+ * cancellations and closes are told apart by jsonrpc-core's local error codes. Handlers receive a
+ * context whose `connection` is the instrumented one. Every other member is the original's. Use it
+ * or `instrumentTransport` on a channel, not both.
  */
-export function instrumentConnection<C extends InstrumentableConnection>(
-  connection: C,
+export function instrumentConnection(
+  connection: Connection,
   telemetry: Telemetry,
   options: InstrumentConnectionOptions = {},
-): C {
+): Connection {
   const propagate = options.propagate ?? true;
-  const context = {
+  const labels = {
     ...(options.backend === undefined ? {} : { backend: options.backend }),
     ...(options.source === undefined ? {} : { source: options.source }),
   };
   const target = connection as unknown as {
-    request(method: MethodArgument, params?: unknown, requestOptions?: unknown): Promise<unknown>;
-    handle(method: MethodArgument, handler: Handler): unknown;
-    setFallbackRequestHandler?(handler: Handler): unknown;
+    request(
+      method: MethodArgument,
+      params?: unknown,
+      requestOptions?: RequestOptions,
+    ): Promise<unknown>;
+    handle(method: MethodArgument, handler: AnyHandler): () => void;
+    setFallbackRequestHandler(handler: AnyHandler | undefined): void;
   };
+  let instrumented: Connection;
 
   const wrapHandler =
-    (handler: Handler, fallbackMethod: string | undefined): Handler =>
-    (params, handlerContext) => {
+    (handler: AnyHandler): AnyHandler =>
+    (params, context) => {
       const tracker = trackRequest(telemetry, {
         direction: "incoming",
-        method: handlerContext?.method ?? fallbackMethod ?? "unknown",
+        method: context.method,
         params,
-        ...(handlerContext?.id === undefined ? {} : { id: handlerContext.id }),
-        ...context,
+        id: context.id,
+        ...labels,
       });
-      if (handlerContext !== null && typeof handlerContext === "object") {
-        traces.set(handlerContext, tracker.trace);
-      }
-      return settle(tracker, () => handler(params, handlerContext));
+      const wrappedContext: RequestContext = { ...context, connection: instrumented };
+      traces.set(wrappedContext, tracker.trace);
+      return settle(tracker, () => handler(params, wrappedContext));
     };
 
-  const overrides: Record<PropertyKey, unknown> = {
-    request(method: MethodArgument, params?: unknown, requestOptions?: unknown) {
+  const overrides = {
+    request(method: MethodArgument, params?: unknown, requestOptions?: RequestOptions) {
       const tracker = trackRequest(telemetry, {
         direction: "outgoing",
-        method: methodName(method),
+        method: typeof method === "string" ? method : method.method,
         params,
-        ...context,
+        ...labels,
       });
-      const sent =
-        propagate && !Array.isArray(params)
-          ? params === undefined
+      let sent = params;
+      if (propagate && !Array.isArray(params)) {
+        sent =
+          params === undefined
             ? injectTraceContext(undefined, tracker.trace)
-            : injectTraceContext(params as object, tracker.trace)
-          : params;
+            : injectTraceContext(params as JSONRPCParams, tracker.trace);
+      }
       return settle(tracker, () => target.request(method, sent, requestOptions));
     },
-    handle(method: MethodArgument, handler: Handler) {
-      return target.handle(method, wrapHandler(handler, methodName(method)));
+    handle(method: MethodArgument, handler: AnyHandler) {
+      return target.handle(method, wrapHandler(handler));
     },
-    setFallbackRequestHandler(handler: Handler) {
-      return target.setFallbackRequestHandler?.(wrapHandler(handler, undefined));
+    setFallbackRequestHandler(handler: RequestHandler | undefined) {
+      target.setFallbackRequestHandler(
+        handler === undefined ? undefined : wrapHandler(handler as AnyHandler),
+      );
     },
   };
 
-  return new Proxy(connection, {
+  instrumented = new Proxy(connection, {
     get(object, property) {
-      if (Object.hasOwn(overrides, property)) return overrides[property];
+      if (Object.hasOwn(overrides, property)) return overrides[property as keyof typeof overrides];
       const value: unknown = Reflect.get(object, property, object);
       return typeof value === "function" ? value.bind(object) : value;
     },
   });
+  return instrumented;
 }

@@ -85,7 +85,8 @@ export function parseTracestate(value: string): TraceStateEntry[] | undefined {
   const entries: TraceStateEntry[] = [];
   const seen = new Set<string>();
   for (const rawMember of value.split(",")) {
-    const member = rawMember.trim();
+    // OWS is spaces and tabs only (RFC 7230 section 3.2.3), not every Unicode space.
+    const member = rawMember.replace(/^[ \t]+|[ \t]+$/g, "");
     if (member === "") continue;
     const equals = member.indexOf("=");
     if (equals <= 0) return undefined;

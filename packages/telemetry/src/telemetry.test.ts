@@ -1,0 +1,83 @@
+import parsePrometheusTextFormat from "parse-prometheus-text-format";
+import { describe, expect, it } from "vitest";
+import type { TelemetryEvent } from "./event.js";
+import { EventTypes } from "./event-types.js";
+import { REDACTED } from "./redact.js";
+import { createTelemetry } from "./telemetry.js";
+
+const fixedNow = Date.parse("2026-01-31T12:00:00.000Z");
+
+describe("createTelemetry", () => {
+  it("fills timestamp, trace id, status, source and data", () => {
+    const telemetry = createTelemetry({
+      source: "gateway",
+      now: () => fixedNow,
+      random: (bytes) => bytes.fill(7),
+    });
+    const event = telemetry.record({ event_type: EventTypes.gatewayStarted });
+    expect(event).toEqual({
+      timestamp: "2026-01-31T12:00:00.000Z",
+      trace_id: "07".repeat(16),
+      status: "success",
+      event_type: "gateway.started",
+      source: "gateway",
+      data: {},
+    });
+    expect(telemetry.query({ event_type: "gateway.*" })).toEqual([event]);
+  });
+
+  it("redacts an event before the store and every sink see it", async () => {
+    const written: TelemetryEvent[] = [];
+    const telemetry = createTelemetry({
+      redaction: { secretValues: ["super-secret-env-value"] },
+      sinks: [
+        {
+          async write(events) {
+            written.push(...events);
+          },
+        },
+      ],
+    });
+    telemetry.record({
+      event_type: EventTypes.backendCrashed,
+      status: "failure",
+      data: {
+        stderr: "auth failed for super-secret-env-value",
+        headers: { Authorization: "Bearer abc", Cookie: "sid=1" },
+        env: { TOKEN: "x" },
+      },
+    });
+    await telemetry.flush();
+    const expected = {
+      stderr: `auth failed for ${REDACTED}`,
+      headers: { Authorization: REDACTED, Cookie: REDACTED },
+      env: { TOKEN: REDACTED },
+    };
+    expect(telemetry.query()[0]?.data).toEqual(expected);
+    expect(written[0]?.data).toEqual(expected);
+  });
+
+  it("keeps recording into the store while a sink never finishes, counting drops", () => {
+    const telemetry = createTelemetry({
+      maxQueue: 5,
+      sinks: [{ write: () => new Promise<void>(() => {}) }],
+    });
+    for (let index = 0; index < 20; index += 1) telemetry.record({ event_type: "test.event" });
+    expect(telemetry.store.size).toBe(20);
+    expect(telemetry.dropped).toBe(15);
+    const text = telemetry.registry.render();
+    const dropped = parsePrometheusTextFormat(text).find(
+      (family) => family.name === "patchbay_telemetry_events_dropped_total",
+    );
+    expect(dropped?.metrics).toEqual([{ value: "15" }]);
+  });
+
+  it("counts events by type in the metrics", () => {
+    const telemetry = createTelemetry();
+    telemetry.record({ event_type: EventTypes.authDenied, status: "failure" });
+    const family = parsePrometheusTextFormat(telemetry.registry.render()).find(
+      (item) => item.name === "patchbay_telemetry_events_total",
+    );
+    expect(family?.metrics).toEqual([{ value: "1", labels: { event_type: "auth.denied" } }]);
+  });
+});

@@ -1,0 +1,56 @@
+import type { Frame, Transport } from "@patchbay/jsonrpc-core";
+import { createTelemetry, type Telemetry } from "../src/telemetry.js";
+
+/** Resolves with the next frame the transport delivers. */
+export function nextFrame(transport: Transport): Promise<Frame> {
+  return new Promise((resolve) => {
+    const unsubscribe = transport.onFrame((frame) => {
+      unsubscribe();
+      resolve(frame);
+    });
+  });
+}
+
+/** A telemetry with a counting random source and a clock that advances 5 ms per reading. */
+export function createTestTelemetry(): Telemetry {
+  let next = 1;
+  let elapsed = 0;
+  return createTelemetry({
+    source: "test",
+    random: (bytes) => {
+      for (let index = 0; index < bytes.length; index += 1) {
+        bytes[index] = next & 0xff;
+        next += 1;
+      }
+    },
+    monotonicNow: () => {
+      elapsed += 5;
+      return elapsed;
+    },
+  });
+}
+
+/** A Clock whose timers fire only when the test says so. */
+export function createManualClock() {
+  const timers = new Map<number, () => void>();
+  let nextHandle = 0;
+  return {
+    setTimeout(callback: () => void) {
+      nextHandle += 1;
+      timers.set(nextHandle, callback);
+      return nextHandle;
+    },
+    clearTimeout(handle: unknown) {
+      timers.delete(handle as number);
+    },
+    fireAll() {
+      const callbacks = [...timers.values()];
+      timers.clear();
+      for (const callback of callbacks) callback();
+    },
+  };
+}
+
+export const incomingTraceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+export const incomingSpanId = "00f067aa0ba902b7";
+export const incomingTraceparent = `00-${incomingTraceId}-${incomingSpanId}-01`;
