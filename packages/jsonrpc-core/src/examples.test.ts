@@ -1,0 +1,8 @@
+import { expect, it, vi } from "vitest";
+import { main } from "../examples/connection-over-memory.js";
+
+it("the README example runs and prints what it says", async () => {
+  const log = vi.spyOn(console, "log").mockImplementation(() => {});
+  await main();
+  expect(log.mock.calls).toEqual([[5], [-32601]]);
+});

@@ -1,0 +1,86 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { frameArbitrary } from "../../test/arbitraries.js";
+import type { Frame } from "../messages.js";
+import { encodeLine } from "./encode-line.js";
+import { createFrameDecoder } from "./frame-decoder.js";
+
+/** Cuts `bytes` at the given positions (any position: inside characters too). */
+function cut(bytes: Uint8Array, positions: number[]): Uint8Array[] {
+  const sorted = [...new Set(positions.map((position) => position % (bytes.length + 1)))].sort(
+    (a, b) => a - b,
+  );
+  const chunks: Uint8Array[] = [];
+  let start = 0;
+  for (const position of sorted) {
+    chunks.push(bytes.subarray(start, position));
+    start = position;
+  }
+  chunks.push(bytes.subarray(start));
+  return chunks;
+}
+
+describe("framing properties", () => {
+  it("decodes the same frames however the byte stream is chunked", () => {
+    fc.assert(
+      fc.property(
+        fc.array(frameArbitrary, { minLength: 1, maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        fc.boolean(),
+        (frames, positions, crlf) => {
+          let text = frames.map((frame) => encodeLine(frame)).join("");
+          if (crlf) text = text.replaceAll("\n", "\r\n");
+          const received: Frame[] = [];
+          const errors: Error[] = [];
+          const decoder = createFrameDecoder({
+            onFrame: (frame) => received.push(frame),
+            onError: (error) => errors.push(error),
+          });
+          for (const chunk of cut(new TextEncoder().encode(text), positions)) decoder.push(chunk);
+          decoder.end();
+          expect(errors).toEqual([]);
+          expect(received).toEqual(frames.map((frame) => JSON.parse(JSON.stringify(frame))));
+        },
+      ),
+    );
+  });
+
+  it("loses no valid frame around garbage and overlong lines", () => {
+    const garbage = fc
+      .string({ unit: "grapheme", minLength: 1 })
+      .filter(
+        (text) =>
+          !text.includes("\n") &&
+          text.trim() !== "" &&
+          !text.trim().startsWith("{") &&
+          !text.trim().startsWith("["),
+      );
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            frameArbitrary.map((frame) => ({ frame })),
+            garbage.map((text) => ({ text })),
+          ),
+        ),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        (items, positions) => {
+          const text = items
+            .map((item) => ("frame" in item ? encodeLine(item.frame) : `${item.text}\n`))
+            .join("");
+          const received: Frame[] = [];
+          let errorCount = 0;
+          const decoder = createFrameDecoder({
+            onFrame: (frame) => received.push(frame),
+            onError: () => errorCount++,
+          });
+          for (const chunk of cut(new TextEncoder().encode(text), positions)) decoder.push(chunk);
+          decoder.end();
+          const frames = items.flatMap((item) => ("frame" in item ? [item.frame] : []));
+          expect(received).toEqual(frames.map((frame) => JSON.parse(JSON.stringify(frame))));
+          expect(errorCount).toBe(items.length - frames.length);
+        },
+      ),
+    );
+  });
+});
