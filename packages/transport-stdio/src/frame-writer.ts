@@ -64,7 +64,7 @@ export class FrameWriter {
       const pending = this.#queue.shift();
       if (pending === undefined) break;
       const accepted = this.#output.write(pending.line, (error) => {
-        if (error) pending.reject(this.#writeError(error));
+        if (error) pending.reject(this.writeError(error));
         else pending.resolve();
       });
       if (!accepted) this.#waitingForDrain = true;
@@ -76,11 +76,12 @@ export class FrameWriter {
     }
   }
 
-  #writeError(error: Error): TransportError {
+  /** The TransportError for a failure of the stream, naming its destination. */
+  writeError(error: Error): TransportError {
     const code = (error as NodeJS.ErrnoException).code;
     const reason =
       code === "EPIPE" || code === "ERR_STREAM_DESTROYED" || code === "ECONNRESET"
-        ? "the reader went away"
+        ? "it is closed"
         : error.message;
     return new TransportError(
       `Cannot write to ${this.#describe()}: ${reason} (${code ?? error.name})`,

@@ -277,12 +277,8 @@ class ChildProcessTransport implements StdioClientTransport {
   }
 
   #onStdinError(error: Error): void {
-    const failure = this.#writer?.fail(
-      new TransportError(
-        `Cannot write to "${this.name}": its stdin is closed (${(error as NodeJS.ErrnoException).code ?? error.name})`,
-        { cause: error },
-      ),
-    );
+    const writer = this.#writer;
+    const failure = writer?.fail(writer.writeError(error));
     if (failure === undefined || this.#state === "closed" || this.#closeRequested) return;
     this.#failure ??= failure;
     this.#errorListeners.emit(failure);

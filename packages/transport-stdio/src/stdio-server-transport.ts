@@ -95,11 +95,7 @@ class StdioServerTransport implements Transport {
   }
 
   readonly #onOutputError = (error: Error) => {
-    this.#fail(
-      this.#writer.fail(
-        new TransportError(`Cannot write to stdout: ${error.message}`, { cause: error }),
-      ),
-    );
+    this.#fail(this.#writer.fail(this.#writer.writeError(error)));
   };
 
   #fail(error: TransportError): void {

@@ -1,0 +1,69 @@
+import type { Client, ClientOptions } from "@patchbay/client";
+import { type Connection, createConnection } from "@patchbay/jsonrpc-core";
+import { afterEach, describe, it } from "vitest";
+import { defineClientRequestCases } from "./cases/client-request-cases.js";
+import { defineLifecycleCases } from "./cases/lifecycle-cases.js";
+import { defineListCases } from "./cases/list-cases.js";
+import { defineNotificationCases } from "./cases/notification-cases.js";
+import { definePromptCases } from "./cases/prompt-cases.js";
+import { defineResourceCases } from "./cases/resource-cases.js";
+import { defineToolCases } from "./cases/tool-cases.js";
+import { defineUtilityCases } from "./cases/utility-cases.js";
+import { createContractClient, type ServerContractContext } from "./server-contract-context.js";
+import type { ServerContractConnection, ServerContractOptions } from "./server-contract-options.js";
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * Declares the MCP server contract suite in the calling vitest file: one `describe` block named
+ * after the server, with a case per rule of the server side of the protocol (lifecycle, lists and
+ * pagination, tools, resources, prompts, completion, logging, progress, cancellation,
+ * server-to-client requests, notifications). The server must carry the fixtures listed in the
+ * package README. Cases the capabilities rule out are declared as skipped with the reason.
+ */
+export function describeServerContract(options: ServerContractOptions): void {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  describe(`server contract: ${options.name}`, () => {
+    const open: { close(): Promise<void>; connection: ServerContractConnection }[] = [];
+    afterEach(async () => {
+      const opened = open.splice(0);
+      await Promise.all(
+        opened.map(async (entry) => {
+          await entry.close().catch(() => undefined);
+          await entry.connection.dispose?.();
+        }),
+      );
+    }, timeoutMs);
+
+    const context: ServerContractContext = {
+      capabilities: options.capabilities ?? {},
+      async connectClient(clientOptions: ClientOptions = {}): Promise<Client> {
+        const connection = await options.connect();
+        const client = createContractClient(clientOptions);
+        open.push({ close: () => client.close(), connection });
+        await client.connect(connection.transport);
+        return client;
+      },
+      async connectRaw(): Promise<Connection> {
+        const connection = await options.connect();
+        const raw = createConnection(connection.transport);
+        open.push({ close: () => raw.close(), connection });
+        await raw.start();
+        return raw;
+      },
+      test(name, applicability, body) {
+        if (applicability.applies) it(name, body, timeoutMs);
+        else it.skip(`${name} [not applicable: ${applicability.reason}]`, body);
+      },
+    };
+
+    describe("lifecycle", () => defineLifecycleCases(context));
+    describe("lists and pagination", () => defineListCases(context));
+    describe("tools", () => defineToolCases(context));
+    describe("resources", () => defineResourceCases(context));
+    describe("prompts and completion", () => definePromptCases(context));
+    describe("logging, progress and cancellation", () => defineUtilityCases(context));
+    describe("server-to-client requests", () => defineClientRequestCases(context));
+    describe("notifications", () => defineNotificationCases(context));
+  });
+}
