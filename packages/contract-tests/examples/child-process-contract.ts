@@ -1,7 +1,8 @@
 // The README's second example: a pair that owns resources (a child process, a socket) disposes of
 // them after every case, and offers injectText so the invalid-frame cases run.
-import type { Transport } from "@patchbay/jsonrpc-core";
+
 import { describeTransportContract, type TransportPair } from "@patchbay/contract-tests";
+import type { Transport } from "@patchbay/jsonrpc-core";
 
 /** Stand-ins for your transport's own factories. */
 declare function startMyServer(): Promise<{
