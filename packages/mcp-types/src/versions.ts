@@ -22,7 +22,9 @@ export const LEGACY_PROTOCOL_VERSIONS = [
 export type LegacyProtocolVersion = (typeof LEGACY_PROTOCOL_VERSIONS)[number];
 
 /** Revisions of the modern era (stateless, version and capabilities in every request's `_meta`). */
-export const MODERN_PROTOCOL_VERSIONS = ["2026-07-28"] as const satisfies readonly ProtocolVersion[];
+export const MODERN_PROTOCOL_VERSIONS = [
+  "2026-07-28",
+] as const satisfies readonly ProtocolVersion[];
 
 /** A modern-era revision. */
 export type ModernProtocolVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];

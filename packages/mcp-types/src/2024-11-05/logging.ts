@@ -4,7 +4,9 @@ import { LoggingLevelSchema } from "../shared/primitives.js";
 import { NotificationParamsSchema, RequestParamsSchema } from "./base.js";
 
 /** Params of `logging/setLevel`; an unknown level is refused (-32602). */
-export const SetLevelRequestParamsSchema = RequestParamsSchema.extend({ level: LoggingLevelSchema });
+export const SetLevelRequestParamsSchema = RequestParamsSchema.extend({
+  level: LoggingLevelSchema,
+});
 /** Params of `logging/setLevel`. */
 export type SetLevelRequestParams = z.infer<typeof SetLevelRequestParamsSchema>;
 

@@ -1,13 +1,13 @@
 /* Revision 2025-03-26: unchanged from 2024-11-05. */
 export {
-  PromptReferenceSchema,
-  ResourceReferenceSchema,
+  type CompleteRequest,
+  type CompleteRequestParams,
   CompleteRequestParamsSchema,
   CompleteRequestSchema,
+  type CompleteResult,
   CompleteResultSchema,
   type PromptReference,
+  PromptReferenceSchema,
   type ResourceReference,
-  type CompleteRequestParams,
-  type CompleteRequest,
-  type CompleteResult,
+  ResourceReferenceSchema,
 } from "../2024-11-05/completion.js";

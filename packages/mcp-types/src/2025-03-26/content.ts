@@ -7,21 +7,21 @@ import {
 } from "../2024-11-05/content.js";
 
 export {
-  AnnotationsSchema,
-  TextContentSchema,
-  ImageContentSchema,
-  ResourceContentsSchema,
-  TextResourceContentsSchema,
-  BlobResourceContentsSchema,
-  ResourceContentsUnionSchema,
-  EmbeddedResourceSchema,
   type Annotations,
-  type TextContent,
-  type ImageContent,
-  type ResourceContents,
-  type TextResourceContents,
+  AnnotationsSchema,
   type BlobResourceContents,
+  BlobResourceContentsSchema,
   type EmbeddedResource,
+  EmbeddedResourceSchema,
+  type ImageContent,
+  ImageContentSchema,
+  type ResourceContents,
+  ResourceContentsSchema,
+  ResourceContentsUnionSchema,
+  type TextContent,
+  TextContentSchema,
+  type TextResourceContents,
+  TextResourceContentsSchema,
 } from "../2024-11-05/content.js";
 
 /** Base64-encoded audio (new in 2025-03-26). */

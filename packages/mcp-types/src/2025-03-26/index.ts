@@ -58,20 +58,20 @@ export {
 } from "./content.js";
 export type {
   ClientCapabilities,
+  InitializedNotification,
   InitializeRequest,
   InitializeRequestParams,
   InitializeResult,
-  InitializedNotification,
   PingRequest,
   ServerCapabilities,
 } from "./lifecycle.js";
 export {
   ClientCapabilitiesSchema,
+  InitializedNotificationParamsSchema,
+  InitializedNotificationSchema,
   InitializeRequestParamsSchema,
   InitializeRequestSchema,
   InitializeResultSchema,
-  InitializedNotificationParamsSchema,
-  InitializedNotificationSchema,
   PingRequestParamsSchema,
   PingRequestSchema,
   ServerCapabilitiesSchema,
@@ -88,9 +88,7 @@ export {
   SetLevelRequestParamsSchema,
   SetLevelRequestSchema,
 } from "./logging.js";
-export {
-  methods,
-} from "./methods.js";
+export { methods } from "./methods.js";
 export type {
   CancelledNotification,
   CancelledNotificationParams,
@@ -127,10 +125,10 @@ export {
   PromptSchema,
 } from "./prompts.js";
 export type {
-  ListResourceTemplatesRequest,
-  ListResourceTemplatesResult,
   ListResourcesRequest,
   ListResourcesResult,
+  ListResourceTemplatesRequest,
+  ListResourceTemplatesResult,
   ReadResourceRequest,
   ReadResourceResult,
   Resource,
@@ -142,12 +140,12 @@ export type {
   UnsubscribeRequest,
 } from "./resources.js";
 export {
-  ListResourceTemplatesRequestParamsSchema,
-  ListResourceTemplatesRequestSchema,
-  ListResourceTemplatesResultSchema,
   ListResourcesRequestParamsSchema,
   ListResourcesRequestSchema,
   ListResourcesResultSchema,
+  ListResourceTemplatesRequestParamsSchema,
+  ListResourceTemplatesRequestSchema,
+  ListResourceTemplatesResultSchema,
   ReadResourceRequestParamsSchema,
   ReadResourceRequestSchema,
   ReadResourceResultSchema,

@@ -1,23 +1,23 @@
-import { z } from "zod";
-import { EmptyObjectSchema } from "../shared/primitives.js";
+import type { z } from "zod";
 import {
   InitializeResultSchema as PreviousInitializeResultSchema,
   ServerCapabilitiesSchema as PreviousServerCapabilitiesSchema,
 } from "../2024-11-05/lifecycle.js";
+import { EmptyObjectSchema } from "../shared/primitives.js";
 
 export {
+  type ClientCapabilities,
   ClientCapabilitiesSchema,
-  InitializeRequestParamsSchema,
-  InitializeRequestSchema,
+  type InitializedNotification,
   InitializedNotificationParamsSchema,
   InitializedNotificationSchema,
+  type InitializeRequest,
+  type InitializeRequestParams,
+  InitializeRequestParamsSchema,
+  InitializeRequestSchema,
+  type PingRequest,
   PingRequestParamsSchema,
   PingRequestSchema,
-  type ClientCapabilities,
-  type InitializeRequestParams,
-  type InitializeRequest,
-  type InitializedNotification,
-  type PingRequest,
 } from "../2024-11-05/lifecycle.js";
 
 /** Capabilities a server declares: 2024-11-05's plus `completions`. */

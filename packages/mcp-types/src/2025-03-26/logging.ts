@@ -1,11 +1,11 @@
 /* Revision 2025-03-26: unchanged from 2024-11-05. */
 export {
-  SetLevelRequestParamsSchema,
-  SetLevelRequestSchema,
+  type LoggingMessageNotification,
+  type LoggingMessageNotificationParams,
   LoggingMessageNotificationParamsSchema,
   LoggingMessageNotificationSchema,
-  type SetLevelRequestParams,
   type SetLevelRequest,
-  type LoggingMessageNotificationParams,
-  type LoggingMessageNotification,
+  type SetLevelRequestParams,
+  SetLevelRequestParamsSchema,
+  SetLevelRequestSchema,
 } from "../2024-11-05/logging.js";

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { defineNotificationSchema } from "../shared/define.js";
 import { ProgressNotificationParamsSchema as PreviousProgressNotificationParamsSchema } from "../2024-11-05/notifications.js";
+import { defineNotificationSchema } from "../shared/define.js";
 
 export {
+  type CancelledNotification,
+  type CancelledNotificationParams,
   CancelledNotificationParamsSchema,
   CancelledNotificationSchema,
-  type CancelledNotificationParams,
-  type CancelledNotification,
 } from "../2024-11-05/notifications.js";
 
 /** Params of `notifications/progress`: 2024-11-05's plus `message`. */

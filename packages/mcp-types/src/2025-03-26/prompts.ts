@@ -6,21 +6,21 @@ import {
 import { ContentBlockSchema } from "./content.js";
 
 export {
-  PromptArgumentSchema,
-  PromptSchema,
-  ListPromptsRequestParamsSchema,
-  ListPromptsRequestSchema,
-  ListPromptsResultSchema,
+  type GetPromptRequest,
+  type GetPromptRequestParams,
   GetPromptRequestParamsSchema,
   GetPromptRequestSchema,
-  PromptListChangedNotificationSchema,
-  type PromptArgument,
-  type Prompt,
   type ListPromptsRequest,
+  ListPromptsRequestParamsSchema,
+  ListPromptsRequestSchema,
   type ListPromptsResult,
-  type GetPromptRequestParams,
-  type GetPromptRequest,
+  ListPromptsResultSchema,
+  type Prompt,
+  type PromptArgument,
+  PromptArgumentSchema,
   type PromptListChangedNotification,
+  PromptListChangedNotificationSchema,
+  PromptSchema,
 } from "../2024-11-05/prompts.js";
 
 /** A message of a prompt: content may now hold audio. */

@@ -1,12 +1,12 @@
 /* Revision 2025-03-26: unchanged from 2024-11-05. */
 export {
-  RootSchema,
-  ListRootsRequestSchema,
-  ListRootsResultSchema,
-  RootsListChangedNotificationSchema,
-  ListRootsRequestParamsSchema,
-  type Root,
   type ListRootsRequest,
+  ListRootsRequestParamsSchema,
+  ListRootsRequestSchema,
   type ListRootsResult,
+  ListRootsResultSchema,
+  type Root,
+  RootSchema,
   type RootsListChangedNotification,
+  RootsListChangedNotificationSchema,
 } from "../2024-11-05/roots.js";

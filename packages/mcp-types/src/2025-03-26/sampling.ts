@@ -1,18 +1,18 @@
 import { z } from "zod";
+import { ImageContentSchema, TextContentSchema } from "../2024-11-05/content.js";
 import {
   CreateMessageRequestParamsSchema as PreviousCreateMessageRequestParamsSchema,
   CreateMessageResultSchema as PreviousCreateMessageResultSchema,
   SamplingMessageSchema as PreviousSamplingMessageSchema,
 } from "../2024-11-05/sampling.js";
-import { TextContentSchema, ImageContentSchema } from "../2024-11-05/content.js";
 import { defineRequestSchema } from "../shared/define.js";
 import { AudioContentSchema } from "./content.js";
 
 export {
-  ModelHintSchema,
-  ModelPreferencesSchema,
   type ModelHint,
+  ModelHintSchema,
   type ModelPreferences,
+  ModelPreferencesSchema,
 } from "../2024-11-05/sampling.js";
 
 /** Content of a sampling message: text, image or (new) audio. */

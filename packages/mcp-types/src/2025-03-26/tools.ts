@@ -8,15 +8,15 @@ import {
 import { ContentBlockSchema } from "./content.js";
 
 export {
-  ListToolsRequestParamsSchema,
-  ListToolsRequestSchema,
+  type CallToolRequest,
+  type CallToolRequestParams,
   CallToolRequestParamsSchema,
   CallToolRequestSchema,
-  ToolListChangedNotificationSchema,
   type ListToolsRequest,
-  type CallToolRequestParams,
-  type CallToolRequest,
+  ListToolsRequestParamsSchema,
+  ListToolsRequestSchema,
   type ToolListChangedNotification,
+  ToolListChangedNotificationSchema,
 } from "../2024-11-05/tools.js";
 
 /** Hints describing a tool (new in 2025-03-26); clients treat them as untrusted. */

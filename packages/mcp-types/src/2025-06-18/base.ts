@@ -4,21 +4,21 @@ import { RoleSchema } from "../shared/primitives.js";
 
 /* Revision 2025-06-18: batches are removed again; `title` and `_meta` appear on many types. */
 export {
-  RequestMetaSchema,
-  RequestParamsSchema,
-  NotificationParamsSchema,
-  ResultSchema,
-  EmptyResultSchema,
-  PaginatedRequestParamsSchema,
-  PaginatedResultSchema,
-  OptionalNotificationParamsSchema,
-  type RequestMeta,
-  type RequestParams,
-  type NotificationParams,
-  type Result,
   type EmptyResult,
+  EmptyResultSchema,
+  type NotificationParams,
+  NotificationParamsSchema,
+  OptionalNotificationParamsSchema,
   type PaginatedRequestParams,
+  PaginatedRequestParamsSchema,
   type PaginatedResult,
+  PaginatedResultSchema,
+  type RequestMeta,
+  RequestMetaSchema,
+  type RequestParams,
+  RequestParamsSchema,
+  type Result,
+  ResultSchema,
 } from "../2024-11-05/base.js";
 
 /** Name and optional display title of an implementation (`title` new in 2025-06-18). */

@@ -7,8 +7,8 @@ import {
 import { defineRequestSchema } from "../shared/define.js";
 
 export {
-  CompleteResultSchema,
   type CompleteResult,
+  CompleteResultSchema,
 } from "../2025-03-26/completion.js";
 
 /** Identifies a prompt: plus `title`. */
@@ -26,9 +26,7 @@ export type ResourceTemplateReference = z.infer<typeof ResourceTemplateReference
 /** Params of `completion/complete`: plus `context.arguments` (already resolved variables). */
 export const CompleteRequestParamsSchema = PreviousCompleteRequestParamsSchema.extend({
   ref: z.discriminatedUnion("type", [PromptReferenceSchema, ResourceTemplateReferenceSchema]),
-  context: z
-    .looseObject({ arguments: z.record(z.string(), z.string()).optional() })
-    .optional(),
+  context: z.looseObject({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
 });
 /** Params of `completion/complete`. */
 export type CompleteRequestParams = z.infer<typeof CompleteRequestParamsSchema>;

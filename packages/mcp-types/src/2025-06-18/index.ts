@@ -53,10 +53,10 @@ export {
 } from "./content.js";
 export type {
   BooleanSchema,
+  ElicitationRequestedSchema,
   ElicitRequest,
   ElicitRequestParams,
   ElicitResult,
-  ElicitationRequestedSchema,
   EnumSchema,
   NumberSchema,
   PrimitiveSchemaDefinition,
@@ -64,11 +64,11 @@ export type {
 } from "./elicitation.js";
 export {
   BooleanSchemaSchema,
+  ElicitationRequestedSchemaSchema,
   ElicitContentSchema,
   ElicitRequestParamsSchema,
   ElicitRequestSchema,
   ElicitResultSchema,
-  ElicitationRequestedSchemaSchema,
   EnumSchemaSchema,
   NumberSchemaSchema,
   PrimitiveSchemaDefinitionSchema,
@@ -76,20 +76,20 @@ export {
 } from "./elicitation.js";
 export type {
   ClientCapabilities,
+  InitializedNotification,
   InitializeRequest,
   InitializeRequestParams,
   InitializeResult,
-  InitializedNotification,
   PingRequest,
   ServerCapabilities,
 } from "./lifecycle.js";
 export {
   ClientCapabilitiesSchema,
+  InitializedNotificationParamsSchema,
+  InitializedNotificationSchema,
   InitializeRequestParamsSchema,
   InitializeRequestSchema,
   InitializeResultSchema,
-  InitializedNotificationParamsSchema,
-  InitializedNotificationSchema,
   PingRequestParamsSchema,
   PingRequestSchema,
   ServerCapabilitiesSchema,
@@ -106,9 +106,7 @@ export {
   SetLevelRequestParamsSchema,
   SetLevelRequestSchema,
 } from "./logging.js";
-export {
-  methods,
-} from "./methods.js";
+export { methods } from "./methods.js";
 export type {
   CancelledNotification,
   CancelledNotificationParams,
@@ -146,10 +144,10 @@ export {
 } from "./prompts.js";
 export type {
   BlobResourceContents,
-  ListResourceTemplatesRequest,
-  ListResourceTemplatesResult,
   ListResourcesRequest,
   ListResourcesResult,
+  ListResourceTemplatesRequest,
+  ListResourceTemplatesResult,
   ReadResourceRequest,
   ReadResourceResult,
   Resource,
@@ -164,12 +162,12 @@ export type {
 } from "./resources.js";
 export {
   BlobResourceContentsSchema,
-  ListResourceTemplatesRequestParamsSchema,
-  ListResourceTemplatesRequestSchema,
-  ListResourceTemplatesResultSchema,
   ListResourcesRequestParamsSchema,
   ListResourcesRequestSchema,
   ListResourcesResultSchema,
+  ListResourceTemplatesRequestParamsSchema,
+  ListResourceTemplatesRequestSchema,
+  ListResourceTemplatesResultSchema,
   ReadResourceRequestParamsSchema,
   ReadResourceRequestSchema,
   ReadResourceResultSchema,

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import {
   ClientCapabilitiesSchema as PreviousClientCapabilitiesSchema,
   InitializeRequestParamsSchema as PreviousInitializeRequestParamsSchema,
@@ -9,14 +9,14 @@ import { EmptyObjectSchema } from "../shared/primitives.js";
 import { ImplementationSchema } from "./base.js";
 
 export {
-  ServerCapabilitiesSchema,
-  type ServerCapabilities,
+  type InitializedNotification,
   InitializedNotificationParamsSchema,
   InitializedNotificationSchema,
+  type PingRequest,
   PingRequestParamsSchema,
   PingRequestSchema,
-  type InitializedNotification,
-  type PingRequest,
+  type ServerCapabilities,
+  ServerCapabilitiesSchema,
 } from "../2025-03-26/lifecycle.js";
 
 /** Capabilities a client declares: 2025-03-26's plus `elicitation`. */

@@ -1,11 +1,11 @@
 /* Revision 2025-06-18: unchanged from 2025-03-26. */
 export {
-  SetLevelRequestParamsSchema,
-  SetLevelRequestSchema,
+  type LoggingMessageNotification,
+  type LoggingMessageNotificationParams,
   LoggingMessageNotificationParamsSchema,
   LoggingMessageNotificationSchema,
-  type SetLevelRequestParams,
   type SetLevelRequest,
-  type LoggingMessageNotificationParams,
-  type LoggingMessageNotification,
+  type SetLevelRequestParams,
+  SetLevelRequestParamsSchema,
+  SetLevelRequestSchema,
 } from "../2025-03-26/logging.js";

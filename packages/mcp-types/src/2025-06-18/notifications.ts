@@ -1,11 +1,11 @@
 /* Revision 2025-06-18: unchanged from 2025-03-26. */
 export {
-  ProgressNotificationParamsSchema,
-  ProgressNotificationSchema,
-  type ProgressNotificationParams,
-  type ProgressNotification,
+  type CancelledNotification,
+  type CancelledNotificationParams,
   CancelledNotificationParamsSchema,
   CancelledNotificationSchema,
-  type CancelledNotificationParams,
-  type CancelledNotification,
+  type ProgressNotification,
+  type ProgressNotificationParams,
+  ProgressNotificationParamsSchema,
+  ProgressNotificationSchema,
 } from "../2025-03-26/notifications.js";

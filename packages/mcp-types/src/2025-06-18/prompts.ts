@@ -12,15 +12,15 @@ import { MetaSchema } from "../shared/primitives.js";
 import { ContentBlockSchema } from "./content.js";
 
 export {
-  ListPromptsRequestParamsSchema,
-  ListPromptsRequestSchema,
+  type GetPromptRequest,
+  type GetPromptRequestParams,
   GetPromptRequestParamsSchema,
   GetPromptRequestSchema,
-  PromptListChangedNotificationSchema,
   type ListPromptsRequest,
-  type GetPromptRequestParams,
-  type GetPromptRequest,
+  ListPromptsRequestParamsSchema,
+  ListPromptsRequestSchema,
   type PromptListChangedNotification,
+  PromptListChangedNotificationSchema,
 } from "../2025-03-26/prompts.js";
 
 /** An argument a prompt template accepts: plus `title`. */

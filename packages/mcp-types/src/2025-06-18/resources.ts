@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ResourceContentsSchema as PreviousResourceContentsSchema } from "../2024-11-05/content.js";
 import {
   ListResourcesResultSchema as PreviousListResourcesResultSchema,
   ListResourceTemplatesResultSchema as PreviousListResourceTemplatesResultSchema,
@@ -6,33 +7,32 @@ import {
   ResourceSchema as PreviousResourceSchema,
   ResourceTemplateSchema as PreviousResourceTemplateSchema,
 } from "../2025-03-26/resources.js";
-import { ResourceContentsSchema as PreviousResourceContentsSchema } from "../2024-11-05/content.js";
 import { MetaSchema } from "../shared/primitives.js";
 import { AnnotationsSchema } from "./base.js";
 
 export {
+  type ListResourcesRequest,
   ListResourcesRequestParamsSchema,
   ListResourcesRequestSchema,
+  type ListResourceTemplatesRequest,
   ListResourceTemplatesRequestParamsSchema,
   ListResourceTemplatesRequestSchema,
-  ResourceRequestParamsSchema,
+  type ReadResourceRequest,
   ReadResourceRequestParamsSchema,
   ReadResourceRequestSchema,
-  SubscribeRequestParamsSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestParamsSchema,
-  UnsubscribeRequestSchema,
+  type ResourceListChangedNotification,
   ResourceListChangedNotificationSchema,
+  type ResourceRequestParams,
+  ResourceRequestParamsSchema,
+  type ResourceUpdatedNotification,
   ResourceUpdatedNotificationParamsSchema,
   ResourceUpdatedNotificationSchema,
-  type ListResourcesRequest,
-  type ListResourceTemplatesRequest,
-  type ResourceRequestParams,
-  type ReadResourceRequest,
   type SubscribeRequest,
+  SubscribeRequestParamsSchema,
+  SubscribeRequestSchema,
   type UnsubscribeRequest,
-  type ResourceListChangedNotification,
-  type ResourceUpdatedNotification,
+  UnsubscribeRequestParamsSchema,
+  UnsubscribeRequestSchema,
 } from "../2025-03-26/resources.js";
 
 /** A resource: 2025-03-26's plus `title` and `_meta`. */

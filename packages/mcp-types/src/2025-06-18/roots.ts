@@ -6,11 +6,11 @@ import {
 import { MetaSchema } from "../shared/primitives.js";
 
 export {
-  ListRootsRequestSchema,
-  RootsListChangedNotificationSchema,
-  ListRootsRequestParamsSchema,
   type ListRootsRequest,
+  ListRootsRequestParamsSchema,
+  ListRootsRequestSchema,
   type RootsListChangedNotification,
+  RootsListChangedNotificationSchema,
 } from "../2025-03-26/roots.js";
 
 /** A root: plus `_meta`. */

@@ -8,10 +8,10 @@ import { defineRequestSchema } from "../shared/define.js";
 import { AudioContentSchema, ImageContentSchema, TextContentSchema } from "./content.js";
 
 export {
-  ModelHintSchema,
-  ModelPreferencesSchema,
   type ModelHint,
+  ModelHintSchema,
   type ModelPreferences,
+  ModelPreferencesSchema,
 } from "../2025-03-26/sampling.js";
 
 /** Content of a sampling message: the 2025-06-18 text, image and audio blocks (with `_meta`). */

@@ -8,19 +8,19 @@ import { MetaSchema } from "../shared/primitives.js";
 import { ContentBlockSchema } from "./content.js";
 
 export {
-  ToolAnnotationsSchema,
-  ToolInputSchemaSchema,
-  type ToolAnnotations,
-  type ToolInputSchema,
-  ListToolsRequestParamsSchema,
-  ListToolsRequestSchema,
+  type CallToolRequest,
+  type CallToolRequestParams,
   CallToolRequestParamsSchema,
   CallToolRequestSchema,
-  ToolListChangedNotificationSchema,
   type ListToolsRequest,
-  type CallToolRequestParams,
-  type CallToolRequest,
+  ListToolsRequestParamsSchema,
+  ListToolsRequestSchema,
+  type ToolAnnotations,
+  ToolAnnotationsSchema,
+  type ToolInputSchema,
+  ToolInputSchemaSchema,
   type ToolListChangedNotification,
+  ToolListChangedNotificationSchema,
 } from "../2025-03-26/tools.js";
 
 /** A tool's output schema (new in 2025-06-18): an object schema for `structuredContent`. */

@@ -3,23 +3,23 @@ import { RequestParamsSchema as PreviousRequestParamsSchema } from "../2024-11-0
 import { ImplementationSchema as PreviousImplementationSchema } from "../2025-06-18/base.js";
 
 export {
-  AnnotationsSchema,
   type Annotations,
-  RequestMetaSchema,
-  RequestParamsSchema,
-  NotificationParamsSchema,
-  ResultSchema,
-  EmptyResultSchema,
-  PaginatedRequestParamsSchema,
-  PaginatedResultSchema,
-  OptionalNotificationParamsSchema,
-  type RequestMeta,
-  type RequestParams,
-  type NotificationParams,
-  type Result,
+  AnnotationsSchema,
   type EmptyResult,
+  EmptyResultSchema,
+  type NotificationParams,
+  NotificationParamsSchema,
+  OptionalNotificationParamsSchema,
   type PaginatedRequestParams,
+  PaginatedRequestParamsSchema,
   type PaginatedResult,
+  PaginatedResultSchema,
+  type RequestMeta,
+  RequestMetaSchema,
+  type RequestParams,
+  RequestParamsSchema,
+  type Result,
+  ResultSchema,
 } from "../2025-06-18/base.js";
 
 /** An icon a client may show (new in 2025-11-25); `src` is an https URL or a `data:` URI. */

@@ -1,13 +1,13 @@
 /* Revision 2025-11-25: unchanged from 2025-06-18. */
 export {
-  PromptReferenceSchema,
-  ResourceTemplateReferenceSchema,
+  type CompleteRequest,
+  type CompleteRequestParams,
   CompleteRequestParamsSchema,
   CompleteRequestSchema,
-  type PromptReference,
-  type ResourceTemplateReference,
-  type CompleteRequestParams,
-  type CompleteRequest,
-  CompleteResultSchema,
   type CompleteResult,
+  CompleteResultSchema,
+  type PromptReference,
+  PromptReferenceSchema,
+  type ResourceTemplateReference,
+  ResourceTemplateReferenceSchema,
 } from "../2025-06-18/completion.js";

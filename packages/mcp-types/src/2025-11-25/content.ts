@@ -9,14 +9,14 @@ import { MetaSchema } from "../shared/primitives.js";
 import { ResourceSchema } from "./resources.js";
 
 export {
-  TextContentSchema,
-  ImageContentSchema,
-  AudioContentSchema,
-  EmbeddedResourceSchema,
-  type TextContent,
-  type ImageContent,
   type AudioContent,
+  AudioContentSchema,
   type EmbeddedResource,
+  EmbeddedResourceSchema,
+  type ImageContent,
+  ImageContentSchema,
+  type TextContent,
+  TextContentSchema,
 } from "../2025-06-18/content.js";
 
 /** A link to a resource (a 2025-11-25 resource, so it may carry `icons`). */

@@ -1,14 +1,14 @@
 import { z } from "zod";
+import { NotificationParamsSchema, ResultSchema } from "../2024-11-05/base.js";
 import {
   BooleanSchemaSchema,
   NumberSchemaSchema as PreviousNumberSchemaSchema,
   StringSchemaSchema as PreviousStringSchemaSchema,
 } from "../2025-06-18/elicitation.js";
-import { NotificationParamsSchema, ResultSchema } from "../2024-11-05/base.js";
 import { defineNotificationSchema, defineRequestSchema } from "../shared/define.js";
 import { TaskAugmentedRequestParamsSchema } from "./base.js";
 
-export { BooleanSchemaSchema, type BooleanSchema } from "../2025-06-18/elicitation.js";
+export { type BooleanSchema, BooleanSchemaSchema } from "../2025-06-18/elicitation.js";
 
 /* Revision 2025-11-25: URL mode, reworked enums (SEP-1330) and defaults for every type (SEP-1034). */
 

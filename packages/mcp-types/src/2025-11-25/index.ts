@@ -64,13 +64,13 @@ export {
 } from "./content.js";
 export type {
   BooleanSchema,
+  ElicitationCompleteNotification,
+  ElicitationRequestedSchema,
   ElicitRequest,
   ElicitRequestFormParams,
   ElicitRequestParams,
   ElicitRequestURLParams,
   ElicitResult,
-  ElicitationCompleteNotification,
-  ElicitationRequestedSchema,
   EnumSchema,
   LegacyTitledEnumSchema,
   NumberSchema,
@@ -83,15 +83,15 @@ export type {
 } from "./elicitation.js";
 export {
   BooleanSchemaSchema,
+  ElicitationCompleteNotificationParamsSchema,
+  ElicitationCompleteNotificationSchema,
+  ElicitationRequestedSchemaSchema,
   ElicitContentSchema,
   ElicitRequestFormParamsSchema,
   ElicitRequestParamsSchema,
   ElicitRequestSchema,
   ElicitRequestURLParamsSchema,
   ElicitResultSchema,
-  ElicitationCompleteNotificationParamsSchema,
-  ElicitationCompleteNotificationSchema,
-  ElicitationRequestedSchemaSchema,
   EnumSchemaSchema,
   LegacyTitledEnumSchemaSchema,
   NumberSchemaSchema,
@@ -104,21 +104,21 @@ export {
 } from "./elicitation.js";
 export type {
   ClientCapabilities,
+  InitializedNotification,
   InitializeRequest,
   InitializeRequestParams,
   InitializeResult,
-  InitializedNotification,
   PingRequest,
   ServerCapabilities,
 } from "./lifecycle.js";
 export {
   ClientCapabilitiesSchema,
   ClientTasksCapabilitySchema,
+  InitializedNotificationParamsSchema,
+  InitializedNotificationSchema,
   InitializeRequestParamsSchema,
   InitializeRequestSchema,
   InitializeResultSchema,
-  InitializedNotificationParamsSchema,
-  InitializedNotificationSchema,
   PingRequestParamsSchema,
   PingRequestSchema,
   ServerCapabilitiesSchema,
@@ -136,9 +136,7 @@ export {
   SetLevelRequestParamsSchema,
   SetLevelRequestSchema,
 } from "./logging.js";
-export {
-  methods,
-} from "./methods.js";
+export { methods } from "./methods.js";
 export type {
   CancelledNotification,
   CancelledNotificationParams,
@@ -176,10 +174,10 @@ export {
 } from "./prompts.js";
 export type {
   BlobResourceContents,
-  ListResourceTemplatesRequest,
-  ListResourceTemplatesResult,
   ListResourcesRequest,
   ListResourcesResult,
+  ListResourceTemplatesRequest,
+  ListResourceTemplatesResult,
   ReadResourceRequest,
   ReadResourceResult,
   Resource,
@@ -194,12 +192,12 @@ export type {
 } from "./resources.js";
 export {
   BlobResourceContentsSchema,
-  ListResourceTemplatesRequestParamsSchema,
-  ListResourceTemplatesRequestSchema,
-  ListResourceTemplatesResultSchema,
   ListResourcesRequestParamsSchema,
   ListResourcesRequestSchema,
   ListResourcesResultSchema,
+  ListResourceTemplatesRequestParamsSchema,
+  ListResourceTemplatesRequestSchema,
+  ListResourceTemplatesResultSchema,
   ReadResourceRequestParamsSchema,
   ReadResourceRequestSchema,
   ReadResourceResultSchema,

@@ -1,21 +1,21 @@
 import { z } from "zod";
+import { ServerCapabilitiesSchema as PreviousServerCapabilitiesSchema } from "../2025-03-26/lifecycle.js";
 import {
   ClientCapabilitiesSchema as PreviousClientCapabilitiesSchema,
   InitializeRequestParamsSchema as PreviousInitializeRequestParamsSchema,
   InitializeResultSchema as PreviousInitializeResultSchema,
 } from "../2025-06-18/lifecycle.js";
-import { ServerCapabilitiesSchema as PreviousServerCapabilitiesSchema } from "../2025-03-26/lifecycle.js";
 import { defineRequestSchema } from "../shared/define.js";
 import { EmptyObjectSchema } from "../shared/primitives.js";
 import { ImplementationSchema } from "./base.js";
 
 export {
+  type InitializedNotification,
   InitializedNotificationParamsSchema,
   InitializedNotificationSchema,
+  type PingRequest,
   PingRequestParamsSchema,
   PingRequestSchema,
-  type InitializedNotification,
-  type PingRequest,
 } from "../2025-06-18/lifecycle.js";
 
 /** Which task operations and task-augmented requests a client supports (experimental). */

@@ -1,13 +1,13 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { CancelledNotificationParamsSchema as PreviousCancelledNotificationParamsSchema } from "../2024-11-05/notifications.js";
 import { defineNotificationSchema } from "../shared/define.js";
 import { RequestIdSchema } from "../shared/primitives.js";
 
 export {
+  type ProgressNotification,
+  type ProgressNotificationParams,
   ProgressNotificationParamsSchema,
   ProgressNotificationSchema,
-  type ProgressNotificationParams,
-  type ProgressNotification,
 } from "../2025-06-18/notifications.js";
 
 /** Params of `notifications/cancelled`: `requestId` becomes optional (tasks use tasks/cancel). */

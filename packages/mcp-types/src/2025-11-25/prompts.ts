@@ -9,17 +9,17 @@ import { IconsSchema } from "./base.js";
 import { ContentBlockSchema } from "./content.js";
 
 export {
-  PromptArgumentSchema,
-  type PromptArgument,
-  ListPromptsRequestParamsSchema,
-  ListPromptsRequestSchema,
+  type GetPromptRequest,
+  type GetPromptRequestParams,
   GetPromptRequestParamsSchema,
   GetPromptRequestSchema,
-  PromptListChangedNotificationSchema,
   type ListPromptsRequest,
-  type GetPromptRequestParams,
-  type GetPromptRequest,
+  ListPromptsRequestParamsSchema,
+  ListPromptsRequestSchema,
+  type PromptArgument,
+  PromptArgumentSchema,
   type PromptListChangedNotification,
+  PromptListChangedNotificationSchema,
 } from "../2025-06-18/prompts.js";
 
 /** A prompt: 2025-06-18's plus `icons`. */

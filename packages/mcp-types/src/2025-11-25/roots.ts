@@ -1,12 +1,12 @@
 /* Revision 2025-11-25: unchanged from 2025-06-18. */
 export {
-  RootSchema,
+  type ListRootsRequest,
+  ListRootsRequestParamsSchema,
+  ListRootsRequestSchema,
+  type ListRootsResult,
   ListRootsResultSchema,
   type Root,
-  type ListRootsResult,
-  ListRootsRequestSchema,
-  RootsListChangedNotificationSchema,
-  ListRootsRequestParamsSchema,
-  type ListRootsRequest,
+  RootSchema,
   type RootsListChangedNotification,
+  RootsListChangedNotificationSchema,
 } from "../2025-06-18/roots.js";

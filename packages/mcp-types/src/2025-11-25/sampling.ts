@@ -1,9 +1,13 @@
 import { z } from "zod";
 import {
+  AudioContentSchema,
+  ImageContentSchema,
+  TextContentSchema,
+} from "../2025-06-18/content.js";
+import {
   CreateMessageRequestParamsSchema as PreviousCreateMessageRequestParamsSchema,
   CreateMessageResultSchema as PreviousCreateMessageResultSchema,
 } from "../2025-06-18/sampling.js";
-import { AudioContentSchema, ImageContentSchema, TextContentSchema } from "../2025-06-18/content.js";
 import { defineRequestSchema } from "../shared/define.js";
 import { MetaSchema, RoleSchema } from "../shared/primitives.js";
 import { TaskMetadataSchema } from "./base.js";
@@ -11,10 +15,10 @@ import { ToolResultContentSchema, ToolUseContentSchema } from "./content.js";
 import { ToolSchema } from "./tools.js";
 
 export {
-  ModelHintSchema,
-  ModelPreferencesSchema,
   type ModelHint,
+  ModelHintSchema,
   type ModelPreferences,
+  ModelPreferencesSchema,
 } from "../2025-06-18/sampling.js";
 
 /** A block of a sampling message: text, image, audio, tool use or tool result. */

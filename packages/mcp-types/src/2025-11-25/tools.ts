@@ -1,10 +1,6 @@
 import { z } from "zod";
-import {
-  ToolInputSchemaSchema as PreviousToolInputSchemaSchema,
-} from "../2025-03-26/tools.js";
-import {
-  CallToolRequestParamsSchema as PreviousCallToolRequestParamsSchema,
-} from "../2024-11-05/tools.js";
+import { CallToolRequestParamsSchema as PreviousCallToolRequestParamsSchema } from "../2024-11-05/tools.js";
+import { ToolInputSchemaSchema as PreviousToolInputSchemaSchema } from "../2025-03-26/tools.js";
 import {
   CallToolResultSchema as PreviousCallToolResultSchema,
   ListToolsResultSchema as PreviousListToolsResultSchema,
@@ -16,13 +12,13 @@ import { IconsSchema, TaskMetadataSchema } from "./base.js";
 import { ContentBlockSchema } from "./content.js";
 
 export {
-  ToolAnnotationsSchema,
-  type ToolAnnotations,
+  type ListToolsRequest,
   ListToolsRequestParamsSchema,
   ListToolsRequestSchema,
-  ToolListChangedNotificationSchema,
-  type ListToolsRequest,
+  type ToolAnnotations,
+  ToolAnnotationsSchema,
   type ToolListChangedNotification,
+  ToolListChangedNotificationSchema,
 } from "../2025-06-18/tools.js";
 
 /** A tool's input schema: plus `$schema` (JSON Schema 2020-12 is the default dialect). */

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { ProtocolVersion } from "../versions.js";
-import { METHOD_TABLE, type McpMethod, type MethodDirection } from "./method-table.js";
+import { type McpMethod, METHOD_TABLE, type MethodDirection } from "./method-table.js";
 
 /** Anything with a `parse` method: a zod schema, or a cheap shallow check. */
 export interface SchemaLike<Output = unknown> {
@@ -82,19 +82,14 @@ export function defineRequestDescriptor<
  * Builds the notification descriptor of `method` in `revision`; direction and revisions default to
  * the table's (a method outside the table, such as the bare `initialized` alias, passes both).
  */
-export function defineNotificationDescriptor<
-  const Method extends string,
-  Params extends z.ZodType,
->(
+export function defineNotificationDescriptor<const Method extends string, Params extends z.ZodType>(
   revision: ProtocolVersion,
   method: Method,
   params: Params,
   direction?: MethodDirection,
   revisions?: readonly ProtocolVersion[],
 ): McpNotificationDescriptor<Method, Params> {
-  const info = Object.hasOwn(METHOD_TABLE, method)
-    ? METHOD_TABLE[method as McpMethod]
-    : undefined;
+  const info = Object.hasOwn(METHOD_TABLE, method) ? METHOD_TABLE[method as McpMethod] : undefined;
   return {
     kind: "notification",
     method,

@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { defineRequestSchema } from "../shared/define.js";
+import { CacheableResultSchema, RequestParamsSchema } from "./base.js";
+import { ServerCapabilitiesSchema } from "./capabilities.js";
+
+/* Revision 2026-07-28: `server/discover` replaces `initialize`; `ping` is removed. */
+
+/** Params of `server/discover`. */
+export const DiscoverRequestParamsSchema = RequestParamsSchema;
+
+/** `server/discover`: every modern server MUST implement it. */
+export const DiscoverRequestSchema = defineRequestSchema(
+  "server/discover",
+  DiscoverRequestParamsSchema,
+);
+/** `server/discover`. */
+export type DiscoverRequest = z.infer<typeof DiscoverRequestSchema>;
+
+/** Result of `server/discover`. */
+export const DiscoverResultSchema = CacheableResultSchema.extend({
+  supportedVersions: z.array(z.string()),
+  capabilities: ServerCapabilitiesSchema,
+  instructions: z.string().optional(),
+});
+/** Result of `server/discover`. */
+export type DiscoverResult = z.infer<typeof DiscoverResultSchema>;

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import {
+  ToolInputSchemaSchema as PreviousToolInputSchemaSchema,
+  ToolSchema as PreviousToolSchema,
+} from "../2025-11-25/tools.js";
+import { defineNotificationSchema, defineRequestSchema } from "../shared/define.js";
+import {
+  OptionalNotificationParamsSchema,
+  PaginatedRequestParamsSchema,
+  PaginatedResultSchema,
+  ResultSchema,
+} from "./base.js";
+import { ContentBlockSchema } from "./content.js";
+import { InputResponseRequestParamsSchema } from "./input-required.js";
+
+export { type ToolAnnotations, ToolAnnotationsSchema } from "../2025-03-26/tools.js";
+
+/* Revision 2026-07-28: schemas may use any JSON Schema 2020-12 keyword; `execution` left with
+ * tasks; `structuredContent` may be any JSON value; `tools/call` may answer input_required. */
+
+/** A tool's input schema: root `type: "object"` is required, any 2020-12 keyword may follow. */
+export const ToolInputSchemaSchema = PreviousToolInputSchemaSchema;
+/** A tool's input schema. */
+export type ToolInputSchema = z.infer<typeof ToolInputSchemaSchema>;
+
+/** A tool's output schema: any JSON Schema 2020-12 object (no longer limited to `type: "object"`). */
+export const ToolOutputSchemaSchema = z.looseObject({ $schema: z.string().optional() });
+/** A tool's output schema. */
+export type ToolOutputSchema = z.infer<typeof ToolOutputSchemaSchema>;
+
+/** A tool: 2025-11-25's without `execution` and with a general `outputSchema`. */
+export const ToolSchema = PreviousToolSchema.omit({ execution: true }).extend({
+  outputSchema: ToolOutputSchemaSchema.optional(),
+});
+/** A tool the client can call. */
+export type Tool = z.infer<typeof ToolSchema>;
+
+/** Params of `tools/list`. */
+export const ListToolsRequestParamsSchema = PaginatedRequestParamsSchema;
+/** `tools/list`. */
+export const ListToolsRequestSchema = defineRequestSchema(
+  "tools/list",
+  ListToolsRequestParamsSchema,
+);
+/** `tools/list`. */
+export type ListToolsRequest = z.infer<typeof ListToolsRequestSchema>;
+
+/** Result of `tools/list` (cacheable; the order SHOULD be deterministic). */
+export const ListToolsResultSchema = PaginatedResultSchema.extend({ tools: z.array(ToolSchema) });
+/** Result of `tools/list`. */
+export type ListToolsResult = z.infer<typeof ListToolsResultSchema>;
+
+/** Params of `tools/call`. */
+export const CallToolRequestParamsSchema = InputResponseRequestParamsSchema.extend({
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()).optional(),
+});
+/** Params of `tools/call`. */
+export type CallToolRequestParams = z.infer<typeof CallToolRequestParamsSchema>;
+
+/** `tools/call`. */
+export const CallToolRequestSchema = defineRequestSchema("tools/call", CallToolRequestParamsSchema);
+/** `tools/call`. */
+export type CallToolRequest = z.infer<typeof CallToolRequestSchema>;
+
+/** Complete result of `tools/call`. */
+export const CallToolResultSchema = ResultSchema.extend({
+  content: z.array(ContentBlockSchema),
+  structuredContent: z.unknown().optional(),
+  isError: z.boolean().optional(),
+});
+/** Result of `tools/call`. */
+export type CallToolResult = z.infer<typeof CallToolResultSchema>;
+
+/** `notifications/tools/list_changed` (only on a listen stream that asked for it). */
+export const ToolListChangedNotificationSchema = defineNotificationSchema(
+  "notifications/tools/list_changed",
+  OptionalNotificationParamsSchema,
+);
+/** `notifications/tools/list_changed`. */
+export type ToolListChangedNotification = z.infer<typeof ToolListChangedNotificationSchema>;
