@@ -115,3 +115,20 @@ export {
   REWRITTEN_RESOURCE_URI_SCHEME,
 } from "./namespacing/resource-uri.js";
 export { SHORT_HASH_LENGTH, shortHash } from "./namespacing/short-hash.js";
+export {
+  type Backend,
+  type BackendHost,
+  type BackendRequestOptions,
+  type BackendStatus,
+  type BackendTransportFactory,
+  createBackend,
+  type ServerToClientMethod,
+} from "./router/backend.js";
+export { createRouter, type Router, type RouterOptions } from "./router/create-router.js";
+export {
+  GATEWAY_STATUS_TOOL,
+  GATEWAY_TOOLS,
+  GET_EVENTS_TOOL,
+} from "./router/gateway-tools.js";
+export { type RouterClock, systemRouterClock } from "./router/router-clock.js";
+export type { RouterSession } from "./router/router-session.js";

@@ -1,0 +1,294 @@
+import type { Implementation, LoggingLevel } from "@patchbay/client";
+import type { Transport } from "@patchbay/jsonrpc-core";
+import { createTelemetry, instrumentTransport, type Telemetry } from "@patchbay/telemetry";
+import { buildCatalogue } from "../catalogue/build-catalogue.js";
+import { CatalogueConflictError, type ConflictReport } from "../catalogue/conflict.js";
+import type { BackendConfig, GatewayConfig } from "../config/gateway-config.js";
+import { redactGatewayConfig } from "../config/redact-config.js";
+import { createNameCodec, type NameCodec } from "../namespacing/qualified-name.js";
+import {
+  type Backend,
+  type BackendHost,
+  type BackendTransportFactory,
+  createBackend,
+} from "./backend.js";
+import { GATEWAY_TOOLS } from "./gateway-tools.js";
+import { type RouterClock, systemRouterClock } from "./router-clock.js";
+import type { RouterContext } from "./router-context.js";
+import { createRouterSession, type RouterSession } from "./router-session.js";
+
+/** Options of `createRouter`. */
+export interface RouterOptions {
+  /** The validated config (see `parseGatewayConfig`). */
+  readonly config: GatewayConfig;
+  /** Opens a transport to a backend; the app passes stdio, Streamable HTTP and SSE factories. */
+  readonly connect: BackendTransportFactory;
+  /** How the gateway introduces itself to clients and backends. */
+  readonly serverInfo?: Implementation;
+  /** Events, metrics and traces; a private in-memory one by default. */
+  readonly telemetry?: Telemetry;
+  /** Time and timers (restart backoff, uptime). */
+  readonly clock?: RouterClock;
+  /** Receives warnings such as conflicts (the app logs them to stderr). */
+  readonly onWarning?: (message: string) => void;
+}
+
+/** Aggregates many backend MCP servers behind one MCP server per client. */
+export interface Router {
+  readonly telemetry: Telemetry;
+  /** The config in force. */
+  readonly config: GatewayConfig;
+  /**
+   * Starts the eager shared backends and waits until each runs or has failed. With
+   * `conflictPolicy: "error"`, rejects with `CatalogueConflictError` (and stops them) on conflicts.
+   */
+  start(): Promise<void>;
+  /** Serves one client over `transport`; the session ends when the transport closes. */
+  serve(transport: Transport): Promise<RouterSession>;
+  /** The status `gateway_status` shows (as the given session sees it, when one is given). */
+  status(sessionId?: string): Record<string, unknown>;
+  /** Applies a new config: stops removed or changed backends, starts new ones, refreshes clients. */
+  reload(config: GatewayConfig): Promise<void>;
+  /** Stops every backend and closes every client session. */
+  close(): Promise<void>;
+}
+
+/** Creates a router; call `start()` and then `serve()` for each client transport. */
+export function createRouter(options: RouterOptions): Router {
+  const serverInfo = options.serverInfo ?? { name: "patchbay-gateway", version: "0.0.0" };
+  const telemetry = options.telemetry ?? createTelemetry({ source: "gateway" });
+  const clock = options.clock ?? systemRouterClock;
+  const warn = options.onWarning ?? (() => {});
+  const startedAt = clock.now();
+  let config = options.config;
+  let codec: NameCodec = createNameCodec({
+    separator: config.namespaceSeparator,
+    maxLength: config.maxNameLength,
+  });
+  let logLevel: LoggingLevel | undefined;
+  let sessionCounter = 0;
+  let closing = false;
+  const sessions = new Map<string, RouterSession>();
+  const shared = new Map<string, Backend>();
+  const reportedConflicts = new Set<string>();
+
+  const connect: BackendTransportFactory = async (backend) =>
+    instrumentTransport(await options.connect(backend), telemetry, { backend: backend.name });
+
+  function sessionsSeeing(backend: string): RouterSession[] {
+    return [...sessions.values()].filter((session) =>
+      session.backends().some((candidate) => candidate.name === backend),
+    );
+  }
+
+  function createHost(ownerSession: string | undefined): BackendHost {
+    const targets = (backend: string) =>
+      ownerSession === undefined
+        ? sessionsSeeing(backend)
+        : [sessions.get(ownerSession)].filter((session) => session !== undefined);
+    return {
+      clientInfo: serverInfo,
+      clock,
+      connect,
+      async relayToClient(backend, method, params, signal) {
+        // The client whose call caused the request: the one with calls in flight to this backend.
+        const candidates = targets(backend).filter((session) => session.initialized);
+        const busy = candidates.find((session) => session.inFlight(backend) > 0);
+        const target = busy ?? candidates[0];
+        if (!target) throw new Error(`No client is connected to receive ${method}`);
+        return await target.relay(backend, method, params, signal);
+      },
+      onNotification(backend, notification) {
+        for (const session of targets(backend)) session.deliver(backend, notification);
+      },
+      onChange(backend) {
+        for (const session of targets(backend)) session.refresh();
+      },
+      record: (event) => {
+        telemetry.record(event);
+      },
+      logLevel: () => logLevel,
+    };
+  }
+
+  function syncShared(): Backend[] {
+    const started: Backend[] = [];
+    for (const backendConfig of config.backends) {
+      if (backendConfig.isolation !== "shared" || shared.has(backendConfig.name)) continue;
+      const backend = createBackend(backendConfig, createHost(undefined));
+      shared.set(backendConfig.name, backend);
+      started.push(backend);
+    }
+    return started;
+  }
+  syncShared();
+
+  function reportConflicts(conflicts: readonly ConflictReport[]): void {
+    for (const conflict of conflicts) {
+      if (reportedConflicts.has(conflict.message)) continue;
+      reportedConflicts.add(conflict.message);
+      warn(conflict.message);
+      telemetry.record({
+        event_type: "catalogue.conflict",
+        status: conflict.resolution === "rejected" ? "failure" : "success",
+        data: { ...conflict },
+      });
+    }
+  }
+
+  function backendStatus(
+    backend: Backend,
+    refusedBy: RouterSession | undefined,
+  ): Record<string, unknown> {
+    const listing = backend.listing;
+    const result = backend.initializeResult;
+    const refused: Record<string, number> = {};
+    for (const session of refusedBy ? [refusedBy] : sessions.values()) {
+      for (const [key, count] of session.refused) {
+        const [name, method] = key.split(" ");
+        if (name === backend.name && method) refused[method] = (refused[method] ?? 0) + count;
+      }
+    }
+    const catalogueTools = refusedBy?.catalogue().toolNamesOf(backend.name).length;
+    return {
+      status: backend.status,
+      namespace: backend.config.namespace,
+      tool_count: catalogueTools ?? listing?.tools?.length ?? 0,
+      prompt_count: listing?.prompts?.length ?? 0,
+      resource_count: listing?.resources?.length ?? 0,
+      transport: backend.config.transport,
+      isolation: backend.config.isolation,
+      start: backend.config.start,
+      protocol_version: result?.protocolVersion ?? null,
+      server_info: result?.serverInfo ?? null,
+      capabilities: result?.capabilities ?? null,
+      restarts: backend.restarts,
+      last_error: backend.lastError ?? null,
+      uptime_ms: backend.uptimeMs() ?? null,
+      refused_requests: refused,
+    };
+  }
+
+  const context: RouterContext = {
+    serverInfo,
+    telemetry,
+    clock,
+    config: () => config,
+    codec: () => codec,
+    sharedBackend: (name) => shared.get(name),
+    createSessionBackendHost: (sessionId) => createHost(sessionId),
+    logLevel: () => logLevel,
+    setLogLevel: (level) => {
+      logLevel = level;
+    },
+    status: (sessionId) => status(sessionId),
+    reportConflicts,
+    removeSession: (sessionId) => {
+      sessions.delete(sessionId);
+      telemetry.record({ event_type: "session.ended", data: { session: sessionId } });
+    },
+  };
+
+  function status(sessionId?: string): Record<string, unknown> {
+    const session = sessionId === undefined ? undefined : sessions.get(sessionId);
+    const visible = session ? session.backends() : [...shared.values()];
+    const conflicts = session ? session.catalogue().conflicts : sharedCatalogue().conflicts;
+    return {
+      gateway: {
+        name: serverInfo.name,
+        version: serverInfo.version,
+        uptime_ms: clock.now() - startedAt,
+        sessions: sessions.size,
+        config: redactGatewayConfig(config),
+        conflicts,
+      },
+      backends: Object.fromEntries(
+        visible.map((backend) => [backend.name, backendStatus(backend, session)]),
+      ),
+    };
+  }
+
+  function sharedCatalogue() {
+    const listings = [...shared.values()].flatMap((backend) =>
+      backend.listing ? [backend.listing] : [],
+    );
+    return buildCatalogue(listings, {
+      codec,
+      conflictPolicy: config.conflictPolicy,
+      reservedToolNames: GATEWAY_TOOLS.map((tool) => tool.name),
+    });
+  }
+
+  async function startEager(backends: Iterable<Backend>): Promise<void> {
+    await Promise.all(
+      [...backends]
+        .filter((backend) => backend.config.start === "eager")
+        .map((backend) => backend.start()),
+    );
+  }
+
+  return {
+    telemetry,
+    get config() {
+      return config;
+    },
+    async start() {
+      for (const warning of codec.warnings) warn(warning);
+      await startEager(shared.values());
+      const conflicts = sharedCatalogue().conflicts;
+      reportConflicts(conflicts);
+      if (config.conflictPolicy === "error" && conflicts.length > 0) {
+        await Promise.all([...shared.values()].map((backend) => backend.stop()));
+        throw new CatalogueConflictError(conflicts);
+      }
+      telemetry.record({
+        event_type: "gateway.started",
+        data: { backends: config.backends.map((backend) => backend.name) },
+      });
+    },
+    async serve(transport) {
+      sessionCounter += 1;
+      const id = `session-${sessionCounter}`;
+      const session = createRouterSession(id, transport, context);
+      sessions.set(id, session);
+      telemetry.record({ event_type: "session.started", data: { session: id } });
+      await session.connection.start();
+      return session;
+    },
+    status,
+    async reload(next) {
+      const previous = new Map(config.backends.map((backend) => [backend.name, backend]));
+      config = next;
+      codec = createNameCodec({
+        separator: next.namespaceSeparator,
+        maxLength: next.maxNameLength,
+      });
+      for (const [name, backend] of [...shared]) {
+        const wanted = next.backends.find((candidate) => candidate.name === name);
+        if (wanted?.isolation !== "shared" || !sameBackend(previous.get(name), wanted)) {
+          shared.delete(name);
+          await backend.stop();
+        }
+      }
+      const added = syncShared();
+      await Promise.all([...sessions.values()].map((session) => session.reconcile()));
+      telemetry.record({
+        event_type: "gateway.reloaded",
+        data: { backends: next.backends.map((backend) => backend.name) },
+      });
+      await startEager(added);
+      for (const session of sessions.values()) session.refresh();
+    },
+    async close() {
+      if (closing) return;
+      closing = true;
+      await Promise.all([...sessions.values()].map((session) => session.close().catch(() => {})));
+      await Promise.all([...shared.values()].map((backend) => backend.stop()));
+      telemetry.record({ event_type: "gateway.stopped" });
+    },
+  };
+}
+
+function sameBackend(before: BackendConfig | undefined, after: BackendConfig): boolean {
+  return before !== undefined && JSON.stringify(before) === JSON.stringify(after);
+}

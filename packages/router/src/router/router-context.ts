@@ -1,0 +1,28 @@
+import type { Implementation, LoggingLevel } from "@patchbay/client";
+import type { Telemetry } from "@patchbay/telemetry";
+import type { ConflictReport } from "../catalogue/conflict.js";
+import type { GatewayConfig } from "../config/gateway-config.js";
+import type { NameCodec } from "../namespacing/qualified-name.js";
+import type { Backend, BackendHost } from "./backend.js";
+import type { RouterClock } from "./router-clock.js";
+
+/** What a client session needs from the router it belongs to (internal seam). */
+export interface RouterContext {
+  readonly serverInfo: Implementation;
+  readonly telemetry: Telemetry;
+  readonly clock: RouterClock;
+  config(): GatewayConfig;
+  codec(): NameCodec;
+  /** The shared backend of a name, if the config has one with `isolation: "shared"`. */
+  sharedBackend(name: string): Backend | undefined;
+  /** Builds the host of a backend owned by one session. */
+  createSessionBackendHost(sessionId: string): BackendHost;
+  logLevel(): LoggingLevel | undefined;
+  setLogLevel(level: LoggingLevel): void;
+  /** The gateway's status as one session sees it. */
+  status(sessionId: string): Record<string, unknown>;
+  /** Records conflicts not reported before. */
+  reportConflicts(conflicts: readonly ConflictReport[]): void;
+  /** Forgets a closed session. */
+  removeSession(sessionId: string): void;
+}

@@ -1,0 +1,527 @@
+import {
+  isLoggingLevel,
+  LATEST_LEGACY_PROTOCOL_VERSION,
+  type LoggingLevel,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@patchbay/client";
+import {
+  type Connection,
+  createConnection,
+  JSONRPCError,
+  type JSONRPCNotification,
+  type JSONRPCParams,
+  type RequestContext,
+  type Transport,
+} from "@patchbay/jsonrpc-core";
+import { injectTraceContext, instrumentConnection, requestTraceOf } from "@patchbay/telemetry";
+import { buildCatalogue, type Catalogue } from "../catalogue/build-catalogue.js";
+import { InvalidCursorError, paginate } from "../catalogue/pagination.js";
+import { GatewayErrorCode } from "../errors/gateway-error-code.js";
+import {
+  INVALID_PARAMS,
+  mapBackendError,
+  unknownNameError,
+  type WireErrorObject,
+} from "../errors/map-error.js";
+import { type Backend, createBackend, type ServerToClientMethod } from "./backend.js";
+import {
+  GATEWAY_STATUS_TOOL,
+  GATEWAY_TOOLS,
+  GET_EVENTS_TOOL,
+  jsonToolResult,
+} from "./gateway-tools.js";
+import { mcpConnectionHooks } from "./mcp-connection-hooks.js";
+import type { RouterContext } from "./router-context.js";
+
+type Params = Record<string, unknown>;
+
+const listMethods = {
+  "tools/list": "tools",
+  "prompts/list": "prompts",
+  "resources/list": "resources",
+  "resources/templates/list": "resourceTemplates",
+} as const;
+
+const listChangedMethods = {
+  tools: "notifications/tools/list_changed",
+  prompts: "notifications/prompts/list_changed",
+  resources: "notifications/resources/list_changed",
+} as const;
+
+const requiredClientCapability: Record<ServerToClientMethod, "sampling" | "elicitation" | "roots"> =
+  {
+    "sampling/createMessage": "sampling",
+    "elicitation/create": "elicitation",
+    "roots/list": "roots",
+  };
+
+/** One client connected to the router. */
+export interface RouterSession {
+  readonly id: string;
+  readonly connection: Connection;
+  /** True once the client sent `notifications/initialized`. */
+  readonly initialized: boolean;
+  /** The backends this session sees, in config order (shared ones and its own). */
+  backends(): Backend[];
+  /** The catalogue as this session sees it. */
+  catalogue(): Catalogue;
+  /** Re-reads the catalogue and tells the client which lists changed. */
+  refresh(): void;
+  /** Relays a server-to-client request from a backend to this client. */
+  relay(
+    backend: string,
+    method: ServerToClientMethod,
+    params: unknown,
+    signal: AbortSignal,
+  ): Promise<unknown>;
+  /** Delivers a backend notification to this client as the forwarding rules say. */
+  deliver(backend: string, notification: JSONRPCNotification): void;
+  /** Requests in flight to a backend from this session (to pick who gets its requests). */
+  inFlight(backend: string): number;
+  /** Counts of server-to-client requests refused, per backend and method. */
+  readonly refused: ReadonlyMap<string, number>;
+  /** Stops the session's own backends and replaces changed ones after a config reload. */
+  reconcile(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function asParams(params: JSONRPCParams | undefined): Params {
+  return typeof params === "object" && params !== null && !Array.isArray(params)
+    ? { ...(params as Params) }
+    : {};
+}
+
+function toJSONRPCError(error: WireErrorObject): JSONRPCError {
+  return new JSONRPCError(error.code, error.message, error.data);
+}
+
+/** Serves one client over `transport` on behalf of the router. */
+export function createRouterSession(
+  id: string,
+  transport: Transport,
+  router: RouterContext,
+): RouterSession {
+  const base = createConnection(transport, { ...mcpConnectionHooks, defaultTimeoutMs: 0 });
+  const connection = instrumentConnection(base, router.telemetry, { source: "gateway" });
+  const own = new Map<string, Backend>();
+  const subscriptions = new Set<string>();
+  const inFlightCounts = new Map<string, number>();
+  const refused = new Map<string, number>();
+  let clientCapabilities: Params = {};
+  let initialized = false;
+  let cached: Catalogue | undefined;
+  let fingerprints: Record<string, string> = {};
+  let closed = false;
+
+  function ownBackendConfigFingerprint(backend: Backend): string {
+    return JSON.stringify(backend.config);
+  }
+
+  function backends(): Backend[] {
+    const list: Backend[] = [];
+    for (const config of router.config().backends) {
+      if (config.isolation === "per-session") {
+        let backend = own.get(config.name);
+        if (backend === undefined) {
+          backend = createBackend(config, router.createSessionBackendHost(id));
+          own.set(config.name, backend);
+        }
+        list.push(backend);
+      } else {
+        const shared = router.sharedBackend(config.name);
+        if (shared) list.push(shared);
+      }
+    }
+    return list;
+  }
+
+  function findBackend(name: string): Backend | undefined {
+    return backends().find((backend) => backend.name === name);
+  }
+
+  function catalogue(): Catalogue {
+    if (cached) return cached;
+    const listings = backends().flatMap((backend) => (backend.listing ? [backend.listing] : []));
+    cached = buildCatalogue(listings, {
+      codec: router.codec(),
+      conflictPolicy: router.config().conflictPolicy,
+      reservedToolNames: GATEWAY_TOOLS.map((tool) => tool.name),
+    });
+    router.reportConflicts(cached.conflicts);
+    return cached;
+  }
+
+  function fingerprintsOf(current: Catalogue): Record<string, string> {
+    return {
+      tools: JSON.stringify(current.tools),
+      prompts: JSON.stringify(current.prompts),
+      resources: JSON.stringify([current.resources, current.resourceTemplates]),
+    };
+  }
+
+  function refresh(): void {
+    cached = undefined;
+    if (!initialized || closed) return;
+    const next = fingerprintsOf(catalogue());
+    for (const kind of ["tools", "prompts", "resources"] as const) {
+      if (next[kind] !== fingerprints[kind]) {
+        connection.notify(listChangedMethods[kind]).catch(() => {});
+      }
+    }
+    fingerprints = next;
+  }
+
+  async function startLazyBackends(): Promise<void> {
+    const idle = backends().filter((backend) => backend.status === "idle");
+    if (idle.length > 0) await Promise.all(idle.map((backend) => backend.start()));
+  }
+
+  async function forward(
+    backendName: string,
+    method: string,
+    params: Params,
+    context: RequestContext,
+  ): Promise<unknown> {
+    const backend = findBackend(backendName);
+    if (!backend) throw toJSONRPCError(unknownNameError("tool", backendName));
+    const meta =
+      typeof params._meta === "object" && params._meta !== null
+        ? { ...(params._meta as Params) }
+        : {};
+    const clientToken = meta.progressToken;
+    delete meta.progressToken;
+    let sent: Params = Object.keys(meta).length > 0 ? { ...params, _meta: meta } : { ...params };
+    if (Object.keys(meta).length === 0) delete sent._meta;
+    const trace = requestTraceOf(context);
+    if (trace) sent = injectTraceContext(sent, trace);
+    const onProgress =
+      typeof clientToken === "string" || typeof clientToken === "number"
+        ? (progress: unknown) => {
+            const forwarded = { ...(progress as Params), progressToken: clientToken };
+            connection.notify("notifications/progress", forwarded).catch(() => {});
+          }
+        : undefined;
+    inFlightCounts.set(backendName, (inFlightCounts.get(backendName) ?? 0) + 1);
+    try {
+      return await backend.request(method, sent as JSONRPCParams, {
+        signal: context.signal,
+        ...(onProgress ? { onProgress } : {}),
+      });
+    } catch (error) {
+      if (JSONRPCError.isInstance(error) && isGatewayMade(error.code) && hasBackend(error.data))
+        throw error;
+      throw toJSONRPCError(mapBackendError(error, backendName));
+    } finally {
+      inFlightCounts.set(backendName, (inFlightCounts.get(backendName) ?? 1) - 1);
+    }
+  }
+
+  function rewriteUris(backend: string, value: unknown): unknown {
+    const current = catalogue();
+    const rewrite = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(rewrite);
+      if (typeof node !== "object" || node === null) return node;
+      const copy: Params = {};
+      for (const [key, item] of Object.entries(node as Params)) {
+        copy[key] =
+          key === "uri" && typeof item === "string"
+            ? current.exposeResourceUri(backend, item)
+            : rewrite(item);
+      }
+      return copy;
+    };
+    return rewrite(value);
+  }
+
+  const gatewayToolHandlers: Record<string, (args: Params) => unknown> = {
+    [GATEWAY_STATUS_TOOL]: () => jsonToolResult(router.status(id)),
+    [GET_EVENTS_TOOL]: (args) => {
+      try {
+        return jsonToolResult(router.telemetry.query(args));
+      } catch (error) {
+        return jsonToolResult(
+          { error: error instanceof Error ? error.message : String(error) },
+          true,
+        );
+      }
+    },
+  };
+
+  connection.handle("initialize", (params) => {
+    const request = asParams(params);
+    const requested = typeof request.protocolVersion === "string" ? request.protocolVersion : "";
+    clientCapabilities = asParams(request.capabilities as JSONRPCParams);
+    const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
+      ? requested
+      : LATEST_LEGACY_PROTOCOL_VERSION;
+    for (const backend of backends()) {
+      if (backend.config.isolation === "per-session" && backend.config.start === "eager") {
+        backend.start().catch(() => {});
+      }
+    }
+    const instructions = backends()
+      .filter((backend) => backend.initializeResult?.instructions)
+      .map((backend) => `${backend.name}: ${backend.initializeResult?.instructions}`)
+      .join("\n\n");
+    return {
+      protocolVersion,
+      capabilities: {
+        tools: { listChanged: true },
+        prompts: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        logging: {},
+        completions: {},
+      },
+      serverInfo: router.serverInfo,
+      ...(instructions === "" ? {} : { instructions }),
+    };
+  });
+
+  connection.handleNotification("notifications/initialized", () => {
+    initialized = true;
+    fingerprints = fingerprintsOf(catalogue());
+  });
+
+  connection.handle("ping", () => ({}));
+
+  for (const [method, key] of Object.entries(listMethods)) {
+    connection.handle(method, async (params) => {
+      await startLazyBackends();
+      const current = catalogue();
+      const items: readonly unknown[] =
+        key === "tools" ? [...GATEWAY_TOOLS, ...current.tools] : current[key];
+      try {
+        const page = paginate(key, items, asParams(params).cursor, router.config().pageSize);
+        return page.nextCursor === undefined
+          ? { [key]: page.items }
+          : { [key]: page.items, nextCursor: page.nextCursor };
+      } catch (error) {
+        if (error instanceof InvalidCursorError) {
+          throw new JSONRPCError(INVALID_PARAMS, error.message, { cursor: error.cursor });
+        }
+        throw error;
+      }
+    });
+  }
+
+  connection.handle("tools/call", async (params, context) => {
+    const request = asParams(params);
+    const name = String(request.name ?? "");
+    const local = gatewayToolHandlers[name];
+    if (local) return local(asParams(request.arguments as JSONRPCParams));
+    await startLazyBackends();
+    const entry = catalogue().findTool(name);
+    if (!entry) throw toJSONRPCError(unknownNameError("tool", name));
+    const result = await forward(
+      entry.backend,
+      "tools/call",
+      { ...request, name: entry.name },
+      context,
+    );
+    return rewriteUris(entry.backend, result);
+  });
+
+  connection.handle("prompts/get", async (params, context) => {
+    const request = asParams(params);
+    await startLazyBackends();
+    const entry = catalogue().findPrompt(String(request.name ?? ""));
+    if (!entry) throw toJSONRPCError(unknownNameError("prompt", String(request.name ?? "")));
+    const result = await forward(
+      entry.backend,
+      "prompts/get",
+      { ...request, name: entry.name },
+      context,
+    );
+    return rewriteUris(entry.backend, result);
+  });
+
+  connection.handle("resources/read", async (params, context) => {
+    const request = asParams(params);
+    await startLazyBackends();
+    const uri = String(request.uri ?? "");
+    const entry = catalogue().findResource(uri);
+    if (!entry) throw toJSONRPCError(unknownNameError("resource", uri));
+    const result = await forward(
+      entry.backend,
+      "resources/read",
+      { ...request, uri: entry.name },
+      context,
+    );
+    return rewriteUris(entry.backend, result);
+  });
+
+  for (const method of ["resources/subscribe", "resources/unsubscribe"] as const) {
+    connection.handle(method, async (params, context) => {
+      const request = asParams(params);
+      const uri = String(request.uri ?? "");
+      const entry = catalogue().findResource(uri);
+      if (!entry) throw toJSONRPCError(unknownNameError("resource", uri));
+      const backend = findBackend(entry.backend);
+      if (!backend?.initializeResult?.capabilities.resources?.subscribe) {
+        throw new JSONRPCError(
+          GatewayErrorCode.CapabilityNotSupported,
+          `Backend "${entry.backend}" does not support resource subscriptions`,
+          { backend: entry.backend, uri },
+        );
+      }
+      if (method === "resources/subscribe") subscriptions.add(uri);
+      else subscriptions.delete(uri);
+      await forward(entry.backend, method, { ...request, uri: entry.name }, context);
+      return {};
+    });
+  }
+
+  connection.handle("completion/complete", async (params, context) => {
+    const request = asParams(params);
+    const ref = asParams(request.ref as JSONRPCParams);
+    if (ref.type === "ref/prompt") {
+      const entry = catalogue().findPrompt(String(ref.name ?? ""));
+      if (!entry) throw toJSONRPCError(unknownNameError("prompt", String(ref.name ?? "")));
+      return await forward(
+        entry.backend,
+        "completion/complete",
+        { ...request, ref: { ...ref, name: entry.name } },
+        context,
+      );
+    }
+    const uri = String(ref.uri ?? "");
+    const entry = catalogue().findResource(uri);
+    if (!entry) throw toJSONRPCError(unknownNameError("resource", uri));
+    return await forward(
+      entry.backend,
+      "completion/complete",
+      { ...request, ref: { ...ref, uri: entry.name } },
+      context,
+    );
+  });
+
+  connection.handle("logging/setLevel", async (params) => {
+    const level = asParams(params).level;
+    if (typeof level !== "string" || !isLoggingLevel(level)) {
+      throw new JSONRPCError(INVALID_PARAMS, `Invalid logging level: ${JSON.stringify(level)}`);
+    }
+    router.setLogLevel(level as LoggingLevel);
+    await Promise.all(
+      backends()
+        .filter(
+          (backend) =>
+            backend.status === "running" && backend.initializeResult?.capabilities.logging,
+        )
+        .map((backend) => backend.request("logging/setLevel", { level }).catch(() => {})),
+    );
+    return {};
+  });
+
+  connection.handleNotification("notifications/roots/list_changed", async () => {
+    await Promise.all(
+      backends().map((backend) =>
+        backend.notify("notifications/roots/list_changed").catch(() => {}),
+      ),
+    );
+  });
+
+  connection.setFallbackRequestHandler(async (params, context) => {
+    // A method the gateway does not know can only go to a backend when there is exactly one.
+    const running = backends().filter((backend) => backend.status === "running");
+    const only = running.length === 1 ? running[0] : undefined;
+    if (!only) {
+      throw new JSONRPCError(-32601, `Method not found: ${context.method}`, {
+        reason: "the gateway cannot tell which backend should receive it",
+      });
+    }
+    return await forward(only.name, context.method, asParams(params), context);
+  });
+
+  connection.onClose(() => {
+    closed = true;
+    router.removeSession(id);
+    for (const backend of own.values()) backend.stop().catch(() => {});
+  });
+
+  const session: RouterSession = {
+    id,
+    connection,
+    get initialized() {
+      return initialized;
+    },
+    backends,
+    catalogue,
+    refresh,
+    async relay(backend, method, params, signal) {
+      const capability = requiredClientCapability[method];
+      if (clientCapabilities[capability] === undefined) {
+        const key = `${backend} ${method}`;
+        refused.set(key, (refused.get(key) ?? 0) + 1);
+        router.telemetry.record({
+          event_type: "request.refused",
+          status: "failure",
+          backend,
+          method,
+          data: { reason: `the client did not declare the ${capability} capability` },
+        });
+        throw new JSONRPCError(
+          GatewayErrorCode.CapabilityNotSupported,
+          `The client connected to the gateway does not support ${method} (no ${capability} capability)`,
+          { backend, method },
+        );
+      }
+      const maxTimeoutMs = findBackend(backend)?.config.maxTimeoutMs ?? 0;
+      return await connection.request(method, params as JSONRPCParams, {
+        signal,
+        timeoutMs: maxTimeoutMs,
+      });
+    },
+    deliver(backend, notification) {
+      if (!initialized || closed) return;
+      const params = asParams(notification.params);
+      if (notification.method === "notifications/message") {
+        const logger = typeof params.logger === "string" ? `${backend}/${params.logger}` : backend;
+        connection.notify("notifications/message", { ...params, logger }).catch(() => {});
+        return;
+      }
+      if (notification.method === "notifications/resources/updated") {
+        const uri = catalogue().exposeResourceUri(backend, String(params.uri ?? ""));
+        if (subscriptions.has(uri)) {
+          connection.notify("notifications/resources/updated", { ...params, uri }).catch(() => {});
+        }
+        return;
+      }
+      connection.notify(notification.method, notification.params).catch(() => {});
+    },
+    inFlight: (backend) => inFlightCounts.get(backend) ?? 0,
+    refused,
+    async reconcile() {
+      const wanted = new Map(
+        router
+          .config()
+          .backends.filter((config) => config.isolation === "per-session")
+          .map((config) => [config.name, JSON.stringify(config)]),
+      );
+      for (const [name, backend] of [...own]) {
+        if (wanted.get(name) !== ownBackendConfigFingerprint(backend)) {
+          own.delete(name);
+          await backend.stop();
+        }
+      }
+      if (initialized) {
+        for (const backend of backends()) {
+          if (backend.config.start === "eager" && backend.status === "idle")
+            backend.start().catch(() => {});
+        }
+      }
+      refresh();
+    },
+    async close() {
+      await connection.close();
+    },
+  };
+  return session;
+}
+
+function isGatewayMade(code: number): boolean {
+  return code <= -32000 && code >= -32019;
+}
+
+function hasBackend(data: unknown): boolean {
+  return typeof data === "object" && data !== null && "backend" in data;
+}

@@ -1,0 +1,127 @@
+import { type Client, type ClientOptions, createClient } from "@patchbay/client";
+import { createMemoryTransportPair, type Transport } from "@patchbay/jsonrpc-core";
+import { createServer, type Server } from "@patchbay/server";
+import type { GatewayConfig } from "../src/config/gateway-config.js";
+import { parseGatewayConfig } from "../src/config/parse-gateway-config.js";
+import { createRouter, type Router, type RouterOptions } from "../src/router/create-router.js";
+import type { RouterClock } from "../src/router/router-clock.js";
+
+/** A clock whose timers run only when the test advances it. */
+export interface ManualClock extends RouterClock {
+  advance(ms: number): void;
+  readonly pending: number;
+}
+
+export function createManualClock(): ManualClock {
+  let now = 1_000_000;
+  let nextId = 0;
+  const timers = new Map<number, { at: number; callback: () => void }>();
+  return {
+    now: () => now,
+    setTimeout(callback, delayMs) {
+      nextId += 1;
+      timers.set(nextId, { at: now + delayMs, callback });
+      return nextId;
+    },
+    clearTimeout(handle) {
+      timers.delete(handle as number);
+    },
+    advance(ms) {
+      now += ms;
+      for (const [id, timer] of [...timers].sort((a, b) => a[1].at - b[1].at)) {
+        if (timer.at > now) continue;
+        timers.delete(id);
+        timer.callback();
+      }
+    },
+    get pending() {
+      return timers.size;
+    },
+  };
+}
+
+/** Backends defined in the test: each start builds a fresh server from its definition. */
+export type BackendDefinitions = Record<string, (server: Server, start: number) => void>;
+
+export interface Harness {
+  router: Router;
+  client: Client;
+  config: GatewayConfig;
+  /** The server instances started per backend, newest last. */
+  servers: Map<string, Server[]>;
+  /** The backend-side transports per backend, newest last (close one to crash the backend). */
+  transports: Map<string, Transport[]>;
+  connectClient(options?: ClientOptions): Promise<Client>;
+  close(): Promise<void>;
+}
+
+export function configOf(file: unknown): GatewayConfig {
+  return parseGatewayConfig(file).config;
+}
+
+/** A router over in-memory backends, with one client connected over an in-memory pair. */
+export async function createHarness(
+  file: unknown,
+  definitions: BackendDefinitions,
+  options: Partial<RouterOptions> & { client?: ClientOptions; start?: boolean } = {},
+): Promise<Harness> {
+  const config = configOf(file);
+  const servers = new Map<string, Server[]>();
+  const transports = new Map<string, Transport[]>();
+  const router = createRouter({
+    config,
+    async connect(backend) {
+      const define = definitions[backend.name];
+      if (!define) throw new Error(`no definition for ${backend.name}`);
+      const list = servers.get(backend.name) ?? [];
+      const server = createServer({ name: `${backend.name}-server`, version: "1.0.0" });
+      define(server, list.length);
+      list.push(server);
+      servers.set(backend.name, list);
+      const [clientSide, serverSide] = createMemoryTransportPair();
+      const sides = transports.get(backend.name) ?? [];
+      sides.push(serverSide);
+      transports.set(backend.name, sides);
+      await server.connect(serverSide);
+      return clientSide;
+    },
+    ...options,
+  });
+  if (options.start !== false) await router.start();
+  const clients: Client[] = [];
+  const connectClient = async (clientOptions: ClientOptions = {}) => {
+    const [clientSide, gatewaySide] = createMemoryTransportPair();
+    await router.serve(gatewaySide);
+    const client = createClient({ name: "test-client", version: "1.0.0" }, clientOptions);
+    await client.connect(clientSide);
+    clients.push(client);
+    return client;
+  };
+  const client = await connectClient(options.client);
+  return {
+    router,
+    client,
+    config,
+    servers,
+    transports,
+    connectClient,
+    async close() {
+      await Promise.all(clients.map((item) => item.close()));
+      await router.close();
+      for (const list of servers.values()) await Promise.all(list.map((server) => server.close()));
+    },
+  };
+}
+
+/** Resolves when `predicate` holds, checking after each notification of `client` (no sleeps). */
+export function waitForNotification(
+  client: Client,
+  method: string,
+): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => {
+    const unsubscribe = client.on(method, (params) => {
+      unsubscribe();
+      resolve(params);
+    });
+  });
+}
