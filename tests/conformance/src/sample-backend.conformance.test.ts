@@ -1,0 +1,63 @@
+import { execFile } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ConformanceCli, ensureConformanceCli } from "./conformance-cli.js";
+import { type StartedServer, startServer } from "./start-server.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+const sampleBackendBin = join(
+  dirname(require.resolve("@patchbay/sample-backend/package.json")),
+  "dist",
+  "bin.js",
+);
+
+interface RunResult {
+  code: number;
+  output: string;
+}
+
+function runConformance(cli: ConformanceCli, args: readonly string[]): Promise<RunResult> {
+  return new Promise((resolve) => {
+    execFile(
+      cli.node,
+      [cli.script, ...args],
+      { timeout: 240_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, output: `${stdout}\n${stderr}` });
+      },
+    );
+  });
+}
+
+describe("official MCP conformance suite (server mode, --suite all)", () => {
+  let cli: ConformanceCli;
+  let server: StartedServer | undefined;
+
+  beforeAll(async () => {
+    cli = await ensureConformanceCli();
+    server = await startServer(sampleBackendBin, ["--transport", "http", "--port", "0"]);
+  }, 300_000);
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("passes every scenario against the sample backend over Streamable HTTP", async () => {
+    const result = await runConformance(cli, [
+      "server",
+      "--url",
+      server!.url,
+      "--suite",
+      "all",
+      "--expected-failures",
+      join(here, "..", "expected-failures.yml"),
+    ]);
+    const total = /Total: (\d+) passed, (\d+) failed/.exec(result.output);
+    expect(total, result.output).not.toBeNull();
+    expect(result.code, result.output).toBe(0);
+  }, 300_000);
+});
