@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createFakeClock } from "../../test/fake-clock.js";
 import { createConnectionPair, createRawPeer } from "../../test/raw-peer.js";
 import { ConnectionClosedError, UnexpectedResponseError } from "../errors/connection-errors.js";
-import type { TransportCloseEvent } from "../transport.js";
+import type { Transport, TransportCloseEvent } from "../transport.js";
+import { createConnection } from "./create-connection.js";
 
 describe("Connection: close", () => {
   it("rejects every pending request with ConnectionClosedError", async () => {
@@ -47,6 +48,28 @@ describe("Connection: close", () => {
     await server.close();
     expect(signal.aborted).toBe(true);
     expect(ConnectionClosedError.isInstance(signal.reason)).toBe(true);
+  });
+
+  it("gives ConnectionClosedError the transport's failure as cause", async () => {
+    let emitClose: (event: TransportCloseEvent) => void = () => {};
+    const transport: Transport = {
+      start: async () => {},
+      close: async () => {},
+      send: async () => {},
+      onFrame: () => () => {},
+      onError: () => () => {},
+      onClose: (listener) => {
+        emitClose = listener;
+        return () => {};
+      },
+    };
+    const connection = createConnection(transport);
+    const result = connection.request("x").catch((caught: unknown) => caught);
+    const failure = new Error("child exited with code 1");
+    emitClose({ initiator: "error", error: failure });
+    const error = await result;
+    expect(ConnectionClosedError.isInstance(error)).toBe(true);
+    expect((error as ConnectionClosedError).cause).toBe(failure);
   });
 
   it("rejects requests and notifications made after close", async () => {

@@ -173,6 +173,21 @@ describe("Connection: cancellation", () => {
     });
   });
 
+  it("sends one cancel notification when a timed-out request is aborted afterwards", async () => {
+    const clock = createFakeClock();
+    const { connection, nextFrame } = await createRawPeer({ clock, cancellation });
+    const controller = new AbortController();
+    const options = { signal: controller.signal, timeoutMs: 10 };
+    const result = connection.request("slow", undefined, options).catch((error) => error);
+    await nextFrame();
+    clock.advance(10);
+    controller.abort();
+    expect(TimeoutError.isInstance(await result)).toBe(true);
+    await connection.notify("marker");
+    expect(await nextFrame()).toMatchObject({ method: "test/cancelled" });
+    expect(await nextFrame()).toEqual({ jsonrpc: "2.0", method: "marker" });
+  });
+
   it("sends nothing for a signal that is already aborted", async () => {
     const { connection, nextFrame } = await createRawPeer({ cancellation });
     const error = await connection
