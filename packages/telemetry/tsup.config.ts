@@ -8,4 +8,6 @@ export default defineConfig({
   clean: true,
   target: "es2022",
   tsconfig: "tsconfig.build.json",
+  // Keep `node:fs/promises` spelled as such: the only Node import, loaded lazily by the file sink.
+  removeNodeProtocol: false,
 });

@@ -51,7 +51,11 @@ export const DEFAULT_SECRET_KEYS: readonly string[] = [
 // RFC 6750 section 2.1 b64token, plus Basic credentials (RFC 7617) which are just as secret.
 // Basic needs 8+ characters so prose such as "Basic setup" survives.
 const schemePattern = /\b(?:(Bearer)\s+[A-Za-z0-9\-._~+/]+=*|(Basic)\s+[A-Za-z0-9+/]{8,}=*)/gi;
+const schemeHint = /bearer|basic/i;
 const minimumSecretValueLength = 4;
+const maxCachedKeys = 4096;
+
+type KeyKind = "plain" | "secret" | "env";
 
 function normalizeKey(key: string): string {
   return key.toLowerCase().replace(/[-_]/g, "");
@@ -75,10 +79,23 @@ export function createRedactor(options: RedactorOptions = {}): Redact {
   const valuePattern =
     values.length > 0 ? new RegExp(values.map(escapeRegExp).join("|"), "g") : undefined;
   const maxDepth = options.maxDepth ?? 12;
+  // Object keys repeat endlessly (`method`, `params`, ...): classify each once, in a bounded cache.
+  const keyKinds = new Map<string, KeyKind>();
+
+  const kindOf = (key: string): KeyKind => {
+    let kind = keyKinds.get(key);
+    if (kind === undefined) {
+      const normalized = normalizeKey(key);
+      kind = normalized === "env" ? "env" : keys.has(normalized) ? "secret" : "plain";
+      if (keyKinds.size < maxCachedKeys) keyKinds.set(key, kind);
+    }
+    return kind;
+  };
 
   const redactString = (text: string): string => {
     const result = valuePattern === undefined ? text : text.replace(valuePattern, REDACTED);
-    if (result.length < 8) return result;
+    // A cheap test first: most strings name no credential scheme at all.
+    if (result.length < 8 || !schemeHint.test(result)) return result;
     return result.replace(
       schemePattern,
       (_match, bearer: string | undefined, basic: string | undefined) =>
@@ -96,37 +113,38 @@ export function createRedactor(options: RedactorOptions = {}): Redact {
     return REDACTED;
   };
 
-  const visit = (value: unknown, depth: number, seen: WeakSet<object>): unknown => {
+  // `path` holds the objects being visited, for cycle detection (depth is small, so a list is cheap).
+  const visit = (value: unknown, path: object[]): unknown => {
     if (typeof value === "string") return redactString(value);
     if (value === null || typeof value !== "object") return value;
-    if (depth >= maxDepth) return "[TRUNCATED]";
-    if (seen.has(value)) return "[CIRCULAR]";
-    seen.add(value);
+    if (path.length >= maxDepth) return "[TRUNCATED]";
+    if (path.includes(value)) return "[CIRCULAR]";
+    path.push(value);
     let result: unknown;
     if (Array.isArray(value)) {
       // Header lists in the [name, value] pair form, as in fetch's Headers entries.
-      if (value.length === 2 && typeof value[0] === "string" && keys.has(normalizeKey(value[0]))) {
+      if (value.length === 2 && typeof value[0] === "string" && kindOf(value[0]) === "secret") {
         result = [value[0], REDACTED];
       } else {
-        result = value.map((item) => visit(item, depth + 1, seen));
+        result = value.map((item) => visit(item, path));
       }
     } else if (value instanceof Error) {
       result = { name: value.name, message: redactString(value.message) };
     } else {
       const copy: Record<string, unknown> = {};
-      for (const [key, item] of Object.entries(value)) {
-        const normalized = normalizeKey(key);
-        if (normalized === "env") copy[key] = maskAll(item);
-        else if (keys.has(normalized)) copy[key] = REDACTED;
-        else copy[key] = visit(item, depth + 1, seen);
+      for (const key of Object.keys(value)) {
+        const item = (value as Record<string, unknown>)[key];
+        const kind = kindOf(key);
+        copy[key] = kind === "plain" ? visit(item, path) : kind === "env" ? maskAll(item) : REDACTED;
       }
       result = copy;
     }
-    seen.delete(value);
+    path.pop();
     return result;
   };
 
-  return <T>(value: T): T => visit(value, 0, new WeakSet()) as T;
+  return <T>(value: T): T =>
+    (typeof value === "string" ? redactString(value) : visit(value, [])) as T;
 }
 
 /** A {@link Redact} with only the built-in rules (bearer/basic credentials and default keys). */

@@ -1,4 +1,4 @@
-import type { EventStatus } from "./event.js";
+import type { EventInput, EventStatus } from "./event.js";
 import { EventTypes } from "./event-types.js";
 import type { BridgedSpan } from "./open-telemetry-bridge.js";
 import type { Telemetry } from "./telemetry.js";
@@ -83,22 +83,34 @@ export function trackRequest(telemetry: Telemetry, start: RequestStart): Request
     };
   }
   const started = telemetry.monotonicNow();
-  const common = {
-    trace_id: trace.traceId,
-    span_id: trace.spanId,
-    ...(trace.parentSpanId === undefined ? {} : { parent_span_id: trace.parentSpanId }),
-    ...(start.source === undefined ? {} : { source: start.source }),
-    ...(backend === undefined ? {} : { backend }),
-    method,
-    ...(tool === undefined ? {} : { tool }),
+  // Built by assignment, not spreads: this runs twice per message.
+  const event = (eventType: string, status: EventStatus, data: Record<string, unknown>) => {
+    const input: { -readonly [K in keyof EventInput]: EventInput[K] } = {
+      event_type: eventType,
+      status,
+      trace_id: trace.traceId,
+      span_id: trace.spanId,
+      method,
+      data,
+    };
+    if (trace.parentSpanId !== undefined) input.parent_span_id = trace.parentSpanId;
+    if (start.source !== undefined) input.source = start.source;
+    if (backend !== undefined) input.backend = backend;
+    if (tool !== undefined) input.tool = tool;
+    return input;
   };
-  const idData = start.id === undefined ? {} : { id: start.id };
-  telemetry.record({
-    ...common,
-    event_type: direction === "incoming" ? EventTypes.requestReceived : EventTypes.requestSent,
-    status: "pending",
-    data: { direction, ...idData },
-  });
+  const baseData = (): Record<string, unknown> => {
+    const data: Record<string, unknown> = { direction };
+    if (start.id !== undefined) data.id = start.id;
+    return data;
+  };
+  telemetry.record(
+    event(
+      direction === "incoming" ? EventTypes.requestReceived : EventTypes.requestSent,
+      "pending",
+      baseData(),
+    ),
+  );
   const flightLabels = { direction, backend };
   telemetry.metrics.requestsInFlight.inc(flightLabels);
   let ended = false;
@@ -109,23 +121,17 @@ export function trackRequest(telemetry: Telemetry, start: RequestStart): Request
       if (ended) return;
       ended = true;
       const durationMs = telemetry.monotonicNow() - started;
-      const labels = { direction, method, backend, tool };
       telemetry.metrics.requestsInFlight.dec(flightLabels);
-      telemetry.metrics.requests.inc({ ...labels, outcome: result.outcome });
+      telemetry.metrics.requests.inc({ direction, method, backend, tool, outcome: result.outcome });
+      const labels = { direction, method, backend, tool };
       telemetry.metrics.requestDuration.observe(labels, durationMs / 1000);
       const status: EventStatus = result.outcome === "success" ? "success" : "failure";
-      telemetry.record({
-        ...common,
-        event_type: closingEventType(result.outcome, tool),
-        status,
-        duration_ms: durationMs,
-        data: {
-          direction,
-          ...idData,
-          outcome: result.outcome,
-          ...(result.error === undefined ? {} : { error: result.error }),
-        },
-      });
+      const data = baseData();
+      data.outcome = result.outcome;
+      if (result.error !== undefined) data.error = result.error;
+      const closing = event(closingEventType(result.outcome, tool), status, data);
+      closing.duration_ms = durationMs;
+      telemetry.record(closing);
       span?.end(result.error === undefined ? undefined : result.error.message);
     },
   };

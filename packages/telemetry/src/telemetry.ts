@@ -74,9 +74,9 @@ export interface Telemetry {
 
 /** Creates a {@link Telemetry}. */
 export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
-  const source = options.source ?? "patchbay";
   const now = options.now ?? Date.now;
   const redact = options.redact ?? createRedactor(options.redaction);
+  const source = redact(options.source ?? "patchbay");
   const store = createMemoryEventStore({ capacity: options.capacity ?? 1000, now });
   const registry = options.registry ?? createMetricRegistry({ redact });
   const metrics = createTelemetryMetrics(registry);
@@ -99,21 +99,34 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     reportedDrops = dropped;
   });
 
+  // Formatting a date costs more than the rest of an event; events in the same millisecond share it.
+  let lastMillisecond = Number.NaN;
+  let lastTimestamp = "";
+  const timestamp = (): string => {
+    const millisecond = now();
+    if (millisecond !== lastMillisecond) {
+      lastMillisecond = millisecond;
+      lastTimestamp = new Date(millisecond).toISOString();
+    }
+    return lastTimestamp;
+  };
+
   const record = (input: EventInput): TelemetryEvent => {
-    const event: TelemetryEvent = redact({
-      timestamp: input.timestamp ?? new Date(now()).toISOString(),
+    // Built by assignment (not spreads) and redacted field by field: this runs per message.
+    const event: { -readonly [K in keyof TelemetryEvent]: TelemetryEvent[K] } = {
+      timestamp: input.timestamp ?? timestamp(),
       trace_id: input.trace_id ?? ids.traceId(),
-      ...(input.span_id === undefined ? {} : { span_id: input.span_id }),
-      ...(input.parent_span_id === undefined ? {} : { parent_span_id: input.parent_span_id }),
       status: input.status ?? "success",
-      event_type: input.event_type,
-      source: input.source ?? source,
-      ...(input.backend === undefined ? {} : { backend: input.backend }),
-      ...(input.method === undefined ? {} : { method: input.method }),
-      ...(input.tool === undefined ? {} : { tool: input.tool }),
-      ...(input.duration_ms === undefined ? {} : { duration_ms: input.duration_ms }),
-      data: input.data ?? {},
-    });
+      event_type: redact(input.event_type),
+      source: input.source === undefined ? source : redact(input.source),
+      data: input.data === undefined ? {} : redact(input.data),
+    };
+    if (input.span_id !== undefined) event.span_id = input.span_id;
+    if (input.parent_span_id !== undefined) event.parent_span_id = input.parent_span_id;
+    if (input.backend !== undefined) event.backend = redact(input.backend);
+    if (input.method !== undefined) event.method = redact(input.method);
+    if (input.tool !== undefined) event.tool = redact(input.tool);
+    if (input.duration_ms !== undefined) event.duration_ms = input.duration_ms;
     store.add(event);
     for (const queue of queues) queue.enqueue(event);
     metrics.events.inc({ event_type: event.event_type });
