@@ -3,12 +3,15 @@ import { createConnection } from "../src/connection/create-connection.js";
 import { createMemoryTransportPair } from "../src/memory/memory-transport.js";
 import type { Frame } from "../src/messages.js";
 import type { Transport } from "../src/transport.js";
+import { createCollector } from "./collector.js";
 
 /** A Connection whose peer is a bare transport that the test drives frame by frame. */
 export interface RawPeer {
   connection: Connection;
   peer: Transport;
   errors: Error[];
+  /** Resolves once the connection has reported `count` errors. */
+  waitForErrors(count: number): Promise<Error[]>;
   /** Resolves with the next frame the connection sends (already sent ones are returned first). */
   nextFrame(): Promise<Frame>;
   /** Frames the connection sent that nextFrame() has not returned yet. */
@@ -18,7 +21,7 @@ export interface RawPeer {
 export async function createRawPeer(options: ConnectionOptions = {}): Promise<RawPeer> {
   const [local, peer] = createMemoryTransportPair();
   const connection = createConnection(local, options);
-  const errors: Error[] = [];
+  const errors = createCollector<Error>();
   connection.onError((error) => errors.push(error));
   const unread: Frame[] = [];
   const waiting: ((frame: Frame) => void)[] = [];
@@ -31,7 +34,8 @@ export async function createRawPeer(options: ConnectionOptions = {}): Promise<Ra
   return {
     connection,
     peer,
-    errors,
+    errors: errors.items,
+    waitForErrors: (count) => errors.waitFor(count),
     unread,
     nextFrame() {
       const frame = unread.shift();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createCollector } from "../../test/collector.js";
 import { createRawPeer } from "../../test/raw-peer.js";
 import { InvalidFrameError } from "../errors/transport-errors.js";
 import { createFrameDecoder } from "../framing/frame-decoder.js";
@@ -10,7 +11,7 @@ import { createConnection } from "./create-connection.js";
 function createLineFedTransport() {
   const frameListeners = new Set<(frame: Frame, info: FrameInfo) => void>();
   const errorListeners = new Set<(error: Error) => void>();
-  const sent: Frame[] = [];
+  const sent = createCollector<Frame>();
   const decoder = createFrameDecoder({
     onFrame: (frame, info) => {
       for (const listener of frameListeners) listener(frame, info);
@@ -22,9 +23,7 @@ function createLineFedTransport() {
   const transport: Transport = {
     start: async () => {},
     close: async () => {},
-    send: async (frame) => {
-      sent.push(frame);
-    },
+    send: async (frame) => sent.push(frame),
     onFrame: (listener) => {
       frameListeners.add(listener);
       return () => frameListeners.delete(listener);
@@ -35,7 +34,7 @@ function createLineFedTransport() {
     },
     onClose: () => () => {},
   };
-  return { transport, sent, push: (text: string) => decoder.push(text) };
+  return { transport, waitForSent: sent.waitFor, push: (text: string) => decoder.push(text) };
 }
 
 describe("Connection: batches (JSON-RPC 2.0 section 6)", () => {
@@ -66,12 +65,12 @@ describe("Connection: batches (JSON-RPC 2.0 section 6)", () => {
   });
 
   it("adds the transport's rejections for invalid elements to the batch reply", async () => {
-    const { transport, sent, push } = createLineFedTransport();
+    const { transport, waitForSent, push } = createLineFedTransport();
     const connection = createConnection(transport);
     connection.handle("ok", () => true);
     await connection.start();
     push('[{"jsonrpc":"2.0","id":1,"method":"ok"},{"foo":1},{"jsonrpc":"2.0","method":"n"}]\n');
-    await expect.poll(() => sent.length).toBe(1);
+    const sent = await waitForSent(1);
     const reply = sent[0] as JSONRPCResponse[];
     expect(reply).toHaveLength(2);
     expect(reply).toContainEqual({ jsonrpc: "2.0", id: 1, result: true });
@@ -81,22 +80,22 @@ describe("Connection: batches (JSON-RPC 2.0 section 6)", () => {
   });
 
   it("answers a batch of only invalid elements with one error each", async () => {
-    const { transport, sent, push } = createLineFedTransport();
+    const { transport, waitForSent, push } = createLineFedTransport();
     const connection = createConnection(transport);
     await connection.start();
     push("[1,2,3]\n");
-    await expect.poll(() => sent.length).toBe(1);
+    const sent = await waitForSent(1);
     expect(sent[0]).toHaveLength(3);
   });
 
   it("sends back the response of an invalid frame and reports it", async () => {
-    const { transport, sent, push } = createLineFedTransport();
+    const { transport, waitForSent, push } = createLineFedTransport();
     const connection = createConnection(transport);
     const errors: Error[] = [];
     connection.onError((error) => errors.push(error));
     await connection.start();
     push("not json\n[]\n");
-    await expect.poll(() => sent.length).toBe(2);
+    const sent = await waitForSent(2);
     expect(sent[0]).toMatchObject({ id: null, error: { code: -32700 } });
     expect(sent[1]).toMatchObject({ id: null, error: { code: -32600 } });
     expect(errors.every((error) => InvalidFrameError.isInstance(error))).toBe(true);

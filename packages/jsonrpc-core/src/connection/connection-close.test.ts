@@ -83,13 +83,13 @@ describe("Connection: close", () => {
 describe("Connection: unexpected responses", () => {
   it("ignores and reports a late response to a request that timed out", async () => {
     const clock = createFakeClock();
-    const { connection, peer, nextFrame, errors } = await createRawPeer({ clock });
+    const { connection, peer, nextFrame, waitForErrors } = await createRawPeer({ clock });
     const result = connection.request("slow", undefined, { timeoutMs: 5 }).catch(() => "timed out");
     await nextFrame();
     clock.advance(5);
     expect(await result).toBe("timed out");
     await peer.send({ jsonrpc: "2.0", id: 0, result: "late" });
-    await expect.poll(() => errors.length).toBe(1);
+    const errors = await waitForErrors(1);
     expect(UnexpectedResponseError.isInstance(errors[0])).toBe(true);
     expect((errors[0] as UnexpectedResponseError).response).toEqual({
       jsonrpc: "2.0",
@@ -99,29 +99,29 @@ describe("Connection: unexpected responses", () => {
   });
 
   it("settles once on a duplicate response and reports the second", async () => {
-    const { connection, peer, nextFrame, errors } = await createRawPeer();
+    const { connection, peer, nextFrame, waitForErrors } = await createRawPeer();
     const result = connection.request("a");
     await nextFrame();
     await peer.send({ jsonrpc: "2.0", id: 0, result: 1 });
     await peer.send({ jsonrpc: "2.0", id: 0, result: 2 });
     expect(await result).toBe(1);
-    await expect.poll(() => errors.length).toBe(1);
+    const errors = await waitForErrors(1);
     expect(UnexpectedResponseError.isInstance(errors[0])).toBe(true);
   });
 
   it("does not match a string id to a numeric one", async () => {
-    const { connection, peer, nextFrame, errors } = await createRawPeer();
+    const { connection, peer, nextFrame, waitForErrors } = await createRawPeer();
     void connection.request("a");
     await nextFrame();
     await peer.send({ jsonrpc: "2.0", id: "0", result: 1 });
-    await expect.poll(() => errors.length).toBe(1);
+    const errors = await waitForErrors(1);
     expect(UnexpectedResponseError.isInstance(errors[0])).toBe(true);
   });
 
   it("reports an error response with id null", async () => {
-    const { peer, errors } = await createRawPeer();
+    const { peer, waitForErrors } = await createRawPeer();
     await peer.send({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
-    await expect.poll(() => errors.length).toBe(1);
+    const errors = await waitForErrors(1);
     expect(errors[0]?.message).toContain("could not read");
   });
 });
