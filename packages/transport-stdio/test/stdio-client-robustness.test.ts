@@ -38,13 +38,18 @@ function peer(
     args: [fixture("misbehaving-peer.mjs"), mode, ...args],
     name: `peer-${mode}`,
     stderr: () => {},
-    gracePeriodMs: 100,
+    // Long enough for a child that exits by itself on a busy machine; the cases that need the
+    // kill path pass SHORT_GRACE.
+    gracePeriodMs: 10_000,
     spawn: tracker.spawn,
     ...options,
   });
   opened.push(transport);
   return { transport, events: recordEvents(transport) };
 }
+
+/** For the cases where the child will not exit by itself: SIGTERM and SIGKILL come quickly. */
+const SHORT_GRACE = { gracePeriodMs: 100 };
 
 const detailsOf = (event: { details?: unknown }) => event.details as StdioExitDetails;
 
@@ -98,7 +103,7 @@ describe("stdio client transport with a misbehaving child", () => {
   });
 
   it("kills a child that ignores stdin's end and SIGTERM with SIGKILL after the grace period", async () => {
-    const { transport, events } = peer("ignore-sigterm");
+    const { transport, events } = peer("ignore-sigterm", SHORT_GRACE);
     await transport.start();
     await events.waitForFrames(1);
     await transport.close();
@@ -109,7 +114,7 @@ describe("stdio client transport with a misbehaving child", () => {
   });
 
   it("stops a child that closes its stdout but keeps running, and closes the transport", async () => {
-    const { transport, events } = peer("close-stdout");
+    const { transport, events } = peer("close-stdout", SHORT_GRACE);
     await transport.start();
     const event = await events.closed;
     expect(event.initiator).toBe("remote");
@@ -120,9 +125,10 @@ describe("stdio client transport with a misbehaving child", () => {
   it("drains a flood of stderr so the child never blocks, handing every line to the handler", async () => {
     const lines: string[] = [];
     const count = 20_000;
-    const { transport, events } = peer("stderr-flood", { stderr: (line) => lines.push(line) }, [
-      String(count),
-    ]);
+    // The child exits by itself once its queued stderr is flushed; the long default grace period
+    // keeps SIGTERM from cutting that short on a busy machine.
+    const options = { stderr: (line: string) => lines.push(line) };
+    const { transport, events } = peer("stderr-flood", options, [String(count)]);
     await transport.start();
     await events.waitForFrames(1);
     await transport.close();
@@ -132,7 +138,7 @@ describe("stdio client transport with a misbehaving child", () => {
   });
 
   it("rejects a send to a child that closed its stdin with a TransportError naming it", async () => {
-    const { transport, events } = peer("close-stdin");
+    const { transport, events } = peer("close-stdin", SHORT_GRACE);
     await transport.start();
     await events.waitForFrames(1);
     const failure = await transport
@@ -146,7 +152,7 @@ describe("stdio client transport with a misbehaving child", () => {
   });
 
   it("stops grandchildren too, by signalling the child's process group", async () => {
-    const { transport, events } = peer("grandchild");
+    const { transport, events } = peer("grandchild", SHORT_GRACE);
     await transport.start();
     await events.waitForFrames(1);
     const grandchild = (events.frames[0] as unknown as { params: { grandchild: number } }).params

@@ -26,6 +26,8 @@ function spawnEchoServer(stderrLines: string[] = []) {
     command: process.execPath,
     args: [fixture("echo-server.mjs")],
     name: "echo-server",
+    // The server exits by itself on end-of-file; a long grace keeps a busy machine from SIGTERM.
+    gracePeriodMs: 10_000,
     stderr: (line) => stderrLines.push(line),
     spawn: tracker.spawn,
   });
