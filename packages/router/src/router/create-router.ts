@@ -1,10 +1,11 @@
 import type { Implementation, LoggingLevel } from "@patchbay/client";
-import type { Transport } from "@patchbay/jsonrpc-core";
+import { JSONRPCError, type Transport } from "@patchbay/jsonrpc-core";
 import { createTelemetry, instrumentTransport, type Telemetry } from "@patchbay/telemetry";
 import { buildCatalogue } from "../catalogue/build-catalogue.js";
 import { CatalogueConflictError, type ConflictReport } from "../catalogue/conflict.js";
 import type { BackendConfig, GatewayConfig } from "../config/gateway-config.js";
 import { redactGatewayConfig } from "../config/redact-config.js";
+import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { createNameCodec, type NameCodec } from "../namespacing/qualified-name.js";
 import {
   type Backend,
@@ -95,7 +96,13 @@ export function createRouter(options: RouterOptions): Router {
         const candidates = targets(backend).filter((session) => session.initialized);
         const busy = candidates.find((session) => session.inFlight(backend) > 0);
         const target = busy ?? candidates[0];
-        if (!target) throw new Error(`No client is connected to receive ${method}`);
+        if (!target) {
+          throw new JSONRPCError(
+            GatewayErrorCode.CapabilityNotSupported,
+            `No client is connected to the gateway to answer ${method} yet`,
+            { backend, method },
+          );
+        }
         return await target.relay(backend, method, params, signal);
       },
       onNotification(backend, notification) {

@@ -277,9 +277,17 @@ export function createRouterSession(
     };
   });
 
-  connection.handleNotification("notifications/initialized", () => {
+  connection.handleNotification("notifications/initialized", async () => {
     initialized = true;
     fingerprints = fingerprintsOf(catalogue());
+    // Backends that asked for roots before this client came may ask again now.
+    if (clientCapabilities.roots !== undefined) {
+      await Promise.all(
+        backends().map((backend) =>
+          backend.notify("notifications/roots/list_changed").catch(() => {}),
+        ),
+      );
+    }
   });
 
   connection.handle("ping", () => ({}));

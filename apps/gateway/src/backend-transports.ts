@@ -1,0 +1,31 @@
+import type { Transport } from "@patchbay/jsonrpc-core";
+import type { BackendConfig, BackendTransportFactory } from "@patchbay/router";
+import { StreamableHttpClientTransport } from "@patchbay/transport-http";
+import { createStdioClientTransport } from "@patchbay/transport-stdio";
+import type { Logger } from "./logger.js";
+
+/**
+ * The transports the stdio gateway reaches backends with: a child process over stdio, Streamable
+ * HTTP, or (once available) legacy HTTP+SSE. A child's stderr goes to the gateway's log.
+ */
+export function createBackendTransportFactory(logger: Logger): BackendTransportFactory {
+  return (backend: BackendConfig): Transport => {
+    switch (backend.transport) {
+      case "stdio":
+        return createStdioClientTransport({
+          command: backend.command,
+          args: backend.args,
+          env: backend.env,
+          name: backend.name,
+          ...(backend.cwd === undefined ? {} : { cwd: backend.cwd }),
+          stderr: (line) => logger.info(`[${backend.name}] ${line}`),
+        });
+      case "http":
+        return new StreamableHttpClientTransport({ url: backend.url, headers: backend.headers });
+      case "sse":
+        throw new Error(
+          `Backend "${backend.name}" uses the legacy HTTP+SSE transport, which this gateway build does not include yet`,
+        );
+    }
+  };
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { GatewayConfigError } from "@patchbay/router";
+import { startGateway } from "./gateway.js";
+import { createLogger, isLogLevel, LOG_LEVELS } from "./logger.js";
+
+const version = (
+  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  }
+).version;
+
+const help = `Usage: patchbay-gateway --config <file> [--log-level <level>]
+
+One MCP server on stdin/stdout that aggregates the MCP servers listed in <file>
+(JSON, or YAML for .yaml/.yml) under namespaced names, plus the tools
+gateway_status and get_events. Changes to <file> are applied without a restart.
+
+Options:
+  -c, --config <file>      the gateway config (an "mcpServers" block as AI clients write it)
+  -l, --log-level <level>  ${LOG_LEVELS.join(" | ")} (default info); logs go to stderr
+  -h, --help               show this help
+  -v, --version            show the version
+`;
+
+async function main(): Promise<number> {
+  let values: { config?: string; "log-level"?: string; help?: boolean; version?: boolean };
+  try {
+    ({ values } = parseArgs({
+      options: {
+        config: { type: "string", short: "c" },
+        "log-level": { type: "string", short: "l" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "v" },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    process.stderr.write(`patchbay-gateway: ${(error as Error).message}\n\n${help}`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(help);
+    return 0;
+  }
+  if (values.version) {
+    process.stdout.write(`${version}\n`);
+    return 0;
+  }
+  const level = values["log-level"] ?? "info";
+  if (!isLogLevel(level)) {
+    process.stderr.write(`patchbay-gateway: --log-level must be one of ${LOG_LEVELS.join(", ")}\n`);
+    return 2;
+  }
+  if (values.config === undefined) {
+    process.stderr.write(`patchbay-gateway: --config <file> is required\n\n${help}`);
+    return 2;
+  }
+  const logger = createLogger(level);
+  try {
+    const gateway = await startGateway({ configPath: values.config, logger, version });
+    const onSignal = () => {
+      void gateway.stop();
+    };
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+    await gateway.stopped;
+    return 0;
+  } catch (error) {
+    logger.error(
+      error instanceof GatewayConfigError ? error.message : String((error as Error).stack ?? error),
+    );
+    return 1;
+  }
+}
+
+// Exit explicitly: a backend transport or timer left behind must not keep the gateway alive.
+process.exit(await main());

@@ -1,0 +1,154 @@
+import { watch } from "node:fs";
+import { basename, dirname, resolve } from "node:path";
+import type { Readable, Writable } from "node:stream";
+import {
+  createRouter,
+  type GatewayConfig,
+  GatewayConfigError,
+  type Router,
+} from "@patchbay/router";
+import { createJsonLinesFileSink, createTelemetry, type EventSink } from "@patchbay/telemetry";
+import { createStdioServerTransport } from "@patchbay/transport-stdio";
+import { createBackendTransportFactory } from "./backend-transports.js";
+import { loadConfigFile } from "./load-config-file.js";
+import type { Logger } from "./logger.js";
+
+/** Options of `startGateway`. */
+export interface GatewayOptions {
+  /** The config file (JSON or YAML). */
+  readonly configPath: string;
+  readonly logger: Logger;
+  /** Where `${VAR}` come from; default `process.env`. */
+  readonly environment?: Readonly<Record<string, string | undefined>>;
+  /** The client's side of the protocol; default this process's stdin and stdout. */
+  readonly input?: Readable;
+  readonly output?: Writable;
+  /** Watch the config file and apply changes without a restart; default true. */
+  readonly watchConfig?: boolean;
+  /** The gateway's name and version as clients see them. */
+  readonly version: string;
+}
+
+/** A running gateway. */
+export interface RunningGateway {
+  readonly router: Router;
+  /** Resolves when the client closed stdin or `stop()` finished. */
+  readonly stopped: Promise<void>;
+  /** Stops every backend (stdin close, SIGTERM, SIGKILL) and the client connection. */
+  stop(): Promise<void>;
+}
+
+/** Reads the config, starts the backends and serves one client over stdio. */
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const { logger } = options;
+  const environment = options.environment ?? process.env;
+  const configPath = resolve(options.configPath);
+  const parsed = await loadConfigFile(configPath, environment);
+  for (const warning of parsed.warnings) logger.warn(warning);
+  const config: GatewayConfig = parsed.config;
+  const sinks: EventSink[] = [];
+  if (config.telemetry.eventsFile !== undefined) {
+    sinks.push(
+      createJsonLinesFileSink({
+        path: resolve(dirname(configPath), config.telemetry.eventsFile),
+        ...(config.telemetry.maxFileBytes === undefined
+          ? {}
+          : { maxBytes: config.telemetry.maxFileBytes }),
+      }),
+    );
+  }
+  const telemetry = createTelemetry({
+    source: "gateway",
+    ...(config.telemetry.bufferSize === undefined ? {} : { capacity: config.telemetry.bufferSize }),
+    sinks,
+    onSinkError: (error) => logger.warn(`event sink failed: ${String(error)}`),
+  });
+  const router = createRouter({
+    config,
+    connect: createBackendTransportFactory(logger),
+    serverInfo: { name: "patchbay-gateway", version: options.version },
+    telemetry,
+    onWarning: (message) => logger.warn(message),
+  });
+  await router.start();
+  for (const [name, backend] of Object.entries(
+    (router.status().backends ?? {}) as Record<
+      string,
+      { status: string; last_error: string | null }
+    >,
+  )) {
+    if (backend.status === "running") logger.info(`backend ${name} is running`);
+    else if (backend.status !== "idle") {
+      logger.warn(
+        `backend ${name} is ${backend.status}${backend.last_error ? `: ${backend.last_error}` : ""}`,
+      );
+    }
+  }
+
+  let stopping: Promise<void> | undefined;
+  let resolveStopped!: () => void;
+  const stopped = new Promise<void>((resolvePromise) => {
+    resolveStopped = resolvePromise;
+  });
+  const watcher = options.watchConfig === false ? undefined : watchConfig();
+
+  function watchConfig() {
+    let timer: NodeJS.Timeout | undefined;
+    let reloading = Promise.resolve();
+    const file = basename(configPath);
+    // Editors often replace the file (rename), so watch the directory and filter by name.
+    const directoryWatcher = watch(dirname(configPath), (_event, changed) => {
+      if (changed !== null && changed !== file) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        reloading = reloading.then(reload);
+      }, 100);
+    });
+    directoryWatcher.on("error", (error) =>
+      logger.warn(`cannot watch the config: ${error.message}`),
+    );
+    return {
+      close() {
+        clearTimeout(timer);
+        directoryWatcher.close();
+      },
+    };
+  }
+
+  async function reload(): Promise<void> {
+    if (stopping) return;
+    try {
+      const next = await loadConfigFile(configPath, environment);
+      if (JSON.stringify(next.config) === JSON.stringify(router.config)) return;
+      for (const warning of next.warnings) logger.warn(warning);
+      await router.reload(next.config);
+      logger.info("config reloaded");
+    } catch (error) {
+      logger.error(
+        error instanceof GatewayConfigError
+          ? `${error.message}\nkeeping the previous config`
+          : `reloading the config failed: ${String(error)}`,
+      );
+    }
+  }
+
+  function stop(): Promise<void> {
+    stopping ??= (async () => {
+      watcher?.close();
+      await router.close();
+      await telemetry.close();
+      resolveStopped();
+    })();
+    return stopping;
+  }
+
+  const transport = createStdioServerTransport({
+    ...(options.input === undefined ? {} : { input: options.input }),
+    ...(options.output === undefined ? {} : { output: options.output }),
+  });
+  transport.onClose(() => {
+    void stop();
+  });
+  await router.serve(transport);
+  return { router, stopped, stop };
+}

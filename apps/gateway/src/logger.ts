@@ -1,0 +1,30 @@
+/** How much the gateway writes to stderr. */
+export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
+
+/** Every log level, most verbose first. */
+export const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error", "silent"];
+
+/** Writes log lines to stderr (stdout carries only protocol messages). */
+export interface Logger {
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** True for a valid `--log-level` value. */
+export function isLogLevel(value: string): value is LogLevel {
+  return (LOG_LEVELS as readonly string[]).includes(value);
+}
+
+/** A logger that writes `patchbay-gateway <level>: message` lines at or above `level`. */
+export function createLogger(
+  level: LogLevel,
+  write: (line: string) => void = (line) => process.stderr.write(line),
+): Logger {
+  const threshold = LOG_LEVELS.indexOf(level);
+  const at = (name: Exclude<LogLevel, "silent">) => (message: string) => {
+    if (LOG_LEVELS.indexOf(name) >= threshold) write(`patchbay-gateway ${name}: ${message}\n`);
+  };
+  return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+}

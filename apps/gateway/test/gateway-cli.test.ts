@@ -1,0 +1,99 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { backends, gatewayCli, temporaryDirectory, writeConfig } from "./gateway-helpers.js";
+
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [gatewayCli, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  child.stdin.end();
+  return once(child, "exit").then(([code]) => ({ code: code as number | null, stdout, stderr }));
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("patchbay-gateway command line", () => {
+  it("prints its usage with --help", async () => {
+    const result = await run(["--help"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Usage: patchbay-gateway --config <file>/);
+  });
+
+  it("prints its version with --version", async () => {
+    const result = await run(["--version"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it("refuses to start without --config", async () => {
+    const result = await run([]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--config <file> is required/);
+  });
+
+  it("exits 1 naming the path and the expectation of an invalid config", async () => {
+    const path = writeConfig(temporaryDirectory(), {
+      mcpServers: { broken: { command: "x", timeoutMs: "soon" } },
+    });
+    const result = await run(["--config", path]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("mcpServers.broken.timeoutMs: expected number, received string");
+    expect(result.stdout).toBe("");
+  });
+
+  it("reads a YAML config", async () => {
+    const path = writeConfig(temporaryDirectory(), "mcpServers:\n  broken:\n    start: later\n", "gateway.yaml");
+    const result = await run(["--config", path]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("mcpServers.broken.start");
+  });
+
+  it("stops every child and exits when stdin closes", async () => {
+    const directory = temporaryDirectory();
+    const pidFile = join(directory, "backend.pid");
+    const path = writeConfig(directory, {
+      mcpServers: {
+        memory: {
+          command: process.execPath,
+          args: [backends.pidBackend],
+          env: { PID_FILE: pidFile, MEMORY_FILE_PATH: join(directory, "memory.jsonl") },
+        },
+      },
+    });
+    const child = spawn(process.execPath, [gatewayCli, "--config", path], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stderr = "";
+    const running = new Promise<void>((resolve) => {
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes("backend memory is running")) resolve();
+      });
+    });
+    await running;
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(isRunning(pid)).toBe(true);
+    const exited = once(child, "exit");
+    child.stdin.end();
+    const [code] = await exited;
+    expect(code).toBe(0);
+    expect(existsSync(pidFile)).toBe(true);
+    expect(isRunning(pid)).toBe(false);
+  });
+});

@@ -1,0 +1,57 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const require = createRequire(import.meta.url);
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The built gateway CLI (tests run after `pnpm build`, as turbo orders them). */
+export const gatewayCli = join(here, "..", "dist", "cli.js");
+
+/** Entry points of the third-party servers from npm and of the sample backend. */
+export const backends = {
+  everything: require.resolve("@modelcontextprotocol/server-everything/dist/index.js"),
+  memory: require.resolve("@modelcontextprotocol/server-memory/dist/index.js"),
+  filesystem: require.resolve("@modelcontextprotocol/server-filesystem/dist/index.js"),
+  sample: join(here, "..", "..", "sample-backend", "dist", "bin.js"),
+  pidBackend: join(here, "fixtures", "pid-backend.mjs"),
+};
+
+/** A fresh temporary directory. */
+export function temporaryDirectory(): string {
+  return mkdtempSync(join(tmpdir(), "patchbay-gateway-"));
+}
+
+/** Writes a config file and returns its path. */
+export function writeConfig(directory: string, config: unknown, name = "gateway.json"): string {
+  const path = join(directory, name);
+  writeFileSync(path, typeof config === "string" ? config : JSON.stringify(config, null, 2));
+  return path;
+}
+
+/** Connects the official SDK client to a gateway started on `configPath`. */
+export async function connectGateway(
+  configPath: string,
+  options: { stderr?: (text: string) => void; capabilities?: Record<string, unknown> } = {},
+): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [gatewayCli, "--config", configPath, "--log-level", "debug"],
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+    options.stderr?.(chunk.toString());
+  });
+  const client = new Client(
+    { name: "gateway-test", version: "1.0.0" },
+    { capabilities: options.capabilities ?? {} },
+  );
+  await client.connect(transport);
+  return { client, transport, stderr: () => stderr };
+}

@@ -1,0 +1,133 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { backends, connectGateway, temporaryDirectory, writeConfig } from "./gateway-helpers.js";
+
+type Connected = Awaited<ReturnType<typeof connectGateway>>;
+
+function textOf(result: unknown): string {
+  const content = (result as { content: { type: string; text?: string }[] }).content;
+  return content.map((block) => block.text ?? "").join("");
+}
+
+describe("the official SDK client, over stdio, against the gateway with four backends", () => {
+  const directory = temporaryDirectory();
+  let gateway: Connected;
+
+  beforeAll(async () => {
+    writeFileSync(join(directory, "hello.txt"), "hello from disk");
+    const path = writeConfig(directory, {
+      mcpServers: {
+        everything: { command: process.execPath, args: [backends.everything] },
+        memory: {
+          command: process.execPath,
+          args: [backends.memory],
+          env: { MEMORY_FILE_PATH: join(directory, "memory.jsonl") },
+        },
+        files: { command: process.execPath, args: [backends.filesystem, directory] },
+        sample: { command: process.execPath, args: [backends.sample] },
+      },
+    });
+    gateway = await connectGateway(path);
+  }, 30_000);
+
+  afterAll(async () => {
+    await gateway?.client.close();
+  });
+
+  it("lists every backend's tools under its namespace, all valid and at most 64 characters", async () => {
+    const { tools } = await gateway.client.listTools();
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "gateway_status",
+        "get_events",
+        "everything__echo",
+        "memory__create_entities",
+        "files__read_text_file",
+        "sample__echo",
+      ]),
+    );
+    for (const name of names) expect(name).toMatch(/^[A-Za-z0-9_.-]{1,64}$/);
+  });
+
+  it("calls a tool of server-everything", async () => {
+    const result = await gateway.client.callTool({ name: "everything__echo", arguments: { message: "hi" } });
+    expect(textOf(result)).toBe("Echo: hi");
+  });
+
+  it("writes and reads server-memory's knowledge graph", async () => {
+    await gateway.client.callTool({
+      name: "memory__create_entities",
+      arguments: { entities: [{ name: "Patchbay", entityType: "project", observations: ["routes MCP"] }] },
+    });
+    const graph = await gateway.client.callTool({ name: "memory__read_graph", arguments: {} });
+    expect(textOf(graph)).toContain("Patchbay");
+  });
+
+  it("reads a file through server-filesystem", async () => {
+    const result = await gateway.client.callTool({
+      name: "files__read_text_file",
+      arguments: { path: join(directory, "hello.txt") },
+    });
+    expect(textOf(result)).toContain("hello from disk");
+  });
+
+  it("calls the sample backend", async () => {
+    const result = await gateway.client.callTool({ name: "sample__echo", arguments: { message: "x" } });
+    expect(result.isError).not.toBe(true);
+  });
+
+  it("answers an unknown tool with -32602", async () => {
+    await expect(gateway.client.callTool({ name: "nobody__nothing" })).rejects.toMatchObject({
+      code: -32602,
+    });
+  });
+
+  it("reports every backend running in gateway_status", async () => {
+    const result = await gateway.client.callTool({ name: "gateway_status" });
+    const status = JSON.parse(textOf(result)) as {
+      gateway: { name: string };
+      backends: Record<string, { status: string; tool_count: number; protocol_version: string }>;
+    };
+    expect(status.gateway.name).toBe("patchbay-gateway");
+    for (const name of ["everything", "memory", "files", "sample"]) {
+      expect(status.backends[name]).toMatchObject({ status: "running", protocol_version: expect.any(String) });
+      expect(status.backends[name]?.tool_count).toBeGreaterThan(0);
+    }
+  });
+
+  it("reads a resource of server-everything", async () => {
+    const { resources } = await gateway.client.listResources();
+    const first = resources.find((resource) => resource.uri.startsWith("demo://"));
+    expect(first).toBeDefined();
+    const read = await gateway.client.readResource({ uri: first?.uri as string });
+    expect(read.contents[0]?.uri).toBe(first?.uri);
+  });
+});
+
+describe("config changes", () => {
+  it("are picked up without a restart and announced with tools/list_changed", async () => {
+    const directory = temporaryDirectory();
+    const memory = {
+      command: process.execPath,
+      args: [backends.memory],
+      env: { MEMORY_FILE_PATH: join(directory, "memory.jsonl") },
+    };
+    const path = writeConfig(directory, { mcpServers: { memory } });
+    const gateway = await connectGateway(path);
+    try {
+      const changed = new Promise<void>((resolve) => {
+        gateway.client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve());
+      });
+      writeConfig(directory, { mcpServers: { memory, second: { ...memory, namespace: "notes" } } });
+      await changed;
+      const names = (await gateway.client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain("notes__read_graph");
+      expect(names).toContain("memory__read_graph");
+    } finally {
+      await gateway.client.close();
+    }
+  });
+});
