@@ -53,12 +53,18 @@ describe("patchbay-gateway command line", () => {
     });
     const result = await run(["--config", path]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("mcpServers.broken.timeoutMs: expected number, received string");
+    expect(result.stderr).toContain(
+      "mcpServers.broken.timeoutMs: expected number, received string",
+    );
     expect(result.stdout).toBe("");
   });
 
   it("reads a YAML config", async () => {
-    const path = writeConfig(temporaryDirectory(), "mcpServers:\n  broken:\n    start: later\n", "gateway.yaml");
+    const path = writeConfig(
+      temporaryDirectory(),
+      "mcpServers:\n  broken:\n    start: later\n",
+      "gateway.yaml",
+    );
     const result = await run(["--config", path]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("mcpServers.broken.start");

@@ -53,14 +53,19 @@ describe("the official SDK client, over stdio, against the gateway with four bac
   });
 
   it("calls a tool of server-everything", async () => {
-    const result = await gateway.client.callTool({ name: "everything__echo", arguments: { message: "hi" } });
+    const result = await gateway.client.callTool({
+      name: "everything__echo",
+      arguments: { message: "hi" },
+    });
     expect(textOf(result)).toBe("Echo: hi");
   });
 
   it("writes and reads server-memory's knowledge graph", async () => {
     await gateway.client.callTool({
       name: "memory__create_entities",
-      arguments: { entities: [{ name: "Patchbay", entityType: "project", observations: ["routes MCP"] }] },
+      arguments: {
+        entities: [{ name: "Patchbay", entityType: "project", observations: ["routes MCP"] }],
+      },
     });
     const graph = await gateway.client.callTool({ name: "memory__read_graph", arguments: {} });
     expect(textOf(graph)).toContain("Patchbay");
@@ -75,7 +80,10 @@ describe("the official SDK client, over stdio, against the gateway with four bac
   });
 
   it("calls the sample backend", async () => {
-    const result = await gateway.client.callTool({ name: "sample__echo", arguments: { message: "x" } });
+    const result = await gateway.client.callTool({
+      name: "sample__echo",
+      arguments: { message: "x" },
+    });
     expect(result.isError).not.toBe(true);
   });
 
@@ -93,7 +101,10 @@ describe("the official SDK client, over stdio, against the gateway with four bac
     };
     expect(status.gateway.name).toBe("patchbay-gateway");
     for (const name of ["everything", "memory", "files", "sample"]) {
-      expect(status.backends[name]).toMatchObject({ status: "running", protocol_version: expect.any(String) });
+      expect(status.backends[name]).toMatchObject({
+        status: "running",
+        protocol_version: expect.any(String),
+      });
       expect(status.backends[name]?.tool_count).toBeGreaterThan(0);
     }
   });
