@@ -1,7 +1,8 @@
 import type { Frame, FrameInfo, Transport, TransportCloseEvent } from "@patchbay/jsonrpc-core";
 
 interface Waiter {
-  readonly count: number;
+  readonly done: (events: readonly unknown[]) => boolean;
+  readonly what: string;
   readonly resolve: () => void;
   readonly reject: (error: Error) => void;
 }
@@ -25,7 +26,7 @@ export class EventRecorder<T> {
   record(event: T): void {
     this.events.push(event);
     for (const waiter of this.#waiters) {
-      if (this.events.length >= waiter.count) {
+      if (waiter.done(this.events)) {
         this.#waiters.delete(waiter);
         waiter.resolve();
       }
@@ -37,16 +38,21 @@ export class EventRecorder<T> {
     this.#closed = event;
     for (const waiter of this.#waiters) {
       this.#waiters.delete(waiter);
-      waiter.reject(this.#closedError(waiter.count, event));
+      waiter.reject(this.#closedError(waiter.what, event));
     }
   }
 
   /** Resolves with the events once at least `count` have arrived. */
-  async waitFor(count: number): Promise<T[]> {
-    if (this.events.length >= count) return this.events;
-    if (this.#closed !== undefined) throw this.#closedError(count, this.#closed);
+  waitFor(count: number): Promise<T[]> {
+    return this.waitUntil((events) => events.length >= count, `${count} expected events`);
+  }
+
+  /** Resolves with the events once `done` holds for them; `what` describes it in failures. */
+  async waitUntil(done: (events: readonly T[]) => boolean, what: string): Promise<T[]> {
+    if (done(this.events)) return this.events;
+    if (this.#closed !== undefined) throw this.#closedError(what, this.#closed);
     await new Promise<void>((resolve, reject) => {
-      this.#waiters.add({ count, resolve, reject });
+      this.#waiters.add({ done: done as Waiter["done"], what, resolve, reject });
     });
     return this.events;
   }
@@ -57,9 +63,9 @@ export class EventRecorder<T> {
     return events[index] as T;
   }
 
-  #closedError(count: number, event: TransportCloseEvent): Error {
+  #closedError(what: string, event: TransportCloseEvent): Error {
     return new Error(
-      `${this.#label}: the transport closed (${event.initiator}${event.error ? `: ${event.error.message}` : ""}) after ${this.events.length} of ${count} expected events`,
+      `${this.#label}: the transport closed (${event.initiator}${event.error ? `: ${event.error.message}` : ""}) after ${this.events.length} events, while waiting for ${what}`,
       { cause: event.error },
     );
   }
