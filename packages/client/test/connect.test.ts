@@ -76,9 +76,7 @@ describe("client.connect", () => {
     const fake = await startFakeServer("2024-11-05");
     const client = createClient({ name: "c", version: "2" }, { protocolVersion: "2024-11-05" });
     await client.connect(fake.clientSide);
-    expect((fake.received[0]?.params as { protocolVersion: string }).protocolVersion).toBe(
-      "2024-11-05",
-    );
+    expect(fake.received[0]?.params).toMatchObject({ protocolVersion: "2024-11-05" });
     await client.close();
   });
 

@@ -15,8 +15,9 @@ export function registerClientRequestTools(server: Server): void {
         maxTokens: 100,
       });
       const content = Array.isArray(result.content) ? result.content[0] : result.content;
-      const text = typeof content?.text === "string" ? content.text : "No response";
-      return { content: [{ type: "text", text: `LLM response: ${text}` }] };
+      const text = (content as { text?: unknown } | undefined)?.text;
+      const reply = typeof text === "string" ? text : "No response";
+      return { content: [{ type: "text", text: `LLM response: ${reply}` }] };
     },
   );
   server.registerTool(

@@ -11,7 +11,9 @@ export function nextEvent<T>(subscribe: (listener: (value: T) => void) => () => 
 }
 
 /** The rejection reason of `promise`; throws when it resolves instead. */
-export async function rejectionOf(promise: Promise<unknown>): Promise<{ code?: unknown; message?: string; data?: unknown }> {
+export async function rejectionOf(
+  promise: Promise<unknown>,
+): Promise<{ code?: unknown; message?: string; data?: unknown }> {
   try {
     await promise;
   } catch (error) {

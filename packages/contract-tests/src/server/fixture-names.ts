@@ -24,7 +24,11 @@ export const FIXTURE_TOOLS = [
 ] as const;
 
 /** Static resources the suite reads. */
-export const FIXTURE_RESOURCES = ["test://static-text", "test://static-binary", "test://watched-resource"] as const;
+export const FIXTURE_RESOURCES = [
+  "test://static-text",
+  "test://static-binary",
+  "test://watched-resource",
+] as const;
 
 /** The resource template the suite reads and completes. */
 export const FIXTURE_TEMPLATE = "test://template/{id}/data";

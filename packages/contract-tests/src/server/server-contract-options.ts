@@ -24,6 +24,11 @@ export interface ServerContractCapabilities {
   readonly unsolicitedNotifications?: ServerCapability;
   /** A raw (non-MCP-client) JSON-RPC peer can talk to the server: lifecycle edge cases. */
   readonly rawLifecycle?: ServerCapability;
+  /**
+   * A request sent before `initialize` reaches the server, which refuses it with a JSON-RPC error
+   * (Streamable HTTP refuses it itself, with HTTP 400, before any server sees it).
+   */
+  readonly requestsBeforeInitialize?: ServerCapability;
 }
 
 /** What `describeServerContract` needs to run the suite against one server. */

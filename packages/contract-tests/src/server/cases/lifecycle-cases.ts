@@ -1,6 +1,11 @@
 import { expect } from "vitest";
 import { rejectionOf } from "../contract-helpers.js";
-import { ALWAYS, allOf, capability, type ServerContractContext } from "../server-contract-context.js";
+import {
+  ALWAYS,
+  allOf,
+  capability,
+  type ServerContractContext,
+} from "../server-contract-context.js";
 
 const LEGACY_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 
@@ -15,27 +20,38 @@ export function defineLifecycleCases(context: ServerContractContext): void {
   context.test("initialize agrees on 2025-11-25 and returns serverInfo", ALWAYS, async () => {
     const client = await context.connectClient();
     expect(client.protocolVersion).toBe("2025-11-25");
-    expect(client.serverInfo).toMatchObject({ name: expect.any(String), version: expect.any(String) });
-  });
-
-  context.test("capabilities declare tools, resources with subscribe, prompts, logging and completions", ALWAYS, async () => {
-    const client = await context.connectClient();
-    expect(client.serverCapabilities).toMatchObject({
-      tools: expect.any(Object),
-      resources: expect.objectContaining({ subscribe: true }),
-      prompts: expect.any(Object),
-      logging: expect.any(Object),
-      completions: expect.any(Object),
+    expect(client.serverInfo).toMatchObject({
+      name: expect.any(String),
+      version: expect.any(String),
     });
   });
 
-  context.test("an unsupported protocol version is answered with a supported one, not an error", raw, async () => {
-    const connection = await context.connectRaw();
-    const result = (await connection.request("initialize", initializeParams("1999-01-01"))) as {
-      protocolVersion: string;
-    };
-    expect(LEGACY_VERSIONS).toContain(result.protocolVersion);
-  });
+  context.test(
+    "capabilities declare tools, resources with subscribe, prompts, logging and completions",
+    ALWAYS,
+    async () => {
+      const client = await context.connectClient();
+      expect(client.serverCapabilities).toMatchObject({
+        tools: expect.any(Object),
+        resources: expect.objectContaining({ subscribe: true }),
+        prompts: expect.any(Object),
+        logging: expect.any(Object),
+        completions: expect.any(Object),
+      });
+    },
+  );
+
+  context.test(
+    "an unsupported protocol version is answered with a supported one, not an error",
+    raw,
+    async () => {
+      const connection = await context.connectRaw();
+      const result = (await connection.request("initialize", initializeParams("1999-01-01"))) as {
+        protocolVersion: string;
+      };
+      expect(LEGACY_VERSIONS).toContain(result.protocolVersion);
+    },
+  );
 
   context.test("an older supported version is echoed", raw, async () => {
     const connection = await context.connectRaw();
@@ -45,7 +61,11 @@ export function defineLifecycleCases(context: ServerContractContext): void {
     expect(result.protocolVersion).toBe("2025-03-26");
   });
 
-  context.test("a request before initialize is refused with an error", raw, async () => {
+  const early = allOf(
+    raw,
+    capability(context.capabilities.requestsBeforeInitialize, "requestsBeforeInitialize"),
+  );
+  context.test("a request before initialize is refused with a JSON-RPC error", early, async () => {
     const connection = await context.connectRaw();
     const error = await rejectionOf(connection.request("tools/list", {}));
     expect(error.code).toEqual(expect.any(Number));

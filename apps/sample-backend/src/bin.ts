@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+import { parseCliArguments, USAGE } from "./cli-arguments.js";
+import { createSampleServer } from "./sample-server.js";
+import { serveHttp } from "./serve-http.js";
+import { serveStdio } from "./serve-stdio.js";
+
+// Composition root only: parse arguments, build the one server definition, serve, stop on signals.
+// stdout belongs to the protocol on stdio, so everything human goes to stderr.
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv.includes("--help")) {
+    process.stderr.write(USAGE);
+    return;
+  }
+  let options: ReturnType<typeof parseCliArguments>;
+  try {
+    options = parseCliArguments(argv, process.env);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  const server = createSampleServer();
+  if (options.transport === "stdio") {
+    const { closed } = await serveStdio(server);
+    const stop = () => void server.close();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+    await closed;
+    return;
+  }
+  if (options.transport === "sse") {
+    process.stderr.write(
+      "--transport sse needs @patchbay/transport-sse, which is not available yet\n",
+    );
+    process.exitCode = 2;
+    return;
+  }
+  const listener = await serveHttp(server, options.host, options.port);
+  process.stderr.write(`patchbay-sample-backend listening on ${listener.url.href}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      void listener.close().then(resolve);
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `patchbay-sample-backend: ${error instanceof Error ? error.stack : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,32 @@
+import type { Server } from "@patchbay/server";
+import { createStreamableHttpServer } from "@patchbay/transport-http";
+
+/** A running network listener. */
+export interface RunningListener {
+  /** The URL clients connect to. */
+  readonly url: URL;
+  /** Stops listening and ends every session. */
+  close(): Promise<void>;
+}
+
+/** Serves Streamable HTTP at `/mcp`: one session of `server` per `initialize`. */
+export async function serveHttp(
+  server: Server,
+  host: string,
+  port: number,
+): Promise<RunningListener> {
+  const http = await createStreamableHttpServer({
+    host,
+    port,
+    onSession: async (transport) => {
+      await server.connect(transport);
+    },
+  });
+  return {
+    url: http.url,
+    async close() {
+      await http.close();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import { StreamableHttpClientTransport } from "@patchbay/transport-http";
+import { afterAll, beforeAll } from "vitest";
+import { describeServerContract } from "../../../packages/contract-tests/src/server/describe-server-contract.js";
+import { createSampleServer } from "../src/index.js";
+import { type RunningListener, serveHttp } from "../src/serve-http.js";
+
+let listener: RunningListener;
+beforeAll(async () => {
+  listener = await serveHttp(createSampleServer({ pageSize: 4 }), "127.0.0.1", 0);
+});
+afterAll(async () => {
+  await listener.close();
+});
+
+describeServerContract({
+  name: "sample backend over Streamable HTTP",
+  async connect() {
+    const transport = new StreamableHttpClientTransport({ url: listener.url });
+    return { transport, dispose: () => transport.close() };
+  },
+  capabilities: {
+    requestsBeforeInitialize: {
+      unsupported: "Streamable HTTP answers a request without a session with HTTP 400 itself",
+    },
+    unsolicitedNotifications: {
+      unsupported:
+        "transport-http sends a notification caused by another session's request on that request's stream (reported in notes/requests-transport-http.md)",
+    },
+  },
+});

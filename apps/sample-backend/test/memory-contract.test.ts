@@ -1,0 +1,15 @@
+import { createMemoryTransportPair } from "@patchbay/jsonrpc-core";
+import { describeServerContract } from "../../../packages/contract-tests/src/server/describe-server-contract.js";
+import { createSampleServer } from "../src/index.js";
+
+// One server definition for the whole suite, as in production: every case opens its own session.
+const server = createSampleServer({ pageSize: 4 });
+
+describeServerContract({
+  name: "sample backend over the memory pair",
+  async connect() {
+    const [clientSide, serverSide] = createMemoryTransportPair();
+    await server.connect(serverSide);
+    return { transport: clientSide };
+  },
+});
