@@ -18,7 +18,10 @@ export interface LineDecoderOptions {
 
 /** Splits a byte or text stream into lines (newline-delimited JSON framing). */
 export interface LineDecoder {
-  /** Feeds the next chunk; it may end anywhere, even inside a multi-byte UTF-8 character. */
+  /**
+   * Feeds the next chunk. A byte chunk may end anywhere, even inside a multi-byte UTF-8 character; a
+   * text chunk must not split a surrogate pair (text from a UTF-8 stream decoder never does).
+   */
   push(chunk: Uint8Array | string): void;
   /** Ends the stream: a last line without a newline is delivered. */
   end(): void;

@@ -128,12 +128,14 @@ describe("fromSdkTransport", () => {
       throw new Error("Not connected");
     };
     const transport = fromSdkTransport(sdk);
-    const failure = await transport.send({ jsonrpc: "2.0", method: "a" }).catch((e: unknown) => e);
+    const failure = await transport
+      .send({ jsonrpc: "2.0", method: "a" })
+      .catch((caught: unknown) => caught);
     expect(TransportError.isInstance(failure)).toBe(true);
     await transport.close();
     const afterClose = await transport
       .send({ jsonrpc: "2.0", method: "a" })
-      .catch((e: unknown) => e);
+      .catch((caught: unknown) => caught);
     expect(TransportError.isInstance(afterClose)).toBe(true);
   });
 
