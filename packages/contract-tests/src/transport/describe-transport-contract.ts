@@ -2,6 +2,7 @@ import { afterEach, describe, it } from "vitest";
 import { defineBatchCases } from "./cases/batch-cases.js";
 import { defineConnectionCases } from "./cases/connection-cases.js";
 import { defineDeliveryCases } from "./cases/delivery-cases.js";
+import { defineGeneratedPayloadCases } from "./cases/generated-payload-cases.js";
 import { defineIdCases } from "./cases/id-cases.js";
 import { defineInvalidFrameCases } from "./cases/invalid-frame-cases.js";
 import { defineLifecycleCases } from "./cases/lifecycle-cases.js";
@@ -45,7 +46,10 @@ export function describeTransportContract(options: TransportContractOptions): vo
     };
 
     describe("delivery", () => defineDeliveryCases(context));
-    describe("payloads", () => definePayloadCases(context));
+    describe("payloads", () => {
+      definePayloadCases(context);
+      defineGeneratedPayloadCases(context);
+    });
     describe("ids", () => defineIdCases(context));
     describe("batches", () => defineBatchCases(context));
     describe("lifecycle", () => defineLifecycleCases(context));
