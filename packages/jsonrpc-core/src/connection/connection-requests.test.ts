@@ -70,6 +70,22 @@ describe("Connection: requests and responses", () => {
   });
 });
 
+it("rejects (and does not throw) when the transport's send throws synchronously", async () => {
+  const throwing: Transport = {
+    start: async () => {},
+    close: async () => {},
+    send: () => {
+      throw new Error("not a promise");
+    },
+    onFrame: () => () => {},
+    onError: () => () => {},
+    onClose: () => () => {},
+  };
+  const connection = createConnection(throwing, { defaultTimeoutMs: 0 });
+  const error = await connection.request("x").catch((caught: unknown) => caught);
+  expect(TransportError.isInstance(error)).toBe(true);
+});
+
 describe("Connection: descriptors", () => {
   const add = {
     method: "math/add",

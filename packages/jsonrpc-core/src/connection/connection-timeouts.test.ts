@@ -71,6 +71,19 @@ describe("Connection: timeouts", () => {
     expect(clock.pendingTimers).toBe(0);
   });
 
+  it("treats Infinity and limits beyond what timers honour as no limit", async () => {
+    const scheduled: number[] = [];
+    const clock = {
+      setTimeout: (_: () => void, ms: number) => scheduled.push(ms),
+      clearTimeout: () => {},
+    };
+    const { connection } = await createRawPeer({ clock });
+    void connection.request("a", undefined, { timeoutMs: Number.POSITIVE_INFINITY });
+    void connection.request("b", undefined, { timeoutMs: 2 ** 31, maxTotalTimeoutMs: Infinity });
+    void connection.request("c", undefined, { timeoutMs: 2 ** 31 - 1 });
+    expect(scheduled).toEqual([2 ** 31 - 1]);
+  });
+
   it("sends the protocol's cancel notification on timeout and clears its timers on response", async () => {
     const clock = createFakeClock();
     const { connection, peer, nextFrame } = await createRawPeer({ clock, cancellation });

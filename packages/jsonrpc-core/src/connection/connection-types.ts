@@ -6,7 +6,10 @@ import type { CancellationHooks, ProgressHooks } from "./hooks.js";
 
 /** Options of `createConnection`. */
 export interface ConnectionOptions {
-  /** Timeout of each outgoing request unless it sets its own; `0` means none. Default 60 000. */
+  /**
+   * Timeout of each outgoing request unless it sets its own; `0` (or `Infinity`, or more than about
+   * 24.8 days, which timers cannot hold) means none. Default 60 000.
+   */
   defaultTimeoutMs?: number;
   /** Most incoming request handlers running at once; excess requests wait in order. Default 100. */
   maxConcurrentHandlers?: number;
@@ -22,7 +25,7 @@ export interface ConnectionOptions {
 export interface RequestOptions {
   /** Aborting it rejects the request with CancelledError and sends the cancel notification. */
   signal?: AbortSignal;
-  /** Milliseconds without a response before TimeoutError; `0` means none. */
+  /** Milliseconds without a response before TimeoutError; `0` or `Infinity` means none. */
   timeoutMs?: number;
   /** Restart the `timeoutMs` countdown whenever progress for this request arrives. */
   resetTimeoutOnProgress?: boolean;

@@ -41,7 +41,14 @@ export function createConnection(
 
   const send = (frame: Frame): Promise<void> => {
     if (closed) return Promise.reject(new ConnectionClosedError());
-    return transport.send(frame).catch((error: unknown) => {
+    let sending: Promise<void>;
+    try {
+      sending = transport.send(frame);
+    } catch (error) {
+      // A transport that throws instead of rejecting still fails only this call.
+      sending = Promise.reject(error);
+    }
+    return sending.catch((error: unknown) => {
       throw TransportError.isInstance(error)
         ? error
         : new TransportError("The transport failed to send", { cause: error });

@@ -79,7 +79,7 @@ export class OutgoingRequests {
       this.#pending.set(id, pending);
       this.#armIdleTimer(pending);
       const maxTotal = options.maxTotalTimeoutMs;
-      if (maxTotal !== undefined && maxTotal > 0) {
+      if (maxTotal !== undefined && isTimerLimit(maxTotal)) {
         pending.totalTimer = this.#options.clock.setTimeout(
           () => this.#timeOut(pending, maxTotal, "maximum total time"),
           maxTotal,
@@ -159,7 +159,7 @@ export class OutgoingRequests {
   }
 
   #armIdleTimer(pending: PendingRequest): void {
-    if (pending.timeoutMs <= 0) return;
+    if (!isTimerLimit(pending.timeoutMs)) return;
     pending.idleTimer = this.#options.clock.setTimeout(
       () => this.#timeOut(pending, pending.timeoutMs, "timeout"),
       pending.timeoutMs,
@@ -183,6 +183,16 @@ export class OutgoingRequests {
     pending.removeAbortListener?.();
     return true;
   }
+}
+
+/**
+ * Longest delay timers honour: beyond it (about 24.8 days) Node and browsers fire after 1 ms. A limit
+ * of 0, a negative, `Infinity` or anything beyond this means "no limit".
+ */
+const MAX_TIMER_DELAY_MS = 2_147_483_647;
+
+function isTimerLimit(ms: number): boolean {
+  return ms > 0 && ms <= MAX_TIMER_DELAY_MS;
 }
 
 function describeReason(reason: unknown): string {
