@@ -272,16 +272,23 @@ export {
 } from "./2026-07-28/sampling.js";
 export { TASKS_EXTENSION_ID } from "./2026-07-28/tasks.js";
 export type {
+  Tool,
+  ToolInputSchema,
+  ToolOutputSchema,
+} from "./2026-07-28/tool.js";
+export {
+  ToolInputSchemaSchema,
+  ToolOutputSchemaSchema,
+  ToolSchema,
+} from "./2026-07-28/tool.js";
+export type {
   CallToolRequest,
   CallToolRequestParams,
   CallToolResult,
   ListToolsRequest,
   ListToolsResult,
-  Tool,
   ToolAnnotations,
-  ToolInputSchema,
   ToolListChangedNotification,
-  ToolOutputSchema,
 } from "./2026-07-28/tools.js";
 export {
   CallToolRequestParamsSchema,
@@ -291,10 +298,7 @@ export {
   ListToolsRequestSchema,
   ListToolsResultSchema,
   ToolAnnotationsSchema,
-  ToolInputSchemaSchema,
   ToolListChangedNotificationSchema,
-  ToolOutputSchemaSchema,
-  ToolSchema,
 } from "./2026-07-28/tools.js";
 export type { McpErrorObject, UrlElicitation } from "./errors/error-builders.js";
 export {

@@ -259,16 +259,23 @@ export {
 } from "./sampling.js";
 export { TASKS_EXTENSION_ID } from "./tasks.js";
 export type {
+  Tool,
+  ToolInputSchema,
+  ToolOutputSchema,
+} from "./tool.js";
+export {
+  ToolInputSchemaSchema,
+  ToolOutputSchemaSchema,
+  ToolSchema,
+} from "./tool.js";
+export type {
   CallToolRequest,
   CallToolRequestParams,
   CallToolResult,
   ListToolsRequest,
   ListToolsResult,
-  Tool,
   ToolAnnotations,
-  ToolInputSchema,
   ToolListChangedNotification,
-  ToolOutputSchema,
 } from "./tools.js";
 export {
   CallToolRequestParamsSchema,
@@ -278,8 +285,5 @@ export {
   ListToolsRequestSchema,
   ListToolsResultSchema,
   ToolAnnotationsSchema,
-  ToolInputSchemaSchema,
   ToolListChangedNotificationSchema,
-  ToolOutputSchemaSchema,
-  ToolSchema,
 } from "./tools.js";

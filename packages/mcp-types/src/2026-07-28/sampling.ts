@@ -12,7 +12,7 @@ import {
   ToolResultContentSchema,
   ToolUseContentSchema,
 } from "./content.js";
-import { ToolSchema } from "./tools.js";
+import { ToolSchema } from "./tool.js";
 
 export {
   type ModelHint,

@@ -1,8 +1,4 @@
 import { z } from "zod";
-import {
-  ToolInputSchemaSchema as PreviousToolInputSchemaSchema,
-  ToolSchema as PreviousToolSchema,
-} from "../2025-11-25/tools.js";
 import { defineNotificationSchema, defineRequestSchema } from "../shared/define.js";
 import {
   OptionalNotificationParamsSchema,
@@ -12,28 +8,12 @@ import {
 } from "./base.js";
 import { ContentBlockSchema } from "./content.js";
 import { InputResponseRequestParamsSchema } from "./input-required.js";
+import { ToolSchema } from "./tool.js";
 
 export { type ToolAnnotations, ToolAnnotationsSchema } from "../2025-03-26/tools.js";
 
 /* Revision 2026-07-28: schemas may use any JSON Schema 2020-12 keyword; `execution` left with
  * tasks; `structuredContent` may be any JSON value; `tools/call` may answer input_required. */
-
-/** A tool's input schema: root `type: "object"` is required, any 2020-12 keyword may follow. */
-export const ToolInputSchemaSchema = PreviousToolInputSchemaSchema;
-/** A tool's input schema. */
-export type ToolInputSchema = z.infer<typeof ToolInputSchemaSchema>;
-
-/** A tool's output schema: any JSON Schema 2020-12 object (no longer limited to `type: "object"`). */
-export const ToolOutputSchemaSchema = z.looseObject({ $schema: z.string().optional() });
-/** A tool's output schema. */
-export type ToolOutputSchema = z.infer<typeof ToolOutputSchemaSchema>;
-
-/** A tool: 2025-11-25's without `execution` and with a general `outputSchema`. */
-export const ToolSchema = PreviousToolSchema.omit({ execution: true }).extend({
-  outputSchema: ToolOutputSchemaSchema.optional(),
-});
-/** A tool the client can call. */
-export type Tool = z.infer<typeof ToolSchema>;
 
 /** Params of `tools/list`. */
 export const ListToolsRequestParamsSchema = PaginatedRequestParamsSchema;

@@ -61,12 +61,17 @@ export function isSpecErrorCode(code: number): boolean {
   );
 }
 
-/** Whether `code` lies in the implementation-defined range -32000..-32019. */
+/**
+ * Whether `code` lies in the implementation-defined range -32000..-32019, less -32002 (resource not
+ * found in legacy revisions, reserved for ever). SDK v1 itself uses -32000 (connection closed) and
+ * -32001 (request timeout) on the wire, so a receiver must not give these codes shared meaning.
+ */
 export function isImplementationDefinedErrorCode(code: number): boolean {
   return (
     Number.isInteger(code) &&
     code >= IMPLEMENTATION_DEFINED_ERROR_CODES.min &&
-    code <= IMPLEMENTATION_DEFINED_ERROR_CODES.max
+    code <= IMPLEMENTATION_DEFINED_ERROR_CODES.max &&
+    code !== MCP_ERROR_CODES.ResourceNotFound
   );
 }
 

@@ -1,8 +1,10 @@
 import {
-  isLegacyProtocolVersion,
   LATEST_LEGACY_PROTOCOL_VERSION,
   LEGACY_PROTOCOL_VERSIONS,
+  MODERN_PROTOCOL_VERSIONS,
 } from "../versions.js";
+
+const FIRST_MODERN_PROTOCOL_VERSION: string = MODERN_PROTOCOL_VERSIONS[0];
 
 /**
  * The `protocolVersion` a legacy server answers to `initialize` (all legacy revisions): the
@@ -13,17 +15,20 @@ export function negotiateLegacyProtocolVersion(
   requested: unknown,
   supported: readonly string[] = LEGACY_PROTOCOL_VERSIONS,
 ): string {
-  if (typeof requested === "string" && supported.includes(requested)) return requested;
+  const legacy = supported.filter((version) => !isModernVersionString(version));
+  if (typeof requested === "string" && legacy.includes(requested)) return requested;
   return latestLegacyVersion(supported);
+}
+
+/** Revision names are ISO dates: anything from 2026-07-28 on belongs to the modern era. */
+function isModernVersionString(version: string): boolean {
+  return version >= FIRST_MODERN_PROTOCOL_VERSION;
 }
 
 /** The newest legacy revision in `supported` (revision names sort by date). */
 export function latestLegacyVersion(supported: readonly string[]): string {
-  const legacy = supported.filter((version) => isLegacyProtocolVersion(version)).sort();
-  const latest = legacy[legacy.length - 1];
-  if (latest !== undefined) return latest;
-  const anyVersion = [...supported].sort().at(-1);
-  return anyVersion ?? LATEST_LEGACY_PROTOCOL_VERSION;
+  const legacy = supported.filter((version) => !isModernVersionString(version)).sort();
+  return legacy.at(-1) ?? LATEST_LEGACY_PROTOCOL_VERSION;
 }
 
 /**
