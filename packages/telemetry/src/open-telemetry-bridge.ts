@@ -67,6 +67,8 @@ export interface BridgedSpan {
 
 /** Emits one OpenTelemetry span per request when an SDK is there; costs one check when none is. */
 export interface OpenTelemetryBridge {
+  /** True when an SDK is there to receive spans; callers skip building a {@link SpanRequest} otherwise. */
+  isActive(): boolean;
   /** Starts a span, or returns `undefined` when no SDK records spans. */
   startSpan(request: SpanRequest): BridgedSpan | undefined;
 }
@@ -82,7 +84,10 @@ export interface OpenTelemetryBridgeOptions {
 }
 
 /** A bridge that never emits a span. */
-export const NOOP_OPEN_TELEMETRY_BRIDGE: OpenTelemetryBridge = { startSpan: () => undefined };
+export const NOOP_OPEN_TELEMETRY_BRIDGE: OpenTelemetryBridge = {
+  isActive: () => false,
+  startSpan: () => undefined,
+};
 
 // SpanKind and SpanStatusCode values of the OpenTelemetry API (stable since 1.0).
 const spanKind = { server: 1, client: 2 } as const;
@@ -118,6 +123,7 @@ export function createOpenTelemetryBridge(
   };
 
   return {
+    isActive: () => (tracer ?? resolveTracer()) !== undefined,
     startSpan(request) {
       const active = tracer ?? resolveTracer();
       if (active === undefined) return undefined;

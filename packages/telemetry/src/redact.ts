@@ -135,7 +135,8 @@ export function createRedactor(options: RedactorOptions = {}): Redact {
       for (const key of Object.keys(value)) {
         const item = (value as Record<string, unknown>)[key];
         const kind = kindOf(key);
-        copy[key] = kind === "plain" ? visit(item, path) : kind === "env" ? maskAll(item) : REDACTED;
+        copy[key] =
+          kind === "plain" ? visit(item, path) : kind === "env" ? maskAll(item) : REDACTED;
       }
       result = copy;
     }

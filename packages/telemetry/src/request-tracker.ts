@@ -61,19 +61,21 @@ export function trackRequest(telemetry: Telemetry, start: RequestStart): Request
   const { direction, method, params, backend } = start;
   const tool = readToolName(method, params);
   const parent = readTraceContext(params);
-  let span: BridgedSpan | undefined;
   let trace: RequestTrace;
-  span = telemetry.openTelemetry.startSpan({
-    name: tool === undefined ? method : `${method} ${telemetry.redact(tool)}`,
-    kind: direction === "incoming" ? "server" : "client",
-    parent,
-    attributes: {
-      "rpc.system": "jsonrpc",
-      "rpc.method": method,
-      ...(backend === undefined ? {} : { "patchbay.backend": backend }),
-      ...(tool === undefined ? {} : { "patchbay.tool": telemetry.redact(tool) }),
-    },
-  });
+  // The span request is built only when an SDK listens: the no-op path allocates nothing for it.
+  const span: BridgedSpan | undefined = telemetry.openTelemetry.isActive()
+    ? telemetry.openTelemetry.startSpan({
+        name: tool === undefined ? method : `${method} ${telemetry.redact(tool)}`,
+        kind: direction === "incoming" ? "server" : "client",
+        parent,
+        attributes: {
+          "rpc.system": "jsonrpc",
+          "rpc.method": method,
+          ...(backend === undefined ? {} : { "patchbay.backend": backend }),
+          ...(tool === undefined ? {} : { "patchbay.tool": telemetry.redact(tool) }),
+        },
+      })
+    : undefined;
   if (span === undefined) {
     trace = startRequestTrace(parent, telemetry.ids);
   } else {

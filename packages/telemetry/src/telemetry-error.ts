@@ -1,11 +1,7 @@
 const marker = Symbol.for("@patchbay/telemetry/TelemetryError");
 
 /** String codes of {@link TelemetryError}. */
-export type TelemetryErrorCode =
-  | "INVALID_QUERY"
-  | "INVALID_OPTION"
-  | "INVALID_METRIC"
-  | "SINK_FAILURE";
+export type TelemetryErrorCode = "INVALID_QUERY" | "INVALID_METRIC";
 
 /**
  * A local telemetry error (never sent on the wire as if a peer had sent it). `INVALID_QUERY` has a

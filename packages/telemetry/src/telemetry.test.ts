@@ -80,4 +80,22 @@ describe("createTelemetry", () => {
     );
     expect(family?.metrics).toEqual([{ value: "1", labels: { event_type: "auth.denied" } }]);
   });
+
+  it("exposes backend restarts and sessions for the apps to update", () => {
+    const telemetry = createTelemetry();
+    telemetry.metrics.backendRestarts.inc({ backend: "github" });
+    telemetry.metrics.sessions.inc({ transport: "stdio" });
+    telemetry.metrics.sessionsActive.inc({ transport: "stdio" });
+    const families = parsePrometheusTextFormat(telemetry.registry.render());
+    const valueOf = (name: string) => families.find((item) => item.name === name)?.metrics;
+    expect(valueOf("patchbay_backend_restarts_total")).toEqual([
+      { value: "1", labels: { backend: "github" } },
+    ]);
+    expect(valueOf("patchbay_sessions_total")).toEqual([
+      { value: "1", labels: { transport: "stdio" } },
+    ]);
+    expect(valueOf("patchbay_sessions_active")).toEqual([
+      { value: "1", labels: { transport: "stdio" } },
+    ]);
+  });
 });
