@@ -21,7 +21,7 @@ export interface SseParser {
  * LF or CR; a leading BOM is dropped; `:` lines are comments; a blank line dispatches the event.
  */
 export function createSseParser(callbacks: SseParserCallbacks): SseParser {
-  let buffer = "";
+  let partial: string[] = [];
   let firstChunk = true;
   let pendingCarriageReturn = false;
   let data: string[] = [];
@@ -86,22 +86,25 @@ export function createSseParser(callbacks: SseParserCallbacks): SseParser {
       }
       if (pendingCarriageReturn && text.startsWith("\n")) text = text.slice(1);
       pendingCarriageReturn = false;
-      buffer += text;
+      // Parts of an unfinished line are kept in a list and joined once, so that a long line arriving
+      // in many chunks costs linear time.
       let start = 0;
-      for (let index = 0; index < buffer.length; index++) {
-        const character = buffer[index];
-        if (character !== "\n" && character !== "\r") continue;
-        processLine(buffer.slice(start, index));
-        if (character === "\r") {
-          if (index + 1 === buffer.length) pendingCarriageReturn = true;
-          else if (buffer[index + 1] === "\n") index++;
+      for (let index = 0; index < text.length; index++) {
+        const code = text.charCodeAt(index);
+        if (code !== 10 && code !== 13) continue;
+        partial.push(text.slice(start, index));
+        processLine(partial.length === 1 ? (partial[0] as string) : partial.join(""));
+        partial = [];
+        if (code === 13) {
+          if (index + 1 === text.length) pendingCarriageReturn = true;
+          else if (text.charCodeAt(index + 1) === 10) index++;
         }
         start = index + 1;
       }
-      buffer = buffer.slice(start);
+      if (start < text.length) partial.push(text.slice(start));
     },
     reset() {
-      buffer = "";
+      partial = [];
       firstChunk = true;
       pendingCarriageReturn = false;
       data = [];

@@ -137,6 +137,8 @@ export class StreamableHttpClientTransport implements Transport {
         signal: this.abort.signal,
       });
     } catch (error) {
+      // Aborted by close(): the frame was handed over; the close event tells the rest.
+      if (this.closing) return;
       throw new TransportError(`POST ${this.url.href} failed`, { cause: error });
     }
     const sessionId = response.headers.get(MCP_SESSION_ID_HEADER);
@@ -173,8 +175,14 @@ export class StreamableHttpClientTransport implements Transport {
       return;
     }
     if (contentType.includes("application/json")) {
-      const text = await response.text();
-      this.receive(text);
+      // Read in the background: a server may send the headers long before the answer is ready.
+      void response.text().then(
+        (text) => this.receive(text),
+        (error: unknown) => {
+          if (this.closing) return;
+          this.events.emitError(new TransportError("JSON answer broke off", { cause: error }));
+        },
+      );
       return;
     }
     await response.body.cancel();

@@ -4,6 +4,7 @@ import type { ServerResponse } from "node:http";
 import {
   type Frame,
   type FrameInfo,
+  type JSONRPCId,
   type JSONRPCMessage,
   type JSONRPCResponse,
   type Transport,
@@ -13,7 +14,6 @@ import {
 } from "@patchbay/jsonrpc-core";
 import type { Clock, TimerHandle } from "./clock.js";
 import type { EventStore } from "./event-store.js";
-import { MCP_SESSION_ID_HEADER } from "./constants.js";
 import { idKey, messagesOf, progressTokenOf } from "./message-keys.js";
 import { ServerSseStream } from "./server-sse-stream.js";
 import { TransportEvents } from "./transport-events.js";
@@ -133,6 +133,29 @@ export class StreamableHttpServerTransport implements Transport {
     return this.events.onClose(listener);
   }
 
+  /**
+   * Ends the standalone GET stream without ending the session; the client reconnects after the
+   * `retry:` delay with `Last-Event-ID` (MCP 2025-11-25 SSE polling). Messages sent meanwhile wait.
+   */
+  closeStandaloneStream(): void {
+    const stream = this.standalone;
+    this.standalone = undefined;
+    void stream?.end();
+  }
+
+  /**
+   * Ends the SSE answer of the POST that carried request `id` before its response; the client
+   * resumes it with GET and `Last-Event-ID` after the `retry:` delay, and gets the response then
+   * (MCP 2025-11-25 SSE polling). Returns false when no open SSE answer carries that request.
+   */
+  closeRequestStream(id: JSONRPCId): boolean {
+    const exchange = this.routes.get(idKey(id));
+    const stream = exchange?.stream;
+    if (stream === undefined || stream.closed) return false;
+    void stream.end();
+    return true;
+  }
+
   /** @internal Records HTTP activity for the idle timeout. */
   touch(): void {
     this.lastActivity = this.settings.clock.now();
@@ -203,6 +226,9 @@ export class StreamableHttpServerTransport implements Transport {
       // Invalid batch elements have no id to route by; they are answered first, on this stream.
       for (const message of rejected) await exchange.stream.send(message);
     } else {
+      // Headers go out now so the client's send() completes; the body follows once answered.
+      response.writeHead(200, { ...headers, "content-type": "application/json" });
+      response.flushHeaders();
       response.on("close", () => {
         if (!exchange.done && !response.writableFinished) exchange.done = true;
       });
@@ -372,14 +398,9 @@ export class StreamableHttpServerTransport implements Transport {
     }
     exchange.collected.push(...responses);
     if (!finished || exchange.response.writableEnded || exchange.response.destroyed) return;
-    const body = JSON.stringify(exchange.isBatch ? exchange.collected : exchange.collected[0]);
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      "content-length": String(Buffer.byteLength(body)),
-    };
-    if (this.sessionId !== undefined) headers[MCP_SESSION_ID_HEADER] = this.sessionId;
-    exchange.response.writeHead(200, headers);
-    exchange.response.end(body);
+    exchange.response.end(
+      JSON.stringify(exchange.isBatch ? exchange.collected : exchange.collected[0]),
+    );
   }
 
   private finish(exchange: Exchange): void {
@@ -397,16 +418,8 @@ export class StreamableHttpServerTransport implements Transport {
   private abandon(exchange: Exchange): void {
     exchange.done = true;
     if (exchange.stream !== undefined) void exchange.stream.end();
-    else if (!exchange.response.headersSent) {
-      exchange.response.writeHead(503, { "content-type": "application/json" });
-      exchange.response.end(
-        JSON.stringify({
-          jsonrpc: "2.0",
-          id: null,
-          error: { code: -32000, message: "Session closed before the request was answered" },
-        }),
-      );
-    }
+    // A JSON answer already promised 200: breaking it off is the honest signal.
+    else exchange.response.destroy();
   }
 
   private armIdleTimer(delayMs: number): void {

@@ -1,0 +1,158 @@
+import { describeTransportContract, type TransportPair } from "@patchbay/contract-tests";
+import type { Frame, FrameInfo, Transport, TransportCloseEvent } from "@patchbay/jsonrpc-core";
+import { listenLoopback } from "./loopback.js";
+import { StreamableHttpClientTransport } from "./streamable-http-client-transport.js";
+import { createStreamableHttpHandler } from "./streamable-http-handler.js";
+import type {
+  ResponseMode,
+  StreamableHttpServerTransport,
+} from "./streamable-http-server-transport.js";
+import { initializeRequest, waitUntil } from "./test-support/http-fixtures.js";
+import { limitedFetch } from "./test-support/limited-fetch.js";
+import { StatelessFacade } from "./test-support/stateless-facade.js";
+
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+const unordered = {
+  unsupported: "every client frame is its own POST; concurrent POSTs may be handled in any order",
+};
+const noInvalidText = {
+  unsupported:
+    "the server handler answers text that is not JSON-RPC itself with HTTP 400 (tested in streamable-http-handler.test.ts); it never reaches the session transport",
+};
+
+/** A stateful pair: a session is opened (initialize, initialized, GET stream) before the suite starts. */
+async function createStatefulPair(responseMode: ResponseMode): Promise<TransportPair> {
+  let resolveServer: (transport: StreamableHttpServerTransport) => void = () => {};
+  const serverReady = new Promise<StreamableHttpServerTransport>((resolve) => {
+    resolveServer = resolve;
+  });
+  const handler = createStreamableHttpHandler({
+    responseMode,
+    retryIntervalMs: 0,
+    maxBodyBytes: MAX_BODY_BYTES,
+    onSession: async (transport) => {
+      // Answer the handshake, then hand the transport to the suite with no listener of ours left.
+      const unsubscribe = transport.onFrame((frame) => {
+        const message = frame as { id?: number; method?: string };
+        if (message.method === "initialize") {
+          unsubscribe();
+          void transport.send({
+            jsonrpc: "2.0",
+            id: message.id as number,
+            result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "c", version: "0" } },
+          });
+        }
+      });
+      await transport.start();
+      resolveServer(transport);
+    },
+  });
+  const bound = await listenLoopback((request, response) => void handler(request, response));
+  const client = new StreamableHttpClientTransport({
+    url: `${bound.origin}/mcp`,
+    fetch: limitedFetch(64),
+    reconnect: { initialDelayMs: 0 },
+  });
+  let initialized = false;
+  const unsubscribe = client.onFrame(() => {
+    initialized = true;
+  });
+  await client.start();
+  await client.send(initializeRequest("contract-init"));
+  const server = await serverReady;
+  await waitUntil(() => initialized);
+  unsubscribe();
+  const seen: Frame[] = [];
+  const stopSeeing = server.onFrame((frame) => seen.push(frame));
+  await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  await waitUntil(() => server.hasStandaloneStream && seen.length === 1);
+  stopSeeing();
+  return {
+    client,
+    server,
+    dispose: async () => {
+      await handler.close();
+      await bound.close();
+    },
+  };
+}
+
+/** The client of a stateless pair; closing it stands for the client going away. */
+class StatelessClient implements Transport {
+  constructor(
+    private readonly inner: StreamableHttpClientTransport,
+    private readonly facade: StatelessFacade,
+  ) {}
+  start() {
+    return this.inner.start();
+  }
+  send(frame: Frame) {
+    return this.inner.send(frame);
+  }
+  async close() {
+    await this.inner.close();
+    this.facade.endByClient();
+  }
+  onFrame(listener: (frame: Frame, info: FrameInfo) => void) {
+    return this.inner.onFrame(listener);
+  }
+  onError(listener: (error: Error) => void) {
+    return this.inner.onError(listener);
+  }
+  onClose(listener: (event: TransportCloseEvent) => void) {
+    return this.inner.onClose(listener);
+  }
+}
+
+async function createStatelessPair(responseMode: ResponseMode): Promise<TransportPair> {
+  const facade = new StatelessFacade();
+  const handler = createStreamableHttpHandler({
+    stateless: true,
+    responseMode,
+    maxBodyBytes: MAX_BODY_BYTES,
+    onSession: (transport) => facade.adopt(transport),
+  });
+  const bound = await listenLoopback((request, response) => void handler(request, response));
+  const inner = new StreamableHttpClientTransport({
+    url: `${bound.origin}/mcp`,
+    fetch: limitedFetch(64),
+    protocolVersion: "2025-11-25",
+  });
+  return {
+    client: new StatelessClient(inner, facade),
+    server: facade,
+    dispose: async () => {
+      await handler.close();
+      await bound.close();
+    },
+  };
+}
+
+for (const responseMode of ["sse", "json"] as const) {
+  describeTransportContract({
+    name: `Streamable HTTP, stateful, ${responseMode} answers`,
+    createPair: () => createStatefulPair(responseMode),
+    capabilities: {
+      orderedDelivery: unordered,
+      invalidFrames: noInvalidText,
+      maxMessageBytes: MAX_BODY_BYTES,
+    },
+    timeoutMs: 60_000,
+  });
+
+  describeTransportContract({
+    name: `Streamable HTTP, stateless, ${responseMode} answers`,
+    createPair: () => createStatelessPair(responseMode),
+    capabilities: {
+      orderedDelivery: unordered,
+      invalidFrames: noInvalidText,
+      serverInitiatedMessages: {
+        unsupported: "a stateless endpoint has no stream for messages unrelated to a request",
+      },
+      serverClose: { unsupported: "a stateless endpoint has no session to end" },
+      maxMessageBytes: MAX_BODY_BYTES,
+    },
+    timeoutMs: 60_000,
+  });
+}
