@@ -15,32 +15,15 @@ import {
 } from "@patchbay/jsonrpc-core";
 import { injectTraceContext, instrumentConnection, requestTraceOf } from "@patchbay/telemetry";
 import { buildCatalogue, type Catalogue } from "../catalogue/build-catalogue.js";
-import { InvalidCursorError, paginate } from "../catalogue/pagination.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
-import {
-  INVALID_PARAMS,
-  mapBackendError,
-  unknownNameError,
-  type WireErrorObject,
-} from "../errors/map-error.js";
+import { INVALID_PARAMS, mapBackendError, unknownNameError } from "../errors/map-error.js";
 import { type Backend, createBackend, type ServerToClientMethod } from "./backend.js";
-import {
-  GATEWAY_STATUS_TOOL,
-  GATEWAY_TOOLS,
-  GET_EVENTS_TOOL,
-  jsonToolResult,
-} from "./gateway-tools.js";
+import { registerCatalogueRequests } from "./catalogue-requests.js";
+import { prepareForwardedParams } from "./forwarded-params.js";
+import { GATEWAY_TOOLS } from "./gateway-tools.js";
 import { mcpConnectionHooks } from "./mcp-connection-hooks.js";
 import type { RouterContext } from "./router-context.js";
-
-type Params = Record<string, unknown>;
-
-const listMethods = {
-  "tools/list": "tools",
-  "prompts/list": "prompts",
-  "resources/list": "resources",
-  "resources/templates/list": "resourceTemplates",
-} as const;
+import { asParams, type Params, type SessionScope, toJSONRPCError } from "./session-scope.js";
 
 const listChangedMethods = {
   tools: "notifications/tools/list_changed",
@@ -83,16 +66,6 @@ export interface RouterSession {
   /** Stops the session's own backends and replaces changed ones after a config reload. */
   reconcile(): Promise<void>;
   close(): Promise<void>;
-}
-
-function asParams(params: JSONRPCParams | undefined): Params {
-  return typeof params === "object" && params !== null && !Array.isArray(params)
-    ? { ...(params as Params) }
-    : {};
-}
-
-function toJSONRPCError(error: WireErrorObject): JSONRPCError {
-  return new JSONRPCError(error.code, error.message, error.data);
 }
 
 /** Serves one client over `transport` on behalf of the router. */
@@ -184,23 +157,17 @@ export function createRouterSession(
   ): Promise<unknown> {
     const backend = findBackend(backendName);
     if (!backend) throw toJSONRPCError(unknownNameError("tool", backendName));
-    const meta =
-      typeof params._meta === "object" && params._meta !== null
-        ? { ...(params._meta as Params) }
-        : {};
-    const clientToken = meta.progressToken;
-    delete meta.progressToken;
-    let sent: Params = Object.keys(meta).length > 0 ? { ...params, _meta: meta } : { ...params };
-    if (Object.keys(meta).length === 0) delete sent._meta;
+    const prepared = prepareForwardedParams(params);
+    const clientToken = prepared.progressToken;
     const trace = requestTraceOf(context);
-    if (trace) sent = injectTraceContext(sent, trace);
+    const sent = trace ? injectTraceContext(prepared.params, trace) : prepared.params;
     const onProgress =
-      typeof clientToken === "string" || typeof clientToken === "number"
-        ? (progress: unknown) => {
+      clientToken === undefined
+        ? undefined
+        : (progress: unknown) => {
             const forwarded = { ...(progress as Params), progressToken: clientToken };
             connection.notify("notifications/progress", forwarded).catch(() => {});
-          }
-        : undefined;
+          };
     inFlightCounts.set(backendName, (inFlightCounts.get(backendName) ?? 0) + 1);
     try {
       return await backend.request(method, sent as JSONRPCParams, {
@@ -215,37 +182,6 @@ export function createRouterSession(
       inFlightCounts.set(backendName, (inFlightCounts.get(backendName) ?? 1) - 1);
     }
   }
-
-  function rewriteUris(backend: string, value: unknown): unknown {
-    const current = catalogue();
-    const rewrite = (node: unknown): unknown => {
-      if (Array.isArray(node)) return node.map(rewrite);
-      if (typeof node !== "object" || node === null) return node;
-      const copy: Params = {};
-      for (const [key, item] of Object.entries(node as Params)) {
-        copy[key] =
-          key === "uri" && typeof item === "string"
-            ? current.exposeResourceUri(backend, item)
-            : rewrite(item);
-      }
-      return copy;
-    };
-    return rewrite(value);
-  }
-
-  const gatewayToolHandlers: Record<string, (args: Params) => unknown> = {
-    [GATEWAY_STATUS_TOOL]: () => jsonToolResult(router.status(id)),
-    [GET_EVENTS_TOOL]: (args) => {
-      try {
-        return jsonToolResult(router.telemetry.query(args));
-      } catch (error) {
-        return jsonToolResult(
-          { error: error instanceof Error ? error.message : String(error) },
-          true,
-        );
-      }
-    },
-  };
 
   connection.handle("initialize", (params) => {
     const request = asParams(params);
@@ -292,116 +228,17 @@ export function createRouterSession(
 
   connection.handle("ping", () => ({}));
 
-  for (const [method, key] of Object.entries(listMethods)) {
-    connection.handle(method, async (params) => {
-      await startLazyBackends();
-      const current = catalogue();
-      const items: readonly unknown[] =
-        key === "tools" ? [...GATEWAY_TOOLS, ...current.tools] : current[key];
-      try {
-        const page = paginate(key, items, asParams(params).cursor, router.config().pageSize);
-        return page.nextCursor === undefined
-          ? { [key]: page.items }
-          : { [key]: page.items, nextCursor: page.nextCursor };
-      } catch (error) {
-        if (error instanceof InvalidCursorError) {
-          throw new JSONRPCError(INVALID_PARAMS, error.message, { cursor: error.cursor });
-        }
-        throw error;
-      }
-    });
-  }
-
-  connection.handle("tools/call", async (params, context) => {
-    const request = asParams(params);
-    const name = String(request.name ?? "");
-    const local = gatewayToolHandlers[name];
-    if (local) return local(asParams(request.arguments as JSONRPCParams));
-    await startLazyBackends();
-    const entry = catalogue().findTool(name);
-    if (!entry) throw toJSONRPCError(unknownNameError("tool", name));
-    const result = await forward(
-      entry.backend,
-      "tools/call",
-      { ...request, name: entry.name },
-      context,
-    );
-    return rewriteUris(entry.backend, result);
-  });
-
-  connection.handle("prompts/get", async (params, context) => {
-    const request = asParams(params);
-    await startLazyBackends();
-    const entry = catalogue().findPrompt(String(request.name ?? ""));
-    if (!entry) throw toJSONRPCError(unknownNameError("prompt", String(request.name ?? "")));
-    const result = await forward(
-      entry.backend,
-      "prompts/get",
-      { ...request, name: entry.name },
-      context,
-    );
-    return rewriteUris(entry.backend, result);
-  });
-
-  connection.handle("resources/read", async (params, context) => {
-    const request = asParams(params);
-    await startLazyBackends();
-    const uri = String(request.uri ?? "");
-    const entry = catalogue().findResource(uri);
-    if (!entry) throw toJSONRPCError(unknownNameError("resource", uri));
-    const result = await forward(
-      entry.backend,
-      "resources/read",
-      { ...request, uri: entry.name },
-      context,
-    );
-    return rewriteUris(entry.backend, result);
-  });
-
-  for (const method of ["resources/subscribe", "resources/unsubscribe"] as const) {
-    connection.handle(method, async (params, context) => {
-      const request = asParams(params);
-      const uri = String(request.uri ?? "");
-      const entry = catalogue().findResource(uri);
-      if (!entry) throw toJSONRPCError(unknownNameError("resource", uri));
-      const backend = findBackend(entry.backend);
-      if (!backend?.initializeResult?.capabilities.resources?.subscribe) {
-        throw new JSONRPCError(
-          GatewayErrorCode.CapabilityNotSupported,
-          `Backend "${entry.backend}" does not support resource subscriptions`,
-          { backend: entry.backend, uri },
-        );
-      }
-      if (method === "resources/subscribe") subscriptions.add(uri);
-      else subscriptions.delete(uri);
-      await forward(entry.backend, method, { ...request, uri: entry.name }, context);
-      return {};
-    });
-  }
-
-  connection.handle("completion/complete", async (params, context) => {
-    const request = asParams(params);
-    const ref = asParams(request.ref as JSONRPCParams);
-    if (ref.type === "ref/prompt") {
-      const entry = catalogue().findPrompt(String(ref.name ?? ""));
-      if (!entry) throw toJSONRPCError(unknownNameError("prompt", String(ref.name ?? "")));
-      return await forward(
-        entry.backend,
-        "completion/complete",
-        { ...request, ref: { ...ref, name: entry.name } },
-        context,
-      );
-    }
-    const uri = String(ref.uri ?? "");
-    const entry = catalogue().findResource(uri);
-    if (!entry) throw toJSONRPCError(unknownNameError("resource", uri));
-    return await forward(
-      entry.backend,
-      "completion/complete",
-      { ...request, ref: { ...ref, uri: entry.name } },
-      context,
-    );
-  });
+  const scope: SessionScope = {
+    id,
+    connection,
+    router,
+    subscriptions,
+    findBackend,
+    catalogue,
+    startLazyBackends,
+    forward,
+  };
+  registerCatalogueRequests(scope);
 
   connection.handle("logging/setLevel", async (params) => {
     const level = asParams(params).level;

@@ -1,0 +1,144 @@
+import { JSONRPCError, type JSONRPCParams, type RequestContext } from "@patchbay/jsonrpc-core";
+import { InvalidCursorError, paginate } from "../catalogue/pagination.js";
+import { GatewayErrorCode } from "../errors/gateway-error-code.js";
+import { INVALID_PARAMS, unknownNameError } from "../errors/map-error.js";
+import { rewriteResourceUris } from "./forwarded-params.js";
+import {
+  GATEWAY_STATUS_TOOL,
+  GATEWAY_TOOLS,
+  GET_EVENTS_TOOL,
+  jsonToolResult,
+} from "./gateway-tools.js";
+import { asParams, type Params, type SessionScope, toJSONRPCError } from "./session-scope.js";
+
+const listMethods = {
+  "tools/list": "tools",
+  "prompts/list": "prompts",
+  "resources/list": "resources",
+  "resources/templates/list": "resourceTemplates",
+} as const;
+
+/**
+ * Answers the catalogue requests of one client: the four paginated lists from the aggregated
+ * catalogue, and `tools/call`, `prompts/get`, `resources/read|subscribe|unsubscribe`,
+ * `completion/complete` by forwarding to the owning backend under its own names.
+ */
+export function registerCatalogueRequests(scope: SessionScope): void {
+  const { connection, router } = scope;
+
+  const callOwner = async (
+    kind: "tool" | "prompt" | "resource",
+    method: string,
+    request: Params,
+    context: RequestContext,
+  ): Promise<unknown> => {
+    await scope.startLazyBackends();
+    const key = kind === "resource" ? "uri" : "name";
+    const exposed = String(request[key] ?? "");
+    const catalogue = scope.catalogue();
+    const entry =
+      kind === "tool"
+        ? catalogue.findTool(exposed)
+        : kind === "prompt"
+          ? catalogue.findPrompt(exposed)
+          : catalogue.findResource(exposed);
+    if (!entry) throw toJSONRPCError(unknownNameError(kind, exposed));
+    const result = await scope.forward(
+      entry.backend,
+      method,
+      { ...request, [key]: entry.name },
+      context,
+    );
+    return rewriteResourceUris(result, (uri) =>
+      scope.catalogue().exposeResourceUri(entry.backend, uri),
+    );
+  };
+
+  const gatewayTools: Record<string, (args: Params) => unknown> = {
+    [GATEWAY_STATUS_TOOL]: () => jsonToolResult(router.status(scope.id)),
+    [GET_EVENTS_TOOL]: (args) => {
+      try {
+        return jsonToolResult(router.telemetry.query(args));
+      } catch (error) {
+        // Bad arguments of a tool are a tool error, not a protocol error (MCP 2025-11-25).
+        return jsonToolResult(
+          { error: error instanceof Error ? error.message : String(error) },
+          true,
+        );
+      }
+    },
+  };
+
+  for (const [method, key] of Object.entries(listMethods)) {
+    connection.handle(method, async (params) => {
+      await scope.startLazyBackends();
+      const catalogue = scope.catalogue();
+      const items: readonly unknown[] =
+        key === "tools" ? [...GATEWAY_TOOLS, ...catalogue.tools] : catalogue[key];
+      try {
+        const page = paginate(key, items, asParams(params).cursor, router.config().pageSize);
+        return page.nextCursor === undefined
+          ? { [key]: page.items }
+          : { [key]: page.items, nextCursor: page.nextCursor };
+      } catch (error) {
+        if (error instanceof InvalidCursorError) {
+          throw new JSONRPCError(INVALID_PARAMS, error.message, { cursor: error.cursor });
+        }
+        throw error;
+      }
+    });
+  }
+
+  connection.handle("tools/call", async (params, context) => {
+    const request = asParams(params);
+    const local = gatewayTools[String(request.name ?? "")];
+    if (local) return local(asParams(request.arguments as JSONRPCParams));
+    return await callOwner("tool", "tools/call", request, context);
+  });
+
+  connection.handle("prompts/get", (params, context) =>
+    callOwner("prompt", "prompts/get", asParams(params), context),
+  );
+
+  connection.handle("resources/read", (params, context) =>
+    callOwner("resource", "resources/read", asParams(params), context),
+  );
+
+  for (const method of ["resources/subscribe", "resources/unsubscribe"] as const) {
+    connection.handle(method, async (params, context) => {
+      const request = asParams(params);
+      const uri = String(request.uri ?? "");
+      const entry = scope.catalogue().findResource(uri);
+      if (!entry) throw toJSONRPCError(unknownNameError("resource", uri));
+      const backend = scope.findBackend(entry.backend);
+      if (!backend?.initializeResult?.capabilities.resources?.subscribe) {
+        throw new JSONRPCError(
+          GatewayErrorCode.CapabilityNotSupported,
+          `Backend "${entry.backend}" does not support resource subscriptions`,
+          { backend: entry.backend, uri },
+        );
+      }
+      if (method === "resources/subscribe") scope.subscriptions.add(uri);
+      else scope.subscriptions.delete(uri);
+      await scope.forward(entry.backend, method, { ...request, uri: entry.name }, context);
+      return {};
+    });
+  }
+
+  connection.handle("completion/complete", async (params, context) => {
+    const request = asParams(params);
+    const ref = asParams(request.ref as JSONRPCParams);
+    const catalogue = scope.catalogue();
+    const isPrompt = ref.type === "ref/prompt";
+    const exposed = String((isPrompt ? ref.name : ref.uri) ?? "");
+    const entry = isPrompt ? catalogue.findPrompt(exposed) : catalogue.findResource(exposed);
+    if (!entry) throw toJSONRPCError(unknownNameError(isPrompt ? "prompt" : "resource", exposed));
+    const ownRef = isPrompt ? { ...ref, name: entry.name } : { ...ref, uri: entry.name };
+    return await scope.forward(
+      entry.backend,
+      "completion/complete",
+      { ...request, ref: ownRef },
+      context,
+    );
+  });
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { prepareForwardedParams, rewriteResourceUris } from "./forwarded-params.js";
+
+describe("prepareForwardedParams", () => {
+  it("takes out the client's progress token and keeps other _meta keys", () => {
+    expect(
+      prepareForwardedParams({ name: "t", _meta: { progressToken: 0, traceparent: "00-x" } }),
+    ).toEqual({ params: { name: "t", _meta: { traceparent: "00-x" } }, progressToken: 0 });
+  });
+
+  it("drops a _meta that held only the token", () => {
+    expect(prepareForwardedParams({ name: "t", _meta: { progressToken: "p" } })).toEqual({
+      params: { name: "t" },
+      progressToken: "p",
+    });
+  });
+
+  it("leaves params without _meta alone", () => {
+    expect(prepareForwardedParams({ name: "t" })).toEqual({
+      params: { name: "t" },
+      progressToken: undefined,
+    });
+  });
+
+  it("ignores a token that is neither string nor number", () => {
+    expect(prepareForwardedParams({ _meta: { progressToken: {} } }).progressToken).toBeUndefined();
+  });
+});
+
+describe("rewriteResourceUris", () => {
+  it("rewrites every uri, deep in contents and content blocks", () => {
+    const result = rewriteResourceUris(
+      {
+        contents: [{ uri: "file:///a", text: "x" }],
+        content: [
+          { type: "resource_link", uri: "file:///a", name: "a" },
+          { type: "text", text: "uri" },
+        ],
+      },
+      (uri) => `patchbay://n/${uri}`,
+    );
+    expect(result).toEqual({
+      contents: [{ uri: "patchbay://n/file:///a", text: "x" }],
+      content: [
+        { type: "resource_link", uri: "patchbay://n/file:///a", name: "a" },
+        { type: "text", text: "uri" },
+      ],
+    });
+  });
+});

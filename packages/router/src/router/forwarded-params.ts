@@ -1,0 +1,45 @@
+import type { JSONRPCId } from "@patchbay/jsonrpc-core";
+
+/** Params ready for a backend, and the progress token the client had put in them. */
+export interface ForwardedParams {
+  readonly params: Record<string, unknown>;
+  /** The client's `_meta.progressToken`, when it asked for progress. */
+  readonly progressToken: JSONRPCId | undefined;
+}
+
+/**
+ * Takes the client's progress token out of a request's `_meta` (the backend connection issues its
+ * own, so tokens of two clients never collide) and keeps every other `_meta` key. An emptied
+ * `_meta` is dropped.
+ */
+export function prepareForwardedParams(params: Record<string, unknown>): ForwardedParams {
+  const raw = params._meta;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return { params: { ...params }, progressToken: undefined };
+  }
+  const { progressToken, ...meta } = raw as Record<string, unknown>;
+  const { _meta: _dropped, ...rest } = params;
+  const token =
+    typeof progressToken === "string" || typeof progressToken === "number"
+      ? progressToken
+      : undefined;
+  return {
+    params: Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest,
+    progressToken: token,
+  };
+}
+
+/**
+ * Copies a result, rewriting every `uri` string with `expose` (for resource URIs that the catalogue
+ * rewrote because two backends share them: read contents, embedded resources, resource links).
+ */
+export function rewriteResourceUris(value: unknown, expose: (uri: string) => string): unknown {
+  if (Array.isArray(value)) return value.map((item) => rewriteResourceUris(item, expose));
+  if (typeof value !== "object" || value === null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    copy[key] =
+      key === "uri" && typeof item === "string" ? expose(item) : rewriteResourceUris(item, expose);
+  }
+  return copy;
+}

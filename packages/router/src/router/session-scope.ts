@@ -1,0 +1,45 @@
+import {
+  type Connection,
+  JSONRPCError,
+  type JSONRPCParams,
+  type RequestContext,
+} from "@patchbay/jsonrpc-core";
+import type { Catalogue } from "../catalogue/build-catalogue.js";
+import type { WireErrorObject } from "../errors/map-error.js";
+import type { Backend } from "./backend.js";
+import type { RouterContext } from "./router-context.js";
+
+/** Request or notification params as an object (positional params are treated as none). */
+export type Params = Record<string, unknown>;
+
+/** The params of a request as a fresh object. */
+export function asParams(params: JSONRPCParams | undefined): Params {
+  return typeof params === "object" && params !== null && !Array.isArray(params)
+    ? { ...(params as Params) }
+    : {};
+}
+
+/** A wire error object as a throwable `JSONRPCError` (sent on the wire as is by the Connection). */
+export function toJSONRPCError(error: WireErrorObject): JSONRPCError {
+  return new JSONRPCError(error.code, error.message, error.data);
+}
+
+/** What the request handlers of one client session work with (internal seam). */
+export interface SessionScope {
+  readonly id: string;
+  readonly connection: Connection;
+  readonly router: RouterContext;
+  /** Exposed resource URIs this client subscribed to. */
+  readonly subscriptions: Set<string>;
+  findBackend(name: string): Backend | undefined;
+  catalogue(): Catalogue;
+  /** Starts the lazy backends this session sees and waits until each runs or failed. */
+  startLazyBackends(): Promise<void>;
+  /** Sends a request to a backend on behalf of the client, mapping failures to wire errors. */
+  forward(
+    backend: string,
+    method: string,
+    params: Params,
+    context: RequestContext,
+  ): Promise<unknown>;
+}
