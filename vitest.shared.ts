@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { defineProject, mergeConfig, type ViteUserConfig } from "vitest/config";
+import { defineConfig, mergeConfig, type ViteUserConfig } from "vitest/config";
 
 const root = dirname(fileURLToPath(import.meta.url));
 const resultsDir = join(root, ".test-results");
@@ -15,7 +15,7 @@ export function definePackageTestConfig(packageDir: string, overrides: ViteUserC
   const name = basename(packageDir);
   const group = basename(dirname(packageDir));
   return mergeConfig(
-    defineProject({
+    defineConfig({
       test: {
         include: ["src/**/*.test.ts", "test/**/*.test.ts"],
         reporters: ["default", ["json", { outputFile: join(resultsDir, `${group}-${name}.json`) }]],
