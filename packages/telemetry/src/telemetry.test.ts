@@ -87,14 +87,14 @@ describe("createTelemetry", () => {
     telemetry.metrics.sessions.inc({ transport: "stdio" });
     telemetry.metrics.sessionsActive.inc({ transport: "stdio" });
     const families = parsePrometheusTextFormat(telemetry.registry.render());
-    const valueOf = (name: string) => families.find((item) => item.name === name)?.metrics;
-    expect(valueOf("patchbay_backend_restarts_total")).toEqual([
+    const samplesOf = (name: string) => families.find((item) => item.name === name)?.metrics;
+    expect(samplesOf("patchbay_backend_restarts_total")).toEqual([
       { value: "1", labels: { backend: "github" } },
     ]);
-    expect(valueOf("patchbay_sessions_total")).toEqual([
+    expect(samplesOf("patchbay_sessions_total")).toEqual([
       { value: "1", labels: { transport: "stdio" } },
     ]);
-    expect(valueOf("patchbay_sessions_active")).toEqual([
+    expect(samplesOf("patchbay_sessions_active")).toEqual([
       { value: "1", labels: { transport: "stdio" } },
     ]);
   });
