@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 afterAll(() => {
-  expect(tracker.alive(), "processes left running").toEqual([]);
+  expect(tracker.reapSurvivors(), "processes left running").toEqual([]);
 });
 
 describe("interop: the official SDK Client over our stdio client transport", () => {

@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import {
   ConnectionClosedError,
   createConnection,
@@ -25,7 +25,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   expect(tracker.pids.length).toBeGreaterThan(0);
-  expect(tracker.alive(), "processes left running or unreaped").toEqual([]);
+  expect(tracker.reapSurvivors(), "processes left running or unreaped").toEqual([]);
 });
 
 function peer(
@@ -234,6 +234,29 @@ describe("stdio client transport environment", () => {
 });
 
 describe("exit safety net", () => {
+  it("kills the children of a parent ended by a SIGTERM it does not handle, which still ends it", async () => {
+    const parent = spawn(process.execPath, [fixture("exiting-parent.mjs"), "wait"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    if (parent.pid !== undefined) tracker.track(parent.pid);
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      parent.once("exit", (_code, signal) => resolve(signal)),
+    );
+    const firstLine = await new Promise<string>((resolve) => {
+      let output = "";
+      parent.stdout.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes("\n")) resolve(output);
+      });
+    });
+    const orphan = Number(firstLine.trim());
+    tracker.track(orphan);
+    expect(isRunning(orphan)).toBe(true);
+    parent.kill("SIGTERM");
+    expect(await exited).toBe("SIGTERM");
+    await eventually(() => !isRunning(orphan));
+  });
+
   it("kills the children of a parent that exits without closing its transports", async () => {
     const output = await new Promise<string>((resolve, reject) => {
       execFile(process.execPath, [fixture("exiting-parent.mjs")], (error, stdout) =>

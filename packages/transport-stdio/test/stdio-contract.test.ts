@@ -9,7 +9,7 @@ const tracker = createProcessTracker();
 
 afterAll(() => {
   expect(tracker.pids.length).toBeGreaterThan(0);
-  expect(tracker.alive(), "processes left running").toEqual([]);
+  expect(tracker.reapSurvivors(), "processes left running").toEqual([]);
 });
 
 function listen(server: Server): Promise<number> {

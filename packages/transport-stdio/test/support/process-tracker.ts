@@ -1,4 +1,4 @@
-import { spawn as nodeSpawn } from "node:child_process";
+import { type ChildProcess, spawn as nodeSpawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { SpawnFunction } from "../../src/index.js";
@@ -23,23 +23,40 @@ export function isAlive(pid: number): boolean {
  * none is left running.
  */
 export function createProcessTracker() {
-  const pids: number[] = [];
+  const children: ChildProcess[] = [];
   const others: number[] = [];
   const spawn: SpawnFunction = (command, args, options) => {
     const child = nodeSpawn(command, args, options);
-    if (child.pid !== undefined) pids.push(child.pid);
+    children.push(child);
     return child;
   };
+  const pidsOf = (list: readonly ChildProcess[]) =>
+    list.flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
   return {
     spawn,
-    pids,
+    /** Pids of every child spawned so far. */
+    get pids(): number[] {
+      return pidsOf(children);
+    },
     /** Records a process that is not our child (a grandchild); init reaps it, not us. */
     track(pid: number) {
       others.push(pid);
     },
     /** Our children still alive or unreaped (zombies), and other recorded processes still running. */
     alive(): number[] {
-      return [...pids.filter(isAlive), ...others.filter(isRunning)];
+      return [...pidsOf(children).filter(isAlive), ...others.filter(isRunning)];
+    },
+    /**
+     * Returns the processes still alive, and kills those of our children that have not exited, so
+     * a failing test reports them without leaving them on the machine. Only children whose exit
+     * Node has not seen are killed: their pids cannot have been reused by someone else's process.
+     */
+    reapSurvivors(): number[] {
+      const survivors = [...pidsOf(children).filter(isAlive), ...others.filter(isRunning)];
+      for (const child of children) {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      }
+      return survivors;
     },
   };
 }
