@@ -231,3 +231,33 @@ describe("router: backends that are not started", () => {
     await closed;
   });
 });
+
+describe("router: protocol versions", () => {
+  it("initializes a per-session backend with its client's protocol version", async () => {
+    harness = await createHarness(
+      {
+        mcpServers: { mine: { command: "x", isolation: "per-session" }, shared: { command: "y" } },
+      },
+      { mine: echo, shared: echo },
+      { client: { protocolVersion: "2025-03-26" } },
+    );
+    await harness.client.listAllTools();
+    const status = (await harness.client.callTool({ name: "gateway_status" }))
+      .structuredContent as {
+      backends: Record<string, { protocol_version: string }>;
+    };
+    expect(status.backends.mine?.protocol_version).toBe("2025-03-26");
+    expect(status.backends.shared?.protocol_version).toBe("2025-11-25");
+  });
+
+  it("answers initialize with the client's version when it supports it, else its latest", async () => {
+    harness = await createHarness(
+      { mcpServers: { a: { command: "x" } } },
+      { a: echo },
+      {
+        client: { protocolVersion: "2024-11-05" },
+      },
+    );
+    expect(harness.client.protocolVersion).toBe("2024-11-05");
+  });
+});

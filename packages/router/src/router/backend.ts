@@ -56,6 +56,8 @@ export interface BackendHost {
   record(event: EventInput): void;
   /** The logging level the client asked for, applied to backends as they start. */
   logLevel(): LoggingLevel | undefined;
+  /** The revision to ask for in `initialize` (a per-session backend uses its client's). */
+  protocolVersion(): string | undefined;
 }
 
 /** Options of one forwarded request. */
@@ -147,7 +149,9 @@ export function createBackend(config: BackendConfig, host: BackendHost): Backend
     let target: Client | undefined;
     try {
       const transport = await host.connect(config);
+      const protocolVersion = host.protocolVersion();
       target = createClient(host.clientInfo, {
+        ...(protocolVersion === undefined ? {} : { protocolVersion }),
         requestTimeoutMs: config.timeoutMs,
         sampling: (params, context) =>
           host.relayToClient(

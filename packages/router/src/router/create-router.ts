@@ -115,6 +115,8 @@ export function createRouter(options: RouterOptions): Router {
         telemetry.record(event);
       },
       logLevel: () => logLevel,
+      protocolVersion: () =>
+        ownerSession === undefined ? undefined : sessions.get(ownerSession)?.protocolVersion,
     };
   }
 
@@ -189,6 +191,7 @@ export function createRouter(options: RouterOptions): Router {
       logLevel = level;
     },
     status: (sessionId) => status(sessionId),
+    closing: () => closing,
     reportConflicts,
     removeSession: (sessionId) => {
       sessions.delete(sessionId);

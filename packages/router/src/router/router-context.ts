@@ -23,6 +23,8 @@ export interface RouterContext {
   status(sessionId: string): Record<string, unknown>;
   /** Records conflicts not reported before. */
   reportConflicts(conflicts: readonly ConflictReport[]): void;
+  /** True once the router is shutting down. */
+  closing(): boolean;
   /** Forgets a closed session. */
   removeSession(sessionId: string): void;
 }

@@ -44,6 +44,8 @@ export interface RouterSession {
   readonly connection: Connection;
   /** True once the client sent `notifications/initialized`. */
   readonly initialized: boolean;
+  /** The revision agreed with the client in `initialize`. */
+  readonly protocolVersion: string | undefined;
   /** The backends this session sees, in config order (shared ones and its own). */
   backends(): Backend[];
   /** The catalogue as this session sees it. */
@@ -82,6 +84,7 @@ export function createRouterSession(
   const refused = new Map<string, number>();
   let clientCapabilities: Params = {};
   let initialized = false;
+  let negotiatedVersion: string | undefined;
   let cached: Catalogue | undefined;
   let fingerprints: Record<string, string> = {};
   let closed = false;
@@ -157,6 +160,11 @@ export function createRouterSession(
   ): Promise<unknown> {
     const backend = findBackend(backendName);
     if (!backend) throw toJSONRPCError(unknownNameError("tool", backendName));
+    if (router.closing()) {
+      throw new JSONRPCError(GatewayErrorCode.GatewayShuttingDown, "The gateway is shutting down", {
+        backend: backendName,
+      });
+    }
     const prepared = prepareForwardedParams(params);
     const clientToken = prepared.progressToken;
     const trace = requestTraceOf(context);
@@ -190,6 +198,7 @@ export function createRouterSession(
     const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
       ? requested
       : LATEST_LEGACY_PROTOCOL_VERSION;
+    negotiatedVersion = protocolVersion;
     for (const backend of backends()) {
       if (backend.config.isolation === "per-session" && backend.config.start === "eager") {
         backend.start().catch(() => {});
@@ -288,6 +297,9 @@ export function createRouterSession(
     connection,
     get initialized() {
       return initialized;
+    },
+    get protocolVersion() {
+      return negotiatedVersion;
     },
     backends,
     catalogue,
