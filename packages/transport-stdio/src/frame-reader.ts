@@ -49,7 +49,9 @@ export class FrameReader {
     this.#input.on("data", this.#onData);
     this.#input.on("end", this.#onEnd);
     this.#input.on("error", this.#onError);
-    this.#input.resume();
+    // A stream that ended before anyone read it will not emit 'end' again.
+    if (this.#input.readableEnded) queueMicrotask(this.#onEnd);
+    else this.#input.resume();
   }
 
   /** Stops reading and forgets the stream; nothing is reported afterwards. */

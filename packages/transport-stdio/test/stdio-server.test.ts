@@ -77,6 +77,17 @@ describe("stdio server transport on given streams", () => {
     await outputEnded;
   });
 
+  it("closes when started on an input that already ended and was read to the end", async () => {
+    const input = new PassThrough();
+    input.resume();
+    input.end();
+    await new Promise((resolve) => input.once("end", resolve));
+    const transport = createStdioServerTransport({ input, output: new PassThrough() });
+    const events = recordEvents(transport);
+    await transport.start();
+    expect((await events.closed).initiator).toBe("remote");
+  });
+
   it("reports an invalid line as an InvalidFrameError carrying the response to send", async () => {
     const input = new PassThrough();
     const transport = createStdioServerTransport({ input, output: new PassThrough() });
