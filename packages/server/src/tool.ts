@@ -1,3 +1,4 @@
+import { validateToolName } from "@patchbay/mcp-types";
 import type { z } from "zod";
 import { checkSchema, type SchemaInput, toToolJsonSchema } from "./input-schema.js";
 import type {
@@ -57,12 +58,18 @@ export interface ToolEntry {
   readonly definition: Tool;
 }
 
-/** Validates the config and computes the published definition. */
+/**
+ * Validates the name (1-128 of `[A-Za-z0-9_.-]`, MCP 2025-11-25 "Tool names") and the schemas, and
+ * computes the published definition; throws a `TypeError` saying what is wrong.
+ */
 export function createToolEntry(
   name: string,
   config: ToolConfig<SchemaInput | undefined, SchemaInput | undefined>,
   handler: ToolEntry["handler"],
 ): ToolEntry {
+  const validation = validateToolName(name);
+  if (!validation.valid)
+    throw new TypeError(`Invalid tool name ${JSON.stringify(name)}: ${validation.message}`);
   const definition: Tool = { name, inputSchema: toToolJsonSchema(config.inputSchema, "input") };
   if (config.title !== undefined) definition.title = config.title;
   if (config.description !== undefined) definition.description = config.description;

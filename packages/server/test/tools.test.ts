@@ -112,6 +112,20 @@ describe("tools", () => {
     );
   });
 
+  it.each(["", "has space", "a:b", "x".repeat(129)])("refuses the invalid tool name %j", (name) => {
+    server = createServer({ name: "s", version: "1" });
+    expect(() => server.registerTool(name, {}, () => ({ content: [] }))).toThrow(
+      /Invalid tool name/,
+    );
+  });
+
+  it("refuses a schema that does not describe an object", () => {
+    server = createServer({ name: "s", version: "1" });
+    expect(() =>
+      server.registerTool("t", { inputSchema: z.string() }, () => ({ content: [] })),
+    ).toThrow(/must describe an object/);
+  });
+
   it("refuses a second tool with the same name", () => {
     server = createCalculator();
     expect(() => server.registerTool("add", {}, () => ({ content: [] }))).toThrow(
