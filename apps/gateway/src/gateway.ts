@@ -7,7 +7,12 @@ import {
   GatewayConfigError,
   type Router,
 } from "@patchbay/router";
-import { createJsonLinesFileSink, createTelemetry, type EventSink } from "@patchbay/telemetry";
+import {
+  createJsonLinesFileSink,
+  createTelemetry,
+  type EventSink,
+  loadOpenTelemetryBridge,
+} from "@patchbay/telemetry";
 import { createStdioServerTransport } from "@patchbay/transport-stdio";
 import { createBackendTransportFactory } from "./backend-transports.js";
 import { loadConfigFile } from "./load-config-file.js";
@@ -61,6 +66,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     source: "gateway",
     ...(config.telemetry.bufferSize === undefined ? {} : { capacity: config.telemetry.bufferSize }),
     sinks,
+    // Spans go to OpenTelemetry only when asked and an SDK is installed; otherwise nothing is loaded.
+    ...(config.telemetry.openTelemetry ? { openTelemetry: await loadOpenTelemetryBridge() } : {}),
     onSinkError: (error) => logger.warn(`event sink failed: ${String(error)}`),
   });
   const router = createRouter({
