@@ -34,7 +34,7 @@ export {
   type OriginGuardRejection,
 } from "./origin-guard.js";
 export { BodyTooLargeError, readBody } from "./read-body.js";
-export { readSseBody } from "./read-sse-body.js";
+export { readSseBody, type SseBodyCallbacks } from "./read-sse-body.js";
 export { formatSseComment, formatSseEvent, type SseEvent } from "./sse-event.js";
 export { createSseParser, type SseParser, type SseParserCallbacks } from "./sse-parser.js";
 export {

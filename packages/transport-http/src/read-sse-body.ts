@@ -1,4 +1,11 @@
-import { createSseParser, type SseParserCallbacks } from "./sse-parser.js";
+import type { SseEvent } from "./sse-event.js";
+import { createSseParser } from "./sse-parser.js";
+
+/** What {@link readSseBody} reports; `onEvent` may return a promise, awaited before the next event. */
+export interface SseBodyCallbacks {
+  onEvent(event: SseEvent): void | Promise<void>;
+  onRetry?(retryMs: number): void;
+}
 
 /**
  * Reads an SSE response body to its end, handing each event to `callbacks`. Resolves when the
@@ -6,9 +13,18 @@ import { createSseParser, type SseParserCallbacks } from "./sse-parser.js";
  */
 export async function readSseBody(
   body: ReadableStream<Uint8Array>,
-  callbacks: SseParserCallbacks,
+  callbacks: SseBodyCallbacks,
 ): Promise<void> {
-  const parser = createSseParser(callbacks);
+  const events: SseEvent[] = [];
+  const parser = createSseParser({
+    onEvent: (event) => events.push(event),
+    ...(callbacks.onRetry === undefined ? {} : { onRetry: callbacks.onRetry }),
+  });
+  // Each event is handed over in its own microtask: a consumer that defers its handling by one
+  // microtask (the official SDK does, for notifications) then sees events in order of arrival.
+  const flush = async () => {
+    for (const event of events.splice(0)) await callbacks.onEvent(event);
+  };
   const decoder = new TextDecoder();
   const reader = body.getReader();
   try {
@@ -16,8 +32,10 @@ export async function readSseBody(
       const { done, value } = await reader.read();
       if (done) break;
       parser.push(decoder.decode(value, { stream: true }));
+      await flush();
     }
     parser.push(decoder.decode());
+    await flush();
   } finally {
     reader.releaseLock();
   }

@@ -289,11 +289,12 @@ export function createStreamableHttpHandler(
       }
     }
 
+    // `authInfo` and `requestInfo.headers` are the names the official SDK's handlers read.
     const info: FrameInfo = {
       extra: {
         sessionId: transport.sessionId,
-        headers: request.headers,
         authInfo,
+        requestInfo: { headers: request.headers },
       },
     };
     // Elements of a batch that were not valid JSON-RPC are answered here, in the POST that carried

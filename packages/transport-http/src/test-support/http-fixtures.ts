@@ -242,11 +242,16 @@ export async function openSse(
   };
 }
 
-/** Waits until `predicate` holds, checking after each turn of the event loop (no fixed sleeps). */
-export async function waitUntil(predicate: () => boolean, turns = 10_000): Promise<void> {
-  for (let turn = 0; turn < turns; turn++) {
-    if (predicate()) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * Waits until `predicate` holds: checks after every turn of the event loop, then every few
+ * milliseconds. No fixed sleep decides the outcome; the test's timeout bounds a condition that never
+ * comes.
+ */
+export async function waitUntil(predicate: () => boolean): Promise<void> {
+  for (let turn = 0; !predicate(); turn++) {
+    await new Promise<void>((resolve) => {
+      if (turn < 1000) setImmediate(resolve);
+      else setTimeout(resolve, 5);
+    });
   }
-  throw new Error("condition not reached");
 }
