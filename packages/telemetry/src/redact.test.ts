@@ -109,4 +109,16 @@ describe("redact", () => {
   it("leaves numbers, booleans and null as they are", () => {
     expect(redact({ a: 1, b: true, c: null })).toEqual({ a: 1, b: true, c: null });
   });
+
+  it("keeps a JSON-parsed __proto__ key as data instead of setting the copy's prototype", () => {
+    const input = JSON.parse(
+      '{"__proto__": {"polluted": true}, "env": {"__proto__": "x"}}',
+    ) as object;
+    const output = redact(input);
+    expect(Object.getPrototypeOf(output)).toBe(Object.prototype);
+    expect((output as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(JSON.stringify(output)).toBe(
+      '{"__proto__":{"polluted":true},"env":{"__proto__":"[REDACTED]"}}',
+    );
+  });
 });

@@ -61,6 +61,20 @@ function normalizeKey(key: string): string {
   return key.toLowerCase().replace(/[-_]/g, "");
 }
 
+// A JSON-parsed `__proto__` key is an own property; plain assignment would set the prototype instead.
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else {
+    target[key] = value;
+  }
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
@@ -107,7 +121,7 @@ export function createRedactor(options: RedactorOptions = {}): Redact {
     if (value !== null && typeof value === "object") {
       if (Array.isArray(value)) return value.map(() => REDACTED);
       const masked: Record<string, unknown> = {};
-      for (const key of Object.keys(value)) masked[key] = REDACTED;
+      for (const key of Object.keys(value)) setOwn(masked, key, REDACTED);
       return masked;
     }
     return REDACTED;
@@ -135,8 +149,9 @@ export function createRedactor(options: RedactorOptions = {}): Redact {
       for (const key of Object.keys(value)) {
         const item = (value as Record<string, unknown>)[key];
         const kind = kindOf(key);
-        copy[key] =
+        const redacted =
           kind === "plain" ? visit(item, path) : kind === "env" ? maskAll(item) : REDACTED;
+        setOwn(copy, key, redacted);
       }
       result = copy;
     }

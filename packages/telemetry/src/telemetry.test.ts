@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { TelemetryEvent } from "./event.js";
 import { EventTypes } from "./event-types.js";
 import { REDACTED } from "./redact.js";
+import { trackRequest } from "./request-tracker.js";
 import { createTelemetry } from "./telemetry.js";
 
 const fixedNow = Date.parse("2026-01-31T12:00:00.000Z");
@@ -97,5 +98,21 @@ describe("createTelemetry", () => {
     expect(samplesOf("patchbay_sessions_active")).toEqual([
       { value: "1", labels: { transport: "stdio" } },
     ]);
+  });
+
+  it("applies its configured redaction to metric labels too", () => {
+    const telemetry = createTelemetry({ redaction: { secretValues: ["sk-live-999"] } });
+    trackRequest(telemetry, {
+      direction: "incoming",
+      method: "tools/call",
+      params: { name: "leak_sk-live-999" },
+    }).end({ outcome: "success" });
+    const text = telemetry.registry.render();
+    expect(text).not.toContain("sk-live-999");
+    const requests = parsePrometheusTextFormat(text).find(
+      (item) => item.name === "patchbay_requests_total",
+    );
+    expect(requests?.metrics[0]?.labels?.tool).toBe(`leak_${REDACTED}`);
+    expect(telemetry.query()[0]?.tool).toBe(`leak_${REDACTED}`);
   });
 });
