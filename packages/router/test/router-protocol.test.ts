@@ -261,3 +261,52 @@ describe("router: protocol versions", () => {
     expect(harness.client.protocolVersion).toBe("2024-11-05");
   });
 });
+
+describe("router: cancellation from a backend", () => {
+  it("cancels the relayed request at the client when the backend cancels it", async () => {
+    let clientSawAbort!: () => void;
+    const aborted = new Promise<void>((resolve) => {
+      clientSawAbort = resolve;
+    });
+    let samplingStarted!: () => void;
+    const started = new Promise<void>((resolve) => {
+      samplingStarted = resolve;
+    });
+    const backendGiveUp = new AbortController();
+    harness = await createHarness(
+      { mcpServers: { asker: { command: "x" } } },
+      {
+        asker: (server) =>
+          server.registerTool("ask", {}, async (_args, context) => {
+            const answer = await context
+              .sample(
+                {
+                  messages: [{ role: "user", content: { type: "text", text: "?" } }],
+                  maxTokens: 1,
+                },
+                { signal: backendGiveUp.signal },
+              )
+              .catch(() => undefined);
+            return { content: [{ type: "text", text: answer ? "answered" : "gave up" }] };
+          }),
+      },
+      {
+        client: {
+          sampling: (_params, context) =>
+            new Promise((_resolve, reject) => {
+              samplingStarted();
+              context.signal.addEventListener("abort", () => {
+                clientSawAbort();
+                reject(new Error("cancelled"));
+              });
+            }),
+        },
+      },
+    );
+    const call = harness.client.callTool({ name: "asker__ask" });
+    await started;
+    backendGiveUp.abort();
+    await aborted;
+    expect((await call).content).toEqual([{ type: "text", text: "gave up" }]);
+  });
+});

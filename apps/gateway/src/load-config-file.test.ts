@@ -1,0 +1,52 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are config values with ${VAR} references, not templates
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { GatewayConfigError } from "@patchbay/router";
+import { describe, expect, it } from "vitest";
+import { loadConfigFile } from "./load-config-file.js";
+
+function file(name: string, text: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), "patchbay-config-")), name);
+  writeFileSync(path, text);
+  return path;
+}
+
+async function issuesOf(path: string) {
+  const error = await loadConfigFile(path, {}).catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(GatewayConfigError);
+  return (error as GatewayConfigError).issues;
+}
+
+describe("loadConfigFile", () => {
+  it("reads JSON and expands variables from the environment", async () => {
+    const path = file("gateway.json", '{"mcpServers": {"a": {"command": "${CMD:-node}"}}}');
+    const { config } = await loadConfigFile(path, {});
+    expect(config.backends[0]).toMatchObject({ command: "node" });
+  });
+
+  it("reads YAML for .yaml and .yml files", async () => {
+    const path = file("gateway.yml", "mcpServers:\n  a:\n    command: ${CMD}\n");
+    const { config } = await loadConfigFile(path, { CMD: "python" });
+    expect(config.backends[0]).toMatchObject({ command: "python" });
+  });
+
+  it("reports invalid JSON as a config error naming the file", async () => {
+    const path = file("gateway.json", "{ nope");
+    const error = (await loadConfigFile(path, {}).catch((caught: unknown) => caught)) as Error;
+    expect(error.message).toContain(path);
+    expect((await issuesOf(path))[0]?.message).toMatch(/^not valid JSON/);
+  });
+
+  it("reports invalid YAML", async () => {
+    expect((await issuesOf(file("gateway.yaml", "mcpServers: [\n")))[0]?.message).toMatch(
+      /^not valid YAML/,
+    );
+  });
+
+  it("reports a file it cannot read", async () => {
+    expect((await issuesOf("/nonexistent/gateway.json"))[0]?.message).toMatch(
+      /^cannot read the file/,
+    );
+  });
+});
