@@ -1,5 +1,4 @@
-import { type ChildProcess, spawn as nodeSpawn, type SpawnOptions } from "node:child_process";
-import { existsSync } from "node:fs";
+import { type ChildProcess, spawn as nodeSpawn } from "node:child_process";
 import { basename } from "node:path";
 import {
   type Frame,
@@ -9,81 +8,21 @@ import {
   TransportError,
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
+import { ChildExit } from "./child-exit.js";
 import { killQuietly, trackChild } from "./child-registry.js";
 import { getDefaultEnvironment } from "./default-environment.js";
 import { FrameReader } from "./frame-reader.js";
 import { FrameWriter } from "./frame-writer.js";
 import { ListenerSet, toError } from "./listener-set.js";
+import { describeSpawnFailure } from "./spawn-failure.js";
 import { createPrefixedStderrHandler, createStderrLineSplitter } from "./stderr-handler.js";
-
-/** The subset of `child_process.spawn` the transport uses; pass your own to observe or fake it. */
-export type SpawnFunction = (
-  command: string,
-  args: readonly string[],
-  options: SpawnOptions,
-) => ChildProcess;
-
-/** Options of {@link createStdioClientTransport}. */
-export interface StdioClientTransportOptions {
-  /** The executable to run (looked up in the child's `PATH`). */
-  readonly command: string;
-  /** Its arguments. */
-  readonly args?: readonly string[];
-  /** Its working directory; default this process's. */
-  readonly cwd?: string;
-  /** Variables added to the child's environment (on top of the safe default set). */
-  readonly env?: Readonly<Record<string, string>>;
-  /**
-   * Give the child this process's whole environment instead of the safe default set
-   * (`getDefaultEnvironment()`). Default false: secrets in this process's environment stay here.
-   */
-  readonly inheritEnvironment?: boolean;
-  /** The server's name, used in stderr prefixes and error messages; default the command's basename. */
-  readonly name?: string;
-  /**
-   * What happens to the child's stderr: a function that receives each line, `"inherit"` (share this
-   * process's stderr) or `"ignore"`. Default: each line goes to this process's stderr prefixed with
-   * `[name] `. Piped stderr is always read, so a chatty child never blocks on it.
-   */
-  readonly stderr?: ((line: string) => void) | "inherit" | "ignore";
-  /**
-   * How long `close()` waits after ending the child's stdin before SIGTERM, and after SIGTERM before
-   * SIGKILL, in milliseconds. Default 2,000.
-   */
-  readonly gracePeriodMs?: number;
-  /** Longest line accepted, in UTF-8 bytes; longer lines are reported and skipped. Default 16 MiB. */
-  readonly maxLineBytes?: number;
-  /**
-   * Run the child in its own process group and signal the whole group, so that grandchildren (the
-   * real server behind `npx` or a shell script) stop too. Default true, except on Windows.
-   */
-  readonly processGroup?: boolean;
-  /** Replaces `child_process.spawn` (tests use it to record pids). */
-  readonly spawn?: SpawnFunction;
-}
-
-/** What the close event of a stdio client transport carries in `details`. */
-export type StdioExitDetails = {
-  /** The command that was run. */
-  readonly command: string;
-  /** The child's process id, when it started. */
-  readonly pid: number | undefined;
-  /** Its exit code, or null when a signal ended it (or it never started). */
-  readonly exitCode: number | null;
-  /** The signal that ended it, or null. */
-  readonly signal: NodeJS.Signals | null;
-};
-
-/** A stdio client transport: a Transport plus facts about the child process. */
-export interface StdioClientTransport extends Transport {
-  /** The server's name, as used in stderr prefixes and errors. */
-  readonly name: string;
-  /** The child's process id once started. */
-  readonly pid: number | undefined;
-}
-
-/** Default {@link StdioClientTransportOptions.gracePeriodMs}. */
-export const DEFAULT_GRACE_PERIOD_MS = 2_000;
+import {
+  DEFAULT_GRACE_PERIOD_MS,
+  type SpawnFunction,
+  type StdioClientTransport,
+  type StdioClientTransportOptions,
+  type StdioExitDetails,
+} from "./stdio-client-options.js";
 
 /**
  * The client side of the stdio transport: spawns a server process and speaks newline-delimited
@@ -117,12 +56,9 @@ class ChildProcessTransport implements StdioClientTransport {
   #reader: FrameReader | undefined;
   #writer: FrameWriter | undefined;
   #starting: Promise<void> | undefined;
-  #terminating: Promise<void> | undefined;
   #closeRequested = false;
-  #signalled = false;
   #failure: TransportError | undefined;
-  #exit: { exitCode: number | null; signal: NodeJS.Signals | null } | undefined;
-  #onExited: (() => void)[] = [];
+  readonly #exit = new ChildExit();
   #closeEmitted: Promise<void>;
   #resolveCloseEmitted!: () => void;
 
@@ -205,6 +141,7 @@ class ChildProcessTransport implements StdioClientTransport {
     const stdin = child.stdin;
     const stdout = child.stdout;
     if (stdin === null || stdout === null) {
+      child.kill("SIGKILL");
       return Promise.reject(this.#startFailed(new Error("the child has no stdin or stdout pipe")));
     }
     this.#writer = new FrameWriter(stdin, () => `the stdin of "${this.name}"`);
@@ -248,24 +185,7 @@ class ChildProcessTransport implements StdioClientTransport {
   }
 
   #startFailed(error: unknown): TransportError {
-    const cause = toError(error);
-    const code = (cause as NodeJS.ErrnoException).code;
-    const cwd = this.#options.cwd;
-    let reason = cause.message;
-    if (code === "ENOENT") {
-      reason =
-        cwd !== undefined && !existsSync(cwd)
-          ? `working directory "${cwd}" does not exist`
-          : `command "${this.#options.command}" not found`;
-    } else if (code === "EACCES") {
-      reason = `permission denied running "${this.#options.command}"`;
-    }
-    const failure = new TransportError(
-      `Cannot start "${this.name}": ${reason} (${code ?? cause.name})`,
-      {
-        cause,
-      },
-    );
+    const failure = describeSpawnFailure(error, this.name, this.#options);
     this.#failure = failure;
     this.#errorListeners.emit(failure);
     this.#emitClose({ initiator: "error", error: failure, details: this.#details() });
@@ -297,8 +217,7 @@ class ChildProcessTransport implements StdioClientTransport {
   }
 
   #onExit(exitCode: number | null, signal: NodeJS.Signals | null): void {
-    this.#exit = { exitCode, signal };
-    for (const resolve of this.#onExited.splice(0)) resolve();
+    this.#exit.record({ exitCode, signal });
     // 'close' follows once stdout and stderr are drained. A grandchild holding them open must not
     // keep the transport alive: once they stay quiet for the grace period, give up on them.
     const child = this.#child;
@@ -325,34 +244,13 @@ class ChildProcessTransport implements StdioClientTransport {
   }
 
   /** Ends stdin, then SIGTERM, then SIGKILL, each after the grace period; resolves on exit. */
-  #terminate(): Promise<void> {
-    this.#terminating ??= (async () => {
-      const child = this.#child;
-      const pid = child?.pid;
+  async #terminate(): Promise<void> {
+    const pid = this.#child?.pid;
+    if (pid === undefined) {
       this.#writer?.end();
-      if (child === undefined || pid === undefined) return;
-      if (await this.#exitWithin(this.#gracePeriodMs)) return;
-      this.#signalled = true;
-      killQuietly(pid, this.#processGroup, "SIGTERM");
-      if (await this.#exitWithin(this.#gracePeriodMs)) return;
-      killQuietly(pid, this.#processGroup, "SIGKILL");
-      await this.#exitWithin(Number.POSITIVE_INFINITY);
-    })();
-    return this.#terminating;
-  }
-
-  #exitWithin(milliseconds: number): Promise<boolean> {
-    if (this.#exit !== undefined) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer =
-        milliseconds === Number.POSITIVE_INFINITY
-          ? undefined
-          : setTimeout(() => resolve(false), milliseconds);
-      this.#onExited.push(() => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-    });
+      return;
+    }
+    await this.#exit.stop(pid, this.#processGroup, this.#gracePeriodMs, () => this.#writer?.end());
   }
 
   /** The child exited and its pipes are drained (or given up on): emit the close event. */
@@ -369,7 +267,7 @@ class ChildProcessTransport implements StdioClientTransport {
       return;
     }
     // A clean exit, or a child we had to stop because it closed its stdout: the peer went away.
-    if (details.exitCode === 0 || this.#signalled) {
+    if (details.exitCode === 0 || this.#exit.signalled) {
       this.#emitClose({ initiator: "remote", details });
       return;
     }
@@ -393,8 +291,8 @@ class ChildProcessTransport implements StdioClientTransport {
     return {
       command: this.#options.command,
       pid: this.#child?.pid,
-      exitCode: this.#exit?.exitCode ?? null,
-      signal: this.#exit?.signal ?? null,
+      exitCode: this.#exit.status?.exitCode ?? null,
+      signal: this.#exit.status?.signal ?? null,
     };
   }
 
