@@ -20,6 +20,7 @@ import {
   incomingSpanId,
   incomingTraceId,
   incomingTraceparent,
+  whenRecorded,
 } from "../test/helpers.js";
 import { instrumentConnection, requestTraceOf } from "./instrument-connection.js";
 import { createOpenTelemetryBridge } from "./open-telemetry-bridge.js";
@@ -112,6 +113,44 @@ describe("instrumentConnection", () => {
     controller.abort();
     await expect(pending).rejects.toMatchObject({ code: "REQUEST_CANCELLED" });
     expect(telemetry.query()[0]?.event_type).toBe("request.cancelled");
+  });
+
+  it("records a handler that finishes after the caller cancelled as cancelled", async () => {
+    const telemetry = createTestTelemetry();
+    const cancellation = {
+      createNotification: (id: string | number, reason?: string) => ({
+        jsonrpc: "2.0" as const,
+        method: "notifications/cancelled",
+        params: { requestId: id, ...(reason === undefined ? {} : { reason }) },
+      }),
+      readRequestId: (notification: { params?: unknown }) =>
+        (notification.params as { requestId?: string | number } | undefined)?.requestId,
+    };
+    const [clientTransport, serverTransport] = createMemoryTransportPair();
+    const client = createConnection(clientTransport, { cancellation });
+    const rawServer = createConnection(serverTransport, { cancellation });
+    open.push(client, rawServer);
+    await Promise.all([client.start(), rawServer.start()]);
+    const server = instrumentConnection(rawServer, telemetry);
+    let started: () => void = () => {};
+    const handlerStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    server.handle("slow", (_params, context) => {
+      started();
+      return new Promise((resolve) =>
+        context.signal.addEventListener("abort", () => resolve("late")),
+      );
+    });
+    const controller = new AbortController();
+    const pending = client
+      .request("slow", {}, { signal: controller.signal })
+      .catch(() => undefined);
+    await handlerStarted;
+    const recorded = whenRecorded(telemetry, "request.cancelled");
+    controller.abort();
+    await pending;
+    expect(await recorded).toMatchObject({ method: "slow", data: { outcome: "cancelled" } });
   });
 
   it("tracks requests in flight", async () => {

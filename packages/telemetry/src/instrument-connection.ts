@@ -6,7 +6,7 @@ import type {
   RequestHandler,
   RequestOptions,
 } from "@patchbay/jsonrpc-core";
-import { type RequestTracker, trackRequest } from "./request-tracker.js";
+import { type RequestEnd, type RequestTracker, trackRequest } from "./request-tracker.js";
 import { outcomeOfError, outcomeOfResult } from "./response-outcome.js";
 import type { Telemetry } from "./telemetry.js";
 import { injectTraceContext, type RequestTrace } from "./trace-meta.js";
@@ -35,15 +35,28 @@ export function requestTraceOf(context: RequestContext): RequestTrace | undefine
   return traces.get(context);
 }
 
-async function settle(tracker: RequestTracker, run: () => unknown): Promise<unknown> {
+async function settle(
+  tracker: RequestTracker,
+  run: () => unknown,
+  signal?: AbortSignal,
+): Promise<unknown> {
   try {
     const result = await run();
-    tracker.end(outcomeOfResult(result));
+    // A handler that finishes after its request was cancelled answers no one.
+    tracker.end(signal?.aborted ? cancelled(signal) : outcomeOfResult(result));
     return result;
   } catch (error) {
-    tracker.end(outcomeOfError(error));
+    tracker.end(signal?.aborted ? cancelled(signal) : outcomeOfError(error));
     throw error;
   }
+}
+
+function cancelled(signal: AbortSignal): RequestEnd {
+  const reason: unknown = signal.reason;
+  return {
+    outcome: "cancelled",
+    error: { message: reason instanceof Error ? reason.message : String(reason ?? "cancelled") },
+  };
 }
 
 /**
@@ -86,7 +99,7 @@ export function instrumentConnection(
       });
       const wrappedContext: RequestContext = { ...context, connection: instrumented };
       traces.set(wrappedContext, tracker.trace);
-      return settle(tracker, () => handler(params, wrappedContext));
+      return settle(tracker, () => handler(params, wrappedContext), context.signal);
     };
 
   const overrides = {

@@ -12,6 +12,7 @@ import {
   incomingTraceId,
   incomingTraceparent,
   nextFrame,
+  whenRecorded,
 } from "../test/helpers.js";
 import { instrumentTransport } from "./instrument-transport.js";
 import type { Telemetry } from "./telemetry.js";
@@ -242,5 +243,41 @@ describe("instrumentTransport on the answering side", () => {
       backend: "files",
       data: { message: "upstream said: Bearer [REDACTED] is invalid" },
     });
+  });
+
+  it("closes the books on a request the caller cancels with notifications/cancelled", async () => {
+    const telemetry = createTestTelemetry();
+    const [client, rawServer] = await startedPair();
+    const server = instrumentTransport(rawServer, telemetry);
+    const cancelled = whenRecorded(telemetry, "request.cancelled");
+    await client.send([
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "slow" } },
+      {
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: 3, reason: "user hit stop" },
+      },
+    ]);
+    expect(await cancelled).toMatchObject({
+      status: "failure",
+      tool: "slow",
+      data: { outcome: "cancelled", error: { message: "user hit stop" } },
+    });
+    // A response after all is not counted a second time.
+    await server.send({ jsonrpc: "2.0", id: 3, result: {} });
+    expect(telemetry.query({ event_type: "tool.called" })).toEqual([]);
+  });
+
+  it("closes the books on an outgoing request this side cancels", async () => {
+    const telemetry = createTestTelemetry();
+    const [rawClient] = await startedPair();
+    const client = instrumentTransport(rawClient, telemetry);
+    await client.send({ jsonrpc: "2.0", id: "x", method: "slow" });
+    await client.send({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: "x" },
+    });
+    expect(telemetry.query()[0]).toMatchObject({ event_type: "request.cancelled", method: "slow" });
   });
 });

@@ -2,6 +2,7 @@ import {
   type Frame,
   isBatch,
   isJSONRPCErrorResponse,
+  isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResponse,
   type JSONRPCId,
@@ -29,6 +30,9 @@ export interface InstrumentTransportOptions {
   /** Requests tracked at once per direction; past it new ones go untimed (default 10000). */
   readonly maxPending?: number;
 }
+
+/** MCP's cancel notification; its `params.requestId` names the request that will get no response. */
+const cancelledMethod = "notifications/cancelled";
 
 function keyOf(id: JSONRPCId | null): string {
   // 1 and "1" are different ids.
@@ -77,6 +81,20 @@ export function instrumentTransport(
     return tracker;
   };
 
+  // MCP's cancel notification: the cancelled request gets no response, so its books close here.
+  const cancel = (pending: Map<string, RequestTracker>, message: JSONRPCMessage): void => {
+    if (!isJSONRPCNotification(message) || message.method !== cancelledMethod) return;
+    const params = message.params as { requestId?: unknown; reason?: unknown } | undefined;
+    const requestId = params?.requestId;
+    if (typeof requestId !== "string" && typeof requestId !== "number") return;
+    const key = keyOf(requestId);
+    const tracker = pending.get(key);
+    if (tracker === undefined) return;
+    pending.delete(key);
+    const reason = typeof params?.reason === "string" ? params.reason : "cancelled by the peer";
+    tracker.end({ outcome: "cancelled", error: { message: reason } });
+  };
+
   const finish = (pending: Map<string, RequestTracker>, message: JSONRPCMessage): void => {
     if (!isJSONRPCResponse(message)) return;
     const key = keyOf(message.id);
@@ -96,13 +114,15 @@ export function instrumentTransport(
   const observeIncoming = (frame: Frame): void => {
     for (const message of messagesOf(frame)) {
       if (isJSONRPCRequest(message)) start(incoming, "incoming", message);
-      else finish(outgoing, message);
+      else if (isJSONRPCResponse(message)) finish(outgoing, message);
+      else cancel(incoming, message);
     }
   };
 
   const prepareOutgoing = (message: JSONRPCMessage, started: string[]): JSONRPCMessage => {
     if (!isJSONRPCRequest(message)) {
-      finish(incoming, message);
+      if (isJSONRPCResponse(message)) finish(incoming, message);
+      else cancel(outgoing, message);
       return message;
     }
     const tracker = start(outgoing, "outgoing", message);

@@ -1,4 +1,5 @@
 import type { Frame, Transport } from "@patchbay/jsonrpc-core";
+import type { TelemetryEvent } from "../src/event.js";
 import { createTelemetry, type Telemetry } from "../src/telemetry.js";
 
 /** Resolves with the next frame the transport delivers. */
@@ -54,3 +55,18 @@ export function createManualClock() {
 export const incomingTraceId = "4bf92f3577b34da6a3ce929d0e0e4736";
 export const incomingSpanId = "00f067aa0ba902b7";
 export const incomingTraceparent = `00-${incomingTraceId}-${incomingSpanId}-01`;
+
+/** Resolves with the first event of `eventType` that `telemetry` records from now on. */
+export function whenRecorded(telemetry: Telemetry, eventType: string): Promise<TelemetryEvent> {
+  return new Promise((resolve) => {
+    const original = telemetry.record;
+    (telemetry as { record: Telemetry["record"] }).record = (input) => {
+      const event = original(input);
+      if (event.event_type === eventType) {
+        (telemetry as { record: Telemetry["record"] }).record = original;
+        resolve(event);
+      }
+      return event;
+    };
+  });
+}
