@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { TelemetryEvent } from "./event.js";
 import type { EventSink } from "./event-sink.js";
 import { createQueuedSink } from "./queued-sink.js";
@@ -105,5 +105,21 @@ describe("createQueuedSink", () => {
     expect(closed).toBe(true);
     expect(queued.enqueue(event(2))).toBe(false);
     expect(queued.dropped).toBe(1);
+  });
+
+  it("gives up closing a sink that never finishes, counting what was left as dropped", async () => {
+    vi.useFakeTimers();
+    try {
+      const queued = createQueuedSink(hangingSink());
+      queued.enqueue(event(1));
+      queued.enqueue(event(2));
+      const closing = queued.close(1000);
+      await vi.advanceTimersByTimeAsync(1000);
+      await closing;
+      expect(queued.dropped).toBe(2);
+      expect(queued.pending).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

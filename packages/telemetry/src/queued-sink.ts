@@ -23,8 +23,11 @@ export interface QueuedSink {
   readonly pending: number;
   /** Resolves once every queued event has been written (never, if the sink hangs). */
   flush(): Promise<void>;
-  /** Flushes, then closes the sink; later events are dropped. */
-  close(): Promise<void>;
+  /**
+   * Flushes, then closes the sink; later events are dropped. Gives up after `timeoutMs` (default
+   * 5000) so a hung sink cannot hang shutdown; what was still queued then counts as dropped.
+   */
+  close(timeoutMs?: number): Promise<void>;
 }
 
 /** Puts `sink` behind a bounded queue with a dropped-events counter. */
@@ -78,11 +81,25 @@ export function createQueuedSink(sink: EventSink, options: QueuedSinkOptions = {
     async flush() {
       while (draining !== undefined) await draining;
     },
-    async close() {
+    async close(timeoutMs = 5000) {
       if (closed) return;
       closed = true;
-      while (draining !== undefined) await draining;
-      await sink.close?.();
+      const finished = (async () => {
+        while (draining !== undefined) await draining;
+        await sink.close?.();
+        return "finished" as const;
+      })();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const expired = new Promise<"expired">((resolve) => {
+        timer = setTimeout(() => resolve("expired"), timeoutMs);
+      });
+      const outcome = await Promise.race([finished, expired]);
+      clearTimeout(timer);
+      if (outcome === "expired") {
+        dropped += queue.length + writing;
+        queue = [];
+        writing = 0;
+      }
     },
   };
 }

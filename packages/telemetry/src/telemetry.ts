@@ -68,8 +68,11 @@ export interface Telemetry {
   readonly dropped: number;
   /** Resolves once every sink has written what was queued. */
   flush(): Promise<void>;
-  /** Flushes and closes every sink; later events still reach the memory store only. */
-  close(): Promise<void>;
+  /**
+   * Flushes and closes every sink, giving up on a sink after `timeoutMs` (default 5000); later events
+   * still reach the memory store only.
+   */
+  close(timeoutMs?: number): Promise<void>;
 }
 
 /** Creates a {@link Telemetry}. */
@@ -151,8 +154,8 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     async flush() {
       await Promise.all(queues.map((queue) => queue.flush()));
     },
-    async close() {
-      await Promise.all(queues.map((queue) => queue.close()));
+    async close(timeoutMs) {
+      await Promise.all(queues.map((queue) => queue.close(timeoutMs)));
     },
   };
 }
