@@ -164,6 +164,39 @@ describe("stdio client transport with a misbehaving child", () => {
   });
 });
 
+describe("stdio client transport lifecycle", () => {
+  it("spawns one process however often start() is called", async () => {
+    const spawned = tracker.pids.length;
+    const { transport, events } = peer("noise");
+    await Promise.all([transport.start(), transport.start()]);
+    await transport.start();
+    await events.waitForFrames(1);
+    expect(tracker.pids.length - spawned).toBe(1);
+  });
+
+  it("stops the child when close() comes while it is still starting", async () => {
+    const { transport, events } = peer("ignore-sigterm", SHORT_GRACE);
+    const starting = transport.start();
+    await transport.close();
+    await starting;
+    expect((await events.closed).initiator).toBe("local");
+    expect(isAlive(transport.pid ?? 0)).toBe(false);
+  });
+
+  it("writes the child's stderr to this process's stderr by default, each line prefixed", async () => {
+    const stderr = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, [fixture("default-stderr-parent.mjs")], (error, _stdout, text) =>
+        error ? reject(error) : resolve(text),
+      );
+    });
+    expect(stderr.split("\n").filter((line) => line !== "")).toEqual([
+      `[chatty] ${"noise ".repeat(16)}0`,
+      `[chatty] ${"noise ".repeat(16)}1`,
+      `[chatty] ${"noise ".repeat(16)}2`,
+    ]);
+  });
+});
+
 describe("stdio client transport start failures", () => {
   it("rejects start() with a TransportError naming a command that does not exist", async () => {
     const transport = createStdioClientTransport({
