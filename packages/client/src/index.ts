@@ -13,15 +13,15 @@ export type {
   RootsHandler,
   SamplingHandler,
 } from "./client-handlers.js";
-export {
-  type CallOptions,
-  type Client,
-  type ClientOptions,
-  type CompleteParams,
-  type CompleteReference,
-  createClient,
-  type ListOptions,
-} from "./create-client.js";
+export type {
+  CallOptions,
+  Client,
+  ClientOptions,
+  CompleteParams,
+  CompleteReference,
+  ListOptions,
+} from "./client-types.js";
+export { createClient } from "./create-client.js";
 export { NotConnectedError } from "./errors/not-connected-error.js";
 export { UnsupportedProtocolVersionError } from "./errors/unsupported-protocol-version-error.js";
 export { isLoggingLevel, LOGGING_LEVELS, type LoggingLevel } from "./log-level.js";

@@ -96,3 +96,20 @@ describe("client.connect", () => {
     await client.close();
   });
 });
+
+describe("client.connect failures", () => {
+  it("closes the connection when the server refuses initialize", async () => {
+    const [clientSide, serverSide] = createMemoryTransportPair();
+    const server = createConnection(serverSide);
+    server.handle("initialize", () => {
+      throw new Error("no thanks");
+    });
+    await server.start();
+    const client = createClient({ name: "c", version: "2" });
+    const closed = new Promise<void>((resolve) => client.onClose(resolve));
+    const error = await client.connect(clientSide).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: -32603 });
+    await closed;
+    expect(client.connection?.closed).toBe(true);
+  });
+});
