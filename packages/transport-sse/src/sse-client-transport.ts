@@ -1,0 +1,181 @@
+import {
+  decode,
+  type Frame,
+  type FrameInfo,
+  InvalidFrameError,
+  type Transport,
+  type TransportCloseEvent,
+  TransportError,
+  type Unsubscribe,
+} from "@patchbay/jsonrpc-core";
+import { type FetchLike, HttpStatusError, TransportEvents } from "@patchbay/transport-http";
+import { EventSource } from "eventsource";
+
+/** Options of {@link SseClientTransport}. */
+export interface SseClientTransportOptions {
+  /** The SSE stream URL (e.g. `http://127.0.0.1:3000/sse`). */
+  readonly url: string | URL;
+  /** The fetch to use for the stream and the POSTs. Default: the global `fetch`. */
+  readonly fetch?: FetchLike;
+  /** Headers sent with the stream request and every POST. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Called before every request; the headers it returns are added (for example a fresh token). */
+  readonly authHeaders?: () =>
+    | Readonly<Record<string, string>>
+    | Promise<Readonly<Record<string, string>>>;
+}
+
+/**
+ * The client side of the legacy HTTP+SSE transport (MCP 2024-11-05), on the `eventsource` package:
+ * `start()` opens the stream and resolves once the `endpoint` event names the POST URL; frames go
+ * out as POSTs; `message` events come in as frames. A legacy session lives exactly as long as its
+ * stream, so the transport closes (initiator `remote`) when the stream fails instead of reconnecting
+ * into a new session.
+ */
+export class SseClientTransport implements Transport {
+  private readonly options: SseClientTransportOptions;
+  private readonly url: URL;
+  private readonly fetch: FetchLike;
+  private readonly events = new TransportEvents();
+  private source: EventSource | undefined;
+  private endpoint: URL | undefined;
+  private starting: Promise<void> | undefined;
+
+  constructor(options: SseClientTransportOptions) {
+    this.options = options;
+    this.url = new URL(options.url);
+    this.fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  /** The POST URL announced by the server, once started. */
+  get endpointUrl(): URL | undefined {
+    return this.endpoint;
+  }
+
+  /** Opens the stream; resolves once the server announced its endpoint. Idempotent. */
+  start(): Promise<void> {
+    this.starting ??= this.open().then(() => this.events.start());
+    return this.starting;
+  }
+
+  async send(frame: Frame): Promise<void> {
+    if (this.events.closed) throw new TransportError("SSE client transport is closed");
+    const endpoint = this.endpoint;
+    if (endpoint === undefined) throw new TransportError("SSE client transport is not started");
+    let response: Response;
+    try {
+      response = await this.fetch(endpoint, {
+        method: "POST",
+        headers: { ...(await this.headers()), "content-type": "application/json" },
+        body: JSON.stringify(frame),
+      });
+    } catch (error) {
+      throw new TransportError(`POST ${endpoint.href} failed`, { cause: error });
+    }
+    const body = await response.text().catch(() => "");
+    if (!response.ok) {
+      throw new HttpStatusError(`POST ${endpoint.href} answered HTTP ${response.status}: ${body}`, {
+        status: response.status,
+        body,
+        wwwAuthenticate: response.headers.get("www-authenticate") ?? undefined,
+      });
+    }
+  }
+
+  async close(): Promise<void> {
+    this.finish({ initiator: "local" });
+  }
+
+  onFrame(listener: (frame: Frame, info: FrameInfo) => void): Unsubscribe {
+    return this.events.onFrame(listener);
+  }
+
+  onError(listener: (error: Error) => void): Unsubscribe {
+    return this.events.onError(listener);
+  }
+
+  onClose(listener: (event: TransportCloseEvent) => void): Unsubscribe {
+    return this.events.onClose(listener);
+  }
+
+  private async headers(): Promise<Record<string, string>> {
+    const headers: Record<string, string> = { ...this.options.headers };
+    if (this.options.authHeaders !== undefined) {
+      Object.assign(headers, await this.options.authHeaders());
+    }
+    return headers;
+  }
+
+  private open(): Promise<void> {
+    if (this.events.closed) return Promise.reject(new TransportError("SSE client transport is closed"));
+    return new Promise<void>((resolve, reject) => {
+      let lastStatus: number | undefined;
+      const source = new EventSource(this.url, {
+        fetch: async (input, init) => {
+          const response = await this.fetch(input, {
+            ...init,
+            headers: { ...(await this.headers()), ...init.headers },
+          } as RequestInit);
+          lastStatus = response.status;
+          return response;
+        },
+      });
+      this.source = source;
+      source.addEventListener("endpoint", (event) => {
+        let endpoint: URL;
+        try {
+          endpoint = new URL(event.data, this.url);
+        } catch (error) {
+          this.fail(new TransportError(`Invalid endpoint event: ${event.data}`, { cause: error }));
+          reject(new TransportError(`Invalid endpoint event: ${event.data}`, { cause: error }));
+          return;
+        }
+        // The POST target must be the stream's origin: a server must not send our frames elsewhere.
+        if (endpoint.origin !== this.url.origin) {
+          const error = new TransportError(`Endpoint origin ${endpoint.origin} differs from ${this.url.origin}`);
+          this.fail(error);
+          reject(error);
+          return;
+        }
+        this.endpoint = endpoint;
+        resolve();
+      });
+      source.addEventListener("message", (event) => {
+        const decoded = decode(event.data);
+        if (!decoded.ok) {
+          this.events.emitError(new InvalidFrameError("Server sent invalid JSON-RPC", decoded.response));
+          return;
+        }
+        this.events.emitFrame(
+          decoded.frame,
+          decoded.rejected.length > 0 ? { rejected: decoded.rejected } : {},
+        );
+      });
+      source.onerror = (event) => {
+        const status = (event as { code?: number }).code ?? lastStatus;
+        const message = (event as { message?: string }).message;
+        const error =
+          status !== undefined && status >= 400
+            ? new HttpStatusError(`GET ${this.url.href} answered HTTP ${status}`, { status, body: message ?? "" })
+            : new TransportError(`SSE stream ${this.url.href} failed${message ? `: ${message}` : ""}`);
+        if (this.endpoint === undefined) {
+          source.close();
+          reject(error);
+          return;
+        }
+        this.fail(error);
+      };
+    });
+  }
+
+  private fail(error: Error): void {
+    if (this.events.closed) return;
+    this.events.emitError(error);
+    this.finish({ initiator: "remote", error });
+  }
+
+  private finish(event: TransportCloseEvent): void {
+    this.source?.close();
+    this.events.emitClose(event);
+  }
+}

@@ -1,0 +1,206 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { decode, decodeValue, InvalidFrameError } from "@patchbay/jsonrpc-core";
+import {
+  type Authenticate,
+  accepts,
+  BodyTooLargeError,
+  type Clock,
+  createOriginGuard,
+  DEFAULT_KEEP_ALIVE_INTERVAL_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  HTTP_ERROR_CODE,
+  hasContentType,
+  type OriginGuardOptions,
+  readBody,
+  SESSION_NOT_FOUND_CODE,
+  systemClock,
+  writeJsonError,
+} from "@patchbay/transport-http";
+import { SseServerTransport } from "./sse-server-transport.js";
+
+/** What `onSession` learns about a new legacy SSE session besides its transport. */
+export interface SseSession {
+  /** The session id carried in the endpoint URL. */
+  readonly sessionId: string;
+  /** The GET request that opened the stream. */
+  readonly request: IncomingMessage;
+  /** What the `authenticate` hook returned as `info`. */
+  readonly authInfo: unknown;
+}
+
+/** Options of {@link createSseHandler}. */
+export interface SseHandlerOptions extends OriginGuardOptions {
+  /** Receives each new session's transport when a client opens the stream; connect a server here. */
+  readonly onSession: (transport: SseServerTransport, session: SseSession) => void | Promise<void>;
+  /**
+   * The path (or absolute URL) announced in the `endpoint` event, to which clients POST; the
+   * handler must be mounted there too. Default `/messages`.
+   */
+  readonly endpoint?: string;
+  /** The request-body limit; larger bodies get 413. Default 10 MiB. */
+  readonly maxBodyBytes?: number;
+  /** Interval of SSE keep-alive comments. Default 15 s; 0 switches them off. */
+  readonly keepAliveIntervalMs?: number;
+  /** Runs first on every request; may refuse with 401/403 and a `WWW-Authenticate` challenge. */
+  readonly authenticate?: Authenticate;
+  /** Timers for keep-alive. Default: the system clock. */
+  readonly clock?: Clock;
+  /** Mints session ids. Default: `crypto.randomUUID()`. */
+  readonly generateSessionId?: () => string;
+}
+
+/**
+ * A node:http listener for the legacy HTTP+SSE transport: GET opens a session's stream, POST to the
+ * announced endpoint (`?sessionId=`) delivers one frame. Mount it on both paths.
+ */
+export interface SseHandler {
+  (request: IncomingMessage, response: ServerResponse, parsedBody?: unknown): Promise<void>;
+  /** Stops accepting requests (503) and ends every session. */
+  close(): Promise<void>;
+  /** The number of open sessions. */
+  readonly sessionCount: number;
+  /** The transport of an open session. */
+  getSession(sessionId: string): SseServerTransport | undefined;
+}
+
+/** Creates the legacy HTTP+SSE (MCP 2024-11-05) handler for node:http. */
+export function createSseHandler(options: SseHandlerOptions): SseHandler {
+  const endpoint = options.endpoint ?? "/messages";
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const keepAliveIntervalMs = options.keepAliveIntervalMs ?? DEFAULT_KEEP_ALIVE_INTERVAL_MS;
+  const clock = options.clock ?? systemClock;
+  const generateSessionId = options.generateSessionId ?? randomUUID;
+  const guard = createOriginGuard(options);
+  const sessions = new Map<string, SseServerTransport>();
+  let closing = false;
+
+  const handleGet = async (request: IncomingMessage, response: ServerResponse, authInfo: unknown) => {
+    if (!accepts(request.headers.accept ?? "text/event-stream", "text/event-stream")) {
+      writeJsonError(response, 406, HTTP_ERROR_CODE, "Not Acceptable: Client must accept text/event-stream");
+      return;
+    }
+    const sessionId = generateSessionId();
+    const separator = endpoint.includes("?") ? "&" : "?";
+    const transport = new SseServerTransport({
+      sessionId,
+      response,
+      endpoint: `${endpoint}${separator}sessionId=${encodeURIComponent(sessionId)}`,
+      clock,
+      keepAliveIntervalMs,
+      onEnded: (ended) => sessions.delete(ended.sessionId),
+    });
+    sessions.set(sessionId, transport);
+    try {
+      await options.onSession(transport, { sessionId, request, authInfo });
+    } catch (error) {
+      transport.end({ initiator: "error", error: error instanceof Error ? error : new Error(String(error)) });
+    }
+  };
+
+  const handlePost = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    parsedBody: unknown,
+    authInfo: unknown,
+  ) => {
+    const sessionId = new URL(request.url ?? "/", "http://localhost").searchParams.get("sessionId");
+    if (sessionId === null) {
+      writeJsonError(response, 400, HTTP_ERROR_CODE, "Bad Request: sessionId query parameter is required");
+      return;
+    }
+    const transport = sessions.get(sessionId);
+    if (transport === undefined) {
+      writeJsonError(response, 404, SESSION_NOT_FOUND_CODE, "Session not found");
+      return;
+    }
+    if (!hasContentType(request.headers["content-type"], "application/json")) {
+      writeJsonError(response, 415, HTTP_ERROR_CODE, "Unsupported Media Type: Content-Type must be application/json");
+      return;
+    }
+    let decoded: ReturnType<typeof decode>;
+    if (parsedBody === undefined) {
+      try {
+        decoded = decode(await readBody(request, maxBodyBytes));
+      } catch (error) {
+        if (error instanceof BodyTooLargeError) {
+          writeJsonError(response, 413, HTTP_ERROR_CODE, error.message, { connection: "close" });
+          return;
+        }
+        throw error;
+      }
+    } else {
+      decoded = decodeValue(parsedBody);
+    }
+    if (!decoded.ok) {
+      // Answered on the HTTP exchange, and reported to the session so its Connection can also send
+      // the error response on the stream (the legacy transport's only way back to the client).
+      transport.report(new InvalidFrameError("Received text that is not valid JSON-RPC", decoded.response));
+      const body = JSON.stringify(decoded.response);
+      response.writeHead(400, { "content-type": "application/json" });
+      response.end(body);
+      return;
+    }
+    const info = {
+      ...(decoded.rejected.length > 0 ? { rejected: decoded.rejected } : {}),
+      extra: { sessionId, authInfo, requestInfo: { headers: request.headers } },
+    };
+    transport.deliver(decoded.frame, info);
+    response.writeHead(202, { "content-type": "text/plain" });
+    response.end("Accepted");
+  };
+
+  const handler = async (request: IncomingMessage, response: ServerResponse, parsedBody?: unknown) => {
+    try {
+      if (closing) {
+        writeJsonError(response, 503, HTTP_ERROR_CODE, "Service Unavailable: server is closing", {
+          connection: "close",
+        });
+        return;
+      }
+      const rejection = guard(request);
+      if (rejection !== undefined) {
+        writeJsonError(response, 403, HTTP_ERROR_CODE, rejection.message);
+        return;
+      }
+      const method = request.method ?? "GET";
+      if (method !== "GET" && method !== "POST") {
+        writeJsonError(response, 405, HTTP_ERROR_CODE, "Method Not Allowed", { allow: "GET, POST" });
+        return;
+      }
+      let authInfo: unknown;
+      if (options.authenticate !== undefined) {
+        const result = await options.authenticate(request);
+        if (!result.ok) {
+          writeJsonError(
+            response,
+            result.status ?? 401,
+            HTTP_ERROR_CODE,
+            result.message ?? "Unauthorized",
+            result.wwwAuthenticate === undefined ? {} : { "www-authenticate": result.wwwAuthenticate },
+          );
+          return;
+        }
+        authInfo = result.info;
+      }
+      if (method === "GET") await handleGet(request, response, authInfo);
+      else await handlePost(request, response, parsedBody, authInfo);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      writeJsonError(response, 500, -32603, `Internal error: ${message}`);
+    }
+  };
+
+  return Object.defineProperties(handler, {
+    close: {
+      value: async () => {
+        closing = true;
+        for (const transport of [...sessions.values()]) {
+          transport.end({ initiator: "remote", details: { reason: "server-closing" } });
+        }
+      },
+    },
+    sessionCount: { get: () => sessions.size },
+    getSession: { value: (sessionId: string) => sessions.get(sessionId) },
+  }) as SseHandler;
+}
