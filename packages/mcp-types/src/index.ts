@@ -414,6 +414,7 @@ export {
 export type {
   Cursor,
   JSONObject,
+  JSONValueObject,
   LoggingLevel,
   Meta,
   ProgressToken,
@@ -423,8 +424,10 @@ export type {
 export {
   CursorSchema,
   JSONObjectSchema,
+  JSONValueObjectSchema,
   LoggingLevelSchema,
   MetaSchema,
+  ObjectSchema,
   ProgressTokenSchema,
   RequestIdSchema,
   RoleSchema,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineNotificationSchema, defineRequestSchema } from "../shared/define.js";
-import { EmptyObjectSchema, JSONObjectSchema } from "../shared/primitives.js";
+import { ObjectSchema } from "../shared/primitives.js";
 import {
   ImplementationSchema,
   NotificationParamsSchema,
@@ -10,17 +10,17 @@ import {
 
 /** Capabilities a client declares in `initialize`. */
 export const ClientCapabilitiesSchema = z.looseObject({
-  experimental: z.record(z.string(), JSONObjectSchema).optional(),
+  experimental: z.record(z.string(), ObjectSchema).optional(),
   roots: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
-  sampling: EmptyObjectSchema.optional(),
+  sampling: ObjectSchema.optional(),
 });
 /** Capabilities a client declares. */
 export type ClientCapabilities = z.infer<typeof ClientCapabilitiesSchema>;
 
 /** Capabilities a server declares in its `initialize` result. */
 export const ServerCapabilitiesSchema = z.looseObject({
-  experimental: z.record(z.string(), JSONObjectSchema).optional(),
-  logging: EmptyObjectSchema.optional(),
+  experimental: z.record(z.string(), ObjectSchema).optional(),
+  logging: ObjectSchema.optional(),
   prompts: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
   resources: z
     .looseObject({ subscribe: z.boolean().optional(), listChanged: z.boolean().optional() })

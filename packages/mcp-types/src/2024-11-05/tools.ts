@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineNotificationSchema, defineRequestSchema } from "../shared/define.js";
+import { ObjectSchema } from "../shared/primitives.js";
 import {
   NotificationParamsSchema,
   PaginatedRequestParamsSchema,
@@ -12,7 +13,7 @@ import { ContentBlockSchema } from "./content.js";
 /** A tool's input schema: a JSON Schema object whose root `type` MUST be `"object"`. */
 export const ToolInputSchemaSchema = z.looseObject({
   type: z.literal("object"),
-  properties: z.record(z.string(), z.unknown()).optional(),
+  properties: z.record(z.string(), ObjectSchema).optional(),
 });
 /** A tool's input schema. */
 export type ToolInputSchema = z.infer<typeof ToolInputSchemaSchema>;

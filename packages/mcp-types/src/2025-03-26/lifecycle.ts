@@ -3,7 +3,7 @@ import {
   InitializeResultSchema as PreviousInitializeResultSchema,
   ServerCapabilitiesSchema as PreviousServerCapabilitiesSchema,
 } from "../2024-11-05/lifecycle.js";
-import { EmptyObjectSchema } from "../shared/primitives.js";
+import { ObjectSchema } from "../shared/primitives.js";
 
 export {
   type ClientCapabilities,
@@ -22,7 +22,7 @@ export {
 
 /** Capabilities a server declares: 2024-11-05's plus `completions`. */
 export const ServerCapabilitiesSchema = PreviousServerCapabilitiesSchema.extend({
-  completions: EmptyObjectSchema.optional(),
+  completions: ObjectSchema.optional(),
 });
 /** Capabilities a server declares. */
 export type ServerCapabilities = z.infer<typeof ServerCapabilitiesSchema>;

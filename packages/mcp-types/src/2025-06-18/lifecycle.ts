@@ -5,7 +5,7 @@ import {
 } from "../2024-11-05/lifecycle.js";
 import { InitializeResultSchema as PreviousInitializeResultSchema } from "../2025-03-26/lifecycle.js";
 import { defineRequestSchema } from "../shared/define.js";
-import { EmptyObjectSchema } from "../shared/primitives.js";
+import { ObjectSchema } from "../shared/primitives.js";
 import { ImplementationSchema } from "./base.js";
 
 export {
@@ -21,7 +21,7 @@ export {
 
 /** Capabilities a client declares: 2025-03-26's plus `elicitation`. */
 export const ClientCapabilitiesSchema = PreviousClientCapabilitiesSchema.extend({
-  elicitation: EmptyObjectSchema.optional(),
+  elicitation: ObjectSchema.optional(),
 });
 /** Capabilities a client declares. */
 export type ClientCapabilities = z.infer<typeof ClientCapabilitiesSchema>;

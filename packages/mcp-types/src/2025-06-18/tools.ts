@@ -4,7 +4,7 @@ import {
   ListToolsResultSchema as PreviousListToolsResultSchema,
   ToolSchema as PreviousToolSchema,
 } from "../2025-03-26/tools.js";
-import { MetaSchema } from "../shared/primitives.js";
+import { MetaSchema, ObjectSchema } from "../shared/primitives.js";
 import { ContentBlockSchema } from "./content.js";
 
 export {
@@ -26,7 +26,7 @@ export {
 /** A tool's output schema (new in 2025-06-18): an object schema for `structuredContent`. */
 export const ToolOutputSchemaSchema = z.looseObject({
   type: z.literal("object"),
-  properties: z.record(z.string(), z.unknown()).optional(),
+  properties: z.record(z.string(), ObjectSchema).optional(),
   required: z.array(z.string()).optional(),
 });
 /** A tool's output schema. */

@@ -6,7 +6,7 @@ import {
   InitializeResultSchema as PreviousInitializeResultSchema,
 } from "../2025-06-18/lifecycle.js";
 import { defineRequestSchema } from "../shared/define.js";
-import { EmptyObjectSchema } from "../shared/primitives.js";
+import { ObjectSchema } from "../shared/primitives.js";
 import { ImplementationSchema } from "./base.js";
 
 export {
@@ -20,22 +20,22 @@ export {
 
 /** Which task operations and task-augmented requests a client supports (experimental). */
 export const ClientTasksCapabilitySchema = z.looseObject({
-  list: EmptyObjectSchema.optional(),
-  cancel: EmptyObjectSchema.optional(),
+  list: ObjectSchema.optional(),
+  cancel: ObjectSchema.optional(),
   requests: z
     .looseObject({
-      sampling: z.looseObject({ createMessage: EmptyObjectSchema.optional() }).optional(),
-      elicitation: z.looseObject({ create: EmptyObjectSchema.optional() }).optional(),
+      sampling: z.looseObject({ createMessage: ObjectSchema.optional() }).optional(),
+      elicitation: z.looseObject({ create: ObjectSchema.optional() }).optional(),
     })
     .optional(),
 });
 
 /** Which task operations and task-augmented requests a server supports (experimental). */
 export const ServerTasksCapabilitySchema = z.looseObject({
-  list: EmptyObjectSchema.optional(),
-  cancel: EmptyObjectSchema.optional(),
+  list: ObjectSchema.optional(),
+  cancel: ObjectSchema.optional(),
   requests: z
-    .looseObject({ tools: z.looseObject({ call: EmptyObjectSchema.optional() }).optional() })
+    .looseObject({ tools: z.looseObject({ call: ObjectSchema.optional() }).optional() })
     .optional(),
 });
 
@@ -45,10 +45,10 @@ export const ServerTasksCapabilitySchema = z.looseObject({
  */
 export const ClientCapabilitiesSchema = PreviousClientCapabilitiesSchema.extend({
   sampling: z
-    .looseObject({ context: EmptyObjectSchema.optional(), tools: EmptyObjectSchema.optional() })
+    .looseObject({ context: ObjectSchema.optional(), tools: ObjectSchema.optional() })
     .optional(),
   elicitation: z
-    .looseObject({ form: EmptyObjectSchema.optional(), url: EmptyObjectSchema.optional() })
+    .looseObject({ form: ObjectSchema.optional(), url: ObjectSchema.optional() })
     .optional(),
   tasks: ClientTasksCapabilitySchema.optional(),
 });

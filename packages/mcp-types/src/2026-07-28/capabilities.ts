@@ -1,29 +1,43 @@
 import { z } from "zod";
-import {
-  ClientCapabilitiesSchema as PreviousClientCapabilitiesSchema,
-  ServerCapabilitiesSchema as PreviousServerCapabilitiesSchema,
-} from "../2025-11-25/lifecycle.js";
-import { JSONObjectSchema } from "../shared/primitives.js";
+import { JSONValueObjectSchema } from "../shared/primitives.js";
+
+/*
+ * Revision 2026-07-28: capabilities are declared per request (client) and in `server/discover`
+ * (server). Flag objects are `JSONObject`s here (legacy revisions said `object`); `tasks` left for
+ * an extension; `extensions` is new.
+ */
 
 /** Extension support keyed by extension id (e.g. `io.modelcontextprotocol/tasks`). */
-export const ExtensionsCapabilitySchema = z.record(z.string(), JSONObjectSchema);
+export const ExtensionsCapabilitySchema = z.record(z.string(), JSONValueObjectSchema);
 
-/**
- * Capabilities a modern client declares in every request's `_meta`: 2025-11-25's without `tasks`
- * (now an extension), plus `extensions`.
- */
-export const ClientCapabilitiesSchema = PreviousClientCapabilitiesSchema.omit({
-  tasks: true,
-}).extend({
+/** Capabilities a modern client declares in every request's `_meta` (`{}` for none). */
+export const ClientCapabilitiesSchema = z.looseObject({
+  experimental: z.record(z.string(), JSONValueObjectSchema).optional(),
+  roots: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
+  sampling: z
+    .looseObject({
+      context: JSONValueObjectSchema.optional(),
+      tools: JSONValueObjectSchema.optional(),
+    })
+    .optional(),
+  elicitation: z
+    .looseObject({ form: JSONValueObjectSchema.optional(), url: JSONValueObjectSchema.optional() })
+    .optional(),
   extensions: ExtensionsCapabilitySchema.optional(),
 });
 /** Capabilities a modern client declares. */
 export type ClientCapabilities = z.infer<typeof ClientCapabilitiesSchema>;
 
-/** Capabilities a modern server declares in `server/discover`: without `tasks`, plus `extensions`. */
-export const ServerCapabilitiesSchema = PreviousServerCapabilitiesSchema.omit({
-  tasks: true,
-}).extend({
+/** Capabilities a modern server declares in `server/discover`. */
+export const ServerCapabilitiesSchema = z.looseObject({
+  experimental: z.record(z.string(), JSONValueObjectSchema).optional(),
+  logging: JSONValueObjectSchema.optional(),
+  completions: JSONValueObjectSchema.optional(),
+  prompts: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
+  resources: z
+    .looseObject({ subscribe: z.boolean().optional(), listChanged: z.boolean().optional() })
+    .optional(),
+  tools: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
   extensions: ExtensionsCapabilitySchema.optional(),
 });
 /** Capabilities a modern server declares. */

@@ -7,8 +7,13 @@ import {
 /* Revision 2026-07-28: the Tool entity (its own file so sampling can use it without a cycle).
  * Schemas may use any JSON Schema 2020-12 keyword; `execution` left with tasks. */
 
-/** A tool's input schema: root `type: "object"` is required, any 2020-12 keyword may follow. */
-export const ToolInputSchemaSchema = PreviousToolInputSchemaSchema;
+/**
+ * A tool's input schema: root `type: "object"` is required, any 2020-12 keyword may follow;
+ * property definitions are JSON values.
+ */
+export const ToolInputSchemaSchema = PreviousToolInputSchemaSchema.extend({
+  properties: z.record(z.string(), z.json()).optional(),
+});
 /** A tool's input schema. */
 export type ToolInputSchema = z.infer<typeof ToolInputSchemaSchema>;
 
@@ -19,6 +24,7 @@ export type ToolOutputSchema = z.infer<typeof ToolOutputSchemaSchema>;
 
 /** A tool: 2025-11-25's without `execution` and with a general `outputSchema`. */
 export const ToolSchema = PreviousToolSchema.omit({ execution: true }).extend({
+  inputSchema: ToolInputSchemaSchema,
   outputSchema: ToolOutputSchemaSchema.optional(),
 });
 /** A tool the client can call. */

@@ -42,6 +42,21 @@ export type JSONObject = z.infer<typeof JSONObjectSchema>;
 /** An object whose known keys are checked and whose unknown keys pass through untouched. */
 export const EmptyObjectSchema = z.looseObject({});
 
+function isPlainObject(value: unknown): value is object {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Any object, typed `object` and returned as is: the legacy schemas' `object` slots (capability
+ * flags such as `logging: {}`, `experimental` values, JSON Schema property definitions).
+ */
+export const ObjectSchema = z.custom<object>(isPlainObject, { message: "Expected an object" });
+
+/** A JSON object whose values are JSON values: the modern schema's `JSONObject`. */
+export const JSONValueObjectSchema = z.record(z.string(), z.json());
+/** A JSON object of JSON values. */
+export type JSONValueObject = z.infer<typeof JSONValueObjectSchema>;
+
 /** A `_meta` object: any keys (see the key rules in `meta/`), passed through untouched. */
 export const MetaSchema = z.looseObject({});
 /** A `_meta` object. */
