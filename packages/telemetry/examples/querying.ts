@@ -1,6 +1,18 @@
-import { createTelemetry, PROMETHEUS_CONTENT_TYPE, TelemetryError } from "@patchbay/telemetry";
+import {
+  createTelemetry,
+  EVENT_QUERY_JSON_SCHEMA,
+  PROMETHEUS_CONTENT_TYPE,
+  TelemetryError,
+} from "@patchbay/telemetry";
 
 const telemetry = createTelemetry({ source: "gateway" });
+
+/** How the gateway lists its `get_events` tool. */
+export const getEventsTool = {
+  name: "get_events",
+  description: "Recent gateway events, most recent first.",
+  inputSchema: EVENT_QUERY_JSON_SCHEMA,
+};
 
 /** The gateway's `get_events` tool: arguments come from the client and are validated. */
 export function getEvents(toolArguments: unknown) {

@@ -34,7 +34,45 @@ export interface CompiledEventQuery {
   readonly limit: number;
 }
 
-const knownFields = new Set(["trace_id", "event_type", "status", "since", "backend", "limit"]);
+/**
+ * JSON Schema (draft 2020-12) of {@link EventQuery}, ready to be the `inputSchema` of the gateway's
+ * `get_events` tool. `compileEventQuery` enforces the same rules and more (it is the authority).
+ */
+export const EVENT_QUERY_JSON_SCHEMA = {
+  type: "object",
+  properties: {
+    trace_id: {
+      type: "string",
+      pattern: "^[0-9a-f]{32}$",
+      description: "Only events of this W3C trace id (32 lowercase hex digits).",
+    },
+    event_type: {
+      type: "string",
+      description: "An event type (tool.called), a prefix ending in .* (backend.*), or * for all.",
+    },
+    status: {
+      type: "string",
+      enum: ["success", "failure", "pending"],
+      description: "Only events with this status.",
+    },
+    since: {
+      type: "string",
+      description:
+        "Only events at or after this time: ISO 8601 with a zone (2026-01-31T12:00:00Z), or a duration back from now (30s, 5m, 2h, 1d).",
+    },
+    backend: { type: "string", description: "Only events concerning this backend." },
+    limit: {
+      type: "integer",
+      minimum: 1,
+      maximum: 10_000,
+      default: 100,
+      description: "Most events to return, most recent first.",
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+const knownFields = new Set(Object.keys(EVENT_QUERY_JSON_SCHEMA.properties));
 const traceIdPattern = /^[0-9a-f]{32}$/;
 const eventTypePattern = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*(\.\*)?$/;
 // ISO 8601 date-time with a time zone (Z or offset), as RFC 3339 profiles it.

@@ -4,6 +4,7 @@ export {
   type CompiledEventQuery,
   compileEventQuery,
   DEFAULT_QUERY_LIMIT,
+  EVENT_QUERY_JSON_SCHEMA,
   type EventQuery,
   MAX_QUERY_LIMIT,
 } from "./event-query.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TelemetryEvent } from "./event.js";
+import { DEFAULT_QUERY_LIMIT, EVENT_QUERY_JSON_SCHEMA, MAX_QUERY_LIMIT } from "./event-query.js";
 import { createMemoryEventStore } from "./memory-event-store.js";
 import { TelemetryError } from "./telemetry-error.js";
 
@@ -173,5 +174,26 @@ describe("memory event store query validation", () => {
     [[], /expected an object/],
   ])("rejects %j with a clear message", (query, message) => {
     reject(query, message);
+  });
+});
+
+describe("EVENT_QUERY_JSON_SCHEMA", () => {
+  it("lists exactly the fields the query accepts", () => {
+    const store = storeWith([]);
+    for (const field of Object.keys(EVENT_QUERY_JSON_SCHEMA.properties)) {
+      const sample =
+        field === "limit"
+          ? 5
+          : field === "trace_id"
+            ? traceA
+            : field === "status"
+              ? "failure"
+              : field === "since"
+                ? "5m"
+                : "x";
+      expect(() => store.query({ [field]: sample }), field).not.toThrow();
+    }
+    expect(EVENT_QUERY_JSON_SCHEMA.properties.limit.default).toBe(DEFAULT_QUERY_LIMIT);
+    expect(EVENT_QUERY_JSON_SCHEMA.properties.limit.maximum).toBe(MAX_QUERY_LIMIT);
   });
 });
