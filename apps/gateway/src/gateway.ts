@@ -77,20 +77,26 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     telemetry,
     onWarning: (message) => logger.warn(message),
   });
-  await router.start();
-  for (const [name, backend] of Object.entries(
-    (router.status().backends ?? {}) as Record<
-      string,
-      { status: string; last_error: string | null }
-    >,
-  )) {
-    if (backend.status === "running") logger.info(`backend ${name} is running`);
-    else if (backend.status !== "idle") {
-      logger.warn(
-        `backend ${name} is ${backend.status}${backend.last_error ? `: ${backend.last_error}` : ""}`,
-      );
+  // Serve the client at once; its first lists wait for backends still starting. Only
+  // conflictPolicy "error" must know every backend's names before it may serve.
+  const starting = router.start().then(() => {
+    for (const [name, backend] of Object.entries(
+      (router.status().backends ?? {}) as Record<
+        string,
+        { status: string; last_error: string | null }
+      >,
+    )) {
+      if (backend.status === "running") logger.info(`backend ${name} is running`);
+      else if (backend.status !== "idle" && backend.status !== "disabled") {
+        logger.warn(
+          `backend ${name} is ${backend.status}${backend.last_error ? `: ${backend.last_error}` : ""}`,
+        );
+      }
     }
-  }
+  });
+  if (config.conflictPolicy === "error") await starting;
+  else
+    starting.catch((error: unknown) => logger.error(`starting backends failed: ${String(error)}`));
 
   let stopping: Promise<void> | undefined;
   let resolveStopped!: () => void;

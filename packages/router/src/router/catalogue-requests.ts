@@ -32,7 +32,7 @@ export function registerCatalogueRequests(scope: SessionScope): void {
     request: Params,
     context: RequestContext,
   ): Promise<unknown> => {
-    await scope.startLazyBackends();
+    await scope.awaitStartingBackends();
     const key = kind === "resource" ? "uri" : "name";
     const exposed = String(request[key] ?? "");
     const catalogue = scope.catalogue();
@@ -71,12 +71,14 @@ export function registerCatalogueRequests(scope: SessionScope): void {
 
   for (const [method, key] of Object.entries(listMethods)) {
     connection.handle(method, async (params) => {
-      await scope.startLazyBackends();
+      await scope.awaitStartingBackends();
       const catalogue = scope.catalogue();
       const items: readonly unknown[] =
         key === "tools" ? [...GATEWAY_TOOLS, ...catalogue.tools] : catalogue[key];
       try {
-        const page = paginate(key, items, asParams(params).cursor, router.config().pageSize);
+        const cursor = asParams(params).cursor;
+        const page = paginate(key, items, cursor, router.config().pageSize);
+        if (cursor === undefined) scope.noteListed(key);
         return page.nextCursor === undefined
           ? { [key]: page.items }
           : { [key]: page.items, nextCursor: page.nextCursor };

@@ -147,9 +147,14 @@ export function createRouterSession(
     fingerprints = next;
   }
 
-  async function startLazyBackends(): Promise<void> {
-    const idle = backends().filter((backend) => backend.status === "idle");
-    if (idle.length > 0) await Promise.all(idle.map((backend) => backend.start()));
+  // A client's first lists should hold every backend that can come up: lazy ones are started, and
+  // ones still in their first start are waited for (bounded by their timeoutMs), so the gateway can
+  // answer `initialize` before slow backends are up. Restarting backends are not waited for.
+  async function awaitStartingBackends(): Promise<void> {
+    const pending = backends().filter(
+      (backend) => backend.status === "idle" || backend.status === "starting",
+    );
+    if (pending.length > 0) await Promise.all(pending.map((backend) => backend.start()));
   }
 
   async function forward(
@@ -244,7 +249,12 @@ export function createRouterSession(
     subscriptions,
     findBackend,
     catalogue,
-    startLazyBackends,
+    awaitStartingBackends,
+    noteListed(list) {
+      if (!initialized) return;
+      const kind = list === "resourceTemplates" ? "resources" : list;
+      fingerprints[kind] = fingerprintsOf(catalogue())[kind] ?? "";
+    },
     forward,
   };
   registerCatalogueRequests(scope);

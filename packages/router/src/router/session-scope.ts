@@ -33,8 +33,10 @@ export interface SessionScope {
   readonly subscriptions: Set<string>;
   findBackend(name: string): Backend | undefined;
   catalogue(): Catalogue;
-  /** Starts the lazy backends this session sees and waits until each runs or failed. */
-  startLazyBackends(): Promise<void>;
+  /** Starts lazy backends and waits for those in their first start, until each runs or failed. */
+  awaitStartingBackends(): Promise<void>;
+  /** Records that the client just read a list as it is now (so no list_changed is owed for it). */
+  noteListed(list: "tools" | "prompts" | "resources" | "resourceTemplates"): void;
   /** Sends a request to a backend on behalf of the client, mapping failures to wire errors. */
   forward(
     backend: string,
