@@ -1,0 +1,20 @@
+import type { FetchLike } from "@patchbay/transport-http";
+
+/**
+ * A fetch that keeps at most `limit` requests waiting for their answer headers at once, so that
+ * tests with thousands of frames in flight do not open thousands of sockets.
+ */
+export function limitedFetch(limit: number): FetchLike {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (input, init) => {
+    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await fetch(input, init);
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
