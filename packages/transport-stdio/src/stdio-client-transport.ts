@@ -3,7 +3,6 @@ import { basename } from "node:path";
 import {
   type Frame,
   type FrameInfo,
-  type Transport,
   type TransportCloseEvent,
   TransportError,
   type Unsubscribe,
