@@ -280,4 +280,37 @@ describe("instrumentTransport on the answering side", () => {
     });
     expect(telemetry.query()[0]).toMatchObject({ event_type: "request.cancelled", method: "slow" });
   });
+
+  it("counts frames and notifications each way", async () => {
+    const telemetry = createTestTelemetry();
+    const [client, rawServer] = await startedPair();
+    const server = instrumentTransport(rawServer, telemetry, { backend: "files" });
+    const arrived = nextFrame(server);
+    await client.send([
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+    ]);
+    await arrived;
+    await server.send({
+      jsonrpc: "2.0",
+      method: "notifications/message",
+      params: { level: "info" },
+    });
+    const families = parsePrometheusTextFormat(telemetry.registry.render());
+    const samples = (name: string) => families.find((item) => item.name === name)?.metrics;
+    expect(samples("patchbay_frames_total")).toEqual([
+      { value: "1", labels: { direction: "incoming", backend: "files" } },
+      { value: "1", labels: { direction: "outgoing", backend: "files" } },
+    ]);
+    expect(samples("patchbay_notifications_total")).toEqual([
+      {
+        value: "1",
+        labels: { direction: "incoming", method: "notifications/initialized", backend: "files" },
+      },
+      {
+        value: "1",
+        labels: { direction: "outgoing", method: "notifications/message", backend: "files" },
+      },
+    ]);
+  });
 });

@@ -111,18 +111,33 @@ export function instrumentTransport(
     }
   };
 
+  const incomingLabels = { direction: "incoming", backend: options.backend };
+  const outgoingLabels = { direction: "outgoing", backend: options.backend };
+  const countNotification = (labels: typeof incomingLabels, message: JSONRPCMessage): void => {
+    if (isJSONRPCNotification(message)) {
+      telemetry.metrics.notifications.inc({ ...labels, method: message.method });
+    }
+  };
+
   const observeIncoming = (frame: Frame): void => {
+    telemetry.metrics.frames.inc(incomingLabels);
     for (const message of messagesOf(frame)) {
       if (isJSONRPCRequest(message)) start(incoming, "incoming", message);
       else if (isJSONRPCResponse(message)) finish(outgoing, message);
-      else cancel(incoming, message);
+      else {
+        countNotification(incomingLabels, message);
+        cancel(incoming, message);
+      }
     }
   };
 
   const prepareOutgoing = (message: JSONRPCMessage, started: string[]): JSONRPCMessage => {
     if (!isJSONRPCRequest(message)) {
       if (isJSONRPCResponse(message)) finish(incoming, message);
-      else cancel(outgoing, message);
+      else {
+        countNotification(outgoingLabels, message);
+        cancel(outgoing, message);
+      }
       return message;
     }
     const tracker = start(outgoing, "outgoing", message);
@@ -165,6 +180,7 @@ export function instrumentTransport(
     start: () => transport.start(),
     close: () => transport.close(),
     async send(frame) {
+      telemetry.metrics.frames.inc(outgoingLabels);
       const started: string[] = [];
       const prepared = isBatch(frame)
         ? frame.map((message) => prepareOutgoing(message, started))

@@ -32,6 +32,10 @@ export interface TelemetryMetrics {
   readonly sessions: Counter;
   /** `patchbay_telemetry_events_total{event_type}`: events recorded. */
   readonly events: Counter;
+  /** `patchbay_frames_total{direction,backend}`: frames (messages or batches) through a decorated transport. */
+  readonly frames: Counter;
+  /** `patchbay_notifications_total{direction,method,backend}`: notifications through a decorator. */
+  readonly notifications: Counter;
 }
 
 /** Declares the standard instruments on `registry`. */
@@ -72,6 +76,18 @@ export function createTelemetryMetrics(registry: MetricRegistry): TelemetryMetri
       name: "patchbay_sessions_total",
       help: "Client sessions opened.",
       labelNames: ["transport"],
+    }),
+    frames: registry.counter({
+      name: "patchbay_frames_total",
+      help: "Frames (single messages or batches) through instrumented transports.",
+      labelNames: ["direction", "backend"],
+      overflowLabels: ["backend"],
+    }),
+    notifications: registry.counter({
+      name: "patchbay_notifications_total",
+      help: "JSON-RPC notifications through instrumented transports.",
+      labelNames: ["direction", "method", "backend"],
+      overflowLabels: ["method", "backend"],
     }),
     events: registry.counter({
       name: "patchbay_telemetry_events_total",
