@@ -2,6 +2,7 @@
 import { parseCliArguments, USAGE } from "./cli-arguments.js";
 import { createSampleServer } from "./sample-server.js";
 import { serveHttp } from "./serve-http.js";
+import { serveSse } from "./serve-sse.js";
 import { serveStdio } from "./serve-stdio.js";
 
 // Composition root only: parse arguments, build the one server definition, serve, stop on signals.
@@ -23,20 +24,15 @@ async function main(): Promise<void> {
   const server = createSampleServer();
   if (options.transport === "stdio") {
     const { closed } = await serveStdio(server);
-    const stop = () => void server.close();
+    // stdin may still be open (the client did not close it): end the process once sessions closed.
+    const stop = () => void server.close().finally(() => process.exit(0));
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
     await closed;
     return;
   }
-  if (options.transport === "sse") {
-    process.stderr.write(
-      "--transport sse needs @patchbay/transport-sse, which is not available yet\n",
-    );
-    process.exitCode = 2;
-    return;
-  }
-  const listener = await serveHttp(server, options.host, options.port);
+  const serve = options.transport === "sse" ? serveSse : serveHttp;
+  const listener = await serve(server, options.host, options.port);
   process.stderr.write(`patchbay-sample-backend listening on ${listener.url.href}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {

@@ -1,6 +1,6 @@
+import { describeServerContract } from "@patchbay/contract-tests";
 import { StreamableHttpClientTransport } from "@patchbay/transport-http";
 import { afterAll, beforeAll } from "vitest";
-import { describeServerContract } from "../../../packages/contract-tests/src/server/describe-server-contract.js";
 import { createSampleServer } from "../src/index.js";
 import { type RunningListener, serveHttp } from "../src/serve-http.js";
 

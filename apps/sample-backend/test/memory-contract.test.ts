@@ -1,5 +1,5 @@
+import { describeServerContract } from "@patchbay/contract-tests";
 import { createMemoryTransportPair } from "@patchbay/jsonrpc-core";
-import { describeServerContract } from "../../../packages/contract-tests/src/server/describe-server-contract.js";
 import { createSampleServer } from "../src/index.js";
 
 // One server definition for the whole suite, as in production: every case opens its own session.

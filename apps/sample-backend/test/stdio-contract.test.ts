@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
+import { describeServerContract } from "@patchbay/contract-tests";
 import { createStdioClientTransport } from "@patchbay/transport-stdio";
-import { describeServerContract } from "../../../packages/contract-tests/src/server/describe-server-contract.js";
 
 // The built bin (turbo builds the package before its tests): one child process per connection.
 const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
