@@ -54,8 +54,8 @@ export interface BackendHost {
   onChange(backend: string): void;
   /** Records a telemetry event. */
   record(event: EventInput): void;
-  /** The logging level the client asked for, applied to backends as they start. */
-  logLevel(): LoggingLevel | undefined;
+  /** The logging level its clients asked for, applied as it starts. */
+  logLevel(backend: string): LoggingLevel | undefined;
   /** The revision to ask for in `initialize` (a per-session backend uses its client's). */
   protocolVersion(): string | undefined;
 }
@@ -199,7 +199,7 @@ export function createBackend(config: BackendConfig, host: BackendHost): Backend
       client = current;
       startedAt = host.clock.now();
       policy.recordStart();
-      const level = host.logLevel();
+      const level = host.logLevel(config.name);
       if (level !== undefined && initializeResult.capabilities.logging) {
         await current.setLoggingLevel(level).catch(() => {});
       }

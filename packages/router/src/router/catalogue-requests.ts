@@ -24,7 +24,7 @@ const listMethods = {
  * `completion/complete` by forwarding to the owning backend under its own names.
  */
 export function registerCatalogueRequests(scope: SessionScope): void {
-  const { connection, router } = scope;
+  const { router } = scope;
 
   const callOwner = async (
     kind: "tool" | "prompt" | "resource",
@@ -70,7 +70,7 @@ export function registerCatalogueRequests(scope: SessionScope): void {
   };
 
   for (const [method, key] of Object.entries(listMethods)) {
-    connection.handle(method, async (params) => {
+    scope.handle(method, async (params) => {
       await scope.awaitStartingBackends();
       const catalogue = scope.catalogue();
       const items: readonly unknown[] =
@@ -91,25 +91,26 @@ export function registerCatalogueRequests(scope: SessionScope): void {
     });
   }
 
-  connection.handle("tools/call", async (params, context) => {
+  scope.handle("tools/call", async (params, context) => {
     const request = asParams(params);
     const local = gatewayTools[String(request.name ?? "")];
     if (local) return local(asParams(request.arguments as JSONRPCParams));
     return await callOwner("tool", "tools/call", request, context);
   });
 
-  connection.handle("prompts/get", (params, context) =>
+  scope.handle("prompts/get", (params, context) =>
     callOwner("prompt", "prompts/get", asParams(params), context),
   );
 
-  connection.handle("resources/read", (params, context) =>
+  scope.handle("resources/read", (params, context) =>
     callOwner("resource", "resources/read", asParams(params), context),
   );
 
   for (const method of ["resources/subscribe", "resources/unsubscribe"] as const) {
-    connection.handle(method, async (params, context) => {
+    scope.handle(method, async (params, context) => {
       const request = asParams(params);
       const uri = String(request.uri ?? "");
+      await scope.awaitStartingBackends();
       const entry = scope.catalogue().findResource(uri);
       if (!entry) throw toJSONRPCError(unknownNameError("resource", uri));
       const backend = scope.findBackend(entry.backend);
@@ -127,9 +128,10 @@ export function registerCatalogueRequests(scope: SessionScope): void {
     });
   }
 
-  connection.handle("completion/complete", async (params, context) => {
+  scope.handle("completion/complete", async (params, context) => {
     const request = asParams(params);
     const ref = asParams(request.ref as JSONRPCParams);
+    await scope.awaitStartingBackends();
     const catalogue = scope.catalogue();
     const isPrompt = ref.type === "ref/prompt";
     const exposed = String((isPrompt ? ref.name : ref.uri) ?? "");

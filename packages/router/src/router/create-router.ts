@@ -14,6 +14,7 @@ import {
   createBackend,
 } from "./backend.js";
 import { GATEWAY_TOOLS } from "./gateway-tools.js";
+import { sharedLogLevel } from "./log-level.js";
 import { type RouterClock, systemRouterClock } from "./router-clock.js";
 import type { RouterContext } from "./router-context.js";
 import { createRouterSession, type RouterSession } from "./router-session.js";
@@ -66,7 +67,6 @@ export function createRouter(options: RouterOptions): Router {
     separator: config.namespaceSeparator,
     maxLength: config.maxNameLength,
   });
-  let logLevel: LoggingLevel | undefined;
   let sessionCounter = 0;
   let closing = false;
   const sessions = new Map<string, RouterSession>();
@@ -114,7 +114,7 @@ export function createRouter(options: RouterOptions): Router {
       record: (event) => {
         telemetry.record(event);
       },
-      logLevel: () => logLevel,
+      logLevel: (backend) => logLevelFor(backend, ownerSession),
       protocolVersion: () =>
         ownerSession === undefined ? undefined : sessions.get(ownerSession)?.protocolVersion,
     };
@@ -131,6 +131,11 @@ export function createRouter(options: RouterOptions): Router {
     return started;
   }
   syncShared();
+
+  function logLevelFor(backend: string, ownerSession?: string): LoggingLevel | undefined {
+    if (ownerSession !== undefined) return sessions.get(ownerSession)?.logLevel;
+    return sharedLogLevel(sessionsSeeing(backend).map((session) => session.logLevel));
+  }
 
   function reportConflicts(conflicts: readonly ConflictReport[]): void {
     for (const conflict of conflicts) {
@@ -186,10 +191,7 @@ export function createRouter(options: RouterOptions): Router {
     codec: () => codec,
     sharedBackend: (name) => shared.get(name),
     createSessionBackendHost: (sessionId) => createHost(sessionId),
-    logLevel: () => logLevel,
-    setLogLevel: (level) => {
-      logLevel = level;
-    },
+    logLevelFor,
     status: (sessionId) => status(sessionId),
     closing: () => closing,
     reportConflicts,

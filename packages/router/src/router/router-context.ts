@@ -17,8 +17,8 @@ export interface RouterContext {
   sharedBackend(name: string): Backend | undefined;
   /** Builds the host of a backend owned by one session. */
   createSessionBackendHost(sessionId: string): BackendHost;
-  logLevel(): LoggingLevel | undefined;
-  setLogLevel(level: LoggingLevel): void;
+  /** The logging level to set on a backend, from the levels of the clients that see it. */
+  logLevelFor(backend: string, sessionId?: string): LoggingLevel | undefined;
   /** The gateway's status as one session sees it. */
   status(sessionId: string): Record<string, unknown>;
   /** Records conflicts not reported before. */

@@ -21,6 +21,7 @@ import { type Backend, createBackend, type ServerToClientMethod } from "./backen
 import { registerCatalogueRequests } from "./catalogue-requests.js";
 import { prepareForwardedParams } from "./forwarded-params.js";
 import { GATEWAY_TOOLS } from "./gateway-tools.js";
+import { passesLogLevel } from "./log-level.js";
 import { mcpConnectionHooks } from "./mcp-connection-hooks.js";
 import type { RouterContext } from "./router-context.js";
 import { asParams, type Params, type SessionScope, toJSONRPCError } from "./session-scope.js";
@@ -46,6 +47,8 @@ export interface RouterSession {
   readonly initialized: boolean;
   /** The revision agreed with the client in `initialize`. */
   readonly protocolVersion: string | undefined;
+  /** The logging level this client asked for with `logging/setLevel`, if any. */
+  readonly logLevel: LoggingLevel | undefined;
   /** The backends this session sees, in config order (shared ones and its own). */
   backends(): Backend[];
   /** The catalogue as this session sees it. */
@@ -85,6 +88,8 @@ export function createRouterSession(
   let clientCapabilities: Params = {};
   let initialized = false;
   let negotiatedVersion: string | undefined;
+  let logLevel: LoggingLevel | undefined;
+  let initializeReceived = false;
   let cached: Catalogue | undefined;
   let fingerprints: Record<string, string> = {};
   let closed = false;
@@ -196,7 +201,19 @@ export function createRouterSession(
     }
   }
 
+  // A client must open with initialize (MCP lifecycle); only ping may come before it.
+  function requireInitialize(method: string): void {
+    if (!initializeReceived) {
+      throw new JSONRPCError(
+        -32600,
+        `Session not initialized: the client must send initialize before ${method}`,
+      );
+    }
+  }
+
   connection.handle("initialize", (params) => {
+    if (initializeReceived) throw new JSONRPCError(-32600, "The session is already initialized");
+    initializeReceived = true;
     const request = asParams(params);
     const requested = typeof request.protocolVersion === "string" ? request.protocolVersion : "";
     clientCapabilities = asParams(request.capabilities as JSONRPCParams);
@@ -246,6 +263,12 @@ export function createRouterSession(
     id,
     connection,
     router,
+    handle: (method, handler) => {
+      connection.handle(method, (params, context) => {
+        requireInitialize(method);
+        return handler(params, context);
+      });
+    },
     subscriptions,
     findBackend,
     catalogue,
@@ -259,19 +282,28 @@ export function createRouterSession(
   };
   registerCatalogueRequests(scope);
 
-  connection.handle("logging/setLevel", async (params) => {
+  scope.handle("logging/setLevel", async (params) => {
     const level = asParams(params).level;
     if (typeof level !== "string" || !isLoggingLevel(level)) {
       throw new JSONRPCError(INVALID_PARAMS, `Invalid logging level: ${JSON.stringify(level)}`);
     }
-    router.setLogLevel(level as LoggingLevel);
+    logLevel = level;
+    await awaitStartingBackends();
     await Promise.all(
       backends()
         .filter(
           (backend) =>
             backend.status === "running" && backend.initializeResult?.capabilities.logging,
         )
-        .map((backend) => backend.request("logging/setLevel", { level }).catch(() => {})),
+        .map((backend) => {
+          const backendLevel = router.logLevelFor(
+            backend.name,
+            backend.config.isolation === "per-session" ? id : undefined,
+          );
+          return backendLevel === undefined
+            ? undefined
+            : backend.request("logging/setLevel", { level: backendLevel }).catch(() => {});
+        }),
     );
     return {};
   });
@@ -285,6 +317,7 @@ export function createRouterSession(
   });
 
   connection.setFallbackRequestHandler(async (params, context) => {
+    requireInitialize(context.method);
     // A method the gateway does not know can only go to a backend when there is exactly one.
     const running = backends().filter((backend) => backend.status === "running");
     const only = running.length === 1 ? running[0] : undefined;
@@ -310,6 +343,9 @@ export function createRouterSession(
     },
     get protocolVersion() {
       return negotiatedVersion;
+    },
+    get logLevel() {
+      return logLevel;
     },
     backends,
     catalogue,
@@ -342,6 +378,7 @@ export function createRouterSession(
       if (!initialized || closed) return;
       const params = asParams(notification.params);
       if (notification.method === "notifications/message") {
+        if (!passesLogLevel(params.level, logLevel)) return;
         const logger = typeof params.logger === "string" ? `${backend}/${params.logger}` : backend;
         connection.notify("notifications/message", { ...params, logger }).catch(() => {});
         return;

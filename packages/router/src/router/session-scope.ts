@@ -3,6 +3,7 @@ import {
   JSONRPCError,
   type JSONRPCParams,
   type RequestContext,
+  type RequestHandler,
 } from "@patchbay/jsonrpc-core";
 import type { Catalogue } from "../catalogue/build-catalogue.js";
 import type { WireErrorObject } from "../errors/map-error.js";
@@ -29,6 +30,8 @@ export interface SessionScope {
   readonly id: string;
   readonly connection: Connection;
   readonly router: RouterContext;
+  /** Handles a request method once the client has sent `initialize` (before: -32600). */
+  handle(method: string, handler: RequestHandler): void;
   /** Exposed resource URIs this client subscribed to. */
   readonly subscriptions: Set<string>;
   findBackend(name: string): Backend | undefined;
