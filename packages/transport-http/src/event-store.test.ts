@@ -45,7 +45,9 @@ describe("createInMemoryEventStore", () => {
 
   it("mints event ids unique across streams", async () => {
     const store = createInMemoryEventStore();
-    const ids = await Promise.all(["a", "b", "a", "b"].map((stream) => store.storeEvent(stream, note("x"))));
+    const ids = await Promise.all(
+      ["a", "b", "a", "b"].map((stream) => store.storeEvent(stream, note("x"))),
+    );
     expect(new Set(ids).size).toBe(4);
   });
 });

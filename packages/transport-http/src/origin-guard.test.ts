@@ -27,10 +27,15 @@ describe("createOriginGuard", () => {
   });
 
   it("honours host:port entries, exact origins and 'any'", () => {
-    const guard = createOriginGuard({ allowedHosts: ["api.example.com:8443"], allowedOrigins: ["https://app.example.com"] });
+    const guard = createOriginGuard({
+      allowedHosts: ["api.example.com:8443"],
+      allowedOrigins: ["https://app.example.com"],
+    });
     expect(guard(request({ host: "api.example.com:8443" }))).toBeUndefined();
     expect(guard(request({ host: "api.example.com:80" }))).toBeDefined();
-    expect(guard(request({ host: "api.example.com:8443", origin: "https://app.example.com" }))).toBeUndefined();
+    expect(
+      guard(request({ host: "api.example.com:8443", origin: "https://app.example.com" })),
+    ).toBeUndefined();
     const open = createOriginGuard({ allowedHosts: "any", allowedOrigins: "any" });
     expect(open(request({ host: "anything", origin: "http://else" }))).toBeUndefined();
   });

@@ -43,7 +43,10 @@ async function startConnectionServer() {
 describe("a Streamable HTTP server under stress stays healthy", () => {
   it("serves 50 concurrent sessions, each with its own answers", async () => {
     const { server } = await startConnectionServer();
-    const clients = Array.from({ length: 50 }, () => new StreamableHttpClientTransport({ url: server.url }));
+    const clients = Array.from(
+      { length: 50 },
+      () => new StreamableHttpClientTransport({ url: server.url }),
+    );
     const connections = clients.map((client) => createConnection(client));
     await Promise.all(
       connections.map(async (connection, index) => {
@@ -65,15 +68,23 @@ describe("a Streamable HTTP server under stress stays healthy", () => {
   it("keeps a session whose client opens a second GET stream (409) and carries on", async () => {
     const { server } = await startConnectionServer();
     const sessionId = await openSession(server.url.href);
-    const headers = { accept: "text/event-stream", "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" };
+    const headers = {
+      accept: "text/event-stream",
+      "mcp-session-id": sessionId,
+      "mcp-protocol-version": "2025-11-25",
+    };
     const first = await openSse(server.url.href, { headers });
     await first.event(0);
     const second = await rawRequest(server.url.href, { headers });
     expect(second.status).toBe(409);
-    const answer = await post(server.url.href, { jsonrpc: "2.0", id: 1, method: "echo", params: { ok: 1 } }, {
-      "mcp-session-id": sessionId,
-      "mcp-protocol-version": "2025-11-25",
-    });
+    const answer = await post(
+      server.url.href,
+      { jsonrpc: "2.0", id: 1, method: "echo", params: { ok: 1 } },
+      {
+        "mcp-session-id": sessionId,
+        "mcp-protocol-version": "2025-11-25",
+      },
+    );
     expect(answer.status).toBe(200);
     expect(answer.text).toContain('"ok":1');
     first.abort();
@@ -94,7 +105,11 @@ describe("a Streamable HTTP server under stress stays healthy", () => {
     await stream.ended;
     // The handler finishes after the client left; the server must neither crash nor leak the session.
     release[0]?.();
-    const answer = await post(server.url.href, { jsonrpc: "2.0", id: 2, method: "echo", params: { after: true } }, headers);
+    const answer = await post(
+      server.url.href,
+      { jsonrpc: "2.0", id: 2, method: "echo", params: { after: true } },
+      headers,
+    );
     expect(answer.status).toBe(200);
     expect(answer.text).toContain('"after":true');
     const fresh = await post(server.url.href, initializeRequest(0));

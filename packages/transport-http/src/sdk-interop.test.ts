@@ -14,7 +14,7 @@ import { toSdkTransport } from "@patchbay/jsonrpc-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { StreamableHttpClientTransport } from "./streamable-http-client-transport.js";
-import { type StreamableHttpServer, createStreamableHttpServer } from "./streamable-http-server.js";
+import { createStreamableHttpServer, type StreamableHttpServer } from "./streamable-http-server.js";
 import type { ResponseMode } from "./streamable-http-server-transport.js";
 import { waitUntil } from "./test-support/http-fixtures.js";
 
@@ -47,7 +47,10 @@ function createFixtureServer(): McpServer {
     const answer = await extra.sendRequest(
       {
         method: "sampling/createMessage",
-        params: { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 },
+        params: {
+          messages: [{ role: "user", content: { type: "text", text: "hi" } }],
+          maxTokens: 5,
+        },
       },
       CreateMessageResultSchema,
     );
@@ -62,7 +65,10 @@ function createFixtureServer(): McpServer {
 }
 
 function createSdkClient(): Client {
-  const client = new Client({ name: "sdk-client", version: "1.0.0" }, { capabilities: { sampling: {} } });
+  const client = new Client(
+    { name: "sdk-client", version: "1.0.0" },
+    { capabilities: { sampling: {} } },
+  );
   client.setRequestHandler(CreateMessageRequestSchema, async () => ({
     role: "assistant",
     content: { type: "text", text: "pong" },

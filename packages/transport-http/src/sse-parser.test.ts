@@ -16,7 +16,7 @@ function parseChunks(chunks: readonly string[]) {
 describe("createSseParser", () => {
   it("reads events with id, type, retry and multi-line data", () => {
     const { events, retries } = parseChunks([
-      "id: 7\nevent: message\nretry: 1500\ndata: {\"a\":1}\ndata: second\n\n",
+      'id: 7\nevent: message\nretry: 1500\ndata: {"a":1}\ndata: second\n\n',
     ]);
     expect(events).toEqual([{ id: "7", event: "message", retry: 1500, data: '{"a":1}\nsecond' }]);
     expect(retries).toEqual([1500]);
@@ -48,12 +48,18 @@ describe("createSseParser", () => {
     const payload = "x".repeat(200_000);
     const text = `data: ${payload}\n\n`;
     const chunks: string[] = [];
-    for (let index = 0; index < text.length; index += 1000) chunks.push(text.slice(index, index + 1000));
+    for (let index = 0; index < text.length; index += 1000)
+      chunks.push(text.slice(index, index + 1000));
     expect(parseChunks(chunks).events).toEqual([{ data: payload }]);
   });
 
   it("round-trips what formatSseEvent writes, ignoring formatSseComment", () => {
-    const event = { id: "e1", event: "endpoint", data: "/messages?sessionId=1\nline two", retry: 10 };
+    const event = {
+      id: "e1",
+      event: "endpoint",
+      data: "/messages?sessionId=1\nline two",
+      retry: 10,
+    };
     expect(parseChunks([formatSseComment("hi"), formatSseEvent(event)]).events).toEqual([event]);
   });
 });

@@ -7,13 +7,13 @@ import {
   StreamableHttpClientTransport,
   type StreamableHttpClientTransportOptions,
 } from "./streamable-http-client-transport.js";
-import { createManualClock } from "./test-support/manual-clock.js";
 import {
   initializeRequest,
   startTestServer,
   type TestServer,
   waitUntil,
 } from "./test-support/http-fixtures.js";
+import { createManualClock } from "./test-support/manual-clock.js";
 
 interface SeenRequest {
   readonly method: string;
@@ -97,7 +97,11 @@ describe("StreamableHttpClientTransport", () => {
   it("uses a protocol version set with setProtocolVersion", async () => {
     server = await startTestServer();
     const recorder = recordingFetch();
-    const client = createClient({ url: server.url, fetch: recorder.fetch, standaloneStream: false });
+    const client = createClient({
+      url: server.url,
+      fetch: recorder.fetch,
+      standaloneStream: false,
+    });
     client.setProtocolVersion("2025-06-18");
     await client.start();
     await client.send(initialized).catch(() => {});
@@ -133,7 +137,10 @@ describe("StreamableHttpClientTransport", () => {
     await waitUntil(() => server?.transports[0]?.hasStandaloneStream === true);
     const get = recorder.requests.find((request) => request.method === "GET");
     expect(get?.headers.accept).toBe("text/event-stream");
-    await server.transports[0]?.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    await server.transports[0]?.send({
+      jsonrpc: "2.0",
+      method: "notifications/tools/list_changed",
+    });
     await waitUntil(() => frames.length === 2);
     expect(frames[1]).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
   });
@@ -184,7 +191,11 @@ describe("StreamableHttpClientTransport", () => {
         transport.onFrame((frame) => {
           const message = frame as { id?: number; method?: string };
           if (message.method === "initialize") {
-            void transport.send({ jsonrpc: "2.0", id: message.id as number, result: { protocolVersion: "2025-11-25" } });
+            void transport.send({
+              jsonrpc: "2.0",
+              id: message.id as number,
+              result: { protocolVersion: "2025-11-25" },
+            });
           } else if (message.method === "slow") {
             const id = message.id as number;
             answerLater = () => transport.send({ jsonrpc: "2.0", id, result: "done" });
@@ -195,7 +206,12 @@ describe("StreamableHttpClientTransport", () => {
     });
     const clock = createManualClock();
     const recorder = recordingFetch();
-    const client = createClient({ url: server.url, fetch: recorder.fetch, clock, standaloneStream: false });
+    const client = createClient({
+      url: server.url,
+      fetch: recorder.fetch,
+      clock,
+      standaloneStream: false,
+    });
     const frames = collectFrames(client);
     await handshake(client, frames);
     await client.send({ jsonrpc: "2.0", id: 5, method: "slow" });
@@ -221,7 +237,9 @@ describe("StreamableHttpClientTransport", () => {
     await handshake(client, frames);
     const sessionId = client.sessionId as string;
     await server.handler.getSession(sessionId)?.close();
-    const error = await client.send({ jsonrpc: "2.0", id: 1, method: "ping" }).catch((caught: unknown) => caught);
+    const error = await client
+      .send({ jsonrpc: "2.0", id: 1, method: "ping" })
+      .catch((caught: unknown) => caught);
     expect(SessionExpiredError.isInstance(error)).toBe(true);
     expect((error as SessionExpiredError).sessionId).toBe(sessionId);
     expect(TransportError.isInstance(error)).toBe(true);
@@ -231,7 +249,7 @@ describe("StreamableHttpClientTransport", () => {
 
   it("rejects with an HttpStatusError carrying the status and WWW-Authenticate", async () => {
     server = await startTestServer({
-      authenticate: () => ({ ok: false, wwwAuthenticate: "Bearer realm=\"mcp\"" }),
+      authenticate: () => ({ ok: false, wwwAuthenticate: 'Bearer realm="mcp"' }),
     });
     const client = createClient({ url: server.url });
     await client.start();

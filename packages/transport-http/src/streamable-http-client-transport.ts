@@ -45,7 +45,9 @@ export interface StreamableHttpClientTransportOptions {
   /** Headers sent with every request (for example a static `Authorization`). */
   readonly headers?: Readonly<Record<string, string>>;
   /** Called before every request; the headers it returns are added (for example a fresh token). */
-  readonly authHeaders?: () => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>;
+  readonly authHeaders?: () =>
+    | Readonly<Record<string, string>>
+    | Promise<Readonly<Record<string, string>>>;
   /** A session id to resume with (otherwise learnt from the initialize answer). */
   readonly sessionId?: string;
   /** The negotiated revision (otherwise learnt from the initialize result passing through). */
@@ -171,7 +173,11 @@ export class StreamableHttpClientTransport implements Transport {
       for (const message of messages) {
         if ("method" in message && "id" in message) pending.add(idKey(message.id));
       }
-      void this.readStream(response, { lastEventId: undefined, retryMs: undefined, attempts: 0 }, pending);
+      void this.readStream(
+        response,
+        { lastEventId: undefined, retryMs: undefined, attempts: 0 },
+        pending,
+      );
       return;
     }
     if (contentType.includes("application/json")) {
@@ -186,7 +192,9 @@ export class StreamableHttpClientTransport implements Transport {
       return;
     }
     await response.body.cancel();
-    throw new TransportError(`POST ${this.url.href} answered unexpected content type ${contentType}`);
+    throw new TransportError(
+      `POST ${this.url.href} answered unexpected content type ${contentType}`,
+    );
   }
 
   /** Opens the standalone GET stream now (normally done after `notifications/initialized`). */
@@ -246,7 +254,8 @@ export class StreamableHttpClientTransport implements Transport {
 
   private async headers(base: Record<string, string>): Promise<Record<string, string>> {
     const headers: Record<string, string> = { ...this.options.headers, ...base };
-    if (this.options.authHeaders !== undefined) Object.assign(headers, await this.options.authHeaders());
+    if (this.options.authHeaders !== undefined)
+      Object.assign(headers, await this.options.authHeaders());
     if (this.currentSessionId !== undefined) headers[MCP_SESSION_ID_HEADER] = this.currentSessionId;
     if (this.currentProtocolVersion !== undefined) {
       headers[MCP_PROTOCOL_VERSION_HEADER] = this.currentProtocolVersion;
@@ -387,5 +396,7 @@ export class StreamableHttpClientTransport implements Transport {
 }
 
 function isInitializedNotification(message: JSONRPCMessage): boolean {
-  return "method" in message && message.method === "notifications/initialized" && !("id" in message);
+  return (
+    "method" in message && message.method === "notifications/initialized" && !("id" in message)
+  );
 }

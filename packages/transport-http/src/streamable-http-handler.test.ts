@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createManualClock } from "./test-support/manual-clock.js";
 import {
   initializeRequest,
   openSession,
@@ -13,6 +12,7 @@ import {
   type TestServer,
   waitUntil,
 } from "./test-support/http-fixtures.js";
+import { createManualClock } from "./test-support/manual-clock.js";
 
 const ping = (id: number | string) => ({ jsonrpc: "2.0" as const, id, method: "ping" });
 const headersFor = (sessionId: string, version = "2025-11-25") => ({
@@ -40,7 +40,10 @@ describe("POST", () => {
     expect(answer.headers.get("x-accel-buffering")).toBe("no");
     expect(answer.headers.get("mcp-session-id")).toMatch(/^[\x21-\x7e]{32,}$/);
     expect(sseMessages(answer.text)).toEqual([
-      expect.objectContaining({ id: 1, result: expect.objectContaining({ protocolVersion: "2025-11-25" }) }),
+      expect.objectContaining({
+        id: 1,
+        result: expect.objectContaining({ protocolVersion: "2025-11-25" }),
+      }),
     ]);
   });
 
@@ -75,7 +78,11 @@ describe("POST", () => {
   it("answers a notification with 202 and no body", async () => {
     const { url } = await start();
     const sessionId = await openSession(url);
-    const answer = await post(url, { jsonrpc: "2.0", method: "notifications/x" }, headersFor(sessionId));
+    const answer = await post(
+      url,
+      { jsonrpc: "2.0", method: "notifications/x" },
+      headersFor(sessionId),
+    );
     expect(answer.status).toBe(202);
     expect(answer.text).toBe("");
   });
@@ -104,7 +111,9 @@ describe("POST", () => {
     const { url } = await start();
     const sessionId = await openSession(url);
     const answer = await post(url, [ping(1), ping(2)], headersFor(sessionId));
-    expect(sseMessages(answer.text).map((message) => (message as { id: number }).id)).toEqual([1, 2]);
+    expect(sseMessages(answer.text).map((message) => (message as { id: number }).id)).toEqual([
+      1, 2,
+    ]);
   });
 
   it("answers the invalid elements of a batch itself with -32600", async () => {
@@ -270,7 +279,11 @@ describe("related messages", () => {
             void transport.send({
               jsonrpc: "2.0",
               id: message.id as number,
-              result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "t", version: "1" } },
+              result: {
+                protocolVersion: "2025-11-25",
+                capabilities: {},
+                serverInfo: { name: "t", version: "1" },
+              },
             });
             return;
           }
@@ -278,7 +291,11 @@ describe("related messages", () => {
           // Async work in the handler's context: the transport knows which POST it belongs to.
           void (async () => {
             await Promise.resolve();
-            await transport.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info" } });
+            await transport.send({
+              jsonrpc: "2.0",
+              method: "notifications/message",
+              params: { level: "info" },
+            });
             await transport.send({ jsonrpc: "2.0", id: 99, method: "sampling/createMessage" });
             await transport.send({ jsonrpc: "2.0", id: message.id as number, result: {} });
           })();
@@ -302,12 +319,20 @@ describe("related messages", () => {
         transport.onFrame((frame) => {
           const message = frame as { id?: number; method?: string };
           if (message.method === "initialize") {
-            void transport.send({ jsonrpc: "2.0", id: message.id as number, result: { protocolVersion: "2025-11-25" } });
+            void transport.send({
+              jsonrpc: "2.0",
+              id: message.id as number,
+              result: { protocolVersion: "2025-11-25" },
+            });
           } else if (message.id !== undefined) {
             const id = message.id;
             // Outside the handler's async context: only the token relates it.
             sendProgress = async () => {
-              await transport.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "tok", progress: 1 } });
+              await transport.send({
+                jsonrpc: "2.0",
+                method: "notifications/progress",
+                params: { progressToken: "tok", progress: 1 },
+              });
               await transport.send({ jsonrpc: "2.0", id, result: {} });
             };
           }
@@ -318,14 +343,22 @@ describe("related messages", () => {
     const sessionId = await openSession(url);
     const stream = await openSse(url, {
       method: "POST",
-      headers: { accept: POST_ACCEPT, "content-type": "application/json", ...headersFor(sessionId) },
+      headers: {
+        accept: POST_ACCEPT,
+        "content-type": "application/json",
+        ...headersFor(sessionId),
+      },
       body: JSON.stringify({ ...ping(4), params: { _meta: { progressToken: "tok" } } }),
     });
     await waitUntil(() => sendProgress !== undefined);
     setImmediate(() => void sendProgress?.());
     await stream.ended;
     expect(sseMessages(stream.raw.join(""))).toEqual([
-      { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "tok", progress: 1 } },
+      {
+        jsonrpc: "2.0",
+        method: "notifications/progress",
+        params: { progressToken: "tok", progress: 1 },
+      },
       { jsonrpc: "2.0", id: 4, result: {} },
     ]);
   });
@@ -335,11 +368,15 @@ describe("GET", () => {
   it("opens the standalone stream that carries unrelated server messages", async () => {
     const { url, handler } = await start();
     const sessionId = await openSession(url);
-    const stream = await openSse(url, { headers: { accept: "text/event-stream", ...headersFor(sessionId) } });
+    const stream = await openSse(url, {
+      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+    });
     expect(stream.status).toBe(200);
     expect(stream.headers.get("x-accel-buffering")).toBe("no");
     await stream.event(0); // priming
-    await handler.getSession(sessionId)?.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    await handler
+      .getSession(sessionId)
+      ?.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
     expect(JSON.parse((await stream.event(1)).data)).toEqual({
       jsonrpc: "2.0",
       method: "notifications/tools/list_changed",
@@ -351,20 +388,30 @@ describe("GET", () => {
     const { url, handler } = await start();
     const sessionId = await openSession(url, "2025-06-18");
     await handler.getSession(sessionId)?.send({ jsonrpc: "2.0", method: "notifications/early" });
-    const stream = await openSse(url, { headers: { accept: "text/event-stream", ...headersFor(sessionId, "2025-06-18") } });
-    expect(JSON.parse((await stream.event(0)).data)).toMatchObject({ method: "notifications/early" });
+    const stream = await openSse(url, {
+      headers: { accept: "text/event-stream", ...headersFor(sessionId, "2025-06-18") },
+    });
+    expect(JSON.parse((await stream.event(0)).data)).toMatchObject({
+      method: "notifications/early",
+    });
     stream.abort();
   });
 
   it("answers a second GET on the same session with 409 and keeps the first stream and the session", async () => {
     const { url, handler } = await start();
     const sessionId = await openSession(url);
-    const first = await openSse(url, { headers: { accept: "text/event-stream", ...headersFor(sessionId) } });
+    const first = await openSse(url, {
+      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+    });
     await first.event(0);
-    const second = await rawRequest(url, { headers: { accept: "text/event-stream", ...headersFor(sessionId) } });
+    const second = await rawRequest(url, {
+      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+    });
     expect(second.status).toBe(409);
     await handler.getSession(sessionId)?.send({ jsonrpc: "2.0", method: "notifications/still" });
-    expect(JSON.parse((await first.event(1)).data)).toMatchObject({ method: "notifications/still" });
+    expect(JSON.parse((await first.event(1)).data)).toMatchObject({
+      method: "notifications/still",
+    });
     expect((await post(url, ping(1), headersFor(sessionId))).status).toBe(200);
     first.abort();
   });
@@ -372,11 +419,15 @@ describe("GET", () => {
   it("allows a new GET stream once the previous one was dropped", async () => {
     const { url, handler } = await start();
     const sessionId = await openSession(url);
-    const first = await openSse(url, { headers: { accept: "text/event-stream", ...headersFor(sessionId) } });
+    const first = await openSse(url, {
+      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+    });
     await first.event(0);
     first.abort();
     await waitUntil(() => handler.getSession(sessionId)?.hasStandaloneStream === false);
-    const second = await openSse(url, { headers: { accept: "text/event-stream", ...headersFor(sessionId) } });
+    const second = await openSse(url, {
+      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+    });
     expect(second.status).toBe(200);
     second.abort();
   });
@@ -384,14 +435,18 @@ describe("GET", () => {
   it("answers 406 for a GET whose Accept lacks text/event-stream", async () => {
     const { url } = await start();
     const sessionId = await openSession(url);
-    const answer = await rawRequest(url, { headers: { accept: "application/json", ...headersFor(sessionId) } });
+    const answer = await rawRequest(url, {
+      headers: { accept: "application/json", ...headersFor(sessionId) },
+    });
     expect(answer.status).toBe(406);
   });
 
   it("answers 405 with Allow when the standalone stream is disabled", async () => {
     const { url } = await start({ standaloneStream: false });
     const sessionId = await openSession(url);
-    const answer = await rawRequest(url, { headers: { accept: "text/event-stream", ...headersFor(sessionId) } });
+    const answer = await rawRequest(url, {
+      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+    });
     expect(answer.status).toBe(405);
     expect(answer.headers.get("allow")).toBe("POST, DELETE");
   });
@@ -400,7 +455,11 @@ describe("GET", () => {
     const { url } = await start();
     expect((await rawRequest(url, { headers: { accept: "text/event-stream" } })).status).toBe(400);
     expect(
-      (await rawRequest(url, { headers: { accept: "text/event-stream", "mcp-session-id": "nope" } })).status,
+      (
+        await rawRequest(url, {
+          headers: { accept: "text/event-stream", "mcp-session-id": "nope" },
+        })
+      ).status,
     ).toBe(404);
   });
 
@@ -408,7 +467,9 @@ describe("GET", () => {
     const clock = createManualClock();
     const { url } = await start({ clock, keepAliveIntervalMs: 5000 });
     const sessionId = await openSession(url);
-    const stream = await openSse(url, { headers: { accept: "text/event-stream", ...headersFor(sessionId) } });
+    const stream = await openSse(url, {
+      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+    });
     await stream.event(0);
     clock.advance(4999);
     clock.advance(1);
@@ -425,7 +486,9 @@ describe("resumability", () => {
     const { url, handler } = await start();
     const sessionId = await openSession(url);
     const transport = handler.getSession(sessionId);
-    const standalone = await openSse(url, { headers: { accept: "text/event-stream", ...headersFor(sessionId) } });
+    const standalone = await openSse(url, {
+      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+    });
     const priming = await standalone.event(0);
     await transport?.send({ jsonrpc: "2.0", method: "notifications/one" });
     await standalone.event(1);
@@ -436,7 +499,11 @@ describe("resumability", () => {
     // Another stream's traffic must not be replayed on this one.
     await post(url, ping(8), headersFor(sessionId));
     const resumed = await openSse(url, {
-      headers: { accept: "text/event-stream", "last-event-id": priming.id as string, ...headersFor(sessionId) },
+      headers: {
+        accept: "text/event-stream",
+        "last-event-id": priming.id as string,
+        ...headersFor(sessionId),
+      },
     });
     expect(resumed.status).toBe(200);
     const methods: string[] = [];
@@ -454,7 +521,11 @@ describe("resumability", () => {
         transport.onFrame((frame) => {
           const message = frame as { id?: number; method?: string };
           if (message.method === "initialize") {
-            void transport.send({ jsonrpc: "2.0", id: message.id as number, result: { protocolVersion: "2025-11-25" } });
+            void transport.send({
+              jsonrpc: "2.0",
+              id: message.id as number,
+              result: { protocolVersion: "2025-11-25" },
+            });
           } else if (message.id !== undefined) {
             const id = message.id;
             answer = () => transport.send({ jsonrpc: "2.0", id, result: { late: true } });
@@ -466,7 +537,11 @@ describe("resumability", () => {
     const sessionId = await openSession(url);
     const stream = await openSse(url, {
       method: "POST",
-      headers: { accept: POST_ACCEPT, "content-type": "application/json", ...headersFor(sessionId) },
+      headers: {
+        accept: POST_ACCEPT,
+        "content-type": "application/json",
+        ...headersFor(sessionId),
+      },
       body: JSON.stringify(ping(11)),
     });
     const priming = await stream.event(0);
@@ -474,9 +549,17 @@ describe("resumability", () => {
     await waitUntil(() => answer !== undefined);
     await answer?.();
     const resumed = await openSse(url, {
-      headers: { accept: "text/event-stream", "last-event-id": priming.id as string, ...headersFor(sessionId) },
+      headers: {
+        accept: "text/event-stream",
+        "last-event-id": priming.id as string,
+        ...headersFor(sessionId),
+      },
     });
-    expect(JSON.parse((await resumed.event(0)).data)).toEqual({ jsonrpc: "2.0", id: 11, result: { late: true } });
+    expect(JSON.parse((await resumed.event(0)).data)).toEqual({
+      jsonrpc: "2.0",
+      id: 11,
+      result: { late: true },
+    });
     await resumed.ended;
   });
 
@@ -487,7 +570,11 @@ describe("resumability", () => {
     const [priming] = parseSse(answer.text);
     const second = await openSession(url);
     const stream = await openSse(url, {
-      headers: { accept: "text/event-stream", "last-event-id": priming?.id as string, ...headersFor(second) },
+      headers: {
+        accept: "text/event-stream",
+        "last-event-id": priming?.id as string,
+        ...headersFor(second),
+      },
     });
     // An unknown id for this session opens a fresh standalone stream (priming event only).
     const event = await stream.event(0);
@@ -526,7 +613,9 @@ describe("sessions", () => {
     const clock = createManualClock();
     const { url, handler } = await start({ clock, sessionIdleTimeoutMs: 1000 });
     const sessionId = await openSession(url);
-    const stream = await openSse(url, { headers: { accept: "text/event-stream", ...headersFor(sessionId) } });
+    const stream = await openSse(url, {
+      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+    });
     await stream.event(0);
     clock.advance(5000);
     expect(handler.sessionCount).toBe(1);
@@ -594,7 +683,10 @@ describe("methods and security", () => {
       origin: "https://app.example.com",
     });
     expect(ok.status).toBe(200);
-    const refused = await post(url, initializeRequest(1), { host: "mcp.example.com", origin: "http://localhost" });
+    const refused = await post(url, initializeRequest(1), {
+      host: "mcp.example.com",
+      origin: "http://localhost",
+    });
     expect(refused.status).toBe(403);
   });
 
@@ -604,13 +696,18 @@ describe("methods and security", () => {
       authenticate: (request) =>
         request.headers.authorization === "Bearer good"
           ? { ok: true, info: { user: "ada" } }
-          : { ok: false, wwwAuthenticate: 'Bearer resource_metadata="http://x/.well-known/oauth-protected-resource"' },
+          : {
+              ok: false,
+              wwwAuthenticate:
+                'Bearer resource_metadata="http://x/.well-known/oauth-protected-resource"',
+            },
       onSession: async (transport, session) => {
         seen.push(session.authInfo);
         transport.onFrame((frame, info) => {
           seen.push(info.extra?.authInfo);
           const message = frame as { id?: number };
-          if (message.id !== undefined) void transport.send({ jsonrpc: "2.0", id: message.id, result: {} });
+          if (message.id !== undefined)
+            void transport.send({ jsonrpc: "2.0", id: message.id, result: {} });
         });
         await transport.start();
       },
@@ -625,7 +722,11 @@ describe("methods and security", () => {
 
   it("answers 403 when authenticate says the scope is insufficient", async () => {
     const { url } = await start({
-      authenticate: () => ({ ok: false, status: 403, wwwAuthenticate: 'Bearer error="insufficient_scope"' }),
+      authenticate: () => ({
+        ok: false,
+        status: 403,
+        wwwAuthenticate: 'Bearer error="insufficient_scope"',
+      }),
     });
     const answer = await post(url, initializeRequest(1));
     expect(answer.status).toBe(403);
@@ -639,7 +740,9 @@ describe("graceful close", () => {
     const sessionId = await openSession(url);
     const closes: string[] = [];
     handler.getSession(sessionId)?.onClose((event) => closes.push(event.initiator));
-    const stream = await openSse(url, { headers: { accept: "text/event-stream", ...headersFor(sessionId) } });
+    const stream = await openSse(url, {
+      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+    });
     await stream.event(0);
     await handler.close();
     await stream.ended;

@@ -23,7 +23,6 @@ import {
   writeJsonError,
 } from "./http-answers.js";
 import { isInitializeRequest, messagesOf } from "./message-keys.js";
-import { toError } from "./transport-events.js";
 import { createOriginGuard, type OriginGuardOptions } from "./origin-guard.js";
 import { BodyTooLargeError, readBody } from "./read-body.js";
 import {
@@ -31,6 +30,7 @@ import {
   type SessionSettings,
   StreamableHttpServerTransport,
 } from "./streamable-http-server-transport.js";
+import { toError } from "./transport-events.js";
 
 /** What `onSession` learns about a new session besides its transport. */
 export interface StreamableHttpSession {
@@ -249,7 +249,10 @@ export function createStreamableHttpHandler(
         headerVersion ?? requestedVersion(initialize) ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
       transport = newTransport(undefined, version);
       created = true;
-    } else if (initialize !== undefined && headerValue(request, MCP_SESSION_ID_HEADER) === undefined) {
+    } else if (
+      initialize !== undefined &&
+      headerValue(request, MCP_SESSION_ID_HEADER) === undefined
+    ) {
       transport = newTransport(
         generateSessionId(),
         requestedVersion(initialize) ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
@@ -309,7 +312,9 @@ export function createStreamableHttpHandler(
         response.end();
       }
       if (transport.sessionId === undefined) {
-        queueMicrotask(() => transport.end({ initiator: "remote", details: { reason: "answered" } }));
+        queueMicrotask(() =>
+          transport.end({ initiator: "remote", details: { reason: "answered" } }),
+        );
       }
       return;
     }

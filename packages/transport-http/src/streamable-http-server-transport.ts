@@ -354,7 +354,11 @@ export class StreamableHttpServerTransport implements Transport {
     const usable = (exchange: Exchange | undefined) =>
       exchange !== undefined && !exchange.done && exchange.mode === "sse" ? exchange : undefined;
     let exchange = usable(relatedExchange.getStore());
-    if (exchange === undefined && "method" in message && message.method === "notifications/progress") {
+    if (
+      exchange === undefined &&
+      "method" in message &&
+      message.method === "notifications/progress"
+    ) {
       const token = (message.params as { progressToken?: unknown } | undefined)?.progressToken;
       if (typeof token === "string" || typeof token === "number") {
         exchange = usable(this.progressRoutes.get(idKey(token)));

@@ -40,7 +40,11 @@ async function createStatefulPair(responseMode: ResponseMode): Promise<Transport
           void transport.send({
             jsonrpc: "2.0",
             id: message.id as number,
-            result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "c", version: "0" } },
+            result: {
+              protocolVersion: "2025-11-25",
+              capabilities: {},
+              serverInfo: { name: "c", version: "0" },
+            },
           });
         }
       });

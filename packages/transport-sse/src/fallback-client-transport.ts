@@ -101,7 +101,8 @@ export class FallbackClientTransport implements Transport {
       return;
     } catch (error) {
       // 2025-03-26 names 400, 404 and 405; 2025-06-18 says any 4xx.
-      if (!HttpStatusError.isInstance(error) || error.status < 400 || error.status >= 500) throw error;
+      if (!HttpStatusError.isInstance(error) || error.status < 400 || error.status >= 500)
+        throw error;
     }
     const previous = this.active;
     this.active = this.adopt(new SseClientTransport(this.options));

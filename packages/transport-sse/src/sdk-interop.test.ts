@@ -27,17 +27,25 @@ function createFixtureServer(): McpServer {
     const answer = await extra.sendRequest(
       {
         method: "sampling/createMessage",
-        params: { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 },
+        params: {
+          messages: [{ role: "user", content: { type: "text", text: "hi" } }],
+          maxTokens: 5,
+        },
       },
       CreateMessageResultSchema,
     );
-    return { content: [{ type: "text", text: `model said ${(answer.content as { text: string }).text}` }] };
+    return {
+      content: [{ type: "text", text: `model said ${(answer.content as { text: string }).text}` }],
+    };
   });
   return server;
 }
 
 function createSdkClient(): Client {
-  const client = new Client({ name: "sdk-client", version: "1.0.0" }, { capabilities: { sampling: {} } });
+  const client = new Client(
+    { name: "sdk-client", version: "1.0.0" },
+    { capabilities: { sampling: {} } },
+  );
   client.setRequestHandler(CreateMessageRequestSchema, async () => ({
     role: "assistant",
     content: { type: "text", text: "pong" },

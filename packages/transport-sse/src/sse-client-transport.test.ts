@@ -17,7 +17,10 @@ function recordingFetch() {
   const requests: { method: string; url: string; headers: Record<string, string> }[] = [];
   const fetchLike: FetchLike = async (input, init) => {
     const headers = Object.fromEntries(
-      Object.entries((init?.headers ?? {}) as Record<string, string>).map(([name, value]) => [name.toLowerCase(), value]),
+      Object.entries((init?.headers ?? {}) as Record<string, string>).map(([name, value]) => [
+        name.toLowerCase(),
+        value,
+      ]),
     );
     requests.push({ method: init?.method ?? "GET", url: String(input), headers });
     return fetch(input, init);
@@ -82,7 +85,9 @@ describe("SseClientTransport", () => {
     await server.transports[0]?.close();
     await waitUntil(() => closes.length === 1);
     expect(closes).toEqual(["remote"]);
-    const error = await client.send({ jsonrpc: "2.0", method: "x" }).catch((caught: unknown) => caught);
+    const error = await client
+      .send({ jsonrpc: "2.0", method: "x" })
+      .catch((caught: unknown) => caught);
     expect(TransportError.isInstance(error)).toBe(true);
   });
 
@@ -110,7 +115,9 @@ describe("SseClientTransport", () => {
         .pipeThrough(
           new TransformStream<string, string>({
             transform(chunk, controller) {
-              controller.enqueue(chunk.replace(/data: \/messages/, "data: http://evil.example.com/messages"));
+              controller.enqueue(
+                chunk.replace(/data: \/messages/, "data: http://evil.example.com/messages"),
+              );
             },
           }),
         )

@@ -107,7 +107,8 @@ export class SseClientTransport implements Transport {
   }
 
   private open(): Promise<void> {
-    if (this.events.closed) return Promise.reject(new TransportError("SSE client transport is closed"));
+    if (this.events.closed)
+      return Promise.reject(new TransportError("SSE client transport is closed"));
     return new Promise<void>((resolve, reject) => {
       let lastStatus: number | undefined;
       const source = new EventSource(this.url, {
@@ -132,7 +133,9 @@ export class SseClientTransport implements Transport {
         }
         // The POST target must be the stream's origin: a server must not send our frames elsewhere.
         if (endpoint.origin !== this.url.origin) {
-          const error = new TransportError(`Endpoint origin ${endpoint.origin} differs from ${this.url.origin}`);
+          const error = new TransportError(
+            `Endpoint origin ${endpoint.origin} differs from ${this.url.origin}`,
+          );
           this.fail(error);
           reject(error);
           return;
@@ -143,7 +146,9 @@ export class SseClientTransport implements Transport {
       source.addEventListener("message", (event) => {
         const decoded = decode(event.data);
         if (!decoded.ok) {
-          this.events.emitError(new InvalidFrameError("Server sent invalid JSON-RPC", decoded.response));
+          this.events.emitError(
+            new InvalidFrameError("Server sent invalid JSON-RPC", decoded.response),
+          );
           return;
         }
         this.events.emitFrame(
@@ -156,8 +161,13 @@ export class SseClientTransport implements Transport {
         const message = (event as { message?: string }).message;
         const error =
           status !== undefined && status >= 400
-            ? new HttpStatusError(`GET ${this.url.href} answered HTTP ${status}`, { status, body: message ?? "" })
-            : new TransportError(`SSE stream ${this.url.href} failed${message ? `: ${message}` : ""}`);
+            ? new HttpStatusError(`GET ${this.url.href} answered HTTP ${status}`, {
+                status,
+                body: message ?? "",
+              })
+            : new TransportError(
+                `SSE stream ${this.url.href} failed${message ? `: ${message}` : ""}`,
+              );
         if (this.endpoint === undefined) {
           source.close();
           reject(error);

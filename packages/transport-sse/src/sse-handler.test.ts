@@ -27,7 +27,11 @@ async function openSession(url: string) {
 }
 
 const post = (url: string, body: string, headers: Record<string, string> = {}) =>
-  rawRequest(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+  rawRequest(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body,
+  });
 
 describe("legacy SSE handler", () => {
   it("sends the endpoint event first, with a session-bound POST URL, on an unbuffered stream", async () => {
@@ -92,7 +96,10 @@ describe("legacy SSE handler", () => {
   it("answers 413 naming the limit for a body over maxBodyBytes", async () => {
     const { url } = await start({ maxBodyBytes: 100 });
     const { stream, endpoint } = await openSession(url);
-    const answer = await post(endpoint, JSON.stringify({ jsonrpc: "2.0", method: "x", params: { pad: "y".repeat(200) } }));
+    const answer = await post(
+      endpoint,
+      JSON.stringify({ jsonrpc: "2.0", method: "x", params: { pad: "y".repeat(200) } }),
+    );
     expect(answer.status).toBe(413);
     expect(answer.text).toContain("100 bytes");
     stream.abort();
@@ -112,7 +119,9 @@ describe("legacy SSE handler", () => {
 
   it("refuses a foreign Host or Origin with 403 and accepts localhost (DNS rebinding)", async () => {
     const { url } = await start();
-    const evil = await rawRequest(url, { headers: { host: "evil.example.com", origin: "http://evil.example.com" } });
+    const evil = await rawRequest(url, {
+      headers: { host: "evil.example.com", origin: "http://evil.example.com" },
+    });
     expect(evil.status).toBe(403);
     const evilOrigin = await rawRequest(url, { headers: { origin: "http://evil.example.com" } });
     expect(evilOrigin.status).toBe(403);
@@ -125,7 +134,9 @@ describe("legacy SSE handler", () => {
   it("answers 401 with WWW-Authenticate when authenticate refuses", async () => {
     const { url } = await start({
       authenticate: (request) =>
-        request.headers.authorization === "Bearer ok" ? { ok: true } : { ok: false, wwwAuthenticate: "Bearer" },
+        request.headers.authorization === "Bearer ok"
+          ? { ok: true }
+          : { ok: false, wwwAuthenticate: "Bearer" },
     });
     const refused = await rawRequest(url);
     expect(refused.status).toBe(401);

@@ -75,9 +75,18 @@ export function createSseHandler(options: SseHandlerOptions): SseHandler {
   const sessions = new Map<string, SseServerTransport>();
   let closing = false;
 
-  const handleGet = async (request: IncomingMessage, response: ServerResponse, authInfo: unknown) => {
+  const handleGet = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    authInfo: unknown,
+  ) => {
     if (!accepts(request.headers.accept ?? "text/event-stream", "text/event-stream")) {
-      writeJsonError(response, 406, HTTP_ERROR_CODE, "Not Acceptable: Client must accept text/event-stream");
+      writeJsonError(
+        response,
+        406,
+        HTTP_ERROR_CODE,
+        "Not Acceptable: Client must accept text/event-stream",
+      );
       return;
     }
     const sessionId = generateSessionId();
@@ -94,7 +103,10 @@ export function createSseHandler(options: SseHandlerOptions): SseHandler {
     try {
       await options.onSession(transport, { sessionId, request, authInfo });
     } catch (error) {
-      transport.end({ initiator: "error", error: error instanceof Error ? error : new Error(String(error)) });
+      transport.end({
+        initiator: "error",
+        error: error instanceof Error ? error : new Error(String(error)),
+      });
     }
   };
 
@@ -106,7 +118,12 @@ export function createSseHandler(options: SseHandlerOptions): SseHandler {
   ) => {
     const sessionId = new URL(request.url ?? "/", "http://localhost").searchParams.get("sessionId");
     if (sessionId === null) {
-      writeJsonError(response, 400, HTTP_ERROR_CODE, "Bad Request: sessionId query parameter is required");
+      writeJsonError(
+        response,
+        400,
+        HTTP_ERROR_CODE,
+        "Bad Request: sessionId query parameter is required",
+      );
       return;
     }
     const transport = sessions.get(sessionId);
@@ -115,7 +132,12 @@ export function createSseHandler(options: SseHandlerOptions): SseHandler {
       return;
     }
     if (!hasContentType(request.headers["content-type"], "application/json")) {
-      writeJsonError(response, 415, HTTP_ERROR_CODE, "Unsupported Media Type: Content-Type must be application/json");
+      writeJsonError(
+        response,
+        415,
+        HTTP_ERROR_CODE,
+        "Unsupported Media Type: Content-Type must be application/json",
+      );
       return;
     }
     let decoded: ReturnType<typeof decode>;
@@ -135,7 +157,9 @@ export function createSseHandler(options: SseHandlerOptions): SseHandler {
     if (!decoded.ok) {
       // Answered on the HTTP exchange, and reported to the session so its Connection can also send
       // the error response on the stream (the legacy transport's only way back to the client).
-      transport.report(new InvalidFrameError("Received text that is not valid JSON-RPC", decoded.response));
+      transport.report(
+        new InvalidFrameError("Received text that is not valid JSON-RPC", decoded.response),
+      );
       const body = JSON.stringify(decoded.response);
       response.writeHead(400, { "content-type": "application/json" });
       response.end(body);
@@ -150,7 +174,11 @@ export function createSseHandler(options: SseHandlerOptions): SseHandler {
     response.end("Accepted");
   };
 
-  const handler = async (request: IncomingMessage, response: ServerResponse, parsedBody?: unknown) => {
+  const handler = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    parsedBody?: unknown,
+  ) => {
     try {
       if (closing) {
         writeJsonError(response, 503, HTTP_ERROR_CODE, "Service Unavailable: server is closing", {
@@ -165,7 +193,9 @@ export function createSseHandler(options: SseHandlerOptions): SseHandler {
       }
       const method = request.method ?? "GET";
       if (method !== "GET" && method !== "POST") {
-        writeJsonError(response, 405, HTTP_ERROR_CODE, "Method Not Allowed", { allow: "GET, POST" });
+        writeJsonError(response, 405, HTTP_ERROR_CODE, "Method Not Allowed", {
+          allow: "GET, POST",
+        });
         return;
       }
       let authInfo: unknown;
@@ -177,7 +207,9 @@ export function createSseHandler(options: SseHandlerOptions): SseHandler {
             result.status ?? 401,
             HTTP_ERROR_CODE,
             result.message ?? "Unauthorized",
-            result.wwwAuthenticate === undefined ? {} : { "www-authenticate": result.wwwAuthenticate },
+            result.wwwAuthenticate === undefined
+              ? {}
+              : { "www-authenticate": result.wwwAuthenticate },
           );
           return;
         }

@@ -35,7 +35,8 @@ export async function createSseServer(options: SseServerOptions): Promise<SseSer
     (request, response) => {
       const { pathname } = new URL(request.url ?? "/", "http://localhost");
       const method = request.method ?? "GET";
-      const expected = pathname === ssePath ? "GET" : pathname === messagesPath ? "POST" : undefined;
+      const expected =
+        pathname === ssePath ? "GET" : pathname === messagesPath ? "POST" : undefined;
       if (expected === undefined) {
         writeJsonError(response, 404, -32000, "Not Found");
         return;

@@ -77,7 +77,8 @@ describeTransportContract({
   createPair: createSsePair,
   capabilities: {
     orderedDelivery: {
-      unsupported: "every client frame is its own POST; concurrent POSTs may be handled in any order",
+      unsupported:
+        "every client frame is its own POST; concurrent POSTs may be handled in any order",
     },
     maxMessageBytes: MAX_BODY_BYTES,
   },

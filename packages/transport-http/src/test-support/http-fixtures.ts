@@ -1,8 +1,8 @@
 import { request as httpRequest } from "node:http";
 import type { Frame, JSONRPCMessage, JSONRPCRequest } from "@patchbay/jsonrpc-core";
 import { listenLoopback } from "../loopback.js";
-import { createSseParser } from "../sse-parser.js";
 import type { SseEvent } from "../sse-event.js";
+import { createSseParser } from "../sse-parser.js";
 import {
   createStreamableHttpHandler,
   type StreamableHttpHandler,
@@ -82,11 +82,18 @@ export function answerFor(request: JSONRPCRequest): JSONRPCMessage {
       },
     };
   }
-  return { jsonrpc: "2.0", id: request.id, result: { echo: request.method, params: request.params } };
+  return {
+    jsonrpc: "2.0",
+    id: request.id,
+    result: { echo: request.method, params: request.params },
+  };
 }
 
 /** An initialize request. */
-export function initializeRequest(id: number | string = 0, protocolVersion = "2025-11-25"): JSONRPCRequest {
+export function initializeRequest(
+  id: number | string = 0,
+  protocolVersion = "2025-11-25",
+): JSONRPCRequest {
   return {
     jsonrpc: "2.0",
     id,
@@ -117,7 +124,8 @@ export function rawRequest(
       response.on("end", () => {
         const headers = new Headers();
         for (const [name, value] of Object.entries(response.headers)) {
-          if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+          if (value !== undefined)
+            headers.set(name, Array.isArray(value) ? value.join(", ") : value);
         }
         resolve({
           status: response.statusCode ?? 0,

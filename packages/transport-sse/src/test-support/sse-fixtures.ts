@@ -1,8 +1,8 @@
 import { request as httpRequest } from "node:http";
 import type { JSONRPCRequest } from "@patchbay/jsonrpc-core";
 import { createSseParser, type SseEvent } from "@patchbay/transport-http";
-import { createSseServer, type SseServer } from "../sse-server.js";
 import type { SseServerOptions } from "../sse-server.js";
+import { createSseServer, type SseServer } from "../sse-server.js";
 import type { SseServerTransport } from "../sse-server-transport.js";
 
 /** A running legacy SSE test server whose sessions echo requests. */
@@ -29,7 +29,11 @@ export async function startTestSseServer(
       transport.onFrame((frame) => {
         const message = frame as JSONRPCRequest;
         if ("id" in message && "method" in message) {
-          void transport.send({ jsonrpc: "2.0", id: message.id, result: { echo: message.method, params: message.params } });
+          void transport.send({
+            jsonrpc: "2.0",
+            id: message.id,
+            result: { echo: message.method, params: message.params },
+          });
         }
       });
       await transport.start();
@@ -58,7 +62,11 @@ export function rawRequest(
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("error", reject);
       response.on("end", () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString("utf8") }),
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          text: Buffer.concat(chunks).toString("utf8"),
+        }),
       );
     });
     request.end(init.body);
@@ -76,9 +84,15 @@ export interface OpenStream {
 }
 
 /** Opens a GET SSE stream. */
-export async function openStream(url: string, headers: Record<string, string> = {}): Promise<OpenStream> {
+export async function openStream(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<OpenStream> {
   const controller = new AbortController();
-  const response = await fetch(url, { headers: { accept: "text/event-stream", ...headers }, signal: controller.signal });
+  const response = await fetch(url, {
+    headers: { accept: "text/event-stream", ...headers },
+    signal: controller.signal,
+  });
   const events: SseEvent[] = [];
   const raw: string[] = [];
   const waiters: (() => void)[] = [];

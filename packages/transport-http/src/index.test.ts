@@ -1,0 +1,40 @@
+import { expect, it } from "vitest";
+import * as api from "./index.js";
+
+it("exports exactly the documented runtime names", () => {
+  expect(Object.keys(api).sort()).toEqual([
+    "BodyTooLargeError",
+    "DEFAULT_KEEP_ALIVE_INTERVAL_MS",
+    "DEFAULT_MAX_BODY_BYTES",
+    "DEFAULT_NEGOTIATED_PROTOCOL_VERSION",
+    "DEFAULT_RETRY_INTERVAL_MS",
+    "DEFAULT_SESSION_IDLE_TIMEOUT_MS",
+    "HTTP_ERROR_CODE",
+    "HttpStatusError",
+    "LAST_EVENT_ID_HEADER",
+    "LOCALHOST_NAMES",
+    "MCP_PROTOCOL_VERSION_HEADER",
+    "MCP_SESSION_ID_HEADER",
+    "SESSION_NOT_FOUND_CODE",
+    "SUPPORTED_PROTOCOL_VERSIONS",
+    "SessionExpiredError",
+    "StreamableHttpClientTransport",
+    "StreamableHttpServerTransport",
+    "TransportEvents",
+    "accepts",
+    "createInMemoryEventStore",
+    "createOriginGuard",
+    "createSseParser",
+    "createStreamableHttpHandler",
+    "createStreamableHttpServer",
+    "formatSseComment",
+    "formatSseEvent",
+    "hasContentType",
+    "listenLoopback",
+    "readBody",
+    "readSseBody",
+    "systemClock",
+    "toError",
+    "writeJsonError",
+  ]);
+});
