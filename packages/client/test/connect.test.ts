@@ -2,9 +2,11 @@ import {
   type Connection,
   createConnection,
   createMemoryTransportPair,
+  TimeoutError,
 } from "@patchbay/jsonrpc-core";
 import { describe, expect, it } from "vitest";
 import { createClient, NotConnectedError, UnsupportedProtocolVersionError } from "../src/index.js";
+import { FakeClock } from "./fake-clock.js";
 
 /** A hand-written server on a bare connection that answers initialize with `protocolVersion`. */
 async function startFakeServer(protocolVersion: string) {
@@ -111,5 +113,25 @@ describe("client.connect failures", () => {
     expect(error).toMatchObject({ code: -32603 });
     await closed;
     expect(client.connection?.closed).toBe(true);
+  });
+});
+
+describe("client request timeouts", () => {
+  it("gives up after requestTimeoutMs with a TimeoutError", async () => {
+    const fake = await startFakeServer("2025-11-25");
+    fake.server.handle("tools/list", () => new Promise(() => {}));
+    const clock = new FakeClock();
+    const client = createClient(
+      { name: "c", version: "2" },
+      { requestTimeoutMs: 50, connection: { clock } },
+    );
+    await client.connect(fake.clientSide);
+    const outcome = client.listTools().catch((error: unknown) => error);
+    clock.advance(49);
+    clock.advance(1);
+    const error = await outcome;
+    expect(TimeoutError.isInstance(error)).toBe(true);
+    expect((error as TimeoutError).timeoutMs).toBe(50);
+    await client.close();
   });
 });

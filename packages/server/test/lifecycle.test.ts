@@ -116,3 +116,51 @@ describe("session lifecycle", () => {
     await expect(client.ping()).resolves.toBeUndefined();
   });
 });
+
+describe("server-wide helpers", () => {
+  it("tells onSession listeners about each new session", async () => {
+    server = createServer({ name: "s", version: "1" });
+    const seen: string[] = [];
+    const unsubscribe = server.onSession((session) => seen.push(session.id));
+    const { session } = await connectClient(server);
+    unsubscribe();
+    await connectClient(server);
+    expect(seen).toEqual([session.id]);
+  });
+
+  it("logs to every session through server.log, honouring each level", async () => {
+    server = createServer({ name: "s", version: "1" });
+    const first = await connectClient(server);
+    const second = await connectClient(server);
+    await second.client.setLoggingLevel("error");
+    const firstSeen = nextEvent<{ data: unknown }>((listener) =>
+      first.client.on("notifications/message", listener),
+    );
+    const secondSeen: unknown[] = [];
+    second.client.on("notifications/message", (params) => secondSeen.push(params));
+    await server.log("info", "hello everyone");
+    expect((await firstSeen).data).toBe("hello everyone");
+    await second.client.ping();
+    expect(secondSeen).toEqual([]);
+  });
+
+  it("publishes every serverInfo field it was given", async () => {
+    server = createServer({
+      name: "s",
+      version: "1",
+      title: "S",
+      description: "A server",
+      websiteUrl: "https://example.com",
+      icons: [{ src: "https://example.com/icon.png" }],
+    });
+    const { client } = await connectClient(server);
+    expect(client.serverInfo).toEqual({
+      name: "s",
+      version: "1",
+      title: "S",
+      description: "A server",
+      websiteUrl: "https://example.com",
+      icons: [{ src: "https://example.com/icon.png" }],
+    });
+  });
+});
