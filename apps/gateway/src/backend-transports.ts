@@ -1,12 +1,14 @@
 import type { Transport } from "@patchbay/jsonrpc-core";
 import type { BackendConfig, BackendTransportFactory } from "@patchbay/router";
 import { StreamableHttpClientTransport } from "@patchbay/transport-http";
+import { FallbackClientTransport, SseClientTransport } from "@patchbay/transport-sse";
 import { createStdioClientTransport } from "@patchbay/transport-stdio";
 import type { Logger } from "./logger.js";
 
 /**
  * The transports the stdio gateway reaches backends with: a child process over stdio, Streamable
- * HTTP, or (once available) legacy HTTP+SSE. A child's stderr goes to the gateway's log.
+ * HTTP, legacy HTTP+SSE, or `auto` (Streamable HTTP falling back to HTTP+SSE on a 4xx). A child's
+ * stderr goes to the gateway's log.
  */
 export function createBackendTransportFactory(logger: Logger): BackendTransportFactory {
   return (backend: BackendConfig): Transport => {
@@ -23,9 +25,9 @@ export function createBackendTransportFactory(logger: Logger): BackendTransportF
       case "http":
         return new StreamableHttpClientTransport({ url: backend.url, headers: backend.headers });
       case "sse":
-        throw new Error(
-          `Backend "${backend.name}" uses the legacy HTTP+SSE transport, which this gateway build does not include yet`,
-        );
+        return new SseClientTransport({ url: backend.url, headers: backend.headers });
+      case "auto":
+        return new FallbackClientTransport({ url: backend.url, headers: backend.headers });
     }
   };
 }

@@ -3,11 +3,17 @@ import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backends, connectGateway, temporaryDirectory, writeConfig } from "./gateway-helpers.js";
 
-/** Starts the sample backend over Streamable HTTP on a free port and resolves its MCP URL. */
-async function startHttpBackend(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [backends.sample, "--transport", "http", "--port", "0"], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+/** Starts the sample backend over HTTP (`http` or `sse`) on a free port; resolves its URL. */
+async function startSampleBackend(
+  transport: "http" | "sse",
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(
+    process.execPath,
+    [backends.sample, "--transport", transport, "--port", "0"],
+    {
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   let stderr = "";
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr?.on("data", (chunk: Buffer) => {
@@ -22,43 +28,60 @@ async function startHttpBackend(): Promise<{ child: ChildProcess; url: string }>
   return { child, url };
 }
 
-describe("a backend reached over Streamable HTTP", () => {
-  let backend: { child: ChildProcess; url: string };
-  let gateway: Awaited<ReturnType<typeof connectGateway>>;
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, "exit");
+  child.kill("SIGTERM");
+  await exited;
+}
+
+describe("remote backends over Streamable HTTP, HTTP+SSE and auto-detection", () => {
+  let http: { child: ChildProcess; url: string } | undefined;
+  let sse: { child: ChildProcess; url: string } | undefined;
+  let gateway: Awaited<ReturnType<typeof connectGateway>> | undefined;
 
   beforeAll(async () => {
-    backend = await startHttpBackend();
+    [http, sse] = await Promise.all([startSampleBackend("http"), startSampleBackend("sse")]);
     const path = writeConfig(temporaryDirectory(), {
-      mcpServers: { remote: { url: backend.url, headers: { "X-Test": "yes" } } },
+      mcpServers: {
+        http: { url: http.url, transport: "http", headers: { "X-Test": "yes" } },
+        autohttp: { url: http.url },
+        sse: { url: sse.url, type: "sse" },
+        autosse: { url: sse.url },
+      },
     });
     gateway = await connectGateway(path);
   }, 30_000);
 
   afterAll(async () => {
     await gateway?.client.close();
-    if (backend && backend.child.exitCode === null) {
-      const exited = once(backend.child, "exit");
-      backend.child.kill("SIGTERM");
-      await exited;
-    }
+    await Promise.all([stop(http?.child), stop(sse?.child)]);
   });
 
-  it("is listed and called like a local one", async () => {
-    const names = (await gateway.client.listTools()).tools.map((tool) => tool.name);
-    expect(names).toContain("remote__echo");
-    const result = await gateway.client.callTool({
-      name: "remote__echo",
-      arguments: { message: "far" },
-    });
-    expect(result.isError).not.toBe(true);
-    expect(JSON.stringify(result.content)).toContain("far");
-  });
+  it.each(["http", "autohttp", "sse", "autosse"])(
+    "lists and calls the tools of %s",
+    async (name) => {
+      const names = (await gateway?.client.listTools())?.tools.map((tool) => tool.name);
+      expect(names).toContain(`${name}__echo`);
+      const result = await gateway?.client.callTool({
+        name: `${name}__echo`,
+        arguments: { message: "far" },
+      });
+      expect(result?.isError).not.toBe(true);
+      expect(JSON.stringify(result?.content)).toContain("far");
+    },
+  );
 
-  it("shows the http transport in gateway_status", async () => {
-    const result = await gateway.client.callTool({ name: "gateway_status" });
-    const status = result.structuredContent as {
+  it("shows each transport in gateway_status", async () => {
+    const result = await gateway?.client.callTool({ name: "gateway_status" });
+    const status = result?.structuredContent as {
       backends: Record<string, { status: string; transport: string }>;
     };
-    expect(status.backends.remote).toMatchObject({ status: "running", transport: "http" });
+    expect(status.backends).toMatchObject({
+      http: { status: "running", transport: "http" },
+      autohttp: { status: "running", transport: "auto" },
+      sse: { status: "running", transport: "sse" },
+      autosse: { status: "running", transport: "auto" },
+    });
   });
 });

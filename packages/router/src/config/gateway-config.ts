@@ -34,9 +34,13 @@ export interface StdioBackendConfig extends BackendConfigCommon {
   readonly cwd?: string;
 }
 
-/** A remote backend reached over Streamable HTTP (`http`) or legacy HTTP+SSE (`sse`). */
+/**
+ * A remote backend reached over Streamable HTTP (`http`), legacy HTTP+SSE (`sse`), or `auto`: the
+ * default for a `url` without `transport`, Streamable HTTP falling back to HTTP+SSE when the server
+ * answers 4xx (MCP 2025-03-26, backwards compatibility).
+ */
 export interface RemoteBackendConfig extends BackendConfigCommon {
-  readonly transport: "http" | "sse";
+  readonly transport: "http" | "sse" | "auto";
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
 }

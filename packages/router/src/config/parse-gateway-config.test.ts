@@ -46,7 +46,7 @@ describe("parseGatewayConfig", () => {
       },
       expect.objectContaining({
         name: "remote",
-        transport: "http",
+        transport: "auto",
         url: "https://example.com/mcp",
         headers: { Authorization: "Bearer x" },
       }),
@@ -95,6 +95,11 @@ describe("parseGatewayConfig", () => {
       cwd: "/srv",
     });
     expect(config.backends[1]).toMatchObject({ transport: "sse", restart: { enabled: false } });
+  });
+
+  it("picks Streamable HTTP with a fallback to SSE for a url without transport", () => {
+    const { config } = parseGatewayConfig({ mcpServers: { a: { url: "http://127.0.0.1:1/mcp" } } });
+    expect(config.backends[0]?.transport).toBe("auto");
   });
 
   it("accepts type as another spelling of transport, as VS Code and Cursor write it", () => {

@@ -194,7 +194,7 @@ function toBackendConfig(
   }
   return {
     ...common,
-    transport: declared === "sse" ? "sse" : "http",
+    transport: declared === "sse" || declared === "http" ? declared : "auto",
     url: entry.url ?? "",
     headers: entry.headers ?? {},
   };
