@@ -1,3 +1,4 @@
+import { JSONRPCError } from "@patchbay/jsonrpc-core";
 import { validateToolName } from "@patchbay/mcp-types";
 import type { z } from "zod";
 import { checkSchema, type SchemaInput, toToolJsonSchema } from "./input-schema.js";
@@ -90,7 +91,7 @@ export function toolError(text: string): CallToolResult {
 /**
  * Runs a tool call: invalid arguments, a thrown error and output that breaks the output schema all
  * become `isError: true` results that say what is wrong (2025-11-25: input validation errors SHOULD
- * be tool execution errors).
+ * be tool execution errors). A thrown `JSONRPCError` is answered as that protocol error instead.
  */
 export async function runTool(
   entry: ToolEntry,
@@ -105,6 +106,8 @@ export async function runTool(
   try {
     result = (await entry.handler(input.value as never, context)) as CallToolResult;
   } catch (error) {
+    // A deliberate wire error (for example one a gateway got from a backend) stays a protocol error.
+    if (JSONRPCError.isInstance(error)) throw error;
     return toolError(error instanceof Error ? error.message : String(error));
   }
   if (result.isError === true || entry.config.outputSchema === undefined) {

@@ -1,3 +1,4 @@
+import { JSONRPCError } from "@patchbay/jsonrpc-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createServer, type Server } from "../src/index.js";
@@ -83,6 +84,20 @@ describe("tools", () => {
     const { client } = await connectClient(server);
     const result = await client.callTool({ name: "fail" });
     expect(result).toEqual({ content: [{ type: "text", text: "disk on fire" }], isError: true });
+  });
+
+  it("answers a thrown JSONRPCError as that protocol error, code and data intact", async () => {
+    server = createServer({ name: "s", version: "1" });
+    server.registerTool("forward", {}, () => {
+      throw new JSONRPCError(-32010, "Backend github is down", { backend: "github" });
+    });
+    const { client } = await connectClient(server);
+    const error = await rejectionOf(client.callTool({ name: "forward" }));
+    expect(error).toMatchObject({
+      code: -32010,
+      message: "Backend github is down",
+      data: { backend: "github" },
+    });
   });
 
   it("refuses structured content that breaks the output schema", async () => {
