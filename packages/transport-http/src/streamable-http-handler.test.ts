@@ -563,6 +563,32 @@ describe("resumability", () => {
     await resumed.ended;
   });
 
+  it("keeps only the most recent POST answers of a session resumable", async () => {
+    const { url } = await start();
+    const sessionId = await openSession(url);
+    const primingIds: string[] = [];
+    for (let index = 0; index < 120; index++) {
+      const answer = await post(url, ping(index), headersFor(sessionId));
+      primingIds.push(parseSse(answer.text)[0]?.id as string);
+    }
+    const resume = async (lastEventId: string) => {
+      const stream = await openSse(url, {
+        headers: {
+          accept: "text/event-stream",
+          "last-event-id": lastEventId,
+          ...headersFor(sessionId),
+        },
+      });
+      const first = await stream.event(0);
+      stream.abort();
+      await stream.ended;
+      return first;
+    };
+    // A recent answer replays its response; the oldest is forgotten (a fresh GET stream primes).
+    expect(JSON.parse((await resume(primingIds[119] as string)).data)).toMatchObject({ id: 119 });
+    expect((await resume(primingIds[0] as string)).data).toBe("");
+  });
+
   it("does not replay another session's stream", async () => {
     const { url } = await start();
     const first = await openSession(url);

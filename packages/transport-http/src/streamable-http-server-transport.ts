@@ -46,6 +46,9 @@ interface Exchange {
 
 const relatedExchange = new AsyncLocalStorage<Exchange>();
 
+/** How many finished POST answers of one session stay resumable. */
+const MAX_RESUMABLE_POST_STREAMS = 100;
+
 /**
  * The server side of one Streamable HTTP session (or, in stateless mode, of one POST), handed to
  * `onSession`. It routes each outgoing response to the HTTP exchange that carried its request, sends
@@ -218,6 +221,7 @@ export class StreamableHttpServerTransport implements Transport {
     }
     this.exchanges.add(exchange);
     this.ownStreamIds.add(exchange.streamId);
+    this.forgetOldStreams();
     if (mode === "sse") {
       exchange.stream = this.openStream(response, exchange.streamId, headers);
       if (this.settings.eventStore !== undefined && this.protocolVersion >= "2025-11-25") {
@@ -424,6 +428,24 @@ export class StreamableHttpServerTransport implements Transport {
     if (exchange.stream !== undefined) void exchange.stream.end();
     // A JSON answer already promised 200: breaking it off is the honest signal.
     else exchange.response.destroy();
+  }
+
+  /**
+   * Keeps the ids of the most recent POST streams only (resumable ones), so that a long session
+   * does not grow without bound; their events are forgotten too.
+   */
+  private forgetOldStreams(): void {
+    const excess = this.ownStreamIds.size - 1 - MAX_RESUMABLE_POST_STREAMS;
+    if (excess <= 0) return;
+    let removed = 0;
+    for (const streamId of this.ownStreamIds) {
+      if (removed === excess) break;
+      if (streamId === this.standaloneStreamId) continue;
+      if ([...this.exchanges].some((exchange) => exchange.streamId === streamId)) continue;
+      this.ownStreamIds.delete(streamId);
+      this.settings.eventStore?.forgetStream?.(streamId);
+      removed++;
+    }
   }
 
   private armIdleTimer(delayMs: number): void {
