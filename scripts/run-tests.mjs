@@ -12,14 +12,24 @@ rmSync(resultsDir, { recursive: true, force: true });
 
 const turbo = spawnSync(
   "pnpm",
-  ["exec", "turbo", "run", "test", "--concurrency=1", "--output-logs=full", ...process.argv.slice(2)],
+  [
+    "exec",
+    "turbo",
+    "run",
+    "test",
+    "--concurrency=1",
+    "--output-logs=full",
+    ...process.argv.slice(2),
+  ],
   { cwd: root, stdio: "inherit" },
 );
 
 let passed = 0;
 let failed = 0;
 let broken = 0;
-const files = existsSync(resultsDir) ? readdirSync(resultsDir).filter((f) => f.endsWith(".json")) : [];
+const files = existsSync(resultsDir)
+  ? readdirSync(resultsDir).filter((f) => f.endsWith(".json"))
+  : [];
 for (const file of files) {
   const report = JSON.parse(readFileSync(join(resultsDir, file), "utf8"));
   passed += report.numPassedTests ?? 0;

@@ -25,7 +25,9 @@ export async function startServer(script: string, args: readonly string[]): Prom
     });
     child.once("error", reject);
     child.once("exit", (code, signal) =>
-      reject(new Error(`server exited (${code ?? signal}) before listening:\n${stderr.join("\n")}`)),
+      reject(
+        new Error(`server exited (${code ?? signal}) before listening:\n${stderr.join("\n")}`),
+      ),
     );
   });
   const stop = async () => {

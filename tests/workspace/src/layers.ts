@@ -22,9 +22,5 @@ export const allowedDependencies: Readonly<Record<string, readonly string[]>> = 
     "@patchbay/client",
     "@patchbay/telemetry",
   ],
-  "@patchbay/contract-tests": [
-    "@patchbay/jsonrpc-core",
-    "@patchbay/mcp-types",
-    "@patchbay/client",
-  ],
+  "@patchbay/contract-tests": ["@patchbay/jsonrpc-core", "@patchbay/mcp-types", "@patchbay/client"],
 };

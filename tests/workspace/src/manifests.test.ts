@@ -72,25 +72,26 @@ describe("published packages", () => {
 });
 
 describe("layers", () => {
-  it.each(
-    published.map((pkg) => [pkg.manifest.name, pkg] as const),
-  )("%s depends only on the layers below it", (name, pkg) => {
-    const allowed = allowedDependencies[name];
-    expect(allowed, `${name} needs an entry in tests/workspace/src/layers.ts`).toBeDefined();
-    const runtime = Object.keys({
-      ...pkg.manifest.dependencies,
-      ...pkg.manifest.peerDependencies,
-    }).filter((dep) => dep.startsWith("@patchbay/"));
-    expect(runtime.filter((dep) => !allowed?.includes(dep))).toEqual([]);
-    const imported = new Set<string>();
-    for (const file of sourceFiles(join(pkg.dir, "src"))) {
-      for (const match of readFileSync(file, "utf8").matchAll(/from\s+"(@patchbay\/[^/"]+)/g)) {
-        if (match[1]) imported.add(match[1]);
+  it.each(published.map((pkg) => [pkg.manifest.name, pkg] as const))(
+    "%s depends only on the layers below it",
+    (name, pkg) => {
+      const allowed = allowedDependencies[name];
+      expect(allowed, `${name} needs an entry in tests/workspace/src/layers.ts`).toBeDefined();
+      const runtime = Object.keys({
+        ...pkg.manifest.dependencies,
+        ...pkg.manifest.peerDependencies,
+      }).filter((dep) => dep.startsWith("@patchbay/"));
+      expect(runtime.filter((dep) => !allowed?.includes(dep))).toEqual([]);
+      const imported = new Set<string>();
+      for (const file of sourceFiles(join(pkg.dir, "src"))) {
+        for (const match of readFileSync(file, "utf8").matchAll(/from\s+"(@patchbay\/[^/"]+)/g)) {
+          if (match[1]) imported.add(match[1]);
+        }
       }
-    }
-    imported.delete(name);
-    expect([...imported].filter((dep) => !allowed?.includes(dep))).toEqual([]);
-  });
+      imported.delete(name);
+      expect([...imported].filter((dep) => !allowed?.includes(dep))).toEqual([]);
+    },
+  );
 
   it("keeps apps private", () => {
     for (const app of apps) expect(app.manifest.private, app.manifest.name).toBe(true);
