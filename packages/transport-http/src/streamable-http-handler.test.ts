@@ -312,6 +312,55 @@ describe("related messages", () => {
     ]);
   });
 
+  it("sends another session's notification emitted during a request on that session's own GET stream", async () => {
+    const { url, handler } = await start({
+      onSession: async (transport) => {
+        transport.onFrame((frame) => {
+          const message = frame as { id?: number; method?: string };
+          if (message.method === "initialize") {
+            void transport.send({
+              jsonrpc: "2.0",
+              id: message.id as number,
+              result: { protocolVersion: "2025-11-25" },
+            });
+          } else if (message.method === "broadcast") {
+            // In this request's async context, notify every session (as list_changed does).
+            void (async () => {
+              for (const id of sessionIds) {
+                await handler
+                  .getSession(id)
+                  ?.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+              }
+              await transport.send({ jsonrpc: "2.0", id: message.id as number, result: {} });
+            })();
+          }
+        });
+        await transport.start();
+      },
+    });
+    const sessionIds = [await openSession(url), await openSession(url)];
+    const [first, second] = sessionIds as [string, string];
+    const firstStream = await openSse(url, {
+      headers: { accept: "text/event-stream", ...headersFor(first) },
+    });
+    await firstStream.event(0);
+    const answer = await post(
+      url,
+      { jsonrpc: "2.0", id: 1, method: "broadcast" },
+      headersFor(second),
+    );
+    // The caller's own notification rides its POST stream; the other session's goes to its GET stream.
+    expect(sseMessages(answer.text)).toEqual([
+      { jsonrpc: "2.0", method: "notifications/tools/list_changed" },
+      { jsonrpc: "2.0", id: 1, result: {} },
+    ]);
+    expect(JSON.parse((await firstStream.event(1)).data)).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/tools/list_changed",
+    });
+    firstStream.abort();
+  });
+
   it("routes progress notifications by progress token to the request that asked", async () => {
     let sendProgress: (() => Promise<void>) | undefined;
     const { url } = await start({

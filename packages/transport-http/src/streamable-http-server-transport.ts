@@ -355,8 +355,15 @@ export class StreamableHttpServerTransport implements Transport {
   }
 
   private relatedStream(message: JSONRPCMessage): ServerSseStream | undefined {
+    // The async context is shared by every session of the process: a request of another session
+    // (say, one whose tool makes the server notify everyone) must not capture this session's message.
     const usable = (exchange: Exchange | undefined) =>
-      exchange !== undefined && !exchange.done && exchange.mode === "sse" ? exchange : undefined;
+      exchange !== undefined &&
+      !exchange.done &&
+      exchange.mode === "sse" &&
+      this.exchanges.has(exchange)
+        ? exchange
+        : undefined;
     let exchange = usable(relatedExchange.getStore());
     if (
       exchange === undefined &&
