@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { InMemoryEventStore } from "@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import {
@@ -57,6 +58,19 @@ function createFixtureServer(): McpServer {
     const content = answer.content as { text?: string };
     return { content: [{ type: "text", text: `model said ${content.text}` }] };
   });
+  server.registerTool(
+    "poll",
+    { description: "Closes its SSE stream, then answers" },
+    async (extra) => {
+      // 2025-11-25 SSE polling: the client must come back with Last-Event-ID to get this result.
+      extra.closeSSEStream?.();
+      await extra.sendNotification({
+        method: "notifications/message",
+        params: { level: "info", data: "after close" },
+      });
+      return { content: [{ type: "text", text: extra.closeSSEStream ? "polled" : "no polling" }] };
+    },
+  );
   server.registerTool("grow", { description: "Adds a tool" }, async () => {
     server.registerTool("extra", { description: "Added later" }, async () => ({ content: [] }));
     return { content: [] };
@@ -113,7 +127,13 @@ describe("the SDK's Client with StreamableHTTPClientTransport against an SDK Mcp
       expect(server.handler.sessionCount).toBe(1);
 
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(["add", "ask", "chatty", "grow"]);
+      expect(tools.map((tool) => tool.name).sort()).toEqual([
+        "add",
+        "ask",
+        "chatty",
+        "grow",
+        "poll",
+      ]);
       const sum = await client.callTool({ name: "add", arguments: { a: 2, b: 40 } });
       expect(sum.content).toEqual([{ type: "text", text: "42" }]);
 
@@ -135,6 +155,36 @@ describe("the SDK's Client with StreamableHTTPClientTransport against an SDK Mcp
       expect(asked.content).toEqual([{ type: "text", text: "model said pong" }]);
     });
   }
+
+  it("lets an SDK tool close its SSE stream; the SDK client resumes with Last-Event-ID and gets the result", async () => {
+    const server = await createStreamableHttpServer({
+      retryIntervalMs: 10,
+      onSession: async (transport) => {
+        await createFixtureServer().connect(toSdkTransport(transport));
+      },
+    });
+    cleanups.push(() => server.close());
+    const lastEventIds: (string | null)[] = [];
+    const client = createSdkClient();
+    const logs: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      logs.push(notification.params.data);
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(server.url, {
+        fetch: async (input, init) => {
+          const headers = new Headers(init?.headers);
+          if (init?.method === "GET") lastEventIds.push(headers.get("last-event-id"));
+          return fetch(input, init);
+        },
+      }),
+    );
+    cleanups.push(() => client.close());
+    const result = await client.callTool({ name: "poll", arguments: {} });
+    expect(result.content).toEqual([{ type: "text", text: "polled" }]);
+    expect(logs).toEqual(["after close"]);
+    expect(lastEventIds.some((id) => id !== null)).toBe(true);
+  });
 
   it("receives list_changed on the standalone GET stream", async () => {
     const server = await serveSdkServerThroughOurHandler({});
@@ -178,7 +228,7 @@ describe("the SDK's Client with StreamableHTTPClientTransport against an SDK Mcp
 });
 
 describe("our StreamableHttpClientTransport against the SDK's StreamableHTTPServerTransport", () => {
-  async function startSdkServer(enableJsonResponse: boolean) {
+  async function startSdkServer(enableJsonResponse: boolean, resumable = false) {
     const transports = new Map<string, StreamableHTTPServerTransport>();
     const servers: McpServer[] = [];
     const httpServer = createServer(async (request, response) => {
@@ -191,6 +241,7 @@ describe("our StreamableHttpClientTransport against the SDK's StreamableHTTPServ
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => crypto.randomUUID(),
         enableJsonResponse,
+        ...(resumable ? { eventStore: new InMemoryEventStore(), retryInterval: 10 } : {}),
         onsessioninitialized: (id) => {
           transports.set(id, transport);
         },
@@ -236,6 +287,26 @@ describe("our StreamableHttpClientTransport against the SDK's StreamableHTTPServ
       }
     });
   }
+
+  it("resumes after the SDK server closes a request's SSE stream (polling) and gets the result", async () => {
+    const { url } = await startSdkServer(false, true);
+    const gets: (string | undefined)[] = [];
+    const ours = new StreamableHttpClientTransport({
+      url,
+      fetch: async (input, init) => {
+        if (init?.method === "GET") {
+          gets.push((init.headers as Record<string, string>)["last-event-id"]);
+        }
+        return fetch(input, init);
+      },
+    });
+    const client = createSdkClient();
+    await client.connect(toSdkTransport(ours));
+    cleanups.push(() => client.close());
+    const result = await client.callTool({ name: "poll", arguments: {} });
+    expect(result.content).toEqual([{ type: "text", text: "polled" }]);
+    expect(gets.some((id) => id !== undefined)).toBe(true);
+  });
 
   it("receives list_changed on the GET stream and ends the session with DELETE on close", async () => {
     const { url, transports } = await startSdkServer(false);

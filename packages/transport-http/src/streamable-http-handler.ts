@@ -292,14 +292,23 @@ export function createStreamableHttpHandler(
       }
     }
 
-    // `authInfo` and `requestInfo.headers` are the names the official SDK's handlers read.
-    const info: FrameInfo = {
-      extra: {
-        sessionId: transport.sessionId,
-        authInfo,
-        requestInfo: { headers: request.headers },
-      },
+    // `authInfo`, `requestInfo.headers` and the two `close…SSEStream` callbacks are the names the
+    // official SDK hands to its request handlers (the callbacks switch a client to SSE polling).
+    const extra: Record<string, unknown> = {
+      sessionId: transport.sessionId,
+      authInfo,
+      requestInfo: { headers: request.headers },
     };
+    const firstRequest = messages.find((message) => "method" in message && "id" in message);
+    const resumable = settings.eventStore !== undefined && responseMode === "sse";
+    if (resumable && firstRequest !== undefined && "id" in firstRequest) {
+      const session = transport;
+      extra.closeSSEStream = () => session.closeRequestStream(firstRequest.id);
+      if (session.sessionId !== undefined) {
+        extra.closeStandaloneSSEStream = () => session.closeStandaloneStream();
+      }
+    }
+    const info: FrameInfo = { extra };
     // Elements of a batch that were not valid JSON-RPC are answered here, in the POST that carried
     // them: they have no id to route a Connection's answer back by.
     const rejected = decoded.rejected;
