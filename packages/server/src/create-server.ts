@@ -164,7 +164,12 @@ export function createServer(options: ServerOptions): Server {
       sessions.add(session);
       session.onClose(() => sessions.delete(session));
       for (const listener of [...sessionListeners]) listener(session);
-      await session.start();
+      try {
+        await session.start();
+      } catch (error) {
+        sessions.delete(session);
+        throw error;
+      }
       return session;
     },
     async notifyResourceUpdated(uri) {

@@ -1,3 +1,4 @@
+import { createMemoryTransportPair, type Transport } from "@patchbay/jsonrpc-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer, type Server } from "../src/index.js";
 import { connectClient, connectRaw, nextEvent, rejectionOf } from "./harness.js";
@@ -118,6 +119,21 @@ describe("session lifecycle", () => {
 });
 
 describe("server-wide helpers", () => {
+  it("forgets a session whose transport fails to start", async () => {
+    server = createServer({ name: "s", version: "1" });
+    const [, serverSide] = createMemoryTransportPair();
+    const failing: Transport = {
+      start: () => Promise.reject(new Error("no socket")),
+      send: (frame) => serverSide.send(frame),
+      close: () => serverSide.close(),
+      onFrame: (listener) => serverSide.onFrame(listener),
+      onError: (listener) => serverSide.onError(listener),
+      onClose: (listener) => serverSide.onClose(listener),
+    };
+    await expect(server.connect(failing)).rejects.toThrow("no socket");
+    expect(server.sessions).toEqual([]);
+  });
+
   it("tells onSession listeners about each new session", async () => {
     server = createServer({ name: "s", version: "1" });
     const seen: string[] = [];
