@@ -322,6 +322,14 @@ export {
 } from "./errors/error-codes.js";
 export { createLocalFailureError, isLocalFailureCode } from "./errors/local-failure.js";
 export {
+  LAST_EVENT_ID_HEADER,
+  MCP_METHOD_HEADER,
+  MCP_NAME_HEADER,
+  MCP_PARAM_HEADER_PREFIX,
+  MCP_PROTOCOL_VERSION_HEADER,
+  MCP_SESSION_ID_HEADER,
+} from "./http-headers.js";
+export {
   initializedAliasNotification,
   METHOD_ALIASES,
   normalizeMessage,

@@ -2,16 +2,10 @@ import type { z } from "zod";
 import { normalizeMessage } from "../leniency/normalize-message.js";
 import type { McpMethodDescriptor } from "../methods/method-descriptor.js";
 import { getMethodDescriptor } from "../methods/revision-methods.js";
-import {
-  JSONRPCErrorResponseSchema,
-  type JSONRPCMessage,
-  JSONRPCMessageSchema,
-  JSONRPCNotificationSchema,
-  JSONRPCRequestSchema,
-  JSONRPCResultResponseSchema,
-} from "../shared/json-rpc.js";
+import type { JSONRPCMessage } from "../shared/json-rpc.js";
 import type { RequestId } from "../shared/primitives.js";
 import type { ProtocolVersion } from "../versions.js";
+import { checkEnvelope } from "./check-envelope.js";
 import { createShallowSchema } from "./shallow-schema.js";
 import { invalid, type ValidationIssue, type ValidationResult } from "./validation-issue.js";
 
@@ -63,17 +57,6 @@ function runSchema(
   };
 }
 
-/** The envelope schema a message claims to follow, judged by its keys (for precise issue paths). */
-function envelopeSchemaFor(message: unknown): z.ZodType {
-  if (typeof message !== "object" || message === null) return JSONRPCMessageSchema;
-  if ("method" in message) {
-    return "id" in message ? JSONRPCRequestSchema : JSONRPCNotificationSchema;
-  }
-  if ("error" in message) return JSONRPCErrorResponseSchema;
-  if ("result" in message) return JSONRPCResultResponseSchema;
-  return JSONRPCMessageSchema;
-}
-
 function validateOne(
   revision: ProtocolVersion,
   input: unknown,
@@ -82,14 +65,11 @@ function validateOne(
 ): { value: unknown; issues: readonly ValidationIssue[] } {
   const depth = options.depth ?? "deep";
   const message = options.normalize === false ? input : normalizeMessage(input);
-  const envelope = envelopeSchemaFor(message).safeParse(message);
-  if (!envelope.success) {
+  const envelopeIssues = checkEnvelope(message);
+  if (envelopeIssues.length > 0) {
     return {
       value: message,
-      issues: envelope.error.issues.map((issue) => ({
-        path: [...prefix, ...issue.path],
-        message: issue.message,
-      })),
+      issues: envelopeIssues.map((issue) => ({ ...issue, path: [...prefix, ...issue.path] })),
     };
   }
   const parsed = message as Record<string, unknown>;

@@ -1,0 +1,35 @@
+// The README example, compiled by `pnpm typecheck` (the import path is the only difference).
+import { createConnection, createMemoryTransportPair } from "@patchbay/jsonrpc-core";
+import { toShallowDescriptor, v2025_11_25 } from "../src/index.js";
+
+const { methods } = v2025_11_25;
+
+/** A server and a client on jsonrpc-core, typed and validated by the 2025-11-25 descriptors. */
+export async function main(): Promise<string> {
+  const [clientTransport, serverTransport] = createMemoryTransportPair();
+  const server = createConnection(serverTransport);
+  const client = createConnection(clientTransport);
+
+  // Params arrive parsed (a bad call is answered -32602 with the issue paths).
+  server.handle(methods["tools/call"], (params) => ({
+    content: [{ type: "text" as const, text: `created "${String(params.arguments?.title)}"` }],
+  }));
+  await Promise.all([server.start(), client.start()]);
+
+  // The result is typed as v2025_11_25.CallToolResult and checked against its schema.
+  const result = await client.request(methods["tools/call"], {
+    name: "github__create_issue",
+    arguments: { title: "Bug" },
+  });
+
+  // A gateway that only forwards can skip deep validation with the shallow variant.
+  const forwarded = await client.request(toShallowDescriptor(methods["tools/call"]), {
+    name: "github__create_issue",
+    arguments: { title: "Again" },
+  });
+
+  await Promise.all([client.close(), server.close()]);
+  const first = result.content[0];
+  const second = forwarded.content[0];
+  return [first, second].map((block) => (block?.type === "text" ? block.text : "")).join("; ");
+}
