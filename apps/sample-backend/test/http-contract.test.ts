@@ -22,9 +22,5 @@ describeServerContract({
     requestsBeforeInitialize: {
       unsupported: "Streamable HTTP answers a request without a session with HTTP 400 itself",
     },
-    unsolicitedNotifications: {
-      unsupported:
-        "transport-http sends a notification caused by another session's request on that request's stream (reported in notes/requests-transport-http.md)",
-    },
   },
 });
