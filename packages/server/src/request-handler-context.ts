@@ -1,4 +1,4 @@
-import type { JSONRPCId } from "@patchbay/jsonrpc-core";
+import type { FrameInfo, JSONRPCId } from "@patchbay/jsonrpc-core";
 import type { LoggingLevel } from "./log-level.js";
 import type {
   CreateMessageRequestParams,
@@ -18,6 +18,11 @@ export interface RequestHandlerContext {
   readonly requestId: JSONRPCId;
   /** The session (one per connection) the request arrived on. */
   readonly session: ServerSession;
+  /**
+   * How the request arrived: `info.extra` carries transport facts such as HTTP headers or the
+   * authentication result (what a proxy needs to pick a profile).
+   */
+  readonly info: FrameInfo;
   /** The request's `_meta`, if it had one. */
   readonly _meta: Meta | undefined;
   /**
@@ -41,10 +46,10 @@ export interface RequestHandlerContext {
 /** Builds the context of one incoming request. */
 export function createRequestHandlerContext(
   session: ServerSession,
-  requestId: JSONRPCId,
-  signal: AbortSignal,
+  request: { requestId: JSONRPCId; signal: AbortSignal; info: FrameInfo },
   params: unknown,
 ): RequestHandlerContext {
+  const { requestId, signal, info } = request;
   const meta = readMeta(params);
   const progressToken = meta?.progressToken;
   let lastProgress = Number.NEGATIVE_INFINITY;
@@ -56,6 +61,7 @@ export function createRequestHandlerContext(
     signal,
     requestId,
     session,
+    info,
     _meta: meta,
     async progress(progress, total, message) {
       if (typeof progressToken !== "string" && typeof progressToken !== "number") return;

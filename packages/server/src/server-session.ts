@@ -234,8 +234,7 @@ export class ServerSession {
       >;
       const context = createRequestHandlerContext(
         this,
-        requestContext.id as JSONRPCId,
-        signal,
+        { requestId: requestContext.id as JSONRPCId, signal, info: requestContext.info },
         record,
       );
       return await handler(record, context);

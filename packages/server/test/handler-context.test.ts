@@ -1,4 +1,5 @@
-import { CancelledError } from "@patchbay/jsonrpc-core";
+import { createClient } from "@patchbay/client";
+import { CancelledError, createMemoryTransportPair, type Transport } from "@patchbay/jsonrpc-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createServer, type RequestHandlerContext, type Server } from "../src/index.js";
@@ -205,5 +206,33 @@ describe("handler context", () => {
     const changed = nextEvent<void>((listener) => session.onRootsListChanged(listener));
     await client.notifyRootsListChanged();
     await changed;
+  });
+});
+
+describe("handler context: transport facts", () => {
+  it("hands handlers the FrameInfo the transport gave the request", async () => {
+    server = createServer({ name: "s", version: "1" });
+    let seen: unknown;
+    server.registerTool("whoami", {}, (_args, context) => {
+      seen = context.info.extra;
+      return { content: [] };
+    });
+    const [clientSide, serverSide] = createMemoryTransportPair();
+    // A transport that, like an HTTP one, attaches facts (here an authenticated user) to each frame.
+    const annotated: Transport = {
+      start: () => serverSide.start(),
+      send: (frame) => serverSide.send(frame),
+      close: () => serverSide.close(),
+      onFrame: (listener) =>
+        serverSide.onFrame((frame) => listener(frame, { extra: { user: "ada" } })),
+      onError: (listener) => serverSide.onError(listener),
+      onClose: (listener) => serverSide.onClose(listener),
+    };
+    await server.connect(annotated);
+    const client = createClient({ name: "c", version: "1" });
+    await client.connect(clientSide);
+    await client.callTool({ name: "whoami" });
+    expect(seen).toEqual({ user: "ada" });
+    await client.close();
   });
 });
