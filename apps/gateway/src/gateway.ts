@@ -14,6 +14,7 @@ import {
   loadOpenTelemetryBridge,
 } from "@patchbay/telemetry";
 import { createStdioServerTransport } from "@patchbay/transport-stdio";
+import { createBackendLogSink } from "./backend-log-sink.js";
 import { createBackendTransportFactory } from "./backend-transports.js";
 import { loadConfigFile } from "./load-config-file.js";
 import type { Logger } from "./logger.js";
@@ -51,7 +52,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const parsed = await loadConfigFile(configPath, environment);
   for (const warning of parsed.warnings) logger.warn(warning);
   const config: GatewayConfig = parsed.config;
-  const sinks: EventSink[] = [];
+  const sinks: EventSink[] = [createBackendLogSink(logger)];
   if (config.telemetry.eventsFile !== undefined) {
     sinks.push(
       createJsonLinesFileSink({
@@ -76,24 +77,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     serverInfo: { name: "patchbay-gateway", version: options.version },
     telemetry,
     onWarning: (message) => logger.warn(message),
+    startBackends: "with-first-client",
   });
-  // Serve the client at once; its first lists wait for backends still starting. Only
-  // conflictPolicy "error" must know every backend's names before it may serve.
-  const starting = router.start().then(() => {
-    for (const [name, backend] of Object.entries(
-      (router.status().backends ?? {}) as Record<
-        string,
-        { status: string; last_error: string | null }
-      >,
-    )) {
-      if (backend.status === "running") logger.info(`backend ${name} is running`);
-      else if (backend.status !== "idle" && backend.status !== "disabled") {
-        logger.warn(
-          `backend ${name} is ${backend.status}${backend.last_error ? `: ${backend.last_error}` : ""}`,
-        );
-      }
-    }
-  });
+  // Backends start when the client has sent initialize, so they are initialized with its protocol
+  // version and capabilities; conflictPolicy "error" starts them first, to refuse before serving.
+  const starting = router.start();
   if (config.conflictPolicy === "error") await starting;
   else
     starting.catch((error: unknown) => logger.error(`starting backends failed: ${String(error)}`));
@@ -135,7 +123,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       if (JSON.stringify(next.config) === JSON.stringify(router.config)) return;
       for (const warning of next.warnings) logger.warn(warning);
       await router.reload(next.config);
-      logger.info("config reloaded");
     } catch (error) {
       logger.error(
         error instanceof GatewayConfigError

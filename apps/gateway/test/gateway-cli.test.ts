@@ -92,6 +92,19 @@ describe("patchbay-gateway command line", () => {
         if (stderr.includes("backend memory is running")) resolve();
       });
     });
+    // Backends start once a client has sent initialize.
+    child.stdin.write(
+      `${JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "t", version: "1" },
+        },
+      })}\n`,
+    );
     await running;
     const pid = Number(readFileSync(pidFile, "utf8"));
     expect(isRunning(pid)).toBe(true);

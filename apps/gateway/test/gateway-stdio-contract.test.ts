@@ -22,4 +22,10 @@ describeServerContract({
     });
     return { transport, dispose: () => transport.close() };
   },
+  capabilities: {
+    concurrentSessions: {
+      unsupported:
+        "a stdio gateway serves one client; each connection here is its own gateway and backend",
+    },
+  },
 });

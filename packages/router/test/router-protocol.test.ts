@@ -310,3 +310,49 @@ describe("router: cancellation from a backend", () => {
     expect((await call).content).toEqual([{ type: "text", text: "gave up" }]);
   });
 });
+
+describe("router: the client's capabilities reach its backends", () => {
+  const defineAsker = (server: Server) =>
+    server.registerTool("ask", {}, async (_args, context) => {
+      const answer = await context.sample({
+        messages: [{ role: "user", content: { type: "text", text: "?" } }],
+        maxTokens: 1,
+      });
+      return { content: [answer.content as never] };
+    });
+
+  it("declares to a per-session backend only what its client declared", async () => {
+    harness = await createHarness(
+      { mcpServers: { asker: { command: "x", isolation: "per-session" } } },
+      { asker: defineAsker },
+    );
+    const result = await harness.client.callTool({ name: "asker__ask" });
+    // The backend knows its client cannot sample and fails the tool itself, as without a gateway.
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toMatch(/sampling/);
+  });
+
+  it("starts shared backends with the first client when asked, with its version and capabilities", async () => {
+    harness = await createHarness(
+      { mcpServers: { asker: { command: "x" } } },
+      { asker: defineAsker },
+      {
+        startBackends: "with-first-client",
+        client: {
+          protocolVersion: "2025-06-18",
+          sampling: async () => ({
+            role: "assistant",
+            content: { type: "text", text: "!" },
+            model: "m",
+          }),
+        },
+      },
+    );
+    const result = await harness.client.callTool({ name: "asker__ask" });
+    expect(result.content).toEqual([{ type: "text", text: "!" }]);
+    const backendSession = harness.servers.get("asker")?.[0]?.sessions[0];
+    expect(backendSession?.protocolVersion).toBe("2025-06-18");
+    expect(backendSession?.clientCapabilities).toHaveProperty("sampling");
+    expect(backendSession?.clientCapabilities).not.toHaveProperty("roots");
+  });
+});

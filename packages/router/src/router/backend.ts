@@ -1,5 +1,6 @@
 import {
   type Client,
+  type ClientHandlers,
   createClient,
   type Implementation,
   type InitializeResult,
@@ -56,8 +57,14 @@ export interface BackendHost {
   record(event: EventInput): void;
   /** The logging level its clients asked for, applied as it starts. */
   logLevel(backend: string): LoggingLevel | undefined;
+  /**
+   * The capabilities of the clients this backend serves, to declare to it as the gateway's own
+   * (so a backend sees what its client can do); `undefined` when no client is known yet, and the
+   * gateway then declares sampling, elicitation and roots and refuses what a client lacks.
+   */
+  clientCapabilities(backend: string): Readonly<Record<string, unknown>> | undefined;
   /** The revision to ask for in `initialize` (a per-session backend uses its client's). */
-  protocolVersion(): string | undefined;
+  protocolVersion(backend: string): string | undefined;
 }
 
 /** Options of one forwarded request. */
@@ -149,22 +156,11 @@ export function createBackend(config: BackendConfig, host: BackendHost): Backend
     let target: Client | undefined;
     try {
       const transport = await host.connect(config);
-      const protocolVersion = host.protocolVersion();
+      const protocolVersion = host.protocolVersion(config.name);
       target = createClient(host.clientInfo, {
         ...(protocolVersion === undefined ? {} : { protocolVersion }),
         requestTimeoutMs: config.timeoutMs,
-        sampling: (params, context) =>
-          host.relayToClient(
-            config.name,
-            "sampling/createMessage",
-            params,
-            context.signal,
-          ) as never,
-        elicitation: (params, context) =>
-          host.relayToClient(config.name, "elicitation/create", params, context.signal) as never,
-        elicitationModes: ["form", "url"],
-        roots: (context) =>
-          host.relayToClient(config.name, "roots/list", {}, context.signal) as never,
+        ...relayHandlers(config.name, host),
       });
       const current = target;
       current.onClose(() => {
@@ -328,6 +324,40 @@ export function createBackend(config: BackendConfig, host: BackendHost): Backend
       }
     },
   };
+}
+
+// The handlers whose presence makes the backend client declare sampling, elicitation and roots:
+// only those the clients behind the gateway declared, when they are known.
+function relayHandlers(backend: string, host: BackendHost): Partial<ClientHandlers> {
+  const capabilities = host.clientCapabilities(backend);
+  const declares = (name: string) => capabilities === undefined || capabilities[name] !== undefined;
+  const handlers: Partial<ClientHandlers> = {};
+  if (declares("sampling")) {
+    handlers.sampling = (params, context) =>
+      host.relayToClient(backend, "sampling/createMessage", params, context.signal) as never;
+    const sampling = capabilities?.sampling as Record<string, unknown> | undefined;
+    if (capabilities === undefined || sampling?.tools !== undefined) handlers.samplingTools = true;
+  }
+  if (declares("elicitation")) {
+    handlers.elicitation = (params, context) =>
+      host.relayToClient(backend, "elicitation/create", params, context.signal) as never;
+    const elicitation = capabilities?.elicitation as Record<string, unknown> | undefined;
+    const modes: ("form" | "url")[] = [];
+    if (
+      capabilities === undefined ||
+      elicitation?.form !== undefined ||
+      Object.keys(elicitation ?? {}).length === 0
+    ) {
+      modes.push("form");
+    }
+    if (capabilities === undefined || elicitation?.url !== undefined) modes.push("url");
+    handlers.elicitationModes = modes;
+  }
+  if (declares("roots")) {
+    handlers.roots = (context) =>
+      host.relayToClient(backend, "roots/list", {}, context.signal) as never;
+  }
+  return handlers;
 }
 
 function describe(error: unknown): string {

@@ -33,6 +33,12 @@ export interface RouterOptions {
   readonly clock?: RouterClock;
   /** Receives warnings such as conflicts (the app logs them to stderr). */
   readonly onWarning?: (message: string) => void;
+  /**
+   * When `start()` starts the eager shared backends: `immediately` (default), or
+   * `with-first-client`, when the first client has sent `initialize`, so that they are initialized
+   * with that client's protocol version and capabilities (the stdio gateway has exactly one client).
+   */
+  readonly startBackends?: "immediately" | "with-first-client";
 }
 
 /** Aggregates many backend MCP servers behind one MCP server per client. */
@@ -72,6 +78,8 @@ export function createRouter(options: RouterOptions): Router {
   const sessions = new Map<string, RouterSession>();
   const shared = new Map<string, Backend>();
   const reportedConflicts = new Set<string>();
+  const deferStart = options.startBackends === "with-first-client";
+  let started = false;
 
   const connect: BackendTransportFactory = async (backend) =>
     instrumentTransport(await options.connect(backend), telemetry, { backend: backend.name });
@@ -115,8 +123,17 @@ export function createRouter(options: RouterOptions): Router {
         telemetry.record(event);
       },
       logLevel: (backend) => logLevelFor(backend, ownerSession),
-      protocolVersion: () =>
-        ownerSession === undefined ? undefined : sessions.get(ownerSession)?.protocolVersion,
+      protocolVersion: (backend) =>
+        ownerSession === undefined
+          ? targets(backend).find((session) => session.protocolVersion !== undefined)
+              ?.protocolVersion
+          : sessions.get(ownerSession)?.protocolVersion,
+      clientCapabilities: (backend) => {
+        const known = targets(backend).flatMap((session) =>
+          session.clientCapabilities === undefined ? [] : [session.clientCapabilities],
+        );
+        return known.length === 0 ? undefined : Object.assign({}, ...known);
+      },
     };
   }
 
@@ -195,6 +212,16 @@ export function createRouter(options: RouterOptions): Router {
     status: (sessionId) => status(sessionId),
     closing: () => closing,
     reportConflicts,
+    clientInitialized: () => {
+      if (!deferStart || !started) return;
+      if (![...sessions.values()].some((session) => session.clientCapabilities !== undefined))
+        return;
+      for (const backend of shared.values()) {
+        if (backend.config.start === "eager" && backend.status === "idle") {
+          backend.start().catch(() => {});
+        }
+      }
+    },
     removeSession: (sessionId) => {
       sessions.delete(sessionId);
       telemetry.record({ event_type: "session.ended", data: { session: sessionId } });
@@ -246,6 +273,15 @@ export function createRouter(options: RouterOptions): Router {
     },
     async start() {
       for (const warning of codec.warnings) warn(warning);
+      started = true;
+      if (deferStart && config.conflictPolicy !== "error") {
+        context.clientInitialized();
+        telemetry.record({
+          event_type: "gateway.started",
+          data: { backends: config.backends.map((backend) => backend.name), deferred: true },
+        });
+        return;
+      }
       await startEager(shared.values());
       const conflicts = sharedCatalogue().conflicts;
       reportConflicts(conflicts);
@@ -284,11 +320,14 @@ export function createRouter(options: RouterOptions): Router {
       }
       const added = syncShared();
       await Promise.all([...sessions.values()].map((session) => session.reconcile()));
+      const anyClient = [...sessions.values()].some(
+        (session) => session.clientCapabilities !== undefined,
+      );
       telemetry.record({
         event_type: "gateway.reloaded",
         data: { backends: next.backends.map((backend) => backend.name) },
       });
-      await startEager(added);
+      if (!deferStart || anyClient) await startEager(added);
       for (const session of sessions.values()) session.refresh();
     },
     async close() {

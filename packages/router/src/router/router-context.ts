@@ -25,6 +25,8 @@ export interface RouterContext {
   reportConflicts(conflicts: readonly ConflictReport[]): void;
   /** True once the router is shutting down. */
   closing(): boolean;
+  /** A client sent `initialize`: starts deferred backends (`startBackends: "with-first-client"`). */
+  clientInitialized(): void;
   /** Forgets a closed session. */
   removeSession(sessionId: string): void;
 }

@@ -47,6 +47,8 @@ export interface RouterSession {
   readonly initialized: boolean;
   /** The revision agreed with the client in `initialize`. */
   readonly protocolVersion: string | undefined;
+  /** The capabilities the client declared in `initialize`, once it did. */
+  readonly clientCapabilities: Readonly<Record<string, unknown>> | undefined;
   /** The logging level this client asked for with `logging/setLevel`, if any. */
   readonly logLevel: LoggingLevel | undefined;
   /** The backends this session sees, in config order (shared ones and its own). */
@@ -226,6 +228,7 @@ export function createRouterSession(
         backend.start().catch(() => {});
       }
     }
+    router.clientInitialized();
     const instructions = backends()
       .filter((backend) => backend.initializeResult?.instructions)
       .map((backend) => `${backend.name}: ${backend.initializeResult?.instructions}`)
@@ -346,6 +349,9 @@ export function createRouterSession(
     },
     get logLevel() {
       return logLevel;
+    },
+    get clientCapabilities() {
+      return initializeReceived ? clientCapabilities : undefined;
     },
     backends,
     catalogue,

@@ -1,0 +1,43 @@
+import type { EventSink, TelemetryEvent } from "@patchbay/telemetry";
+import type { Logger } from "./logger.js";
+
+function describeEvent(
+  event: TelemetryEvent,
+): { level: "info" | "warn"; text: string } | undefined {
+  const data = event.data as Record<string, unknown>;
+  switch (event.event_type) {
+    case "backend.started":
+    case "backend.restarted":
+      return {
+        level: "info",
+        text: `backend ${event.backend} is running (${String(data.transport)}, protocol ${String(data.protocol_version)}, ${String(data.tool_count)} tools)`,
+      };
+    case "backend.crashed":
+      return {
+        level: "warn",
+        text: `backend ${event.backend} is down: ${String(data.reason)}${
+          data.restart_in_ms === undefined
+            ? `; ${String(data.gave_up)}`
+            : `; restarting in ${String(data.restart_in_ms)} ms`
+        }`,
+      };
+    case "backend.stopped":
+      return { level: "info", text: `backend ${event.backend} stopped` };
+    case "gateway.reloaded":
+      return { level: "info", text: "config reloaded" };
+    default:
+      return undefined;
+  }
+}
+
+/** Logs the events a person running the gateway cares about (backends up, down, restarted). */
+export function createBackendLogSink(logger: Logger): EventSink {
+  return {
+    async write(events) {
+      for (const event of events) {
+        const line = describeEvent(event);
+        if (line) logger[line.level](line.text);
+      }
+    },
+  };
+}
