@@ -58,7 +58,14 @@ const cases = [
     "zod: CallToolRequestParamsSchema.parse (2025-11-25)",
     () => descriptor.params.parse(request.params),
   ],
-  ["zod: CallToolResultSchema.parse (2025-11-25)", () => descriptor.result.parse(result.result)],
+  [
+    "zod: CallToolResultSchema.parse (2025-11-25)",
+    () => v2025_11_25.CallToolResultSchema.parse(result.result),
+  ],
+  [
+    "zod: tools/call result.parse, CallToolResult | CreateTaskResult",
+    () => descriptor.result.parse(result.result),
+  ],
   ["validateMessage request, deep (2025-11-25)", () => validateMessage("2025-11-25", request)],
   [
     "validateMessage result, deep (2025-11-25)",

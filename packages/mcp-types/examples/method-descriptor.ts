@@ -2,6 +2,8 @@
 import { createConnection, createMemoryTransportPair } from "@patchbay/jsonrpc-core";
 import { toShallowDescriptor, v2025_11_25 } from "../src/index.js";
 
+const { isCreateTaskResult } = v2025_11_25;
+
 const { methods } = v2025_11_25;
 
 /** A server and a client on jsonrpc-core, typed and validated by the 2025-11-25 descriptors. */
@@ -16,7 +18,8 @@ export async function main(): Promise<string> {
   }));
   await Promise.all([server.start(), client.start()]);
 
-  // The result is typed as v2025_11_25.CallToolResult and checked against its schema.
+  // The result is checked against its schema and typed: in 2025-11-25 a tools/call may also be
+  // answered with a CreateTaskResult (when the call asked for a task), so narrow first.
   const result = await client.request(methods["tools/call"], {
     name: "github__create_issue",
     arguments: { title: "Bug" },
@@ -29,7 +32,11 @@ export async function main(): Promise<string> {
   });
 
   await Promise.all([client.close(), server.close()]);
-  const first = result.content[0];
-  const second = forwarded.content[0];
-  return [first, second].map((block) => (block?.type === "text" ? block.text : "")).join("; ");
+  return [result, forwarded]
+    .map((answer) => {
+      if (isCreateTaskResult(answer)) return `task ${answer.task.taskId}`;
+      const block = answer.content[0];
+      return block?.type === "text" ? block.text : "";
+    })
+    .join("; ");
 }

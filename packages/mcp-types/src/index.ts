@@ -136,6 +136,7 @@ export {
   InputResponseRequestParamsSchema,
   InputResponseSchema,
   InputResponsesSchema,
+  isInputRequiredResult,
   orInputRequired,
 } from "./2026-07-28/input-required.js";
 export type {

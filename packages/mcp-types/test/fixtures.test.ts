@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { validateMessage } from "../src/validation/validate-message.js";
-import { legacyFixtures, modernFixtures } from "./fixtures.js";
+import { digestFixtures, legacyFixtures, modernFixtures } from "./fixtures.js";
 
 describe("typical messages parse in every revision that defines them", () => {
-  for (const fixture of [...legacyFixtures, ...modernFixtures]) {
+  for (const fixture of [...digestFixtures, ...legacyFixtures, ...modernFixtures]) {
     for (const revision of fixture.revisions) {
       it(`${fixture.name} (${revision})`, () => {
         const result = validateMessage(revision, fixture.message, {

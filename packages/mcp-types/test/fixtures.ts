@@ -771,3 +771,330 @@ export const modernFixtures: readonly Fixture[] = [
     },
   },
 ];
+
+const httpError = (code: number, message: string) => ({
+  jsonrpc: "2.0",
+  id: null,
+  error: { code, message },
+});
+
+/** The example messages of the protocol digest (shared/reference/mcp-protocol.md). */
+export const digestFixtures: readonly Fixture[] = [
+  {
+    name: "digest: server-everything's answer to server/discover over stdio",
+    revisions: [...LEGACY, ...MODERN],
+    message: { jsonrpc: "2.0", id: 1, error: { code: -32601, message: "Method not found" } },
+  },
+  {
+    name: "digest: Not Acceptable (406) body of the SDK 1.x transport",
+    revisions: LEGACY,
+    message: httpError(
+      -32000,
+      "Not Acceptable: Client must accept both application/json and text/event-stream",
+    ),
+  },
+  {
+    name: "digest: Unsupported Media Type (415) body",
+    revisions: LEGACY,
+    message: httpError(-32000, "Unsupported Media Type: Content-Type must be application/json"),
+  },
+  {
+    name: "digest: Server not initialized (400) body",
+    revisions: LEGACY,
+    message: httpError(-32000, "Bad Request: Server not initialized"),
+  },
+  {
+    name: "digest: No valid session ID (400) body",
+    revisions: LEGACY,
+    message: httpError(-32000, "Bad Request: No valid session ID provided"),
+  },
+  {
+    name: "digest: Session not found (404) body of the SDK transport",
+    revisions: LEGACY,
+    message: httpError(-32001, "Session not found"),
+  },
+  {
+    name: "digest: Invalid Host (403) body",
+    revisions: LEGACY,
+    message: httpError(-32000, "Invalid Host: evil.example.com"),
+  },
+  {
+    name: "digest: -32021 MissingRequiredClientCapability",
+    revisions: MODERN,
+    message: {
+      jsonrpc: "2.0",
+      id: 3,
+      error: {
+        code: -32021,
+        message: "Missing required client capability",
+        data: { requiredCapabilities: { elicitation: {} } },
+      },
+    },
+  },
+  {
+    name: "digest: -32020 HeaderMismatch",
+    revisions: MODERN,
+    message: {
+      jsonrpc: "2.0",
+      id: 3,
+      error: { code: -32020, message: "Mcp-Name header does not match params.name" },
+    },
+  },
+  {
+    name: "digest: -32042 URLElicitationRequired",
+    revisions: ["2025-11-25"],
+    message: {
+      jsonrpc: "2.0",
+      id: 3,
+      error: {
+        code: -32042,
+        message: "This request requires more information.",
+        data: {
+          elicitations: [
+            {
+              mode: "url",
+              elicitationId: "e-1",
+              url: "https://example.com/connect",
+              message: "Authorize",
+            },
+          ],
+        },
+      },
+    },
+  },
+  {
+    name: "digest: a no-argument tool",
+    revisions: LEGACY,
+    requestMethod: "tools/list",
+    message: {
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        tools: [
+          { name: "gateway_status", inputSchema: { type: "object", additionalProperties: false } },
+        ],
+      },
+    },
+  },
+  {
+    name: "digest: tool with annotations (2025-03-26+)",
+    revisions: FROM_2025_03_26,
+    requestMethod: "tools/list",
+    message: {
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        tools: [
+          {
+            name: "delete_file",
+            inputSchema: { type: "object", properties: { path: { type: "string" } } },
+            annotations: {
+              title: "Delete",
+              readOnlyHint: false,
+              destructiveHint: true,
+              idempotentHint: true,
+              openWorldHint: false,
+            },
+          },
+        ],
+      },
+    },
+  },
+  {
+    name: "digest: tool with icons and execution.taskSupport (2025-11-25)",
+    revisions: ["2025-11-25"],
+    requestMethod: "tools/list",
+    message: {
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        tools: [
+          {
+            name: "render",
+            inputSchema: { type: "object" },
+            icons: [
+              {
+                src: "https://example.com/icon.png",
+                mimeType: "image/png",
+                sizes: ["48x48"],
+                theme: "dark",
+              },
+            ],
+            execution: { taskSupport: "optional" },
+          },
+        ],
+      },
+    },
+  },
+  {
+    name: "digest: task-augmented tools/call and its CreateTaskResult (2025-11-25)",
+    revisions: ["2025-11-25"],
+    requestMethod: "tools/call",
+    message: {
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        task: {
+          taskId: "t-1",
+          status: "working",
+          createdAt: "2025-11-25T10:30:00Z",
+          lastUpdatedAt: "2025-11-25T10:30:00Z",
+          ttl: 60000,
+          pollInterval: 1000,
+        },
+      },
+    },
+  },
+  {
+    name: "digest: notifications/tasks/status (2025-11-25)",
+    revisions: ["2025-11-25"],
+    message: {
+      jsonrpc: "2.0",
+      method: "notifications/tasks/status",
+      params: {
+        taskId: "t-1",
+        status: "completed",
+        createdAt: "2025-11-25T10:30:00Z",
+        lastUpdatedAt: "2025-11-25T10:31:00Z",
+        ttl: null,
+      },
+    },
+  },
+  {
+    name: "digest: sampling with tools and a tool_result turn (2025-11-25)",
+    revisions: ["2025-11-25"],
+    message: {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "sampling/createMessage",
+      params: {
+        messages: [
+          { role: "user", content: { type: "text", text: "Weather in Paris?" } },
+          {
+            role: "assistant",
+            content: [
+              { type: "tool_use", id: "u1", name: "get_weather", input: { city: "Paris" } },
+            ],
+          },
+          {
+            role: "user",
+            content: [
+              { type: "tool_result", toolUseId: "u1", content: [{ type: "text", text: "18°C" }] },
+            ],
+          },
+        ],
+        tools: [
+          {
+            name: "get_weather",
+            inputSchema: { type: "object", properties: { city: { type: "string" } } },
+          },
+        ],
+        toolChoice: { mode: "auto" },
+        maxTokens: 200,
+      },
+    },
+  },
+  {
+    name: "digest: sampling result that asks to use a tool (2025-11-25)",
+    revisions: ["2025-11-25"],
+    requestMethod: "sampling/createMessage",
+    message: {
+      jsonrpc: "2.0",
+      id: 2,
+      result: {
+        role: "assistant",
+        content: [{ type: "tool_use", id: "u2", name: "get_weather", input: { city: "Lyon" } }],
+        model: "m",
+        stopReason: "toolUse",
+      },
+    },
+  },
+  {
+    name: "digest: elicitation with titled enums and defaults (2025-11-25)",
+    revisions: ["2025-11-25"],
+    message: {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "elicitation/create",
+      params: {
+        mode: "form",
+        message: "Preferences",
+        requestedSchema: {
+          type: "object",
+          properties: {
+            color: {
+              type: "string",
+              oneOf: [
+                { const: "r", title: "Red" },
+                { const: "g", title: "Green" },
+              ],
+              default: "r",
+            },
+            sizes: {
+              type: "array",
+              items: { type: "string", enum: ["S", "M", "L"] },
+              minItems: 1,
+              default: ["M"],
+            },
+            count: { type: "integer", minimum: 1, default: 2 },
+            email: { type: "string", format: "email", default: "a@b.c" },
+            agree: { type: "boolean", default: false },
+          },
+          required: ["color"],
+        },
+      },
+    },
+  },
+  {
+    name: "digest: notifications/elicitation/complete (2025-11-25)",
+    revisions: ["2025-11-25"],
+    message: {
+      jsonrpc: "2.0",
+      method: "notifications/elicitation/complete",
+      params: { elicitationId: "e-1" },
+    },
+  },
+  {
+    name: "digest: completion with context (2025-06-18+)",
+    revisions: FROM_2025_06_18,
+    message: {
+      jsonrpc: "2.0",
+      id: 4,
+      method: "completion/complete",
+      params: {
+        ref: { type: "ref/resource", uri: "github://repos/{owner}/{repo}" },
+        argument: { name: "repo", value: "pat" },
+        context: { arguments: { owner: "patchbay" } },
+      },
+    },
+  },
+  {
+    name: "digest: modern prompts/get answered input_required with request state only",
+    revisions: MODERN,
+    requestMethod: "prompts/get",
+    message: {
+      jsonrpc: "2.0",
+      id: 5,
+      result: { resultType: "input_required", requestState: "load-shedding" },
+    },
+  },
+  {
+    name: "digest: modern request with log level, client info and trace context",
+    revisions: MODERN,
+    message: {
+      jsonrpc: "2.0",
+      id: 6,
+      method: "resources/read",
+      params: {
+        uri: "file:///a",
+        _meta: {
+          ...modernMeta,
+          "io.modelcontextprotocol/logLevel": "info",
+          traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+          tracestate: "vendor=1",
+          baggage: "user=alice",
+        },
+      },
+    },
+  },
+];

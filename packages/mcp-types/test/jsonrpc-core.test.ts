@@ -39,7 +39,7 @@ describe("descriptors work directly with @patchbay/jsonrpc-core", () => {
       name: "github__create_issue",
       arguments: { title: "Bug" },
     });
-    expectTypeOf(result).toEqualTypeOf<v2025_11_25.CallToolResult>();
+    expectTypeOf(result).toEqualTypeOf<v2025_11_25.CallToolResult | v2025_11_25.CreateTaskResult>();
     expect(result).toEqual({ content: [{ type: "text", text: "called github__create_issue" }] });
   });
 

@@ -18,7 +18,11 @@ import * as tools from "./tools.js";
 
 const REVISION = "2025-11-25";
 
-/** Descriptor of every request and notification of revision 2025-11-25, keyed by method name. */
+/**
+ * Descriptor of every request and notification of revision 2025-11-25, keyed by method name.
+ * `tools/call`, `sampling/createMessage` and `elicitation/create` results are the method's result or
+ * a `CreateTaskResult` (when the request was task-augmented); narrow with `isCreateTaskResult`.
+ */
 export const methods = {
   ...createLegacyCoreMethods(REVISION, {
     ...base,
@@ -31,12 +35,15 @@ export const methods = {
     ...roots,
     ...sampling,
     ...tools,
+    // A task-augmented request (params.task) is answered with a CreateTaskResult instead.
+    CallToolResultSchema: tasks.orCreateTask(tools.CallToolResultSchema),
+    CreateMessageResultSchema: tasks.orCreateTask(sampling.CreateMessageResultSchema),
   }),
   "elicitation/create": defineRequestDescriptor(
     REVISION,
     "elicitation/create",
     elicitation.ElicitRequestParamsSchema,
-    elicitation.ElicitResultSchema,
+    tasks.orCreateTask(elicitation.ElicitResultSchema),
   ),
   "notifications/elicitation/complete": defineNotificationDescriptor(
     REVISION,

@@ -105,3 +105,23 @@ export const TaskStatusNotificationSchema = defineNotificationSchema(
 );
 /** `notifications/tasks/status`. */
 export type TaskStatusNotification = z.infer<typeof TaskStatusNotificationSchema>;
+
+/**
+ * The result of a request that may be task-augmented (`tools/call`, `sampling/createMessage`,
+ * `elicitation/create`): the method's own result, or `CreateTaskResult` when the request carried
+ * `params.task`.
+ */
+export function orCreateTask<Complete extends z.ZodType>(complete: Complete) {
+  return z.union([complete, CreateTaskResultSchema]);
+}
+
+/** Whether a result is a `CreateTaskResult` (the answer to a task-augmented request). */
+export function isCreateTaskResult(result: unknown): result is CreateTaskResult {
+  return (
+    typeof result === "object" &&
+    result !== null &&
+    typeof (result as { task?: unknown }).task === "object" &&
+    (result as { task?: unknown }).task !== null &&
+    !("content" in result)
+  );
+}

@@ -123,6 +123,7 @@ export {
   InputResponseRequestParamsSchema,
   InputResponseSchema,
   InputResponsesSchema,
+  isInputRequiredResult,
   orInputRequired,
 } from "./input-required.js";
 export type {

@@ -61,3 +61,12 @@ export type InputResponseRequestParams = z.infer<typeof InputResponseRequestPara
 export function orInputRequired<Complete extends z.ZodType>(complete: Complete) {
   return z.union([InputRequiredResultSchema, complete]);
 }
+
+/** Whether a result asks for more input (`resultType: "input_required"`). */
+export function isInputRequiredResult(result: unknown): result is InputRequiredResult {
+  return (
+    typeof result === "object" &&
+    result !== null &&
+    (result as { resultType?: unknown }).resultType === "input_required"
+  );
+}

@@ -44,13 +44,18 @@ export function createShallowSchema<Schema extends z.ZodType>(
   let inner: z.ZodType = schema;
   const optional = schema instanceof z.ZodOptional;
   if (schema instanceof z.ZodOptional) inner = schema.unwrap() as z.ZodType;
-  const isObject = inner instanceof z.ZodObject || inner instanceof z.ZodUnion;
-  const required =
-    inner instanceof z.ZodObject
-      ? Object.entries(inner.shape as Record<string, z.ZodType>)
+  // An object has one set of required keys; a union of objects is satisfied by any branch's set.
+  const branches = inner instanceof z.ZodUnion ? (inner.options as z.ZodType[]) : [inner];
+  const isObject = branches.every(
+    (branch) => branch instanceof z.ZodObject || branch instanceof z.ZodUnion,
+  );
+  const requiredSets = branches.map((branch) =>
+    branch instanceof z.ZodObject
+      ? Object.entries(branch.shape as Record<string, z.ZodType>)
           .filter(([, field]) => !field.safeParse(undefined).success)
           .map(([key]) => key)
-      : [];
+      : [],
+  );
   const check = (value: unknown): readonly ValidationIssue[] => {
     if (value === undefined) {
       return optional || !isObject
@@ -61,13 +66,18 @@ export function createShallowSchema<Schema extends z.ZodType>(
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       return [{ path: [], message: `Expected an object, got ${describe(value)}` }];
     }
-    const issues: ValidationIssue[] = [];
-    for (const key of required) {
-      if ((value as Record<string, unknown>)[key] === undefined) {
-        issues.push({ path: [key], message: "Required" });
+    let fewest: readonly ValidationIssue[] | undefined;
+    for (const required of requiredSets) {
+      const issues: ValidationIssue[] = [];
+      for (const key of required) {
+        if ((value as Record<string, unknown>)[key] === undefined) {
+          issues.push({ path: [key], message: "Required" });
+        }
       }
+      if (issues.length === 0) return issues;
+      if (fewest === undefined || issues.length < fewest.length) fewest = issues;
     }
-    return issues;
+    return fewest ?? [];
   };
   return {
     shallow: true,

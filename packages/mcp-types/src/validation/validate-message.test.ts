@@ -275,3 +275,85 @@ describe("shallow validation", () => {
     if (result.success) expect((result.data as { params: unknown }).params).toBe(params);
   });
 });
+
+describe("results that may take another shape", () => {
+  it("point at the real problem inside a modern tools/call result (not at the union)", () => {
+    const result = validateMessage(
+      "2026-07-28",
+      { jsonrpc: "2.0", id: 1, result: { resultType: "complete", content: [{ type: "text" }] } },
+      { requestMethod: "tools/call" },
+    );
+    expect(result.success).toBe(false);
+    if (!result.success) {
+      expect(result.message).toBe(
+        "result.content[0].text: Invalid input: expected string, received undefined",
+      );
+    }
+  });
+
+  it("point at the missing content of a modern complete result", () => {
+    const result = validateMessage(
+      "2026-07-28",
+      { jsonrpc: "2.0", id: 1, result: { resultType: "complete" } },
+      { requestMethod: "tools/call" },
+    );
+    if (result.success) expect.fail("should be refused");
+    expect(result.issues[0]?.path).toEqual(["result", "content"]);
+  });
+
+  it("point at the form field of an elicitation that is neither URL nor a valid form", () => {
+    const result = validateMessage("2025-11-25", {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "elicitation/create",
+      params: {
+        message: "m",
+        requestedSchema: { type: "object", properties: { a: { type: "object" } } },
+      },
+    });
+    if (result.success) expect.fail("should be refused");
+    expect(result.issues[0]?.path.slice(0, 5)).toEqual([
+      "params",
+      "requestedSchema",
+      "properties",
+      "a",
+      "type",
+    ]);
+  });
+
+  it("accept a CreateTaskResult for a task-augmented tools/call in 2025-11-25 only", () => {
+    const message = {
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        task: { taskId: "t", status: "working", createdAt: "x", lastUpdatedAt: "x", ttl: null },
+      },
+    };
+    expect(validateMessage("2025-11-25", message, { requestMethod: "tools/call" }).success).toBe(
+      true,
+    );
+    expect(validateMessage("2025-06-18", message, { requestMethod: "tools/call" }).success).toBe(
+      false,
+    );
+  });
+
+  it("check shallowly that a result satisfies one of its shapes", () => {
+    const inputRequired = {
+      jsonrpc: "2.0",
+      id: 1,
+      result: { resultType: "input_required", requestState: "s" },
+    };
+    expect(
+      validateMessage("2026-07-28", inputRequired, {
+        requestMethod: "tools/call",
+        depth: "shallow",
+      }).success,
+    ).toBe(true);
+    const neither = validateMessage(
+      "2026-07-28",
+      { jsonrpc: "2.0", id: 1, result: {} },
+      { requestMethod: "tools/call", depth: "shallow" },
+    );
+    expect(neither.success).toBe(false);
+  });
+});

@@ -6,6 +6,7 @@ import type { JSONRPCMessage } from "../shared/json-rpc.js";
 import type { RequestId } from "../shared/primitives.js";
 import type { ProtocolVersion } from "../versions.js";
 import { checkEnvelope } from "./check-envelope.js";
+import { flattenIssues } from "./flatten-issues.js";
 import { createShallowSchema } from "./shallow-schema.js";
 import { invalid, type ValidationIssue, type ValidationResult } from "./validation-issue.js";
 
@@ -48,13 +49,7 @@ function runSchema(
   }
   const result = schema.safeParse(value);
   if (result.success) return { value: result.data, issues: [] };
-  return {
-    value,
-    issues: result.error.issues.map((issue) => ({
-      path: [...prefix, ...issue.path],
-      message: issue.message,
-    })),
-  };
+  return { value, issues: flattenIssues(result.error.issues, prefix) };
 }
 
 function validateOne(
