@@ -1,4 +1,4 @@
-import type { ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 
 /** A JSON-RPC error code that the HTTP handlers put in error bodies (SDK 1.x uses -32000). */
 export const HTTP_ERROR_CODE = -32000;
@@ -40,4 +40,26 @@ export function accepts(accept: string | undefined, mediaType: string): boolean 
 /** True when a `Content-Type` header names the media type (parameters such as charset allowed). */
 export function hasContentType(contentType: string | undefined, mediaType: string): boolean {
   return contentType?.split(";")[0]?.trim().toLowerCase() === mediaType;
+}
+
+/** Writes a JSON body with an HTTP status. */
+export function writeJsonBody(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    ...headers,
+    "content-type": "application/json",
+    "content-length": String(Buffer.byteLength(text)),
+  });
+  response.end(text);
+}
+
+/** The first value of a request header (node:http gives arrays for repeated headers). */
+export function headerValue(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }

@@ -22,6 +22,7 @@ it("exports exactly the documented runtime names", () => {
     "StreamableHttpServerTransport",
     "TransportEvents",
     "accepts",
+    "admitRequest",
     "createInMemoryEventStore",
     "createOriginGuard",
     "createSseParser",
@@ -30,11 +31,13 @@ it("exports exactly the documented runtime names", () => {
     "formatSseComment",
     "formatSseEvent",
     "hasContentType",
+    "headerValue",
     "listenLoopback",
     "readBody",
     "readSseBody",
     "systemClock",
     "toError",
+    "writeJsonBody",
     "writeJsonError",
   ]);
 });

@@ -21,7 +21,9 @@ export {
   accepts,
   HTTP_ERROR_CODE,
   hasContentType,
+  headerValue,
   SESSION_NOT_FOUND_CODE,
+  writeJsonBody,
   writeJsonError,
 } from "./http-answers.js";
 export { HttpStatusError, SessionExpiredError } from "./http-errors.js";
@@ -35,6 +37,7 @@ export {
 } from "./origin-guard.js";
 export { BodyTooLargeError, readBody } from "./read-body.js";
 export { readSseBody, type SseBodyCallbacks } from "./read-sse-body.js";
+export { type Admission, admitRequest, type RequestGate } from "./request-gate.js";
 export { formatSseComment, formatSseEvent, type SseEvent } from "./sse-event.js";
 export { createSseParser, type SseParser, type SseParserCallbacks } from "./sse-parser.js";
 export {

@@ -24,3 +24,10 @@ export function progressTokenOf(message: JSONRPCMessage): string | number | unde
   const token = meta?.progressToken;
   return typeof token === "string" || typeof token === "number" ? token : undefined;
 }
+
+/** The `protocolVersion` an `initialize` request asks for. */
+export function requestedVersion(initialize: JSONRPCMessage | undefined): string | undefined {
+  if (initialize === undefined || !("params" in initialize)) return undefined;
+  const version = (initialize.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+  return typeof version === "string" ? version : undefined;
+}

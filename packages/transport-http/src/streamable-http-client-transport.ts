@@ -9,65 +9,22 @@ import {
   TransportError,
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
+import { ClientSseStreams } from "./client-sse-streams.js";
 import { type Clock, systemClock } from "./clock.js";
-import {
-  LAST_EVENT_ID_HEADER,
-  MCP_PROTOCOL_VERSION_HEADER,
-  MCP_SESSION_ID_HEADER,
-} from "./constants.js";
+import { MCP_PROTOCOL_VERSION_HEADER, MCP_SESSION_ID_HEADER } from "./constants.js";
 import { HttpStatusError, SessionExpiredError } from "./http-errors.js";
 import { idKey, isInitializeRequest, messagesOf } from "./message-keys.js";
-import { readSseBody } from "./read-sse-body.js";
-import type { SseEvent } from "./sse-event.js";
+import type {
+  FetchLike,
+  StreamableHttpClientTransportOptions,
+} from "./streamable-http-client-options.js";
 import { TransportEvents, toError } from "./transport-events.js";
 
-/** The fetch function a client transport uses (the global `fetch` by default). */
-export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
-
-/** How a client reconnects a broken SSE stream. */
-export interface ReconnectOptions {
-  /** First delay when the server gave no `retry:` advice. Default 1000 ms. */
-  readonly initialDelayMs?: number;
-  /** Upper bound of the delay. Default 30 000 ms. */
-  readonly maxDelayMs?: number;
-  /** Growth of the delay per failed attempt. Default 1.5. */
-  readonly growFactor?: number;
-  /** Attempts in a row before giving up on a stream. Default 5. */
-  readonly maxRetries?: number;
-}
-
-/** Options of {@link StreamableHttpClientTransport}. */
-export interface StreamableHttpClientTransportOptions {
-  /** The MCP endpoint URL. */
-  readonly url: string | URL;
-  /** The fetch to use. Default: the global `fetch`. */
-  readonly fetch?: FetchLike;
-  /** Headers sent with every request (for example a static `Authorization`). */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** Called before every request; the headers it returns are added (for example a fresh token). */
-  readonly authHeaders?: () =>
-    | Readonly<Record<string, string>>
-    | Promise<Readonly<Record<string, string>>>;
-  /** A session id to resume with (otherwise learnt from the initialize answer). */
-  readonly sessionId?: string;
-  /** The negotiated revision (otherwise learnt from the initialize result passing through). */
-  readonly protocolVersion?: string;
-  /**
-   * Open the standalone GET stream once `notifications/initialized` was accepted (default true). A
-   * server answering 405 simply has none.
-   */
-  readonly standaloneStream?: boolean;
-  /** Reconnection of broken SSE streams (with `Last-Event-ID`). */
-  readonly reconnect?: ReconnectOptions;
-  /** Timers for reconnection delays. Default: the system clock. */
-  readonly clock?: Clock;
-}
-
-interface StreamState {
-  lastEventId: string | undefined;
-  retryMs: number | undefined;
-  attempts: number;
-}
+export type {
+  FetchLike,
+  ReconnectOptions,
+  StreamableHttpClientTransportOptions,
+} from "./streamable-http-client-options.js";
 
 /**
  * The client side of Streamable HTTP (MCP 2025-03-26 … 2025-11-25): every frame is a POST; answers
@@ -82,7 +39,7 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly events = new TransportEvents();
   private readonly abort = new AbortController();
   private readonly initializeIds = new Set<string>();
-  private readonly timers = new Set<unknown>();
+  private readonly streams: ClientSseStreams;
   private currentSessionId: string | undefined;
   private currentProtocolVersion: string | undefined;
   private standaloneOpen = false;
@@ -95,6 +52,25 @@ export class StreamableHttpClientTransport implements Transport {
     this.clock = options.clock ?? systemClock;
     this.currentSessionId = options.sessionId;
     this.currentProtocolVersion = options.protocolVersion;
+    this.streams = new ClientSseStreams({
+      url: this.url,
+      fetch: this.fetch,
+      clock: this.clock,
+      reconnect: options.reconnect ?? {},
+      signal: this.abort.signal,
+      isClosed: () => this.events.closed || this.closing,
+      headers: (base) => this.headers(base),
+      receive: (text, pending) => this.receive(text, pending),
+      reportError: (error) => this.events.emitError(error),
+      expireSession: (body) => {
+        if (this.currentSessionId === undefined) return false;
+        this.expire(new SessionExpiredError(this.currentSessionId, body));
+        return true;
+      },
+      standaloneGone: () => {
+        this.standaloneOpen = false;
+      },
+    });
   }
 
   /** The session id the server assigned (sent as `Mcp-Session-Id`), if any. */
@@ -173,11 +149,7 @@ export class StreamableHttpClientTransport implements Transport {
       for (const message of messages) {
         if ("method" in message && "id" in message) pending.add(idKey(message.id));
       }
-      void this.readStream(
-        response,
-        { lastEventId: undefined, retryMs: undefined, attempts: 0 },
-        pending,
-      );
+      void this.streams.readAnswer(response, pending);
       return;
     }
     if (contentType.includes("application/json")) {
@@ -201,14 +173,13 @@ export class StreamableHttpClientTransport implements Transport {
   async openStandaloneStream(): Promise<void> {
     if (this.standaloneOpen || this.events.closed || this.closing) return;
     this.standaloneOpen = true;
-    await this.getStream({ lastEventId: undefined, retryMs: undefined, attempts: 0 }, undefined);
+    await this.streams.openStandalone();
   }
 
   async close(): Promise<void> {
     if (this.events.closed || this.closing) return;
     this.closing = true;
-    for (const timer of this.timers) this.clock.clearTimeout(timer);
-    this.timers.clear();
+    this.streams.stop();
     this.abort.abort();
     const sessionId = this.currentSessionId;
     if (sessionId !== undefined) {
@@ -245,8 +216,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.events.closed) return;
     this.currentSessionId = undefined;
     this.closing = true;
-    for (const timer of this.timers) this.clock.clearTimeout(timer);
-    this.timers.clear();
+    this.streams.stop();
     this.abort.abort();
     this.events.emitError(error);
     this.events.emitClose({ initiator: "remote", error });
@@ -289,109 +259,6 @@ export class StreamableHttpClientTransport implements Transport {
     if (!this.initializeIds.delete(key) || !("result" in message)) return;
     const version = (message.result as { protocolVersion?: unknown } | null)?.protocolVersion;
     if (typeof version === "string") this.currentProtocolVersion = version;
-  }
-
-  /**
-   * Reads an SSE answer; when it breaks before every awaited response arrived, resumes it with GET
-   * and `Last-Event-ID` (`pending` undefined means the standalone stream, which always resumes).
-   */
-  private async readStream(
-    response: Response,
-    state: StreamState,
-    pending: Set<string> | undefined,
-  ): Promise<void> {
-    let failure: unknown;
-    try {
-      await readSseBody(response.body as ReadableStream<Uint8Array>, {
-        onEvent: (event: SseEvent) => {
-          if (event.id !== undefined) state.lastEventId = event.id;
-          if (event.retry !== undefined) state.retryMs = event.retry;
-          if ((event.event === undefined || event.event === "message") && event.data !== "") {
-            this.receive(event.data, pending);
-          }
-        },
-      });
-    } catch (error) {
-      failure = error;
-    }
-    if (this.events.closed || this.closing) return;
-    if (pending !== undefined && pending.size === 0) return;
-    if (pending !== undefined && state.lastEventId === undefined) {
-      this.events.emitError(
-        new TransportError("SSE answer ended before every response arrived and cannot be resumed", {
-          cause: failure,
-        }),
-      );
-      return;
-    }
-    this.scheduleReconnect(state, pending);
-  }
-
-  private scheduleReconnect(state: StreamState, pending: Set<string> | undefined): void {
-    const reconnect = this.options.reconnect ?? {};
-    const maxRetries = reconnect.maxRetries ?? 5;
-    if (state.attempts >= maxRetries) {
-      if (pending === undefined) this.standaloneOpen = false;
-      this.events.emitError(
-        new TransportError(`Gave up reconnecting an SSE stream after ${state.attempts} attempts`),
-      );
-      return;
-    }
-    const initial = reconnect.initialDelayMs ?? 1000;
-    const delay =
-      state.retryMs ??
-      Math.min(
-        initial * (reconnect.growFactor ?? 1.5) ** state.attempts,
-        reconnect.maxDelayMs ?? 30_000,
-      );
-    state.attempts += 1;
-    const timer = this.clock.setTimeout(() => {
-      this.timers.delete(timer);
-      void this.getStream(state, pending).catch((error) => this.events.emitError(toError(error)));
-    }, delay);
-    this.timers.add(timer);
-  }
-
-  /** GETs a stream: the standalone one, or the resumption of a POST's answer. */
-  private async getStream(state: StreamState, pending: Set<string> | undefined): Promise<void> {
-    if (this.events.closed || this.closing) return;
-    const base: Record<string, string> = { accept: "text/event-stream" };
-    if (state.lastEventId !== undefined) base[LAST_EVENT_ID_HEADER] = state.lastEventId;
-    let response: Response;
-    try {
-      response = await this.fetch(this.url, {
-        method: "GET",
-        headers: await this.headers(base),
-        signal: this.abort.signal,
-      });
-    } catch (error) {
-      if (this.events.closed || this.closing) return;
-      this.events.emitError(new TransportError("SSE GET failed", { cause: error }));
-      this.scheduleReconnect(state, pending);
-      return;
-    }
-    if (response.status === 405 && pending === undefined) {
-      // The server offers no standalone stream (MCP transports: GET MAY answer 405).
-      await response.body?.cancel();
-      return;
-    }
-    if (!response.ok || response.body === null) {
-      const body = await response.text().catch(() => "");
-      if (response.status === 404 && this.currentSessionId !== undefined) {
-        this.expire(new SessionExpiredError(this.currentSessionId, body));
-        return;
-      }
-      this.events.emitError(
-        new HttpStatusError(`GET ${this.url.href} answered HTTP ${response.status}`, {
-          status: response.status,
-          body,
-        }),
-      );
-      if (pending === undefined) this.standaloneOpen = false;
-      return;
-    }
-    state.attempts = 0;
-    await this.readStream(response, state, pending);
   }
 }
 

@@ -4,6 +4,7 @@ import { decode, decodeValue, InvalidFrameError } from "@patchbay/jsonrpc-core";
 import {
   type Authenticate,
   accepts,
+  admitRequest,
   BodyTooLargeError,
   type Clock,
   createOriginGuard,
@@ -12,6 +13,7 @@ import {
   HTTP_ERROR_CODE,
   hasContentType,
   type OriginGuardOptions,
+  type RequestGate,
   readBody,
   SESSION_NOT_FOUND_CODE,
   systemClock,
@@ -74,6 +76,12 @@ export function createSseHandler(options: SseHandlerOptions): SseHandler {
   const guard = createOriginGuard(options);
   const sessions = new Map<string, SseServerTransport>();
   let closing = false;
+  const gate: RequestGate = {
+    closing: () => closing,
+    guard,
+    allowedMethods: ["GET", "POST"],
+    authenticate: options.authenticate,
+  };
 
   const handleGet = async (
     request: IncomingMessage,
@@ -180,41 +188,10 @@ export function createSseHandler(options: SseHandlerOptions): SseHandler {
     parsedBody?: unknown,
   ) => {
     try {
-      if (closing) {
-        writeJsonError(response, 503, HTTP_ERROR_CODE, "Service Unavailable: server is closing", {
-          connection: "close",
-        });
-        return;
-      }
-      const rejection = guard(request);
-      if (rejection !== undefined) {
-        writeJsonError(response, 403, HTTP_ERROR_CODE, rejection.message);
-        return;
-      }
+      const admission = await admitRequest(request, response, gate);
+      if (!admission.admitted) return;
       const method = request.method ?? "GET";
-      if (method !== "GET" && method !== "POST") {
-        writeJsonError(response, 405, HTTP_ERROR_CODE, "Method Not Allowed", {
-          allow: "GET, POST",
-        });
-        return;
-      }
-      let authInfo: unknown;
-      if (options.authenticate !== undefined) {
-        const result = await options.authenticate(request);
-        if (!result.ok) {
-          writeJsonError(
-            response,
-            result.status ?? 401,
-            HTTP_ERROR_CODE,
-            result.message ?? "Unauthorized",
-            result.wwwAuthenticate === undefined
-              ? {}
-              : { "www-authenticate": result.wwwAuthenticate },
-          );
-          return;
-        }
-        authInfo = result.info;
-      }
+      const authInfo = admission.authInfo;
       if (method === "GET") await handleGet(request, response, authInfo);
       else await handlePost(request, response, parsedBody, authInfo);
     } catch (error) {

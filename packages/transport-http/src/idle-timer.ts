@@ -1,0 +1,47 @@
+import type { Clock, TimerHandle } from "./clock.js";
+
+/**
+ * Ends a session after `timeoutMs` without activity. A busy session (an open stream, an unanswered
+ * request) is never idle; activity is recorded with `touch()` and costs no timer operation.
+ */
+export class IdleTimer {
+  private readonly clock: Clock;
+  private readonly timeoutMs: number;
+  private readonly isBusy: () => boolean;
+  private readonly onIdle: () => void;
+  private lastActivity: number;
+  private timer: TimerHandle | undefined;
+
+  constructor(clock: Clock, timeoutMs: number, isBusy: () => boolean, onIdle: () => void) {
+    this.clock = clock;
+    this.timeoutMs = timeoutMs;
+    this.isBusy = isBusy;
+    this.onIdle = onIdle;
+    this.lastActivity = clock.now();
+    if (timeoutMs > 0) this.arm(timeoutMs);
+  }
+
+  /** Records activity now. */
+  touch(): void {
+    this.lastActivity = this.clock.now();
+  }
+
+  /** Cancels the timer for good. */
+  stop(): void {
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private arm(delayMs: number): void {
+    this.timer = this.clock.setTimeout(() => {
+      this.timer = undefined;
+      const busy = this.isBusy();
+      const idleFor = this.clock.now() - this.lastActivity;
+      if (!busy && idleFor >= this.timeoutMs) {
+        this.onIdle();
+        return;
+      }
+      this.arm(busy ? this.timeoutMs : this.timeoutMs - idleFor);
+    }, delayMs);
+  }
+}

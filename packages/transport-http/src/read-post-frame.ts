@@ -1,0 +1,116 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import {
+  decode,
+  decodeValue,
+  type Frame,
+  type JSONRPCErrorResponse,
+  type JSONRPCMessage,
+} from "@patchbay/jsonrpc-core";
+import { MCP_PROTOCOL_VERSION_HEADER } from "./constants.js";
+import {
+  accepts,
+  HTTP_ERROR_CODE,
+  hasContentType,
+  headerValue,
+  writeJsonBody,
+  writeJsonError,
+} from "./http-answers.js";
+import { isInitializeRequest, messagesOf } from "./message-keys.js";
+import { BodyTooLargeError, readBody } from "./read-body.js";
+
+/** A POST body that passed the header, size and JSON-RPC checks. */
+export interface PostFrame {
+  readonly frame: Frame;
+  readonly messages: readonly JSONRPCMessage[];
+  readonly isBatch: boolean;
+  /** The `initialize` request of the body, if it is one. */
+  readonly initialize: JSONRPCMessage | undefined;
+  /** The `MCP-Protocol-Version` header, already checked against the supported revisions. */
+  readonly headerVersion: string | undefined;
+  /** The -32600 responses owed for invalid batch elements. */
+  readonly rejected: readonly JSONRPCErrorResponse[];
+}
+
+/**
+ * Checks a POST (MCP transports): `Accept` lists both types (406), `Content-Type` is JSON (415), the
+ * revision header is supported (400), the body fits (413), it is JSON-RPC (400 with -32700/-32600),
+ * and `initialize` comes alone (400). Answers the request itself and returns `undefined` on failure.
+ */
+export async function readPostFrame(
+  request: IncomingMessage,
+  response: ServerResponse,
+  limits: { maxBodyBytes: number; supported: readonly string[]; parsedBody: unknown },
+): Promise<PostFrame | undefined> {
+  const { maxBodyBytes, supported, parsedBody } = limits;
+  const accept = request.headers.accept;
+  if (!accepts(accept, "application/json") || !accepts(accept, "text/event-stream")) {
+    writeJsonError(
+      response,
+      406,
+      HTTP_ERROR_CODE,
+      "Not Acceptable: Client must accept both application/json and text/event-stream",
+    );
+    return undefined;
+  }
+  if (!hasContentType(request.headers["content-type"], "application/json")) {
+    writeJsonError(
+      response,
+      415,
+      HTTP_ERROR_CODE,
+      "Unsupported Media Type: Content-Type must be application/json",
+    );
+    return undefined;
+  }
+  const headerVersion = headerValue(request, MCP_PROTOCOL_VERSION_HEADER);
+  if (headerVersion !== undefined && !supported.includes(headerVersion)) {
+    writeJsonError(
+      response,
+      400,
+      HTTP_ERROR_CODE,
+      `Bad Request: Unsupported protocol version: ${headerVersion} (supported versions: ${supported.join(", ")})`,
+    );
+    return undefined;
+  }
+  let decoded: ReturnType<typeof decode>;
+  if (parsedBody === undefined) {
+    let text: string;
+    try {
+      text = await readBody(request, maxBodyBytes);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        writeJsonError(response, 413, HTTP_ERROR_CODE, error.message, { connection: "close" });
+        return undefined;
+      }
+      throw error;
+    }
+    decoded = decode(text);
+  } else {
+    decoded = decodeValue(parsedBody);
+  }
+  if (!decoded.ok) {
+    writeJsonBody(response, 400, decoded.response);
+    return undefined;
+  }
+  const frame: Frame = decoded.frame;
+  const messages = messagesOf(frame);
+  const isBatch = Array.isArray(frame);
+  const initialize = messages.find(isInitializeRequest);
+  if (initialize !== undefined && (isBatch || decoded.rejected.length > 0)) {
+    writeJsonError(
+      response,
+      400,
+      HTTP_ERROR_CODE,
+      "Bad Request: initialize must be sent alone, not in a batch",
+    );
+    return undefined;
+  }
+
+  return {
+    frame,
+    messages,
+    isBatch,
+    initialize,
+    headerVersion,
+    rejected: decoded.rejected,
+  };
+}

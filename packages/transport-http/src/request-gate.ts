@@ -1,0 +1,60 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Authenticate } from "./authenticate.js";
+import { HTTP_ERROR_CODE, writeJsonError } from "./http-answers.js";
+import type { OriginGuard } from "./origin-guard.js";
+
+/** What every request of an HTTP transport handler passes before its method is looked at. */
+export interface RequestGate {
+  /** True once the handler is closing: requests get 503. */
+  readonly closing: () => boolean;
+  /** The Host/Origin check: a rejection gets 403. */
+  readonly guard: OriginGuard;
+  /** The methods served; others get 405 with this list in `Allow`. */
+  readonly allowedMethods: readonly string[];
+  /** The optional authentication hook: a refusal gets 401/403 with `WWW-Authenticate`. */
+  readonly authenticate?: Authenticate | undefined;
+}
+
+/** The outcome of {@link admitRequest}: admitted with the hook's info, or already answered. */
+export type Admission =
+  | { readonly admitted: true; readonly authInfo: unknown }
+  | { readonly admitted: false };
+
+/**
+ * Runs the checks every request passes, in order: closing (503), Host/Origin (403), method (405 with
+ * `Allow`), authentication (401/403). Answers the request itself when it is refused.
+ */
+export async function admitRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+  gate: RequestGate,
+): Promise<Admission> {
+  if (gate.closing()) {
+    writeJsonError(response, 503, HTTP_ERROR_CODE, "Service Unavailable: server is closing", {
+      connection: "close",
+    });
+    return { admitted: false };
+  }
+  const rejection = gate.guard(request);
+  if (rejection !== undefined) {
+    writeJsonError(response, 403, HTTP_ERROR_CODE, rejection.message);
+    return { admitted: false };
+  }
+  if (!gate.allowedMethods.includes(request.method ?? "GET")) {
+    writeJsonError(response, 405, HTTP_ERROR_CODE, "Method Not Allowed", {
+      allow: gate.allowedMethods.join(", "),
+    });
+    return { admitted: false };
+  }
+  if (gate.authenticate === undefined) return { admitted: true, authInfo: undefined };
+  const result = await gate.authenticate(request);
+  if (result.ok) return { admitted: true, authInfo: result.info };
+  writeJsonError(
+    response,
+    result.status ?? 401,
+    HTTP_ERROR_CODE,
+    result.message ?? "Unauthorized",
+    result.wwwAuthenticate === undefined ? {} : { "www-authenticate": result.wwwAuthenticate },
+  );
+  return { admitted: false };
+}

@@ -1,0 +1,41 @@
+import type { ServerResponse } from "node:http";
+import type { Clock } from "./clock.js";
+import type { EventStore } from "./event-store.js";
+import { ServerSseStream } from "./server-sse-stream.js";
+
+/** How a POST that carries requests is answered. */
+export type ResponseMode = "sse" | "json";
+
+/** Settings a handler shares with every session transport it creates. */
+export interface SessionSettings {
+  readonly clock: Clock;
+  readonly keepAliveIntervalMs: number;
+  readonly retryIntervalMs: number;
+  readonly eventStore: EventStore | undefined;
+  /** How many server-initiated messages wait for a GET stream before the oldest is dropped. */
+  readonly maxPendingMessages: number;
+}
+
+/** Opens an SSE response with the session's keep-alive and event store. */
+export function openSessionStream(
+  settings: SessionSettings,
+  response: ServerResponse,
+  streamId: string,
+  headers: Readonly<Record<string, string>>,
+): ServerSseStream {
+  return new ServerSseStream(response, {
+    streamId,
+    clock: settings.clock,
+    keepAliveIntervalMs: settings.keepAliveIntervalMs,
+    eventStore: settings.eventStore,
+    headers,
+  });
+}
+
+/**
+ * Whether a new SSE stream starts with a priming event: only when resumable, and only for clients of
+ * 2025-11-25 or later, since older clients choke on an event with empty data (SDK 1.x does the same).
+ */
+export function shouldPrime(settings: SessionSettings, protocolVersion: string): boolean {
+  return settings.eventStore !== undefined && protocolVersion >= "2025-11-25";
+}

@@ -1,0 +1,70 @@
+import { randomUUID } from "node:crypto";
+import type { ServerResponse } from "node:http";
+import type { Frame, JSONRPCMessage } from "@patchbay/jsonrpc-core";
+import type { ServerSseStream } from "./server-sse-stream.js";
+import { openSessionStream, type SessionSettings } from "./session-settings.js";
+
+/**
+ * A session's standalone GET stream for server-initiated messages. Messages sent while no stream is
+ * open wait in a bounded queue and go out, in order, when the next stream opens.
+ */
+export class StandaloneChannel {
+  /** The stream's id in the event store, stable across reconnections. */
+  readonly streamId = randomUUID();
+  private readonly settings: SessionSettings;
+  private readonly onDrop: () => void;
+  private stream: ServerSseStream | undefined;
+  private waiting: JSONRPCMessage[] = [];
+
+  /** `onDrop` is told when the queue overflows and its oldest message is dropped. */
+  constructor(settings: SessionSettings, onDrop: () => void) {
+    this.settings = settings;
+    this.onDrop = onDrop;
+  }
+
+  /** True while a GET stream is open. */
+  get isOpen(): boolean {
+    return this.stream !== undefined && !this.stream.closed;
+  }
+
+  /** Takes a GET response as the stream; replays `replay` first (a resumption), then the queue. */
+  async attach(
+    response: ServerResponse,
+    headers: Readonly<Record<string, string>>,
+    options: { prime: boolean; replay?: readonly (readonly [string, Frame])[] },
+  ): Promise<void> {
+    const stream = openSessionStream(this.settings, response, this.streamId, headers);
+    this.stream = stream;
+    if (options.prime) await stream.prime(this.settings.retryIntervalMs);
+    for (const [eventId, frame] of options.replay ?? []) await stream.replay(frame, eventId);
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const message of waiting) await stream.send(message);
+  }
+
+  /** Sends a message on the open stream, or queues it for the next one. */
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.stream !== undefined && !this.stream.closed) {
+      await this.stream.send(message);
+      return;
+    }
+    this.waiting.push(message);
+    if (this.waiting.length > this.settings.maxPendingMessages) {
+      this.waiting.shift();
+      this.onDrop();
+    }
+  }
+
+  /** Ends the open stream (the session goes on) and drops nothing. */
+  detach(): void {
+    const stream = this.stream;
+    this.stream = undefined;
+    void stream?.end();
+  }
+
+  /** Ends the stream and forgets the queue (the session is over). */
+  end(): void {
+    this.detach();
+    this.waiting = [];
+  }
+}

@@ -1,0 +1,87 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Authenticate } from "./authenticate.js";
+import type { Clock } from "./clock.js";
+import type { EventStore } from "./event-store.js";
+import type { OriginGuardOptions } from "./origin-guard.js";
+import type {
+  ResponseMode,
+  StreamableHttpServerTransport,
+} from "./streamable-http-server-transport.js";
+
+/** What `onSession` learns about a new session besides its transport. */
+export interface StreamableHttpSession {
+  /** The minted `Mcp-Session-Id`; `undefined` in stateless mode. */
+  readonly sessionId: string | undefined;
+  /** The HTTP request that created the session (the initialize POST, or the stateless POST). */
+  readonly request: IncomingMessage;
+  /** What the `authenticate` hook returned as `info`. */
+  readonly authInfo: unknown;
+}
+
+/** Whether JSON-RPC batches are accepted in a POST body. */
+export type BatchPolicy = "accept" | "by-revision" | "reject";
+
+/** Options of {@link createStreamableHttpHandler}. */
+export interface StreamableHttpHandlerOptions extends OriginGuardOptions {
+  /**
+   * Receives each new session's transport (stateless: one per POST) before its first frame is
+   * delivered; connect a server to it here. Frames queue until the transport is started.
+   */
+  readonly onSession: (
+    transport: StreamableHttpServerTransport,
+    session: StreamableHttpSession,
+  ) => void | Promise<void>;
+  /** No sessions: every POST gets its own transport, GET and DELETE answer 405. Default false. */
+  readonly stateless?: boolean;
+  /** Answer POSTed requests as an SSE stream (default) or as one JSON body. */
+  readonly responseMode?: ResponseMode;
+  /** Serve the standalone GET stream (default true); false answers GET with 405. */
+  readonly standaloneStream?: boolean;
+  /** A session with no HTTP activity and no open stream for this long ends. Default 30 min; 0: never. */
+  readonly sessionIdleTimeoutMs?: number;
+  /** The request-body limit; larger bodies get 413. Default 10 MiB. */
+  readonly maxBodyBytes?: number;
+  /** Interval of SSE keep-alive comments. Default 15 s; 0 switches them off. */
+  readonly keepAliveIntervalMs?: number;
+  /** The `retry:` advice in priming events. Default 1000 ms. */
+  readonly retryIntervalMs?: number;
+  /** Where SSE messages are kept for `Last-Event-ID` resumption; default bounded in memory; `false`: off. */
+  readonly eventStore?: EventStore | false;
+  /**
+   * Batches: `accept` (default, like SDK 1.x), `by-revision` (only for 2025-03-26 and older, as the
+   * specification allows), `reject`.
+   */
+  readonly batches?: BatchPolicy;
+  /** Revisions accepted in `MCP-Protocol-Version`. Default {@link SUPPORTED_PROTOCOL_VERSIONS}. */
+  readonly supportedProtocolVersions?: readonly string[];
+  /** Runs first on every request; may refuse with 401/403 and a `WWW-Authenticate` challenge. */
+  readonly authenticate?: Authenticate;
+  /** Time and timers (idle timeout, keep-alive). Default: the system clock. */
+  readonly clock?: Clock;
+  /** Mints session ids. Default: `crypto.randomUUID()` (cryptographically random, visible ASCII). */
+  readonly generateSessionId?: () => string;
+  /** How many server messages wait for a GET stream before the oldest is dropped. Default 1000. */
+  readonly maxPendingMessages?: number;
+}
+
+/**
+ * A node:http request listener serving one MCP endpoint; pass `request.body` as `parsedBody` when a
+ * framework (express.json()) has already read it.
+ */
+export interface StreamableHttpHandler {
+  (request: IncomingMessage, response: ServerResponse, parsedBody?: unknown): Promise<void>;
+  /** Stops accepting requests (503), ends every stream and closes every session. */
+  close(): Promise<void>;
+  /** The number of open stateful sessions. */
+  readonly sessionCount: number;
+  /** The transport of an open session. */
+  getSession(sessionId: string): StreamableHttpServerTransport | undefined;
+}
+
+/** Whether a batch is accepted under `policy` for a session of `protocolVersion`. */
+export function batchAllowed(policy: BatchPolicy, protocolVersion: string): boolean {
+  if (policy === "accept") return true;
+  if (policy === "reject") return false;
+  // Batches exist in 2025-03-26 only (added there, removed in 2025-06-18).
+  return protocolVersion <= "2025-03-26";
+}
