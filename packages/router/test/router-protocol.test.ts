@@ -356,3 +356,54 @@ describe("router: the client's capabilities reach its backends", () => {
     expect(backendSession?.clientCapabilities).not.toHaveProperty("roots");
   });
 });
+
+describe("router: ids of many clients", () => {
+  it("keeps two clients that use the same request ids and progress tokens apart", async () => {
+    harness = await createHarness(
+      { mcpServers: { work: { command: "x" } } },
+      {
+        work: (server) =>
+          server.registerTool("count", {}, async (_args, context) => {
+            await context.progress(1, 2);
+            await context.progress(2, 2);
+            return { content: [{ type: "text", text: String(context._meta?.progressToken) }] };
+          }),
+      },
+    );
+    const second = await harness.connectClient();
+    const seenByFirst: unknown[] = [];
+    const seenBySecond: unknown[] = [];
+    // Both clients start their ids at the same number and send the same progress token.
+    const [first, other] = await Promise.all([
+      harness.client.callTool(
+        { name: "work__count", _meta: { progressToken: "same" } },
+        { onProgress: (progress) => seenByFirst.push(progress) },
+      ),
+      second.callTool(
+        { name: "work__count", _meta: { progressToken: "same" } },
+        { onProgress: (progress) => seenBySecond.push(progress) },
+      ),
+    ]);
+    expect(seenByFirst).toHaveLength(2);
+    expect(seenBySecond).toHaveLength(2);
+    // The backend saw two different tokens, neither of them the clients' own.
+    const tokens = [first, other].map((result) => (result.content[0] as { text: string }).text);
+    expect(new Set(tokens).size).toBe(2);
+    expect(tokens).not.toContain("same");
+    await second.close();
+  });
+
+  it("shows which client capabilities each backend was told about", async () => {
+    harness = await createHarness(
+      { mcpServers: { mine: { command: "x", isolation: "per-session" } } },
+      { mine: echo },
+      { client: { roots: async () => ({ roots: [] }) } },
+    );
+    await harness.client.listAllTools();
+    const status = (await harness.client.callTool({ name: "gateway_status" }))
+      .structuredContent as {
+      backends: Record<string, { relayed_capabilities: Record<string, unknown> }>;
+    };
+    expect(Object.keys(status.backends.mine?.relayed_capabilities ?? {})).toEqual(["roots"]);
+  });
+});

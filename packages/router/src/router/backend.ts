@@ -82,6 +82,8 @@ export interface Backend {
   readonly listing: BackendListing | undefined;
   /** The `initialize` result while it runs. */
   readonly initializeResult: InitializeResult | undefined;
+  /** The client capabilities the gateway declared to it (what it may ask the client for). */
+  readonly declaredCapabilities: Readonly<Record<string, unknown>> | undefined;
   readonly restarts: number;
   readonly lastError: string | undefined;
   /** Milliseconds since it last started, while it runs. */
@@ -278,6 +280,9 @@ export function createBackend(config: BackendConfig, host: BackendHost): Backend
     },
     get initializeResult() {
       return initializeResult;
+    },
+    get declaredCapabilities() {
+      return status === "running" ? (client?.capabilities as Record<string, unknown>) : undefined;
     },
     get restarts() {
       return policy.restarts;

@@ -193,6 +193,7 @@ export function createRouter(options: RouterOptions): Router {
       protocol_version: result?.protocolVersion ?? null,
       server_info: result?.serverInfo ?? null,
       capabilities: result?.capabilities ?? null,
+      relayed_capabilities: backend.declaredCapabilities ?? null,
       restarts: backend.restarts,
       last_error: backend.lastError ?? null,
       uptime_ms: backend.uptimeMs() ?? null,
