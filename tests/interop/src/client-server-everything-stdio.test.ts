@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
+import { type Client, createClient } from "@patchbay/client";
 import { createStdioClientTransport } from "@patchbay/transport-stdio";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Client, createClient } from "@patchbay/client";
 
 const require = createRequire(import.meta.url);
 const everythingBin = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");

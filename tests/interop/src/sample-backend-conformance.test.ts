@@ -1,18 +1,12 @@
 import { execFile } from "node:child_process";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConformanceCli, ensureConformanceCli } from "./conformance-cli.js";
+import { sampleBackendBin } from "./sample-backend-bin.js";
 import { type StartedServer, startServer } from "./start-server.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const require = createRequire(import.meta.url);
-const sampleBackendBin = join(
-  dirname(require.resolve("@patchbay/sample-backend/package.json")),
-  "dist",
-  "bin.js",
-);
 
 interface RunResult {
   code: number;
@@ -54,7 +48,7 @@ describe("official MCP conformance suite (server mode, --suite all)", () => {
       "--suite",
       "all",
       "--expected-failures",
-      join(here, "..", "expected-failures.yml"),
+      join(here, "..", "conformance-expected-failures.yml"),
     ]);
     const total = /Total: (\d+) passed, (\d+) failed/.exec(result.output);
     expect(total, result.output).not.toBeNull();

@@ -1,3 +1,0 @@
-import { definePackageTestConfig } from "../../vitest.shared.js";
-
-export default definePackageTestConfig(import.meta.dirname);
