@@ -2,9 +2,7 @@
 import { createConnection, createMemoryTransportPair } from "@patchbay/jsonrpc-core";
 import { toShallowDescriptor, v2025_11_25 } from "../src/index.js";
 
-const { isCreateTaskResult } = v2025_11_25;
-
-const { methods } = v2025_11_25;
+const { isCreateTaskResult, methods } = v2025_11_25;
 
 /** A server and a client on jsonrpc-core, typed and validated by the 2025-11-25 descriptors. */
 export async function main(): Promise<string> {

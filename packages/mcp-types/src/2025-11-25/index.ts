@@ -248,6 +248,7 @@ export {
   SamplingContentSchema,
   SamplingMessageContentBlockSchema,
   SamplingMessageSchema,
+  samplingMessagesSchema,
   ToolChoiceSchema,
 } from "./sampling.js";
 export type {

@@ -49,6 +49,29 @@ export const SamplingMessageSchema = z.looseObject({
 /** A message to or from an LLM. */
 export type SamplingMessage = z.infer<typeof SamplingMessageSchema>;
 
+/**
+ * The `messages` of a sampling request, with the 2025-11-25 MUST: a user message that carries
+ * `tool_result` blocks carries nothing else.
+ */
+export function samplingMessagesSchema<
+  Message extends z.ZodType<{ role: string; content: unknown }>,
+>(message: Message) {
+  return z.array(message).superRefine((messages, context) => {
+    messages.forEach((entry, index) => {
+      const blocks = Array.isArray(entry.content) ? entry.content : [entry.content];
+      const isToolResult = (block: unknown) =>
+        (block as { type?: unknown } | null)?.type === "tool_result";
+      if (blocks.some(isToolResult) && !blocks.every(isToolResult)) {
+        context.addIssue({
+          code: "custom",
+          path: [index, "content"],
+          message: "A message with tool_result content must contain only tool results",
+        });
+      }
+    });
+  });
+}
+
 /** How the model may use tools during sampling. */
 export const ToolChoiceSchema = z.looseObject({
   mode: z.enum(["auto", "required", "none"]).optional(),
@@ -58,7 +81,7 @@ export type ToolChoice = z.infer<typeof ToolChoiceSchema>;
 
 /** Params of `sampling/createMessage`: plus `tools`, `toolChoice` and `task`. */
 export const CreateMessageRequestParamsSchema = PreviousCreateMessageRequestParamsSchema.extend({
-  messages: z.array(SamplingMessageSchema),
+  messages: samplingMessagesSchema(SamplingMessageSchema),
   tools: z.array(ToolSchema).optional(),
   toolChoice: ToolChoiceSchema.optional(),
   task: TaskMetadataSchema.optional(),

@@ -3,6 +3,7 @@ import {
   CreateMessageRequestParamsSchema as PreviousCreateMessageRequestParamsSchema,
   CreateMessageResultSchema as PreviousCreateMessageResultSchema,
   SamplingMessageSchema as PreviousSamplingMessageSchema,
+  samplingMessagesSchema,
 } from "../2025-11-25/sampling.js";
 import { defineRequestSchema } from "../shared/define.js";
 import {
@@ -57,7 +58,7 @@ export type SamplingMessage = z.infer<typeof SamplingMessageSchema>;
 export const CreateMessageRequestParamsSchema = PreviousCreateMessageRequestParamsSchema.omit({
   task: true,
 }).extend({
-  messages: z.array(SamplingMessageSchema),
+  messages: samplingMessagesSchema(SamplingMessageSchema),
   tools: z.array(ToolSchema).optional(),
 });
 /** Params of `sampling/createMessage`. */

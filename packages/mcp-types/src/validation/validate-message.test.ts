@@ -357,3 +357,30 @@ describe("results that may take another shape", () => {
     expect(neither.success).toBe(false);
   });
 });
+
+describe("sampling tool results", () => {
+  it("refuse a user message mixing tool_result with other content (2025-11-25 MUST)", () => {
+    const result = validateMessage("2025-11-25", {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "sampling/createMessage",
+      params: {
+        maxTokens: 10,
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "tool_result", toolUseId: "u1", content: [] },
+              { type: "text", text: "and also this" },
+            ],
+          },
+        ],
+      },
+    });
+    if (result.success) expect.fail("should be refused");
+    expect(result.issues[0]).toEqual({
+      path: ["params", "messages", 0, "content"],
+      message: "A message with tool_result content must contain only tool results",
+    });
+  });
+});
