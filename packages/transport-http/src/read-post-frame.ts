@@ -61,16 +61,8 @@ export async function readPostFrame(
     );
     return undefined;
   }
-  const headerVersion = headerValue(request, MCP_PROTOCOL_VERSION_HEADER);
-  if (headerVersion !== undefined && !supported.includes(headerVersion)) {
-    writeJsonError(
-      response,
-      400,
-      HTTP_ERROR_CODE,
-      `Bad Request: Unsupported protocol version: ${headerVersion} (supported versions: ${supported.join(", ")})`,
-    );
-    return undefined;
-  }
+  const headerVersion = checkProtocolVersion(request, response, supported);
+  if (headerVersion === false) return undefined;
   let decoded: ReturnType<typeof decode>;
   if (parsedBody === undefined) {
     let text: string;
@@ -113,4 +105,24 @@ export async function readPostFrame(
     headerVersion,
     rejected: decoded.rejected,
   };
+}
+
+/**
+ * Checks `MCP-Protocol-Version` against the supported revisions (MCP 2025-06-18: invalid or
+ * unsupported ⇒ 400). Returns the header (`undefined` when absent), or false after answering 400.
+ */
+export function checkProtocolVersion(
+  request: IncomingMessage,
+  response: ServerResponse,
+  supported: readonly string[],
+): string | undefined | false {
+  const headerVersion = headerValue(request, MCP_PROTOCOL_VERSION_HEADER);
+  if (headerVersion === undefined || supported.includes(headerVersion)) return headerVersion;
+  writeJsonError(
+    response,
+    400,
+    HTTP_ERROR_CODE,
+    `Bad Request: Unsupported protocol version: ${headerVersion} (supported versions: ${supported.join(", ")})`,
+  );
+  return false;
 }

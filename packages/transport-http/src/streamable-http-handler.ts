@@ -23,7 +23,7 @@ import {
 } from "./http-answers.js";
 import { requestedVersion } from "./message-keys.js";
 import { createOriginGuard } from "./origin-guard.js";
-import { readPostFrame } from "./read-post-frame.js";
+import { checkProtocolVersion, readPostFrame } from "./read-post-frame.js";
 import { admitRequest, type RequestGate } from "./request-gate.js";
 import {
   batchAllowed,
@@ -240,6 +240,7 @@ export function createStreamableHttpHandler(
       );
       return;
     }
+    if (checkProtocolVersion(request, response, supported) === false) return;
     const transport = findSession(request, response);
     if (transport === undefined) return;
     const lastEventId = headerValue(request, LAST_EVENT_ID_HEADER);
@@ -263,6 +264,7 @@ export function createStreamableHttpHandler(
   };
 
   const handleDelete = async (request: IncomingMessage, response: ServerResponse) => {
+    if (checkProtocolVersion(request, response, supported) === false) return;
     const transport = findSession(request, response);
     if (transport === undefined) return;
     transport.end({ initiator: "remote", details: { reason: "deleted" } });

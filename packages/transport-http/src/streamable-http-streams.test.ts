@@ -116,6 +116,22 @@ describe("GET", () => {
     expect(answer.headers.get("allow")).toBe("POST, DELETE");
   });
 
+  it("answers 400 for a GET or DELETE with an unsupported MCP-Protocol-Version", async () => {
+    const { url, handler } = await start();
+    const sessionId = await openSession(url);
+    const get = await rawRequest(url, {
+      headers: { accept: "text/event-stream", ...headersFor(sessionId, "1999-01-01") },
+    });
+    expect(get.status).toBe(400);
+    expect(get.text).toContain("Unsupported protocol version: 1999-01-01");
+    const deleted = await rawRequest(url, {
+      method: "DELETE",
+      headers: headersFor(sessionId, "1999-01-01"),
+    });
+    expect(deleted.status).toBe(400);
+    expect(handler.sessionCount).toBe(1);
+  });
+
   it("answers 400 for a GET without a session id and 404 for an unknown one", async () => {
     const { url } = await start();
     expect((await rawRequest(url, { headers: { accept: "text/event-stream" } })).status).toBe(400);
