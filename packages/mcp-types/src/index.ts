@@ -301,6 +301,13 @@ export {
   ToolAnnotationsSchema,
   ToolListChangedNotificationSchema,
 } from "./2026-07-28/tools.js";
+export type {
+  HookNotification,
+  McpCancellationHooks,
+  McpConnectionHooks,
+  McpProgressHooks,
+} from "./connection-hooks.js";
+export { createMcpConnectionHooks } from "./connection-hooks.js";
 export type { McpErrorObject, UrlElicitation } from "./errors/error-builders.js";
 export {
   createHeaderMismatchError,
