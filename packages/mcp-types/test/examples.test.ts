@@ -1,4 +1,6 @@
+import { createMemoryTransportPair } from "@patchbay/jsonrpc-core";
 import { expect, it } from "vitest";
+import { connect } from "../examples/connection-hooks.js";
 import { main as descriptorExample } from "../examples/method-descriptor.js";
 import { main as negotiationExample } from "../examples/negotiation.js";
 import { main as toolSchemaExample } from "../examples/tool-schema.js";
@@ -49,4 +51,14 @@ it("the README negotiation example answers as the README says", () => {
     },
     era: "legacy",
   });
+});
+
+it("the README connection-hooks example builds a working connection", async () => {
+  const [clientTransport, serverTransport] = createMemoryTransportPair();
+  const client = connect(clientTransport);
+  const server = connect(serverTransport);
+  server.handle("ping", () => ({}));
+  await Promise.all([client.start(), server.start()]);
+  expect(await client.request("ping")).toEqual({});
+  await Promise.all([client.close(), server.close()]);
 });
