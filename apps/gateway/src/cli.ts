@@ -60,11 +60,16 @@ async function main(): Promise<number> {
   const logger = createLogger(level);
   try {
     const gateway = await startGateway({ configPath: values.config, logger, version });
+    // `on`, not `once`: a handler must stay registered so that transport-stdio's safety net leaves
+    // shutdown to us (it only acts on signals nobody handles). A second signal forces the exit.
+    let signalled = false;
     const onSignal = () => {
+      if (signalled) process.exit(1);
+      signalled = true;
       void gateway.stop();
     };
-    process.once("SIGINT", onSignal);
-    process.once("SIGTERM", onSignal);
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
     await gateway.stopped;
     return 0;
   } catch (error) {

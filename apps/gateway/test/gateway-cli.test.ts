@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { backends, gatewayCli, temporaryDirectory, writeConfig } from "./gateway-helpers.js";
@@ -19,12 +19,19 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
   return once(child, "exit").then(([code]) => ({ code: code as number | null, stdout, stderr }));
 }
 
+/** True while the process runs; a zombie (exited, not yet reaped by its new parent) has stopped. */
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    // /proc/<pid>/stat: "pid (command) state ...", state Z for a zombie.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true;
   }
 }
 
@@ -70,7 +77,7 @@ describe("patchbay-gateway command line", () => {
     expect(result.stderr).toContain("mcpServers.broken.start");
   });
 
-  it("stops every child and exits when stdin closes", async () => {
+  async function startWithBackend() {
     const directory = temporaryDirectory();
     const pidFile = join(directory, "backend.pid");
     const path = writeConfig(directory, {
@@ -108,11 +115,24 @@ describe("patchbay-gateway command line", () => {
     await running;
     const pid = Number(readFileSync(pidFile, "utf8"));
     expect(isRunning(pid)).toBe(true);
+    return { child, pid };
+  }
+
+  it("stops every child and exits when stdin closes", async () => {
+    const { child, pid } = await startWithBackend();
     const exited = once(child, "exit");
     child.stdin.end();
     const [code] = await exited;
     expect(code).toBe(0);
-    expect(existsSync(pidFile)).toBe(true);
+    expect(isRunning(pid)).toBe(false);
+  });
+
+  it("stops every child and exits on SIGTERM", async () => {
+    const { child, pid } = await startWithBackend();
+    const exited = once(child, "exit");
+    child.kill("SIGTERM");
+    const [code] = await exited;
+    expect(code).toBe(0);
     expect(isRunning(pid)).toBe(false);
   });
 });

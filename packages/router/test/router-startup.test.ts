@@ -62,3 +62,24 @@ describe("router: slow and hanging backends", () => {
     await Promise.all(silent.map((transport) => transport.close()));
   });
 });
+
+describe("router: close", () => {
+  it("makes a second close wait until the first has stopped every backend", async () => {
+    const server = echoServer();
+    const router = createRouter({
+      config: configOf({ mcpServers: { a: { command: "x" } } }),
+      async connect() {
+        const [clientSide, serverSide] = createMemoryTransportPair();
+        await server.connect(serverSide);
+        return clientSide;
+      },
+    });
+    await router.start();
+    const first = router.close();
+    await router.close();
+    const status = router.status() as { backends: Record<string, { status: string }> };
+    expect(status.backends.a?.status).toBe("stopped");
+    await first;
+    await server.close();
+  });
+});

@@ -75,6 +75,7 @@ export function createRouter(options: RouterOptions): Router {
   });
   let sessionCounter = 0;
   let closing = false;
+  let closed: Promise<void> | undefined;
   const sessions = new Map<string, RouterSession>();
   const shared = new Map<string, Backend>();
   const reportedConflicts = new Set<string>();
@@ -331,12 +332,15 @@ export function createRouter(options: RouterOptions): Router {
       if (!deferStart || anyClient) await startEager(added);
       for (const session of sessions.values()) session.refresh();
     },
-    async close() {
-      if (closing) return;
-      closing = true;
-      await Promise.all([...sessions.values()].map((session) => session.close().catch(() => {})));
-      await Promise.all([...shared.values()].map((backend) => backend.stop()));
-      telemetry.record({ event_type: "gateway.stopped" });
+    close() {
+      // One shutdown, whoever asks: a session closing during it may ask again and must wait too.
+      closed ??= (async () => {
+        closing = true;
+        await Promise.all([...sessions.values()].map((session) => session.close().catch(() => {})));
+        await Promise.all([...shared.values()].map((backend) => backend.stop()));
+        telemetry.record({ event_type: "gateway.stopped" });
+      })();
+      return closed;
     },
   };
 }
