@@ -73,13 +73,13 @@ export class ServerSseStream {
     const store = this.options.eventStore;
     return this.enqueue(async () => {
       const id = store === undefined ? undefined : await store.storeEvent(this.streamId, message);
-      this.writeMessage(message, id);
+      await this.writeMessage(message, id);
     });
   }
 
   /** Writes an already stored message (a replay) without storing it again. */
   replay(message: Frame, eventId: string): Promise<void> {
-    return this.enqueue(async () => this.writeMessage(message, eventId));
+    return this.enqueue(() => this.writeMessage(message, eventId));
   }
 
   /** Ends the response after every queued write. */
@@ -90,9 +90,23 @@ export class ServerSseStream {
     });
   }
 
-  private writeMessage(message: Frame, id: string | undefined): void {
+  /** Writes a message event; waits for `drain` when the socket buffer is full (backpressure). */
+  private async writeMessage(message: Frame, id: string | undefined): Promise<void> {
     const data = JSON.stringify(message);
-    this.write(formatSseEvent({ event: "message", ...(id === undefined ? {} : { id }), data }));
+    if (this.ended) return;
+    const flushed = this.response.write(
+      formatSseEvent({ event: "message", ...(id === undefined ? {} : { id }), data }),
+    );
+    if (flushed || this.ended) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        this.response.off("drain", done);
+        this.response.off("close", done);
+        resolve();
+      };
+      this.response.on("drain", done);
+      this.response.on("close", done);
+    });
   }
 
   private write(text: string): void {
