@@ -44,6 +44,7 @@ export {
   DEFAULT_MAX_TIMEOUT_MS,
   DEFAULT_TIMEOUT_MS,
   type GatewayConfig,
+  type ProfileConfig,
   type RemoteBackendConfig,
   type StdioBackendConfig,
   type TelemetryConfig,
@@ -54,6 +55,7 @@ export {
   BackendConfigSchema,
   type GatewayConfigFile,
   GatewayConfigFileSchema,
+  ProfileConfigSchema,
   RestartConfigSchema,
   TelemetryConfigSchema,
 } from "./config/gateway-config-schema.js";
@@ -124,7 +126,12 @@ export {
   createBackend,
   type ServerToClientMethod,
 } from "./router/backend.js";
-export { createRouter, type Router, type RouterOptions } from "./router/create-router.js";
+export {
+  createRouter,
+  type Router,
+  type RouterOptions,
+  UnknownProfileError,
+} from "./router/create-router.js";
 export {
   GATEWAY_STATUS_TOOL,
   GATEWAY_TOOLS,

@@ -51,7 +51,7 @@ export interface Harness {
   servers: Map<string, Server[]>;
   /** The backend-side transports per backend, newest last (close one to crash the backend). */
   transports: Map<string, Transport[]>;
-  connectClient(options?: ClientOptions): Promise<Client>;
+  connectClient(options?: ClientOptions, serveOptions?: { profile?: string }): Promise<Client>;
   close(): Promise<void>;
 }
 
@@ -89,9 +89,9 @@ export async function createHarness(
   });
   if (options.start !== false) await router.start();
   const clients: Client[] = [];
-  const connectClient = async (clientOptions: ClientOptions = {}) => {
+  const connectClient = async (clientOptions: ClientOptions = {}, serveOptions = {}) => {
     const [clientSide, gatewaySide] = createMemoryTransportPair();
-    await router.serve(gatewaySide);
+    await router.serve(gatewaySide, serveOptions);
     const client = createClient({ name: "test-client", version: "1.0.0" }, clientOptions);
     await client.connect(clientSide);
     clients.push(client);

@@ -52,6 +52,8 @@ export interface BuildCatalogueOptions {
   readonly conflictPolicy: ConflictPolicy;
   /** Tool names the gateway itself serves (such as `gateway_status`); they always win. */
   readonly reservedToolNames?: readonly string[];
+  /** Which tools (by exposed name) to keep, for profiles; all when absent. */
+  readonly exposedToolFilter?: NameFilter;
 }
 
 /** The aggregated, namespaced view of every backend's tools, prompts and resources. */
@@ -198,6 +200,9 @@ function exposeNamed(
         exposedName = fallback;
       }
       claimants.set(exposedName, listing.backend);
+      if (kind === "tool" && options.exposedToolFilter && !options.exposedToolFilter(exposedName)) {
+        continue;
+      }
       items.push({ ...item, name: exposedName });
       entries.set(exposedName, { backend: listing.backend, name: item.name, exposedName });
     }

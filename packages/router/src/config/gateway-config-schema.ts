@@ -53,6 +53,15 @@ export const TelemetryConfigSchema = z.object({
   openTelemetry: z.boolean().optional(),
 });
 
+/** A profile: a named subset of backends and tools that a client (or a proxy URL) is given. */
+export const ProfileConfigSchema = z.object({
+  /** Backend keys of `mcpServers` in the profile; all when absent. */
+  backends: z.array(z.string().min(1)).optional(),
+  /** Globs over exposed tool names (`github__*`); deny wins. */
+  tools: z.object({ allow: globList.optional(), deny: globList.optional() }).optional(),
+  description: z.string().optional(),
+});
+
 /** The whole config file of a gateway, as written (before defaults). */
 export const GatewayConfigFileSchema = z.object({
   $schema: z.string().optional(),
@@ -62,6 +71,12 @@ export const GatewayConfigFileSchema = z.object({
   conflictPolicy: z.enum(["prefix", "priority", "error"]).optional(),
   pageSize: z.number().int().positive().max(10_000).optional(),
   telemetry: TelemetryConfigSchema.optional(),
+  profiles: z
+    .record(
+      z.string().regex(/^[A-Za-z0-9_.-]+$/, "profile names may only contain [A-Za-z0-9_.-]"),
+      ProfileConfigSchema,
+    )
+    .optional(),
 });
 
 /** The config file as written, keys optional. */

@@ -56,6 +56,15 @@ export interface TelemetryConfig {
   readonly openTelemetry?: boolean;
 }
 
+/** A named subset of backends and tools (the HTTP proxy serves each at `/mcp/<profile>`). */
+export interface ProfileConfig {
+  /** Backend keys in the profile; every backend when absent. */
+  readonly backends?: readonly string[];
+  /** Globs over exposed tool names; deny wins. */
+  readonly tools: { readonly allow?: readonly string[]; readonly deny?: readonly string[] };
+  readonly description?: string;
+}
+
 /** A gateway config, validated and with defaults applied. */
 export interface GatewayConfig {
   readonly namespaceSeparator: string;
@@ -63,6 +72,8 @@ export interface GatewayConfig {
   readonly conflictPolicy: ConflictPolicy;
   readonly pageSize: number;
   readonly telemetry: TelemetryConfig;
+  /** Profiles by name. */
+  readonly profiles: Readonly<Record<string, ProfileConfig>>;
   /** Backends in the order of the file (the order decides `priority` conflicts). */
   readonly backends: readonly BackendConfig[];
 }

@@ -265,3 +265,34 @@ describe("parseGatewayConfig", () => {
     }
   });
 });
+
+describe("parseGatewayConfig: profiles", () => {
+  it("reads profiles of backends and tool globs", () => {
+    const { config } = parseGatewayConfig({
+      mcpServers: { a: { command: "x" }, b: { command: "y" } },
+      profiles: { team: { backends: ["a"], tools: { deny: ["a__drop_*"] }, description: "Team" } },
+    });
+    expect(config.profiles).toEqual({
+      team: { backends: ["a"], tools: { deny: ["a__drop_*"] }, description: "Team" },
+    });
+  });
+
+  it("has no profiles by default", () => {
+    expect(parseGatewayConfig({ mcpServers: {} }).config.profiles).toEqual({});
+  });
+
+  it("names a profile's backend that mcpServers lacks", () => {
+    expect(() =>
+      parseGatewayConfig({
+        mcpServers: { a: { command: "x" } },
+        profiles: { p: { backends: ["a", "zz"] } },
+      }),
+    ).toThrow(/profiles\.p\.backends\[1\]: expected a key of mcpServers, got "zz"/);
+  });
+
+  it("refuses a profile name outside [A-Za-z0-9_.-]", () => {
+    expect(() => parseGatewayConfig({ mcpServers: {}, profiles: { "a b": {} } })).toThrow(
+      /profile names may only contain/,
+    );
+  });
+});

@@ -16,6 +16,7 @@ import {
   DEFAULT_MAX_TIMEOUT_MS,
   DEFAULT_TIMEOUT_MS,
   type GatewayConfig,
+  type ProfileConfig,
   type TelemetryConfig,
 } from "./gateway-config.js";
 import { type ConfigIssue, GatewayConfigError } from "./gateway-config-error.js";
@@ -23,6 +24,7 @@ import {
   type BackendConfigFile,
   BackendConfigSchema,
   GatewayConfigFileSchema,
+  ProfileConfigSchema,
   TelemetryConfigSchema,
 } from "./gateway-config-schema.js";
 
@@ -100,6 +102,23 @@ export function parseGatewayConfig(
     }
     backends.push(backend);
   }
+  const profiles: Record<string, ProfileConfig> = {};
+  for (const [name, profile] of Object.entries(file.profiles ?? {})) {
+    const path = joinPath("profiles", name);
+    (profile.backends ?? []).forEach((backend, index) => {
+      if (!(backend in file.mcpServers)) {
+        issues.push({
+          path: joinPath(joinPath(path, "backends"), index),
+          message: `expected a key of mcpServers, got "${backend}"`,
+        });
+      }
+    });
+    profiles[name] = withoutUndefined({
+      backends: profile.backends,
+      tools: withoutUndefined({ allow: profile.tools?.allow, deny: profile.tools?.deny }),
+      description: profile.description,
+    });
+  }
   if (issues.length > 0) throw new GatewayConfigError(issues, options.source);
 
   const telemetry: TelemetryConfig = withoutUndefined(file.telemetry ?? {});
@@ -111,6 +130,7 @@ export function parseGatewayConfig(
       pageSize: file.pageSize ?? DEFAULT_PAGE_SIZE,
       telemetry,
       backends,
+      profiles,
     },
     warnings,
   };
@@ -208,13 +228,16 @@ function normaliseTransport(value: string | undefined): "stdio" | "http" | "sse"
 function toConfigIssue(issue: z.core.$ZodIssue): ConfigIssue {
   let path = "";
   for (const key of issue.path) path = joinPath(path, typeof key === "number" ? key : String(key));
-  const message = issue.message.replace(/^Invalid input: /, "");
-  return { path, message };
+  // A bad record key carries the key's own issues inside (zod 4 `invalid_key`).
+  const nested = (issue as { issues?: readonly { message: string }[] }).issues;
+  const raw = issue.code === "invalid_key" && nested?.[0] ? nested[0].message : issue.message;
+  return { path, message: raw.replace(/^Invalid input: /, "") };
 }
 
 const knownTopLevel = new Set(Object.keys(GatewayConfigFileSchema.shape));
 const knownBackend = new Set(Object.keys(BackendConfigSchema.shape));
 const knownTelemetry = new Set(Object.keys(TelemetryConfigSchema.shape));
+const knownProfile = new Set(Object.keys(ProfileConfigSchema.shape));
 
 function unknownKeys(value: unknown): string[] {
   const warnings: string[] = [];
@@ -229,6 +252,9 @@ function unknownKeys(value: unknown): string[] {
   check(root.telemetry, knownTelemetry, "telemetry");
   for (const [name, entry] of Object.entries((root.mcpServers ?? {}) as Record<string, unknown>)) {
     check(entry, knownBackend, joinPath("mcpServers", name));
+  }
+  for (const [name, entry] of Object.entries((root.profiles ?? {}) as Record<string, unknown>)) {
+    check(entry, knownProfile, joinPath("profiles", name));
   }
   return warnings;
 }

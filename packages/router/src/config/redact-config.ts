@@ -71,6 +71,7 @@ export function redactGatewayConfig(config: GatewayConfig): Record<string, unkno
     conflictPolicy: config.conflictPolicy,
     pageSize: config.pageSize,
     telemetry: config.telemetry,
+    profiles: config.profiles,
     mcpServers: Object.fromEntries(
       config.backends.map((backend) => [backend.name, redactBackendConfig(backend)]),
     ),

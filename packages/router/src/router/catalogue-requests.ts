@@ -3,12 +3,7 @@ import { InvalidCursorError, paginate } from "../catalogue/pagination.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { INVALID_PARAMS, unknownNameError } from "../errors/map-error.js";
 import { rewriteResourceUris } from "./forwarded-params.js";
-import {
-  GATEWAY_STATUS_TOOL,
-  GATEWAY_TOOLS,
-  GET_EVENTS_TOOL,
-  jsonToolResult,
-} from "./gateway-tools.js";
+import { GATEWAY_STATUS_TOOL, GET_EVENTS_TOOL, jsonToolResult } from "./gateway-tools.js";
 import { asParams, type Params, type SessionScope, toJSONRPCError } from "./session-scope.js";
 
 const listMethods = {
@@ -74,7 +69,7 @@ export function registerCatalogueRequests(scope: SessionScope): void {
       await scope.awaitStartingBackends();
       const catalogue = scope.catalogue();
       const items: readonly unknown[] =
-        key === "tools" ? [...GATEWAY_TOOLS, ...catalogue.tools] : catalogue[key];
+        key === "tools" ? [...scope.gatewayTools(), ...catalogue.tools] : catalogue[key];
       try {
         const cursor = asParams(params).cursor;
         const page = paginate(key, items, cursor, router.config().pageSize);
@@ -93,8 +88,11 @@ export function registerCatalogueRequests(scope: SessionScope): void {
 
   scope.handle("tools/call", async (params, context) => {
     const request = asParams(params);
-    const local = gatewayTools[String(request.name ?? "")];
-    if (local) return local(asParams(request.arguments as JSONRPCParams));
+    const name = String(request.name ?? "");
+    const local = gatewayTools[name];
+    if (local && scope.gatewayTools().some((tool) => tool.name === name)) {
+      return local(asParams(request.arguments as JSONRPCParams));
+    }
     return await callOwner("tool", "tools/call", request, context);
   });
 

@@ -51,8 +51,12 @@ export interface Router {
    * `conflictPolicy: "error"`, rejects with `CatalogueConflictError` (and stops them) on conflicts.
    */
   start(): Promise<void>;
-  /** Serves one client over `transport`; the session ends when the transport closes. */
-  serve(transport: Transport): Promise<RouterSession>;
+  /**
+   * Serves one client over `transport`; the session ends when the transport closes. With a
+   * `profile` (a key of the config's `profiles`), the client sees only that profile's backends and
+   * tools; an unknown profile throws `UnknownProfileError`.
+   */
+  serve(transport: Transport, options?: { readonly profile?: string }): Promise<RouterSession>;
   /** The status `gateway_status` shows (as the given session sees it, when one is given). */
   status(sessionId?: string): Record<string, unknown>;
   /** Applies a new config: stops removed or changed backends, starts new ones, refreshes clients. */
@@ -296,12 +300,18 @@ export function createRouter(options: RouterOptions): Router {
         data: { backends: config.backends.map((backend) => backend.name) },
       });
     },
-    async serve(transport) {
+    async serve(transport, serveOptions = {}) {
+      const profile = serveOptions.profile;
+      if (profile !== undefined && !(profile in config.profiles))
+        throw new UnknownProfileError(profile);
       sessionCounter += 1;
       const id = `session-${sessionCounter}`;
-      const session = createRouterSession(id, transport, context);
+      const session = createRouterSession(id, transport, context, profile);
       sessions.set(id, session);
-      telemetry.record({ event_type: "session.started", data: { session: id } });
+      telemetry.record({
+        event_type: "session.started",
+        data: profile === undefined ? { session: id } : { session: id, profile },
+      });
       await session.connection.start();
       return session;
     },
@@ -343,6 +353,19 @@ export function createRouter(options: RouterOptions): Router {
       return closed;
     },
   };
+}
+
+/** `serve()` was asked for a profile the config does not define. Local error: string code. */
+export class UnknownProfileError extends Error {
+  /** Always `UNKNOWN_PROFILE`. */
+  readonly code = "UNKNOWN_PROFILE";
+  /** The profile asked for. */
+  readonly profile: string;
+  constructor(profile: string) {
+    super(`Unknown profile "${profile}"`);
+    this.name = "UnknownProfileError";
+    this.profile = profile;
+  }
 }
 
 function sameBackend(before: BackendConfig | undefined, after: BackendConfig): boolean {

@@ -15,6 +15,8 @@ import {
 } from "@patchbay/jsonrpc-core";
 import { injectTraceContext, instrumentConnection, requestTraceOf } from "@patchbay/telemetry";
 import { buildCatalogue, type Catalogue } from "../catalogue/build-catalogue.js";
+import { createNameFilter, type NameFilter } from "../catalogue/name-filter.js";
+import type { ProfileConfig } from "../config/gateway-config.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { INVALID_PARAMS, mapBackendError, unknownNameError } from "../errors/map-error.js";
 import { type Backend, createBackend, type ServerToClientMethod } from "./backend.js";
@@ -45,6 +47,8 @@ export interface RouterSession {
   readonly connection: Connection;
   /** True once the client sent `notifications/initialized`. */
   readonly initialized: boolean;
+  /** The profile the session was opened with, if any. */
+  readonly profile: string | undefined;
   /** The revision agreed with the client in `initialize`. */
   readonly protocolVersion: string | undefined;
   /** The capabilities the client declared in `initialize`, once it did. */
@@ -80,6 +84,7 @@ export function createRouterSession(
   id: string,
   transport: Transport,
   router: RouterContext,
+  profileName?: string,
 ): RouterSession {
   const base = createConnection(transport, { ...mcpConnectionHooks, defaultTimeoutMs: 0 });
   const connection = instrumentConnection(base, router.telemetry, { source: "gateway" });
@@ -100,9 +105,24 @@ export function createRouterSession(
     return JSON.stringify(backend.config);
   }
 
+  // A profile limits the session to some backends and tools; read on each use, so a reload applies.
+  function profile(): ProfileConfig | undefined {
+    if (profileName === undefined) return undefined;
+    return router.config().profiles[profileName] ?? { backends: [], tools: {} };
+  }
+
+  function toolFilter(): NameFilter | undefined {
+    const tools = profile()?.tools;
+    return tools && (tools.allow !== undefined || tools.deny !== undefined)
+      ? createNameFilter(tools)
+      : undefined;
+  }
+
   function backends(): Backend[] {
     const list: Backend[] = [];
+    const allowed = profile()?.backends;
     for (const config of router.config().backends) {
+      if (allowed !== undefined && !allowed.includes(config.name)) continue;
       if (config.isolation === "per-session") {
         let backend = own.get(config.name);
         if (backend === undefined) {
@@ -125,10 +145,12 @@ export function createRouterSession(
   function catalogue(): Catalogue {
     if (cached) return cached;
     const listings = backends().flatMap((backend) => (backend.listing ? [backend.listing] : []));
+    const exposedToolFilter = toolFilter();
     cached = buildCatalogue(listings, {
       codec: router.codec(),
       conflictPolicy: router.config().conflictPolicy,
       reservedToolNames: GATEWAY_TOOLS.map((tool) => tool.name),
+      ...(exposedToolFilter ? { exposedToolFilter } : {}),
     });
     router.reportConflicts(cached.conflicts);
     return cached;
@@ -266,6 +288,10 @@ export function createRouterSession(
     id,
     connection,
     router,
+    gatewayTools: () => {
+      const filter = toolFilter();
+      return filter ? GATEWAY_TOOLS.filter((tool) => filter(tool.name)) : GATEWAY_TOOLS;
+    },
     handle: (method, handler) => {
       connection.handle(method, (params, context) => {
         requireInitialize(method);
@@ -344,6 +370,7 @@ export function createRouterSession(
     get initialized() {
       return initialized;
     },
+    profile: profileName,
     get protocolVersion() {
       return negotiatedVersion;
     },

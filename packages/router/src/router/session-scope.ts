@@ -5,7 +5,7 @@ import {
   type RequestContext,
   type RequestHandler,
 } from "@patchbay/jsonrpc-core";
-import type { Catalogue } from "../catalogue/build-catalogue.js";
+import type { Catalogue, NamedItem } from "../catalogue/build-catalogue.js";
 import type { WireErrorObject } from "../errors/map-error.js";
 import type { Backend } from "./backend.js";
 import type { RouterContext } from "./router-context.js";
@@ -32,6 +32,8 @@ export interface SessionScope {
   readonly router: RouterContext;
   /** Handles a request method once the client has sent `initialize` (before: -32600). */
   handle(method: string, handler: RequestHandler): void;
+  /** The gateway's own tools this client may see and call (its profile may hide them). */
+  gatewayTools(): readonly NamedItem[];
   /** Exposed resource URIs this client subscribed to. */
   readonly subscriptions: Set<string>;
   findBackend(name: string): Backend | undefined;
