@@ -101,7 +101,7 @@ void v2026_07_28;
 
 const durationMs = Number(process.env.BENCH_MS ?? 1000);
 console.log(`node ${process.version}, ${durationMs} ms per case\n`);
-console.log("case".padEnd(58), "ops/s".padStart(12), "µs/op".padStart(9));
+console.log("case".padEnd(66), "ops/s".padStart(12), "µs/op".padStart(9));
 for (const [name, run] of cases) {
   for (let index = 0; index < 2000; index += 1) run();
   let operations = 0;
@@ -114,7 +114,7 @@ for (const [name, run] of cases) {
   }
   const perSecond = (operations / elapsed) * 1000;
   console.log(
-    name.padEnd(58),
+    name.padEnd(66),
     Math.round(perSecond).toLocaleString("en-US").padStart(12),
     ((1000 / perSecond) * 1000).toFixed(2).padStart(9),
   );
