@@ -1,6 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CreateMessageRequestSchema,
+  ListRootsRequestSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backends, connectGateway, temporaryDirectory, writeConfig } from "./gateway-helpers.js";
 
@@ -50,6 +54,12 @@ describe("the official SDK client, over stdio, against the gateway with four bac
       ]),
     );
     for (const name of names) expect(name).toMatch(/^[A-Za-z0-9_.-]{1,64}$/);
+  });
+
+  it("hides the tools server-everything offers only to clients that can sample or list roots", async () => {
+    const names = (await gateway.client.listTools()).tools.map((tool) => tool.name);
+    expect(names).not.toContain("everything__trigger-sampling-request");
+    expect(names).not.toContain("everything__get-roots-list");
   });
 
   it("calls a tool of server-everything", async () => {
@@ -137,6 +147,41 @@ describe("config changes", () => {
       const names = (await gateway.client.listTools()).tools.map((tool) => tool.name);
       expect(names).toContain("notes__read_graph");
       expect(names).toContain("memory__read_graph");
+    } finally {
+      await gateway.client.close();
+    }
+  });
+});
+
+describe("sampling and roots through the gateway", () => {
+  it("reach the official SDK client from server-everything, which sees the client's capabilities", async () => {
+    const directory = temporaryDirectory();
+    const path = writeConfig(directory, {
+      mcpServers: { everything: { command: process.execPath, args: [backends.everything] } },
+    });
+    const gateway = await connectGateway(path, { capabilities: { sampling: {}, roots: {} } });
+    try {
+      gateway.client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+        role: "assistant",
+        content: { type: "text", text: "sampled by the test client" },
+        model: "test-model",
+      }));
+      gateway.client.setRequestHandler(ListRootsRequestSchema, async () => ({
+        roots: [{ uri: `file://${directory}`, name: "test root" }],
+      }));
+      const names = (await gateway.client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain("everything__trigger-sampling-request");
+      expect(names).toContain("everything__get-roots-list");
+      const sampled = await gateway.client.callTool({
+        name: "everything__trigger-sampling-request",
+        arguments: { prompt: "hello" },
+      });
+      expect(textOf(sampled)).toContain("sampled by the test client");
+      const roots = await gateway.client.callTool({
+        name: "everything__get-roots-list",
+        arguments: {},
+      });
+      expect(textOf(roots)).toContain("test root");
     } finally {
       await gateway.client.close();
     }
