@@ -153,7 +153,7 @@ export function createStreamableHttpHandler(
         writeJsonError(response, 400, HTTP_ERROR_CODE, "Bad Request: Server already initialized");
         return;
       }
-      if (headerVersion !== undefined) transport.protocolVersion = headerVersion;
+      if (headerVersion !== undefined) transport.announceVersion(headerVersion);
     }
 
     if (isBatch && !batchAllowed(batches, transport.protocolVersion)) {

@@ -59,6 +59,15 @@ describe("POST", () => {
     expect(priming).toEqual({ id: expect.any(String), retry: 2500, data: "" });
   });
 
+  it("keeps priming for a 2025-11-25 session whose request names an older revision", async () => {
+    // The conformance suite's SSE-polling scenario does this: initialize at 2025-11-25, then a
+    // request with MCP-Protocol-Version 2025-03-26 that still expects a priming event.
+    const { url } = await start({ retryIntervalMs: 500 });
+    const sessionId = await openSession(url, "2025-11-25");
+    const answer = await post(url, ping(2), headersFor(sessionId, "2025-03-26"));
+    expect(parseSse(answer.text)[0]).toEqual({ id: expect.any(String), retry: 500, data: "" });
+  });
+
   it("sends no priming event to a client of a revision before 2025-11-25", async () => {
     const { url } = await start();
     const answer = await post(url, initializeRequest(1, "2025-03-26"));

@@ -48,6 +48,12 @@ export class StreamableHttpServerTransport implements Transport {
   readonly sessionId: string | undefined;
   /** The protocol revision the client asked for or last announced. */
   protocolVersion: string;
+  /**
+   * The newest revision the client has announced in this session (at initialize or in a header).
+   * A client that asked for 2025-11-25 handles priming events even when a later request's header
+   * names an older revision, so priming follows this one.
+   */
+  private newestClientVersion: string;
   private readonly settings: SessionSettings;
   private readonly events = new TransportEvents();
   private readonly routes = new ExchangeRoutes();
@@ -67,6 +73,7 @@ export class StreamableHttpServerTransport implements Transport {
   }) {
     this.sessionId = init.sessionId;
     this.protocolVersion = init.protocolVersion;
+    this.newestClientVersion = init.protocolVersion;
     this.settings = init.settings;
     this.onEnded = init.onEnded;
     this.standalone = new StandaloneChannel(init.settings, () =>
@@ -143,6 +150,12 @@ export class StreamableHttpServerTransport implements Transport {
     return true;
   }
 
+  /** @internal Records the revision a request announced in `MCP-Protocol-Version`. */
+  announceVersion(version: string): void {
+    this.protocolVersion = version;
+    if (version > this.newestClientVersion) this.newestClientVersion = version;
+  }
+
   /** @internal Records HTTP activity for the idle timeout. */
   touch(): void {
     this.idleTimer.touch();
@@ -185,7 +198,7 @@ export class StreamableHttpServerTransport implements Transport {
     this.forgetOldStreams();
     if (mode === "sse") {
       exchange.stream = openSessionStream(this.settings, response, exchange.streamId, headers);
-      if (shouldPrime(this.settings, this.protocolVersion)) {
+      if (shouldPrime(this.settings, this.newestClientVersion)) {
         await exchange.stream.prime(this.settings.retryIntervalMs);
       }
       // Invalid batch elements have no id to route by; they are answered first, on this stream.
@@ -208,7 +221,7 @@ export class StreamableHttpServerTransport implements Transport {
   ): Promise<boolean> {
     if (this.standalone.isOpen) return false;
     await this.standalone.attach(response, headers, {
-      prime: shouldPrime(this.settings, this.protocolVersion),
+      prime: shouldPrime(this.settings, this.newestClientVersion),
     });
     return true;
   }
