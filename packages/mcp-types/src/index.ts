@@ -93,8 +93,10 @@ export type {
   ElicitResult,
   EnumSchema,
   LegacyTitledEnumSchema,
+  MultiSelectEnumSchema,
   NumberSchema,
   PrimitiveSchemaDefinition,
+  SingleSelectEnumSchema,
   StringSchema,
   TitledMultiSelectEnumSchema,
   TitledSingleSelectEnumSchema,
@@ -112,8 +114,10 @@ export {
   ElicitResultSchema,
   EnumSchemaSchema,
   LegacyTitledEnumSchemaSchema,
+  MultiSelectEnumSchemaSchema,
   NumberSchemaSchema,
   PrimitiveSchemaDefinitionSchema,
+  SingleSelectEnumSchemaSchema,
   StringSchemaSchema,
   TitledMultiSelectEnumSchemaSchema,
   TitledSingleSelectEnumSchemaSchema,
@@ -180,6 +184,20 @@ export {
   SubscriptionsListenRequestSchema,
   SubscriptionsListenResultSchema,
 } from "./2026-07-28/notifications.js";
+export type {
+  Cursor,
+  LoggingLevel,
+  ProgressToken,
+  RequestId,
+  Role,
+} from "./2026-07-28/primitives.js";
+export {
+  CursorSchema,
+  LoggingLevelSchema,
+  ProgressTokenSchema,
+  RequestIdSchema,
+  RoleSchema,
+} from "./2026-07-28/primitives.js";
 export type {
   GetPromptRequest,
   GetPromptRequestParams,
@@ -427,26 +445,12 @@ export {
   JSONRPCRequestSchema,
   JSONRPCResultResponseSchema,
 } from "./shared/json-rpc.js";
-export type {
-  Cursor,
-  JSONObject,
-  JSONValueObject,
-  LoggingLevel,
-  Meta,
-  ProgressToken,
-  RequestId,
-  Role,
-} from "./shared/primitives.js";
+export type { JSONObject, JSONValueObject, Meta } from "./shared/primitives.js";
 export {
-  CursorSchema,
   JSONObjectSchema,
   JSONValueObjectSchema,
-  LoggingLevelSchema,
   MetaSchema,
   ObjectSchema,
-  ProgressTokenSchema,
-  RequestIdSchema,
-  RoleSchema,
 } from "./shared/primitives.js";
 export type { ToolJSONSchema } from "./tools/json-schema.js";
 export { JSON_SCHEMA_2020_12, toToolInputSchema, toToolOutputSchema } from "./tools/json-schema.js";

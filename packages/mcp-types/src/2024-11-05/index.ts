@@ -100,6 +100,20 @@ export {
   ProgressNotificationSchema,
 } from "./notifications.js";
 export type {
+  Cursor,
+  LoggingLevel,
+  ProgressToken,
+  RequestId,
+  Role,
+} from "./primitives.js";
+export {
+  CursorSchema,
+  LoggingLevelSchema,
+  ProgressTokenSchema,
+  RequestIdSchema,
+  RoleSchema,
+} from "./primitives.js";
+export type {
   GetPromptRequest,
   GetPromptRequestParams,
   GetPromptResult,

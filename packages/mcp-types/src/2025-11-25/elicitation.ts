@@ -76,6 +76,22 @@ export const TitledMultiSelectEnumSchemaSchema = z.looseObject({
 /** Multiple select with display titles. */
 export type TitledMultiSelectEnumSchema = z.infer<typeof TitledMultiSelectEnumSchemaSchema>;
 
+/** Any single-select enum field. */
+export const SingleSelectEnumSchemaSchema = z.union([
+  TitledSingleSelectEnumSchemaSchema,
+  UntitledSingleSelectEnumSchemaSchema,
+]);
+/** Any single-select enum field. */
+export type SingleSelectEnumSchema = z.infer<typeof SingleSelectEnumSchemaSchema>;
+
+/** Any multiple-select enum field. */
+export const MultiSelectEnumSchemaSchema = z.union([
+  TitledMultiSelectEnumSchemaSchema,
+  UntitledMultiSelectEnumSchemaSchema,
+]);
+/** Any multiple-select enum field. */
+export type MultiSelectEnumSchema = z.infer<typeof MultiSelectEnumSchemaSchema>;
+
 /** The 2025-06-18 enum with `enumNames`, kept for compatibility (deprecated). */
 export const LegacyTitledEnumSchemaSchema = UntitledSingleSelectEnumSchemaSchema.extend({
   enumNames: z.array(z.string()).optional(),

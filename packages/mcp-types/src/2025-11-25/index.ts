@@ -73,8 +73,10 @@ export type {
   ElicitResult,
   EnumSchema,
   LegacyTitledEnumSchema,
+  MultiSelectEnumSchema,
   NumberSchema,
   PrimitiveSchemaDefinition,
+  SingleSelectEnumSchema,
   StringSchema,
   TitledMultiSelectEnumSchema,
   TitledSingleSelectEnumSchema,
@@ -94,8 +96,10 @@ export {
   ElicitResultSchema,
   EnumSchemaSchema,
   LegacyTitledEnumSchemaSchema,
+  MultiSelectEnumSchemaSchema,
   NumberSchemaSchema,
   PrimitiveSchemaDefinitionSchema,
+  SingleSelectEnumSchemaSchema,
   StringSchemaSchema,
   TitledMultiSelectEnumSchemaSchema,
   TitledSingleSelectEnumSchemaSchema,
@@ -149,6 +153,20 @@ export {
   ProgressNotificationParamsSchema,
   ProgressNotificationSchema,
 } from "./notifications.js";
+export type {
+  Cursor,
+  LoggingLevel,
+  ProgressToken,
+  RequestId,
+  Role,
+} from "./primitives.js";
+export {
+  CursorSchema,
+  LoggingLevelSchema,
+  ProgressTokenSchema,
+  RequestIdSchema,
+  RoleSchema,
+} from "./primitives.js";
 export type {
   GetPromptRequest,
   GetPromptRequestParams,

@@ -81,8 +81,10 @@ export type {
   ElicitResult,
   EnumSchema,
   LegacyTitledEnumSchema,
+  MultiSelectEnumSchema,
   NumberSchema,
   PrimitiveSchemaDefinition,
+  SingleSelectEnumSchema,
   StringSchema,
   TitledMultiSelectEnumSchema,
   TitledSingleSelectEnumSchema,
@@ -100,8 +102,10 @@ export {
   ElicitResultSchema,
   EnumSchemaSchema,
   LegacyTitledEnumSchemaSchema,
+  MultiSelectEnumSchemaSchema,
   NumberSchemaSchema,
   PrimitiveSchemaDefinitionSchema,
+  SingleSelectEnumSchemaSchema,
   StringSchemaSchema,
   TitledMultiSelectEnumSchemaSchema,
   TitledSingleSelectEnumSchemaSchema,
@@ -167,6 +171,20 @@ export {
   SubscriptionsListenRequestSchema,
   SubscriptionsListenResultSchema,
 } from "./notifications.js";
+export type {
+  Cursor,
+  LoggingLevel,
+  ProgressToken,
+  RequestId,
+  Role,
+} from "./primitives.js";
+export {
+  CursorSchema,
+  LoggingLevelSchema,
+  ProgressTokenSchema,
+  RequestIdSchema,
+  RoleSchema,
+} from "./primitives.js";
 export type {
   GetPromptRequest,
   GetPromptRequestParams,
