@@ -369,6 +369,65 @@ describe("related messages", () => {
     firstStream.abort();
   });
 
+  it("routes a progress notification by its token even from another request's async context", async () => {
+    const { url } = await start({
+      onSession: async (transport) => {
+        transport.onFrame((frame) => {
+          const message = frame as { id?: number; method?: string };
+          if (message.method === "initialize") {
+            void transport.send({
+              jsonrpc: "2.0",
+              id: message.id as number,
+              result: { protocolVersion: "2025-11-25" },
+            });
+          } else if (message.method === "second") {
+            // Inside request 2's context, report progress for request 1, then answer both.
+            void (async () => {
+              await transport.send({
+                jsonrpc: "2.0",
+                method: "notifications/progress",
+                params: { progressToken: "first-token", progress: 1 },
+              });
+              await transport.send({ jsonrpc: "2.0", id: 1, result: {} });
+              await transport.send({ jsonrpc: "2.0", id: 2, result: {} });
+            })();
+          }
+        });
+        await transport.start();
+      },
+    });
+    const sessionId = await openSession(url);
+    const first = await openSse(url, {
+      method: "POST",
+      headers: {
+        accept: POST_ACCEPT,
+        "content-type": "application/json",
+        ...headersFor(sessionId),
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "first",
+        params: { _meta: { progressToken: "first-token" } },
+      }),
+    });
+    const second = await post(
+      url,
+      { jsonrpc: "2.0", id: 2, method: "second" },
+      headersFor(sessionId),
+    );
+    await first.ended;
+    expect(sseMessages(first.raw.join(""))).toEqual([
+      {
+        jsonrpc: "2.0",
+        method: "notifications/progress",
+        params: { progressToken: "first-token", progress: 1 },
+      },
+      { jsonrpc: "2.0", id: 1, result: {} },
+    ]);
+    expect(sseMessages(second.text)).toEqual([{ jsonrpc: "2.0", id: 2, result: {} }]);
+  });
+
   it("routes progress notifications by progress token to the request that asked", async () => {
     let sendProgress: (() => Promise<void>) | undefined;
     const { url } = await start({

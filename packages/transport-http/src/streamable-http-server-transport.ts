@@ -300,12 +300,15 @@ export class StreamableHttpServerTransport implements Transport {
       this.routes.has(exchange)
         ? exchange
         : undefined;
-    const related = usable(relatedExchange.getStore());
-    if (related !== undefined || !("method" in message)) return related;
-    if (message.method !== "notifications/progress") return undefined;
-    const token = (message.params as { progressToken?: unknown } | undefined)?.progressToken;
-    if (typeof token !== "string" && typeof token !== "number") return undefined;
-    return usable(this.routes.forProgressToken(token));
+    // A progress token names its request exactly; the async context is the general fallback.
+    if ("method" in message && message.method === "notifications/progress") {
+      const token = (message.params as { progressToken?: unknown } | undefined)?.progressToken;
+      if (typeof token === "string" || typeof token === "number") {
+        const byToken = usable(this.routes.forProgressToken(token));
+        if (byToken !== undefined) return byToken;
+      }
+    }
+    return usable(relatedExchange.getStore());
   }
 
   /** Sends responses (one, or a batch answering the same POST) on their exchange. */
