@@ -146,3 +146,17 @@ describe("router: gateway tools", () => {
     expect(result.isError).toBe(true);
   });
 });
+
+describe("router: shared subscriptions", () => {
+  it("keeps a shared backend subscribed while another client still is", async () => {
+    harness = await createHarness({ mcpServers: { d: { command: "x" } } }, { d: docs("D") });
+    const other = await harness.connectClient();
+    await harness.client.subscribeResource("file:///readme");
+    await other.subscribeResource("file:///readme");
+    await harness.client.unsubscribeResource("file:///readme");
+    const updated = waitForNotification(other, "notifications/resources/updated");
+    await harness.servers.get("d")?.[0]?.notifyResourceUpdated("file:///readme");
+    expect(await updated).toMatchObject({ uri: "file:///readme" });
+    await other.close();
+  });
+});

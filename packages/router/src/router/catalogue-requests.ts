@@ -120,7 +120,11 @@ export function registerCatalogueRequests(scope: SessionScope): void {
         );
       }
       if (method === "resources/subscribe") scope.subscriptions.add(uri);
-      else scope.subscriptions.delete(uri);
+      else {
+        scope.subscriptions.delete(uri);
+        // A backend shared with another subscriber keeps its subscription for that one.
+        if (router.subscribedElsewhere(scope.id, entry.backend, uri)) return {};
+      }
       await scope.forward(entry.backend, method, { ...request, uri: entry.name }, context);
       return {};
     });

@@ -217,6 +217,13 @@ export function createRouter(options: RouterOptions): Router {
     logLevelFor,
     status: (sessionId) => status(sessionId),
     closing: () => closing,
+    subscribedElsewhere: (sessionId, backend, uri) =>
+      sessionsSeeing(backend).some(
+        (session) =>
+          session.id !== sessionId &&
+          session.subscriptions.has(uri) &&
+          session.backends().some((candidate) => candidate === shared.get(backend)),
+      ),
     reportConflicts,
     clientInitialized: () => {
       if (!deferStart || !started) return;

@@ -23,6 +23,8 @@ export interface RouterContext {
   status(sessionId: string): Record<string, unknown>;
   /** Records conflicts not reported before. */
   reportConflicts(conflicts: readonly ConflictReport[]): void;
+  /** True when a session other than `sessionId` that shares `backend` subscribed to `uri`. */
+  subscribedElsewhere(sessionId: string, backend: string, uri: string): boolean;
   /** True once the router is shutting down. */
   closing(): boolean;
   /** A client sent `initialize`: starts deferred backends (`startBackends: "with-first-client"`). */

@@ -47,6 +47,8 @@ export interface RouterSession {
   readonly connection: Connection;
   /** True once the client sent `notifications/initialized`. */
   readonly initialized: boolean;
+  /** Exposed resource URIs this client subscribed to. */
+  readonly subscriptions: ReadonlySet<string>;
   /** The profile the session was opened with, if any. */
   readonly profile: string | undefined;
   /** The revision agreed with the client in `initialize`. */
@@ -371,6 +373,7 @@ export function createRouterSession(
       return initialized;
     },
     profile: profileName,
+    subscriptions,
     get protocolVersion() {
       return negotiatedVersion;
     },
