@@ -126,12 +126,7 @@ export {
   createBackend,
   type ServerToClientMethod,
 } from "./router/backend.js";
-export {
-  createRouter,
-  type Router,
-  type RouterOptions,
-  UnknownProfileError,
-} from "./router/create-router.js";
+export { createRouter, type Router, type RouterOptions } from "./router/create-router.js";
 export {
   GATEWAY_STATUS_TOOL,
   GATEWAY_TOOLS,
@@ -139,3 +134,4 @@ export {
 } from "./router/gateway-tools.js";
 export { type RouterClock, systemRouterClock } from "./router/router-clock.js";
 export type { RouterSession } from "./router/router-session.js";
+export { UnknownProfileError } from "./router/unknown-profile-error.js";

@@ -1,7 +1,7 @@
 import { createMemoryTransportPair } from "@patchbay/jsonrpc-core";
 import type { Server } from "@patchbay/server";
 import { afterEach, describe, expect, it } from "vitest";
-import { UnknownProfileError } from "../src/router/create-router.js";
+import { UnknownProfileError } from "../src/router/unknown-profile-error.js";
 import { createHarness, type Harness } from "./harness.js";
 
 let harness: Harness | undefined;

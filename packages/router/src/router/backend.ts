@@ -1,6 +1,5 @@
 import {
   type Client,
-  type ClientHandlers,
   createClient,
   type Implementation,
   type InitializeResult,
@@ -19,6 +18,7 @@ import { createNameFilter } from "../catalogue/name-filter.js";
 import type { BackendConfig } from "../config/gateway-config.js";
 import { backendUnavailableError } from "../errors/map-error.js";
 import { createRestartPolicy, type RestartPolicy } from "../lifecycle/restart-policy.js";
+import { relayHandlers } from "./relay-handlers.js";
 import type { RouterClock } from "./router-clock.js";
 
 /** Where a backend is in its life. */
@@ -329,40 +329,6 @@ export function createBackend(config: BackendConfig, host: BackendHost): Backend
       }
     },
   };
-}
-
-// The handlers whose presence makes the backend client declare sampling, elicitation and roots:
-// only those the clients behind the gateway declared, when they are known.
-function relayHandlers(backend: string, host: BackendHost): Partial<ClientHandlers> {
-  const capabilities = host.clientCapabilities(backend);
-  const declares = (name: string) => capabilities === undefined || capabilities[name] !== undefined;
-  const handlers: Partial<ClientHandlers> = {};
-  if (declares("sampling")) {
-    handlers.sampling = (params, context) =>
-      host.relayToClient(backend, "sampling/createMessage", params, context.signal) as never;
-    const sampling = capabilities?.sampling as Record<string, unknown> | undefined;
-    if (capabilities === undefined || sampling?.tools !== undefined) handlers.samplingTools = true;
-  }
-  if (declares("elicitation")) {
-    handlers.elicitation = (params, context) =>
-      host.relayToClient(backend, "elicitation/create", params, context.signal) as never;
-    const elicitation = capabilities?.elicitation as Record<string, unknown> | undefined;
-    const modes: ("form" | "url")[] = [];
-    if (
-      capabilities === undefined ||
-      elicitation?.form !== undefined ||
-      Object.keys(elicitation ?? {}).length === 0
-    ) {
-      modes.push("form");
-    }
-    if (capabilities === undefined || elicitation?.url !== undefined) modes.push("url");
-    handlers.elicitationModes = modes;
-  }
-  if (declares("roots")) {
-    handlers.roots = (context) =>
-      host.relayToClient(backend, "roots/list", {}, context.signal) as never;
-  }
-  return handlers;
 }
 
 function describe(error: unknown): string {

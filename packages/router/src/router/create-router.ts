@@ -13,11 +13,13 @@ import {
   type BackendTransportFactory,
   createBackend,
 } from "./backend.js";
+import { describeBackend } from "./gateway-status.js";
 import { GATEWAY_TOOLS } from "./gateway-tools.js";
 import { sharedLogLevel } from "./log-level.js";
 import { type RouterClock, systemRouterClock } from "./router-clock.js";
 import type { RouterContext } from "./router-context.js";
 import { createRouterSession, type RouterSession } from "./router-session.js";
+import { UnknownProfileError } from "./unknown-profile-error.js";
 
 /** Options of `createRouter`. */
 export interface RouterOptions {
@@ -172,40 +174,6 @@ export function createRouter(options: RouterOptions): Router {
     }
   }
 
-  function backendStatus(
-    backend: Backend,
-    refusedBy: RouterSession | undefined,
-  ): Record<string, unknown> {
-    const listing = backend.listing;
-    const result = backend.initializeResult;
-    const refused: Record<string, number> = {};
-    for (const session of refusedBy ? [refusedBy] : sessions.values()) {
-      for (const [key, count] of session.refused) {
-        const [name, method] = key.split(" ");
-        if (name === backend.name && method) refused[method] = (refused[method] ?? 0) + count;
-      }
-    }
-    const catalogueTools = refusedBy?.catalogue().toolNamesOf(backend.name).length;
-    return {
-      status: backend.status,
-      namespace: backend.config.namespace,
-      tool_count: catalogueTools ?? listing?.tools?.length ?? 0,
-      prompt_count: listing?.prompts?.length ?? 0,
-      resource_count: listing?.resources?.length ?? 0,
-      transport: backend.config.transport,
-      isolation: backend.config.isolation,
-      start: backend.config.start,
-      protocol_version: result?.protocolVersion ?? null,
-      server_info: result?.serverInfo ?? null,
-      capabilities: result?.capabilities ?? null,
-      relayed_capabilities: backend.declaredCapabilities ?? null,
-      restarts: backend.restarts,
-      last_error: backend.lastError ?? null,
-      uptime_ms: backend.uptimeMs() ?? null,
-      refused_requests: refused,
-    };
-  }
-
   const context: RouterContext = {
     serverInfo,
     telemetry,
@@ -255,7 +223,10 @@ export function createRouter(options: RouterOptions): Router {
         conflicts,
       },
       backends: Object.fromEntries(
-        visible.map((backend) => [backend.name, backendStatus(backend, session)]),
+        visible.map((backend) => [
+          backend.name,
+          describeBackend(backend, session ? [session] : [...sessions.values()], session),
+        ]),
       ),
     };
   }
@@ -360,19 +331,6 @@ export function createRouter(options: RouterOptions): Router {
       return closed;
     },
   };
-}
-
-/** `serve()` was asked for a profile the config does not define. Local error: string code. */
-export class UnknownProfileError extends Error {
-  /** Always `UNKNOWN_PROFILE`. */
-  readonly code = "UNKNOWN_PROFILE";
-  /** The profile asked for. */
-  readonly profile: string;
-  constructor(profile: string) {
-    super(`Unknown profile "${profile}"`);
-    this.name = "UnknownProfileError";
-    this.profile = profile;
-  }
 }
 
 function sameBackend(before: BackendConfig | undefined, after: BackendConfig): boolean {

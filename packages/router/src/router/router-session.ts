@@ -23,8 +23,8 @@ import { type Backend, createBackend, type ServerToClientMethod } from "./backen
 import { registerCatalogueRequests } from "./catalogue-requests.js";
 import { prepareForwardedParams } from "./forwarded-params.js";
 import { GATEWAY_TOOLS } from "./gateway-tools.js";
-import { passesLogLevel } from "./log-level.js";
 import { mcpConnectionHooks } from "./mcp-connection-hooks.js";
+import { routeBackendNotification } from "./route-notification.js";
 import type { RouterContext } from "./router-context.js";
 import { asParams, type Params, type SessionScope, toJSONRPCError } from "./session-scope.js";
 
@@ -412,21 +412,12 @@ export function createRouterSession(
     },
     deliver(backend, notification) {
       if (!initialized || closed) return;
-      const params = asParams(notification.params);
-      if (notification.method === "notifications/message") {
-        if (!passesLogLevel(params.level, logLevel)) return;
-        const logger = typeof params.logger === "string" ? `${backend}/${params.logger}` : backend;
-        connection.notify("notifications/message", { ...params, logger }).catch(() => {});
-        return;
-      }
-      if (notification.method === "notifications/resources/updated") {
-        const uri = catalogue().exposeResourceUri(backend, String(params.uri ?? ""));
-        if (subscriptions.has(uri)) {
-          connection.notify("notifications/resources/updated", { ...params, uri }).catch(() => {});
-        }
-        return;
-      }
-      connection.notify(notification.method, notification.params).catch(() => {});
+      const routed = routeBackendNotification(backend, notification, {
+        logLevel,
+        subscriptions,
+        exposeResourceUri: (uri) => catalogue().exposeResourceUri(backend, uri),
+      });
+      if (routed) connection.notify(routed.method, routed.params).catch(() => {});
     },
     inFlight: (backend) => inFlightCounts.get(backend) ?? 0,
     refused,
