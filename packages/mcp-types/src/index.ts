@@ -160,6 +160,22 @@ export {
   LoggingMessageNotificationParamsSchema,
   LoggingMessageNotificationSchema,
 } from "./2026-07-28/logging.js";
+export type {
+  ClientNotification,
+  ClientRequest,
+  ClientResult,
+  ServerNotification,
+  ServerRequest,
+  ServerResult,
+} from "./2026-07-28/messages.js";
+export {
+  ClientNotificationSchema,
+  ClientRequestSchema,
+  ClientResultSchema,
+  ServerNotificationSchema,
+  ServerRequestSchema,
+  ServerResultSchema,
+} from "./2026-07-28/messages.js";
 export { methods } from "./2026-07-28/methods.js";
 export type {
   CancelledNotification,

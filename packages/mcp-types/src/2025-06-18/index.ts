@@ -106,6 +106,22 @@ export {
   SetLevelRequestParamsSchema,
   SetLevelRequestSchema,
 } from "./logging.js";
+export type {
+  ClientNotification,
+  ClientRequest,
+  ClientResult,
+  ServerNotification,
+  ServerRequest,
+  ServerResult,
+} from "./messages.js";
+export {
+  ClientNotificationSchema,
+  ClientRequestSchema,
+  ClientResultSchema,
+  ServerNotificationSchema,
+  ServerRequestSchema,
+  ServerResultSchema,
+} from "./messages.js";
 export { methods } from "./methods.js";
 export type {
   CancelledNotification,

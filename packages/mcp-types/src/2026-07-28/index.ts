@@ -147,6 +147,22 @@ export {
   LoggingMessageNotificationParamsSchema,
   LoggingMessageNotificationSchema,
 } from "./logging.js";
+export type {
+  ClientNotification,
+  ClientRequest,
+  ClientResult,
+  ServerNotification,
+  ServerRequest,
+  ServerResult,
+} from "./messages.js";
+export {
+  ClientNotificationSchema,
+  ClientRequestSchema,
+  ClientResultSchema,
+  ServerNotificationSchema,
+  ServerRequestSchema,
+  ServerResultSchema,
+} from "./messages.js";
 export { methods } from "./methods.js";
 export type {
   CancelledNotification,

@@ -5,6 +5,7 @@ import {
   defineRequestDescriptor,
   type McpNotificationDescriptor,
   type McpRequestDescriptor,
+  type TableDirection,
 } from "./method-descriptor.js";
 import type { McpMethod } from "./method-table.js";
 
@@ -54,9 +55,9 @@ export type LegacyCoreMethods<Schemas extends LegacyCoreSchemas> = {
     infer Params extends SchemaName,
     infer Result extends SchemaName,
   ]
-    ? McpRequestDescriptor<Method, Schemas[Params], Schemas[Result]>
+    ? McpRequestDescriptor<Method, Schemas[Params], Schemas[Result], TableDirection<Method>>
     : Table[Method] extends readonly [infer Params extends SchemaName]
-      ? McpNotificationDescriptor<Method, Schemas[Params]>
+      ? McpNotificationDescriptor<Method, Schemas[Params], TableDirection<Method>>
       : never;
 };
 

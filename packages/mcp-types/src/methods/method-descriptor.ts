@@ -16,6 +16,7 @@ export interface McpRequestDescriptor<
   Method extends string = string,
   Params extends z.ZodType = z.ZodType,
   Result extends z.ZodType = z.ZodType,
+  Direction extends MethodDirection = MethodDirection,
 > {
   /** Always `"request"`. */
   readonly kind: "request";
@@ -26,7 +27,7 @@ export interface McpRequestDescriptor<
   /** Schema of `result`. */
   readonly result: Result;
   /** Who sends the request in this revision. */
-  readonly direction: MethodDirection;
+  readonly direction: Direction;
   /** The revision these schemas belong to. */
   readonly revision: ProtocolVersion;
   /** Every revision that defines this method. */
@@ -37,6 +38,7 @@ export interface McpRequestDescriptor<
 export interface McpNotificationDescriptor<
   Method extends string = string,
   Params extends z.ZodType = z.ZodType,
+  Direction extends MethodDirection = MethodDirection,
 > {
   /** Always `"notification"`. */
   readonly kind: "notification";
@@ -45,7 +47,7 @@ export interface McpNotificationDescriptor<
   /** Schema of `params` (optional-params notifications accept `undefined`). */
   readonly params: Params;
   /** Who sends the notification in this revision. */
-  readonly direction: MethodDirection;
+  readonly direction: Direction;
   /** The revision these schemas belong to. */
   readonly revision: ProtocolVersion;
   /** Every revision that defines this method. */
@@ -55,24 +57,30 @@ export interface McpNotificationDescriptor<
 /** A request or notification descriptor. */
 export type McpMethodDescriptor = McpRequestDescriptor | McpNotificationDescriptor;
 
+/** The direction the method table gives a method (any direction for a method outside it). */
+export type TableDirection<Method extends string> = Method extends McpMethod
+  ? (typeof METHOD_TABLE)[Method]["direction"]
+  : MethodDirection;
+
 /** Builds the request descriptor of `method` in `revision`; direction defaults to the table's. */
 export function defineRequestDescriptor<
   const Method extends McpMethod,
   Params extends z.ZodType,
   Result extends z.ZodType,
+  const Direction extends MethodDirection = TableDirection<Method>,
 >(
   revision: ProtocolVersion,
   method: Method,
   params: Params,
   result: Result,
-  direction: MethodDirection = METHOD_TABLE[method].direction,
-): McpRequestDescriptor<Method, Params, Result> {
+  direction?: Direction,
+): McpRequestDescriptor<Method, Params, Result, Direction> {
   return {
     kind: "request",
     method,
     params,
     result,
-    direction,
+    direction: direction ?? (METHOD_TABLE[method].direction as Direction),
     revision,
     revisions: METHOD_TABLE[method].revisions,
   };
@@ -82,19 +90,23 @@ export function defineRequestDescriptor<
  * Builds the notification descriptor of `method` in `revision`; direction and revisions default to
  * the table's (a method outside the table, such as the bare `initialized` alias, passes both).
  */
-export function defineNotificationDescriptor<const Method extends string, Params extends z.ZodType>(
+export function defineNotificationDescriptor<
+  const Method extends string,
+  Params extends z.ZodType,
+  const Direction extends MethodDirection = TableDirection<Method>,
+>(
   revision: ProtocolVersion,
   method: Method,
   params: Params,
-  direction?: MethodDirection,
+  direction?: Direction,
   revisions?: readonly ProtocolVersion[],
-): McpNotificationDescriptor<Method, Params> {
+): McpNotificationDescriptor<Method, Params, Direction> {
   const info = Object.hasOwn(METHOD_TABLE, method) ? METHOD_TABLE[method as McpMethod] : undefined;
   return {
     kind: "notification",
     method,
     params,
-    direction: direction ?? info?.direction ?? "both",
+    direction: direction ?? ((info?.direction ?? "both") as Direction),
     revision,
     revisions: revisions ?? info?.revisions ?? [],
   };
