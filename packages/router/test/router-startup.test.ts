@@ -2,8 +2,9 @@ import { createClient } from "@patchbay/client";
 import { createMemoryTransportPair, type Transport } from "@patchbay/jsonrpc-core";
 import { createServer } from "@patchbay/server";
 import { describe, expect, it } from "vitest";
+import { GatewayErrorCode } from "../src/errors/gateway-error-code.js";
 import { createRouter } from "../src/router/create-router.js";
-import { configOf } from "./harness.js";
+import { configOf, createManualClock } from "./harness.js";
 
 function echoServer() {
   const server = createServer({ name: "echo", version: "1.0.0" });
@@ -80,6 +81,102 @@ describe("router: close", () => {
     const status = router.status() as { backends: Record<string, { status: string }> };
     expect(status.backends.a?.status).toBe("stopped");
     await first;
+    await server.close();
+  });
+});
+
+describe("router: timeouts on the router's clock", () => {
+  function steppedBackend() {
+    // A step given before the tool waits for it is kept, so the test never races the tool.
+    const waiting: (() => void)[] = [];
+    let credits = 0;
+    const take = () =>
+      credits > 0
+        ? Promise.resolve(void credits--)
+        : new Promise<void>((resolve) => waiting.push(resolve));
+    const server = createServer({ name: "stepper", version: "1.0.0" });
+    server.registerTool("work", {}, async (_args, context) => {
+      for (let step = 1; ; step += 1) {
+        await take();
+        await context.progress(step);
+      }
+    });
+    const step = () => {
+      const next = waiting.shift();
+      if (next) next();
+      else credits += 1;
+    };
+    return { server, step };
+  }
+
+  it("resets the timeout on progress but enforces the hard maximum", async () => {
+    const clock = createManualClock();
+    const { server, step } = steppedBackend();
+    const router = createRouter({
+      config: configOf({ mcpServers: { s: { command: "x", timeoutMs: 100, maxTimeoutMs: 250 } } }),
+      clock,
+      async connect() {
+        const [clientSide, serverSide] = createMemoryTransportPair();
+        await server.connect(serverSide);
+        return clientSide;
+      },
+    });
+    await router.start();
+    const [clientSide, gatewaySide] = createMemoryTransportPair();
+    await router.serve(gatewaySide);
+    const client = createClient({ name: "c", version: "1" });
+    await client.connect(clientSide);
+    let progressed!: () => void;
+    let progress = new Promise<void>((resolve) => {
+      progressed = resolve;
+    });
+    const outcome = client
+      .callTool({ name: "s__work" }, { onProgress: () => progressed() })
+      .catch((error: unknown) => error);
+    const nextProgress = async () => {
+      step();
+      await progress;
+      progress = new Promise<void>((resolve) => {
+        progressed = resolve;
+      });
+    };
+    await nextProgress();
+    clock.advance(90);
+    await nextProgress();
+    clock.advance(90); // 180 ms in total, but only 90 since the last progress: still running
+    await nextProgress();
+    clock.advance(90); // 270 ms in total: past the hard maximum
+    expect(await outcome).toMatchObject({ code: GatewayErrorCode.BackendTimeout });
+    await client.close();
+    await router.close();
+    await server.close();
+  });
+
+  it("times out a backend that reports no progress", async () => {
+    const clock = createManualClock();
+    const { server } = steppedBackend();
+    const router = createRouter({
+      config: configOf({ mcpServers: { s: { command: "x", timeoutMs: 100 } } }),
+      clock,
+      async connect() {
+        const [clientSide, serverSide] = createMemoryTransportPair();
+        await server.connect(serverSide);
+        return clientSide;
+      },
+    });
+    await router.start();
+    const [clientSide, gatewaySide] = createMemoryTransportPair();
+    await router.serve(gatewaySide);
+    const client = createClient({ name: "c", version: "1" });
+    await client.connect(clientSide);
+    const outcome = client.callTool({ name: "s__work" }).catch((error: unknown) => error);
+    await client.ping();
+    clock.advance(99);
+    await client.ping();
+    clock.advance(1);
+    expect(await outcome).toMatchObject({ code: GatewayErrorCode.BackendTimeout });
+    await client.close();
+    await router.close();
     await server.close();
   });
 });

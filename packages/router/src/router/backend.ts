@@ -162,6 +162,8 @@ export function createBackend(config: BackendConfig, host: BackendHost): Backend
       target = createClient(host.clientInfo, {
         ...(protocolVersion === undefined ? {} : { protocolVersion }),
         requestTimeoutMs: config.timeoutMs,
+        // Request timeouts run on the router's clock, so tests can drive them.
+        connection: { clock: host.clock },
         ...relayHandlers(config.name, host),
       });
       const current = target;
