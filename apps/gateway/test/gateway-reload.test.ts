@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { startGateway } from "../src/gateway.js";
@@ -57,5 +59,34 @@ describe("config reload", () => {
       input.end();
       await gateway.stopped;
     }
+  });
+});
+
+describe("telemetry", () => {
+  it("appends events to the JSON Lines file named in the config, next to it", async () => {
+    const directory = temporaryDirectory();
+    const path = writeConfig(directory, {
+      telemetry: { eventsFile: "events.jsonl" },
+      mcpServers: {},
+    });
+    const input = new PassThrough();
+    const gateway = await startGateway({
+      configPath: path,
+      logger: capturingLogger().logger,
+      version: "0.0.0",
+      input,
+      output: new PassThrough(),
+      watchConfig: false,
+    });
+    input.end();
+    await gateway.stopped;
+    const events = readFileSync(join(directory, "events.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { event_type: string; trace_id: string });
+    expect(events.map((event) => event.event_type)).toEqual(
+      expect.arrayContaining(["gateway.started", "gateway.stopped"]),
+    );
+    for (const event of events) expect(event.trace_id).toMatch(/^[0-9a-f]{32}$/);
   });
 });
