@@ -73,14 +73,20 @@ export function registerTaskTools(server: Server): void {
   server.registerTool(
     "test_reconnection",
     { description: "Tests SSE stream disconnection and client reconnection (SEP-1699)" },
-    () => ({
-      content: [
-        {
-          type: "text",
-          text: "Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.",
-        },
-      ],
-    }),
+    (_args, context) => {
+      // Over Streamable HTTP, end this request's SSE stream before answering: the answer waits in
+      // the event store until the client reconnects with Last-Event-ID (SEP-1699, 2025-11-25).
+      const closeStream = context.info.extra?.closeSSEStream;
+      if (typeof closeStream === "function") closeStream();
+      return {
+        content: [
+          {
+            type: "text",
+            text: "Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.",
+          },
+        ],
+      };
+    },
   );
   let extraTool: { remove(): void } | undefined;
   server.registerTool(
