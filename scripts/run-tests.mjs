@@ -18,6 +18,7 @@ const turbo = spawnSync(
     "run",
     "test",
     "--concurrency=1",
+    "--continue",
     "--output-logs=full",
     ...process.argv.slice(2),
   ],
