@@ -19,7 +19,7 @@ const turbo = spawnSync(
     "test",
     "--concurrency=1",
     "--continue",
-    "--output-logs=full",
+    "--output-logs=new-only",
     ...process.argv.slice(2),
   ],
   { cwd: root, stdio: "inherit" },
