@@ -1,25 +1,9 @@
-import { createLegacyCoreMethods } from "../methods/create-legacy-core-methods.js";
-import * as base from "./base.js";
-import * as completion from "./completion.js";
-import * as lifecycle from "./lifecycle.js";
-import * as logging from "./logging.js";
-import * as notifications from "./notifications.js";
-import * as prompts from "./prompts.js";
-import * as resources from "./resources.js";
-import * as roots from "./roots.js";
-import * as sampling from "./sampling.js";
-import * as tools from "./tools.js";
+import { createMethods } from "../methods/create-methods.js";
+import { LEGACY_CORE_METHOD_SCHEMAS } from "../methods/legacy-core-method-schemas.js";
+import * as schemas from "./schemas.js";
+
+/** The methods of revision 2025-03-26 and the names of their schemas. */
+export const METHOD_SCHEMAS = LEGACY_CORE_METHOD_SCHEMAS;
 
 /** Descriptor of every request and notification of revision 2025-03-26, keyed by method name. */
-export const methods = createLegacyCoreMethods("2025-03-26", {
-  ...base,
-  ...completion,
-  ...lifecycle,
-  ...logging,
-  ...notifications,
-  ...prompts,
-  ...resources,
-  ...roots,
-  ...sampling,
-  ...tools,
-});
+export const methods = createMethods("2025-03-26", METHOD_SCHEMAS, schemas);

@@ -1,148 +1,57 @@
-import {
-  defineNotificationDescriptor,
-  defineRequestDescriptor,
-} from "../methods/method-descriptor.js";
-import { OptionalNotificationParamsSchema } from "./base.js";
-import { CompleteRequestParamsSchema, CompleteResultSchema } from "./completion.js";
-import { orInputRequired } from "./input-required.js";
-import { DiscoverRequestParamsSchema, DiscoverResultSchema } from "./lifecycle.js";
-import { LoggingMessageNotificationParamsSchema } from "./logging.js";
-import {
-  CancelledNotificationParamsSchema,
-  ProgressNotificationParamsSchema,
-  SubscriptionsAcknowledgedNotificationParamsSchema,
-  SubscriptionsListenRequestParamsSchema,
-  SubscriptionsListenResultSchema,
-} from "./notifications.js";
-import {
-  GetPromptRequestParamsSchema,
-  GetPromptResultSchema,
-  ListPromptsRequestParamsSchema,
-  ListPromptsResultSchema,
-} from "./prompts.js";
-import {
-  ListResourcesRequestParamsSchema,
-  ListResourcesResultSchema,
-  ListResourceTemplatesRequestParamsSchema,
-  ListResourceTemplatesResultSchema,
-  ReadResourceRequestParamsSchema,
-  ReadResourceResultSchema,
-  ResourceUpdatedNotificationParamsSchema,
-} from "./resources.js";
-import {
-  CallToolRequestParamsSchema,
-  CallToolResultSchema,
-  ListToolsRequestParamsSchema,
-  ListToolsResultSchema,
-} from "./tools.js";
-
-const REVISION = "2026-07-28";
+import { createMethods } from "../methods/create-methods.js";
+import * as schemas from "./schemas.js";
 
 /**
- * Descriptor of every request and notification of revision 2026-07-28, keyed by method name.
- * `tools/call`, `prompts/get` and `resources/read` results are the complete shape or
- * `InputRequiredResult`.
+ * The methods of revision 2026-07-28 and the names of their schemas. `tools/call`, `prompts/get`
+ * and `resources/read` results are the complete shape or `InputRequiredResult`; progress comes
+ * only from the server.
  */
-export const methods = {
-  "server/discover": defineRequestDescriptor(
-    REVISION,
-    "server/discover",
-    DiscoverRequestParamsSchema,
-    DiscoverResultSchema,
-  ),
-  "subscriptions/listen": defineRequestDescriptor(
-    REVISION,
-    "subscriptions/listen",
-    SubscriptionsListenRequestParamsSchema,
-    SubscriptionsListenResultSchema,
-  ),
-  "notifications/subscriptions/acknowledged": defineNotificationDescriptor(
-    REVISION,
-    "notifications/subscriptions/acknowledged",
-    SubscriptionsAcknowledgedNotificationParamsSchema,
-  ),
-  "notifications/cancelled": defineNotificationDescriptor(
-    REVISION,
-    "notifications/cancelled",
-    CancelledNotificationParamsSchema,
-  ),
-  "notifications/progress": defineNotificationDescriptor(
-    REVISION,
-    "notifications/progress",
-    ProgressNotificationParamsSchema,
-    "server-to-client",
-  ),
-  "tools/list": defineRequestDescriptor(
-    REVISION,
-    "tools/list",
-    ListToolsRequestParamsSchema,
-    ListToolsResultSchema,
-  ),
-  "tools/call": defineRequestDescriptor(
-    REVISION,
-    "tools/call",
-    CallToolRequestParamsSchema,
-    orInputRequired(CallToolResultSchema),
-  ),
-  "notifications/tools/list_changed": defineNotificationDescriptor(
-    REVISION,
-    "notifications/tools/list_changed",
-    OptionalNotificationParamsSchema,
-  ),
-  "resources/list": defineRequestDescriptor(
-    REVISION,
-    "resources/list",
-    ListResourcesRequestParamsSchema,
-    ListResourcesResultSchema,
-  ),
-  "resources/templates/list": defineRequestDescriptor(
-    REVISION,
-    "resources/templates/list",
-    ListResourceTemplatesRequestParamsSchema,
-    ListResourceTemplatesResultSchema,
-  ),
-  "resources/read": defineRequestDescriptor(
-    REVISION,
-    "resources/read",
-    ReadResourceRequestParamsSchema,
-    orInputRequired(ReadResourceResultSchema),
-  ),
-  "notifications/resources/list_changed": defineNotificationDescriptor(
-    REVISION,
-    "notifications/resources/list_changed",
-    OptionalNotificationParamsSchema,
-  ),
-  "notifications/resources/updated": defineNotificationDescriptor(
-    REVISION,
-    "notifications/resources/updated",
-    ResourceUpdatedNotificationParamsSchema,
-  ),
-  "prompts/list": defineRequestDescriptor(
-    REVISION,
-    "prompts/list",
-    ListPromptsRequestParamsSchema,
-    ListPromptsResultSchema,
-  ),
-  "prompts/get": defineRequestDescriptor(
-    REVISION,
-    "prompts/get",
-    GetPromptRequestParamsSchema,
-    orInputRequired(GetPromptResultSchema),
-  ),
-  "notifications/prompts/list_changed": defineNotificationDescriptor(
-    REVISION,
-    "notifications/prompts/list_changed",
-    OptionalNotificationParamsSchema,
-  ),
-  "completion/complete": defineRequestDescriptor(
-    REVISION,
-    "completion/complete",
-    CompleteRequestParamsSchema,
-    CompleteResultSchema,
-  ),
-  "notifications/message": defineNotificationDescriptor(
-    REVISION,
-    "notifications/message",
-    LoggingMessageNotificationParamsSchema,
-  ),
+export const METHOD_SCHEMAS = {
+  "server/discover": { params: "DiscoverRequestParamsSchema", result: "DiscoverResultSchema" },
+  "subscriptions/listen": {
+    params: "SubscriptionsListenRequestParamsSchema",
+    result: "SubscriptionsListenResultSchema",
+  },
+  "notifications/subscriptions/acknowledged": {
+    params: "SubscriptionsAcknowledgedNotificationParamsSchema",
+  },
+  "notifications/cancelled": { params: "CancelledNotificationParamsSchema" },
+  "notifications/progress": {
+    params: "ProgressNotificationParamsSchema",
+    direction: "server-to-client",
+  },
+  "tools/list": { params: "ListToolsRequestParamsSchema", result: "ListToolsResultSchema" },
+  "tools/call": {
+    params: "CallToolRequestParamsSchema",
+    result: "CallToolResultOrInputRequiredSchema",
+  },
+  "notifications/tools/list_changed": { params: "OptionalNotificationParamsSchema" },
+  "resources/list": {
+    params: "ListResourcesRequestParamsSchema",
+    result: "ListResourcesResultSchema",
+  },
+  "resources/templates/list": {
+    params: "ListResourceTemplatesRequestParamsSchema",
+    result: "ListResourceTemplatesResultSchema",
+  },
+  "resources/read": {
+    params: "ReadResourceRequestParamsSchema",
+    result: "ReadResourceResultOrInputRequiredSchema",
+  },
+  "notifications/resources/list_changed": { params: "OptionalNotificationParamsSchema" },
+  "notifications/resources/updated": { params: "ResourceUpdatedNotificationParamsSchema" },
+  "prompts/list": { params: "ListPromptsRequestParamsSchema", result: "ListPromptsResultSchema" },
+  "prompts/get": {
+    params: "GetPromptRequestParamsSchema",
+    result: "GetPromptResultOrInputRequiredSchema",
+  },
+  "notifications/prompts/list_changed": { params: "OptionalNotificationParamsSchema" },
+  "completion/complete": {
+    params: "CompleteRequestParamsSchema",
+    result: "CompleteResultSchema",
+  },
+  "notifications/message": { params: "LoggingMessageNotificationParamsSchema" },
 } as const;
+
+/** Descriptor of every request and notification of revision 2026-07-28, keyed by method name. */
+export const methods = createMethods("2026-07-28", METHOD_SCHEMAS, schemas);
