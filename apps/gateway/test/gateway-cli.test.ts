@@ -66,6 +66,24 @@ describe("patchbay-gateway command line", () => {
     expect(result.stdout).toBe("");
   });
 
+  it("refuses to start with conflictPolicy error when two backends expose one name", async () => {
+    const directory = temporaryDirectory();
+    const memory = (file: string) => ({
+      command: process.execPath,
+      args: [backends.memory],
+      env: { MEMORY_FILE_PATH: join(directory, file) },
+      namespace: "",
+    });
+    const path = writeConfig(directory, {
+      conflictPolicy: "error",
+      mcpServers: { one: memory("one.jsonl"), two: memory("two.jsonl") },
+    });
+    const result = await run(["--config", path]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Conflicting names with conflictPolicy "error"/);
+    expect(result.stderr).toMatch(/tool "read_graph" is claimed by one and two/);
+  });
+
   it("reads a YAML config", async () => {
     const path = writeConfig(
       temporaryDirectory(),
@@ -77,6 +95,8 @@ describe("patchbay-gateway command line", () => {
     expect(result.stderr).toContain("mcpServers.broken.start");
   });
 
+  const stderrs = new Map<unknown, () => string>();
+  const stderrOf = (child: unknown) => stderrs.get(child)?.() ?? "";
   async function startWithBackend() {
     const directory = temporaryDirectory();
     const pidFile = join(directory, "backend.pid");
@@ -115,6 +135,7 @@ describe("patchbay-gateway command line", () => {
     await running;
     const pid = Number(readFileSync(pidFile, "utf8"));
     expect(isRunning(pid)).toBe(true);
+    stderrs.set(child, () => stderr);
     return { child, pid };
   }
 
@@ -133,6 +154,12 @@ describe("patchbay-gateway command line", () => {
     child.kill("SIGTERM");
     const [code] = await exited;
     expect(code).toBe(0);
-    expect(isRunning(pid)).toBe(false);
+    if (isRunning(pid)) {
+      let stat = "";
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      } catch {}
+      throw new Error(`still running: ${stat} stderr=${stderrOf(child)}`);
+    }
   });
 });
