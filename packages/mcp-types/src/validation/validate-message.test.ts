@@ -272,7 +272,10 @@ describe("shallow validation", () => {
     const message = { jsonrpc: "2.0", id: 1, method: "tools/call", params };
     const result = validateMessage("2025-11-25", message, { depth: "shallow" });
     expect(result.success).toBe(true);
-    if (result.success) expect((result.data as { params: unknown }).params).toBe(params);
+    if (result.success) {
+      expect(result.data).toBe(message);
+      expect((result.data as { params: unknown }).params).toBe(params);
+    }
   });
 });
 

@@ -88,10 +88,9 @@ function validateOne(
     }
     const params = runSchema(descriptor.params, parsed.params, [...prefix, "params"], depth);
     if (params.issues.length > 0) return params;
-    return {
-      value: params.value === undefined ? message : { ...parsed, params: params.value },
-      issues: [],
-    };
+    // Shallow checks return the input itself: the message goes on unchanged and uncopied.
+    const unchanged = depth === "shallow" || params.value === undefined;
+    return { value: unchanged ? message : { ...parsed, params: params.value }, issues: [] };
   }
   if ("result" in parsed) {
     const lookup = options.requestMethod;
@@ -112,7 +111,10 @@ function validateOne(
     }
     const result = runSchema(descriptor.result, parsed.result, [...prefix, "result"], depth);
     if (result.issues.length > 0) return result;
-    return { value: { ...parsed, result: result.value }, issues: [] };
+    return {
+      value: depth === "shallow" ? message : { ...parsed, result: result.value },
+      issues: [],
+    };
   }
   return { value: message, issues: [] };
 }
