@@ -65,7 +65,14 @@ describe("messages produced by @modelcontextprotocol/client and /server 2.4.0", 
       ({ message }) =>
         (message.result as { resultType?: string } | undefined)?.resultType === "input_required",
     );
-    expect(inputRequired.length).toBeGreaterThan(0);
+    expect(inputRequired.length).toBe(2);
+    const kinds = inputRequired.flatMap(({ message }) =>
+      Object.values(
+        (message.result as { inputRequests?: Record<string, { method: string }> }).inputRequests ??
+          {},
+      ).map((request) => request.method),
+    );
+    expect(kinds.sort()).toEqual(["elicitation/create", "roots/list", "sampling/createMessage"]);
   });
 
   it("all parse with the 2026-07-28 schemas", () => {

@@ -52,6 +52,25 @@ function buildServer(): McpServer {
     }
     return { content: [{ type: "text" as const, text: "deployed" }] };
   });
+  server.registerTool(
+    "research",
+    { description: "Asks for sampling and roots (MRTR)" },
+    async (ctx) => {
+      const responses = ctx.mcpReq.inputResponses;
+      if (responses === undefined) {
+        return inputRequired({
+          inputRequests: {
+            summary: inputRequired.createMessage({
+              messages: [{ role: "user", content: { type: "text", text: "Summarise" } }],
+              maxTokens: 50,
+            }),
+            roots: inputRequired.listRoots(),
+          },
+        });
+      }
+      return { content: [{ type: "text" as const, text: JSON.stringify(responses) }] };
+    },
+  );
   server.registerResource(
     "readme",
     "file:///README.md",
@@ -76,7 +95,10 @@ async function exercise(client: Client, modern: boolean): Promise<void> {
   await client.listTools();
   await client.callTool({ name: "github__create_issue", arguments: { title: "Bug" } });
   await client.callTool({ name: "media" });
-  if (modern) await client.callTool({ name: "deploy" });
+  if (modern) {
+    await client.callTool({ name: "deploy" });
+    await client.callTool({ name: "research" });
+  }
   await client.callTool({ name: "nope" }).catch(() => undefined);
   await client.listResources();
   await client.readResource({ uri: "file:///README.md" });
@@ -88,13 +110,21 @@ function createClient(modern: boolean): Client {
   const client = new Client(
     { name: "sdk-v2-client", version: "2.4.0" },
     {
-      capabilities: { elicitation: { form: {} } },
+      capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} },
       ...(modern ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {}),
     },
   );
   client.setRequestHandler("elicitation/create", async () => ({
     action: "accept",
     content: { confirm: true },
+  }));
+  client.setRequestHandler("sampling/createMessage", async () => ({
+    role: "assistant",
+    content: { type: "text", text: "A summary" },
+    model: "test-model",
+  }));
+  client.setRequestHandler("roots/list", async () => ({
+    roots: [{ uri: "file:///home/user/project", name: "project" }],
   }));
   return client;
 }
