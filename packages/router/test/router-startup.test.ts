@@ -180,3 +180,39 @@ describe("router: timeouts on the router's clock", () => {
     await server.close();
   });
 });
+
+describe("router: a transport that never starts", () => {
+  it("fails the backend after its timeout instead of holding lists forever", async () => {
+    const clock = createManualClock();
+    let startCalled!: () => void;
+    const starting = new Promise<void>((resolve) => {
+      startCalled = resolve;
+    });
+    const stuck: Transport = {
+      start: () => {
+        startCalled();
+        return new Promise<void>(() => {});
+      },
+      send: async () => {},
+      close: async () => {},
+      onFrame: () => () => {},
+      onError: () => () => {},
+      onClose: () => () => {},
+    };
+    const router = createRouter({
+      config: configOf({ mcpServers: { stuck: { command: "x", timeoutMs: 500, restart: false } } }),
+      clock,
+      connect: () => stuck,
+    });
+    const started = router.start();
+    await starting;
+    clock.advance(500);
+    await started;
+    const status = router.status() as {
+      backends: Record<string, { status: string; last_error: string }>;
+    };
+    expect(status.backends.stuck?.status).toBe("failed");
+    expect(status.backends.stuck?.last_error).toMatch(/did not complete initialize within 500 ms/);
+    await router.close();
+  });
+});

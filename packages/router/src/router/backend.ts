@@ -157,7 +157,12 @@ export function createBackend(config: BackendConfig, host: BackendHost): Backend
     setStatus(status === "restarting" ? "restarting" : "starting");
     let target: Client | undefined;
     try {
-      const transport = await host.connect(config);
+      const transport = await withinTimeout(
+        Promise.resolve(host.connect(config)),
+        config.timeoutMs,
+        host.clock,
+        `could not open a transport within ${config.timeoutMs} ms`,
+      );
       const protocolVersion = host.protocolVersion(config.name);
       target = createClient(host.clientInfo, {
         ...(protocolVersion === undefined ? {} : { protocolVersion }),
@@ -187,7 +192,14 @@ export function createBackend(config: BackendConfig, host: BackendHost): Backend
         if (method === "notifications/cancelled") return;
         host.onNotification(config.name, notification);
       });
-      initializeResult = await current.connect(transport);
+      // A transport whose start never settles (an SSE stream that never names its endpoint, say)
+      // must not keep the backend "starting" forever.
+      initializeResult = await withinTimeout(
+        current.connect(transport),
+        config.timeoutMs,
+        host.clock,
+        `did not complete initialize within ${config.timeoutMs} ms`,
+      );
       listing = undefined;
       await discover(current, "tools");
       await discover(current, "prompts");
@@ -215,7 +227,11 @@ export function createBackend(config: BackendConfig, host: BackendHost): Backend
       setStatus("running");
     } catch (error) {
       lastError = describe(error);
-      await target?.close().catch(() => {});
+      if (target) {
+        await withinTimeout(target.close(), config.timeoutMs, host.clock, "close timed out").catch(
+          () => {},
+        );
+      }
       if (runGeneration === generation) onExit(`start failed: ${lastError}`);
     }
   }
@@ -331,6 +347,28 @@ export function createBackend(config: BackendConfig, host: BackendHost): Backend
       }
     },
   };
+}
+
+/** Rejects with `message` unless `promise` settles within `timeoutMs` on `clock`. */
+function withinTimeout<T>(
+  promise: Promise<T>,
+  timeoutMs: number,
+  clock: RouterClock,
+  message: string,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = clock.setTimeout(() => reject(new Error(message)), timeoutMs);
+    promise.then(
+      (value) => {
+        clock.clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clock.clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }
 
 function describe(error: unknown): string {
