@@ -70,7 +70,7 @@ describe("router: a backend that goes down", () => {
     ]);
   });
 
-  it("answers a call to a failed backend's former tool with -32602", async () => {
+  it("answers a call to a down backend's former tool naming the backend and its status", async () => {
     harness = await createHarness(
       { mcpServers: { flaky: { command: "x", restart: false } } },
       { flaky: echo },
@@ -79,7 +79,9 @@ describe("router: a backend that goes down", () => {
     await harness.transports.get("flaky")?.[0]?.close();
     await changed;
     await expect(harness.client.callTool({ name: "flaky__echo" })).rejects.toMatchObject({
-      code: -32602,
+      code: GatewayErrorCode.BackendUnavailable,
+      message: 'Backend "flaky" is unavailable (failed)',
+      data: { backend: "flaky", status: "failed" },
     });
   });
 
@@ -186,6 +188,18 @@ describe("router: config reload", () => {
     const names = (await harness.client.listAllTools()).map((tool) => tool.name);
     expect(names).toEqual(["gateway_status", "get_events", "a__echo", "b__echo"]);
     expect(harness.servers.get("a")).toHaveLength(1);
+  });
+
+  it("answers a call to a removed backend's former tool with -32602", async () => {
+    harness = await createHarness(
+      { mcpServers: { a: { command: "x" }, b: { command: "y" } } },
+      { a: echo, b: echo },
+    );
+    await harness.client.listAllTools();
+    await harness.router.reload(configOf({ mcpServers: { a: { command: "x" } } }));
+    await expect(harness.client.callTool({ name: "b__echo" })).rejects.toMatchObject({
+      code: -32602,
+    });
   });
 
   it("stops a removed backend and restarts a changed one", async () => {

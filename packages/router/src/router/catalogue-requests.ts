@@ -1,7 +1,7 @@
 import { JSONRPCError, type JSONRPCParams, type RequestContext } from "@patchbay/jsonrpc-core";
 import { InvalidCursorError, paginate } from "../catalogue/pagination.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
-import { INVALID_PARAMS, unknownNameError } from "../errors/map-error.js";
+import { backendUnavailableError, INVALID_PARAMS, unknownNameError } from "../errors/map-error.js";
 import { rewriteResourceUris } from "./forwarded-params.js";
 import { GATEWAY_STATUS_TOOL, GET_EVENTS_TOOL, jsonToolResult } from "./gateway-tools.js";
 import { asParams, type Params, type SessionScope, toJSONRPCError } from "./session-scope.js";
@@ -37,7 +37,12 @@ export function registerCatalogueRequests(scope: SessionScope): void {
         : kind === "prompt"
           ? catalogue.findPrompt(exposed)
           : catalogue.findResource(exposed);
-    if (!entry) throw toJSONRPCError(unknownNameError(kind, exposed));
+    if (!entry) {
+      // A tool of a backend that is down is gone from the list; say why rather than "not found".
+      const former = kind === "tool" ? scope.formerOwner(exposed) : undefined;
+      if (former) throw toJSONRPCError(backendUnavailableError(former.backend, former.status));
+      throw toJSONRPCError(unknownNameError(kind, exposed));
+    }
     const result = await scope.forward(
       entry.backend,
       method,

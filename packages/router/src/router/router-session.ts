@@ -92,6 +92,8 @@ export function createRouterSession(
   const connection = instrumentConnection(base, router.telemetry, { source: "gateway" });
   const own = new Map<string, Backend>();
   const subscriptions = new Set<string>();
+  // Exposed tool name -> backend, kept while the backend is down, for a helpful error.
+  const formerOwners = new Map<string, string>();
   const inFlightCounts = new Map<string, number>();
   const refused = new Map<string, number>();
   let clientCapabilities: Params = {};
@@ -155,6 +157,10 @@ export function createRouterSession(
       ...(exposedToolFilter ? { exposedToolFilter } : {}),
     });
     router.reportConflicts(cached.conflicts);
+    for (const tool of cached.tools) {
+      const entry = cached.findTool(tool.name);
+      if (entry) formerOwners.set(tool.name, entry.backend);
+    }
     return cached;
   }
 
@@ -290,6 +296,13 @@ export function createRouterSession(
     id,
     connection,
     router,
+    formerOwner: (exposedName) => {
+      const backend = formerOwners.get(exposedName);
+      const status = backend === undefined ? undefined : findBackend(backend)?.status;
+      return backend !== undefined && status !== undefined && status !== "running"
+        ? { backend, status }
+        : undefined;
+    },
     gatewayTools: () => {
       const filter = toolFilter();
       return filter ? GATEWAY_TOOLS.filter((tool) => filter(tool.name)) : GATEWAY_TOOLS;

@@ -34,6 +34,8 @@ export interface SessionScope {
   handle(method: string, handler: RequestHandler): void;
   /** The gateway's own tools this client may see and call (its profile may hide them). */
   gatewayTools(): readonly NamedItem[];
+  /** The backend that exposed a tool name before it went down, with its status now. */
+  formerOwner(exposedName: string): { backend: string; status: string } | undefined;
   /** Exposed resource URIs this client subscribed to. */
   readonly subscriptions: Set<string>;
   findBackend(name: string): Backend | undefined;
