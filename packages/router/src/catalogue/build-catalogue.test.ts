@@ -236,3 +236,16 @@ describe("buildCatalogue: resources", () => {
     });
   });
 });
+
+describe("buildCatalogue: which backends need URI rewriting", () => {
+  it("names only backends with a rewritten URI", () => {
+    const catalogue = build([
+      { backend: "a", namespace: "a", resources: [{ uri: "file:///x", name: "x" }] },
+      { backend: "b", namespace: "b", resources: [{ uri: "file:///x", name: "x" }] },
+      { backend: "c", namespace: "c", resources: [{ uri: "file:///c", name: "c" }] },
+    ]);
+    expect(catalogue.rewritesUrisOf("a")).toBe(true);
+    expect(catalogue.rewritesUrisOf("b")).toBe(true);
+    expect(catalogue.rewritesUrisOf("c")).toBe(false);
+  });
+});

@@ -74,6 +74,8 @@ export interface Catalogue {
   findResource(uri: string): CatalogueEntry | undefined;
   /** The URI clients see for a URI that `backend` uses (for notifications and read results). */
   exposeResourceUri(backend: string, uri: string): string;
+  /** True when some URI of `backend` is rewritten (so its results need rewriting at all). */
+  rewritesUrisOf(backend: string): boolean;
   /** Exposed tool names per backend (for `gateway_status` tool counts). */
   toolNamesOf(backend: string): readonly string[];
 }
@@ -98,8 +100,11 @@ export function buildCatalogue(
     );
   }
   const rewrittenUris = new Set<string>();
+  const rewritingBackends = new Set<string>();
   for (const entry of [...resources.entries.values(), ...templates.entries.values()]) {
-    if (entry.exposedName !== entry.name) rewrittenUris.add(`${entry.backend}\u0000${entry.name}`);
+    if (entry.exposedName === entry.name) continue;
+    rewrittenUris.add(`${entry.backend}\u0000${entry.name}`);
+    rewritingBackends.add(entry.backend);
   }
   const templatePatterns = [...templates.entries.values()].map((entry) => ({
     entry,
@@ -141,6 +146,7 @@ export function buildCatalogue(
     findPrompt: (name) => prompts.entries.get(name),
     findResource,
     exposeResourceUri,
+    rewritesUrisOf: (backend) => rewritingBackends.has(backend),
     toolNamesOf: (backend) =>
       [...tools.entries.values()]
         .filter((entry) => entry.backend === backend)

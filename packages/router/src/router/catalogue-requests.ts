@@ -49,9 +49,10 @@ export function registerCatalogueRequests(scope: SessionScope): void {
       { ...request, [key]: entry.name },
       context,
     );
-    return rewriteResourceUris(result, (uri) =>
-      scope.catalogue().exposeResourceUri(entry.backend, uri),
-    );
+    // Results are copied only for a backend that has rewritten URIs (large reads stay cheap).
+    const current = scope.catalogue();
+    if (!current.rewritesUrisOf(entry.backend)) return result;
+    return rewriteResourceUris(result, (uri) => current.exposeResourceUri(entry.backend, uri));
   };
 
   const gatewayTools: Record<string, (args: Params) => unknown> = {
