@@ -391,6 +391,11 @@ export {
   normalizeMessage,
   normalizeMethodName,
 } from "./leniency/normalize-message.js";
+export {
+  isLoggingLevel,
+  isLoggingLevelEnabled,
+  LOGGING_LEVELS,
+} from "./logging/logging-level.js";
 export type { WithMeta } from "./meta/meta-access.js";
 export {
   getMeta,
