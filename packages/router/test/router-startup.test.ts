@@ -45,7 +45,9 @@ describe("router: slow and hanging backends", () => {
   it("marks a backend that never answers initialize as failed after its timeout", async () => {
     const silent: Transport[] = [];
     const router = createRouter({
-      config: configOf({ mcpServers: { mute: { command: "x", timeoutMs: 20, restart: false } } }),
+      config: configOf({
+        mcpServers: { mute: { command: "x", timeoutMs: 20, maxTimeoutMs: 20, restart: false } },
+      }),
       connect() {
         // Nobody serves the other side: initialize gets no answer.
         const [clientSide, serverSide] = createMemoryTransportPair();
@@ -200,7 +202,9 @@ describe("router: a transport that never starts", () => {
       onClose: () => () => {},
     };
     const router = createRouter({
-      config: configOf({ mcpServers: { stuck: { command: "x", timeoutMs: 500, restart: false } } }),
+      config: configOf({
+        mcpServers: { stuck: { command: "x", timeoutMs: 100, maxTimeoutMs: 500, restart: false } },
+      }),
       clock,
       connect: () => stuck,
     });
@@ -214,5 +218,54 @@ describe("router: a transport that never starts", () => {
     expect(status.backends.stuck?.status).toBe("failed");
     expect(status.backends.stuck?.last_error).toMatch(/did not complete initialize within 500 ms/);
     await router.close();
+  });
+});
+
+describe("router: a backend slower than the list wait", () => {
+  it("answers the list with what is up and announces the late backend with list_changed", async () => {
+    const clock = createManualClock();
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const fast = echoServer();
+    const slow = echoServer();
+    const router = createRouter({
+      // `slow` starts with the first list (lazy), so `start()` resolves once `fast` runs.
+      config: configOf({
+        mcpServers: { fast: { command: "x" }, slow: { command: "y", start: "lazy" } },
+      }),
+      clock,
+      listWaitMs: 1_000,
+      async connect(backend) {
+        if (backend.name === "slow") await gate;
+        const [clientSide, serverSide] = createMemoryTransportPair();
+        await (backend.name === "slow" ? slow : fast).connect(serverSide);
+        return clientSide;
+      },
+    });
+    await router.start();
+    const [clientSide, gatewaySide] = createMemoryTransportPair();
+    await router.serve(gatewaySide);
+    const client = createClient({ name: "c", version: "1" });
+    await client.connect(clientSide);
+    const listing = client.listAllTools();
+    await client.ping();
+    clock.advance(1_000);
+    expect((await listing).map((tool) => tool.name)).toEqual([
+      "gateway_status",
+      "get_events",
+      "fast__echo",
+    ]);
+    const changed = new Promise<void>((resolve) => {
+      client.on("notifications/tools/list_changed", () => resolve());
+    });
+    open();
+    await changed;
+    expect((await client.listAllTools()).map((tool) => tool.name)).toContain("slow__echo");
+    await client.close();
+    await router.close();
+    await fast.close();
+    await slow.close();
   });
 });

@@ -159,14 +159,16 @@ export function createBackend(config: BackendConfig, host: BackendHost): Backend
     try {
       const transport = await withinTimeout(
         Promise.resolve(host.connect(config)),
-        config.timeoutMs,
+        config.maxTimeoutMs,
         host.clock,
-        `could not open a transport within ${config.timeoutMs} ms`,
+        `could not open a transport within ${config.maxTimeoutMs} ms`,
       );
       const protocolVersion = host.protocolVersion(config.name);
       target = createClient(host.clientInfo, {
         ...(protocolVersion === undefined ? {} : { protocolVersion }),
-        requestTimeoutMs: config.timeoutMs,
+        // Starting may take long (npx downloading a server): initialize gets the hard maximum;
+        // every other request passes its own timeoutMs.
+        requestTimeoutMs: config.maxTimeoutMs,
         // Request timeouts run on the router's clock, so tests can drive them.
         connection: { clock: host.clock },
         ...relayHandlers(config.name, host),
@@ -196,9 +198,9 @@ export function createBackend(config: BackendConfig, host: BackendHost): Backend
       // must not keep the backend "starting" forever.
       initializeResult = await withinTimeout(
         current.connect(transport),
-        config.timeoutMs,
+        config.maxTimeoutMs,
         host.clock,
-        `did not complete initialize within ${config.timeoutMs} ms`,
+        `did not complete initialize within ${config.maxTimeoutMs} ms`,
       );
       listing = undefined;
       await discover(current, "tools");
@@ -213,7 +215,7 @@ export function createBackend(config: BackendConfig, host: BackendHost): Backend
       policy.recordStart();
       const level = host.logLevel(config.name);
       if (level !== undefined && initializeResult.capabilities.logging) {
-        await current.setLoggingLevel(level).catch(() => {});
+        await current.setLoggingLevel(level, { timeoutMs: config.timeoutMs }).catch(() => {});
       }
       host.record({
         event_type: policy.restarts > 0 ? "backend.restarted" : "backend.started",

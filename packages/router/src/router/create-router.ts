@@ -41,6 +41,11 @@ export interface RouterOptions {
    * with that client's protocol version and capabilities (the stdio gateway has exactly one client).
    */
   readonly startBackends?: "immediately" | "with-first-client";
+  /**
+   * How long a client's list request waits for backends still starting before it is answered
+   * with what is up (the rest arrive with `list_changed`); 10 s by default.
+   */
+  readonly listWaitMs?: number;
 }
 
 /** Aggregates many backend MCP servers behind one MCP server per client. */
@@ -176,6 +181,7 @@ export function createRouter(options: RouterOptions): Router {
 
   const context: RouterContext = {
     serverInfo,
+    listWaitMs: options.listWaitMs ?? 10_000,
     telemetry,
     clock,
     config: () => config,

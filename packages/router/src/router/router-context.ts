@@ -11,6 +11,8 @@ export interface RouterContext {
   readonly serverInfo: Implementation;
   readonly telemetry: Telemetry;
   readonly clock: RouterClock;
+  /** How long list requests wait for backends still starting. */
+  readonly listWaitMs: number;
   config(): GatewayConfig;
   codec(): NameCodec;
   /** The shared backend of a name, if the config has one with `isolation: "shared"`. */

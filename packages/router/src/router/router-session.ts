@@ -185,13 +185,21 @@ export function createRouterSession(
   }
 
   // A client's first lists should hold every backend that can come up: lazy ones are started, and
-  // ones still in their first start are waited for (bounded by their timeoutMs), so the gateway can
-  // answer `initialize` before slow backends are up. Restarting backends are not waited for.
+  // ones still in their first start are waited for, up to listWaitMs (the others then arrive with
+  // list_changed), so the gateway can answer `initialize` before slow backends are up. Restarting
+  // backends are not waited for.
   async function awaitStartingBackends(): Promise<void> {
     const pending = backends().filter(
       (backend) => backend.status === "idle" || backend.status === "starting",
     );
-    if (pending.length > 0) await Promise.all(pending.map((backend) => backend.start()));
+    if (pending.length === 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = router.clock.setTimeout(resolve, router.listWaitMs);
+      Promise.all(pending.map((backend) => backend.start())).then(() => {
+        router.clock.clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   async function forward(
