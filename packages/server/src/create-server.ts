@@ -4,8 +4,8 @@ import {
   type Transport,
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
+import type { LoggingLevel, v2025_11_25 } from "@patchbay/mcp-types";
 import type { SchemaInput } from "./input-schema.js";
-import type { LoggingLevel } from "./log-level.js";
 import { DEFAULT_PAGE_SIZE } from "./pagination.js";
 import {
   createPromptEntry,
@@ -13,7 +13,6 @@ import {
   type PromptEntry,
   type PromptHandler,
 } from "./prompt.js";
-import type { Icon, Implementation, ServerCapabilities } from "./protocol-types.js";
 import { type Registration, Registry } from "./registry.js";
 import {
   createResourceEntry,
@@ -39,7 +38,7 @@ export interface ServerOptions {
   title?: string;
   description?: string;
   websiteUrl?: string;
-  icons?: Icon[];
+  icons?: v2025_11_25.Icon[];
   /** Guidance for the client's model, sent in the `initialize` result. */
   instructions?: string;
   /** Items per page of every list (default 100). */
@@ -48,7 +47,7 @@ export interface ServerOptions {
    * Capabilities to declare beyond those derived from what is registered: name `tools`, `resources`
    * or `prompts` for a server that starts empty and registers later; `experimental` passes through.
    */
-  capabilities?: ServerCapabilities;
+  capabilities?: v2025_11_25.ServerCapabilities;
   /** Options for every session's JSON-RPC connection (timeouts, concurrency). */
   connection?: ConnectionOptions;
 }
@@ -59,7 +58,7 @@ export interface ServerOptions {
  */
 export interface Server {
   /** The `serverInfo` sent to clients. */
-  readonly serverInfo: Implementation;
+  readonly serverInfo: v2025_11_25.Implementation;
   /** Sessions whose connection is open. */
   readonly sessions: readonly ServerSession[];
   /** Registers a tool; its schemas are published as JSON Schema. */

@@ -1,15 +1,22 @@
+import type { v2025_11_25 } from "@patchbay/mcp-types";
+
+// Protocol types come from @patchbay/mcp-types (revision 2025-11-25, the newest one with the
+// initialize handshake this package speaks); the handler results are re-exported for convenience.
+// They are inferred from loose zod schemas, so each object type has an index signature: unknown
+// fields pass through, and a misspelt optional field is not a type error.
+export {
+  isLoggingLevel,
+  LATEST_LEGACY_PROTOCOL_VERSION,
+  LOGGING_LEVELS,
+  type LoggingLevel,
+  negotiateLegacyProtocolVersion as negotiateProtocolVersion,
+} from "@patchbay/mcp-types";
 export type { CompletionContext, CompletionProvider } from "./completion-provider.js";
 export { MAX_COMPLETION_VALUES } from "./completion-provider.js";
 export { createServer, type Server, type ServerOptions } from "./create-server.js";
 export { MissingClientCapabilityError } from "./errors/missing-client-capability-error.js";
 export { RESOURCE_NOT_FOUND, ResourceNotFoundError } from "./errors/resource-not-found-error.js";
 export type { SchemaInput } from "./input-schema.js";
-export { isLoggingLevel, LOGGING_LEVELS, type LoggingLevel } from "./log-level.js";
-export {
-  LATEST_LEGACY_PROTOCOL_VERSION,
-  negotiateProtocolVersion,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "./negotiate-protocol-version.js";
 export {
   DEFAULT_PAGE_SIZE,
   decodeCursor,
@@ -22,36 +29,7 @@ export type {
   PromptConfig,
   PromptHandler,
 } from "./prompt.js";
-export type {
-  Annotations,
-  CallToolResult,
-  ClientCapabilities,
-  Completion,
-  ContentBlock,
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  ElicitRequestParams,
-  ElicitResult,
-  GetPromptResult,
-  Icon,
-  Implementation,
-  InitializeResult,
-  JSONObject,
-  ListRootsResult,
-  Meta,
-  Prompt,
-  PromptArgument,
-  PromptMessage,
-  ReadResourceResult,
-  Resource,
-  ResourceContents,
-  ResourceTemplate,
-  Root,
-  SamplingMessage,
-  ServerCapabilities,
-  Tool,
-  ToolAnnotations,
-} from "./protocol-types.js";
+export { SUPPORTED_PROTOCOL_VERSIONS } from "./protocol-versions.js";
 export type { Registration } from "./registry.js";
 export type { RequestHandlerContext } from "./request-handler-context.js";
 export type { ResourceConfig, ResourceReader } from "./resource.js";
@@ -59,3 +37,10 @@ export type { ResourceTemplateConfig, ResourceTemplateReader } from "./resource-
 export type { ClientRequestOptions, ListKind, ServerSession } from "./server-session.js";
 export type { ToolConfig, ToolHandler, ToolResult } from "./tool.js";
 export { UriTemplate, type UriTemplateVariables } from "./uri-template.js";
+
+/** The result of `tools/call` (MCP 2025-11-25). */
+export type CallToolResult = v2025_11_25.CallToolResult;
+/** The result of `prompts/get` (MCP 2025-11-25). */
+export type GetPromptResult = v2025_11_25.GetPromptResult;
+/** The result of `resources/read` (MCP 2025-11-25). */
+export type ReadResourceResult = v2025_11_25.ReadResourceResult;

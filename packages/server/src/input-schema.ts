@@ -1,5 +1,5 @@
+import type { JSONObject } from "@patchbay/mcp-types";
 import { z } from "zod";
-import type { JSONObject } from "./protocol-types.js";
 
 /** A zod schema, or a plain JSON Schema object published as given (and not checked by the server). */
 export type SchemaInput = z.ZodType | (JSONObject & { type: "object" });

@@ -1,10 +1,10 @@
 import { InvalidParamsError } from "@patchbay/jsonrpc-core";
+import type { Meta, v2025_11_25 } from "@patchbay/mcp-types";
 import type { CompletionProvider } from "./completion-provider.js";
-import type { GetPromptResult, Icon, Meta, Prompt, PromptArgument } from "./protocol-types.js";
 import type { RequestHandlerContext } from "./request-handler-context.js";
 
 /** A prompt argument, optionally with a completion provider. */
-export interface PromptArgumentConfig extends PromptArgument {
+export interface PromptArgumentConfig extends v2025_11_25.PromptArgument {
   /** Suggests values (`completion/complete` with `ref/prompt`). */
   complete?: CompletionProvider;
 }
@@ -14,7 +14,7 @@ export interface PromptConfig {
   title?: string;
   description?: string;
   arguments?: readonly PromptArgumentConfig[];
-  icons?: Icon[];
+  icons?: v2025_11_25.Icon[];
   _meta?: Meta;
 }
 
@@ -22,12 +22,12 @@ export interface PromptConfig {
 export type PromptHandler = (
   args: Readonly<Record<string, string>>,
   context: RequestHandlerContext,
-) => GetPromptResult | Promise<GetPromptResult>;
+) => v2025_11_25.GetPromptResult | Promise<v2025_11_25.GetPromptResult>;
 
 /** A prompt as the registry keeps it. */
 export interface PromptEntry {
   readonly name: string;
-  readonly definition: Prompt;
+  readonly definition: v2025_11_25.Prompt;
   readonly arguments: readonly PromptArgumentConfig[];
   readonly handler: PromptHandler;
 }
@@ -39,7 +39,7 @@ export function createPromptEntry(
   handler: PromptHandler,
 ): PromptEntry {
   const { arguments: argumentConfigs = [], ...described } = config;
-  const definition: Prompt = { name, ...described };
+  const definition: v2025_11_25.Prompt = { name, ...described };
   if (argumentConfigs.length > 0) {
     definition.arguments = argumentConfigs.map(({ complete: _complete, ...argument }) => argument);
   }

@@ -1,13 +1,5 @@
 import type { FrameInfo, JSONRPCId } from "@patchbay/jsonrpc-core";
-import type { LoggingLevel } from "./log-level.js";
-import type {
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  ElicitRequestParams,
-  ElicitResult,
-  ListRootsResult,
-  Meta,
-} from "./protocol-types.js";
+import type { LoggingLevel, Meta, v2025_11_25 } from "@patchbay/mcp-types";
 import type { ClientRequestOptions, ServerSession } from "./server-session.js";
 
 /** What every tool, resource, prompt and completion handler receives beside its input. */
@@ -34,13 +26,16 @@ export interface RequestHandlerContext {
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   /** Asks the client's model for a completion (`sampling/createMessage`); cancelled with this request. */
   sample(
-    params: CreateMessageRequestParams,
+    params: v2025_11_25.CreateMessageRequestParams,
     options?: ClientRequestOptions,
-  ): Promise<CreateMessageResult>;
+  ): Promise<v2025_11_25.CreateMessageResult>;
   /** Asks the user through the client (`elicitation/create`); cancelled with this request. */
-  elicit(params: ElicitRequestParams, options?: ClientRequestOptions): Promise<ElicitResult>;
+  elicit(
+    params: v2025_11_25.ElicitRequestParams,
+    options?: ClientRequestOptions,
+  ): Promise<v2025_11_25.ElicitResult>;
   /** Asks the client for its roots (`roots/list`); cancelled with this request. */
-  listRoots(options?: ClientRequestOptions): Promise<ListRootsResult>;
+  listRoots(options?: ClientRequestOptions): Promise<v2025_11_25.ListRootsResult>;
 }
 
 /** Builds the context of one incoming request. */

@@ -1,11 +1,5 @@
+import type { Meta, v2025_11_25 } from "@patchbay/mcp-types";
 import type { CompletionProvider } from "./completion-provider.js";
-import type {
-  Annotations,
-  Icon,
-  Meta,
-  ReadResourceResult,
-  ResourceTemplate,
-} from "./protocol-types.js";
 import type { RequestHandlerContext } from "./request-handler-context.js";
 import { UriTemplate } from "./uri-template.js";
 
@@ -14,8 +8,8 @@ export interface ResourceTemplateConfig {
   title?: string;
   description?: string;
   mimeType?: string;
-  icons?: Icon[];
-  annotations?: Annotations;
+  icons?: v2025_11_25.Icon[];
+  annotations?: v2025_11_25.Annotations;
   _meta?: Meta;
   /** Completion providers by variable name (`completion/complete` with `ref/resource`). */
   complete?: Readonly<Record<string, CompletionProvider>>;
@@ -26,12 +20,12 @@ export type ResourceTemplateReader = (
   uri: string,
   variables: Readonly<Record<string, string>>,
   context: RequestHandlerContext,
-) => ReadResourceResult | Promise<ReadResourceResult>;
+) => v2025_11_25.ReadResourceResult | Promise<v2025_11_25.ReadResourceResult>;
 
 /** A resource template as the registry keeps it. */
 export interface ResourceTemplateEntry {
   readonly template: UriTemplate;
-  readonly definition: ResourceTemplate;
+  readonly definition: v2025_11_25.ResourceTemplate;
   readonly complete: Readonly<Record<string, CompletionProvider>>;
   readonly read: ResourceTemplateReader;
 }

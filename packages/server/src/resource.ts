@@ -1,4 +1,4 @@
-import type { Annotations, Icon, Meta, ReadResourceResult, Resource } from "./protocol-types.js";
+import type { Meta, v2025_11_25 } from "@patchbay/mcp-types";
 import type { RequestHandlerContext } from "./request-handler-context.js";
 
 /** How a static resource is described in `resources/list`. */
@@ -7,8 +7,8 @@ export interface ResourceConfig {
   description?: string;
   mimeType?: string;
   size?: number;
-  icons?: Icon[];
-  annotations?: Annotations;
+  icons?: v2025_11_25.Icon[];
+  annotations?: v2025_11_25.Annotations;
   _meta?: Meta;
 }
 
@@ -16,12 +16,12 @@ export interface ResourceConfig {
 export type ResourceReader = (
   uri: string,
   context: RequestHandlerContext,
-) => ReadResourceResult | Promise<ReadResourceResult>;
+) => v2025_11_25.ReadResourceResult | Promise<v2025_11_25.ReadResourceResult>;
 
 /** A static resource as the registry keeps it. */
 export interface ResourceEntry {
   readonly uri: string;
-  readonly definition: Resource;
+  readonly definition: v2025_11_25.Resource;
   readonly read: ResourceReader;
 }
 

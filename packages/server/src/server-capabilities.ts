@@ -1,4 +1,4 @@
-import type { ServerCapabilities } from "./protocol-types.js";
+import type { v2025_11_25 } from "@patchbay/mcp-types";
 
 /** How much of each kind the server has registered when a client initializes. */
 export interface RegisteredCounts {
@@ -16,9 +16,9 @@ export interface RegisteredCounts {
  */
 export function deriveServerCapabilities(
   counts: RegisteredCounts,
-  declared: ServerCapabilities = {},
-): ServerCapabilities {
-  const capabilities: ServerCapabilities = { logging: {} };
+  declared: v2025_11_25.ServerCapabilities = {},
+): v2025_11_25.ServerCapabilities {
+  const capabilities: v2025_11_25.ServerCapabilities = { logging: {} };
   const hasResources = counts.resources + counts.resourceTemplates > 0;
   if (counts.tools > 0 || declared.tools !== undefined) {
     capabilities.tools = { listChanged: true, ...declared.tools };

@@ -6,19 +6,13 @@ import {
   type Transport,
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
+import type { v2025_11_25 } from "@patchbay/mcp-types";
+import {
+  createMcpConnectionHooks,
+  isLoggingLevelEnabled,
+  type LoggingLevel,
+} from "@patchbay/mcp-types";
 import { MissingClientCapabilityError } from "./errors/missing-client-capability-error.js";
-import { isLevelEnabled, type LoggingLevel } from "./log-level.js";
-import { mcpConnectionHooks } from "./mcp-connection-hooks.js";
-import type {
-  ClientCapabilities,
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  ElicitRequestParams,
-  ElicitResult,
-  Implementation,
-  ListRootsResult,
-  ServerCapabilities,
-} from "./protocol-types.js";
 import {
   createRequestHandlerContext,
   type RequestHandlerContext,
@@ -73,7 +67,7 @@ export class ServerSession {
     this.id = `session-${sessionCounter}`;
     this.#host = host;
     this.#state = { phase: "new", subscriptions: new Set() };
-    this.connection = createConnection(transport, { ...mcpConnectionHooks, ...options });
+    this.connection = createConnection(transport, { ...createMcpConnectionHooks(), ...options });
     this.connection.onClose(() => this.#closed.abort(new Error("Connection closed")));
     const scope = {
       session: this,
@@ -98,17 +92,17 @@ export class ServerSession {
   }
 
   /** The client's `clientInfo`, once initialized. */
-  get clientInfo(): Implementation | undefined {
+  get clientInfo(): v2025_11_25.Implementation | undefined {
     return this.#state.clientInfo;
   }
 
   /** The capabilities the client declared, once initialized. */
-  get clientCapabilities(): ClientCapabilities | undefined {
+  get clientCapabilities(): v2025_11_25.ClientCapabilities | undefined {
     return this.#state.clientCapabilities;
   }
 
   /** The capabilities this server declared to the client, once initialized. */
-  get serverCapabilities(): ServerCapabilities | undefined {
+  get serverCapabilities(): v2025_11_25.ServerCapabilities | undefined {
     return this.#state.serverCapabilities;
   }
 
@@ -147,7 +141,7 @@ export class ServerSession {
    * ignored (a log line is never worth failing a handler).
    */
   async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
-    if (!isLevelEnabled(level, this.#state.logLevel) || this.closed) return;
+    if (!isLoggingLevelEnabled(level, this.#state.logLevel) || this.closed) return;
     const params: Record<string, unknown> = { level, data };
     if (logger !== undefined) params.logger = logger;
     await this.notify("notifications/message", params).catch(() => undefined);
@@ -168,9 +162,9 @@ export class ServerSession {
 
   /** Sends `sampling/createMessage`; needs the client's `sampling` capability (and `sampling.tools` for tools). */
   async sample(
-    params: CreateMessageRequestParams,
+    params: v2025_11_25.CreateMessageRequestParams,
     options: ClientRequestOptions = {},
-  ): Promise<CreateMessageResult> {
+  ): Promise<v2025_11_25.CreateMessageResult> {
     this.#require("sampling/createMessage", "sampling");
     if (params.tools !== undefined || params.toolChoice !== undefined) {
       this.#require("sampling/createMessage", "sampling.tools");
@@ -179,23 +173,31 @@ export class ServerSession {
       "sampling/createMessage",
       params,
       options,
-    )) as CreateMessageResult;
+    )) as v2025_11_25.CreateMessageResult;
   }
 
   /** Sends `elicitation/create`; form mode needs `elicitation`, URL mode `elicitation.url`. */
   async elicit(
-    params: ElicitRequestParams,
+    params: v2025_11_25.ElicitRequestParams,
     options: ClientRequestOptions = {},
-  ): Promise<ElicitResult> {
+  ): Promise<v2025_11_25.ElicitResult> {
     if (params.mode === "url") this.#require("elicitation/create", "elicitation.url");
     else this.#requireFormElicitation();
-    return (await this.connection.request("elicitation/create", params, options)) as ElicitResult;
+    return (await this.connection.request(
+      "elicitation/create",
+      params,
+      options,
+    )) as v2025_11_25.ElicitResult;
   }
 
   /** Sends `roots/list`; needs the client's `roots` capability. */
-  async listRoots(options: ClientRequestOptions = {}): Promise<ListRootsResult> {
+  async listRoots(options: ClientRequestOptions = {}): Promise<v2025_11_25.ListRootsResult> {
     this.#require("roots/list", "roots");
-    return (await this.connection.request("roots/list", {}, options)) as ListRootsResult;
+    return (await this.connection.request(
+      "roots/list",
+      {},
+      options,
+    )) as v2025_11_25.ListRootsResult;
   }
 
   /** Calls `listener` when the client sends `notifications/initialized`. */

@@ -1,5 +1,5 @@
+import type { v2025_11_25 } from "@patchbay/mcp-types";
 import type { PromptEntry } from "./prompt.js";
-import type { Implementation, ServerCapabilities } from "./protocol-types.js";
 import type { Registry } from "./registry.js";
 import type { ResourceEntry } from "./resource.js";
 import type { ResourceTemplateEntry } from "./resource-template-entry.js";
@@ -7,7 +7,7 @@ import type { ToolEntry } from "./tool.js";
 
 /** What a session needs from the server definition it serves (internal). */
 export interface SessionHost {
-  readonly serverInfo: Implementation;
+  readonly serverInfo: v2025_11_25.Implementation;
   readonly instructions: string | undefined;
   readonly pageSize: number;
   readonly tools: Registry<ToolEntry>;
@@ -15,7 +15,7 @@ export interface SessionHost {
   readonly resourceTemplates: Registry<ResourceTemplateEntry>;
   readonly prompts: Registry<PromptEntry>;
   /** The capabilities to declare to a client initializing now. */
-  capabilities(): ServerCapabilities;
+  capabilities(): v2025_11_25.ServerCapabilities;
   /** Throws the error for a request that arrived before `initialize`. */
   refuseUninitialized(method: string): never;
 }

@@ -1,5 +1,4 @@
-import type { LoggingLevel } from "./log-level.js";
-import type { ClientCapabilities, Implementation, ServerCapabilities } from "./protocol-types.js";
+import type { LoggingLevel, v2025_11_25 } from "@patchbay/mcp-types";
 
 /**
  * Where a session is in the legacy lifecycle: `new` (only `initialize` and `ping`), `ready`
@@ -11,9 +10,9 @@ export type SessionPhase = "new" | "ready" | "initialized";
 export interface SessionState {
   phase: SessionPhase;
   protocolVersion?: string;
-  clientInfo?: Implementation;
-  clientCapabilities?: ClientCapabilities;
-  serverCapabilities?: ServerCapabilities;
+  clientInfo?: v2025_11_25.Implementation;
+  clientCapabilities?: v2025_11_25.ClientCapabilities;
+  serverCapabilities?: v2025_11_25.ServerCapabilities;
   logLevel?: LoggingLevel;
   readonly subscriptions: Set<string>;
 }

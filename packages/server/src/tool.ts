@@ -1,15 +1,8 @@
 import { JSONRPCError } from "@patchbay/jsonrpc-core";
+import type { JSONObject, Meta, v2025_11_25 } from "@patchbay/mcp-types";
 import { validateToolName } from "@patchbay/mcp-types";
 import type { z } from "zod";
 import { checkSchema, type SchemaInput, toToolJsonSchema } from "./input-schema.js";
-import type {
-  CallToolResult,
-  Icon,
-  JSONObject,
-  Meta,
-  Tool,
-  ToolAnnotations,
-} from "./protocol-types.js";
 import type { RequestHandlerContext } from "./request-handler-context.js";
 
 type Infer<Schema> = Schema extends z.ZodType ? z.output<Schema> : JSONObject;
@@ -26,8 +19,8 @@ export interface ToolConfig<
   inputSchema?: Input;
   /** Zod schema of `structuredContent` (2025-06-18); results are checked against it. */
   outputSchema?: Output;
-  annotations?: ToolAnnotations;
-  icons?: Icon[];
+  annotations?: v2025_11_25.ToolAnnotations;
+  icons?: v2025_11_25.Icon[];
   _meta?: Meta;
 }
 
@@ -37,12 +30,12 @@ export interface ToolConfig<
  */
 export type ToolResult<Output> = Output extends z.ZodType
   ?
-      | (Omit<CallToolResult, "content" | "structuredContent"> & {
-          content?: CallToolResult["content"];
+      | (Omit<v2025_11_25.CallToolResult, "content" | "structuredContent"> & {
+          content?: v2025_11_25.CallToolResult["content"];
           structuredContent: z.input<Output>;
         })
-      | (CallToolResult & { isError: true })
-  : CallToolResult;
+      | (v2025_11_25.CallToolResult & { isError: true })
+  : v2025_11_25.CallToolResult;
 
 /** Runs a tool with validated arguments. */
 export type ToolHandler<Input, Output> = (
@@ -56,7 +49,7 @@ export interface ToolEntry {
   readonly config: ToolConfig<SchemaInput | undefined, SchemaInput | undefined>;
   readonly handler: (args: never, context: RequestHandlerContext) => unknown;
   /** The `tools/list` entry, computed once at registration. */
-  readonly definition: Tool;
+  readonly definition: v2025_11_25.Tool;
 }
 
 /**
@@ -71,7 +64,10 @@ export function createToolEntry(
   const validation = validateToolName(name);
   if (!validation.valid)
     throw new TypeError(`Invalid tool name ${JSON.stringify(name)}: ${validation.message}`);
-  const definition: Tool = { name, inputSchema: toToolJsonSchema(config.inputSchema, "input") };
+  const definition: v2025_11_25.Tool = {
+    name,
+    inputSchema: toToolJsonSchema(config.inputSchema, "input"),
+  };
   if (config.title !== undefined) definition.title = config.title;
   if (config.description !== undefined) definition.description = config.description;
   if (config.outputSchema !== undefined) {
@@ -84,7 +80,7 @@ export function createToolEntry(
 }
 
 /** A tool execution error: a result the model can read, not a protocol error (MCP "Tools"). */
-export function toolError(text: string): CallToolResult {
+export function toolError(text: string): v2025_11_25.CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 
@@ -97,14 +93,14 @@ export async function runTool(
   entry: ToolEntry,
   args: unknown,
   context: RequestHandlerContext,
-): Promise<CallToolResult> {
+): Promise<v2025_11_25.CallToolResult> {
   const input = checkSchema(entry.config.inputSchema, args ?? {});
   if (!input.ok) {
     return toolError(`Invalid arguments for tool ${entry.name}: ${input.problem}`);
   }
-  let result: CallToolResult;
+  let result: v2025_11_25.CallToolResult;
   try {
-    result = (await entry.handler(input.value as never, context)) as CallToolResult;
+    result = (await entry.handler(input.value as never, context)) as v2025_11_25.CallToolResult;
   } catch (error) {
     // A deliberate wire error (for example one a gateway got from a backend) stays a protocol error.
     if (JSONRPCError.isInstance(error)) throw error;

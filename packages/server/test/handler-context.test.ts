@@ -173,7 +173,10 @@ describe("handler context", () => {
       async ({ what: kind }, context) => {
         if (kind === "sample") await context.sample({ messages: [], maxTokens: 1 });
         else if (kind === "elicit")
-          await context.elicit({ message: "?", requestedSchema: { type: "object" } });
+          await context.elicit({
+            message: "?",
+            requestedSchema: { type: "object", properties: {} },
+          });
         else await context.listRoots();
         return { content: [] };
       },

@@ -1,6 +1,6 @@
 import { InvalidParamsError } from "@patchbay/jsonrpc-core";
+import type { v2025_11_25 } from "@patchbay/mcp-types";
 import { type CompletionProvider, MAX_COMPLETION_VALUES } from "../completion-provider.js";
-import type { Completion } from "../protocol-types.js";
 import type { SessionHost } from "../session-host.js";
 import type { HandlerScope } from "./handler-scope.js";
 
@@ -30,7 +30,7 @@ export function installCompletionHandler(scope: HandlerScope): void {
       provider === undefined
         ? []
         : await provider(argument.value, { arguments: otherArguments, request: context });
-    const completion: Completion = {
+    const completion: v2025_11_25.CompleteResult["completion"] = {
       values: values.slice(0, MAX_COMPLETION_VALUES),
       total: values.length,
       hasMore: values.length > MAX_COMPLETION_VALUES,

@@ -1,6 +1,6 @@
 import { InvalidParamsError, InvalidRequestError } from "@patchbay/jsonrpc-core";
-import { negotiateProtocolVersion } from "../negotiate-protocol-version.js";
-import type { ClientCapabilities, Implementation, InitializeResult } from "../protocol-types.js";
+import type { v2025_11_25 } from "@patchbay/mcp-types";
+import { negotiateLegacyProtocolVersion } from "@patchbay/mcp-types";
 import type { HandlerScope } from "./handler-scope.js";
 
 /**
@@ -11,7 +11,7 @@ export function installLifecycleHandlers(scope: HandlerScope): void {
   const { state, host } = scope;
   scope.handle(
     "initialize",
-    (params): InitializeResult => {
+    (params): v2025_11_25.InitializeResult => {
       if (state.phase !== "new") {
         throw new InvalidRequestError("initialize was already received on this session");
       }
@@ -22,12 +22,14 @@ export function installLifecycleHandlers(scope: HandlerScope): void {
       if (!isObject(clientInfo) || typeof clientInfo.name !== "string") {
         throw new InvalidParamsError('initialize: "clientInfo" must be an object with a "name"');
       }
-      state.protocolVersion = negotiateProtocolVersion(protocolVersion);
-      state.clientInfo = clientInfo as Implementation;
-      state.clientCapabilities = (isObject(capabilities) ? capabilities : {}) as ClientCapabilities;
+      state.protocolVersion = negotiateLegacyProtocolVersion(protocolVersion);
+      state.clientInfo = clientInfo as v2025_11_25.Implementation;
+      state.clientCapabilities = (
+        isObject(capabilities) ? capabilities : {}
+      ) as v2025_11_25.ClientCapabilities;
       state.serverCapabilities = host.capabilities();
       state.phase = "ready";
-      const result: InitializeResult = {
+      const result: v2025_11_25.InitializeResult = {
         protocolVersion: state.protocolVersion,
         capabilities: state.serverCapabilities,
         serverInfo: host.serverInfo,

@@ -1,5 +1,5 @@
 import { InvalidParamsError } from "@patchbay/jsonrpc-core";
-import { isLoggingLevel, LOGGING_LEVELS } from "../log-level.js";
+import { isLoggingLevel, LOGGING_LEVELS } from "@patchbay/mcp-types";
 import type { HandlerScope } from "./handler-scope.js";
 
 /** `logging/setLevel`: the session's threshold for `notifications/message` (MCP "Logging"). */

@@ -1,8 +1,8 @@
 import { InvalidParamsError } from "@patchbay/jsonrpc-core";
+import type { v2025_11_25 } from "@patchbay/mcp-types";
+import { isModernProtocolVersion } from "@patchbay/mcp-types";
 import { ResourceNotFoundError } from "../errors/resource-not-found-error.js";
-import { isModernProtocolVersion } from "../negotiate-protocol-version.js";
 import { paginate } from "../pagination.js";
-import type { ReadResourceResult } from "../protocol-types.js";
 import type { RequestHandlerContext } from "../request-handler-context.js";
 import type { SessionHost } from "../session-host.js";
 import { type HandlerScope, readCursor, requireString } from "./handler-scope.js";
@@ -45,7 +45,7 @@ async function readResource(
   host: SessionHost,
   uri: string,
   context: RequestHandlerContext,
-): Promise<ReadResourceResult | undefined> {
+): Promise<v2025_11_25.ReadResourceResult | undefined> {
   const resource = host.resources.get(uri);
   if (resource !== undefined) return await resource.read(uri, context);
   for (const entry of host.resourceTemplates.values()) {
