@@ -116,6 +116,31 @@ describe("router: a backend that goes down", () => {
     expect(types).toEqual(["backend.restarted", "backend.crashed", "backend.started"]);
   });
 
+  it("tells its clients in their log that it went down and came back", async () => {
+    const clock = createManualClock();
+    harness = await createHarness(
+      { mcpServers: { flaky: { command: "x", restart: { initialDelayMs: 10 } } } },
+      { flaky: echo },
+      { clock },
+    );
+    const messages: { level: string; logger: string; data: string }[] = [];
+    harness.client.on("notifications/message", (params) => messages.push(params as never));
+    const down = waitForNotification(harness.client, "notifications/message");
+    await harness.transports.get("flaky")?.[0]?.close();
+    await down;
+    const back = waitForNotification(harness.client, "notifications/message");
+    clock.advance(10);
+    await back;
+    expect(messages).toEqual([
+      expect.objectContaining({
+        level: "warning",
+        logger: "patchbay-gateway",
+        data: expect.stringMatching(/^Backend "flaky" is down .*restarting in 10 ms/),
+      }),
+      expect.objectContaining({ level: "notice", data: 'Backend "flaky" is running again.' }),
+    ]);
+  });
+
   it("marks a backend that cannot start as failed without failing the gateway", async () => {
     harness = await createHarness(
       { mcpServers: { broken: { command: "x", restart: false }, ok: { command: "y" } } },

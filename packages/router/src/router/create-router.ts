@@ -15,6 +15,7 @@ import {
 } from "./backend.js";
 import { describeBackend } from "./gateway-status.js";
 import { GATEWAY_TOOLS } from "./gateway-tools.js";
+import { describeLifecycleEvent } from "./lifecycle-log.js";
 import { sharedLogLevel } from "./log-level.js";
 import { type RouterClock, systemRouterClock } from "./router-clock.js";
 import type { RouterContext } from "./router-context.js";
@@ -133,6 +134,11 @@ export function createRouter(options: RouterOptions): Router {
       },
       record: (event) => {
         telemetry.record(event);
+        // Tell the clients of a backend that it went down or came back, in their own log.
+        const line = describeLifecycleEvent(event);
+        if (line && event.backend !== undefined) {
+          for (const session of targets(event.backend)) session.log(line.level, line.text);
+        }
       },
       logLevel: (backend) => logLevelFor(backend, ownerSession),
       protocolVersion: (backend) =>

@@ -23,6 +23,7 @@ import { type Backend, createBackend, type ServerToClientMethod } from "./backen
 import { registerCatalogueRequests } from "./catalogue-requests.js";
 import { prepareForwardedParams } from "./forwarded-params.js";
 import { GATEWAY_TOOLS } from "./gateway-tools.js";
+import { passesLogLevel } from "./log-level.js";
 import { mcpConnectionHooks } from "./mcp-connection-hooks.js";
 import { routeBackendNotification } from "./route-notification.js";
 import type { RouterContext } from "./router-context.js";
@@ -70,6 +71,8 @@ export interface RouterSession {
     params: unknown,
     signal: AbortSignal,
   ): Promise<unknown>;
+  /** Sends the client a log message of the gateway's own (filtered by the client's level). */
+  log(level: LoggingLevel, data: string): void;
   /** Delivers a backend notification to this client as the forwarding rules say. */
   deliver(backend: string, notification: JSONRPCNotification): void;
   /** Requests in flight to a backend from this session (to pick who gets its requests). */
@@ -430,6 +433,12 @@ export function createRouterSession(
         signal,
         timeoutMs: maxTimeoutMs,
       });
+    },
+    log(level, data) {
+      if (!initialized || closed || !passesLogLevel(level, logLevel)) return;
+      connection
+        .notify("notifications/message", { level, logger: "patchbay-gateway", data })
+        .catch(() => {});
     },
     deliver(backend, notification) {
       if (!initialized || closed) return;
