@@ -1,12 +1,12 @@
+import type { v2025_11_25 } from "@patchbay/mcp-types";
 import type { ClientHandlers } from "./client-handlers.js";
-import type { ClientCapabilities } from "./protocol-types.js";
 
 /** The capabilities a client declares: exactly those it has handlers for, plus `extra`. */
 export function deriveClientCapabilities(
   handlers: ClientHandlers,
-  extra: ClientCapabilities = {},
-): ClientCapabilities {
-  const capabilities: ClientCapabilities = { ...extra };
+  extra: v2025_11_25.ClientCapabilities = {},
+): v2025_11_25.ClientCapabilities {
+  const capabilities: v2025_11_25.ClientCapabilities = { ...extra };
   if (handlers.sampling !== undefined) {
     capabilities.sampling = handlers.samplingTools === true ? { tools: {} } : {};
   }

@@ -1,5 +1,5 @@
 import type { Connection, JSONRPCNotification, Unsubscribe } from "@patchbay/jsonrpc-core";
-import type { LoggingLevel } from "./log-level.js";
+import type { LoggingLevel } from "@patchbay/mcp-types";
 
 /** Params of `notifications/message`. */
 export interface LoggingMessageNotificationParams {

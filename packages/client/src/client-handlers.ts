@@ -1,10 +1,4 @@
-import type {
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  ElicitRequestParams,
-  ElicitResult,
-  ListRootsResult,
-} from "./protocol-types.js";
+import type { v2025_11_25 } from "@patchbay/mcp-types";
 
 /** What a handler of a server-to-client request learns besides the params. */
 export interface ClientRequestContext {
@@ -14,20 +8,20 @@ export interface ClientRequestContext {
 
 /** Answers `sampling/createMessage`: run the client's model on the messages. */
 export type SamplingHandler = (
-  params: CreateMessageRequestParams,
+  params: v2025_11_25.CreateMessageRequestParams,
   context: ClientRequestContext,
-) => CreateMessageResult | Promise<CreateMessageResult>;
+) => v2025_11_25.CreateMessageResult | Promise<v2025_11_25.CreateMessageResult>;
 
 /** Answers `elicitation/create`: ask the user. */
 export type ElicitationHandler = (
-  params: ElicitRequestParams,
+  params: v2025_11_25.ElicitRequestParams,
   context: ClientRequestContext,
-) => ElicitResult | Promise<ElicitResult>;
+) => v2025_11_25.ElicitResult | Promise<v2025_11_25.ElicitResult>;
 
 /** Answers `roots/list`. */
 export type RootsHandler = (
   context: ClientRequestContext,
-) => ListRootsResult | Promise<ListRootsResult>;
+) => v2025_11_25.ListRootsResult | Promise<v2025_11_25.ListRootsResult>;
 
 /**
  * Handlers for the server-to-client requests. A capability is declared only for a handler that is

@@ -6,28 +6,14 @@ import type {
   Transport,
   Unsubscribe,
 } from "@patchbay/jsonrpc-core";
+import type { LoggingLevel, v2025_11_25 } from "@patchbay/mcp-types";
 import type { ServerNotificationMap, ServerNotificationMethod } from "./client-events.js";
 import type { ClientHandlers } from "./client-handlers.js";
-import type { LoggingLevel } from "./log-level.js";
-import type {
-  CallToolResult,
-  ClientCapabilities,
-  Completion,
-  GetPromptResult,
-  Implementation,
-  InitializeResult,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  ResourceTemplate,
-  ServerCapabilities,
-  Tool,
-} from "./protocol-types.js";
 
 /** Options of `createClient`. */
 export interface ClientOptions extends ClientHandlers {
   /** Capabilities to declare beyond those derived from the handlers (for example `experimental`). */
-  capabilities?: ClientCapabilities;
+  capabilities?: v2025_11_25.ClientCapabilities;
   /** The revision to ask for in `initialize` (default: the newest legacy revision, 2025-11-25). */
   protocolVersion?: string;
   /** Default timeout of every request in milliseconds (default 60 000; `0` for none). */
@@ -73,56 +59,63 @@ export interface Client {
   /** The revision agreed in `initialize`, once connected. */
   readonly protocolVersion: string | undefined;
   /** The server's `serverInfo`, once connected. */
-  readonly serverInfo: Implementation | undefined;
+  readonly serverInfo: v2025_11_25.Implementation | undefined;
   /** The server's capabilities, once connected. */
-  readonly serverCapabilities: ServerCapabilities | undefined;
+  readonly serverCapabilities: v2025_11_25.ServerCapabilities | undefined;
   /** The server's `instructions`, if it gave any. */
   readonly instructions: string | undefined;
   /** The capabilities this client declares. */
-  readonly capabilities: ClientCapabilities;
+  readonly capabilities: v2025_11_25.ClientCapabilities;
   /** The JSON-RPC connection, once `connect` has been called. */
   readonly connection: Connection | undefined;
 
   /** Runs `initialize` and `notifications/initialized` over the transport. */
-  connect(transport: Transport): Promise<InitializeResult>;
+  connect(transport: Transport): Promise<v2025_11_25.InitializeResult>;
   /** Closes the connection; pending requests reject with `ConnectionClosedError`. */
   close(): Promise<void>;
   /** Sends `ping`. */
   ping(options?: CallOptions): Promise<void>;
 
   /** One page of `tools/list`. */
-  listTools(options?: ListOptions): Promise<{ tools: Tool[]; nextCursor?: string }>;
+  listTools(options?: ListOptions): Promise<{ tools: v2025_11_25.Tool[]; nextCursor?: string }>;
   /** Every tool, following every page. */
-  listAllTools(options?: CallOptions): Promise<Tool[]>;
+  listAllTools(options?: CallOptions): Promise<v2025_11_25.Tool[]>;
   /** One page of `resources/list`. */
-  listResources(options?: ListOptions): Promise<{ resources: Resource[]; nextCursor?: string }>;
+  listResources(
+    options?: ListOptions,
+  ): Promise<{ resources: v2025_11_25.Resource[]; nextCursor?: string }>;
   /** Every resource, following every page. */
-  listAllResources(options?: CallOptions): Promise<Resource[]>;
+  listAllResources(options?: CallOptions): Promise<v2025_11_25.Resource[]>;
   /** One page of `resources/templates/list`. */
   listResourceTemplates(
     options?: ListOptions,
-  ): Promise<{ resourceTemplates: ResourceTemplate[]; nextCursor?: string }>;
+  ): Promise<{ resourceTemplates: v2025_11_25.ResourceTemplate[]; nextCursor?: string }>;
   /** Every resource template, following every page. */
-  listAllResourceTemplates(options?: CallOptions): Promise<ResourceTemplate[]>;
+  listAllResourceTemplates(options?: CallOptions): Promise<v2025_11_25.ResourceTemplate[]>;
   /** One page of `prompts/list`. */
-  listPrompts(options?: ListOptions): Promise<{ prompts: Prompt[]; nextCursor?: string }>;
+  listPrompts(
+    options?: ListOptions,
+  ): Promise<{ prompts: v2025_11_25.Prompt[]; nextCursor?: string }>;
   /** Every prompt, following every page. */
-  listAllPrompts(options?: CallOptions): Promise<Prompt[]>;
+  listAllPrompts(options?: CallOptions): Promise<v2025_11_25.Prompt[]>;
 
   /** Calls a tool; a tool that failed resolves with `isError: true`, a protocol error rejects. */
   callTool(
     params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
     options?: CallOptions,
-  ): Promise<CallToolResult>;
+  ): Promise<v2025_11_25.CallToolResult>;
   /** Reads a resource. */
-  readResource(params: { uri: string }, options?: CallOptions): Promise<ReadResourceResult>;
+  readResource(
+    params: { uri: string },
+    options?: CallOptions,
+  ): Promise<v2025_11_25.ReadResourceResult>;
   /** Gets a prompt with its arguments filled in. */
   getPrompt(
     params: { name: string; arguments?: Record<string, string> },
     options?: CallOptions,
-  ): Promise<GetPromptResult>;
+  ): Promise<v2025_11_25.GetPromptResult>;
   /** Asks for completions of a prompt argument or template variable. */
-  complete(params: CompleteParams, options?: CallOptions): Promise<{ completion: Completion }>;
+  complete(params: CompleteParams, options?: CallOptions): Promise<v2025_11_25.CompleteResult>;
   /** Sets the threshold of the server's `notifications/message`. */
   setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void>;
   /** Subscribes to `notifications/resources/updated` for `uri`. */

@@ -4,37 +4,26 @@ import {
   type JSONRPCParams,
   type RequestOptions,
 } from "@patchbay/jsonrpc-core";
+import type { v2025_11_25 } from "@patchbay/mcp-types";
+import { createMcpConnectionHooks, LATEST_LEGACY_PROTOCOL_VERSION } from "@patchbay/mcp-types";
 import { deriveClientCapabilities } from "./client-capabilities.js";
 import { ClientEvents } from "./client-events.js";
 import type { CallOptions, Client, ClientOptions, ListOptions } from "./client-types.js";
 import { NotConnectedError } from "./errors/not-connected-error.js";
 import { UnsupportedProtocolVersionError } from "./errors/unsupported-protocol-version-error.js";
 import { listAllPages, type PageResult } from "./list-all-pages.js";
-import { mcpConnectionHooks } from "./mcp-connection-hooks.js";
-import type {
-  CallToolResult,
-  Completion,
-  GetPromptResult,
-  Implementation,
-  InitializeResult,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  ResourceTemplate,
-  Tool,
-} from "./protocol-types.js";
-import {
-  LATEST_LEGACY_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "./protocol-versions.js";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "./protocol-versions.js";
 
 /** Creates a client that identifies itself as `clientInfo`. */
-export function createClient(clientInfo: Implementation, options: ClientOptions = {}): Client {
+export function createClient(
+  clientInfo: v2025_11_25.Implementation,
+  options: ClientOptions = {},
+): Client {
   const capabilities = deriveClientCapabilities(options, options.capabilities);
   const events = new ClientEvents();
   const closeListeners = new Set<() => void>();
   let connection: Connection | undefined;
-  let initializeResult: InitializeResult | undefined;
+  let initializeResult: v2025_11_25.InitializeResult | undefined;
 
   const ready = (method: string): Connection => {
     if (connection === undefined || initializeResult === undefined || connection.closed) {
@@ -103,7 +92,7 @@ export function createClient(clientInfo: Implementation, options: ClientOptions 
       if (connection !== undefined)
         throw new Error("This client is already connected; create another");
       const target = createConnection(transport, {
-        ...mcpConnectionHooks,
+        ...createMcpConnectionHooks(),
         ...(options.requestTimeoutMs === undefined
           ? {}
           : { defaultTimeoutMs: options.requestTimeoutMs }),
@@ -116,13 +105,13 @@ export function createClient(clientInfo: Implementation, options: ClientOptions 
         for (const listener of [...closeListeners]) listener();
       });
       await target.start();
-      let result: InitializeResult;
+      let result: v2025_11_25.InitializeResult;
       try {
         result = (await target.request("initialize", {
           protocolVersion: options.protocolVersion ?? LATEST_LEGACY_PROTOCOL_VERSION,
           capabilities,
           clientInfo,
-        })) as InitializeResult;
+        })) as v2025_11_25.InitializeResult;
       } catch (error) {
         // A session that failed its handshake is of no use: do not leave the transport open.
         await target.close();
@@ -147,25 +136,33 @@ export function createClient(clientInfo: Implementation, options: ClientOptions 
     },
 
     listTools: (listOptions) => page("tools/list", listOptions) as never,
-    listAllTools: (callOptions) => all<Tool>("tools/list", "tools", callOptions),
+    listAllTools: (callOptions) => all<v2025_11_25.Tool>("tools/list", "tools", callOptions),
     listResources: (listOptions) => page("resources/list", listOptions) as never,
-    listAllResources: (callOptions) => all<Resource>("resources/list", "resources", callOptions),
+    listAllResources: (callOptions) =>
+      all<v2025_11_25.Resource>("resources/list", "resources", callOptions),
     listResourceTemplates: (listOptions) => page("resources/templates/list", listOptions) as never,
     listAllResourceTemplates: (callOptions) =>
-      all<ResourceTemplate>("resources/templates/list", "resourceTemplates", callOptions),
+      all<v2025_11_25.ResourceTemplate>(
+        "resources/templates/list",
+        "resourceTemplates",
+        callOptions,
+      ),
     listPrompts: (listOptions) => page("prompts/list", listOptions) as never,
-    listAllPrompts: (callOptions) => all<Prompt>("prompts/list", "prompts", callOptions),
+    listAllPrompts: (callOptions) =>
+      all<v2025_11_25.Prompt>("prompts/list", "prompts", callOptions),
 
     callTool: (params, callOptions) =>
-      send("tools/call", params, callOptions) as Promise<CallToolResult>,
+      send("tools/call", params, callOptions) as Promise<v2025_11_25.CallToolResult>,
     readResource: (params, callOptions) =>
-      send("resources/read", params, callOptions) as Promise<ReadResourceResult>,
+      send("resources/read", params, callOptions) as Promise<v2025_11_25.ReadResourceResult>,
     getPrompt: (params, callOptions) =>
-      send("prompts/get", params, callOptions) as Promise<GetPromptResult>,
+      send("prompts/get", params, callOptions) as Promise<v2025_11_25.GetPromptResult>,
     complete: (params, callOptions) =>
-      send("completion/complete", params as unknown as JSONRPCParams, callOptions) as Promise<{
-        completion: Completion;
-      }>,
+      send(
+        "completion/complete",
+        params as unknown as JSONRPCParams,
+        callOptions,
+      ) as Promise<v2025_11_25.CompleteResult>,
     async setLoggingLevel(level, callOptions) {
       await send("logging/setLevel", { level }, callOptions);
     },

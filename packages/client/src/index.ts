@@ -1,3 +1,15 @@
+import type { v2025_11_25 } from "@patchbay/mcp-types";
+
+// Protocol types come from @patchbay/mcp-types (revision 2025-11-25, the newest one with the
+// initialize handshake this package speaks); the ones client methods return are re-exported for
+// convenience. They are inferred from loose zod schemas, so each object type has an index
+// signature: unknown fields a server sends are kept, and a misspelt optional field is not a type error.
+export {
+  isLoggingLevel,
+  LATEST_LEGACY_PROTOCOL_VERSION,
+  LOGGING_LEVELS,
+  type LoggingLevel,
+} from "@patchbay/mcp-types";
 export type {
   CancelledNotificationParams,
   LoggingMessageNotificationParams,
@@ -24,38 +36,27 @@ export type {
 export { createClient } from "./create-client.js";
 export { NotConnectedError } from "./errors/not-connected-error.js";
 export { UnsupportedProtocolVersionError } from "./errors/unsupported-protocol-version-error.js";
-export { isLoggingLevel, LOGGING_LEVELS, type LoggingLevel } from "./log-level.js";
-export type {
-  Annotations,
-  CallToolResult,
-  ClientCapabilities,
-  Completion,
-  ContentBlock,
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  ElicitRequestParams,
-  ElicitResult,
-  GetPromptResult,
-  Icon,
-  Implementation,
-  InitializeResult,
-  JSONObject,
-  ListRootsResult,
-  Meta,
-  Prompt,
-  PromptArgument,
-  PromptMessage,
-  ReadResourceResult,
-  Resource,
-  ResourceContents,
-  ResourceTemplate,
-  Root,
-  SamplingMessage,
-  ServerCapabilities,
-  Tool,
-  ToolAnnotations,
-} from "./protocol-types.js";
-export {
-  LATEST_LEGACY_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "./protocol-versions.js";
+export { SUPPORTED_PROTOCOL_VERSIONS } from "./protocol-versions.js";
+
+/** The result of `tools/call` (MCP 2025-11-25). */
+export type CallToolResult = v2025_11_25.CallToolResult;
+/** The result of `completion/complete` (MCP 2025-11-25). */
+export type CompleteResult = v2025_11_25.CompleteResult;
+/** The result of `prompts/get` (MCP 2025-11-25). */
+export type GetPromptResult = v2025_11_25.GetPromptResult;
+/** Name and version of a client or server (`clientInfo`, `serverInfo`; MCP 2025-11-25). */
+export type Implementation = v2025_11_25.Implementation;
+/** The result of `initialize` (MCP 2025-11-25). */
+export type InitializeResult = v2025_11_25.InitializeResult;
+/** A prompt as `prompts/list` describes it (MCP 2025-11-25). */
+export type Prompt = v2025_11_25.Prompt;
+/** The result of `resources/read` (MCP 2025-11-25). */
+export type ReadResourceResult = v2025_11_25.ReadResourceResult;
+/** A resource as `resources/list` describes it (MCP 2025-11-25). */
+export type Resource = v2025_11_25.Resource;
+/** A resource template as `resources/templates/list` describes it (MCP 2025-11-25). */
+export type ResourceTemplate = v2025_11_25.ResourceTemplate;
+/** What a server can do, as its `initialize` result declares (MCP 2025-11-25). */
+export type ServerCapabilities = v2025_11_25.ServerCapabilities;
+/** A tool as `tools/list` describes it (MCP 2025-11-25). */
+export type Tool = v2025_11_25.Tool;
