@@ -255,6 +255,7 @@ export type {
   ResourceListChangedNotification,
   ResourceTemplate,
   ResourceUpdatedNotification,
+  ResourceUpdatedNotificationParams,
   TextResourceContents,
 } from "./2026-07-28/resources.js";
 export {

@@ -42,6 +42,14 @@ describe("inferred 2025-11-25 types are interchangeable with SDK 1.32.2's", () =
     expectTypeOf<v2025_11_25.ResourceLink>().toExtend<sdkV1.ResourceLink>();
     expectTypeOf<sdkV1.ResourceLink>().toExtend<v2025_11_25.ResourceLink>();
   });
+  it("notification params", () => {
+    expectTypeOf<v2025_11_25.ResourceUpdatedNotificationParams>().toExtend<sdkV1.ResourceUpdatedNotificationParams>();
+    expectTypeOf<sdkV1.ResourceUpdatedNotificationParams>().toExtend<v2025_11_25.ResourceUpdatedNotificationParams>();
+    expectTypeOf<v2025_11_25.ElicitationCompleteNotificationParams>().toExtend<sdkV1.ElicitationCompleteNotificationParams>();
+    expectTypeOf<sdkV1.ElicitationCompleteNotificationParams>().toExtend<v2025_11_25.ElicitationCompleteNotificationParams>();
+    expectTypeOf<v2025_11_25.LoggingMessageNotificationParams>().toExtend<sdkV1.LoggingMessageNotificationParams>();
+    expectTypeOf<sdkV1.LoggingMessageNotificationParams>().toExtend<v2025_11_25.LoggingMessageNotificationParams>();
+  });
   it("the fields of the main shapes are the same", () => {
     expectTypeOf<v2025_11_25.TextContent["text"]>().toEqualTypeOf<sdkV1.TextContent["text"]>();
     expectTypeOf<v2025_11_25.ContentBlock["type"]>().toEqualTypeOf<sdkV1.ContentBlock["type"]>();

@@ -168,6 +168,7 @@ export type {
   ResourceRequestParams,
   ResourceTemplate,
   ResourceUpdatedNotification,
+  ResourceUpdatedNotificationParams,
   SubscribeRequest,
   UnsubscribeRequest,
 } from "./resources.js";

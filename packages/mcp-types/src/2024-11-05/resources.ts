@@ -119,6 +119,10 @@ export type ResourceListChangedNotification = z.infer<typeof ResourceListChanged
 export const ResourceUpdatedNotificationParamsSchema = NotificationParamsSchema.extend({
   uri: z.string(),
 });
+/** Params of `notifications/resources/updated`. */
+export type ResourceUpdatedNotificationParams = z.infer<
+  typeof ResourceUpdatedNotificationParamsSchema
+>;
 /** `notifications/resources/updated`, sent for subscribed resources. */
 export const ResourceUpdatedNotificationSchema = defineNotificationSchema(
   "notifications/resources/updated",

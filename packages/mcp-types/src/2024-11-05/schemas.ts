@@ -148,6 +148,7 @@ export type {
   ResourceRequestParams,
   ResourceTemplate,
   ResourceUpdatedNotification,
+  ResourceUpdatedNotificationParams,
   SubscribeRequest,
   UnsubscribeRequest,
 } from "./resources.js";

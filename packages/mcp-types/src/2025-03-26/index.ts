@@ -170,6 +170,7 @@ export type {
   ResourceRequestParams,
   ResourceTemplate,
   ResourceUpdatedNotification,
+  ResourceUpdatedNotificationParams,
   SubscribeRequest,
   UnsubscribeRequest,
 } from "./resources.js";

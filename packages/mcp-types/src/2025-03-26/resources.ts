@@ -25,6 +25,7 @@ export {
   type ResourceTemplate,
   ResourceTemplateSchema,
   type ResourceUpdatedNotification,
+  type ResourceUpdatedNotificationParams,
   ResourceUpdatedNotificationParamsSchema,
   ResourceUpdatedNotificationSchema,
   type SubscribeRequest,

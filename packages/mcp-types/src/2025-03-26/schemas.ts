@@ -150,6 +150,7 @@ export type {
   ResourceRequestParams,
   ResourceTemplate,
   ResourceUpdatedNotification,
+  ResourceUpdatedNotificationParams,
   SubscribeRequest,
   UnsubscribeRequest,
 } from "./resources.js";

@@ -25,6 +25,7 @@ export {
   type ResourceRequestParams,
   ResourceRequestParamsSchema,
   type ResourceUpdatedNotification,
+  type ResourceUpdatedNotificationParams,
   ResourceUpdatedNotificationParamsSchema,
   ResourceUpdatedNotificationSchema,
   type SubscribeRequest,

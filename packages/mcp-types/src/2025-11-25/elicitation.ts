@@ -182,6 +182,10 @@ export type ElicitResult = z.infer<typeof ElicitResultSchema>;
 export const ElicitationCompleteNotificationParamsSchema = NotificationParamsSchema.extend({
   elicitationId: z.string(),
 });
+/** Params of `notifications/elicitation/complete`. */
+export type ElicitationCompleteNotificationParams = z.infer<
+  typeof ElicitationCompleteNotificationParamsSchema
+>;
 
 /** `notifications/elicitation/complete`: a URL-mode elicitation finished out of band. */
 export const ElicitationCompleteNotificationSchema = defineNotificationSchema(

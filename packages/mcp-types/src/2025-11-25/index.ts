@@ -66,6 +66,7 @@ export {
 export type {
   BooleanSchema,
   ElicitationCompleteNotification,
+  ElicitationCompleteNotificationParams,
   ElicitationRequestedSchema,
   ElicitRequest,
   ElicitRequestFormParams,
@@ -224,6 +225,7 @@ export type {
   ResourceRequestParams,
   ResourceTemplate,
   ResourceUpdatedNotification,
+  ResourceUpdatedNotificationParams,
   SubscribeRequest,
   TextResourceContents,
   UnsubscribeRequest,

@@ -29,6 +29,7 @@ export {
   type ResourceRequestParams,
   ResourceRequestParamsSchema,
   type ResourceUpdatedNotification,
+  type ResourceUpdatedNotificationParams,
   ResourceUpdatedNotificationParamsSchema,
   ResourceUpdatedNotificationSchema,
   type SubscribeRequest,

@@ -66,6 +66,7 @@ export {
 export type {
   BooleanSchema,
   ElicitationCompleteNotification,
+  ElicitationCompleteNotificationParams,
   ElicitationRequestedSchema,
   ElicitRequest,
   ElicitRequestFormParams,
@@ -204,6 +205,7 @@ export type {
   ResourceRequestParams,
   ResourceTemplate,
   ResourceUpdatedNotification,
+  ResourceUpdatedNotificationParams,
   SubscribeRequest,
   TextResourceContents,
   UnsubscribeRequest,

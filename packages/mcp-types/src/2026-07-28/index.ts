@@ -242,6 +242,7 @@ export type {
   ResourceListChangedNotification,
   ResourceTemplate,
   ResourceUpdatedNotification,
+  ResourceUpdatedNotificationParams,
   TextResourceContents,
 } from "./resources.js";
 export {

@@ -98,6 +98,10 @@ export type ResourceListChangedNotification = z.infer<typeof ResourceListChanged
 export const ResourceUpdatedNotificationParamsSchema = NotificationParamsSchema.extend({
   uri: z.string(),
 });
+/** Params of `notifications/resources/updated`. */
+export type ResourceUpdatedNotificationParams = z.infer<
+  typeof ResourceUpdatedNotificationParamsSchema
+>;
 /** `notifications/resources/updated`. */
 export const ResourceUpdatedNotificationSchema = defineNotificationSchema(
   "notifications/resources/updated",

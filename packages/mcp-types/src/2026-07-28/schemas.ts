@@ -222,6 +222,7 @@ export type {
   ResourceListChangedNotification,
   ResourceTemplate,
   ResourceUpdatedNotification,
+  ResourceUpdatedNotificationParams,
   TextResourceContents,
 } from "./resources.js";
 export {
