@@ -1,35 +1,20 @@
 import type { Connection, JSONRPCNotification, Unsubscribe } from "@patchbay/jsonrpc-core";
-import type { LoggingLevel } from "@patchbay/mcp-types";
+import type { v2025_11_25 } from "@patchbay/mcp-types";
 
-/** Params of `notifications/message`. */
-export interface LoggingMessageNotificationParams {
-  level: LoggingLevel;
-  logger?: string;
-  data: unknown;
-  [key: string]: unknown;
-}
+/** Params of `notifications/message` (MCP 2025-11-25). */
+export type LoggingMessageNotificationParams = v2025_11_25.LoggingMessageNotificationParams;
 
-/** Params of `notifications/resources/updated`. */
-export interface ResourceUpdatedNotificationParams {
-  uri: string;
-  [key: string]: unknown;
-}
+/** Params of `notifications/resources/updated` (MCP 2025-11-25). */
+export type ResourceUpdatedNotificationParams = v2025_11_25.ResourceUpdatedNotificationParams;
 
-/** Params of `notifications/progress` (those not tied to a call with `onProgress` arrive here too). */
-export interface ProgressNotificationParams {
-  progressToken: string | number;
-  progress: number;
-  total?: number;
-  message?: string;
-  [key: string]: unknown;
-}
+/**
+ * Params of `notifications/progress` (MCP 2025-11-25); those not tied to a call with `onProgress`
+ * arrive through `on`.
+ */
+export type ProgressNotificationParams = v2025_11_25.ProgressNotificationParams;
 
-/** Params of `notifications/cancelled`. */
-export interface CancelledNotificationParams {
-  requestId?: string | number;
-  reason?: string;
-  [key: string]: unknown;
-}
+/** Params of `notifications/cancelled` (MCP 2025-11-25). */
+export type CancelledNotificationParams = v2025_11_25.CancelledNotificationParams;
 
 /** Every server notification by method, with its params type. */
 export interface ServerNotificationMap {
@@ -40,7 +25,7 @@ export interface ServerNotificationMap {
   "notifications/message": LoggingMessageNotificationParams;
   "notifications/progress": ProgressNotificationParams;
   "notifications/cancelled": CancelledNotificationParams;
-  "notifications/elicitation/complete": { elicitationId: string; [key: string]: unknown };
+  "notifications/elicitation/complete": v2025_11_25.ElicitationCompleteNotificationParams;
 }
 
 /** A server notification's method name. */
