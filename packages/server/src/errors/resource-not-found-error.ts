@@ -1,7 +1,8 @@
 import { JSONRPCError } from "@patchbay/jsonrpc-core";
+import { ErrorCode } from "@patchbay/mcp-types";
 
 /** The code MCP 2024-11-05 to 2025-11-25 give "resource not found" (2026-07-28 uses -32602). */
-export const RESOURCE_NOT_FOUND = -32002;
+export const RESOURCE_NOT_FOUND = ErrorCode.ResourceNotFound;
 
 const marker = Symbol.for("@patchbay/server/ResourceNotFoundError");
 
