@@ -4,8 +4,11 @@ import {
   type JSONRPCParams,
   type RequestOptions,
 } from "@patchbay/jsonrpc-core";
-import type { v2025_11_25 } from "@patchbay/mcp-types";
-import { createMcpConnectionHooks, LATEST_LEGACY_PROTOCOL_VERSION } from "@patchbay/mcp-types";
+import {
+  createMcpConnectionHooks,
+  LATEST_LEGACY_PROTOCOL_VERSION,
+  type v2025_11_25,
+} from "@patchbay/mcp-types";
 import { deriveClientCapabilities } from "./client-capabilities.js";
 import { ClientEvents } from "./client-events.js";
 import type { CallOptions, Client, ClientOptions, ListOptions } from "./client-types.js";

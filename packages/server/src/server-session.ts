@@ -6,11 +6,11 @@ import {
   type Transport,
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
-import type { v2025_11_25 } from "@patchbay/mcp-types";
 import {
   createMcpConnectionHooks,
   isLoggingLevelEnabled,
   type LoggingLevel,
+  type v2025_11_25,
 } from "@patchbay/mcp-types";
 import { MissingClientCapabilityError } from "./errors/missing-client-capability-error.js";
 import {

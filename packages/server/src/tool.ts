@@ -1,6 +1,10 @@
 import { JSONRPCError } from "@patchbay/jsonrpc-core";
-import type { JSONObject, Meta, v2025_11_25 } from "@patchbay/mcp-types";
-import { validateToolName } from "@patchbay/mcp-types";
+import {
+  type JSONObject,
+  type Meta,
+  type v2025_11_25,
+  validateToolName,
+} from "@patchbay/mcp-types";
 import type { z } from "zod";
 import { checkSchema, type SchemaInput, toToolJsonSchema } from "./input-schema.js";
 import type { RequestHandlerContext } from "./request-handler-context.js";

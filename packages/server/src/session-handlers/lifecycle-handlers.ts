@@ -1,6 +1,5 @@
 import { InvalidParamsError, InvalidRequestError } from "@patchbay/jsonrpc-core";
-import type { v2025_11_25 } from "@patchbay/mcp-types";
-import { negotiateLegacyProtocolVersion } from "@patchbay/mcp-types";
+import { negotiateLegacyProtocolVersion, type v2025_11_25 } from "@patchbay/mcp-types";
 import type { HandlerScope } from "./handler-scope.js";
 
 /**

@@ -1,6 +1,5 @@
 import { InvalidParamsError } from "@patchbay/jsonrpc-core";
-import type { v2025_11_25 } from "@patchbay/mcp-types";
-import { isModernProtocolVersion } from "@patchbay/mcp-types";
+import { isModernProtocolVersion, type v2025_11_25 } from "@patchbay/mcp-types";
 import { ResourceNotFoundError } from "../errors/resource-not-found-error.js";
 import { paginate } from "../pagination.js";
 import type { RequestHandlerContext } from "../request-handler-context.js";
