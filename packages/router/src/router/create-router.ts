@@ -34,7 +34,7 @@ export interface RouterOptions {
   readonly telemetry?: Telemetry;
   /** Time and timers (restart backoff, uptime). */
   readonly clock?: RouterClock;
-  /** Receives warnings such as conflicts (the app logs them to stderr). */
+  /** Receives warnings such as conflicts (the app logs them to stderr); config warnings such as a `:` separator come from `parseGatewayConfig`. */
   readonly onWarning?: (message: string) => void;
   /**
    * When `start()` starts the eager shared backends: `immediately` (default), or
@@ -268,7 +268,6 @@ export function createRouter(options: RouterOptions): Router {
       return config;
     },
     async start() {
-      for (const warning of codec.warnings) warn(warning);
       started = true;
       if (deferStart && config.conflictPolicy !== "error") {
         context.clientInitialized();
