@@ -34,12 +34,18 @@ export interface ToolConfig<
  */
 export type ToolResult<Output> = Output extends z.ZodType
   ?
-      | (Omit<v2025_11_25.CallToolResult, "content" | "structuredContent"> & {
+      | (StructuredFields & {
           content?: v2025_11_25.CallToolResult["content"];
           structuredContent: z.input<Output>;
         })
       | (v2025_11_25.CallToolResult & { isError: true })
   : v2025_11_25.CallToolResult;
+
+// CallToolResult has an index signature (unknown fields pass through), so `Omit` would keep only
+// that signature and drop the known fields' types; pick the known fields by name instead.
+type StructuredFields = Pick<v2025_11_25.CallToolResult, "isError" | "_meta"> & {
+  [key: string]: unknown;
+};
 
 /** Runs a tool with validated arguments. */
 export type ToolHandler<Input, Output> = (
