@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import {
   decode,
   type Frame,
@@ -52,6 +53,9 @@ export class StreamableHttpClientTransport implements Transport {
     this.clock = options.clock ?? systemClock;
     this.currentSessionId = options.sessionId;
     this.currentProtocolVersion = options.protocolVersion;
+    // Every POST in flight listens to the close signal until its answer ends; thousands may be in
+    // flight at once, which is no leak, so lift Node's 1,500-listener warning for this signal.
+    setMaxListeners(0, this.abort.signal);
     this.streams = new ClientSseStreams({
       url: this.url,
       fetch: this.fetch,
