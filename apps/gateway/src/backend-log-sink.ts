@@ -3,7 +3,7 @@ import type { Logger } from "./logger.js";
 
 function describeEvent(
   event: TelemetryEvent,
-): { level: "info" | "warn"; text: string } | undefined {
+): { level: "debug" | "info" | "warn"; text: string } | undefined {
   const data = event.data as Record<string, unknown>;
   switch (event.event_type) {
     case "backend.started":
@@ -25,6 +25,16 @@ function describeEvent(
       return { level: "info", text: `backend ${event.backend} stopped` };
     case "gateway.reloaded":
       return { level: "info", text: "config reloaded" };
+    case "tool.called":
+    case "request.completed":
+    case "request.timeout":
+    case "request.cancelled":
+      return {
+        level: "debug",
+        text: `${event.event_type} ${event.method ?? ""}${event.tool ? ` ${event.tool}` : ""}${
+          event.backend ? ` (backend ${event.backend})` : ""
+        }: ${event.status}${event.duration_ms === undefined ? "" : `, ${Math.round(event.duration_ms)} ms`}, trace ${event.trace_id}`,
+      };
     default:
       return undefined;
   }
