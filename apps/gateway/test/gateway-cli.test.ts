@@ -19,17 +19,30 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
   return once(child, "exit").then(([code]) => ({ code: code as number | null, stdout, stderr }));
 }
 
-/** True while the process runs; a zombie (exited, not yet reaped by its new parent) has stopped. */
-function isRunning(pid: number): boolean {
+/** The start time of a process (field 22 of /proc/<pid>/stat), to tell it from a later one. */
+function startTimeOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True while the process that had `pid` at `startTime` runs. A zombie (exited, not yet reaped by
+ * its new parent) has stopped, and so has a process whose pid was since given to another.
+ */
+function isRunning(pid: number, startTime?: string): boolean {
   try {
     process.kill(pid, 0);
   } catch {
     return false;
   }
   try {
-    // /proc/<pid>/stat: "pid (command) state ...", state Z for a zombie.
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[0] !== "Z" && (startTime === undefined || fields[19] === startTime);
   } catch {
     return true;
   }
@@ -109,7 +122,7 @@ describe("patchbay-gateway command line", () => {
         },
       },
     });
-    const child = spawn(process.execPath, [gatewayCli, "--config", path], {
+    const child = spawn(process.execPath, [gatewayCli, "--config", path, "--log-level", "debug"], {
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stderr = "";
@@ -134,32 +147,40 @@ describe("patchbay-gateway command line", () => {
     );
     await running;
     const pid = Number(readFileSync(pidFile, "utf8"));
-    expect(isRunning(pid)).toBe(true);
+    const startTime = startTimeOf(pid);
+    expect(isRunning(pid, startTime)).toBe(true);
     stderrs.set(child, () => stderr);
-    return { child, pid };
+    return { child, pid, startTime };
   }
 
   it("stops every child and exits when stdin closes", async () => {
-    const { child, pid } = await startWithBackend();
+    const { child, pid, startTime } = await startWithBackend();
     const exited = once(child, "exit");
     child.stdin.end();
     const [code] = await exited;
     expect(code).toBe(0);
-    expect(isRunning(pid)).toBe(false);
+    expect(isRunning(pid, startTime)).toBe(false);
   });
 
   it("stops every child and exits on SIGTERM", async () => {
-    const { child, pid } = await startWithBackend();
+    const { child, pid, startTime } = await startWithBackend();
     const exited = once(child, "exit");
     child.kill("SIGTERM");
     const [code] = await exited;
     expect(code).toBe(0);
-    if (isRunning(pid)) {
+    if (isRunning(pid, startTime)) {
       let stat = "";
       try {
         stat = readFileSync(`/proc/${pid}/stat`, "utf8");
       } catch {}
-      throw new Error(`still running: ${stat} stderr=${stderrOf(child)}`);
+      const cmdline = (() => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+        } catch {
+          return "";
+        }
+      })();
+      throw new Error(`still running: ${stat} cmd=${cmdline} stderr=${stderrOf(child)}`);
     }
   });
 });
