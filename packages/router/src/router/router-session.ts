@@ -13,6 +13,7 @@ import {
   type RequestContext,
   type Transport,
 } from "@patchbay/jsonrpc-core";
+import { createMcpConnectionHooks } from "@patchbay/mcp-types";
 import { injectTraceContext, instrumentConnection, requestTraceOf } from "@patchbay/telemetry";
 import { buildCatalogue, type Catalogue } from "../catalogue/build-catalogue.js";
 import { createNameFilter, type NameFilter } from "../catalogue/name-filter.js";
@@ -24,7 +25,6 @@ import { registerCatalogueRequests } from "./catalogue-requests.js";
 import { prepareForwardedParams } from "./forwarded-params.js";
 import { GATEWAY_TOOLS } from "./gateway-tools.js";
 import { passesLogLevel } from "./log-level.js";
-import { mcpConnectionHooks } from "./mcp-connection-hooks.js";
 import { routeBackendNotification } from "./route-notification.js";
 import type { RouterContext } from "./router-context.js";
 import { asParams, type Params, type SessionScope, toJSONRPCError } from "./session-scope.js";
@@ -91,7 +91,7 @@ export function createRouterSession(
   router: RouterContext,
   profileName?: string,
 ): RouterSession {
-  const base = createConnection(transport, { ...mcpConnectionHooks, defaultTimeoutMs: 0 });
+  const base = createConnection(transport, { ...createMcpConnectionHooks(), defaultTimeoutMs: 0 });
   const connection = instrumentConnection(base, router.telemetry, { source: "gateway" });
   const own = new Map<string, Backend>();
   const subscriptions = new Set<string>();
