@@ -13,7 +13,7 @@ import {
   type RequestContext,
   type Transport,
 } from "@patchbay/jsonrpc-core";
-import { createMcpConnectionHooks } from "@patchbay/mcp-types";
+import { createMcpConnectionHooks, initializedAliasNotification } from "@patchbay/mcp-types";
 import { injectTraceContext, instrumentConnection, requestTraceOf } from "@patchbay/telemetry";
 import { buildCatalogue, type Catalogue } from "../catalogue/build-catalogue.js";
 import { createNameFilter, type NameFilter } from "../catalogue/name-filter.js";
@@ -288,7 +288,7 @@ export function createRouterSession(
     };
   });
 
-  connection.handleNotification("notifications/initialized", async () => {
+  const onInitialized = async () => {
     initialized = true;
     fingerprints = fingerprintsOf(catalogue());
     // Backends that asked for roots before this client came may ask again now.
@@ -299,7 +299,10 @@ export function createRouterSession(
         ),
       );
     }
-  });
+  };
+  connection.handleNotification("notifications/initialized", onInitialized);
+  // Older clients (and gateways) send the bare `initialized`; it means the same.
+  connection.handleNotification(initializedAliasNotification.method, onInitialized);
 
   connection.handle("ping", () => ({}));
 
