@@ -95,6 +95,7 @@ export {
   TRACE_FLAG_SAMPLED,
   type TraceContext,
   type TraceStateEntry,
+  truncateTracestate,
 } from "./trace-context.js";
 export { createIdGenerator, type IdGenerator, type RandomSource } from "./trace-ids.js";
 export {

@@ -107,6 +107,50 @@ describe("createQueuedSink", () => {
     expect(queued.dropped).toBe(1);
   });
 
+  it("resolves flush with 0 once everything queued is written", async () => {
+    const sink = collectingSink();
+    const queued = createQueuedSink(sink);
+    queued.enqueue(event(1));
+    await expect(queued.flush()).resolves.toBe(0);
+    expect(sink.written).toEqual(["test.1"]);
+  });
+
+  it("gives up flushing a sink that never finishes, resolving with the events left unwritten", async () => {
+    vi.useFakeTimers();
+    try {
+      const queued = createQueuedSink(hangingSink());
+      queued.enqueue(event(1));
+      queued.enqueue(event(2));
+      let unwritten: number | undefined;
+      const flushing = queued.flush(1000).then((count) => {
+        unwritten = count;
+      });
+      await vi.advanceTimersByTimeAsync(999);
+      expect(unwritten).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      await flushing;
+      expect(unwritten).toBe(2);
+      // Not dropped: the sink may still catch up.
+      expect(queued.pending).toBe(2);
+      expect(queued.dropped).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("bounds flush by 5 seconds when no timeout is given", async () => {
+    vi.useFakeTimers();
+    try {
+      const queued = createQueuedSink(hangingSink());
+      queued.enqueue(event(1));
+      const flushing = queued.flush();
+      await vi.advanceTimersByTimeAsync(5000);
+      await expect(flushing).resolves.toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("gives up closing a sink that never finishes, counting what was left as dropped", async () => {
     vi.useFakeTimers();
     try {

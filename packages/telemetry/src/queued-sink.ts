@@ -21,13 +21,40 @@ export interface QueuedSink {
   readonly failed: number;
   /** Events waiting, including the batch being written. */
   readonly pending: number;
-  /** Resolves once every queued event has been written (never, if the sink hangs). */
-  flush(): Promise<void>;
+  /**
+   * Waits until every queued event has been written, or `timeoutMs` (default 5000) has passed, so a
+   * hung sink cannot hang the caller. Resolves with the number of events not yet written then (0 when
+   * everything was); those stay queued and the sink may still catch up.
+   */
+  flush(timeoutMs?: number): Promise<number>;
   /**
    * Flushes, then closes the sink; later events are dropped. Gives up after `timeoutMs` (default
    * 5000) so a hung sink cannot hang shutdown; what was still queued then counts as dropped.
    */
   close(timeoutMs?: number): Promise<void>;
+}
+
+/** Default bound of `flush` and `close`, in milliseconds. */
+export const DEFAULT_SINK_TIMEOUT_MS = 5000;
+
+// Timers cannot hold more (Node fires at once past it); a longer bound means no bound.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Resolves `true` once `work` settles, or `false` once `timeoutMs` passes first. */
+async function settlesWithin(work: Promise<unknown>, timeoutMs: number): Promise<boolean> {
+  if (!(timeoutMs <= MAX_TIMER_MS)) {
+    await work;
+    return true;
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    return await Promise.race([work.then(() => true as const), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Puts `sink` behind a bounded queue with a dropped-events counter. */
@@ -59,6 +86,10 @@ export function createQueuedSink(sink: EventSink, options: QueuedSinkOptions = {
     draining = undefined;
   };
 
+  const drained = async (): Promise<void> => {
+    while (draining !== undefined) await draining;
+  };
+
   return {
     enqueue(event) {
       if (closed || queue.length + writing >= maxQueue) {
@@ -78,24 +109,19 @@ export function createQueuedSink(sink: EventSink, options: QueuedSinkOptions = {
     get pending() {
       return queue.length + writing;
     },
-    async flush() {
-      while (draining !== undefined) await draining;
+    async flush(timeoutMs = DEFAULT_SINK_TIMEOUT_MS) {
+      if (draining === undefined) return 0;
+      await settlesWithin(drained(), timeoutMs);
+      return queue.length + writing;
     },
-    async close(timeoutMs = 5000) {
+    async close(timeoutMs = DEFAULT_SINK_TIMEOUT_MS) {
       if (closed) return;
       closed = true;
       const finished = (async () => {
-        while (draining !== undefined) await draining;
+        await drained();
         await sink.close?.();
-        return "finished" as const;
       })();
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const expired = new Promise<"expired">((resolve) => {
-        timer = setTimeout(() => resolve("expired"), timeoutMs);
-      });
-      const outcome = await Promise.race([finished, expired]);
-      clearTimeout(timer);
-      if (outcome === "expired") {
+      if (!(await settlesWithin(finished, timeoutMs))) {
         dropped += queue.length + writing;
         queue = [];
         writing = 0;

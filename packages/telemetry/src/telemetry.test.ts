@@ -1,5 +1,5 @@
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { TelemetryEvent } from "./event.js";
 import { EventTypes } from "./event-types.js";
 import { REDACTED } from "./redact.js";
@@ -56,6 +56,31 @@ describe("createTelemetry", () => {
     };
     expect(telemetry.query()[0]?.data).toEqual(expected);
     expect(written[0]?.data).toEqual(expected);
+  });
+
+  it("gives up flushing a sink that never finishes and resolves with what it did not write", async () => {
+    vi.useFakeTimers();
+    try {
+      const written: string[] = [];
+      const telemetry = createTelemetry({
+        sinks: [
+          { write: () => new Promise<void>(() => {}) },
+          {
+            async write(events) {
+              for (const item of events) written.push(item.event_type);
+            },
+          },
+        ],
+      });
+      telemetry.record({ event_type: "test.one" });
+      telemetry.record({ event_type: "test.two" });
+      const flushing = telemetry.flush(250);
+      await vi.advanceTimersByTimeAsync(250);
+      await expect(flushing).resolves.toBe(2);
+      expect(written).toEqual(["test.one", "test.two"]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("keeps recording into the store while a sink never finishes, counting drops", () => {

@@ -66,8 +66,12 @@ export interface Telemetry {
   query(query?: EventQuery | Readonly<Record<string, unknown>>): TelemetryEvent[];
   /** Events dropped so far because a sink fell behind (summed over sinks). */
   readonly dropped: number;
-  /** Resolves once every sink has written what was queued. */
-  flush(): Promise<void>;
+  /**
+   * Waits until every sink has written what was queued, giving up after `timeoutMs` (default 5000) so
+   * a hung sink cannot hang the caller. Resolves with the number of events not yet written by then,
+   * summed over sinks (0 when everything was written); they stay queued.
+   */
+  flush(timeoutMs?: number): Promise<number>;
   /**
    * Flushes and closes every sink, giving up on a sink after `timeoutMs` (default 5000); later events
    * still reach the memory store only.
@@ -151,8 +155,9 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     get dropped() {
       return countDropped();
     },
-    async flush() {
-      await Promise.all(queues.map((queue) => queue.flush()));
+    async flush(timeoutMs) {
+      const unwritten = await Promise.all(queues.map((queue) => queue.flush(timeoutMs)));
+      return unwritten.reduce((total, count) => total + count, 0);
     },
     async close(timeoutMs) {
       await Promise.all(queues.map((queue) => queue.close(timeoutMs)));

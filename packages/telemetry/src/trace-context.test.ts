@@ -4,6 +4,7 @@ import {
   formatTracestate,
   parseTraceparent,
   parseTracestate,
+  truncateTracestate,
 } from "./trace-context.js";
 
 const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -108,5 +109,49 @@ describe("parseTracestate", () => {
     const entries = parseTracestate(header);
     expect(entries).toHaveLength(32);
     expect(formatTracestate(entries ?? [])).toBe(header);
+  });
+});
+
+describe("truncateTracestate", () => {
+  /** `count` members `k0=v0,k1=v1,...`. */
+  const members = (count: number, prefix = "k") =>
+    Array.from({ length: count }, (_, index) => `${prefix}${index}=v${index}`);
+
+  it("returns a value within the limits unchanged", () => {
+    expect(truncateTracestate("congo=t61, rojo=00f067aa0ba902b7")).toBe(
+      "congo=t61, rojo=00f067aa0ba902b7",
+    );
+  });
+
+  it("keeps the first 32 of more than 32 members, removing from the end", () => {
+    const value = members(40).join(",");
+    expect(truncateTracestate(value)).toBe(members(32).join(","));
+  });
+
+  it("removes members longer than 128 characters first when the value is over 512 characters", () => {
+    const long = `long=${"x".repeat(200)}`;
+    // Five short members of 100 characters and the long one: 710 characters with commas.
+    const short = Array.from({ length: 5 }, (_, index) => `s${index}=${"y".repeat(97)}`);
+    const value = [short[0], long, ...short.slice(1)].join(",");
+    expect(value.length).toBeGreaterThan(512);
+    expect(truncateTracestate(value)).toBe(short.join(","));
+  });
+
+  it("then removes members from the end until 512 characters remain", () => {
+    // Seven members of 100 characters: 706 characters; five of them plus commas make 504.
+    const short = Array.from({ length: 7 }, (_, index) => `s${index}=${"y".repeat(97)}`);
+    const truncated = truncateTracestate(short.join(","));
+    expect(truncated).toBe(short.slice(0, 5).join(","));
+    expect(truncated?.length).toBeLessThanOrEqual(512);
+  });
+
+  it("keeps a long member when the value fits", () => {
+    const value = `long=${"x".repeat(200)},congo=t61`;
+    expect(truncateTracestate(value)).toBe(value);
+  });
+
+  it("gives undefined for an invalid or empty value", () => {
+    expect(truncateTracestate("a=1,a=2")).toBeUndefined();
+    expect(truncateTracestate(" , ")).toBeUndefined();
   });
 });

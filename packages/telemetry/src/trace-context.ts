@@ -81,6 +81,13 @@ const valuePattern = /^[\x20-\x2b\x2d-\x3c\x3e-\x7e]{0,255}[\x21-\x2b\x2d-\x3c\x
  * member is invalid (the whole header is then discarded, as the specification allows).
  */
 export function parseTracestate(value: string): TraceStateEntry[] | undefined {
+  const entries = parseTracestateMembers(value);
+  if (entries === undefined || entries.length > MAX_TRACESTATE_MEMBERS) return undefined;
+  return entries;
+}
+
+/** Same as {@link parseTracestate} without the member limit, so a long list can be truncated. */
+function parseTracestateMembers(value: string): TraceStateEntry[] | undefined {
   if (typeof value !== "string") return undefined;
   const entries: TraceStateEntry[] = [];
   const seen = new Set<string>();
@@ -96,11 +103,45 @@ export function parseTracestate(value: string): TraceStateEntry[] | undefined {
     seen.add(key);
     entries.push([key, memberValue]);
   }
-  if (entries.length > MAX_TRACESTATE_MEMBERS) return undefined;
   return entries;
 }
 
 /** Formats `tracestate` members as one header value. */
 export function formatTracestate(entries: readonly TraceStateEntry[]): string {
   return entries.map(([key, value]) => `${key}=${value}`).join(",");
+}
+
+/** The combined `tracestate` length this package propagates at most (including commas). */
+const MAX_TRACESTATE_LENGTH = 512;
+/** Members longer than this (`key=value`) are the first to go when truncating. */
+const LONG_TRACESTATE_MEMBER = 128;
+
+/**
+ * Makes a `tracestate` value fit to propagate: at most 32 members and 512 characters. Whole members
+ * are removed, those longer than 128 characters first, then from the end (the oldest). A value that
+ * already fits is returned unchanged; an invalid one gives `undefined`, as does a list left empty.
+ */
+export function truncateTracestate(value: string): string | undefined {
+  const entries = parseTracestateMembers(value);
+  if (entries === undefined || entries.length === 0) return undefined;
+  if (entries.length <= MAX_TRACESTATE_MEMBERS && value.length <= MAX_TRACESTATE_LENGTH)
+    return value;
+  // W3C Trace Context level 1, section 3.3 "tracestate Limits" (w3.org/TR/trace-context-1/
+  // #tracestate-limits): truncate whole entries, those over 128 characters first, then from the end.
+  // The 32-member maximum is the `list` rule of the same section (`0*31` more members).
+  const kept = [...entries];
+  const memberLength = ([key, memberValue]: TraceStateEntry) => key.length + 1 + memberValue.length;
+  let length = kept.reduce((total, entry) => total + memberLength(entry), 0) + kept.length - 1;
+  while (kept.length > MAX_TRACESTATE_MEMBERS || length > MAX_TRACESTATE_LENGTH) {
+    let index = kept.length - 1;
+    for (let candidate = kept.length - 1; candidate >= 0; candidate -= 1) {
+      if (memberLength(kept[candidate] as TraceStateEntry) > LONG_TRACESTATE_MEMBER) {
+        index = candidate;
+        break;
+      }
+    }
+    const [removed] = kept.splice(index, 1);
+    length -= memberLength(removed as TraceStateEntry) + (kept.length === 0 ? 0 : 1);
+  }
+  return kept.length === 0 ? undefined : formatTracestate(kept);
 }

@@ -100,6 +100,27 @@ describe("injectTraceContext", () => {
     );
   });
 
+  it("writes at most 32 tracestate members into _meta, dropping those at the end", () => {
+    const members = Array.from({ length: 33 }, (_, index) => `k${index}=v${index}`);
+    const injected = injectTraceContext(undefined, { ...child, traceState: members.join(",") });
+    expect(injected._meta.tracestate).toBe(members.slice(0, 32).join(","));
+  });
+
+  it("writes at most 512 tracestate characters into _meta, dropping members over 128 first", () => {
+    const short = Array.from({ length: 5 }, (_, index) => `s${index}=${"y".repeat(97)}`);
+    const long = `long=${"x".repeat(129)}`;
+    const injected = injectTraceContext(undefined, {
+      ...child,
+      traceState: [long, ...short].join(","),
+    });
+    expect(injected._meta.tracestate).toBe(short.join(","));
+  });
+
+  it("leaves out an invalid tracestate", () => {
+    const injected = injectTraceContext(undefined, { ...child, traceState: "a=1,a=2" });
+    expect(injected._meta).not.toHaveProperty("tracestate");
+  });
+
   it("creates params when there were none and leaves positional params alone", () => {
     expect(injectTraceContext(undefined, child)).toEqual({
       _meta: { traceparent: `00-${traceId}-b7ad6b7169203331-01` },

@@ -4,6 +4,7 @@ import {
   parseTracestate,
   TRACE_FLAG_SAMPLED,
   type TraceContext,
+  truncateTracestate,
 } from "./trace-context.js";
 import type { IdGenerator } from "./trace-ids.js";
 
@@ -59,7 +60,9 @@ export function startRequestTrace(
 /**
  * Returns a copy of `params` whose `_meta` carries `context` as `traceparent` (and `tracestate`), so a
  * forwarded request continues the trace; `context` is the forwarding hop's own span. `params` is not
- * changed. Positional (array) params cannot carry `_meta` and are returned as they are.
+ * changed. Positional (array) params cannot carry `_meta` and are returned as they are. A
+ * `tracestate` over 32 members or 512 characters is truncated (see `truncateTracestate`); an invalid
+ * one is left out.
  */
 export function injectTraceContext(
   params: undefined,
@@ -75,7 +78,9 @@ export function injectTraceContext(params: unknown, context: TraceContext): unkn
     ...readMeta(base),
     traceparent: formatTraceparent(context),
   };
-  if (context.traceState === undefined) delete meta.tracestate;
-  else meta.tracestate = context.traceState;
+  const traceState =
+    context.traceState === undefined ? undefined : truncateTracestate(context.traceState);
+  if (traceState === undefined) delete meta.tracestate;
+  else meta.tracestate = traceState;
   return { ...base, _meta: meta };
 }
