@@ -1,3 +1,5 @@
+import { type Client, createClient } from "@patchbay/client";
+import { createMemoryTransportPair } from "@patchbay/jsonrpc-core";
 import type { Server } from "@patchbay/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHarness, type Harness, waitForNotification } from "./harness.js";
@@ -159,4 +161,63 @@ describe("router: shared subscriptions", () => {
     expect(await updated).toMatchObject({ uri: "file:///readme" });
     await other.close();
   });
+
+  it("releases a closed session's subscriptions on a shared backend once no session holds them", async () => {
+    harness = await createHarness({ mcpServers: { d: { command: "x" } } }, { d: docs("D") });
+    const backendSide = harness.transports.get("d")?.[0];
+    const unsubscribed: unknown[] = [];
+    backendSide?.onFrame((frame) => {
+      if (!Array.isArray(frame) && "method" in frame && frame.method === "resources/unsubscribe")
+        unsubscribed.push(frame.params);
+    });
+    const other = await harness.connectClient();
+    const first = await connectWatched(harness);
+    await first.client.subscribeResource("file:///readme");
+    await other.subscribeResource("file:///readme");
+    await first.client.close();
+    await first.ended;
+    // A round trip to the backend after the close: an unsubscribe sent at close arrived before it.
+    await other.readResource({ uri: "file:///readme" });
+    expect(unsubscribed).toEqual([]);
+    const updated = waitForNotification(other, "notifications/resources/updated");
+    await harness.servers.get("d")?.[0]?.notifyResourceUpdated("file:///readme");
+    expect(await updated).toMatchObject({ uri: "file:///readme" });
+
+    const released = new Promise((resolve) => {
+      backendSide?.onFrame((frame) => {
+        if (!Array.isArray(frame) && "method" in frame && frame.method === "resources/unsubscribe")
+          resolve(frame.params);
+      });
+    });
+    await other.close();
+    expect(await released).toMatchObject({ uri: "file:///readme" });
+    expect(unsubscribed).toEqual([expect.objectContaining({ uri: "file:///readme" })]);
+  });
+
+  it("releases a subscription under the backend's own URI when the exposed one was rewritten", async () => {
+    harness = await createHarness(
+      { mcpServers: { one: { command: "x" }, two: { command: "x" } } },
+      { one: docs("1"), two: docs("2") },
+    );
+    const released = new Promise((resolve) => {
+      harness?.transports.get("two")?.[0]?.onFrame((frame) => {
+        if (!Array.isArray(frame) && "method" in frame && frame.method === "resources/unsubscribe")
+          resolve(frame.params);
+      });
+    });
+    await harness.client.subscribeResource("patchbay://two/file:///readme");
+    await harness.client.close();
+    expect(await released).toMatchObject({ uri: "file:///readme" });
+  });
 });
+
+/** A client whose router session the test can watch end. */
+async function connectWatched(target: Harness): Promise<{ client: Client; ended: Promise<void> }> {
+  const [clientSide, gatewaySide] = createMemoryTransportPair();
+  const session = await target.router.serve(gatewaySide);
+  // Registered after the session's own close handling, so it runs once that is done.
+  const ended = new Promise<void>((resolve) => session.connection.onClose(() => resolve()));
+  const client = createClient({ name: "watched-client", version: "1.0.0" });
+  await client.connect(clientSide);
+  return { client, ended };
+}

@@ -129,7 +129,7 @@ export function registerCatalogueRequests(scope: SessionScope): void {
       else {
         scope.subscriptions.delete(uri);
         // A backend shared with another subscriber keeps its subscription for that one.
-        if (router.subscribedElsewhere(scope.id, entry.backend, uri)) return {};
+        if (router.subscribedElsewhere(scope.id, entry.backend, entry.name)) return {};
       }
       await scope.forward(entry.backend, method, { ...request, uri: entry.name }, context);
       return {};

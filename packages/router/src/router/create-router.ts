@@ -201,8 +201,12 @@ export function createRouter(options: RouterOptions): Router {
       sessionsSeeing(backend).some(
         (session) =>
           session.id !== sessionId &&
-          session.subscriptions.has(uri) &&
-          session.backends().some((candidate) => candidate === shared.get(backend)),
+          session.backends().some((candidate) => candidate === shared.get(backend)) &&
+          // Compared as the backend knows the URI: two sessions may expose it differently.
+          [...session.subscriptions].some((exposed) => {
+            const entry = session.catalogue().findResource(exposed);
+            return entry?.backend === backend && entry.name === uri;
+          }),
       ),
     reportConflicts,
     clientInitialized: () => {

@@ -25,7 +25,10 @@ export interface RouterContext {
   status(sessionId: string): Record<string, unknown>;
   /** Records conflicts not reported before. */
   reportConflicts(conflicts: readonly ConflictReport[]): void;
-  /** True when a session other than `sessionId` that shares `backend` subscribed to `uri`. */
+  /**
+   * True when a live session other than `sessionId` that shares `backend` subscribed to `uri` (the
+   * backend's own URI, whatever URI each session exposes for it).
+   */
   subscribedElsewhere(sessionId: string, backend: string, uri: string): boolean;
   /** True once the router is shutting down. */
   closing(): boolean;

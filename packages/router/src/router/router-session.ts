@@ -387,9 +387,24 @@ export function createRouterSession(
     return await forward(only.name, context.method, asParams(params), context);
   });
 
+  // A shared backend outlives the session: release what it subscribed to there, unless another
+  // live session holds the same resource (its own backends stop, which releases theirs).
+  function releaseSharedSubscriptions(): void {
+    const current = catalogue();
+    for (const uri of subscriptions) {
+      const entry = current.findResource(uri);
+      const backend = entry && router.sharedBackend(entry.backend);
+      if (!entry || !backend || backend.status !== "running") continue;
+      if (router.subscribedElsewhere(id, entry.backend, entry.name)) continue;
+      backend.request("resources/unsubscribe", { uri: entry.name }).catch(() => {});
+    }
+    subscriptions.clear();
+  }
+
   connection.onClose(() => {
     closed = true;
     router.removeSession(id);
+    if (!router.closing()) releaseSharedSubscriptions();
     for (const backend of own.values()) backend.stop().catch(() => {});
   });
 
