@@ -12,3 +12,32 @@ it("the README SDK example runs in both directions", async () => {
   expect(await sdkOverPatchbay()).toEqual(["hello"]);
   expect(await patchbayOverSdk()).toMatchObject({ serverInfo: { name: "demo" } });
 });
+
+it("the README transport example carries a request both ways and closes once", async () => {
+  const { createPortTransport } = await import("../examples/port-transport.js");
+  type Listener = (text: string) => void;
+  const textListeners: [Listener[], Listener[]] = [[], []];
+  const endListeners: [(() => void)[], (() => void)[]] = [[], []];
+  const port = (side: 0 | 1) => ({
+    post: (text: string) => {
+      for (const listener of textListeners[side === 0 ? 1 : 0])
+        queueMicrotask(() => listener(text));
+    },
+    onText: (listener: Listener) => textListeners[side].push(listener),
+    onEnd: (listener: () => void) => endListeners[side].push(listener),
+  });
+  const { createConnection } = await import("./index.js");
+  const server = createConnection(createPortTransport(port(1)));
+  server.handle("add", (params) => (params as { a: number; b: number }).a + 1);
+  const clientTransport = createPortTransport(port(0));
+  const closes: string[] = [];
+  clientTransport.onClose((event) => closes.push(event.initiator));
+  const client = createConnection(clientTransport);
+  await server.start();
+  await client.start();
+  expect(await client.request("add", { a: 41, b: 0 })).toBe(42);
+  for (const listener of endListeners[0]) listener();
+  await client.close();
+  expect(closes).toEqual(["remote"]);
+  await server.close();
+});

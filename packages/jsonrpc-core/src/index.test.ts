@@ -21,6 +21,7 @@ it("exports exactly the documented runtime surface", () => {
     "ResultValidationError",
     "TimeoutError",
     "TransportError",
+    "TransportEvents",
     "UnexpectedResponseError",
     "createConnection",
     "createFrameDecoder",

@@ -73,3 +73,4 @@ export { fromSdkTransport } from "./sdk/from-sdk-transport.js";
 export type { SdkJSONRPCMessage, SdkTransportLike } from "./sdk/sdk-transport-like.js";
 export { toSdkTransport } from "./sdk/to-sdk-transport.js";
 export type { FrameInfo, Transport, TransportCloseEvent, Unsubscribe } from "./transport.js";
+export { TransportEvents } from "./transport-events.js";

@@ -5,6 +5,7 @@ import {
   type FrameInfo,
   type TransportCloseEvent,
   TransportError,
+  TransportEvents,
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
 import { ChildExit } from "./child-exit.js";
@@ -12,7 +13,6 @@ import { killQuietly, trackChild } from "./child-registry.js";
 import { getDefaultEnvironment } from "./default-environment.js";
 import { FrameReader } from "./frame-reader.js";
 import { FrameWriter } from "./frame-writer.js";
-import { ListenerSet, toError } from "./listener-set.js";
 import { describeSpawnFailure } from "./spawn-failure.js";
 import { createPrefixedStderrHandler, createStderrLineSplitter } from "./stderr-handler.js";
 import {
@@ -43,13 +43,7 @@ class ChildProcessTransport implements StdioClientTransport {
   readonly #options: StdioClientTransportOptions;
   readonly #gracePeriodMs: number;
   readonly #processGroup: boolean;
-  readonly #errorListeners = new ListenerSet<[Error]>();
-  readonly #frameListeners = new ListenerSet<[Frame, FrameInfo]>((error) =>
-    this.#errorListeners.emit(toError(error)),
-  );
-  readonly #closeListeners = new ListenerSet<[TransportCloseEvent]>((error) =>
-    this.#errorListeners.emit(toError(error)),
-  );
+  readonly #events = new TransportEvents();
   #state: State = "new";
   #child: ChildProcess | undefined;
   #reader: FrameReader | undefined;
@@ -105,19 +99,21 @@ class ChildProcessTransport implements StdioClientTransport {
   }
 
   onFrame(listener: (frame: Frame, info: FrameInfo) => void): Unsubscribe {
-    return this.#frameListeners.add(listener);
+    return this.#events.onFrame(listener);
   }
 
   onError(listener: (error: Error) => void): Unsubscribe {
-    return this.#errorListeners.add(listener);
+    return this.#events.onError(listener);
   }
 
   onClose(listener: (event: TransportCloseEvent) => void): Unsubscribe {
-    return this.#closeListeners.add(listener);
+    return this.#events.onClose(listener);
   }
 
   #spawn(): Promise<void> {
     this.#state = "starting";
+    // Frames only arrive once the reader is attached, after the spawn; nothing needs holding.
+    this.#events.start();
     const options = this.#options;
     const stderr = options.stderr ?? createPrefixedStderrHandler(this.name);
     const spawn = options.spawn ?? (nodeSpawn as SpawnFunction);
@@ -148,9 +144,9 @@ class ChildProcessTransport implements StdioClientTransport {
       stdout,
       {
         onFrame: (frame, info) => {
-          if (!this.#closeRequested) this.#frameListeners.emit(frame, info);
+          if (!this.#closeRequested) this.#events.emitFrame(frame, info);
         },
-        onError: (error) => this.#errorListeners.emit(error),
+        onError: (error) => this.#events.emitError(error),
         onEnd: (error) => this.#onStdoutEnd(error),
       },
       options.maxLineBytes,
@@ -176,7 +172,7 @@ class ChildProcessTransport implements StdioClientTransport {
       });
       child.on("error", (error) => {
         if (this.#state === "starting") reject(this.#startFailed(error));
-        else this.#errorListeners.emit(this.#processError(error));
+        else this.#events.emitError(this.#processError(error));
       });
       child.once("exit", (exitCode, signal) => this.#onExit(exitCode, signal));
       child.once("close", () => this.#finish());
@@ -186,7 +182,7 @@ class ChildProcessTransport implements StdioClientTransport {
   #startFailed(error: unknown): TransportError {
     const failure = describeSpawnFailure(error, this.name, this.#options);
     this.#failure = failure;
-    this.#errorListeners.emit(failure);
+    this.#events.emitError(failure);
     this.#emitClose({ initiator: "error", error: failure, details: this.#details() });
     return failure;
   }
@@ -200,7 +196,7 @@ class ChildProcessTransport implements StdioClientTransport {
     const failure = writer?.fail(writer.writeError(error));
     if (failure === undefined || this.#state === "closed" || this.#closeRequested) return;
     this.#failure ??= failure;
-    this.#errorListeners.emit(failure);
+    this.#events.emitError(failure);
     void this.#terminate();
   }
 
@@ -209,7 +205,7 @@ class ChildProcessTransport implements StdioClientTransport {
       this.#failure ??= new TransportError(`Cannot read from "${this.name}": ${error.message}`, {
         cause: error,
       });
-      this.#errorListeners.emit(this.#failure);
+      this.#events.emitError(this.#failure);
     }
     // No more frames can come: make sure the child goes too (at once if it is exiting anyway).
     if (this.#state === "running") void this.#terminate();
@@ -272,7 +268,7 @@ class ChildProcessTransport implements StdioClientTransport {
     }
     const failure = new TransportError(`Process "${this.name}" ${this.#exitText(details)}`);
     this.#failure = failure;
-    this.#errorListeners.emit(failure);
+    this.#events.emitError(failure);
     this.#emitClose({ initiator: "error", error: failure, details });
   }
 
@@ -282,7 +278,7 @@ class ChildProcessTransport implements StdioClientTransport {
     this.#writer?.fail(
       this.#failure ?? new TransportError(`Cannot send to "${this.name}": the transport is closed`),
     );
-    this.#closeListeners.emit(event);
+    this.#events.emitClose(event);
     this.#resolveCloseEmitted();
   }
 

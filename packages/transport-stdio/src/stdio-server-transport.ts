@@ -5,11 +5,11 @@ import {
   type Transport,
   type TransportCloseEvent,
   TransportError,
+  TransportEvents,
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
 import { FrameReader } from "./frame-reader.js";
 import { FrameWriter } from "./frame-writer.js";
-import { ListenerSet, toError } from "./listener-set.js";
 
 /** Options of {@link createStdioServerTransport}. */
 export interface StdioServerTransportOptions {
@@ -34,13 +34,7 @@ class StdioServerTransport implements Transport {
   readonly #output: Writable;
   readonly #reader: FrameReader;
   readonly #writer: FrameWriter;
-  readonly #errorListeners = new ListenerSet<[Error]>();
-  readonly #frameListeners = new ListenerSet<[Frame, FrameInfo]>((error) =>
-    this.#errorListeners.emit(toError(error)),
-  );
-  readonly #closeListeners = new ListenerSet<[TransportCloseEvent]>((error) =>
-    this.#errorListeners.emit(toError(error)),
-  );
+  readonly #events = new TransportEvents();
   #started = false;
   #closed = false;
 
@@ -50,8 +44,8 @@ class StdioServerTransport implements Transport {
     this.#reader = new FrameReader(
       input,
       {
-        onFrame: (frame, info) => this.#frameListeners.emit(frame, info),
-        onError: (error) => this.#errorListeners.emit(error),
+        onFrame: (frame, info) => this.#events.emitFrame(frame, info),
+        onError: (error) => this.#events.emitError(error),
         onEnd: (error) =>
           error === undefined
             ? this.#end({ initiator: "remote" })
@@ -68,6 +62,7 @@ class StdioServerTransport implements Transport {
   async start(): Promise<void> {
     if (this.#started || this.#closed) return;
     this.#started = true;
+    this.#events.start();
     this.#reader.attach();
   }
 
@@ -83,15 +78,15 @@ class StdioServerTransport implements Transport {
   }
 
   onFrame(listener: (frame: Frame, info: FrameInfo) => void): Unsubscribe {
-    return this.#frameListeners.add(listener);
+    return this.#events.onFrame(listener);
   }
 
   onError(listener: (error: Error) => void): Unsubscribe {
-    return this.#errorListeners.add(listener);
+    return this.#events.onError(listener);
   }
 
   onClose(listener: (event: TransportCloseEvent) => void): Unsubscribe {
-    return this.#closeListeners.add(listener);
+    return this.#events.onClose(listener);
   }
 
   readonly #onOutputError = (error: Error) => {
@@ -100,7 +95,7 @@ class StdioServerTransport implements Transport {
 
   #fail(error: TransportError): void {
     if (this.#closed) return;
-    this.#errorListeners.emit(error);
+    this.#events.emitError(error);
     this.#end({ initiator: "error", error });
   }
 
@@ -110,6 +105,6 @@ class StdioServerTransport implements Transport {
     this.#reader.detach();
     // Frames already queued still go out; then the client sees end-of-file.
     this.#writer.end();
-    this.#closeListeners.emit(event);
+    this.#events.emitClose(event);
   }
 }

@@ -31,6 +31,11 @@ export class ListenerSet<Args extends unknown[]> {
     }
   }
 
+  /** Removes every listener. */
+  clear(): void {
+    this.#listeners.clear();
+  }
+
   /** Number of listeners subscribed. */
   get size(): number {
     return this.#listeners.size;

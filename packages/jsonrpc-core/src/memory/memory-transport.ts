@@ -1,9 +1,7 @@
 import { TransportError } from "../errors/transport-errors.js";
-import { ListenerSet, toError } from "../internal/listener-set.js";
 import type { Frame } from "../messages.js";
 import type { FrameInfo, Transport, TransportCloseEvent, Unsubscribe } from "../transport.js";
-
-const NO_INFO: FrameInfo = Object.freeze({});
+import { TransportEvents } from "../transport-events.js";
 
 /**
  * One end of an in-memory pair. Frames are passed by reference (no serialization) and delivered in
@@ -11,33 +9,21 @@ const NO_INFO: FrameInfo = Object.freeze({});
  */
 class MemoryTransport implements Transport {
   peer: MemoryTransport | undefined;
-  #started = false;
-  #closed = false;
-  #queue: Frame[] = [];
-  readonly #errorListeners = new ListenerSet<[Error]>();
-  readonly #frameListeners = new ListenerSet<[Frame, FrameInfo]>((error) =>
-    this.#errorListeners.emit(toError(error)),
-  );
-  readonly #closeListeners = new ListenerSet<[TransportCloseEvent]>((error) =>
-    this.#errorListeners.emit(toError(error)),
-  );
+  readonly #events = new TransportEvents();
 
   async start(): Promise<void> {
-    if (this.#started) return;
-    this.#started = true;
-    const queued = this.#queue;
-    this.#queue = [];
-    for (const frame of queued) this.#frameListeners.emit(frame, NO_INFO);
+    this.#events.start();
   }
 
   async send(frame: Frame): Promise<void> {
-    if (this.#closed) throw new TransportError("Cannot send: the memory transport is closed");
+    if (this.#events.closed)
+      throw new TransportError("Cannot send: the memory transport is closed");
     const peer = this.peer;
     queueMicrotask(() => peer?.receive(frame));
   }
 
   async close(): Promise<void> {
-    if (this.#closed) return;
+    if (this.#events.closed) return;
     this.#end("local");
     const peer = this.peer;
     // Queued behind frames already sent, so the peer receives them before its close event.
@@ -45,31 +31,27 @@ class MemoryTransport implements Transport {
   }
 
   onFrame(listener: (frame: Frame, info: FrameInfo) => void): Unsubscribe {
-    return this.#frameListeners.add(listener);
+    return this.#events.onFrame(listener);
   }
 
   onError(listener: (error: Error) => void): Unsubscribe {
-    return this.#errorListeners.add(listener);
+    return this.#events.onError(listener);
   }
 
   onClose(listener: (event: TransportCloseEvent) => void): Unsubscribe {
-    return this.#closeListeners.add(listener);
+    return this.#events.onClose(listener);
   }
 
   receive(frame: Frame): void {
-    if (this.#closed) return;
-    if (this.#started) this.#frameListeners.emit(frame, NO_INFO);
-    else this.#queue.push(frame);
+    this.#events.emitFrame(frame);
   }
 
   closeFromPeer(): void {
-    if (!this.#closed) this.#end("remote");
+    this.#end("remote");
   }
 
   #end(initiator: "local" | "remote"): void {
-    this.#closed = true;
-    this.#queue = [];
-    this.#closeListeners.emit({ initiator });
+    this.#events.emitClose({ initiator });
   }
 }
 
