@@ -16,10 +16,10 @@ import {
 import { describeBackend } from "./gateway-status.js";
 import { GATEWAY_TOOLS } from "./gateway-tools.js";
 import { describeLifecycleEvent } from "./lifecycle-log.js";
-import { sharedLogLevel } from "./log-level.js";
 import { type RouterClock, systemRouterClock } from "./router-clock.js";
 import type { RouterContext } from "./router-context.js";
 import { createRouterSession, type RouterSession } from "./router-session.js";
+import { sharedLogLevel } from "./shared-log-level.js";
 import { UnknownProfileError } from "./unknown-profile-error.js";
 
 /** Options of `createRouter`. */

@@ -45,6 +45,38 @@ describe("routeBackendNotification", () => {
     ).toBeUndefined();
   });
 
+  it("delivers a log message at or above the client's level", () => {
+    for (const level of ["warning", "emergency"]) {
+      expect(
+        routeBackendNotification(
+          "gh",
+          notification("notifications/message", { level, data: 1 }),
+          audience({ logLevel: "warning" }),
+        )?.params.level,
+      ).toBe(level);
+    }
+  });
+
+  it("delivers every log message to a client that set no level", () => {
+    expect(
+      routeBackendNotification(
+        "gh",
+        notification("notifications/message", { level: "debug", data: 1 }),
+        audience(),
+      ),
+    ).toBeDefined();
+  });
+
+  it("delivers a log message whose level it does not know, whatever the client's level", () => {
+    expect(
+      routeBackendNotification(
+        "gh",
+        notification("notifications/message", { level: "loud", data: 1 }),
+        audience({ logLevel: "error" }),
+      )?.params.level,
+    ).toBe("loud");
+  });
+
   it("delivers resources/updated with the exposed URI to subscribers only", () => {
     const rewritten = audience({
       subscriptions: new Set(["patchbay://gh/file:///a"]),

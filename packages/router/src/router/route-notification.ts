@@ -1,6 +1,5 @@
-import type { LoggingLevel } from "@patchbay/client";
 import type { JSONRPCNotification } from "@patchbay/jsonrpc-core";
-import { passesLogLevel } from "./log-level.js";
+import { isLoggingLevel, isLoggingLevelEnabled, type LoggingLevel } from "@patchbay/mcp-types";
 
 /** What a client session knows that decides whether a backend notification reaches it. */
 export interface NotificationAudience {
@@ -29,7 +28,9 @@ export function routeBackendNotification(
       ? { ...(raw as Record<string, unknown>) }
       : {};
   if (notification.method === "notifications/message") {
-    if (!passesLogLevel(params.level, audience.logLevel)) return undefined;
+    // A level the gateway does not know is passed on: dropping it could hide a backend's errors.
+    const level = params.level;
+    if (isLoggingLevel(level) && !isLoggingLevelEnabled(level, audience.logLevel)) return undefined;
     const logger = typeof params.logger === "string" ? `${backend}/${params.logger}` : backend;
     return { method: notification.method, params: { ...params, logger } };
   }

@@ -1,9 +1,4 @@
-import {
-  isLoggingLevel,
-  LATEST_LEGACY_PROTOCOL_VERSION,
-  type LoggingLevel,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "@patchbay/client";
+import { LATEST_LEGACY_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@patchbay/client";
 import {
   type Connection,
   createConnection,
@@ -13,7 +8,13 @@ import {
   type RequestContext,
   type Transport,
 } from "@patchbay/jsonrpc-core";
-import { createMcpConnectionHooks, initializedAliasNotification } from "@patchbay/mcp-types";
+import {
+  createMcpConnectionHooks,
+  initializedAliasNotification,
+  isLoggingLevel,
+  isLoggingLevelEnabled,
+  type LoggingLevel,
+} from "@patchbay/mcp-types";
 import { injectTraceContext, instrumentConnection, requestTraceOf } from "@patchbay/telemetry";
 import { buildCatalogue, type Catalogue } from "../catalogue/build-catalogue.js";
 import { createNameFilter, type NameFilter } from "../catalogue/name-filter.js";
@@ -24,7 +25,6 @@ import { type Backend, createBackend, type ServerToClientMethod } from "./backen
 import { registerCatalogueRequests } from "./catalogue-requests.js";
 import { prepareForwardedParams } from "./forwarded-params.js";
 import { GATEWAY_TOOLS } from "./gateway-tools.js";
-import { passesLogLevel } from "./log-level.js";
 import { routeBackendNotification } from "./route-notification.js";
 import type { RouterContext } from "./router-context.js";
 import { asParams, type Params, type SessionScope, toJSONRPCError } from "./session-scope.js";
@@ -453,7 +453,7 @@ export function createRouterSession(
       });
     },
     log(level, data) {
-      if (!initialized || closed || !passesLogLevel(level, logLevel)) return;
+      if (!initialized || closed || !isLoggingLevelEnabled(level, logLevel)) return;
       connection
         .notify("notifications/message", { level, logger: "patchbay-gateway", data })
         .catch(() => {});

@@ -1,11 +1,4 @@
-import { LOGGING_LEVELS, type LoggingLevel } from "@patchbay/client";
-
-/** True when a message at `level` passes a threshold (RFC 5424 order; no threshold passes all). */
-export function passesLogLevel(level: unknown, threshold: LoggingLevel | undefined): boolean {
-  if (threshold === undefined) return true;
-  const index = LOGGING_LEVELS.indexOf(level as LoggingLevel);
-  return index < 0 || index >= LOGGING_LEVELS.indexOf(threshold);
-}
+import { LOGGING_LEVELS, type LoggingLevel } from "@patchbay/mcp-types";
 
 /**
  * The level to set on a backend that several clients share: the most verbose one any of them asked
