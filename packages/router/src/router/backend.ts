@@ -274,6 +274,37 @@ export function createBackend(config: BackendConfig, host: BackendHost): Backend
     }, decision.delayMs);
   }
 
+  function send(
+    target: Client,
+    method: string,
+    params: JSONRPCParams | undefined,
+    options: BackendRequestOptions,
+  ): Promise<unknown> {
+    return target.request(method, params, {
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress as never }),
+      timeoutMs: config.timeoutMs,
+      resetTimeoutOnProgress: true,
+      maxTotalTimeoutMs: config.maxTimeoutMs,
+    });
+  }
+
+  // A lazy backend starts on its first request; one (re)starting is waited for.
+  async function startThenSend(
+    method: string,
+    params: JSONRPCParams | undefined,
+    options: BackendRequestOptions,
+  ): Promise<unknown> {
+    if (status === "idle") await start();
+    else if (starting) await starting;
+    const target = client;
+    if (status !== "running" || target === undefined) {
+      const error = backendUnavailableError(config.name, status);
+      throw new JSONRPCError(error.code, error.message, error.data);
+    }
+    return await send(target, method, params, options);
+  }
+
   function start(): Promise<void> {
     if (status === "disabled" || stopping) return Promise.resolve();
     if (status === "running") return Promise.resolve();
@@ -312,21 +343,12 @@ export function createBackend(config: BackendConfig, host: BackendHost): Backend
     },
     uptimeMs: () => (startedAt === undefined ? undefined : host.clock.now() - startedAt),
     start,
-    async request(method, params, options = {}) {
-      if (status === "idle") await start();
-      else if (starting) await starting;
-      const target = client;
-      if (status !== "running" || target === undefined) {
-        const error = backendUnavailableError(config.name, status);
-        throw new JSONRPCError(error.code, error.message, error.data);
+    request(method, params, options = {}) {
+      // The forwarding hot path: a running backend takes the request at once, with no extra await.
+      if (status === "running" && starting === undefined && client !== undefined) {
+        return send(client, method, params, options);
       }
-      return await target.request(method, params, {
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-        ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress as never }),
-        timeoutMs: config.timeoutMs,
-        resetTimeoutOnProgress: true,
-        maxTotalTimeoutMs: config.maxTimeoutMs,
-      });
+      return startThenSend(method, params, options);
     },
     async notify(method, params) {
       const connection = client?.connection;

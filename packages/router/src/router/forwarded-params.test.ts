@@ -22,6 +22,11 @@ describe("prepareForwardedParams", () => {
     });
   });
 
+  it("passes params without _meta on without copying them (forwarding hot path)", () => {
+    const params = { name: "t", arguments: { path: "/tmp" } };
+    expect(prepareForwardedParams(params).params).toBe(params);
+  });
+
   it("ignores a token that is neither string nor number", () => {
     expect(prepareForwardedParams({ _meta: { progressToken: {} } }).progressToken).toBeUndefined();
   });

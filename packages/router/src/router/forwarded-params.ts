@@ -2,7 +2,7 @@ import type { JSONRPCId } from "@patchbay/jsonrpc-core";
 
 /** Params ready for a backend, and the progress token the client had put in them. */
 export interface ForwardedParams {
-  readonly params: Record<string, unknown>;
+  readonly params: Readonly<Record<string, unknown>>;
   /** The client's `_meta.progressToken`, when it asked for progress. */
   readonly progressToken: JSONRPCId | undefined;
 }
@@ -10,12 +10,12 @@ export interface ForwardedParams {
 /**
  * Takes the client's progress token out of a request's `_meta` (the backend connection issues its
  * own, so tokens of two clients never collide) and keeps every other `_meta` key. An emptied
- * `_meta` is dropped.
+ * `_meta` is dropped. Params without `_meta` are returned as they are (not copied).
  */
-export function prepareForwardedParams(params: Record<string, unknown>): ForwardedParams {
+export function prepareForwardedParams(params: Readonly<Record<string, unknown>>): ForwardedParams {
   const raw = params._meta;
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return { params: { ...params }, progressToken: undefined };
+    return { params, progressToken: undefined };
   }
   const { progressToken, ...meta } = raw as Record<string, unknown>;
   const { _meta: _dropped, ...rest } = params;

@@ -13,10 +13,13 @@ import type { RouterContext } from "./router-context.js";
 /** Request or notification params as an object (positional params are treated as none). */
 export type Params = Record<string, unknown>;
 
-/** The params of a request as a fresh object. */
-export function asParams(params: JSONRPCParams | undefined): Params {
+/**
+ * The params of a request as an object (positional params count as none). Not a copy: handlers
+ * read it and build new objects for what they send on, so forwarding copies nothing it need not.
+ */
+export function asParams(params: JSONRPCParams | undefined): Readonly<Params> {
   return typeof params === "object" && params !== null && !Array.isArray(params)
-    ? { ...(params as Params) }
+    ? (params as Params)
     : {};
 }
 
