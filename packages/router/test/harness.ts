@@ -63,7 +63,12 @@ export function configOf(file: unknown): GatewayConfig {
 export async function createHarness(
   file: unknown,
   definitions: BackendDefinitions,
-  options: Partial<RouterOptions> & { client?: ClientOptions; start?: boolean } = {},
+  options: Partial<RouterOptions> & {
+    client?: ClientOptions;
+    start?: boolean;
+    /** The `instructions` each backend's server gives in `initialize`. */
+    instructions?: Record<string, string>;
+  } = {},
 ): Promise<Harness> {
   const config = configOf(file);
   const servers = new Map<string, Server[]>();
@@ -74,7 +79,12 @@ export async function createHarness(
       const define = definitions[backend.name];
       if (!define) throw new Error(`no definition for ${backend.name}`);
       const list = servers.get(backend.name) ?? [];
-      const server = createServer({ name: `${backend.name}-server`, version: "1.0.0" });
+      const instructions = options.instructions?.[backend.name];
+      const server = createServer({
+        name: `${backend.name}-server`,
+        version: "1.0.0",
+        ...(instructions === undefined ? {} : { instructions }),
+      });
       define(server, list.length);
       list.push(server);
       servers.set(backend.name, list);

@@ -2,7 +2,7 @@ import { JSONRPCError } from "@patchbay/jsonrpc-core";
 import type { Server } from "@patchbay/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { GatewayErrorCode } from "../src/errors/gateway-error-code.js";
-import { createHarness, type Harness } from "./harness.js";
+import { configOf, createHarness, type Harness } from "./harness.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -405,5 +405,52 @@ describe("router: ids of many clients", () => {
       backends: Record<string, { relayed_capabilities: Record<string, unknown> }>;
     };
     expect(Object.keys(status.backends.mine?.relayed_capabilities ?? {})).toEqual(["roots"]);
+  });
+});
+
+describe("router: instructions", () => {
+  const intro = "Instructions from the MCP servers behind this gateway.";
+
+  it("combines the instructions of the running backends in initialize, naming each", async () => {
+    harness = await createHarness(
+      {
+        mcpServers: {
+          github: { command: "x" },
+          plain: { command: "y" },
+          notes: { command: "z", namespace: "memo" },
+        },
+      },
+      { github: echo, plain: echo, notes: echo },
+      { instructions: { github: "File bugs with create_issue.", notes: "Notes are private." } },
+    );
+    expect(harness.client.instructions).toBe(
+      `${intro}\n\ngithub (tools and prompts named github__<name>): File bugs with create_issue.\n\n` +
+        "notes (tools and prompts named memo__<name>): Notes are private.",
+    );
+  });
+
+  it("gives none while no backend runs yet (backends started with the first client)", async () => {
+    harness = await createHarness(
+      { mcpServers: { github: { command: "x" } } },
+      { github: echo },
+      { instructions: { github: "File bugs." }, startBackends: "with-first-client" },
+    );
+    expect(harness.client.instructions).toBeUndefined();
+  });
+
+  it("includes a backend added by a reload for clients that connect afterwards", async () => {
+    harness = await createHarness(
+      { mcpServers: { a: { command: "x" } } },
+      { a: echo, b: echo },
+      { instructions: { b: "Use b for everything." } },
+    );
+    expect(harness.client.instructions).toBeUndefined();
+    await harness.router.reload(
+      configOf({ mcpServers: { a: { command: "x" }, b: { command: "y" } } }),
+    );
+    const later = await harness.connectClient();
+    expect(later.instructions).toBe(
+      `${intro}\n\nb (tools and prompts named b__<name>): Use b for everything.`,
+    );
   });
 });

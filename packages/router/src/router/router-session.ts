@@ -23,6 +23,7 @@ import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { INVALID_PARAMS, mapBackendError, unknownNameError } from "../errors/map-error.js";
 import { type Backend, createBackend, type ServerToClientMethod } from "./backend.js";
 import { registerCatalogueRequests } from "./catalogue-requests.js";
+import { combineInstructions } from "./combined-instructions.js";
 import { prepareForwardedParams } from "./forwarded-params.js";
 import { GATEWAY_TOOLS } from "./gateway-tools.js";
 import { routeBackendNotification } from "./route-notification.js";
@@ -270,10 +271,23 @@ export function createRouterSession(
       }
     }
     router.clientInitialized();
-    const instructions = backends()
-      .filter((backend) => backend.initializeResult?.instructions)
-      .map((backend) => `${backend.name}: ${backend.initializeResult?.instructions}`)
-      .join("\n\n");
+    // Backends already running (eager start, reload) have told theirs; later ones cannot be added.
+    const separator = router.config().namespaceSeparator;
+    const instructions = combineInstructions(
+      backends().flatMap((backend) => {
+        const text = backend.status === "running" ? backend.initializeResult?.instructions : "";
+        const namespace = backend.config.namespace;
+        return text
+          ? [
+              {
+                name: backend.name,
+                prefix: namespace === "" ? "" : `${namespace}${separator}`,
+                instructions: text,
+              },
+            ]
+          : [];
+      }),
+    );
     return {
       protocolVersion,
       capabilities: {
@@ -284,7 +298,7 @@ export function createRouterSession(
         completions: {},
       },
       serverInfo: router.serverInfo,
-      ...(instructions === "" ? {} : { instructions }),
+      ...(instructions === undefined ? {} : { instructions }),
     };
   });
 
