@@ -9,7 +9,7 @@ import {
   type ReconnectOptions,
   reconnectDelay,
 } from "./streamable-http-client-options.js";
-import { toError } from "./transport-events.js";
+import { toError } from "./to-error.js";
 
 /** What the client transport lends its stream reader. */
 export interface StreamHost {

@@ -20,7 +20,6 @@ it("exports exactly the documented runtime names", () => {
     "SessionExpiredError",
     "StreamableHttpClientTransport",
     "StreamableHttpServerTransport",
-    "TransportEvents",
     "accepts",
     "admitRequest",
     "createInMemoryEventStore",
@@ -36,7 +35,6 @@ it("exports exactly the documented runtime names", () => {
     "readBody",
     "readSseBody",
     "systemClock",
-    "toError",
     "writeJsonBody",
     "writeJsonError",
   ]);

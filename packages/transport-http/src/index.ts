@@ -62,4 +62,3 @@ export {
   type ResponseMode,
   StreamableHttpServerTransport,
 } from "./streamable-http-server-transport.js";
-export { TransportEvents, toError } from "./transport-events.js";

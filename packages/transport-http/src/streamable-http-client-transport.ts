@@ -8,6 +8,7 @@ import {
   type Transport,
   type TransportCloseEvent,
   TransportError,
+  TransportEvents,
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
 import { ClientSseStreams } from "./client-sse-streams.js";
@@ -19,7 +20,7 @@ import type {
   FetchLike,
   StreamableHttpClientTransportOptions,
 } from "./streamable-http-client-options.js";
-import { TransportEvents, toError } from "./transport-events.js";
+import { toError } from "./to-error.js";
 
 export type {
   FetchLike,

@@ -34,7 +34,7 @@ import {
   type SessionSettings,
   StreamableHttpServerTransport,
 } from "./streamable-http-server-transport.js";
-import { toError } from "./transport-events.js";
+import { toError } from "./to-error.js";
 
 export type {
   BatchPolicy,

@@ -9,6 +9,7 @@ import {
   type Transport,
   type TransportCloseEvent,
   TransportError,
+  TransportEvents,
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
 import { ExchangeRoutes } from "./exchange-routes.js";
@@ -27,7 +28,6 @@ import {
   shouldPrime,
 } from "./session-settings.js";
 import { StandaloneChannel } from "./standalone-channel.js";
-import { TransportEvents } from "./transport-events.js";
 
 export type { ResponseMode, SessionSettings } from "./session-settings.js";
 

@@ -5,13 +5,13 @@ import {
   type Transport,
   type TransportCloseEvent,
   TransportError,
+  TransportEvents,
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
 import {
   HttpStatusError,
   StreamableHttpClientTransport,
   type StreamableHttpClientTransportOptions,
-  TransportEvents,
 } from "@patchbay/transport-http";
 import { SseClientTransport } from "./sse-client-transport.js";
 

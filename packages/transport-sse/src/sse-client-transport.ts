@@ -6,9 +6,10 @@ import {
   type Transport,
   type TransportCloseEvent,
   TransportError,
+  TransportEvents,
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
-import { type FetchLike, HttpStatusError, TransportEvents } from "@patchbay/transport-http";
+import { type FetchLike, HttpStatusError } from "@patchbay/transport-http";
 import { EventSource } from "eventsource";
 
 /** Options of {@link SseClientTransport}. */

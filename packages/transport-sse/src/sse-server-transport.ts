@@ -5,6 +5,7 @@ import {
   type Transport,
   type TransportCloseEvent,
   TransportError,
+  TransportEvents,
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
 import {
@@ -12,7 +13,6 @@ import {
   formatSseComment,
   formatSseEvent,
   type TimerHandle,
-  TransportEvents,
 } from "@patchbay/transport-http";
 
 /**

@@ -5,11 +5,11 @@ import {
   type Transport,
   type TransportCloseEvent,
   TransportError,
+  TransportEvents,
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
 import { idKey } from "../message-keys.js";
 import type { StreamableHttpServerTransport } from "../streamable-http-server-transport.js";
-import { TransportEvents } from "../transport-events.js";
 
 /**
  * The server application's view of a stateless endpoint as one Transport: frames of every per-POST
