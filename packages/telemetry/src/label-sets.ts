@@ -41,22 +41,55 @@ export interface LabelSets<S> {
 
 const separator = "\u0000";
 
+/** Raw label values to their series: one level of maps per label name, the series at the last. */
+type RawValueTree<S> = Map<string, RawValueTree<S> | Series<S>>;
+
 /** Creates the bounded {@link LabelSets} of one metric. */
 export function createLabelSets<S>(options: LabelSetsOptions<S>): LabelSets<S> {
   const { labelNames, maxLabelSets, redact, createState } = options;
   const folded = labelNames.map((name) => options.overflowLabels.includes(name));
   const byValues = new Map<string, Series<S>>();
-  // Raw label keys that already resolved to a series, so redaction runs once per distinct input;
-  // bounded as well, since many raw inputs can redact to one set.
-  const byRawKey = new Map<string, Series<S>>();
+  // Raw label values that already resolved to a series, so redaction runs once per distinct input:
+  // a tree of maps with one level per label, so an observation builds no key string to hash.
+  // Bounded as well, since many raw inputs can redact to one set.
+  const byRawValues: RawValueTree<S> = new Map();
   const maxRawKeys = maxLabelSets * 2;
+  let rawKeys = 0;
+  const lastLabel = labelNames.length - 1;
   let overflowed = 0;
 
+  const rawValue = (labels: Labels | undefined, name: string): string => {
+    const value = labels?.[name];
+    return value === undefined ? "" : String(value);
+  };
+
   const rawValues = (labels: Labels | undefined): string[] =>
-    labelNames.map((name) => {
-      const value = labels?.[name];
-      return value === undefined ? "" : String(value);
-    });
+    labelNames.map((name) => rawValue(labels, name));
+
+  const cached = (labels: Labels | undefined): Series<S> | undefined => {
+    let node = byRawValues;
+    for (let index = 0; index < lastLabel; index += 1) {
+      const child = node.get(rawValue(labels, labelNames[index] as string));
+      if (child === undefined) return undefined;
+      node = child as RawValueTree<S>;
+    }
+    return node.get(rawValue(labels, labelNames[lastLabel] as string)) as Series<S> | undefined;
+  };
+
+  const cache = (raw: readonly string[], series: Series<S>): void => {
+    let node = byRawValues;
+    for (let index = 0; index < lastLabel; index += 1) {
+      const value = raw[index] as string;
+      let child = node.get(value) as RawValueTree<S> | undefined;
+      if (child === undefined) {
+        child = new Map();
+        node.set(value, child);
+      }
+      node = child;
+    }
+    node.set(raw[lastLabel] as string, series);
+    rawKeys += 1;
+  };
 
   const lookup = (values: string[]): Series<S> | undefined => byValues.get(values.join(separator));
 
@@ -71,10 +104,9 @@ export function createLabelSets<S>(options: LabelSetsOptions<S>): LabelSets<S> {
       if (labelNames.length === 0) {
         return byValues.get("") ?? create([]);
       }
+      const known = cached(labels);
+      if (known !== undefined) return known;
       const raw = rawValues(labels);
-      const rawKey = raw.join(separator);
-      const cached = byRawKey.get(rawKey);
-      if (cached !== undefined) return cached;
       const values = raw.map((value) => redact(value));
       let series = lookup(values);
       if (series === undefined) {
@@ -89,7 +121,7 @@ export function createLabelSets<S>(options: LabelSetsOptions<S>): LabelSets<S> {
           return lookup(foldedValues) ?? create(foldedValues);
         }
       }
-      if (byRawKey.size < maxRawKeys) byRawKey.set(rawKey, series);
+      if (rawKeys < maxRawKeys) cache(raw, series);
       return series;
     },
     all() {

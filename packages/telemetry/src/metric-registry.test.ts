@@ -168,6 +168,32 @@ describe("label cardinality", () => {
     ]);
   });
 
+  it("tells apart label sets that share values in other positions", () => {
+    const registry = createMetricRegistry();
+    const counter = registry.counter({
+      name: "test_positions_total",
+      help: "Label values in different positions.",
+      labelNames: ["a", "b", "c"],
+    });
+    counter.inc({ a: "x", b: "y" });
+    counter.inc({ a: "x", c: "y" });
+    counter.inc({ b: "x", c: "y" });
+    counter.inc({ a: "x", b: "y" }, 2);
+    counter.inc({ a: "x", b: "y", c: undefined });
+    counter.inc({ a: 1, b: true });
+    counter.inc({ a: "1", b: "true" });
+    const samples = family(registry.render(), "test_positions_total").metrics.map((metric) => [
+      metric.labels,
+      metric.value,
+    ]);
+    expect(samples).toEqual([
+      [{ a: "x", b: "y", c: "" }, "4"],
+      [{ a: "x", b: "", c: "y" }, "1"],
+      [{ a: "", b: "x", c: "y" }, "1"],
+      [{ a: "1", b: "true", c: "" }, "2"],
+    ]);
+  });
+
   it("redacts label values with the registry's redact function", () => {
     const registry = createMetricRegistry();
     const counter = registry.counter({

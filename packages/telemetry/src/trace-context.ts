@@ -16,18 +16,35 @@ export interface TraceContext {
 /** The `sampled` flag of {@link TraceContext.traceFlags}. */
 export const TRACE_FLAG_SAMPLED = 0x01;
 
-const hex32 = /^[0-9a-f]{32}$/;
-const hex16 = /^[0-9a-f]{16}$/;
 const hex2 = /^[0-9a-f]{2}$/;
+
+/**
+ * True for exactly `length` lowercase hex digits, not all zero. A loop over character codes rather
+ * than a regular expression: every request checks three ids, and this is several times faster.
+ */
+function isNonZeroLowerHex(value: string, length: number): boolean {
+  // Like RegExp#test, which the check replaced: a non-string is compared as its string form.
+  const text = typeof value === "string" ? value : String(value);
+  if (text.length !== length) return false;
+  let nonZero = false;
+  for (let index = 0; index < length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === 0x30) continue;
+    // 1-9 or a-f.
+    if (!((code > 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x66))) return false;
+    nonZero = true;
+  }
+  return nonZero;
+}
 
 /** True for 32 lowercase hex digits that are not all zero. */
 export function isValidTraceId(value: string): boolean {
-  return hex32.test(value) && value !== "00000000000000000000000000000000";
+  return isNonZeroLowerHex(value, 32);
 }
 
 /** True for 16 lowercase hex digits that are not all zero. */
 export function isValidSpanId(value: string): boolean {
-  return hex16.test(value) && value !== "0000000000000000";
+  return isNonZeroLowerHex(value, 16);
 }
 
 /**

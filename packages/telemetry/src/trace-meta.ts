@@ -80,7 +80,8 @@ export function injectTraceContext(params: unknown, context: TraceContext): unkn
   };
   const traceState =
     context.traceState === undefined ? undefined : truncateTracestate(context.traceState);
-  if (traceState === undefined) delete meta.tracestate;
-  else meta.tracestate = traceState;
+  if (traceState !== undefined) meta.tracestate = traceState;
+  // Only when there is one to remove: `delete` would make every copy a slower dictionary object.
+  else if (Object.hasOwn(meta, "tracestate")) delete meta.tracestate;
   return { ...base, _meta: meta };
 }
