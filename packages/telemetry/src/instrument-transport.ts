@@ -10,6 +10,7 @@ import {
   type JSONRPCRequest,
   type Transport,
 } from "@patchbay/jsonrpc-core";
+import { copyRecord } from "./copy-record.js";
 import { EventTypes } from "./event-types.js";
 import { type RequestTracker, trackRequest } from "./request-tracker.js";
 import { outcomeOfError, outcomeOfResult } from "./response-outcome.js";
@@ -147,7 +148,9 @@ export function instrumentTransport(
       message.params === undefined
         ? injectTraceContext(undefined, tracker.trace)
         : injectTraceContext(message.params, tracker.trace);
-    return { ...message, params };
+    const prepared = copyRecord(message);
+    prepared.params = params;
+    return prepared as unknown as JSONRPCMessage;
   };
 
   transport.onFrame(observeIncoming);

@@ -129,6 +129,20 @@ describe("injectTraceContext", () => {
     expect(injectTraceContext(positional, child)).toBe(positional);
   });
 
+  it("keeps JSON-parsed __proto__ keys of params and _meta as own properties", () => {
+    const params = JSON.parse(
+      '{"__proto__": {"a": 1}, "name": "echo", "_meta": {"__proto__": {"b": 2}, "progressToken": 5}}',
+    ) as { name: string; _meta: Record<string, unknown> };
+    const injected = injectTraceContext(params, child);
+    expect(Object.getPrototypeOf(injected)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(injected, "__proto__")?.value).toEqual({ a: 1 });
+    expect(Object.getPrototypeOf(injected._meta)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(injected._meta, "__proto__")?.value).toEqual({ b: 2 });
+    expect(injected._meta.progressToken).toBe(5);
+    expect(injected._meta.traceparent).toBe(`00-${traceId}-b7ad6b7169203331-01`);
+    expect(Object.keys(injected)).toEqual(["__proto__", "name", "_meta"]);
+  });
+
   it("round-trips through readTraceContext", () => {
     expect(readTraceContext(injectTraceContext({ a: 1 }, child))).toEqual(child);
   });

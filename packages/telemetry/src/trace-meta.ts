@@ -1,3 +1,4 @@
+import { copyRecord } from "./copy-record.js";
 import {
   formatTraceparent,
   parseTraceparent,
@@ -74,14 +75,15 @@ export function injectTraceContext(params: unknown, context: TraceContext): unkn
   if (Array.isArray(params)) return params;
   const base =
     params !== null && typeof params === "object" ? (params as Record<string, unknown>) : {};
-  const meta: Record<string, unknown> = {
-    ...readMeta(base),
-    traceparent: formatTraceparent(context),
-  };
+  const existing = readMeta(base);
+  const meta: Record<string, unknown> = existing === undefined ? {} : copyRecord(existing);
+  meta.traceparent = formatTraceparent(context);
   const traceState =
     context.traceState === undefined ? undefined : truncateTracestate(context.traceState);
   if (traceState !== undefined) meta.tracestate = traceState;
   // Only when there is one to remove: `delete` would make every copy a slower dictionary object.
   else if (Object.hasOwn(meta, "tracestate")) delete meta.tracestate;
-  return { ...base, _meta: meta };
+  const copy = copyRecord(base);
+  copy._meta = meta;
+  return copy;
 }
