@@ -155,3 +155,36 @@ describe("truncateTracestate", () => {
     expect(truncateTracestate(" , ")).toBeUndefined();
   });
 });
+
+describe("parseTraceparent of the value formatTraceparent just made", () => {
+  const context = { traceId, spanId, traceFlags: 3 };
+
+  it("gives back the formatted parts, as a new object every time", () => {
+    const value = formatTraceparent(context);
+    const first = parseTraceparent(value);
+    expect(first).toEqual(context);
+    expect(first).not.toBe(context);
+    (first as { traceFlags: number }).traceFlags = 0;
+    expect(parseTraceparent(value)).toEqual(context);
+    expect(parseTraceparent(value)).not.toBe(parseTraceparent(value));
+  });
+
+  it("still parses every other value on its own", () => {
+    formatTraceparent(context);
+    expect(parseTraceparent("")).toBeUndefined();
+    expect(parseTraceparent(`00-${traceId}-${spanId}-0`)).toBeUndefined();
+    expect(parseTraceparent(`00-${traceId.toUpperCase()}-${spanId}-03`)).toBeUndefined();
+    expect(parseTraceparent(`01-${traceId}-${spanId}-03`)).toEqual({ ...context, traceFlags: 1 });
+    expect(parseTraceparent(`00-${traceId}-${spanId}-01`)).toEqual({ ...context, traceFlags: 1 });
+  });
+
+  it("parses a value whose ids passed validation only as strings into string ids", () => {
+    const value = formatTraceparent({
+      traceId: [traceId] as unknown as string,
+      spanId: [spanId] as unknown as string,
+      traceFlags: 1,
+    });
+    expect(value).toBe(valid);
+    expect(parseTraceparent(value)).toEqual({ traceId, spanId, traceFlags: 1 });
+  });
+});

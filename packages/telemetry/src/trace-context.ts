@@ -47,6 +47,9 @@ export function isValidSpanId(value: string): boolean {
   return isNonZeroLowerHex(value, 16);
 }
 
+/** The value {@link formatTraceparent} made last, with its parts, for {@link parseTraceparent}. */
+let lastFormatted: (TraceContext & { readonly value: string }) | undefined;
+
 /**
  * Parses a `traceparent` value strictly (Trace Context level 1, section 3.2): lowercase hex only,
  * version `ff` refused, all-zero ids refused, exact field lengths; version `00` must be exactly 55
@@ -54,6 +57,11 @@ export function isValidSpanId(value: string): boolean {
  * in which case the receiver starts a new trace.
  */
 export function parseTraceparent(value: string): TraceContext | undefined {
+  // A gateway parses, one hop later, the value it has just formatted: that one needs no parsing.
+  if (lastFormatted !== undefined && value === lastFormatted.value) {
+    const { traceId, spanId, traceFlags } = lastFormatted;
+    return { traceId, spanId, traceFlags };
+  }
   if (typeof value !== "string" || value.length < 55) return undefined;
   const version = value.slice(0, 2);
   if (!hex2.test(version) || version === "ff") return undefined;
@@ -77,7 +85,14 @@ export function formatTraceparent(context: TraceContext): string {
   const flags = context.traceFlags;
   if (!Number.isInteger(flags) || flags < 0 || flags > 255)
     throw new RangeError(`invalid trace flags ${flags}`);
-  return `00-${context.traceId}-${context.spanId}-${flags.toString(16).padStart(2, "0")}`;
+  const { traceId, spanId } = context;
+  const value = `00-${traceId}-${spanId}-${flags.toString(16).padStart(2, "0")}`;
+  // Valid parts, which parsing this version 00 value would give back exactly (ids that only passed
+  // as their string form are not remembered).
+  if (typeof traceId === "string" && typeof spanId === "string") {
+    lastFormatted = { value, traceId, spanId, traceFlags: flags };
+  }
+  return value;
 }
 
 /** One `key=value` member of a `tracestate`. */
