@@ -229,7 +229,9 @@ export class ServerSession {
       if (this.#state.phase === "new" && options.beforeInitialize !== true) {
         this.#host.refuseUninitialized(method);
       }
-      const signal = AbortSignal.any([requestContext.signal, this.#closed.signal]);
+      // The connection aborts every running handler's signal when it closes, so this signal already
+      // covers both cancellation and session close (no per-request AbortSignal.any needed).
+      const signal = requestContext.signal;
       const record = (typeof params === "object" && params !== null ? params : {}) as Record<
         string,
         unknown
