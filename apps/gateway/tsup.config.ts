@@ -1,12 +1,7 @@
-import { defineConfig } from "tsup";
+import { definePackageBuild } from "../../tsup.shared.js";
 
-export default defineConfig({
+export default definePackageBuild({
   entry: ["src/index.ts", "src/cli.ts"],
-  format: ["esm"],
   dts: { entry: "src/index.ts" },
-  sourcemap: true,
-  clean: true,
-  target: "es2022",
   platform: "node",
-  tsconfig: "tsconfig.build.json",
 });

@@ -1,11 +1,3 @@
-import { defineConfig } from "tsup";
+import { definePackageBuild } from "../../tsup.shared.js";
 
-export default defineConfig({
-  entry: ["src/index.ts"],
-  format: ["esm"],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: "es2022",
-  tsconfig: "tsconfig.build.json",
-});
+export default definePackageBuild();

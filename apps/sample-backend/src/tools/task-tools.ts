@@ -1,3 +1,4 @@
+import { LOGGING_LEVELS } from "@patchbay/mcp-types";
 import type { Server } from "@patchbay/server";
 import { z } from "zod";
 import { abortableDelay } from "./abortable-delay.js";
@@ -56,18 +57,10 @@ export function registerTaskTools(server: Server): void {
       description: "Sends one log message at each of the eight levels (to test logging/setLevel)",
     },
     async (_args, context) => {
-      const levels = [
-        "debug",
-        "info",
-        "notice",
-        "warning",
-        "error",
-        "critical",
-        "alert",
-        "emergency",
-      ] as const;
-      for (const level of levels) await context.log(level, `A ${level} message`, "sample-backend");
-      return { content: [{ type: "text", text: `Logged at ${levels.length} levels` }] };
+      for (const level of LOGGING_LEVELS) {
+        await context.log(level, `A ${level} message`, "sample-backend");
+      }
+      return { content: [{ type: "text", text: `Logged at ${LOGGING_LEVELS.length} levels` }] };
     },
   );
   server.registerTool(

@@ -1,0 +1,18 @@
+import { defineConfig, type Options } from "tsup";
+
+/**
+ * The build every workspace package shares: ESM from `src/index.ts` with declarations, compiled
+ * with the package's `tsconfig.build.json`. Packages pass only what differs (extra entries, platform).
+ */
+export function definePackageBuild(overrides: Options = {}) {
+  return defineConfig({
+    entry: ["src/index.ts"],
+    format: ["esm"],
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    target: "es2022",
+    tsconfig: "tsconfig.build.json",
+    ...overrides,
+  });
+}
