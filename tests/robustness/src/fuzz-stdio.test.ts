@@ -98,17 +98,27 @@ describe.each(targets)("$name under hostile frames", ({ toolPrefix, start }) => 
     await expectEchoWorks("after deep nesting");
   });
 
-  it("answers each request of a batch of 10,000 once", async () => {
+  it("answers each request of a batch of 10,000 once, or refuses it whole naming a limit", async () => {
     const ids = Array.from({ length: 10_000 }, (_, index) => `batch-${index}`);
-    const answers = ids.map((id) => peer.answer(id));
+    const answers = Promise.all(ids.map((id) => peer.answer(id)));
+    const refusal = peer.answer(null);
     const batch = ids.map((id, index) =>
       index % 2 === 0
         ? { jsonrpc: "2.0", id, method: "ping" }
         : { jsonrpc: "2.0", id, method: "tools/list" },
     );
     peer.write(`${JSON.stringify(batch)}\n`);
-    await Promise.all(answers);
-    for (const id of ids) owed.add(idKey(id));
+    const outcome = await Promise.race([answers, refusal]);
+    // The loser stays pending until the child exits; its rejection then is expected.
+    answers.catch(() => {});
+    refusal.catch(() => {});
+    if (Array.isArray(outcome)) {
+      for (const id of ids) owed.add(idKey(id));
+    } else {
+      // A receiver with a cap on batch size (issue 13) refuses the batch as a whole.
+      expect(JSON.stringify(outcome)).toMatch(/limit|at most|too many/i);
+      expect(ids.filter((id) => peer.counts.has(idKey(id)))).toEqual([]);
+    }
     await expectEchoWorks("after the batch");
   });
 });

@@ -165,11 +165,13 @@ export function hostileFrame(prefix: string): fc.Arbitrary<FrameFactory> {
 
 /**
  * The ids a receiver must answer exactly once for these bytes: every valid request on every line
- * (the bytes may hold several), read the way a receiver reads them (invalid UTF-8 replaced).
+ * (the bytes may hold several), read the way a receiver reads them (invalid UTF-8 replaced). An
+ * HTTP body is one frame whatever newlines it holds: `framing: "whole"`.
  */
-export function idsOwedAnswers(bytes: Uint8Array): string[] {
+export function idsOwedAnswers(bytes: Uint8Array, framing: "lines" | "whole" = "lines"): string[] {
   const owed: string[] = [];
-  for (const line of new TextDecoder().decode(bytes).split("\n")) {
+  const text = new TextDecoder().decode(bytes);
+  for (const line of framing === "lines" ? text.split("\n") : [text]) {
     let value: unknown;
     try {
       value = JSON.parse(line);

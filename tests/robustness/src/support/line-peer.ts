@@ -98,7 +98,7 @@ export class LinePeer {
   }
 
   /** Resolves with the next response that carries `id`. */
-  answer(id: JSONRPCId): Promise<WireResponse> {
+  answer(id: JSONRPCId | null): Promise<WireResponse> {
     if (!this.alive) return Promise.reject(new Error("the child has exited"));
     return new Promise((resolve, reject) => {
       const key = idKey(id);
