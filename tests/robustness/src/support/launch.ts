@@ -18,9 +18,14 @@ const fixturesDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "f
 /** The path of a fixture backend script in tests/robustness/fixtures. */
 export const fixture = (name: string) => join(fixturesDir, name);
 
-/** A backend entry of a gateway config that runs a Node script. */
-export function nodeBackend(script: string, extra: Record<string, unknown> = {}) {
-  return { command: process.execPath, args: [script], restart: false, ...extra };
+/** A gateway config entry for fixtures/fault-backend.mjs in one of its modes. */
+export function faultBackend(mode: string, extra: Record<string, unknown> = {}) {
+  return {
+    command: process.execPath,
+    args: [fixture("fault-backend.mjs"), mode],
+    restart: false,
+    ...extra,
+  };
 }
 
 /** The sample backend as a gateway config entry (stdio). */

@@ -72,3 +72,8 @@ export async function killChild(child: ChildProcess): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   await exited(child);
 }
+
+/** The command line of `pid`, arguments joined by spaces. */
+export function commandLine(pid: number): string {
+  return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim();
+}
