@@ -44,12 +44,19 @@ export interface GatewayProcess {
   stop(): Promise<number[]>;
 }
 
-/** Starts the built gateway on a config (written to a fresh temp dir) and initializes it. */
-export async function startGateway(config: unknown): Promise<GatewayProcess> {
+/**
+ * Starts the built gateway on a config (written to a fresh temp dir) and initializes it.
+ * `nodeOptions` go before the script, for example a heap limit.
+ */
+export async function startGateway(
+  config: unknown,
+  nodeOptions: readonly string[] = [],
+): Promise<GatewayProcess> {
   const directory = mkdtempSync(join(tmpdir(), "patchbay-robustness-"));
   const configPath = join(directory, "gateway.json");
   writeFileSync(configPath, JSON.stringify(config));
   const child = spawnTracked(process.execPath, [
+    ...nodeOptions,
     gatewayCli,
     "--config",
     configPath,
