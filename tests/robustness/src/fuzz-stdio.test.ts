@@ -121,4 +121,20 @@ describe.each(targets)("$name under hostile frames", ({ toolPrefix, start }) => 
     }
     await expectEchoWorks("after the batch");
   });
+
+  it("answers a request that a later frame cancels at most once, and serves on", async () => {
+    const ids = Array.from({ length: 20 }, (_, index) => `cancel-${index}`);
+    for (const id of ids) {
+      const call = {
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: `${toolPrefix}long_task`, arguments: { steps: 1000, stepMs: 1000 } },
+      };
+      peer.write(`${JSON.stringify(call)}\n`);
+      peer.notify("notifications/cancelled", { requestId: id, reason: "cancelled by the test" });
+    }
+    await expectEchoWorks("after the cancellations");
+    for (const id of ids) expect(peer.counts.get(idKey(id)) ?? 0, id).toBeLessThanOrEqual(1);
+  });
 });

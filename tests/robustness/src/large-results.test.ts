@@ -69,4 +69,26 @@ describe("large tool results through the stdio gateway", () => {
       structuredContent: { backends: { sample: { status: "running" } } },
     });
   });
+
+  it("fails a result over the default 64 MiB limit at once with -32007, and serves on", async () => {
+    const { peer } = await gateway({
+      mcpServers: { sample: sampleBackend({ timeoutMs: 600_000 }) },
+    });
+    const response = await peer.request("tools/call", {
+      name: "sample__large_result",
+      arguments: { bytes: 70 * MB },
+    });
+    expect(response.error).toMatchObject({
+      code: -32007,
+      data: { backend: "sample", limitBytes: 64 * 1024 * 1024 },
+    });
+    expect(response.error?.message).toMatch(
+      /over its limit of 67108864 bytes \(maxMessageBytes\)$/,
+    );
+    const echo = await peer.request("tools/call", {
+      name: "sample__echo",
+      arguments: { message: "after" },
+    });
+    expect(textOf(echo.result)).toBe("after");
+  });
 });
