@@ -36,10 +36,7 @@ const targets: Target[] = [
       expect(response.error).toBeUndefined();
       return {
         peer,
-        stop: async () => {
-          await peer.close();
-          return [];
-        },
+        stop: async () => ((await peer.close()) ? [] : [peer.pid]),
       };
     },
   },

@@ -40,7 +40,10 @@ export const sampleBackend = (extra: Record<string, unknown> = {}) => ({
 export interface GatewayProcess {
   peer: LinePeer;
   directory: string;
-  /** Ends stdin, waits for the exit; returns the backends that outlived it (should be none). */
+  /**
+   * Ends stdin and waits for the exit; returns the pids that did not stop on their own (should be
+   * none): backends that outlived the gateway, and the gateway itself if it had to be killed.
+   */
   stop(): Promise<number[]>;
 }
 
@@ -83,11 +86,12 @@ export async function startGateway(
 async function stopGateway(child: ChildProcess, peer: LinePeer, directory: string) {
   const backends = child.pid === undefined ? [] : childrenOf(child.pid);
   for (const pid of backends) track(pid);
-  await peer.close();
+  const polite = await peer.close();
   const outlived = backends.filter(isRunning);
   for (const pid of outlived) process.kill(pid, "SIGKILL");
   rmSync(directory, { recursive: true, force: true });
-  return outlived;
+  // A gateway that had to be killed did not stop on stdin close as it must: report it too.
+  return polite || child.pid === undefined ? outlived : [child.pid, ...outlived];
 }
 
 /** Starts the sample backend over stdio (not initialized). */

@@ -119,10 +119,20 @@ export class LinePeer {
     return response;
   }
 
-  /** Ends stdin (the polite stop for stdio servers) and waits for the exit. */
-  async close(): Promise<void> {
+  /**
+   * Ends stdin (the polite stop for stdio servers) and waits for the exit. A child still running
+   * after `deadlineMs` is killed so that nothing is left behind; then this resolves false.
+   */
+  async close(deadlineMs = 10_000): Promise<boolean> {
     this.child.stdin?.end();
+    let polite = true;
+    const deadline = setTimeout(() => {
+      polite = false;
+      this.child.kill("SIGKILL");
+    }, deadlineMs);
     await exited(this.child);
+    clearTimeout(deadline);
+    return polite;
   }
 
   #onLine(line: string): void {
