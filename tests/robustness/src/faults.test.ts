@@ -92,6 +92,8 @@ describe("faults in backends during a load of concurrent calls through the stdio
     );
 
     expect(peer.alive).toBe(true);
+    // The garbage backend's lines stay in the gateway: its stdout carries only protocol messages.
+    expect(peer.garbage).toEqual([]);
     for (const answer of answers) expect(peer.counts.get(idKey(answer.id))).toBe(1);
     const repeated = [...peer.counts].filter(([key, count]) => key !== "null" && count > 1);
     expect(repeated).toEqual([]);

@@ -37,9 +37,13 @@ export async function fuzzStdioPeer(peer: LinePeer, toolPrefix: string): Promise
   return owed;
 }
 
-/** Every owed id answered once, no id (other than null) answered twice, and the peer alive. */
+/**
+ * Every owed id answered once, no id (other than null) answered twice, only JSON on stdout, and the
+ * peer alive.
+ */
 export function expectEachAnsweredOnce(peer: LinePeer, owed: Iterable<string>): void {
   expect(peer.alive, peer.stderr).toBe(true);
+  expect(peer.garbage).toEqual([]);
   for (const key of owed) expect(peer.counts.get(key), `answers to ${key}`).toBe(1);
   const repeated = [...peer.counts].filter(([key, count]) => key !== "null" && count > 1);
   expect(repeated).toEqual([]);

@@ -29,9 +29,9 @@ export class LinePeer {
   readonly pid: number;
   /** Responses received per {@link idKey}. */
   readonly counts = new Map<string, number>();
-  /** Notifications and requests the peer sent us. */
-  readonly incoming: { method: string; params?: unknown }[] = [];
-  /** Lines that were not JSON (they break the stdio rules). */
+  /** How many notifications and requests the peer sent us, per method. */
+  readonly incoming = new Map<string, number>();
+  /** The first 100 lines that were not JSON (they break the stdio rules). */
   readonly garbage: string[] = [];
   #stderr = "";
   #nextId = 0;
@@ -46,7 +46,7 @@ export class LinePeer {
     const decoder = createLineDecoder({
       maxLineBytes: 512 * 1024 * 1024,
       onLine: (line) => this.#onLine(line),
-      onError: (error) => this.garbage.push(error.message),
+      onError: (error) => this.#noteGarbage(error.message),
     });
     child.stdout.on("data", (chunk: Uint8Array) => decoder.push(chunk));
     child.stderr?.on("data", (chunk: Buffer) => {
@@ -135,12 +135,16 @@ export class LinePeer {
     return polite;
   }
 
+  #noteGarbage(text: string): void {
+    if (this.garbage.length < 100) this.garbage.push(text);
+  }
+
   #onLine(line: string): void {
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
-      this.garbage.push(line.slice(0, 200));
+      this.#noteGarbage(line.slice(0, 200));
       return;
     }
     for (const message of Array.isArray(value) ? value : [value]) this.#onMessage(message);
@@ -150,7 +154,7 @@ export class LinePeer {
     if (typeof message !== "object" || message === null) return;
     const record = message as Record<string, unknown>;
     if (typeof record.method === "string") {
-      this.incoming.push({ method: record.method, params: record.params });
+      this.incoming.set(record.method, (this.incoming.get(record.method) ?? 0) + 1);
       return;
     }
     const key = idKey(record.id);
