@@ -134,4 +134,22 @@ describe.each(targets)("$name under hostile frames", ({ toolPrefix, start }) => 
     await expectEchoWorks("after the cancellations");
     for (const id of ids) expect(peer.counts.get(idKey(id)) ?? 0, id).toBeLessThanOrEqual(1);
   });
+
+  it("answers a request over the 64 MiB line limit with -32600 naming the limit", async () => {
+    const answer = peer.answer("too-long");
+    const padding = "x".repeat(65 * 1024 * 1024);
+    peer.write(
+      `{"jsonrpc":"2.0","id":"too-long","method":"tools/call","params":{"name":"${toolPrefix}echo","arguments":{"message":"${padding}"}}}\n`,
+    );
+    const response = await answer;
+    owed.add(idKey("too-long"));
+    expect(response.error).toMatchObject({
+      code: -32600,
+      data: { maxLineBytes: 64 * 1024 * 1024 },
+    });
+    expect(response.error?.message).toMatch(
+      /^Request too large: \d+ bytes, over the limit of 67108864 bytes$/,
+    );
+    await expectEchoWorks("after the long line");
+  });
 });
