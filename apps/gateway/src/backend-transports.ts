@@ -21,6 +21,9 @@ export function createBackendTransportFactory(logger: Logger): BackendTransportF
           env: backend.env,
           name: backend.name,
           ...(backend.cwd === undefined ? {} : { cwd: backend.cwd }),
+          ...(backend.maxMessageBytes === undefined
+            ? {}
+            : { maxLineBytes: backend.maxMessageBytes }),
           stderr: (line) => logger.info(`[${backend.name}] ${line}`),
         });
       case "http":

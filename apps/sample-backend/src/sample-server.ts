@@ -3,6 +3,7 @@ import { registerPrompts } from "./prompts/register-prompts.js";
 import { registerResources } from "./resources/register-resources.js";
 import { registerClientRequestTools } from "./tools/client-request-tools.js";
 import { registerContentTools } from "./tools/content-tools.js";
+import { registerLargeResultTool } from "./tools/large-result-tool.js";
 import { registerStructuredTools } from "./tools/structured-tools.js";
 import { registerTaskTools } from "./tools/task-tools.js";
 
@@ -29,6 +30,7 @@ export function createSampleServer(options: SampleServerOptions = {}): Server {
   registerStructuredTools(server);
   registerTaskTools(server);
   registerClientRequestTools(server);
+  registerLargeResultTool(server);
   registerResources(server);
   registerPrompts(server);
   return server;

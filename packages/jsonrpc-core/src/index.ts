@@ -38,7 +38,12 @@ export {
   MethodNotFoundError,
   ParseError,
 } from "./errors/standard-errors.js";
-export { InvalidFrameError, LineTooLongError, TransportError } from "./errors/transport-errors.js";
+export {
+  InvalidFrameError,
+  type LineTooLongDetails,
+  LineTooLongError,
+  TransportError,
+} from "./errors/transport-errors.js";
 export { encodeLine } from "./framing/encode-line.js";
 export { createFrameDecoder, type FrameDecoderOptions } from "./framing/frame-decoder.js";
 export {

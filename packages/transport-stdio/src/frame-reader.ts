@@ -27,7 +27,7 @@ export class FrameReader {
   #attached = false;
   #ended = false;
 
-  /** `maxLineBytes` defaults to jsonrpc-core's (16 MiB). */
+  /** `maxLineBytes` defaults to jsonrpc-core's (64 MiB). */
   constructor(input: Readable, handlers: FrameReaderHandlers, maxLineBytes?: number) {
     this.#input = input;
     this.#handlers = handlers;

@@ -36,7 +36,7 @@ export interface StdioClientTransportOptions {
    * SIGKILL, in milliseconds. Default 2,000.
    */
   readonly gracePeriodMs?: number;
-  /** Longest line accepted, in UTF-8 bytes; longer lines are reported and skipped. Default 16 MiB. */
+  /** Longest line accepted, in UTF-8 bytes; longer lines are reported and skipped. Default 64 MiB. */
   readonly maxLineBytes?: number;
   /**
    * Run the child in its own process group and signal the whole group, so that grandchildren (the

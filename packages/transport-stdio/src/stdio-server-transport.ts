@@ -17,7 +17,7 @@ export interface StdioServerTransportOptions {
   readonly input?: Readable;
   /** Where frames go, one line each; default `process.stdout`. Nothing else may write to it. */
   readonly output?: Writable;
-  /** Longest line accepted, in UTF-8 bytes; longer lines are reported and skipped. Default 16 MiB. */
+  /** Longest line accepted, in UTF-8 bytes; longer lines are reported and skipped. Default 64 MiB. */
   readonly maxLineBytes?: number;
 }
 

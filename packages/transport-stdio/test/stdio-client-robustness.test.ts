@@ -84,6 +84,25 @@ describe("stdio client transport with a misbehaving child", () => {
     expect(LineTooLongError.isInstance(events.errors[0])).toBe(true);
   });
 
+  it("fails only the request whose response is over maxLineBytes, naming the limit", async () => {
+    const { transport, events } = peer("sized-responses", { maxLineBytes: 64 * 1024 });
+    const connection = createConnection(transport, { defaultTimeoutMs: 0 });
+    await connection.start();
+    await events.waitForFrames(1);
+    for (const envelopeLast of [false, true]) {
+      const small = connection.request("size", { size: 10, envelopeLast });
+      const large = connection.request("size", { size: 1024 * 1024, envelopeLast });
+      const after = connection.request("size", { size: 20, envelopeLast });
+      const failure = (await large.catch((error: unknown) => error)) as LineTooLongError;
+      expect(LineTooLongError.isInstance(failure)).toBe(true);
+      expect(failure.message).toMatch(
+        /^The response to request \d+ of 1048\d{3} bytes is over the limit of 65536 bytes/,
+      );
+      expect(await small).toEqual({ text: "x".repeat(10) });
+      expect(await after).toEqual({ text: "x".repeat(20) });
+    }
+  });
+
   it("fails a pending request at once with a clear error when the child exits mid-request", async () => {
     const { transport, events } = peer("crash-on-request");
     const connection = createConnection(transport);

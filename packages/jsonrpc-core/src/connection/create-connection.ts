@@ -1,5 +1,5 @@
 import { CancelledError, ConnectionClosedError } from "../errors/connection-errors.js";
-import { InvalidFrameError, TransportError } from "../errors/transport-errors.js";
+import { InvalidFrameError, LineTooLongError, TransportError } from "../errors/transport-errors.js";
 import { ListenerSet, toError } from "../internal/listener-set.js";
 import {
   type Frame,
@@ -19,6 +19,7 @@ import type {
   RequestOptions,
 } from "./connection-types.js";
 import type { NotificationDescriptor, RequestDescriptor } from "./descriptors.js";
+import { answerDroppedLine } from "./dropped-line.js";
 import { IncomingRequests } from "./incoming-requests.js";
 import { NotificationDispatch } from "./notification-dispatch.js";
 import { OutgoingRequests } from "./outgoing-requests.js";
@@ -189,6 +190,7 @@ export function createConnection(
 
   transport.onError((error) => {
     if (InvalidFrameError.isInstance(error)) sendQuietly(error.response);
+    if (LineTooLongError.isInstance(error)) answerDroppedLine(error, outgoing, sendQuietly);
     report(error);
   });
 

@@ -1,4 +1,4 @@
-import type { JSONRPCErrorResponse } from "../messages.js";
+import type { JSONRPCErrorResponse, JSONRPCId } from "../messages.js";
 import { errorMarker, hasErrorMarker, setErrorMarker } from "./error-marker.js";
 import { LocalError, type LocalErrorOptions } from "./local-error.js";
 
@@ -43,22 +43,40 @@ export class InvalidFrameError extends LocalError {
   }
 }
 
+/** What is known of a dropped overlong line (see {@link LineTooLongError}). */
+export interface LineTooLongDetails {
+  /** The line's length in bytes, when the whole line was seen. */
+  readonly lineBytes?: number;
+  /** The JSON-RPC id read from the start or the end of the line, when one was found. */
+  readonly id?: JSONRPCId;
+  /** Whether the line held a request (`method`) or a response (`result`/`error`), when known. */
+  readonly messageType?: "request" | "response";
+}
+
 /**
  * A line exceeded the line decoder's `maxLineBytes` (`code: "LINE_TOO_LONG"`). The line is dropped
- * and decoding resumes after its newline.
+ * and decoding resumes after its newline. When the frame decoder could read the message's id and
+ * kind from the ends of the line, they are in `id` and `messageType`: a Connection then fails the
+ * pending request the response was for, or answers the request with an error.
  */
 export class LineTooLongError extends LocalError {
   /** The configured limit, in bytes. */
   readonly maxLineBytes: number;
+  /** The dropped line's length in bytes, when known. */
+  readonly lineBytes: number | undefined;
+  /** The id of the message the line held, when it could be read. */
+  readonly id: JSONRPCId | undefined;
+  /** The kind of message the line held, when it could be read. */
+  readonly messageType: "request" | "response" | undefined;
 
   /** Creates the report for one overlong line. */
-  constructor(maxLineBytes: number) {
-    super(
-      "LINE_TOO_LONG",
-      `Line longer than ${maxLineBytes} bytes; dropped up to the next newline`,
-    );
+  constructor(maxLineBytes: number, details: LineTooLongDetails = {}) {
+    super("LINE_TOO_LONG", describeLineTooLong(maxLineBytes, details));
     this.name = "LineTooLongError";
     this.maxLineBytes = maxLineBytes;
+    this.lineBytes = details.lineBytes;
+    this.id = details.id;
+    this.messageType = details.messageType;
     setErrorMarker(this, lineTooLongMarker);
   }
 
@@ -66,4 +84,16 @@ export class LineTooLongError extends LocalError {
   static override isInstance(value: unknown): value is LineTooLongError {
     return hasErrorMarker(value, lineTooLongMarker);
   }
+}
+
+function describeLineTooLong(maxLineBytes: number, details: LineTooLongDetails): string {
+  const { id, messageType, lineBytes } = details;
+  const what =
+    id === undefined || messageType === undefined
+      ? "A line"
+      : messageType === "response"
+        ? `The response to request ${JSON.stringify(id)}`
+        : `Request ${JSON.stringify(id)}`;
+  const size = lineBytes === undefined ? "" : ` of ${lineBytes} bytes`;
+  return `${what}${size} is over the limit of ${maxLineBytes} bytes (maxLineBytes); dropped`;
 }

@@ -62,4 +62,30 @@ describe("createFrameDecoder", () => {
     expect(LineTooLongError.isInstance(errors[0])).toBe(true);
     expect(frames).toEqual([[{ jsonrpc: "2.0", method: "y" }, {}]]);
   });
+
+  it("names the id and kind of a dropped response, whichever end of the line holds the id", () => {
+    const { decoder, errors } = collect(64);
+    const big = "x".repeat(200);
+    decoder.push(`{"jsonrpc":"2.0","id":3,"result":{"text":"${big}"}}\n`);
+    decoder.push(`{"result":{"text":"${big}"},"jsonrpc":"2.0","id":"s"}\n`);
+    decoder.push(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"a":"${big}"}}\n`);
+    expect(errors.map((error) => (error as LineTooLongError).id)).toEqual([3, "s", 4]);
+    expect(errors.map((error) => (error as LineTooLongError).messageType)).toEqual([
+      "response",
+      "response",
+      "request",
+    ]);
+    expect(errors[0]?.message).toBe(
+      "The response to request 3 of 245 bytes is over the limit of 64 bytes (maxLineBytes); dropped",
+    );
+  });
+
+  it("names no id when neither end of the dropped line shows one", () => {
+    const { decoder, errors } = collect(16);
+    decoder.push(`${"z".repeat(100)}\n`);
+    expect((errors[0] as LineTooLongError).id).toBeUndefined();
+    expect(errors[0]?.message).toBe(
+      "A line of 100 bytes is over the limit of 16 bytes (maxLineBytes); dropped",
+    );
+  });
 });

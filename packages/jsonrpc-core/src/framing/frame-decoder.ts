@@ -1,18 +1,25 @@
 import { decode } from "../codec/decode.js";
-import { InvalidFrameError } from "../errors/transport-errors.js";
+import { InvalidFrameError, LineTooLongError } from "../errors/transport-errors.js";
 import type { Frame } from "../messages.js";
 import type { FrameInfo } from "../transport.js";
-import { createLineDecoder, type LineDecoder } from "./line-decoder.js";
+import {
+  createLineSplitter,
+  DEFAULT_MAX_LINE_BYTES,
+  type DroppedLine,
+  type LineDecoder,
+} from "./line-decoder.js";
+import { sniffEnvelope } from "./sniff-envelope.js";
 
 /** Options of {@link createFrameDecoder}. */
 export interface FrameDecoderOptions {
-  /** Longest line accepted, in UTF-8 bytes. Default 16 MiB. */
+  /** Longest line accepted, in UTF-8 bytes. Default 64 MiB. */
   maxLineBytes?: number;
   /** Receives each valid frame; `info.rejected` lists the -32600 responses owed for a batch. */
   onFrame(frame: Frame, info: FrameInfo): void;
   /**
    * Receives an {@link InvalidFrameError} for each line that is not JSON-RPC (send its `response`
-   * back) and a `LineTooLongError` for each overlong line. Decoding goes on with the next line.
+   * back) and a `LineTooLongError` for each overlong line, carrying the message's id and kind when
+   * they could be read from the ends of the line. Decoding goes on with the next line.
    */
   onError(error: Error): void;
 }
@@ -22,7 +29,10 @@ export interface FrameDecoderOptions {
  * stdio transports read. A bad line is reported and skipped; the stream is never lost.
  */
 export function createFrameDecoder(options: FrameDecoderOptions): LineDecoder {
-  const lineOptions = {
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const textDecoder = new TextDecoder();
+  return createLineSplitter({
+    maxLineBytes,
     onLine(text: string) {
       const result = decode(text);
       if (!result.ok) {
@@ -37,11 +47,9 @@ export function createFrameDecoder(options: FrameDecoderOptions): LineDecoder {
         result.rejected.length > 0 ? { rejected: result.rejected } : {},
       );
     },
-    onError: options.onError,
-  };
-  return createLineDecoder(
-    options.maxLineBytes === undefined
-      ? lineOptions
-      : { ...lineOptions, maxLineBytes: options.maxLineBytes },
-  );
+    onDroppedLine(line: DroppedLine) {
+      const hint = sniffEnvelope(textDecoder.decode(line.head), textDecoder.decode(line.tail));
+      options.onError(new LineTooLongError(maxLineBytes, { lineBytes: line.lineBytes, ...hint }));
+    },
+  });
 }

@@ -83,4 +83,37 @@ describe("framing properties", () => {
       ),
     );
   });
+
+  it("names the id and kind of any overlong message, whatever the member order and chunking", () => {
+    const maxLineBytes = 256;
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer({ min: 0 }), fc.string({ maxLength: 30 })),
+        fc.constantFrom("request", "response") as fc.Arbitrary<"request" | "response">,
+        fc.boolean(),
+        fc.string({ unit: "grapheme", minLength: 300, maxLength: 2000 }),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        (id, messageType, envelopeLast, padding, positions) => {
+          const body =
+            messageType === "request"
+              ? { method: "tools/call", params: { padding } }
+              : { result: { padding } };
+          const message = envelopeLast
+            ? { ...body, jsonrpc: "2.0", id }
+            : { jsonrpc: "2.0", id, ...body };
+          const errors: Error[] = [];
+          const decoder = createFrameDecoder({
+            maxLineBytes,
+            onFrame: () => {},
+            onError: (error) => errors.push(error),
+          });
+          const bytes = new TextEncoder().encode(`${JSON.stringify(message)}\n`);
+          for (const chunk of cut(bytes, positions)) decoder.push(chunk);
+          expect(errors).toHaveLength(1);
+          expect(errors[0]).toMatchObject({ id, messageType, lineBytes: bytes.length - 1 });
+        },
+      ),
+      { seed: 11 },
+    );
+  });
 });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { LineTooLongError } from "../errors/transport-errors.js";
-import { createLineDecoder, type LineDecoderOptions } from "./line-decoder.js";
+import {
+  createLineDecoder,
+  createLineSplitter,
+  type DroppedLine,
+  type LineDecoderOptions,
+} from "./line-decoder.js";
 
 function collect(options: Partial<LineDecoderOptions> = {}) {
   const lines: string[] = [];
@@ -109,5 +114,45 @@ describe("createLineDecoder", () => {
     decoder.end();
     expect(lines).toEqual([]);
     expect(errors).toHaveLength(1);
+  });
+
+  it("reports the dropped line's full length once it ends, across chunks and CRLF", () => {
+    const { decoder, lines, errors } = collect({ maxLineBytes: 4 });
+    decoder.push("123456");
+    decoder.push("789");
+    expect(errors).toEqual([]);
+    decoder.push("0\r\nok\n");
+    expect(lines).toEqual(["ok"]);
+    expect((errors[0] as LineTooLongError).lineBytes).toBe(10);
+    expect(errors[0]?.message).toContain("10 bytes");
+  });
+
+  it("keeps memory bounded while dropping a line far over the limit", () => {
+    const { decoder, errors } = collect({ maxLineBytes: 1024 });
+    const chunk = new Uint8Array(64 * 1024).fill(0x61);
+    for (let index = 0; index < 64; index += 1) decoder.push(chunk);
+    decoder.push("\n");
+    expect((errors[0] as LineTooLongError).lineBytes).toBe(64 * 64 * 1024);
+  });
+});
+
+describe("createLineSplitter", () => {
+  it("hands over the first and last bytes of a dropped line", () => {
+    const dropped: DroppedLine[] = [];
+    const splitter = createLineSplitter({
+      maxLineBytes: 1100,
+      onLine: () => {},
+      onDroppedLine: (line) => dropped.push(line),
+    });
+    const line = `<${"a".repeat(600)}${"b".repeat(600)}${"c".repeat(600)}>`;
+    for (let index = 0; index < line.length; index += 7)
+      splitter.push(line.slice(index, index + 7));
+    splitter.push("\r\n");
+    const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    expect(dropped).toHaveLength(1);
+    expect(dropped[0]?.lineBytes).toBe(line.length);
+    expect(text(dropped[0]?.head ?? new Uint8Array())).toBe(line.slice(0, 1024));
+    // The CR of the line ending took one of the 256 bytes kept.
+    expect(text(dropped[0]?.tail ?? new Uint8Array())).toBe(line.slice(-255));
   });
 });

@@ -1,18 +1,27 @@
 import { LineTooLongError } from "../errors/transport-errors.js";
 
-/** Default `maxLineBytes`: 16 MiB, room for a message carrying a few base64 images. */
-export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+/**
+ * Default `maxLineBytes`: 64 MiB, room for a tool result of 50 MB (a few large base64 images or a big
+ * file) with its JSON escaping.
+ */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
+/** Bytes kept from the start and from the end of a dropped line, to name what was dropped. */
+const HEAD_BYTES = 1024;
+const TAIL_BYTES = 256;
 
 /** Options of {@link createLineDecoder}. */
 export interface LineDecoderOptions {
-  /** Longest line accepted, in UTF-8 bytes without the line ending. Default 16 MiB. */
+  /** Longest line accepted, in UTF-8 bytes without the line ending. Default 64 MiB. */
   maxLineBytes?: number;
   /** Receives each non-blank line, without its `\n` or `\r\n`. */
   onLine(text: string): void;
-  /** Receives a {@link LineTooLongError} for each overlong line; decoding goes on after it. */
+  /**
+   * Receives a {@link LineTooLongError} for each overlong line, once the whole line was dropped (at
+   * its newline or at `end()`); decoding goes on after it.
+   */
   onError(error: Error): void;
 }
 
@@ -27,6 +36,23 @@ export interface LineDecoder {
   end(): void;
 }
 
+/** What is known of a dropped overlong line: its size and a few bytes from each end. */
+export interface DroppedLine {
+  /** The line's length in bytes, without its line ending. */
+  readonly lineBytes: number;
+  /** Up to the first 1 KiB of the line. */
+  readonly head: Uint8Array;
+  /** Up to the last 256 bytes of the line. */
+  readonly tail: Uint8Array;
+}
+
+/** Options of the internal splitter: a dropped line is described instead of reported. */
+export interface LineSplitterOptions {
+  maxLineBytes?: number;
+  onLine(text: string): void;
+  onDroppedLine(line: DroppedLine): void;
+}
+
 /**
  * Creates a line decoder. Lines are split on the byte `0x0A` (which never occurs inside a multi-byte
  * UTF-8 sequence), so a character split across chunks is decoded whole. Text chunks are encoded to
@@ -34,18 +60,36 @@ export interface LineDecoder {
  */
 export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  return createLineSplitter({
+    maxLineBytes,
+    onLine: options.onLine,
+    onDroppedLine: (line) =>
+      options.onError(new LineTooLongError(maxLineBytes, { lineBytes: line.lineBytes })),
+  });
+}
+
+/**
+ * The line decoder's machinery. While an overlong line is being dropped only its first and last
+ * bytes are kept, so memory stays bounded by `maxLineBytes` plus a little, however long the line.
+ */
+export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const textDecoder = new TextDecoder();
   const textEncoder = new TextEncoder();
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
-  // True while dropping the rest of an overlong line, up to its newline.
-  let discarding = false;
+  // Set while dropping the rest of an overlong line, up to its newline.
+  let dropping: { head: Uint8Array; tail: Uint8Array; lineBytes: number } | undefined;
 
   function emit(bytes: Uint8Array): void {
     let end = bytes.length;
     if (end > 0 && bytes[end - 1] === CARRIAGE_RETURN) end--;
     if (end > maxLineBytes) {
-      options.onError(new LineTooLongError(maxLineBytes));
+      options.onDroppedLine({
+        lineBytes: end,
+        head: bytes.slice(0, Math.min(end, HEAD_BYTES)),
+        tail: bytes.slice(Math.max(0, end - TAIL_BYTES), end),
+      });
       return;
     }
     const text = textDecoder.decode(end === bytes.length ? bytes : bytes.subarray(0, end));
@@ -67,6 +111,37 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
     return line;
   }
 
+  function startDropping(): void {
+    const line = takePending(new Uint8Array(0));
+    dropping = {
+      head: line.slice(0, HEAD_BYTES),
+      tail: line.slice(Math.max(0, line.length - TAIL_BYTES)),
+      lineBytes: line.length,
+    };
+  }
+
+  function keepDropping(part: Uint8Array): void {
+    if (dropping === undefined) return;
+    dropping.lineBytes += part.length;
+    dropping.tail =
+      part.length >= TAIL_BYTES
+        ? part.slice(part.length - TAIL_BYTES)
+        : joinTail(dropping.tail, part);
+  }
+
+  function finishDropping(): void {
+    if (dropping === undefined) return;
+    const { head, tail } = dropping;
+    let { lineBytes } = dropping;
+    dropping = undefined;
+    let tailEnd = tail.length;
+    if (tailEnd > 0 && tail[tailEnd - 1] === CARRIAGE_RETURN) {
+      tailEnd--;
+      lineBytes--;
+    }
+    options.onDroppedLine({ lineBytes, head, tail: tail.subarray(0, tailEnd) });
+  }
+
   function pushBytes(chunk: Uint8Array): void {
     let start = 0;
     for (
@@ -74,22 +149,25 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
       newline !== -1;
       newline = chunk.indexOf(NEWLINE, start)
     ) {
-      if (discarding) discarding = false;
-      else emit(takePending(chunk.subarray(start, newline)));
+      if (dropping !== undefined) {
+        keepDropping(chunk.subarray(start, newline));
+        finishDropping();
+      } else {
+        emit(takePending(chunk.subarray(start, newline)));
+      }
       start = newline + 1;
     }
-    if (discarding || start === chunk.length) return;
+    if (start === chunk.length) return;
+    if (dropping !== undefined) {
+      keepDropping(chunk.subarray(start));
+      return;
+    }
     // Copy the tail: the caller may reuse its buffer after push() returns.
     const tail = chunk.slice(start);
     pending.push(tail);
     pendingBytes += tail.length;
     // +1 leaves room for a "\r" that a CRLF line ending may still add.
-    if (pendingBytes > maxLineBytes + 1) {
-      pending = [];
-      pendingBytes = 0;
-      discarding = true;
-      options.onError(new LineTooLongError(maxLineBytes));
-    }
+    if (pendingBytes > maxLineBytes + 1) startDropping();
   }
 
   return {
@@ -97,10 +175,18 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
       pushBytes(typeof chunk === "string" ? textEncoder.encode(chunk) : chunk);
     },
     end() {
-      if (!discarding && pendingBytes > 0) emit(takePending(new Uint8Array(0)));
+      if (dropping !== undefined) finishDropping();
+      else if (pendingBytes > 0) emit(takePending(new Uint8Array(0)));
       pending = [];
       pendingBytes = 0;
-      discarding = false;
     },
   };
+}
+
+function joinTail(previous: Uint8Array, part: Uint8Array): Uint8Array {
+  const keep = Math.min(previous.length, TAIL_BYTES - part.length);
+  const joined = new Uint8Array(keep + part.length);
+  joined.set(previous.subarray(previous.length - keep), 0);
+  joined.set(part, keep);
+  return joined;
 }

@@ -36,6 +36,7 @@ export const BackendConfigSchema = z.object({
   namespace: z.string().optional(),
   timeoutMs: positiveMilliseconds.optional(),
   maxTimeoutMs: positiveMilliseconds.optional(),
+  maxMessageBytes: z.number().int().positive().optional(),
   isolation: z.enum(["shared", "per-session"]).optional(),
   tools: z.object({ allow: globList.optional(), deny: globList.optional() }).optional(),
   start: z.enum(["eager", "lazy"]).optional(),

@@ -32,6 +32,11 @@ export interface StdioBackendConfig extends BackendConfigCommon {
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   readonly cwd?: string;
+  /**
+   * Longest message (line) accepted from the backend, in bytes; a response over it fails its call
+   * at once with -32007. Default: transport-stdio's `maxLineBytes` (64 MiB).
+   */
+  readonly maxMessageBytes?: number;
 }
 
 /**

@@ -78,6 +78,7 @@ describe("parseGatewayConfig", () => {
           start: "lazy",
           restart: { maxAttempts: 3, initialDelayMs: 10 },
           cwd: "/srv",
+          maxMessageBytes: 1_048_576,
         },
         old: { url: "http://127.0.0.1:9/sse", transport: "sse", restart: false },
       },
@@ -93,6 +94,7 @@ describe("parseGatewayConfig", () => {
       start: "lazy",
       restart: { maxAttempts: 3, initialDelayMs: 10 },
       cwd: "/srv",
+      maxMessageBytes: 1_048_576,
     });
     expect(config.backends[1]).toMatchObject({ transport: "sse", restart: { enabled: false } });
   });
@@ -211,6 +213,17 @@ describe("parseGatewayConfig", () => {
       issuesOf({ mcpServers: { a: { command: "x", timeoutMs: 10, maxTimeoutMs: 5 } } }),
     ).toEqual([
       { path: "mcpServers.a.maxTimeoutMs", message: "expected at least timeoutMs (10), got 5" },
+    ]);
+  });
+
+  it("accepts maxMessageBytes only for stdio servers", () => {
+    expect(
+      issuesOf({ mcpServers: { a: { url: "http://127.0.0.1:9/mcp", maxMessageBytes: 10 } } }),
+    ).toEqual([
+      {
+        path: "mcpServers.a.maxMessageBytes",
+        message: 'maxMessageBytes applies to servers started with "command" (stdio) only',
+      },
     ]);
   });
 

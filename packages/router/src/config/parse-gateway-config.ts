@@ -199,6 +199,12 @@ function toBackendConfig(
       message: `expected at least timeoutMs (${timeoutMs}), got ${maxTimeoutMs}`,
     });
   }
+  if (entry.url !== undefined && entry.maxMessageBytes !== undefined) {
+    issues.push({
+      path: joinPath(path, "maxMessageBytes"),
+      message: 'maxMessageBytes applies to servers started with "command" (stdio) only',
+    });
+  }
   if (issues.length > before) return undefined;
 
   const tools = withoutUndefined({ allow: entry.tools?.allow, deny: entry.tools?.deny });
@@ -223,6 +229,7 @@ function toBackendConfig(
       args: entry.args ?? [],
       env: entry.env ?? {},
       ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }),
+      ...(entry.maxMessageBytes === undefined ? {} : { maxMessageBytes: entry.maxMessageBytes }),
     };
   }
   return {

@@ -16,6 +16,8 @@ export const GatewayErrorCode = {
   CapabilityNotSupported: -32005,
   /** The gateway is shutting down and takes no new requests. */
   GatewayShuttingDown: -32006,
+  /** The backend's response was over the backend's `maxMessageBytes`; it was dropped. */
+  BackendResponseTooLarge: -32007,
   /** The gateway failed in a way no other code describes. */
   GatewayInternalError: -32019,
 } as const;
@@ -58,6 +60,11 @@ export const GATEWAY_ERROR_TABLE: readonly {
     name: "GatewayShuttingDown",
     code: GatewayErrorCode.GatewayShuttingDown,
     meaning: "the gateway is shutting down",
+  },
+  {
+    name: "BackendResponseTooLarge",
+    code: GatewayErrorCode.BackendResponseTooLarge,
+    meaning: "the backend's response was over its maxMessageBytes limit and was dropped",
   },
   {
     name: "GatewayInternalError",

@@ -57,6 +57,19 @@ describe("mapBackendError", () => {
     );
   });
 
+  it("maps a response dropped for its size to -32007 naming the limit", () => {
+    const dropped = Object.assign(new FakeLocalError("LINE_TOO_LONG", "too long"), {
+      maxLineBytes: 1024,
+      lineBytes: 5000,
+    });
+    expect(mapBackendError(dropped, "big")).toEqual({
+      code: GatewayErrorCode.BackendResponseTooLarge,
+      message:
+        'The response of backend "big" of 5000 bytes is over its limit of 1024 bytes (maxMessageBytes)',
+      data: { backend: "big", limitBytes: 1024, responseBytes: 5000 },
+    });
+  });
+
   it("maps anything else to the gateway internal error", () => {
     expect(mapBackendError(new Error("boom"), "b")).toMatchObject({
       code: GatewayErrorCode.GatewayInternalError,

@@ -76,6 +76,8 @@ export function mapBackendError(error: unknown, backend: string): WireErrorObjec
         `Could not reach backend "${backend}"`,
         { backend, detail },
       );
+    case "LINE_TOO_LONG":
+      return responseTooLargeError(error, backend);
     default:
       return createGatewayError(
         GatewayErrorCode.GatewayInternalError,
@@ -83,6 +85,18 @@ export function mapBackendError(error: unknown, backend: string): WireErrorObjec
         { backend, detail },
       );
   }
+}
+
+/** A response dropped for its size (jsonrpc-core's LineTooLongError, read structurally). */
+function responseTooLargeError(error: unknown, backend: string): WireErrorObject {
+  const limit = isRecord(error) ? error.maxLineBytes : undefined;
+  const size = isRecord(error) ? error.lineBytes : undefined;
+  const sizeText = typeof size === "number" ? ` of ${size} bytes` : "";
+  return createGatewayError(
+    GatewayErrorCode.BackendResponseTooLarge,
+    `The response of backend "${backend}"${sizeText} is over its limit of ${String(limit)} bytes (maxMessageBytes)`,
+    { backend, limitBytes: limit, responseBytes: size },
+  );
 }
 
 /** The error for a backend that is not running. */
