@@ -9,7 +9,8 @@ import { loadConfigFile } from "./load-config-file.js";
 const directories: string[] = [];
 
 afterEach(() => {
-  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+  for (const directory of directories.splice(0))
+    rmSync(directory, { recursive: true, force: true });
 });
 
 function file(name: string, text: string): string {

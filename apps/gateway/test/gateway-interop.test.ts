@@ -245,18 +245,14 @@ describe("progress and cancellation from the paced sample backend through the ga
     const controller = new AbortController();
     const seen: number[] = [];
     const outcome = gateway.client
-      .callTool(
-        { name: "sample__long_task", arguments: { steps: 3, stepMs: 60_000 } },
-        undefined,
-        {
-          signal: controller.signal,
-          // The first report means the tool is running in the backend: abort then.
-          onprogress: ({ progress }) => {
-            seen.push(progress);
-            controller.abort(new Error("the caller gave up"));
-          },
+      .callTool({ name: "sample__long_task", arguments: { steps: 3, stepMs: 60_000 } }, undefined, {
+        signal: controller.signal,
+        // The first report means the tool is running in the backend: abort then.
+        onprogress: ({ progress }) => {
+          seen.push(progress);
+          controller.abort(new Error("the caller gave up"));
         },
-      )
+      })
       .then(
         (result) => ({ result }),
         (error: unknown) => ({ error }),
