@@ -120,8 +120,11 @@ describe("the SDK's Client with StreamableHTTPClientTransport against an SDK Mcp
       const server = await serveSdkServerThroughOurHandler({ responseMode });
       const client = createSdkClient();
       const logs: unknown[] = [];
-      client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
-        logs.push(notification.params.data);
+      const logged = new Promise<void>((resolve) => {
+        client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+          logs.push(notification.params.data);
+          resolve();
+        });
       });
       const transport = new StreamableHTTPClientTransport(server.url);
       await client.connect(transport);
@@ -152,7 +155,8 @@ describe("the SDK's Client with StreamableHTTPClientTransport against an SDK Mcp
         expect(progress).toEqual([1]);
       } else {
         // A JSON answer has no room for them: they take the GET stream, racing the response.
-        await waitUntil(() => logs.length === 1);
+        await logged;
+        expect(logs).toEqual(["working"]);
       }
 
       const asked = await client.callTool({ name: "ask", arguments: {} });
@@ -194,8 +198,11 @@ describe("the SDK's Client with StreamableHTTPClientTransport against an SDK Mcp
     const server = await serveSdkServerThroughOurHandler({});
     const client = createSdkClient();
     let changed = 0;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      changed++;
+    const listChanged = new Promise<void>((resolve) => {
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        changed++;
+        resolve();
+      });
     });
     const transport = new StreamableHTTPClientTransport(server.url);
     const sessionOf = (_client: Client) => transport.sessionId as string;
@@ -204,7 +211,8 @@ describe("the SDK's Client with StreamableHTTPClientTransport against an SDK Mcp
     const [session] = [...Array(1)].map(() => server.handler.getSession(sessionOf(client)));
     await waitUntil(() => session?.hasStandaloneStream === true);
     await client.callTool({ name: "grow", arguments: {} });
-    await waitUntil(() => changed === 1);
+    await listChanged;
+    expect(changed).toBe(1);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain("extra");
   });
@@ -394,34 +402,41 @@ describe("our StreamableHttpClientTransport against the SDK's StreamableHTTPServ
 
   it("receives list_changed on the GET stream and ends the session with DELETE on close", async () => {
     const { url, transports } = await startSdkServer(false);
-    let getOpened = false;
+    let opened = () => {};
+    const getOpened = new Promise<void>((resolve) => {
+      opened = resolve;
+    });
     const ours = new StreamableHttpClientTransport({
       url,
       fetch: async (input, init) => {
         const response = await fetch(input, init);
-        if (init?.method === "GET" && response.ok) getOpened = true;
+        if (init?.method === "GET" && response.ok) opened();
         return response;
       },
     });
     const client = createSdkClient();
     let changed = 0;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      changed++;
+    const listChanged = new Promise<void>((resolve) => {
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        changed++;
+        resolve();
+      });
     });
     await client.connect(toSdkTransport(ours));
     const sdkTransport = transports.get(ours.sessionId as string);
-    let sdkClosed = false;
-    if (sdkTransport !== undefined) {
-      const previous = sdkTransport.onclose;
-      sdkTransport.onclose = () => {
-        sdkClosed = true;
+    expect(sdkTransport).toBeDefined();
+    const sdkClosed = new Promise<void>((resolve) => {
+      const previous = sdkTransport!.onclose;
+      sdkTransport!.onclose = () => {
+        resolve();
         previous?.();
       };
-    }
-    await waitUntil(() => getOpened);
+    });
+    await getOpened;
     await client.callTool({ name: "grow", arguments: {} });
-    await waitUntil(() => changed === 1);
+    await listChanged;
+    expect(changed).toBe(1);
     await client.close();
-    await waitUntil(() => sdkClosed);
+    await sdkClosed;
   });
 });

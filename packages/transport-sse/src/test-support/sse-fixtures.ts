@@ -133,9 +133,20 @@ export async function openStream(
   };
 }
 
-/** Waits until `predicate` holds, checking every event-loop turn, then every few milliseconds. */
-export async function waitUntil(predicate: () => boolean): Promise<void> {
+/**
+ * Waits until `predicate` holds: checks after every turn of the event loop, then every few
+ * milliseconds, for conditions no event announces. Gives up after `timeoutMs` (default 10 s, under
+ * the test timeout) with an error naming the condition (`what`, by default the predicate's source).
+ */
+export async function waitUntil(
+  predicate: () => boolean,
+  what = predicate.toString(),
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
   for (let turn = 0; !predicate(); turn++) {
+    if (performance.now() > deadline)
+      throw new Error(`gave up after ${timeoutMs} ms waiting for ${what}`);
     await new Promise<void>((resolve) => {
       if (turn < 1000) setImmediate(resolve);
       else setTimeout(resolve, 5);
