@@ -154,10 +154,9 @@ describe("GET", () => {
     await stream.event(0);
     clock.advance(4999);
     clock.advance(1);
-    await waitUntil(() => stream.raw.join("").includes(": keep-alive"));
-    expect(stream.raw.join("").match(/: keep-alive/g)).toHaveLength(1);
+    expect(await stream.rawMatches(/: keep-alive/g, 1)).toBe(1);
     clock.advance(10_000);
-    await waitUntil(() => (stream.raw.join("").match(/: keep-alive/g) ?? []).length === 3);
+    expect(await stream.rawMatches(/: keep-alive/g, 3)).toBe(3);
     stream.abort();
   });
 });

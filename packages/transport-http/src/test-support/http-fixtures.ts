@@ -188,6 +188,8 @@ export interface OpenSseStream {
   event(index: number): Promise<SseEvent>;
   /** Every raw chunk of text seen so far (comments included). */
   readonly raw: string[];
+  /** Resolves with the number of matches of `pattern` (global) in the raw text once it reaches `count`. */
+  rawMatches(pattern: RegExp, count: number): Promise<number>;
   /** Resolves when the server ends the stream. */
   readonly ended: Promise<void>;
   /** Drops the connection from the client side. */
@@ -240,6 +242,14 @@ export async function openSse(
     raw,
     ended,
     abort: () => controller.abort(),
+    async rawMatches(pattern, count) {
+      const matches = () => (raw.join("").match(pattern) ?? []).length;
+      while (matches() < count) {
+        if (finished) throw new Error(`stream ended with ${matches()} of ${count} ${pattern}`);
+        await new Promise<void>((resolve) => waiters.push(resolve));
+      }
+      return matches();
+    },
     async event(index) {
       while (events[index] === undefined) {
         if (finished) throw new Error(`stream ended after ${events.length} events`);

@@ -78,6 +78,8 @@ export interface OpenStream {
   readonly status: number;
   readonly headers: Headers;
   readonly raw: string[];
+  /** Resolves with the number of matches of `pattern` (global) in the raw text once it reaches `count`. */
+  rawMatches(pattern: RegExp, count: number): Promise<number>;
   event(index: number): Promise<SseEvent>;
   readonly ended: Promise<void>;
   abort(): void;
@@ -123,6 +125,14 @@ export async function openStream(
     raw,
     ended,
     abort: () => controller.abort(),
+    async rawMatches(pattern, count) {
+      const matches = () => (raw.join("").match(pattern) ?? []).length;
+      while (matches() < count) {
+        if (finished) throw new Error(`stream ended with ${matches()} of ${count} ${pattern}`);
+        await new Promise<void>((resolve) => waiters.push(resolve));
+      }
+      return matches();
+    },
     async event(index) {
       while (events[index] === undefined) {
         if (finished) throw new Error(`stream ended after ${events.length} events`);
