@@ -145,13 +145,13 @@ export async function openStream(
 
 /**
  * Waits until `predicate` holds: checks after every turn of the event loop, then every few
- * milliseconds, for conditions no event announces. Gives up after `timeoutMs` (default 10 s, under
+ * milliseconds, for conditions no event announces. Gives up after `timeoutMs` (default 15 s, under
  * the test timeout) with an error naming the condition (`what`, by default the predicate's source).
  */
 export async function waitUntil(
   predicate: () => boolean,
   what = predicate.toString(),
-  timeoutMs = 10_000,
+  timeoutMs = 15_000,
 ): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   for (let turn = 0; !predicate(); turn++) {

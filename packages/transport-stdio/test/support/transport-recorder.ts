@@ -51,12 +51,12 @@ export function recordEvents(transport: Transport) {
 
 /**
  * Resolves when `check` holds, polling every few milliseconds: for processes that are not ours to
- * wait on. Gives up after `timeoutMs` (default 10 s, under the test timeout) naming the condition.
+ * wait on. Gives up after `timeoutMs` (default 15 s, under the test timeout) naming the condition.
  */
 export async function eventually(
   check: () => boolean,
   what = check.toString(),
-  timeoutMs = 10_000,
+  timeoutMs = 15_000,
 ): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (!check()) {
