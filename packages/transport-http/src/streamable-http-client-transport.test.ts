@@ -206,6 +206,10 @@ describe("StreamableHttpClientTransport", () => {
 
   it("resumes a POST's SSE answer that ended before the response, and receives the response", async () => {
     let answerLater: (() => Promise<void>) | undefined;
+    let requestArrived = () => {};
+    const arrived = new Promise<void>((resolve) => {
+      requestArrived = resolve;
+    });
     server = await startTestServer({
       retryIntervalMs: 10,
       onSession: async (transport) => {
@@ -220,6 +224,7 @@ describe("StreamableHttpClientTransport", () => {
           } else if (message.method === "slow") {
             const id = message.id as number;
             answerLater = () => transport.send({ jsonrpc: "2.0", id, result: "done" });
+            requestArrived();
           }
         });
         await transport.start();
@@ -236,7 +241,7 @@ describe("StreamableHttpClientTransport", () => {
     const frames = collectFrames(client);
     await handshake(client, frames);
     await client.send({ jsonrpc: "2.0", id: 5, method: "slow" });
-    await waitUntil(() => answerLater !== undefined);
+    await arrived;
     // The server drops the POST stream (2025-11-25 polling); the response comes later.
     const session = server.transports[0];
     expect(session?.closeRequestStream(5)).toBe(true);

@@ -10,7 +10,6 @@ import {
   sseMessages,
   startTestServer,
   type TestServer,
-  waitUntil,
 } from "./test-support/http-fixtures.js";
 
 const ping = (id: number | string) => ({ jsonrpc: "2.0" as const, id, method: "ping" });
@@ -432,6 +431,10 @@ describe("related messages", () => {
 
   it("routes progress notifications by progress token to the request that asked", async () => {
     let sendProgress: (() => Promise<void>) | undefined;
+    let requestArrived = () => {};
+    const arrived = new Promise<void>((resolve) => {
+      requestArrived = resolve;
+    });
     const { url } = await start({
       onSession: async (transport) => {
         transport.onFrame((frame) => {
@@ -453,6 +456,7 @@ describe("related messages", () => {
               });
               await transport.send({ jsonrpc: "2.0", id, result: {} });
             };
+            requestArrived();
           }
         });
         await transport.start();
@@ -468,7 +472,7 @@ describe("related messages", () => {
       },
       body: JSON.stringify({ ...ping(4), params: { _meta: { progressToken: "tok" } } }),
     });
-    await waitUntil(() => sendProgress !== undefined);
+    await arrived;
     setImmediate(() => void sendProgress?.());
     await stream.ended;
     expect(sseMessages(stream.raw.join(""))).toEqual([

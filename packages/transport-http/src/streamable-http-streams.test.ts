@@ -196,6 +196,10 @@ describe("resumability", () => {
 
   it("resumes a POST answer that broke before its response, with the response replayed", async () => {
     let answer: (() => Promise<void>) | undefined;
+    let requestArrived = () => {};
+    const arrived = new Promise<void>((resolve) => {
+      requestArrived = resolve;
+    });
     const { url } = await start({
       onSession: async (transport) => {
         transport.onFrame((frame) => {
@@ -209,6 +213,7 @@ describe("resumability", () => {
           } else if (message.id !== undefined) {
             const id = message.id;
             answer = () => transport.send({ jsonrpc: "2.0", id, result: { late: true } });
+            requestArrived();
           }
         });
         await transport.start();
@@ -226,7 +231,7 @@ describe("resumability", () => {
     });
     const priming = await stream.event(0);
     stream.abort();
-    await waitUntil(() => answer !== undefined);
+    await arrived;
     await answer?.();
     const resumed = await openSse(url, {
       headers: {
