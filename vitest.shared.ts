@@ -1,4 +1,5 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig, mergeConfig, type ViteUserConfig } from "vitest/config";
@@ -9,6 +10,7 @@ const resultsDir = join(root, ".test-results");
 /**
  * The vitest project settings every workspace package shares: the default console reporter plus a
  * JSON report per package under `.test-results/`, which `scripts/run-tests.mjs` sums into one line.
+ * This file is also each package's `globalSetup` (see `setup` below).
  */
 export function definePackageTestConfig(packageDir: string, overrides: ViteUserConfig = {}) {
   mkdirSync(resultsDir, { recursive: true });
@@ -19,6 +21,7 @@ export function definePackageTestConfig(packageDir: string, overrides: ViteUserC
       test: {
         include: ["src/**/*.test.ts", "test/**/*.test.ts"],
         reporters: ["default", ["json", { outputFile: join(resultsDir, `${group}-${name}.json`) }]],
+        globalSetup: [fileURLToPath(import.meta.url)],
         testTimeout: 20_000,
         hookTimeout: 20_000,
         restoreMocks: true,
@@ -28,4 +31,85 @@ export function definePackageTestConfig(packageDir: string, overrides: ViteUserC
     }),
     overrides,
   );
+}
+
+const TEMPORARY_VARIABLES = ["TMPDIR", "TMP", "TEMP"] as const;
+
+/**
+ * vitest `globalSetup`: points the temp dir of this run (its test workers and every process they
+ * start inherit it) at a fresh private folder. At the end it fails the run, naming what, when
+ * anything is left in that folder or a process started by the run still runs (found on Linux by
+ * that folder in its environment; stopped, then reported). The private folder also keeps runs of
+ * other packages or checkouts on the same machine out of the count.
+ */
+export function setup(): () => Promise<void> {
+  const runDirectory = mkdtempSync(join(tmpdir(), "patchbay-test-run-"));
+  const previous = TEMPORARY_VARIABLES.map((name) => [name, process.env[name]] as const);
+  for (const name of TEMPORARY_VARIABLES) process.env[name] = runDirectory;
+  return async () => {
+    for (const [name, value] of previous) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    const problems: string[] = [];
+    const processes = await leftoverProcesses(runDirectory);
+    if (processes.length > 0) {
+      problems.push(
+        `${processes.length} process(es) still running (now killed): ${processes.join("; ")}`,
+      );
+    }
+    const leftovers = readdirSync(runDirectory);
+    rmSync(runDirectory, { recursive: true, force: true });
+    if (leftovers.length > 0) {
+      problems.push(
+        `Tests left ${leftovers.length} entr${leftovers.length === 1 ? "y" : "ies"} in the temp dir ` +
+          `(remove them in afterEach/afterAll): ${leftovers.slice(0, 20).join(", ")}`,
+      );
+    }
+    if (problems.length === 0) return;
+    // vitest prints an error thrown from teardown ("error during close") but still exits 0.
+    process.exitCode = 1;
+    throw new Error(problems.join("\n"));
+  };
+}
+
+/** Processes (not this one or its workers) whose environment names `runDirectory` as TMPDIR. */
+function processesOfRun(runDirectory: string): { pid: number; command: string }[] {
+  if (process.platform !== "linux") return [];
+  const marker = `\0TMPDIR=${runDirectory}\0`;
+  const found: { pid: number; command: string }[] = [];
+  for (const entry of readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      const parent = Number(
+        /^\d+ \(.*\) \S (\d+)/s.exec(readFileSync(`/proc/${pid}/stat`, "utf8"))?.[1],
+      );
+      if (parent === process.pid) continue; // a vitest worker, ended by vitest itself
+      if (!`\0${readFileSync(`/proc/${pid}/environ`, "latin1")}`.includes(marker)) continue;
+      const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+      found.push({ pid, command: command.slice(0, 200) });
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
+/**
+ * The run's processes still alive at the end, after one second's grace for those already exiting;
+ * those are killed, so a failed run does not leave them behind either.
+ */
+async function leftoverProcesses(runDirectory: string): Promise<string[]> {
+  if (processesOfRun(runDirectory).length === 0) return [];
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const remaining = processesOfRun(runDirectory);
+  for (const { pid } of remaining) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  return remaining.map(({ pid, command }) => `${pid} ${command}`);
 }

@@ -1,13 +1,22 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are config values with ${VAR} references, not templates
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GatewayConfigError } from "@patchbay/router";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { loadConfigFile } from "./load-config-file.js";
 
+const directories: string[] = [];
+
+afterEach(() => {
+  for (const directory of directories.splice(0))
+    rmSync(directory, { recursive: true, force: true });
+});
+
 function file(name: string, text: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), "patchbay-config-")), name);
+  const directory = mkdtempSync(join(tmpdir(), "patchbay-config-"));
+  directories.push(directory);
+  const path = join(directory, name);
   writeFileSync(path, text);
   return path;
 }

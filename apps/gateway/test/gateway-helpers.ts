@@ -1,10 +1,11 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll } from "vitest";
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -21,9 +22,21 @@ export const backends = {
   pidBackend: join(here, "fixtures", "pid-backend.mjs"),
 };
 
-/** A fresh temporary directory. */
+const temporaryDirectories: string[] = [];
+
+// Registered while the importing test file is collected, so it runs once that file's tests and its
+// own afterAll hooks (which stop the gateways using these directories) are done.
+afterAll(() => {
+  for (const directory of temporaryDirectories.splice(0)) {
+    rmSync(directory, { recursive: true, force: true, maxRetries: 3 });
+  }
+});
+
+/** A fresh temporary directory, removed after the test file that asked for it. */
 export function temporaryDirectory(): string {
-  return mkdtempSync(join(tmpdir(), "patchbay-gateway-"));
+  const directory = mkdtempSync(join(tmpdir(), "patchbay-gateway-"));
+  temporaryDirectories.push(directory);
+  return directory;
 }
 
 /** Writes a config file and returns its path. */

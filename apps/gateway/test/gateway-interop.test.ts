@@ -1,8 +1,11 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  CallToolResultSchema,
   CreateMessageRequestSchema,
   ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  type Progress,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -185,5 +188,81 @@ describe("sampling and roots through the gateway", () => {
     } finally {
       await gateway.client.close();
     }
+  });
+});
+
+// SDK 1.x drops a progress notification that arrives in the same read as its result
+// (typescript-sdk issue 2580); the sample backend paces its reports so that does not happen, and
+// the gateway must keep them apart. 200 ms rather than the default 50 keeps this deterministic on
+// a loaded machine (apps/sample-backend/README.md).
+describe("progress and cancellation from the paced sample backend through the gateway", () => {
+  const stepDelayMs = 200;
+  let gateway: Connected;
+
+  beforeAll(async () => {
+    const path = writeConfig(temporaryDirectory(), {
+      mcpServers: {
+        sample: {
+          command: process.execPath,
+          args: [backends.sample, "--step-delay-ms", String(stepDelayMs)],
+        },
+      },
+    });
+    gateway = await connectGateway(path);
+  }, 30_000);
+
+  afterAll(async () => {
+    await gateway?.client.close();
+  });
+
+  it("the official SDK client sees all three progress notifications", async () => {
+    const errors: Error[] = [];
+    gateway.client.onerror = (error) => errors.push(error);
+    const updates: Progress[] = [];
+    const startedAt = performance.now();
+    const result = await gateway.client.callTool(
+      { name: "sample__test_tool_with_progress" },
+      CallToolResultSchema,
+      { onprogress: (update) => updates.push(update) },
+    );
+    expect(updates.map(({ progress, total }) => [progress, total])).toEqual([
+      [0, 100],
+      [50, 100],
+      [100, 100],
+    ]);
+    expect(result.isError).not.toBe(true);
+    // A lower bound only: the backend cannot answer before its three pauses.
+    expect(performance.now() - startedAt).toBeGreaterThanOrEqual(3 * stepDelayMs - 5);
+    expect(errors.map(String)).not.toContainEqual(expect.stringMatching(/unknown token/));
+  });
+
+  it("an abort after the call started cancels the tool in the backend", async () => {
+    const cancelledLog = new Promise<string>((resolve) => {
+      gateway.client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
+        if (/cancelled/.test(String(params.data))) resolve(String(params.data));
+      });
+    });
+    const controller = new AbortController();
+    const seen: number[] = [];
+    const outcome = gateway.client
+      .callTool({ name: "sample__long_task", arguments: { steps: 3, stepMs: 60_000 } }, undefined, {
+        signal: controller.signal,
+        // The first report means the tool is running in the backend: abort then.
+        onprogress: ({ progress }) => {
+          seen.push(progress);
+          controller.abort(new Error("the caller gave up"));
+        },
+      })
+      .then(
+        (result) => ({ result }),
+        (error: unknown) => ({ error }),
+      );
+    // SDK 1.x rejects an aborted call with McpError -32001 carrying the abort reason.
+    expect(await outcome).toMatchObject({
+      error: { code: -32001, message: expect.stringContaining("the caller gave up") },
+    });
+    expect(seen).toEqual([0]);
+    // The backend's tool saw the cancellation the gateway forwarded (it logs where it stopped).
+    expect(await cancelledLog).toBe("long_task cancelled at step 1 of 3");
   });
 });

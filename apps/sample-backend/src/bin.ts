@@ -22,7 +22,9 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const server = createSampleServer();
+  const server = createSampleServer(
+    options.stepDelayMs === undefined ? {} : { stepDelayMs: options.stepDelayMs },
+  );
   if (options.transport === "stdio") {
     const { closed } = await serveStdio(server);
     // stdin may still be open (the client did not close it): end the process once sessions closed.

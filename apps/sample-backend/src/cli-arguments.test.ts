@@ -18,6 +18,12 @@ describe("parseCliArguments", () => {
     expect(parseCliArguments(["--transport=sse"], { PORT: "8080" }).port).toBe(8080);
   });
 
+  it("reads --step-delay-ms, and leaves it out when absent", () => {
+    expect(parseCliArguments(["--step-delay-ms", "0"]).stepDelayMs).toBe(0);
+    expect(parseCliArguments(["--step-delay-ms=120"]).stepDelayMs).toBe(120);
+    expect(parseCliArguments([])).not.toHaveProperty("stepDelayMs");
+  });
+
   it.each([
     [["--transport", "websocket"], /--transport must be/],
     [["--port", "x"], /--port must be/],
@@ -25,6 +31,8 @@ describe("parseCliArguments", () => {
     [["--verbose", "1"], /Unknown option/],
     [["stdio"], /Unexpected argument/],
     [["--host"], /needs a value/],
+    [["--step-delay-ms", "-1"], /--step-delay-ms must be/],
+    [["--step-delay-ms", "60001"], /--step-delay-ms must be/],
   ])("rejects %j", (argv, message) => {
     expect(() => parseCliArguments(argv)).toThrow(message);
   });

@@ -6,18 +6,21 @@ export interface CliArguments {
   transport: TransportKind;
   host: string;
   port: number;
+  /** `--step-delay-ms`: pause after each progress report (absent: the server's default, 50). */
+  stepDelayMs?: number;
 }
 
 /** Usage text printed for `--help` and after a bad argument. */
 export const USAGE =
-  "Usage: patchbay-sample-backend --transport stdio|http|sse|ws [--host 127.0.0.1] [--port N]\n" +
+  "Usage: patchbay-sample-backend --transport stdio|http|sse|ws [--host 127.0.0.1] [--port N] [--step-delay-ms N]\n" +
   "  --transport  how to serve: stdio (default), http (Streamable HTTP at /mcp), sse (legacy HTTP+SSE at /sse)\n" +
   "               or ws (WebSocket at ws://host:port/mcp, subprotocol mcp)\n" +
   "  --host       address to bind for http/sse/ws (default 127.0.0.1)\n" +
-  "  --port       port for http/sse/ws (default $PORT or 3000; 0 picks a free port)\n";
+  "  --port       port for http/sse/ws (default $PORT or 3000; 0 picks a free port)\n" +
+  "  --step-delay-ms  pause after each progress report of the progress tools (default 50; 0: none)\n";
 
 /**
- * Parses `--transport`, `--host` and `--port` (also as `--name=value`); throws a `TypeError` that
+ * Parses `--transport`, `--host`, `--port` and `--step-delay-ms` (also as `--name=value`); throws a `TypeError` that
  * names the bad argument.
  */
 export function parseCliArguments(
@@ -30,7 +33,7 @@ export function parseCliArguments(
     if (!argument.startsWith("--")) throw new TypeError(`Unexpected argument: ${argument}`);
     const equals = argument.indexOf("=");
     const name = equals === -1 ? argument.slice(2) : argument.slice(2, equals);
-    if (!["transport", "host", "port"].includes(name))
+    if (!["transport", "host", "port", "step-delay-ms"].includes(name))
       throw new TypeError(`Unknown option: --${name}`);
     const value = equals === -1 ? argv[++index] : argument.slice(equals + 1);
     if (value === undefined) throw new TypeError(`Option --${name} needs a value`);
@@ -45,5 +48,11 @@ export function parseCliArguments(
   if (!/^\d+$/.test(portText) || port > 65_535) {
     throw new TypeError(`--port must be an integer from 0 to 65535, got ${portText}`);
   }
-  return { transport, host: values.get("host") ?? "127.0.0.1", port };
+  const host = values.get("host") ?? "127.0.0.1";
+  const stepDelayText = values.get("step-delay-ms");
+  if (stepDelayText === undefined) return { transport, host, port };
+  if (!/^\d+$/.test(stepDelayText) || Number(stepDelayText) > 60_000) {
+    throw new TypeError(`--step-delay-ms must be an integer from 0 to 60000, got ${stepDelayText}`);
+  }
+  return { transport, host, port, stepDelayMs: Number(stepDelayText) };
 }

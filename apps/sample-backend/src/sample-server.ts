@@ -11,13 +11,26 @@ import { registerTaskTools } from "./tools/task-tools.js";
 export interface SampleServerOptions {
   /** Items per page of every list (default 100); tests use a small one to exercise pagination. */
   pageSize?: number;
+  /**
+   * Pause in ms after each progress report of `test_tool_with_progress` and after the last one of
+   * `long_task` (default 50, as the MCP conformance fixture server; 0 turns pacing off). Without it
+   * progress and result reach the client in one read, and SDK 1.x clients drop the progress.
+   */
+  stepDelayMs?: number;
 }
+
+/** The default pause after a progress report, in ms (see `SampleServerOptions.stepDelayMs`). */
+export const DEFAULT_STEP_DELAY_MS = 50;
 
 /**
  * The one definition of the sample backend's tools, resources and prompts. Every transport serves
  * this same object: `server.connect(transport)` once per connection.
  */
 export function createSampleServer(options: SampleServerOptions = {}): Server {
+  const stepDelayMs = options.stepDelayMs ?? DEFAULT_STEP_DELAY_MS;
+  if (!Number.isInteger(stepDelayMs) || stepDelayMs < 0 || stepDelayMs > 60_000) {
+    throw new RangeError(`stepDelayMs must be an integer from 0 to 60000, got ${stepDelayMs}`);
+  }
   const server = createServer({
     name: "patchbay-sample-backend",
     title: "Patchbay sample backend",
@@ -28,7 +41,7 @@ export function createSampleServer(options: SampleServerOptions = {}): Server {
   });
   registerContentTools(server);
   registerStructuredTools(server);
-  registerTaskTools(server);
+  registerTaskTools(server, stepDelayMs);
   registerClientRequestTools(server);
   registerLargeResultTool(server);
   registerResources(server);

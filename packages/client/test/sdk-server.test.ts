@@ -28,13 +28,25 @@ function createGate(): Gate {
   return { open, opened };
 }
 
+/** The gate at `index`, created by whichever side asks first. */
+function gateAt(gates: Gate[], index: number): Gate {
+  gates[index] ??= createGate();
+  return gates[index];
+}
+
 /** The official SDK's McpServer with tools that exercise the client. */
 function createSdkServer() {
   const server = new McpServer(
     { name: "sdk-fixture", version: "9.9.9" },
     { instructions: "Use the tools", capabilities: { logging: {} } },
   );
-  const state = { aborted: createGate(), steps: [] as Gate[], started: createGate() };
+  // steps[i] lets step i+1 of "stepper" run; reached[i] opens when that step waits for it.
+  const state = {
+    aborted: createGate(),
+    steps: [] as Gate[],
+    reached: [] as Gate[],
+    started: createGate(),
+  };
   server.registerTool(
     "add",
     { inputSchema: { a: z.number(), b: z.number() }, outputSchema: { sum: z.number() } },
@@ -56,6 +68,7 @@ function createSdkServer() {
       for (let step = 1; step <= steps; step += 1) {
         const gate = createGate();
         state.steps.push(gate);
+        gateAt(state.reached, step - 1).open();
         await gate.opened;
         await extra.sendNotification({
           method: "notifications/progress",
@@ -210,7 +223,7 @@ describe("our client against the official SDK's McpServer", () => {
     );
     const outcome = call.catch((error: unknown) => error);
     for (let step = 0; step < 3; step += 1) {
-      while (state.steps.length <= step) await new Promise((resolve) => setImmediate(resolve));
+      await gateAt(state.reached, step).opened;
       clock.advance(80);
       progressSeen = createGate();
       state.steps[step]?.open();

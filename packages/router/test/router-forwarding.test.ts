@@ -232,10 +232,10 @@ describe("router: server-to-client requests", () => {
 
   it("refuses sampling for a client without the capability and shows it in the status", async () => {
     harness = await createHarness(sampler, { asker: defineAsker });
-    const result = await harness.client
-      .callTool({ name: "asker__ask" })
-      .catch((error: unknown) => error);
-    expect(result).toBeDefined();
+    await expect(harness.client.callTool({ name: "asker__ask" })).rejects.toMatchObject({
+      message:
+        "The client connected to the gateway does not support sampling/createMessage (no sampling capability)",
+    });
     const status = (await harness.client.callTool({ name: "gateway_status" }))
       .structuredContent as {
       backends: Record<string, { refused_requests: Record<string, number> }>;

@@ -5,7 +5,7 @@ import { Hono } from "hono";
 import { expect, it } from "vitest";
 import { StreamableHttpClientTransport } from "./streamable-http-client-transport.js";
 import { createStreamableHttpHandler } from "./streamable-http-handler.js";
-import { answerRequests, initializeRequest, waitUntil } from "./test-support/http-fixtures.js";
+import { answerRequests, initializeRequest } from "./test-support/http-fixtures.js";
 
 it("mounts in a Hono app through its node adapter's req/res", async () => {
   const mcp = createStreamableHttpHandler({
@@ -29,12 +29,17 @@ it("mounts in a Hono app through its node adapter's req/res", async () => {
     const { port } = server.address() as AddressInfo;
     const client = new StreamableHttpClientTransport({ url: `http://127.0.0.1:${port}/mcp` });
     const frames: unknown[] = [];
-    client.onFrame((frame) => frames.push(frame));
+    const answered = new Promise<void>((resolve) =>
+      client.onFrame((frame) => {
+        frames.push(frame);
+        if (frames.length === 2) resolve();
+      }),
+    );
     await client.start();
     await client.send(initializeRequest(0));
     await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     await client.send({ jsonrpc: "2.0", id: 1, method: "tools/list" });
-    await waitUntil(() => frames.length === 2);
+    await answered;
     expect(frames[1]).toEqual({ jsonrpc: "2.0", id: 1, result: { echo: "tools/list" } });
     await client.close();
     expect(mcp.sessionCount).toBe(0);

@@ -9,7 +9,6 @@ import {
   POST_ACCEPT,
   post,
   rawRequest,
-  waitUntil,
 } from "./test-support/http-fixtures.js";
 
 let server: StreamableHttpServer | undefined;
@@ -21,6 +20,10 @@ afterEach(async () => {
 /** A server whose sessions run a Connection answering `echo` and a `slow` method held open. */
 async function startConnectionServer() {
   const release: (() => void)[] = [];
+  let slowArrived = () => {};
+  const slowStarted = new Promise<void>((resolve) => {
+    slowArrived = resolve;
+  });
   server = await createStreamableHttpServer({
     onSession: async (transport) => {
       const connection = createConnection(transport);
@@ -32,12 +35,16 @@ async function startConnectionServer() {
       connection.handle("echo", (params) => params);
       connection.handle(
         "slow",
-        () => new Promise((resolve) => release.push(() => resolve({ released: true }))),
+        () =>
+          new Promise((resolve) => {
+            release.push(() => resolve({ released: true }));
+            slowArrived();
+          }),
       );
       await connection.start();
     },
   });
-  return { server, release };
+  return { server, release, slowStarted };
 }
 
 describe("a Streamable HTTP server under stress stays healthy", () => {
@@ -91,7 +98,7 @@ describe("a Streamable HTTP server under stress stays healthy", () => {
   });
 
   it("survives a client that disconnects in the middle of an SSE answer", async () => {
-    const { server, release } = await startConnectionServer();
+    const { server, release, slowStarted } = await startConnectionServer();
     const sessionId = await openSession(server.url.href);
     const headers = { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" };
     const stream = await openSse(server.url.href, {
@@ -100,7 +107,8 @@ describe("a Streamable HTTP server under stress stays healthy", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "slow" }),
     });
     await stream.event(0);
-    await waitUntil(() => release.length === 1);
+    await slowStarted;
+    expect(release).toHaveLength(1);
     stream.abort();
     await stream.ended;
     // The handler finishes after the client left; the server must neither crash nor leak the session.

@@ -4,15 +4,19 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryEventStore } from "@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import {
+  type EventStore,
+  StreamableHTTPServerTransport,
+} from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import {
   CreateMessageRequestSchema,
   CreateMessageResultSchema,
+  type JSONRPCMessage,
   LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { toSdkTransport } from "@patchbay/jsonrpc-core";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { StreamableHttpClientTransport } from "./streamable-http-client-transport.js";
 import { createStreamableHttpServer, type StreamableHttpServer } from "./streamable-http-server.js";
@@ -116,8 +120,11 @@ describe("the SDK's Client with StreamableHTTPClientTransport against an SDK Mcp
       const server = await serveSdkServerThroughOurHandler({ responseMode });
       const client = createSdkClient();
       const logs: unknown[] = [];
-      client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
-        logs.push(notification.params.data);
+      const logged = new Promise<void>((resolve) => {
+        client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+          logs.push(notification.params.data);
+          resolve();
+        });
       });
       const transport = new StreamableHTTPClientTransport(server.url);
       await client.connect(transport);
@@ -148,7 +155,8 @@ describe("the SDK's Client with StreamableHTTPClientTransport against an SDK Mcp
         expect(progress).toEqual([1]);
       } else {
         // A JSON answer has no room for them: they take the GET stream, racing the response.
-        await waitUntil(() => logs.length === 1);
+        await logged;
+        expect(logs).toEqual(["working"]);
       }
 
       const asked = await client.callTool({ name: "ask", arguments: {} });
@@ -190,8 +198,11 @@ describe("the SDK's Client with StreamableHTTPClientTransport against an SDK Mcp
     const server = await serveSdkServerThroughOurHandler({});
     const client = createSdkClient();
     let changed = 0;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      changed++;
+    const listChanged = new Promise<void>((resolve) => {
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        changed++;
+        resolve();
+      });
     });
     const transport = new StreamableHTTPClientTransport(server.url);
     const sessionOf = (_client: Client) => transport.sessionId as string;
@@ -200,7 +211,8 @@ describe("the SDK's Client with StreamableHTTPClientTransport against an SDK Mcp
     const [session] = [...Array(1)].map(() => server.handler.getSession(sessionOf(client)));
     await waitUntil(() => session?.hasStandaloneStream === true);
     await client.callTool({ name: "grow", arguments: {} });
-    await waitUntil(() => changed === 1);
+    await listChanged;
+    expect(changed).toBe(1);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain("extra");
   });
@@ -228,7 +240,7 @@ describe("the SDK's Client with StreamableHTTPClientTransport against an SDK Mcp
 });
 
 describe("our StreamableHttpClientTransport against the SDK's StreamableHTTPServerTransport", () => {
-  async function startSdkServer(enableJsonResponse: boolean, resumable = false) {
+  async function startSdkServer(enableJsonResponse: boolean, eventStore?: EventStore) {
     const transports = new Map<string, StreamableHTTPServerTransport>();
     const servers: McpServer[] = [];
     const httpServer = createServer(async (request, response) => {
@@ -241,7 +253,7 @@ describe("our StreamableHttpClientTransport against the SDK's StreamableHTTPServ
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => crypto.randomUUID(),
         enableJsonResponse,
-        ...(resumable ? { eventStore: new InMemoryEventStore(), retryInterval: 10 } : {}),
+        ...(eventStore === undefined ? {} : { eventStore, retryInterval: 10 }),
         onsessioninitialized: (id) => {
           transports.set(id, transport);
         },
@@ -288,63 +300,143 @@ describe("our StreamableHttpClientTransport against the SDK's StreamableHTTPServ
     });
   }
 
-  // Retried: SDK 1.32.2's server transport sometimes loses this result (about 1 run in 8 under
-  // load). Traces show our client resuming with Last-Event-ID and getting 200. The resumed stream
-  // carries the tool's notification, but the server never writes the result anywhere. This fits a
-  // race in the SDK's replay, between reading its event store and registering the resumed stream.
-  // Our own server's resumption is judged by the conformance suite's server-sse-polling scenario.
-  it("resumes after the SDK server closes a request's SSE stream (polling) and gets the result", {
-    retry: 2,
-  }, async () => {
-    const { url } = await startSdkServer(false, true);
+  /** Starts a polling call (the `poll` tool) through our client, recording each GET's Last-Event-ID. */
+  async function callPoll(eventStore: EventStore) {
+    const { url } = await startSdkServer(false, eventStore);
     const gets: (string | undefined)[] = [];
-    const ours = new StreamableHttpClientTransport({
-      url,
-      fetch: async (input, init) => {
-        if (init?.method === "GET") {
-          gets.push((init.headers as Record<string, string>)["last-event-id"]);
-        }
-        return fetch(input, init);
-      },
+    let resumed = () => {};
+    const resumedStreamOpened = new Promise<void>((resolve) => {
+      resumed = resolve;
     });
-    const client = createSdkClient();
-    await client.connect(toSdkTransport(ours));
-    cleanups.push(() => client.close());
-    const result = await client.callTool({ name: "poll", arguments: {} });
-    expect(result.content).toEqual([{ type: "text", text: "polled" }]);
-    expect(gets.some((id) => id !== undefined)).toBe(true);
-  });
-
-  it("receives list_changed on the GET stream and ends the session with DELETE on close", async () => {
-    const { url, transports } = await startSdkServer(false);
-    let getOpened = false;
     const ours = new StreamableHttpClientTransport({
       url,
       fetch: async (input, init) => {
         const response = await fetch(input, init);
-        if (init?.method === "GET" && response.ok) getOpened = true;
+        if (init?.method === "GET") {
+          const lastEventId = (init.headers as Record<string, string>)["last-event-id"];
+          gets.push(lastEventId);
+          if (lastEventId !== undefined && response.ok) resumed();
+        }
+        return response;
+      },
+    });
+    const client = createSdkClient();
+    const logs: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      logs.push(notification.params.data);
+    });
+    await client.connect(toSdkTransport(ours));
+    cleanups.push(() => client.close());
+    const result = client.callTool({ name: "poll", arguments: {} });
+    result.catch(() => {}); // a test that fails early still awaits it; cleanup may close it first
+    return {
+      result,
+      resumptions: () => gets.filter((id) => id !== undefined),
+      logs,
+      resumedStreamOpened,
+    };
+  }
+
+  it("resumes with Last-Event-ID after the SDK server closes a request's SSE stream (polling) and gets the result", async () => {
+    // The SDK's example InMemoryEventStore orders events wrongly within one millisecond (see the
+    // next test); this store keeps them in the order they were stored.
+    const events: { eventId: string; streamId: string; message: JSONRPCMessage }[] = [];
+    const store: EventStore = {
+      async storeEvent(streamId, message) {
+        const eventId = `${streamId}_${String(events.length + 1).padStart(12, "0")}`;
+        events.push({ eventId, streamId, message });
+        return eventId;
+      },
+      async replayEventsAfter(lastEventId, { send }) {
+        const last = events.findIndex((event) => event.eventId === lastEventId);
+        const streamId = events[last]?.streamId ?? "";
+        for (const event of events.slice(last + 1)) {
+          if (event.streamId === streamId) await send(event.eventId, event.message);
+        }
+        return streamId;
+      },
+    };
+    const { result, resumptions, logs } = await callPoll(store);
+    expect((await result).content).toEqual([{ type: "text", text: "polled" }]);
+    expect(logs).toEqual(["after close"]);
+    expect(resumptions()).toEqual([expect.stringMatching(/_\d{12}$/)]);
+  });
+
+  // Expected to fail until the SDK fixes it: SDK 1.32.2's example InMemoryEventStore (which
+  // servers copy) makes event ids `${streamId}_${Date.now()}_${random}` and replays in string order,
+  // so events stored in the same millisecond as the client's Last-Event-ID sort before or after it
+  // at random, and those before it are never replayed. Here the poll tool's notification and result
+  // land in that millisecond, as they did in about 1 run in 5 when this test ran on real clocks.
+  // The clock and the random suffixes are pinned only while the SDK's own generateEventId runs.
+  it.fails("gets the result when it is stored in the same millisecond as the event it resumes after (SDK 1.32.2 InMemoryEventStore defect)", async () => {
+    let suffix = 0.9;
+    class SameMillisecondEventStore extends InMemoryEventStore {
+      override storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
+        const now = vi.spyOn(Date, "now").mockReturnValue(1_800_000_000_000);
+        const random = vi.spyOn(Math, "random").mockReturnValue(suffix);
+        suffix /= 2; // each later event sorts before the earlier ones
+        try {
+          return super.storeEvent(streamId, message); // makes its id before its first await
+        } finally {
+          now.mockRestore();
+          random.mockRestore();
+        }
+      }
+    }
+    const store = new SameMillisecondEventStore();
+    const { result, resumptions, resumedStreamOpened } = await callPoll(store);
+    await resumedStreamOpened;
+    expect(resumptions()).toEqual([expect.any(String)]);
+    // The replay has run by now; a fixed store delivers the result on the resumed stream at once.
+    const deadline = new Promise<never>((_resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error("no result 2 s after the resumed stream opened: it was lost")),
+        2_000,
+      );
+      cleanups.push(async () => clearTimeout(timer));
+    });
+    expect((await Promise.race([result, deadline])).content).toEqual([
+      { type: "text", text: "polled" },
+    ]);
+  });
+
+  it("receives list_changed on the GET stream and ends the session with DELETE on close", async () => {
+    const { url, transports } = await startSdkServer(false);
+    let opened = () => {};
+    const getOpened = new Promise<void>((resolve) => {
+      opened = resolve;
+    });
+    const ours = new StreamableHttpClientTransport({
+      url,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (init?.method === "GET" && response.ok) opened();
         return response;
       },
     });
     const client = createSdkClient();
     let changed = 0;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      changed++;
+    const listChanged = new Promise<void>((resolve) => {
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        changed++;
+        resolve();
+      });
     });
     await client.connect(toSdkTransport(ours));
     const sdkTransport = transports.get(ours.sessionId as string);
-    let sdkClosed = false;
-    if (sdkTransport !== undefined) {
-      const previous = sdkTransport.onclose;
-      sdkTransport.onclose = () => {
-        sdkClosed = true;
+    expect(sdkTransport).toBeDefined();
+    const sdkClosed = new Promise<void>((resolve) => {
+      const previous = sdkTransport!.onclose;
+      sdkTransport!.onclose = () => {
+        resolve();
         previous?.();
       };
-    }
-    await waitUntil(() => getOpened);
+    });
+    await getOpened;
     await client.callTool({ name: "grow", arguments: {} });
-    await waitUntil(() => changed === 1);
+    await listChanged;
+    expect(changed).toBe(1);
     await client.close();
-    await waitUntil(() => sdkClosed);
+    await sdkClosed;
   });
 });

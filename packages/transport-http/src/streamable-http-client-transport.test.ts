@@ -53,18 +53,39 @@ function createClient(options: StreamableHttpClientTransportOptions) {
   return client;
 }
 
+/** The frames `client` receives; `arrived(count)` resolves when the count-th one comes. */
 function collectFrames(client: StreamableHttpClientTransport) {
-  const frames: Frame[] = [];
-  client.onFrame((frame) => frames.push(frame));
+  const checks = new Set<() => void>();
+  const frames = Object.assign([] as Frame[], {
+    arrived(count: number): Promise<void> {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (frames.length < count) return;
+          checks.delete(check);
+          if (frames.length === count) resolve();
+          else reject(new Error(`expected ${count} frames, got ${frames.length}`));
+        };
+        checks.add(check);
+        check();
+      });
+    },
+  });
+  client.onFrame((frame) => {
+    frames.push(frame);
+    for (const check of [...checks]) check();
+  });
   return frames;
 }
 
 const initialized: JSONRPCMessage = { jsonrpc: "2.0", method: "notifications/initialized" };
 
-async function handshake(client: StreamableHttpClientTransport, frames: Frame[]) {
+async function handshake(
+  client: StreamableHttpClientTransport,
+  frames: ReturnType<typeof collectFrames>,
+) {
   await client.start();
   await client.send(initializeRequest(0));
-  await waitUntil(() => frames.length === 1);
+  await frames.arrived(1);
   await client.send(initialized);
 }
 
@@ -114,7 +135,7 @@ describe("StreamableHttpClientTransport", () => {
     const frames = collectFrames(client);
     await handshake(client, frames);
     await client.send({ jsonrpc: "2.0", id: 1, method: "ping" });
-    await waitUntil(() => frames.length === 2);
+    await frames.arrived(2);
     expect(frames[1]).toEqual({ jsonrpc: "2.0", id: 1, result: { echo: "ping" } });
   });
 
@@ -124,7 +145,7 @@ describe("StreamableHttpClientTransport", () => {
     const frames = collectFrames(client);
     await handshake(client, frames);
     await client.send({ jsonrpc: "2.0", id: 1, method: "ping" });
-    await waitUntil(() => frames.length === 2);
+    await frames.arrived(2);
     expect(frames[1]).toEqual({ jsonrpc: "2.0", id: 1, result: { echo: "ping" } });
   });
 
@@ -141,7 +162,7 @@ describe("StreamableHttpClientTransport", () => {
       jsonrpc: "2.0",
       method: "notifications/tools/list_changed",
     });
-    await waitUntil(() => frames.length === 2);
+    await frames.arrived(2);
     expect(frames[1]).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
   });
 
@@ -155,7 +176,7 @@ describe("StreamableHttpClientTransport", () => {
     await handshake(client, frames);
     await waitUntil(() => recorder.statuses.includes(405));
     await client.send({ jsonrpc: "2.0", id: 1, method: "ping" });
-    await waitUntil(() => frames.length === 2);
+    await frames.arrived(2);
     expect(errors).toEqual([]);
   });
 
@@ -169,14 +190,14 @@ describe("StreamableHttpClientTransport", () => {
     const session = server.transports[0];
     await waitUntil(() => session?.hasStandaloneStream === true);
     await session?.send({ jsonrpc: "2.0", method: "notifications/one" });
-    await waitUntil(() => frames.length === 2);
+    await frames.arrived(2);
     session?.closeStandaloneStream();
     await session?.send({ jsonrpc: "2.0", method: "notifications/two" });
     await waitUntil(() => clock.pendingTimers === 1);
     clock.advance(2999);
     expect(recorder.requests.filter((request) => request.method === "GET")).toHaveLength(1);
     clock.advance(1);
-    await waitUntil(() => frames.length === 3);
+    await frames.arrived(3);
     expect(frames[2]).toEqual({ jsonrpc: "2.0", method: "notifications/two" });
     const gets = recorder.requests.filter((request) => request.method === "GET");
     expect(gets).toHaveLength(2);
@@ -185,6 +206,10 @@ describe("StreamableHttpClientTransport", () => {
 
   it("resumes a POST's SSE answer that ended before the response, and receives the response", async () => {
     let answerLater: (() => Promise<void>) | undefined;
+    let requestArrived = () => {};
+    const arrived = new Promise<void>((resolve) => {
+      requestArrived = resolve;
+    });
     server = await startTestServer({
       retryIntervalMs: 10,
       onSession: async (transport) => {
@@ -199,6 +224,7 @@ describe("StreamableHttpClientTransport", () => {
           } else if (message.method === "slow") {
             const id = message.id as number;
             answerLater = () => transport.send({ jsonrpc: "2.0", id, result: "done" });
+            requestArrived();
           }
         });
         await transport.start();
@@ -215,14 +241,14 @@ describe("StreamableHttpClientTransport", () => {
     const frames = collectFrames(client);
     await handshake(client, frames);
     await client.send({ jsonrpc: "2.0", id: 5, method: "slow" });
-    await waitUntil(() => answerLater !== undefined);
+    await arrived;
     // The server drops the POST stream (2025-11-25 polling); the response comes later.
     const session = server.transports[0];
     expect(session?.closeRequestStream(5)).toBe(true);
     await answerLater?.();
     await waitUntil(() => clock.pendingTimers === 1);
     clock.advance(10);
-    await waitUntil(() => frames.length === 2);
+    await frames.arrived(2);
     expect(frames[1]).toEqual({ jsonrpc: "2.0", id: 5, result: "done" });
     const resume = recorder.requests.find((request) => request.method === "GET");
     expect(resume?.headers["last-event-id"]).toEqual(expect.any(String));

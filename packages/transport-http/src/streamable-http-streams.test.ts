@@ -154,10 +154,9 @@ describe("GET", () => {
     await stream.event(0);
     clock.advance(4999);
     clock.advance(1);
-    await waitUntil(() => stream.raw.join("").includes(": keep-alive"));
-    expect(stream.raw.join("").match(/: keep-alive/g)).toHaveLength(1);
+    expect(await stream.rawMatches(/: keep-alive/g, 1)).toBe(1);
     clock.advance(10_000);
-    await waitUntil(() => (stream.raw.join("").match(/: keep-alive/g) ?? []).length === 3);
+    expect(await stream.rawMatches(/: keep-alive/g, 3)).toBe(3);
     stream.abort();
   });
 });
@@ -197,6 +196,10 @@ describe("resumability", () => {
 
   it("resumes a POST answer that broke before its response, with the response replayed", async () => {
     let answer: (() => Promise<void>) | undefined;
+    let requestArrived = () => {};
+    const arrived = new Promise<void>((resolve) => {
+      requestArrived = resolve;
+    });
     const { url } = await start({
       onSession: async (transport) => {
         transport.onFrame((frame) => {
@@ -210,6 +213,7 @@ describe("resumability", () => {
           } else if (message.id !== undefined) {
             const id = message.id;
             answer = () => transport.send({ jsonrpc: "2.0", id, result: { late: true } });
+            requestArrived();
           }
         });
         await transport.start();
@@ -227,7 +231,7 @@ describe("resumability", () => {
     });
     const priming = await stream.event(0);
     stream.abort();
-    await waitUntil(() => answer !== undefined);
+    await arrived;
     await answer?.();
     const resumed = await openSse(url, {
       headers: {

@@ -38,13 +38,11 @@ describe("SseClientTransport", () => {
   it("starts once the endpoint is announced, sends POSTs there and receives message events", async () => {
     server = await startTestSseServer();
     const client = createClient({ url: server.url });
-    const frames: Frame[] = [];
-    client.onFrame((frame) => frames.push(frame));
+    const firstFrame = new Promise<Frame>((resolve) => client.onFrame(resolve));
     await client.start();
     expect(client.endpointUrl?.pathname).toBe("/messages");
     await client.send({ jsonrpc: "2.0", id: "a", method: "ping" });
-    await waitUntil(() => frames.length === 1);
-    expect(frames[0]).toEqual({ jsonrpc: "2.0", id: "a", result: { echo: "ping" } });
+    expect(await firstFrame).toEqual({ jsonrpc: "2.0", id: "a", result: { echo: "ping" } });
   });
 
   it("sends custom and auth-hook headers on the stream request and on every POST", async () => {
@@ -80,10 +78,15 @@ describe("SseClientTransport", () => {
     server = await startTestSseServer();
     const client = createClient({ url: server.url });
     const closes: string[] = [];
-    client.onClose((event) => closes.push(event.initiator));
+    const closed = new Promise<void>((resolve) =>
+      client.onClose((event) => {
+        closes.push(event.initiator);
+        resolve();
+      }),
+    );
     await client.start();
     await server.transports[0]?.close();
-    await waitUntil(() => closes.length === 1);
+    await closed;
     expect(closes).toEqual(["remote"]);
     const error = await client
       .send({ jsonrpc: "2.0", method: "x" })

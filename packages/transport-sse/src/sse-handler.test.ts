@@ -62,7 +62,7 @@ describe("legacy SSE handler", () => {
     const { url } = await start({ clock, keepAliveIntervalMs: 1000 });
     const { stream } = await openSession(url);
     clock.advance(2000);
-    await waitUntil(() => (stream.raw.join("").match(/: keep-alive/g) ?? []).length === 2);
+    expect(await stream.rawMatches(/: keep-alive/g, 2)).toBe(2);
     stream.abort();
   });
 

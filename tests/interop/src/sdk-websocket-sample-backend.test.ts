@@ -14,7 +14,15 @@ import { type StartedServer, startServer } from "./start-server.js";
 let server: StartedServer;
 
 beforeAll(async () => {
-  server = await startServer(sampleBackendBin, ["--transport", "ws", "--port", "0"]);
+  // Paced like the other interop tests: a loaded machine may read progress and result together.
+  server = await startServer(sampleBackendBin, [
+    "--transport",
+    "ws",
+    "--port",
+    "0",
+    "--step-delay-ms",
+    "200",
+  ]);
 });
 
 afterAll(async () => {

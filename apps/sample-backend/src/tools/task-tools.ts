@@ -3,8 +3,14 @@ import type { Server } from "@patchbay/server";
 import { z } from "zod";
 import { abortableDelay } from "./abortable-delay.js";
 
-/** Tools that report progress, log, honour cancellation, and change the server's tool list. */
-export function registerTaskTools(server: Server): void {
+/**
+ * Tools that report progress, log, honour cancellation, and change the server's tool list.
+ * `stepDelayMs` paces every progress report like real work: the MCP TypeScript SDK 1.x client drops
+ * a progress notification that arrives in the same read as its result (typescript-sdk issue 2580).
+ */
+export function registerTaskTools(server: Server, stepDelayMs: number): void {
+  const pace = (signal: AbortSignal) =>
+    stepDelayMs === 0 ? Promise.resolve() : abortableDelay(stepDelayMs, signal);
   server.registerTool(
     "long_task",
     {
@@ -19,14 +25,18 @@ export function registerTaskTools(server: Server): void {
     },
     async ({ steps, stepMs }, context) => {
       await context.progress(0, steps, "Started");
-      for (let step = 1; step <= steps; step += 1) {
-        try {
+      let step = 1;
+      try {
+        for (; step <= steps; step += 1) {
           await abortableDelay(stepMs, context.signal);
-        } catch (error) {
-          await context.log("info", `long_task cancelled at step ${step} of ${steps}`, "long_task");
-          throw error;
+          await context.progress(step, steps, `Step ${step} of ${steps}`);
         }
-        await context.progress(step, steps, `Step ${step} of ${steps}`);
+        // Let the last report reach the client before the result does.
+        await pace(context.signal);
+      } catch (error) {
+        const at = Math.min(step, steps);
+        await context.log("info", `long_task cancelled at step ${at} of ${steps}`, "long_task");
+        throw error;
       }
       return { content: [{ type: "text", text: `Completed ${steps} steps` }] };
     },
@@ -37,6 +47,12 @@ export function registerTaskTools(server: Server): void {
     async (_args, context) => {
       for (const progress of [0, 50, 100]) {
         await context.progress(progress, 100, `Completed step ${progress} of 100`);
+        try {
+          await pace(context.signal);
+        } catch (error) {
+          await context.log("info", `test_tool_with_progress cancelled after ${progress} of 100`);
+          throw error;
+        }
       }
       return { content: [{ type: "text", text: String(context._meta?.progressToken ?? 0) }] };
     },

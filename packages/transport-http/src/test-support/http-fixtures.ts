@@ -188,6 +188,8 @@ export interface OpenSseStream {
   event(index: number): Promise<SseEvent>;
   /** Every raw chunk of text seen so far (comments included). */
   readonly raw: string[];
+  /** Resolves with the number of matches of `pattern` (global) in the raw text once it reaches `count`. */
+  rawMatches(pattern: RegExp, count: number): Promise<number>;
   /** Resolves when the server ends the stream. */
   readonly ended: Promise<void>;
   /** Drops the connection from the client side. */
@@ -240,6 +242,14 @@ export async function openSse(
     raw,
     ended,
     abort: () => controller.abort(),
+    async rawMatches(pattern, count) {
+      const matches = () => (raw.join("").match(pattern) ?? []).length;
+      while (matches() < count) {
+        if (finished) throw new Error(`stream ended with ${matches()} of ${count} ${pattern}`);
+        await new Promise<void>((resolve) => waiters.push(resolve));
+      }
+      return matches();
+    },
     async event(index) {
       while (events[index] === undefined) {
         if (finished) throw new Error(`stream ended after ${events.length} events`);
@@ -252,11 +262,18 @@ export async function openSse(
 
 /**
  * Waits until `predicate` holds: checks after every turn of the event loop, then every few
- * milliseconds. No fixed sleep decides the outcome; the test's timeout bounds a condition that never
- * comes.
+ * milliseconds, for conditions no event announces. Gives up after `timeoutMs` (default 15 s, under
+ * the test timeout) with an error naming the condition (`what`, by default the predicate's source).
  */
-export async function waitUntil(predicate: () => boolean): Promise<void> {
+export async function waitUntil(
+  predicate: () => boolean,
+  what = predicate.toString(),
+  timeoutMs = 15_000,
+): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
   for (let turn = 0; !predicate(); turn++) {
+    if (performance.now() > deadline)
+      throw new Error(`gave up after ${timeoutMs} ms waiting for ${what}`);
     await new Promise<void>((resolve) => {
       if (turn < 1000) setImmediate(resolve);
       else setTimeout(resolve, 5);

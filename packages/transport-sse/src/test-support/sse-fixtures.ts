@@ -78,6 +78,8 @@ export interface OpenStream {
   readonly status: number;
   readonly headers: Headers;
   readonly raw: string[];
+  /** Resolves with the number of matches of `pattern` (global) in the raw text once it reaches `count`. */
+  rawMatches(pattern: RegExp, count: number): Promise<number>;
   event(index: number): Promise<SseEvent>;
   readonly ended: Promise<void>;
   abort(): void;
@@ -123,6 +125,14 @@ export async function openStream(
     raw,
     ended,
     abort: () => controller.abort(),
+    async rawMatches(pattern, count) {
+      const matches = () => (raw.join("").match(pattern) ?? []).length;
+      while (matches() < count) {
+        if (finished) throw new Error(`stream ended with ${matches()} of ${count} ${pattern}`);
+        await new Promise<void>((resolve) => waiters.push(resolve));
+      }
+      return matches();
+    },
     async event(index) {
       while (events[index] === undefined) {
         if (finished) throw new Error(`stream ended after ${events.length} events`);
@@ -133,9 +143,20 @@ export async function openStream(
   };
 }
 
-/** Waits until `predicate` holds, checking every event-loop turn, then every few milliseconds. */
-export async function waitUntil(predicate: () => boolean): Promise<void> {
+/**
+ * Waits until `predicate` holds: checks after every turn of the event loop, then every few
+ * milliseconds, for conditions no event announces. Gives up after `timeoutMs` (default 15 s, under
+ * the test timeout) with an error naming the condition (`what`, by default the predicate's source).
+ */
+export async function waitUntil(
+  predicate: () => boolean,
+  what = predicate.toString(),
+  timeoutMs = 15_000,
+): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
   for (let turn = 0; !predicate(); turn++) {
+    if (performance.now() > deadline)
+      throw new Error(`gave up after ${timeoutMs} ms waiting for ${what}`);
     await new Promise<void>((resolve) => {
       if (turn < 1000) setImmediate(resolve);
       else setTimeout(resolve, 5);

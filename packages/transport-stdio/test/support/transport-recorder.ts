@@ -49,7 +49,19 @@ export function recordEvents(transport: Transport) {
   };
 }
 
-/** Resolves when `check` holds, polling every few milliseconds: for processes that are not ours to wait on. */
-export async function eventually(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
+/**
+ * Resolves when `check` holds, polling every few milliseconds: for processes that are not ours to
+ * wait on. Gives up after `timeoutMs` (default 15 s, under the test timeout) naming the condition.
+ */
+export async function eventually(
+  check: () => boolean,
+  what = check.toString(),
+  timeoutMs = 15_000,
+): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!check()) {
+    if (performance.now() > deadline)
+      throw new Error(`gave up after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
