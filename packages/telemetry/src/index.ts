@@ -65,6 +65,7 @@ export {
   DEFAULT_SECRET_KEYS,
   REDACTED,
   type Redact,
+  type Redactor,
   type RedactorOptions,
   redact,
 } from "./redact.js";

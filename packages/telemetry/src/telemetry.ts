@@ -5,7 +5,7 @@ import { createMemoryEventStore, type MemoryEventStore } from "./memory-event-st
 import { createMetricRegistry, type MetricRegistry } from "./metric-registry.js";
 import { NOOP_OPEN_TELEMETRY_BRIDGE, type OpenTelemetryBridge } from "./open-telemetry-bridge.js";
 import { createQueuedSink, type QueuedSink } from "./queued-sink.js";
-import { createRedactor, type Redact, type RedactorOptions } from "./redact.js";
+import { createRedactor, type Redact, type Redactor, type RedactorOptions } from "./redact.js";
 import { createTelemetryMetrics, type TelemetryMetrics } from "./telemetry-metrics.js";
 import { createIdGenerator, type IdGenerator, type RandomSource } from "./trace-ids.js";
 
@@ -49,6 +49,11 @@ export interface Telemetry {
   readonly metrics: TelemetryMetrics;
   /** The redaction applied to every event and metric label. */
   readonly redact: Redact;
+  /**
+   * Adds literal secrets (a config's `env` values, expanded `${VAR}`s, URL credentials) that
+   * `redact` masks from now on, in events, sinks, metric labels and wherever else it is applied.
+   */
+  addSecrets(values: Iterable<string>): void;
   /** Trace and span ids. */
   readonly ids: IdGenerator;
   /** Span emission. */
@@ -79,10 +84,40 @@ export interface Telemetry {
   close(timeoutMs?: number): Promise<void>;
 }
 
+function isRedactor(redact: Redact): redact is Redactor {
+  return typeof (redact as Partial<Redactor>).addSecretValues === "function";
+}
+
+// A given `redact` that cannot learn secrets gets a second pass for them, added on first need.
+function learningRedact(options: TelemetryOptions): {
+  redact: Redact;
+  addSecrets(values: Iterable<string>): void;
+} {
+  let current: Redact = options.redact ?? createRedactor(options.redaction);
+  const learner = isRedactor(current) ? current : undefined;
+  let extra: Redactor | undefined;
+  return {
+    redact: <T>(value: T): T => current(value),
+    addSecrets(values) {
+      if (learner !== undefined) {
+        learner.addSecretValues(values);
+        return;
+      }
+      if (extra === undefined) {
+        const second = createRedactor({ replaceDefaultKeys: true });
+        const first = current;
+        current = <T>(value: T): T => second(first(value));
+        extra = second;
+      }
+      extra.addSecretValues(values);
+    },
+  };
+}
+
 /** Creates a {@link Telemetry}. */
 export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
   const now = options.now ?? Date.now;
-  const redact = options.redact ?? createRedactor(options.redaction);
+  const { redact, addSecrets } = learningRedact(options);
   const source = redact(options.source ?? "patchbay");
   const store = createMemoryEventStore({ capacity: options.capacity ?? 1000, now });
   const registry = options.registry ?? createMetricRegistry({ redact });
@@ -146,6 +181,7 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     registry,
     metrics,
     redact,
+    addSecrets,
     ids,
     openTelemetry: options.openTelemetry ?? NOOP_OPEN_TELEMETRY_BRIDGE,
     now,
