@@ -65,6 +65,7 @@ export {
   parseGatewayConfig,
 } from "./config/parse-gateway-config.js";
 export {
+  collectConfigSecrets,
   REDACTED,
   redactArgs,
   redactBackendConfig,
@@ -75,8 +76,13 @@ export { GATEWAY_ERROR_TABLE, GatewayErrorCode } from "./errors/gateway-error-co
 export {
   backendUnavailableError,
   createGatewayError,
+  ERROR_DATA_ALLOW_LIST,
   INVALID_PARAMS,
   isWireError,
+  MAX_ERROR_DATA_FIELD_LENGTH,
+  MAX_ERROR_DETAIL_LENGTH,
+  MAX_ERROR_MESSAGE_LENGTH,
+  type MapBackendErrorOptions,
   mapBackendError,
   unknownNameError,
   type WireErrorObject,
