@@ -30,7 +30,12 @@ export {
   type Page,
   paginate,
 } from "./catalogue/pagination.js";
-export { compileResourceTemplate } from "./catalogue/resource-template-pattern.js";
+export {
+  compileResourceTemplate,
+  MAX_TEMPLATE_EXPRESSIONS,
+  MAX_TEMPLATE_LENGTH,
+} from "./catalogue/resource-template-pattern.js";
+export type { WildcardPattern } from "./catalogue/wildcard-pattern.js";
 export {
   type Environment,
   expandString,
