@@ -1,3 +1,4 @@
+import { MAX_LABEL_VALUE_LENGTH } from "./bounded-text.js";
 import { createLabelSets, type LabelSets, type Labels } from "./label-sets.js";
 import { escapeHelp, formatLabels, formatSampleValue } from "./prometheus-text.js";
 import { redact as defaultRedact, type Redact } from "./redact.js";
@@ -51,6 +52,8 @@ export interface MetricRegistryOptions {
   readonly maxLabelSets?: number;
   /** Masks secrets in label values (default: the built-in `redact`). */
   readonly redact?: Redact;
+  /** Longest label value in characters; longer ones are cut and counted (default 128). */
+  readonly maxLabelValueLength?: number;
 }
 
 /** A set of metrics rendered together in the Prometheus text format 0.0.4. */
@@ -65,6 +68,8 @@ export interface MetricRegistry {
   addCollector(collect: () => void): void;
   /** Every metric as Prometheus text (with `patchbay_metric_label_overflow_total` once any folded). */
   render(): string;
+  /** Label values cut to `maxLabelValueLength` so far, over all metrics. */
+  readonly truncatedLabelValues: number;
 }
 
 /** Latency buckets in seconds: 5 ms to 60 s. */
@@ -99,6 +104,11 @@ export function createMetricRegistry(options: MetricRegistryOptions = {}): Metri
   const collectors: Array<() => void> = [];
   const redact = options.redact ?? defaultRedact;
   const defaultMax = options.maxLabelSets ?? 500;
+  const maxValueLength = options.maxLabelValueLength ?? MAX_LABEL_VALUE_LENGTH;
+  let truncatedLabelValues = 0;
+  const onTruncate = () => {
+    truncatedLabelValues += 1;
+  };
 
   const declare = <S>(
     definition: MetricDefinition,
@@ -125,6 +135,8 @@ export function createMetricRegistry(options: MetricRegistryOptions = {}): Metri
       overflowLabels: definition.overflowLabels ?? labelNames,
       redact,
       createState,
+      maxValueLength,
+      onTruncate,
     });
     families.set(name, {
       definition,
@@ -220,6 +232,9 @@ export function createMetricRegistry(options: MetricRegistryOptions = {}): Metri
           state.count += 1;
         },
       };
+    },
+    get truncatedLabelValues() {
+      return truncatedLabelValues;
     },
     addCollector(collect) {
       collectors.push(collect);
