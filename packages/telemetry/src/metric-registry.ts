@@ -1,6 +1,11 @@
 import { MAX_LABEL_VALUE_LENGTH } from "./bounded-text.js";
 import { createLabelSets, type LabelSets, type Labels } from "./label-sets.js";
-import { escapeHelp, formatLabels, formatSampleValue } from "./prometheus-text.js";
+import {
+  type Family,
+  type HistogramState,
+  renderFamily,
+  renderOverflows,
+} from "./metric-family.js";
 import { redact as defaultRedact, type Redact } from "./redact.js";
 import { TelemetryError } from "./telemetry-error.js";
 
@@ -80,20 +85,6 @@ export const DEFAULT_LATENCY_BUCKETS: readonly number[] = [
 const metricNamePattern = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 const labelNamePattern = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
-interface HistogramState {
-  readonly counts: number[];
-  sum: number;
-  count: number;
-}
-
-interface Family {
-  readonly definition: MetricDefinition;
-  readonly type: "counter" | "gauge" | "histogram";
-  readonly labelNames: readonly string[];
-  readonly sets: LabelSets<number> | LabelSets<HistogramState>;
-  readonly buckets?: readonly number[];
-}
-
 function invalid(message: string): TelemetryError {
   return new TelemetryError("INVALID_METRIC", message);
 }
@@ -146,41 +137,6 @@ export function createMetricRegistry(options: MetricRegistryOptions = {}): Metri
       ...(buckets === undefined ? {} : { buckets }),
     });
     return sets;
-  };
-
-  const renderFamily = (family: Family, lines: string[]): void => {
-    const { name, help } = family.definition;
-    lines.push(`# HELP ${name} ${escapeHelp(help)}`, `# TYPE ${name} ${family.type}`);
-    if (family.type !== "histogram") {
-      for (const series of (family.sets as LabelSets<number>).all()) {
-        lines.push(
-          `${name}${formatLabels(family.labelNames, series.values)} ${formatSampleValue(series.state)}`,
-        );
-      }
-      return;
-    }
-    const buckets = family.buckets!;
-    const bucketLabels = [...family.labelNames, "le"];
-    for (const series of (family.sets as LabelSets<HistogramState>).all()) {
-      const { counts, sum, count } = series.state;
-      let cumulative = 0;
-      for (let index = 0; index < buckets.length; index += 1) {
-        cumulative += counts[index]!;
-        const labels = formatLabels(bucketLabels, [
-          ...series.values,
-          formatSampleValue(buckets[index]!),
-        ]);
-        lines.push(`${name}_bucket${labels} ${cumulative}`);
-      }
-      lines.push(
-        `${name}_bucket${formatLabels(bucketLabels, [...series.values, "+Inf"])} ${count}`,
-      );
-      const labels = formatLabels(family.labelNames, series.values);
-      lines.push(
-        `${name}_sum${labels} ${formatSampleValue(sum)}`,
-        `${name}_count${labels} ${count}`,
-      );
-    }
   };
 
   return {
@@ -248,15 +204,7 @@ export function createMetricRegistry(options: MetricRegistryOptions = {}): Metri
         if (family.sets.overflowed > 0)
           overflows.push([family.definition.name, family.sets.overflowed]);
       }
-      if (overflows.length > 0) {
-        const name = "patchbay_metric_label_overflow_total";
-        lines.push(
-          `# HELP ${name} Observations whose label set was folded into __other__ by the cardinality cap.`,
-          `# TYPE ${name} counter`,
-        );
-        for (const [metric, count] of overflows)
-          lines.push(`${name}${formatLabels(["metric"], [metric])} ${count}`);
-      }
+      renderOverflows(overflows, lines);
       return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
     },
   };

@@ -121,7 +121,9 @@ describe("redact", () => {
       '{"__proto__":{"polluted":true},"env":{"__proto__":"[REDACTED]"}}',
     );
   });
+});
 
+describe("redact: credentials in URLs and header text", () => {
   it("masks the user info of any URL inside text", () => {
     expect(redact("connect ECONNREFUSED https://alice:hunter2-pw@api.example.com/mcp")).toBe(
       `connect ECONNREFUSED https://${REDACTED}@api.example.com/mcp`,
