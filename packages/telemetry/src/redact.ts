@@ -72,6 +72,8 @@ const secretParameterName = /key|token|secret|passw|pwd|auth|credential|signatur
 const headerTextPattern =
   /\b((?:proxy-)?authorization|x-api-key|api-key|cookie)(\s*[:=]\s*)(?:(bearer|basic|token)\s+)?([^\s"',;]+)/gi;
 const headerTextHint = /authorization|api-key|cookie/i;
+// One scan that every rule below needs a match of; most strings have none and stop here.
+const anyRuleHint = /bearer|basic|authorization|api-key|cookie|:\/\/|=/i;
 const minimumSecretValueLength = 4;
 const maxCachedKeys = 4096;
 
@@ -164,7 +166,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   const redactString = (text: string): string => {
     let result = valuePattern === undefined ? text : text.replace(valuePattern, REDACTED);
     // Cheap tests first: most strings are short and name no credential at all.
-    if (result.length < 8) return result;
+    if (result.length < 8 || !anyRuleHint.test(result)) return result;
     result = maskUrlCredentials(maskHeaderText(result));
     if (!schemeHint.test(result)) return result;
     return result.replace(
