@@ -37,6 +37,7 @@ export type { ResourceTemplateConfig, ResourceTemplateReader } from "./resource-
 export type { ClientRequestOptions, ListKind, ServerSession } from "./server-session.js";
 export type { ToolConfig, ToolHandler, ToolResult } from "./tool.js";
 export {
+  MAX_URI_MATCH_LENGTH,
   MAX_URI_TEMPLATE_EXPRESSIONS,
   MAX_URI_TEMPLATE_LENGTH,
   MAX_URI_TEMPLATE_VARIABLES,

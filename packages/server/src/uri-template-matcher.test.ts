@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   compileUriTemplateProgram,
+  MAX_URI_MATCH_LENGTH,
   MAX_URI_TEMPLATE_EXPRESSIONS,
   MAX_URI_TEMPLATE_VARIABLES,
   UriTemplate,
@@ -114,6 +115,12 @@ describe("URI template matching without backtracking", () => {
       ),
       { numRuns: 1000 },
     );
+  });
+
+  it("matches no URI longer than the limit", () => {
+    const template = new UriTemplate("x://{+rest}");
+    expect(template.match(`x://${"a".repeat(MAX_URI_MATCH_LENGTH - 4)}`)).toBeDefined();
+    expect(template.match(`x://${"a".repeat(MAX_URI_MATCH_LENGTH)}`)).toBeUndefined();
   });
 
   it("refuses templates past the expression and variable limits, naming them", () => {

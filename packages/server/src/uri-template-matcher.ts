@@ -73,11 +73,17 @@ export class MatchProgramBuilder {
   }
 }
 
-type Slots = readonly (number | undefined)[];
+// The saves a thread made, newest first: sharing the older ones, a save costs one small object
+// instead of a copy of every slot.
+interface Saved {
+  readonly slot: number;
+  readonly position: number;
+  readonly previous: Saved | undefined;
+}
 
 interface Thread {
   readonly pc: number;
-  readonly slots: Slots;
+  readonly saved: Saved | undefined;
 }
 
 /**
@@ -93,31 +99,28 @@ export function runMatchProgram(
   const { instructions } = program;
   // The step at which each instruction was last added, so a thread is added once per position.
   const addedAt = new Array<number>(instructions.length).fill(-1);
-  const add = (list: Thread[], pc: number, slots: Slots, position: number): void => {
+  const add = (list: Thread[], pc: number, saved: Saved | undefined, position: number): void => {
     if (addedAt[pc] === position) return;
     addedAt[pc] = position;
     const instruction = instructions[pc] as MatchInstruction;
     switch (instruction.op) {
       case "jump":
-        add(list, instruction.to, slots, position);
+        add(list, instruction.to, saved, position);
         return;
       case "split":
-        add(list, instruction.first, slots, position);
-        add(list, instruction.second, slots, position);
+        add(list, instruction.first, saved, position);
+        add(list, instruction.second, saved, position);
         return;
-      case "save": {
-        const saved = [...slots];
-        saved[instruction.slot] = position;
-        add(list, pc + 1, saved, position);
+      case "save":
+        add(list, pc + 1, { slot: instruction.slot, position, previous: saved }, position);
         return;
-      }
       default:
-        list.push({ pc, slots });
+        list.push({ pc, saved });
     }
   };
 
   let current: Thread[] = [];
-  add(current, 0, new Array(program.groups * 2).fill(undefined), 0);
+  add(current, 0, undefined, 0);
   for (let position = 0; current.length > 0; position += 1) {
     const next: Thread[] = [];
     const code = position < input.length ? input.charCodeAt(position) : -1;
@@ -126,7 +129,7 @@ export function runMatchProgram(
       const instruction = instructions[thread.pc] as MatchInstruction;
       if (instruction.op === "match") {
         // Threads are in priority order, so the first to match is the one a regex would pick.
-        if (position === input.length) return capturesOf(thread.slots, input, program.groups);
+        if (position === input.length) return capturesOf(thread.saved, input, program.groups);
         continue;
       }
       if (code < 0) continue;
@@ -134,14 +137,23 @@ export function runMatchProgram(
         instruction.op === "char"
           ? instruction.code === code
           : instruction.op === "class" && !instruction.excluded.includes(input.charAt(position));
-      if (consumes) add(next, thread.pc + 1, thread.slots, position + 1);
+      if (consumes) add(next, thread.pc + 1, thread.saved, position + 1);
     }
     current = next;
   }
   return undefined;
 }
 
-function capturesOf(slots: Slots, input: string, groups: number): (string | undefined)[] {
+function capturesOf(
+  saved: Saved | undefined,
+  input: string,
+  groups: number,
+): (string | undefined)[] {
+  // The newest save of a slot is its value.
+  const slots = new Array<number | undefined>(groups * 2).fill(undefined);
+  for (let node = saved; node !== undefined; node = node.previous) {
+    slots[node.slot] ??= node.position;
+  }
   const captures: (string | undefined)[] = [];
   for (let group = 0; group < groups; group += 1) {
     const start = slots[group * 2];

@@ -9,6 +9,13 @@ export const MAX_URI_TEMPLATE_VARIABLES = 64;
 /** Longest URI template accepted, in characters. */
 export const MAX_URI_TEMPLATE_LENGTH = 4096;
 
+/**
+ * Longest URI that `match` looks at, in characters; a longer one matches no template. Matching is
+ * linear, but a client's megabyte-long URI times a template's many expressions would still cost
+ * seconds of CPU.
+ */
+export const MAX_URI_MATCH_LENGTH = 8192;
+
 /** Values a template expands: a missing or `undefined` variable is left out (RFC 6570 section 3.2.1). */
 export type UriTemplateVariables = Readonly<Record<string, string | number | boolean | undefined>>;
 
@@ -82,10 +89,12 @@ export class UriTemplate {
 
   /**
    * Matches a URI against the template and returns the decoded variables, or `undefined` when the
-   * URI does not fit. Variables absent from the URI are absent from the result. Takes time
-   * proportional to template size × URI length at most: no backtracking, whatever the template.
+   * URI does not fit (or is longer than {@link MAX_URI_MATCH_LENGTH}). Variables absent from the URI
+   * are absent from the result. Takes time proportional to template size × URI length at most: no
+   * backtracking, whatever the template.
    */
   match(uri: string): Record<string, string> | undefined {
+    if (uri.length > MAX_URI_MATCH_LENGTH) return undefined;
     this.#program ??= buildProgram(this.#parts);
     const found = runMatchProgram(this.#program, uri);
     if (found === undefined) return undefined;
