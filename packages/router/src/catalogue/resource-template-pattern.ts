@@ -1,9 +1,4 @@
-import {
-  ANY_RUN,
-  createWildcardPattern,
-  type WildcardPattern,
-  type WildcardToken,
-} from "./wildcard-pattern.js";
+import type { WildcardPattern } from "./wildcard-pattern.js";
 
 /** Most `{expressions}` a backend's resource template may have; past it, it routes nothing. */
 export const MAX_TEMPLATE_EXPRESSIONS = 32;
@@ -14,8 +9,9 @@ export const MAX_TEMPLATE_LENGTH = 4096;
 /**
  * A matcher for the URIs an RFC 6570 URI template can expand to. Expressions (`{name}`, `{+path}`,
  * `{?query}`...) match any run of characters; everything else is literal. Permissive on purpose: it
- * only decides which backend a `resources/read` goes to. Matching takes time proportional to
- * template length × URI length at most (no regular expression, so no backtracking).
+ * only decides which backend a `resources/read` goes to. No regular expression: the literal pieces
+ * are found left to right with `indexOf`, each from where the previous one ended (the leftmost
+ * choice is always right when expressions match anything), so a URI is scanned about once.
  * Throws a `RangeError` for a template longer than {@link MAX_TEMPLATE_LENGTH} characters or with
  * more than {@link MAX_TEMPLATE_EXPRESSIONS} expressions.
  */
@@ -25,24 +21,46 @@ export function compileResourceTemplate(uriTemplate: string): WildcardPattern {
       `resource template is ${uriTemplate.length} characters long; at most ${MAX_TEMPLATE_LENGTH} are supported`,
     );
   }
-  const tokens: WildcardToken[] = [];
-  let expressions = 0;
+  // The literal text between expressions: one piece more than there are expressions.
+  const pieces: string[] = [];
+  let piece = "";
   let index = 0;
   while (index < uriTemplate.length) {
     const open = uriTemplate.indexOf("{", index);
     const close = open < 0 ? -1 : uriTemplate.indexOf("}", open);
     if (open < 0 || close < 0) {
-      tokens.push(...Array.from(uriTemplate.slice(index)));
+      piece += uriTemplate.slice(index);
       break;
     }
-    tokens.push(...Array.from(uriTemplate.slice(index, open)), ANY_RUN);
-    expressions += 1;
+    pieces.push(piece + uriTemplate.slice(index, open));
+    piece = "";
     index = close + 1;
   }
+  pieces.push(piece);
+  const expressions = pieces.length - 1;
   if (expressions > MAX_TEMPLATE_EXPRESSIONS) {
     throw new RangeError(
       `resource template "${uriTemplate.slice(0, 80)}" has ${expressions} expressions; at most ${MAX_TEMPLATE_EXPRESSIONS} are supported`,
     );
   }
-  return createWildcardPattern(tokens);
+  return { test: (uri) => matchPieces(pieces, uri) };
+}
+
+/** True when `text` is `pieces` joined by runs of any characters (anchored at both ends). */
+function matchPieces(pieces: readonly string[], text: string): boolean {
+  const first = pieces[0] as string;
+  if (pieces.length === 1) return text === first;
+  const last = pieces[pieces.length - 1] as string;
+  if (!text.startsWith(first)) return false;
+  const end = text.length - last.length;
+  if (end < first.length || !text.endsWith(last)) return false;
+  let position = first.length;
+  for (let index = 1; index < pieces.length - 1; index += 1) {
+    const middle = pieces[index] as string;
+    if (middle === "") continue;
+    const found = text.indexOf(middle, position);
+    if (found < 0 || found + middle.length > end) return false;
+    position = found + middle.length;
+  }
+  return true;
 }
