@@ -2,22 +2,25 @@ import { watch } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import {
+  collectConfigSecrets,
   createRouter,
   type GatewayConfig,
   GatewayConfigError,
   type Router,
 } from "@patchbay/router";
 import {
+  redact as builtInRedact,
   createJsonLinesFileSink,
   createTelemetry,
   type EventSink,
   loadOpenTelemetryBridge,
+  type Redact,
 } from "@patchbay/telemetry";
 import { createStdioServerTransport } from "@patchbay/transport-stdio";
 import { createBackendLogSink } from "./backend-log-sink.js";
 import { createBackendTransportFactory } from "./backend-transports.js";
 import { loadConfigFile } from "./load-config-file.js";
-import type { Logger } from "./logger.js";
+import { createRedactingLogger, type Logger } from "./logger.js";
 
 /** Options of `startGateway`. */
 export interface GatewayOptions {
@@ -44,14 +47,24 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
+// The CLI prints what startup failed with: mask it like every other line.
+function throwMasked(error: unknown, redact: Redact): never {
+  if (error instanceof Error) {
+    error.message = redact(error.message);
+    if (error.stack !== undefined) error.stack = redact(error.stack);
+  }
+  throw error;
+}
+
 /** Reads the config, starts the backends and serves one client over stdio. */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
-  const { logger } = options;
   const environment = options.environment ?? process.env;
   const configPath = resolve(options.configPath);
   const parsed = await loadConfigFile(configPath, environment);
-  for (const warning of parsed.warnings) logger.warn(warning);
   const config: GatewayConfig = parsed.config;
+  // Every line passes the telemetry's redaction, which learns the config's secrets below.
+  let redact: Redact = builtInRedact;
+  const logger = createRedactingLogger(options.logger, (text) => redact(text));
   const sinks: EventSink[] = [createBackendLogSink(logger)];
   if (config.telemetry.eventsFile !== undefined) {
     sinks.push(
@@ -71,6 +84,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     ...(config.telemetry.openTelemetry ? { openTelemetry: await loadOpenTelemetryBridge() } : {}),
     onSinkError: (error) => logger.warn(`event sink failed: ${String(error)}`),
   });
+  telemetry.addSecrets(collectConfigSecrets(config));
+  redact = telemetry.redact;
+  for (const warning of parsed.warnings) logger.warn(warning);
   const router = createRouter({
     config,
     connect: createBackendTransportFactory(logger),
@@ -82,7 +98,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   // Backends start when the client has sent initialize, so they are initialized with its protocol
   // version and capabilities; conflictPolicy "error" starts them first, to refuse before serving.
   const starting = router.start();
-  if (config.conflictPolicy === "error") await starting;
+  if (config.conflictPolicy === "error")
+    await starting.catch((error) => throwMasked(error, redact));
   else
     starting.catch((error: unknown) => logger.error(`starting backends failed: ${String(error)}`));
 

@@ -1,5 +1,6 @@
+import { createRedactor, REDACTED } from "@patchbay/telemetry";
 import { describe, expect, it } from "vitest";
-import { createLogger, isLogLevel } from "./logger.js";
+import { createLogger, createRedactingLogger, isLogLevel } from "./logger.js";
 
 describe("createLogger", () => {
   it("writes lines at and above its level only", () => {
@@ -20,5 +21,22 @@ describe("createLogger", () => {
   it("knows the valid levels", () => {
     expect(isLogLevel("debug")).toBe(true);
     expect(isLogLevel("loud")).toBe(false);
+  });
+});
+
+describe("createRedactingLogger", () => {
+  it("masks secrets in every level before the line is written", () => {
+    const lines: string[] = [];
+    const redact = createRedactor({ secretValues: ["tok-123456"] });
+    const logger = createRedactingLogger(
+      createLogger("debug", (line) => lines.push(line)),
+      (text) => redact(text),
+    );
+    logger.debug("a tok-123456");
+    logger.info("b tok-123456");
+    logger.warn("c https://u:pw@h/");
+    logger.error("d Bearer xyz");
+    expect(lines.join("")).not.toMatch(/tok-123456|u:pw|xyz/);
+    expect(lines[0]).toBe(`patchbay-gateway debug: a ${REDACTED}\n`);
   });
 });

@@ -28,3 +28,17 @@ export function createLogger(
   };
   return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 }
+
+/**
+ * A logger that masks secrets in every line before `logger` sees it (the gateway passes its
+ * telemetry's `redact`, which knows the config's secrets), so neither a config value nor a backend's
+ * stderr can print a token.
+ */
+export function createRedactingLogger(logger: Logger, redact: (text: string) => string): Logger {
+  return {
+    debug: (message) => logger.debug(redact(message)),
+    info: (message) => logger.info(redact(message)),
+    warn: (message) => logger.warn(redact(message)),
+    error: (message) => logger.error(redact(message)),
+  };
+}

@@ -30,7 +30,12 @@ export {
   type Page,
   paginate,
 } from "./catalogue/pagination.js";
-export { compileResourceTemplate } from "./catalogue/resource-template-pattern.js";
+export {
+  compileResourceTemplate,
+  MAX_TEMPLATE_EXPRESSIONS,
+  MAX_TEMPLATE_LENGTH,
+} from "./catalogue/resource-template-pattern.js";
+export type { WildcardPattern } from "./catalogue/wildcard-pattern.js";
 export {
   type Environment,
   expandString,
@@ -65,6 +70,7 @@ export {
   parseGatewayConfig,
 } from "./config/parse-gateway-config.js";
 export {
+  collectConfigSecrets,
   REDACTED,
   redactArgs,
   redactBackendConfig,
@@ -75,8 +81,13 @@ export { GATEWAY_ERROR_TABLE, GatewayErrorCode } from "./errors/gateway-error-co
 export {
   backendUnavailableError,
   createGatewayError,
+  ERROR_DATA_ALLOW_LIST,
   INVALID_PARAMS,
   isWireError,
+  MAX_ERROR_DATA_FIELD_LENGTH,
+  MAX_ERROR_DETAIL_LENGTH,
+  MAX_ERROR_MESSAGE_LENGTH,
+  type MapBackendErrorOptions,
   mapBackendError,
   unknownNameError,
   type WireErrorObject,

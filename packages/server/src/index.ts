@@ -36,7 +36,14 @@ export type { ResourceConfig, ResourceReader } from "./resource.js";
 export type { ResourceTemplateConfig, ResourceTemplateReader } from "./resource-template-entry.js";
 export type { ClientRequestOptions, ListKind, ServerSession } from "./server-session.js";
 export type { ToolConfig, ToolHandler, ToolResult } from "./tool.js";
-export { UriTemplate, type UriTemplateVariables } from "./uri-template.js";
+export {
+  MAX_URI_MATCH_LENGTH,
+  MAX_URI_TEMPLATE_EXPRESSIONS,
+  MAX_URI_TEMPLATE_LENGTH,
+  MAX_URI_TEMPLATE_VARIABLES,
+  UriTemplate,
+  type UriTemplateVariables,
+} from "./uri-template.js";
 
 /** The result of `tools/call` (MCP 2025-11-25). */
 export type CallToolResult = v2025_11_25.CallToolResult;

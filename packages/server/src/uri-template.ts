@@ -1,3 +1,21 @@
+import { type MatchProgram, MatchProgramBuilder, runMatchProgram } from "./uri-template-matcher.js";
+
+/** Most `{expressions}` a URI template may have (a `TypeError` names the limit past it). */
+export const MAX_URI_TEMPLATE_EXPRESSIONS = 32;
+
+/** Most variables a URI template may name, over all its expressions. */
+export const MAX_URI_TEMPLATE_VARIABLES = 64;
+
+/** Longest URI template accepted, in characters. */
+export const MAX_URI_TEMPLATE_LENGTH = 4096;
+
+/**
+ * Longest URI that `match` looks at, in characters; a longer one matches no template. Matching is
+ * linear, but a client's megabyte-long URI times a template's many expressions would still cost
+ * seconds of CPU.
+ */
+export const MAX_URI_MATCH_LENGTH = 8192;
+
 /** Values a template expands: a missing or `undefined` variable is left out (RFC 6570 section 3.2.1). */
 export type UriTemplateVariables = Readonly<Record<string, string | number | boolean | undefined>>;
 
@@ -44,7 +62,7 @@ export class UriTemplate {
   /** Names of the template's variables, in order of appearance. */
   readonly variableNames: readonly string[];
   readonly #parts: readonly Part[];
-  #pattern: RegExp | undefined;
+  #program: MatchProgram | undefined;
 
   /** Parses a template; throws a `TypeError` naming the problem when it is malformed. */
   constructor(template: string) {
@@ -71,14 +89,17 @@ export class UriTemplate {
 
   /**
    * Matches a URI against the template and returns the decoded variables, or `undefined` when the
-   * URI does not fit. Variables absent from the URI are absent from the result.
+   * URI does not fit (or is longer than {@link MAX_URI_MATCH_LENGTH}). Variables absent from the URI
+   * are absent from the result. Takes time proportional to template size × URI length at most: no
+   * backtracking, whatever the template.
    */
   match(uri: string): Record<string, string> | undefined {
-    this.#pattern ??= buildPattern(this.#parts);
-    const found = this.#pattern.exec(uri);
-    if (found === null) return undefined;
+    if (uri.length > MAX_URI_MATCH_LENGTH) return undefined;
+    this.#program ??= buildProgram(this.#parts);
+    const found = runMatchProgram(this.#program, uri);
+    if (found === undefined) return undefined;
     const variables: Record<string, string> = {};
-    let group = 1;
+    let group = 0;
     // `{?x}{&y}`: the query group captures the whole query, so later `&` expressions read it too.
     let query: string | undefined;
     for (const part of this.#parts) {
@@ -105,6 +126,11 @@ export class UriTemplate {
 }
 
 function parseTemplate(template: string): Part[] {
+  if (template.length > MAX_URI_TEMPLATE_LENGTH) {
+    throw new TypeError(
+      `URI template is ${template.length} characters long; at most ${MAX_URI_TEMPLATE_LENGTH} are supported`,
+    );
+  }
   const parts: Part[] = [];
   let index = 0;
   while (index < template.length) {
@@ -121,6 +147,13 @@ function parseTemplate(template: string): Part[] {
   }
   if (parts.some((part) => typeof part === "string" && part.includes("}"))) {
     throw new TypeError(`URI template "${template}" has an unmatched "}"`);
+  }
+  const expressions = parts.filter((part) => typeof part !== "string");
+  const variables = expressions.reduce((total, part) => total + part.names.length, 0);
+  if (expressions.length > MAX_URI_TEMPLATE_EXPRESSIONS || variables > MAX_URI_TEMPLATE_VARIABLES) {
+    throw new TypeError(
+      `URI template "${template.slice(0, 80)}" has ${expressions.length} expressions and ${variables} variables; at most ${MAX_URI_TEMPLATE_EXPRESSIONS} and ${MAX_URI_TEMPLATE_VARIABLES} are supported`,
+    );
   }
   return parts;
 }
@@ -175,39 +208,56 @@ function expandExpression(expression: Expression, variables: UriTemplateVariable
   return pieces.length === 0 ? "" : operator.first + pieces.join(operator.separator);
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+// What a value may contain, by operator: `+` and `#` take anything but `,` (lazily, as little as
+// possible); the others stop at the delimiters of their URI part.
+function excludedOf(operator: Operator, operatorChar: string): string {
+  if (operator.allowReserved) return ",";
+  if (operatorChar === ".") return "/?#.,";
+  if (operatorChar === "/") return "/?#,";
+  return "/?#,&;";
 }
 
-function valuePattern(operator: Operator, operatorChar: string): string {
-  if (operator.allowReserved) return "[^,]*?";
-  if (operatorChar === ".") return "[^/?#.,]*";
-  if (operatorChar === "/") return "[^/?#,]*";
-  return "[^/?#,&;]*";
+/** The match program of a template (for tests; not part of the package's exports). */
+export function compileUriTemplateProgram(template: string): MatchProgram {
+  return buildProgram(parseTemplate(template));
 }
 
-function buildPattern(parts: readonly Part[]): RegExp {
-  let source = "^";
+function buildProgram(parts: readonly Part[]): MatchProgram {
+  const builder = new MatchProgramBuilder();
   for (const part of parts) {
     if (typeof part === "string") {
-      source += escapeRegExp(encodeLiteral(part));
+      builder.literal(encodeLiteral(part));
       continue;
     }
     const { operator, operatorChar } = part;
     if (operator.named) {
       // Named pairs are parsed after matching, so their order and optionality do not matter.
-      const stop = operatorChar === ";" ? "[^/?#]*" : "[^#]*";
-      source += `(?:${escapeRegExp(operator.first)}(${stop}))?`;
+      const excluded = operatorChar === ";" ? "/?#" : "#";
+      builder.optional(() => {
+        builder.literal(operator.first);
+        builder.capture(excluded, false);
+      });
       continue;
     }
-    const value = valuePattern(operator, operatorChar);
-    const separator = escapeRegExp(operator.separator);
-    const [head, ...rest] = part.names.map(() => `(${value})`);
-    const tail = rest.map((group) => `(?:${separator}${group})?`).join("");
-    const body = `${head}${tail}`;
-    source += operator.first === "" ? body : `(?:${escapeRegExp(operator.first)}${body})?`;
+    const excluded = excludedOf(operator, operatorChar);
+    const lazy = operator.allowReserved;
+    const body = () => {
+      builder.capture(excluded, lazy);
+      for (let index = 1; index < part.names.length; index += 1) {
+        builder.optional(() => {
+          builder.literal(operator.separator);
+          builder.capture(excluded, lazy);
+        });
+      }
+    };
+    if (operator.first === "") body();
+    else
+      builder.optional(() => {
+        builder.literal(operator.first);
+        body();
+      });
   }
-  return new RegExp(`${source}$`);
+  return builder.build();
 }
 
 function readNamedPairs(expression: Expression, text: string, into: Record<string, string>): void {

@@ -1,3 +1,14 @@
+export {
+  boundEventData,
+  MAX_EVENT_DATA_ENTRIES,
+  MAX_EVENT_DATA_LENGTH,
+  MAX_EVENT_DATA_NODES,
+  MAX_EVENT_DATA_STRING_LENGTH,
+  MAX_EVENT_FIELD_LENGTH,
+  MAX_LABEL_VALUE_LENGTH,
+  TRUNCATION_MARK,
+  truncateText,
+} from "./bounded-text.js";
 export { parseDuration } from "./duration.js";
 export { EVENT_STATUSES, type EventInput, type EventStatus, type TelemetryEvent } from "./event.js";
 export {
@@ -65,6 +76,7 @@ export {
   DEFAULT_SECRET_KEYS,
   REDACTED,
   type Redact,
+  type Redactor,
   type RedactorOptions,
   redact,
 } from "./redact.js";

@@ -1,19 +1,16 @@
 import {
   type Frame,
   isBatch,
-  isJSONRPCErrorResponse,
   isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResponse,
-  type JSONRPCId,
   type JSONRPCMessage,
-  type JSONRPCRequest,
   type Transport,
 } from "@patchbay/jsonrpc-core";
 import { copyRecord } from "./copy-record.js";
 import { EventTypes } from "./event-types.js";
-import { type RequestTracker, trackRequest } from "./request-tracker.js";
-import { outcomeOfError, outcomeOfResult } from "./response-outcome.js";
+import { createRequestBooks, keyOf, type PendingRequests } from "./request-books.js";
+import { outcomeOfError } from "./response-outcome.js";
 import type { Telemetry } from "./telemetry.js";
 import { injectTraceContext } from "./trace-meta.js";
 
@@ -32,14 +29,6 @@ export interface InstrumentTransportOptions {
   readonly maxPending?: number;
 }
 
-/** MCP's cancel notification; its `params.requestId` names the request that will get no response. */
-const cancelledMethod = "notifications/cancelled";
-
-function keyOf(id: JSONRPCId | null): string {
-  // 1 and "1" are different ids.
-  return typeof id === "number" ? `n${id}` : `s${String(id)}`;
-}
-
 function messagesOf(frame: Frame): readonly JSONRPCMessage[] {
   return isBatch(frame) ? frame : [frame];
 }
@@ -55,8 +44,8 @@ export function instrumentTransport(
   telemetry: Telemetry,
   options: InstrumentTransportOptions = {},
 ): Transport {
-  const incoming = new Map<string, RequestTracker>();
-  const outgoing = new Map<string, RequestTracker>();
+  const incoming: PendingRequests = new Map();
+  const outgoing: PendingRequests = new Map();
   const maxPending = options.maxPending ?? 10_000;
   const propagate = options.propagate ?? true;
   const context = {
@@ -64,53 +53,7 @@ export function instrumentTransport(
     ...(options.source === undefined ? {} : { source: options.source }),
   };
 
-  const start = (
-    pending: Map<string, RequestTracker>,
-    direction: "incoming" | "outgoing",
-    request: JSONRPCRequest,
-  ): RequestTracker | undefined => {
-    const key = keyOf(request.id);
-    if (pending.size >= maxPending || pending.has(key)) return undefined;
-    const tracker = trackRequest(telemetry, {
-      direction,
-      method: request.method,
-      params: request.params,
-      id: request.id,
-      ...context,
-    });
-    pending.set(key, tracker);
-    return tracker;
-  };
-
-  // MCP's cancel notification: the cancelled request gets no response, so its books close here.
-  const cancel = (pending: Map<string, RequestTracker>, message: JSONRPCMessage): void => {
-    if (!isJSONRPCNotification(message) || message.method !== cancelledMethod) return;
-    const params = message.params as { requestId?: unknown; reason?: unknown } | undefined;
-    const requestId = params?.requestId;
-    if (typeof requestId !== "string" && typeof requestId !== "number") return;
-    const key = keyOf(requestId);
-    const tracker = pending.get(key);
-    if (tracker === undefined) return;
-    pending.delete(key);
-    const reason = typeof params?.reason === "string" ? params.reason : "cancelled by the peer";
-    tracker.end({ outcome: "cancelled", error: { message: reason } });
-  };
-
-  const finish = (pending: Map<string, RequestTracker>, message: JSONRPCMessage): void => {
-    if (!isJSONRPCResponse(message)) return;
-    const key = keyOf(message.id);
-    const tracker = pending.get(key);
-    if (tracker === undefined) return;
-    pending.delete(key);
-    if (isJSONRPCErrorResponse(message)) {
-      tracker.end({
-        outcome: "error",
-        error: { code: message.error.code, message: message.error.message },
-      });
-    } else {
-      tracker.end(outcomeOfResult(message.result));
-    }
-  };
+  const { start, cancel, finish } = createRequestBooks(telemetry, context, maxPending);
 
   const incomingLabels = { direction: "incoming", backend: options.backend };
   const outgoingLabels = { direction: "outgoing", backend: options.backend };

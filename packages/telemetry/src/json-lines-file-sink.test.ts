@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -86,5 +86,27 @@ describe("createJsonLinesFileSink", () => {
     expect(JSON.parse(readFileSync(path, "utf8"))).toMatchObject({
       data: { unserializable: true },
     });
+  });
+
+  it("creates the file and every rotated one readable by the owner only (0600)", async () => {
+    const path = join(dir, "events.jsonl");
+    const sink = createJsonLinesFileSink({ path, maxBytes: lineBytes, maxFiles: 1 });
+    await sink.write([event(1), event(2)]);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(`${path}.1`).mode & 0o777).toBe(0o600);
+  });
+
+  it("narrows an existing file that others could read to 0600", async () => {
+    const path = join(dir, "events.jsonl");
+    writeFileSync(path, "", { mode: 0o644 });
+    expect(statSync(path).mode & 0o777).toBe(0o644);
+    await createJsonLinesFileSink({ path }).write([event(1)]);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+
+  it("refuses permission bits out of range", () => {
+    expect(() => createJsonLinesFileSink({ path: join(dir, "x"), mode: 0o1000 })).toThrow(
+      RangeError,
+    );
   });
 });

@@ -3,14 +3,16 @@ import type { EventSink } from "./event-sink.js";
 
 /** The few file operations the sink needs; `node:fs/promises` fits, and tests may pass their own. */
 export interface SinkFileSystem {
-  /** Appends UTF-8 text, creating the file when missing. */
-  appendFile(path: string, text: string): Promise<void>;
+  /** Appends UTF-8 text, creating the file with `mode` when missing. */
+  appendFile(path: string, text: string, options: { mode: number }): Promise<void>;
+  /** Sets a file's permission bits. */
+  chmod(path: string, mode: number): Promise<void>;
   /** Renames a file, replacing the target. */
   rename(from: string, to: string): Promise<void>;
   /** Removes a file; a missing file is not an error (`force`). */
   rm(path: string, options: { force: true }): Promise<void>;
-  /** Size of a file in bytes (rejects when missing). */
-  stat(path: string): Promise<{ size: number }>;
+  /** Size and permission bits of a file (rejects when missing). */
+  stat(path: string): Promise<{ size: number; mode: number }>;
 }
 
 /** Options of {@link createJsonLinesFileSink}. */
@@ -21,6 +23,11 @@ export interface JsonLinesFileSinkOptions {
   readonly maxBytes?: number;
   /** Rotated files kept besides the active one (default 5; 0 keeps none). */
   readonly maxFiles?: number;
+  /**
+   * Permission bits of the files (default `0o600`: events may name backends, tools and errors, which
+   * only the operator should read). An existing file with wider bits is narrowed on first write.
+   */
+  readonly mode?: number;
   /** File operations (default: `node:fs/promises`, loaded on first write). */
   readonly fileSystem?: SinkFileSystem;
 }
@@ -49,6 +56,9 @@ export function createJsonLinesFileSink(options: JsonLinesFileSinkOptions): Even
   if (!Number.isInteger(maxFiles) || maxFiles < 0)
     throw new RangeError("maxFiles must be a non-negative integer");
   const path = options.path;
+  const mode = options.mode ?? 0o600;
+  if (!Number.isInteger(mode) || mode < 0 || mode > 0o777)
+    throw new RangeError("mode must be permission bits from 0o000 to 0o777");
   let fileSystem = options.fileSystem;
   // -1 until the active file's size has been read.
   let size = -1;
@@ -56,10 +66,12 @@ export function createJsonLinesFileSink(options: JsonLinesFileSinkOptions): Even
   const open = async (): Promise<SinkFileSystem> => {
     fileSystem ??= (await import("node:fs/promises")) as SinkFileSystem;
     if (size < 0) {
-      size = await fileSystem.stat(path).then(
-        (stats) => stats.size,
-        () => 0,
-      );
+      const stats = await fileSystem.stat(path).catch(() => undefined);
+      size = stats?.size ?? 0;
+      // A file left by an older version (or created by hand) may be readable by others.
+      if (stats !== undefined && (stats.mode & 0o777 & ~mode) !== 0) {
+        await fileSystem.chmod(path, mode);
+      }
     }
     return fileSystem;
   };
@@ -86,7 +98,7 @@ export function createJsonLinesFileSink(options: JsonLinesFileSinkOptions): Even
         const line = toLine(event);
         const bytes = encoder.encode(line).length;
         if (size + chunkBytes + bytes > maxBytes && size + chunkBytes > 0) {
-          if (chunk !== "") await files.appendFile(path, chunk);
+          if (chunk !== "") await files.appendFile(path, chunk, { mode });
           size += chunkBytes;
           chunk = "";
           chunkBytes = 0;
@@ -96,7 +108,7 @@ export function createJsonLinesFileSink(options: JsonLinesFileSinkOptions): Even
         chunkBytes += bytes;
       }
       if (chunk !== "") {
-        await files.appendFile(path, chunk);
+        await files.appendFile(path, chunk, { mode });
         size += chunkBytes;
       }
     },

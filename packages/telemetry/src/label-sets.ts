@@ -1,3 +1,4 @@
+import { truncateText } from "./bounded-text.js";
 import type { Redact } from "./redact.js";
 
 /** Label values of one observation, by label name; a missing label is the empty string. */
@@ -23,6 +24,10 @@ export interface LabelSetsOptions<S> {
   readonly overflowLabels: readonly string[];
   readonly redact: Redact;
   readonly createState: () => S;
+  /** Longest label value kept; longer ones are cut (before caching) and reported to `onTruncate`. */
+  readonly maxValueLength: number;
+  /** Told each time a label value is cut. */
+  readonly onTruncate: () => void;
 }
 
 /**
@@ -46,7 +51,7 @@ type RawValueTree<S> = Map<string, RawValueTree<S> | Series<S>>;
 
 /** Creates the bounded {@link LabelSets} of one metric. */
 export function createLabelSets<S>(options: LabelSetsOptions<S>): LabelSets<S> {
-  const { labelNames, maxLabelSets, redact, createState } = options;
+  const { labelNames, maxLabelSets, redact, createState, maxValueLength, onTruncate } = options;
   const folded = labelNames.map((name) => options.overflowLabels.includes(name));
   const byValues = new Map<string, Series<S>>();
   // Raw label values that already resolved to a series, so redaction runs once per distinct input:
@@ -58,9 +63,13 @@ export function createLabelSets<S>(options: LabelSetsOptions<S>): LabelSets<S> {
   const lastLabel = labelNames.length - 1;
   let overflowed = 0;
 
+  // Cut before anything is cached: a peer's megabyte-long method name must not be kept whole.
   const rawValue = (labels: Labels | undefined, name: string): string => {
     const value = labels?.[name];
-    return value === undefined ? "" : String(value);
+    const text = value === undefined ? "" : String(value);
+    if (text.length <= maxValueLength) return text;
+    onTruncate();
+    return truncateText(text, maxValueLength);
   };
 
   const rawValues = (labels: Labels | undefined): string[] =>

@@ -1,5 +1,11 @@
+import { MAX_LABEL_VALUE_LENGTH } from "./bounded-text.js";
 import { createLabelSets, type LabelSets, type Labels } from "./label-sets.js";
-import { escapeHelp, formatLabels, formatSampleValue } from "./prometheus-text.js";
+import {
+  type Family,
+  type HistogramState,
+  renderFamily,
+  renderOverflows,
+} from "./metric-family.js";
 import { redact as defaultRedact, type Redact } from "./redact.js";
 import { TelemetryError } from "./telemetry-error.js";
 
@@ -51,6 +57,8 @@ export interface MetricRegistryOptions {
   readonly maxLabelSets?: number;
   /** Masks secrets in label values (default: the built-in `redact`). */
   readonly redact?: Redact;
+  /** Longest label value in characters; longer ones are cut and counted (default 128). */
+  readonly maxLabelValueLength?: number;
 }
 
 /** A set of metrics rendered together in the Prometheus text format 0.0.4. */
@@ -65,6 +73,8 @@ export interface MetricRegistry {
   addCollector(collect: () => void): void;
   /** Every metric as Prometheus text (with `patchbay_metric_label_overflow_total` once any folded). */
   render(): string;
+  /** Label values cut to `maxLabelValueLength` so far, over all metrics. */
+  readonly truncatedLabelValues: number;
 }
 
 /** Latency buckets in seconds: 5 ms to 60 s. */
@@ -74,20 +84,6 @@ export const DEFAULT_LATENCY_BUCKETS: readonly number[] = [
 
 const metricNamePattern = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 const labelNamePattern = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
-
-interface HistogramState {
-  readonly counts: number[];
-  sum: number;
-  count: number;
-}
-
-interface Family {
-  readonly definition: MetricDefinition;
-  readonly type: "counter" | "gauge" | "histogram";
-  readonly labelNames: readonly string[];
-  readonly sets: LabelSets<number> | LabelSets<HistogramState>;
-  readonly buckets?: readonly number[];
-}
 
 function invalid(message: string): TelemetryError {
   return new TelemetryError("INVALID_METRIC", message);
@@ -99,6 +95,11 @@ export function createMetricRegistry(options: MetricRegistryOptions = {}): Metri
   const collectors: Array<() => void> = [];
   const redact = options.redact ?? defaultRedact;
   const defaultMax = options.maxLabelSets ?? 500;
+  const maxValueLength = options.maxLabelValueLength ?? MAX_LABEL_VALUE_LENGTH;
+  let truncatedLabelValues = 0;
+  const onTruncate = () => {
+    truncatedLabelValues += 1;
+  };
 
   const declare = <S>(
     definition: MetricDefinition,
@@ -125,6 +126,8 @@ export function createMetricRegistry(options: MetricRegistryOptions = {}): Metri
       overflowLabels: definition.overflowLabels ?? labelNames,
       redact,
       createState,
+      maxValueLength,
+      onTruncate,
     });
     families.set(name, {
       definition,
@@ -134,41 +137,6 @@ export function createMetricRegistry(options: MetricRegistryOptions = {}): Metri
       ...(buckets === undefined ? {} : { buckets }),
     });
     return sets;
-  };
-
-  const renderFamily = (family: Family, lines: string[]): void => {
-    const { name, help } = family.definition;
-    lines.push(`# HELP ${name} ${escapeHelp(help)}`, `# TYPE ${name} ${family.type}`);
-    if (family.type !== "histogram") {
-      for (const series of (family.sets as LabelSets<number>).all()) {
-        lines.push(
-          `${name}${formatLabels(family.labelNames, series.values)} ${formatSampleValue(series.state)}`,
-        );
-      }
-      return;
-    }
-    const buckets = family.buckets!;
-    const bucketLabels = [...family.labelNames, "le"];
-    for (const series of (family.sets as LabelSets<HistogramState>).all()) {
-      const { counts, sum, count } = series.state;
-      let cumulative = 0;
-      for (let index = 0; index < buckets.length; index += 1) {
-        cumulative += counts[index]!;
-        const labels = formatLabels(bucketLabels, [
-          ...series.values,
-          formatSampleValue(buckets[index]!),
-        ]);
-        lines.push(`${name}_bucket${labels} ${cumulative}`);
-      }
-      lines.push(
-        `${name}_bucket${formatLabels(bucketLabels, [...series.values, "+Inf"])} ${count}`,
-      );
-      const labels = formatLabels(family.labelNames, series.values);
-      lines.push(
-        `${name}_sum${labels} ${formatSampleValue(sum)}`,
-        `${name}_count${labels} ${count}`,
-      );
-    }
   };
 
   return {
@@ -221,6 +189,9 @@ export function createMetricRegistry(options: MetricRegistryOptions = {}): Metri
         },
       };
     },
+    get truncatedLabelValues() {
+      return truncatedLabelValues;
+    },
     addCollector(collect) {
       collectors.push(collect);
     },
@@ -233,15 +204,7 @@ export function createMetricRegistry(options: MetricRegistryOptions = {}): Metri
         if (family.sets.overflowed > 0)
           overflows.push([family.definition.name, family.sets.overflowed]);
       }
-      if (overflows.length > 0) {
-        const name = "patchbay_metric_label_overflow_total";
-        lines.push(
-          `# HELP ${name} Observations whose label set was folded into __other__ by the cardinality cap.`,
-          `# TYPE ${name} counter`,
-        );
-        for (const [metric, count] of overflows)
-          lines.push(`${name}${formatLabels(["metric"], [metric])} ${count}`);
-      }
+      renderOverflows(overflows, lines);
       return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
     },
   };

@@ -122,3 +122,44 @@ describe("redact", () => {
     );
   });
 });
+
+describe("redact: credentials in URLs and header text", () => {
+  it("masks the user info of any URL inside text", () => {
+    expect(redact("connect ECONNREFUSED https://alice:hunter2-pw@api.example.com/mcp")).toBe(
+      `connect ECONNREFUSED https://${REDACTED}@api.example.com/mcp`,
+    );
+    expect(redact("see https://example.com/a@b")).toBe("see https://example.com/a@b");
+  });
+
+  it("masks query parameters whose name sounds secret, and keeps the others", () => {
+    expect(redact("GET https://h.example/mcp?api_key=k-123456&region=eu&access_token=t0k3n")).toBe(
+      `GET https://h.example/mcp?api_key=${REDACTED}&region=eu&access_token=${REDACTED}`,
+    );
+    expect(redact({ url: "http://h/x?sig=abcd&page=2" })).toEqual({
+      url: `http://h/x?sig=${REDACTED}&page=2`,
+    });
+  });
+
+  it("masks Authorization-like headers written as text, whatever the scheme", () => {
+    expect(redact('--header "Authorization: token ghp_abcdef123"')).toBe(
+      `--header "Authorization: token ${REDACTED}"`,
+    );
+    expect(redact("x-api-key=abc123456 next")).toBe(`x-api-key=${REDACTED} next`);
+    expect(redact("Authorization: Bearer abc.def")).toBe(`Authorization: Bearer ${REDACTED}`);
+  });
+
+  it("learns secret values after creation, longest first", () => {
+    const learning = createRedactor();
+    expect(learning("value s3cr3t-one")).toBe("value s3cr3t-one");
+    learning.addSecretValues(["s3cr3t-one", "s3cr3t", "abc"]);
+    expect(learning("value s3cr3t-one and s3cr3t and abc")).toBe(
+      `value ${REDACTED} and ${REDACTED} and abc`,
+    );
+  });
+
+  it("finishes quickly on long hostile text for every pattern (no backtracking blow-up)", () => {
+    const long = `${"://".repeat(20_000)}${"?aaaa".repeat(20_000)}${"Authorization:".repeat(5_000)}`;
+    const output = redact(long);
+    expect(output.length).toBeGreaterThan(0);
+  });
+});

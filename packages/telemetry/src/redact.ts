@@ -4,6 +4,16 @@ export const REDACTED = "[REDACTED]";
 /** Masks secrets in any value (deep, without mutating it). The same function serves every sink and the metric labels. */
 export type Redact = <T>(value: T) => T;
 
+/** A {@link Redact} that can learn more literal secrets later (a reloaded config, say). */
+export interface Redactor {
+  <T>(value: T): T;
+  /**
+   * Adds literal secrets, masked wherever they appear in a string from now on (values shorter than
+   * 4 characters are ignored, as for `secretValues`). Secrets are never forgotten.
+   */
+  addSecretValues(values: Iterable<string>): void;
+}
+
 /** What {@link createRedactor} treats as secret, besides the built-in rules. */
 export interface RedactorOptions {
   /**
@@ -52,6 +62,18 @@ export const DEFAULT_SECRET_KEYS: readonly string[] = [
 // Basic needs 8+ characters so prose such as "Basic setup" survives.
 const schemePattern = /\b(?:(Bearer)\s+[A-Za-z0-9\-._~+/]+=*|(Basic)\s+[A-Za-z0-9+/]{8,}=*)/gi;
 const schemeHint = /bearer|basic/i;
+// Credentials in URLs: the user info (`https://user:pass@host`) and the values of query parameters
+// whose name sounds secret (`?api_key=...`). Written so that no input makes them backtrack: user
+// info stops at the first `/`, `?`, `#`, `@` or space, and parameter names are at most 64 characters.
+const userInfoPattern = /:\/\/[^\s/?#@]+@/g;
+const queryParameterPattern = /([?&;])([A-Za-z0-9_.-]{1,64})=([^&#\s"'<>]*)/g;
+const secretParameterName = /key|token|secret|passw|pwd|auth|credential|signature|sig$/i;
+// `Authorization: <value>` and kin written as text (an argument such as `--header "X-Api-Key: k"`).
+const headerTextPattern =
+  /\b((?:proxy-)?authorization|x-api-key|api-key|cookie)(\s*[:=]\s*)(?:(bearer|basic|token)\s+)?([^\s"',;]+)/gi;
+const headerTextHint = /authorization|api-key|cookie/i;
+// One scan that every rule below needs a match of; most strings have none and stop here.
+const anyRuleHint = /bearer|basic|authorization|api-key|cookie|:\/\/|=/i;
 const minimumSecretValueLength = 4;
 const maxCachedKeys = 4096;
 
@@ -79,19 +101,54 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Builds a {@link Redact} function from the options. */
-export function createRedactor(options: RedactorOptions = {}): Redact {
+function maskUrlCredentials(text: string): string {
+  let result = text;
+  if (result.includes("://") && result.includes("@")) {
+    result = result.replace(userInfoPattern, `://${REDACTED}@`);
+  }
+  if (result.includes("=")) {
+    result = result.replace(
+      queryParameterPattern,
+      (match, lead: string, name: string, value: string) =>
+        value !== "" && value !== REDACTED && secretParameterName.test(name)
+          ? `${lead}${name}=${REDACTED}`
+          : match,
+    );
+  }
+  return result;
+}
+
+function maskHeaderText(text: string): string {
+  if (!headerTextHint.test(text)) return text;
+  return text.replace(
+    headerTextPattern,
+    (match, name: string, separator: string, scheme: string | undefined, value: string) =>
+      value === REDACTED ? match : `${name}${separator}${scheme ? `${scheme} ` : ""}${REDACTED}`,
+  );
+}
+
+/** Builds a {@link Redactor} from the options. */
+export function createRedactor(options: RedactorOptions = {}): Redactor {
   const keys = new Set<string>(
     [...(options.replaceDefaultKeys ? [] : DEFAULT_SECRET_KEYS), ...(options.secretKeys ?? [])].map(
       normalizeKey,
     ),
   );
-  const values = [...new Set(options.secretValues ?? [])]
-    .filter((value) => value.length >= minimumSecretValueLength)
+  const secretValues = new Set<string>();
+  let valuePattern: RegExp | undefined;
+  const addSecretValues = (added: Iterable<string>): void => {
+    const before = secretValues.size;
+    for (const value of added) {
+      if (typeof value === "string" && value.length >= minimumSecretValueLength) {
+        secretValues.add(value);
+      }
+    }
+    if (secretValues.size === before) return;
     // Longest first, so a secret containing another is masked whole.
-    .sort((a, b) => b.length - a.length);
-  const valuePattern =
-    values.length > 0 ? new RegExp(values.map(escapeRegExp).join("|"), "g") : undefined;
+    const values = [...secretValues].sort((a, b) => b.length - a.length);
+    valuePattern = new RegExp(values.map(escapeRegExp).join("|"), "g");
+  };
+  addSecretValues(options.secretValues ?? []);
   const maxDepth = options.maxDepth ?? 12;
   // Object keys repeat endlessly (`method`, `params`, ...): classify each once, in a bounded cache.
   const keyKinds = new Map<string, KeyKind>();
@@ -107,9 +164,11 @@ export function createRedactor(options: RedactorOptions = {}): Redact {
   };
 
   const redactString = (text: string): string => {
-    const result = valuePattern === undefined ? text : text.replace(valuePattern, REDACTED);
-    // A cheap test first: most strings name no credential scheme at all.
-    if (result.length < 8 || !schemeHint.test(result)) return result;
+    let result = valuePattern === undefined ? text : text.replace(valuePattern, REDACTED);
+    // Cheap tests first: most strings are short and name no credential at all.
+    if (result.length < 8 || !anyRuleHint.test(result)) return result;
+    result = maskUrlCredentials(maskHeaderText(result));
+    if (!schemeHint.test(result)) return result;
     return result.replace(
       schemePattern,
       (_match, bearer: string | undefined, basic: string | undefined) =>
@@ -159,9 +218,13 @@ export function createRedactor(options: RedactorOptions = {}): Redact {
     return result;
   };
 
-  return <T>(value: T): T =>
+  const redactor = <T>(value: T): T =>
     (typeof value === "string" ? redactString(value) : visit(value, [])) as T;
+  return Object.assign(redactor, { addSecretValues });
 }
 
-/** A {@link Redact} with only the built-in rules (bearer/basic credentials and default keys). */
+/**
+ * A {@link Redact} with only the built-in rules (bearer/basic credentials, credentials in URLs,
+ * `Authorization`-like header text, default keys).
+ */
 export const redact: Redact = createRedactor();

@@ -1,3 +1,4 @@
+import { MAX_EVENT_FIELD_LENGTH, truncateText } from "./bounded-text.js";
 import type { EventInput, EventStatus } from "./event.js";
 import { EventTypes } from "./event-types.js";
 import type { BridgedSpan } from "./open-telemetry-bridge.js";
@@ -52,14 +53,23 @@ function closingEventType(outcome: RequestOutcome, tool: string | undefined): st
   return tool === undefined ? EventTypes.requestCompleted : EventTypes.toolCalled;
 }
 
+function bounded(telemetry: Telemetry, text: string): string {
+  if (text.length <= MAX_EVENT_FIELD_LENGTH) return text;
+  telemetry.metrics.truncations.inc({ what: "event_field" });
+  return truncateText(text, MAX_EVENT_FIELD_LENGTH);
+}
+
 /**
  * Starts tracking one request: picks its trace (continuing `_meta.traceparent` when valid), starts
  * an OpenTelemetry span when an SDK is there, records `request.received` or `request.sent`, and
  * counts it in flight. The decorators call this; a router may too, for requests it answers itself.
  */
 export function trackRequest(telemetry: Telemetry, start: RequestStart): RequestTracker {
-  const { direction, method, params, backend } = start;
-  const tool = readToolName(method, params);
+  const { direction, params, backend } = start;
+  // Both come from peers and live as long as the request (and in spans): keep them bounded.
+  const method = bounded(telemetry, start.method);
+  const rawTool = readToolName(start.method, params);
+  const tool = rawTool === undefined ? undefined : bounded(telemetry, rawTool);
   const parent = readTraceContext(params);
   let trace: RequestTrace;
   // The span request is built only when an SDK listens: the no-op path allocates nothing for it.

@@ -36,6 +36,11 @@ export interface TelemetryMetrics {
   readonly frames: Counter;
   /** `patchbay_notifications_total{direction,method,backend}`: notifications through a decorator. */
   readonly notifications: Counter;
+  /**
+   * `patchbay_telemetry_truncations_total{what}`: strings cut to their limit, by what they were:
+   * `event_field` (event type, source, backend, method, tool), `event_data`, `label_value`.
+   */
+  readonly truncations: Counter;
 }
 
 /** Declares the standard instruments on `registry`. */
@@ -88,6 +93,11 @@ export function createTelemetryMetrics(registry: MetricRegistry): TelemetryMetri
       help: "JSON-RPC notifications through instrumented transports.",
       labelNames: ["direction", "method", "backend"],
       overflowLabels: ["method", "backend"],
+    }),
+    truncations: registry.counter({
+      name: "patchbay_telemetry_truncations_total",
+      help: "Strings cut to their length limit in events and metric labels, by what they were.",
+      labelNames: ["what"],
     }),
     events: registry.counter({
       name: "patchbay_telemetry_events_total",

@@ -141,3 +141,24 @@ describe("createTelemetry", () => {
     expect(telemetry.query()[0]?.tool).toBe(`leak_${REDACTED}`);
   });
 });
+
+describe("createTelemetry: secrets learned later", () => {
+  it("masks secrets added later in events and metric labels", () => {
+    const telemetry = createTelemetry();
+    telemetry.addSecrets(["late-secret-1234"]);
+    const event = telemetry.record({
+      event_type: "backend.crashed",
+      backend: "b",
+      data: { reason: "exit: late-secret-1234" },
+    });
+    expect(event.data).toEqual({ reason: `exit: ${REDACTED}` });
+    telemetry.metrics.requests.inc({ method: "late-secret-1234/x" });
+    expect(telemetry.registry.render()).not.toContain("late-secret-1234");
+  });
+
+  it("masks added secrets after a redact function of the caller's own", () => {
+    const telemetry = createTelemetry({ redact: <T>(value: T): T => value });
+    telemetry.addSecrets(["late-secret-5678"]);
+    expect(telemetry.redact("x late-secret-5678")).toBe(`x ${REDACTED}`);
+  });
+});

@@ -1,3 +1,4 @@
+import { boundEventData, MAX_EVENT_FIELD_LENGTH, truncateText } from "./bounded-text.js";
 import type { EventInput, TelemetryEvent } from "./event.js";
 import type { EventQuery } from "./event-query.js";
 import type { EventSink } from "./event-sink.js";
@@ -5,7 +6,7 @@ import { createMemoryEventStore, type MemoryEventStore } from "./memory-event-st
 import { createMetricRegistry, type MetricRegistry } from "./metric-registry.js";
 import { NOOP_OPEN_TELEMETRY_BRIDGE, type OpenTelemetryBridge } from "./open-telemetry-bridge.js";
 import { createQueuedSink, type QueuedSink } from "./queued-sink.js";
-import { createRedactor, type Redact, type RedactorOptions } from "./redact.js";
+import { createRedactor, type Redact, type Redactor, type RedactorOptions } from "./redact.js";
 import { createTelemetryMetrics, type TelemetryMetrics } from "./telemetry-metrics.js";
 import { createIdGenerator, type IdGenerator, type RandomSource } from "./trace-ids.js";
 
@@ -49,6 +50,11 @@ export interface Telemetry {
   readonly metrics: TelemetryMetrics;
   /** The redaction applied to every event and metric label. */
   readonly redact: Redact;
+  /**
+   * Adds literal secrets (a config's `env` values, expanded `${VAR}`s, URL credentials) that
+   * `redact` masks from now on, in events, sinks, metric labels and wherever else it is applied.
+   */
+  addSecrets(values: Iterable<string>): void;
   /** Trace and span ids. */
   readonly ids: IdGenerator;
   /** Span emission. */
@@ -79,11 +85,41 @@ export interface Telemetry {
   close(timeoutMs?: number): Promise<void>;
 }
 
+function isRedactor(redact: Redact): redact is Redactor {
+  return typeof (redact as Partial<Redactor>).addSecretValues === "function";
+}
+
+// A given `redact` that cannot learn secrets gets a second pass for them, added on first need.
+function learningRedact(options: TelemetryOptions): {
+  redact: Redact;
+  addSecrets(values: Iterable<string>): void;
+} {
+  let current: Redact = options.redact ?? createRedactor(options.redaction);
+  const learner = isRedactor(current) ? current : undefined;
+  let extra: Redactor | undefined;
+  return {
+    redact: <T>(value: T): T => current(value),
+    addSecrets(values) {
+      if (learner !== undefined) {
+        learner.addSecretValues(values);
+        return;
+      }
+      if (extra === undefined) {
+        const second = createRedactor({ replaceDefaultKeys: true });
+        const first = current;
+        current = <T>(value: T): T => second(first(value));
+        extra = second;
+      }
+      extra.addSecretValues(values);
+    },
+  };
+}
+
 /** Creates a {@link Telemetry}. */
 export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
   const now = options.now ?? Date.now;
-  const redact = options.redact ?? createRedactor(options.redaction);
-  const source = redact(options.source ?? "patchbay");
+  const { redact, addSecrets } = learningRedact(options);
+  const source = redact(truncateText(options.source ?? "patchbay", MAX_EVENT_FIELD_LENGTH));
   const store = createMemoryEventStore({ capacity: options.capacity ?? 1000, now });
   const registry = options.registry ?? createMetricRegistry({ redact });
   const metrics = createTelemetryMetrics(registry);
@@ -100,11 +136,29 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     name: "patchbay_telemetry_events_dropped_total",
     help: "Telemetry events dropped because a sink fell behind.",
   });
+  let reportedLabelTruncations = 0;
   registry.addCollector(() => {
     const dropped = countDropped();
     droppedCounter.inc(undefined, dropped - reportedDrops);
     reportedDrops = dropped;
+    const truncated = registry.truncatedLabelValues;
+    // Counted before the render that reports it, so this counter's own label is never the one cut.
+    if (truncated > reportedLabelTruncations) {
+      metrics.truncations.inc({ what: "label_value" }, truncated - reportedLabelTruncations);
+      reportedLabelTruncations = truncated;
+    }
   });
+  // Event fields come from peers (method and tool names): bounded before anything keeps them.
+  const field = (text: string): string => {
+    if (text.length <= MAX_EVENT_FIELD_LENGTH) return redact(text);
+    metrics.truncations.inc({ what: "event_field" });
+    return redact(truncateText(text, MAX_EVENT_FIELD_LENGTH));
+  };
+  const boundedData = (data: Readonly<Record<string, unknown>>) => {
+    const bounded = boundEventData(data);
+    if (bounded.truncated) metrics.truncations.inc({ what: "event_data" });
+    return redact(bounded.data);
+  };
 
   // Formatting a date costs more than the rest of an event; events in the same millisecond share it.
   let lastMillisecond = Number.NaN;
@@ -124,15 +178,15 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
       timestamp: input.timestamp ?? timestamp(),
       trace_id: input.trace_id ?? ids.traceId(),
       status: input.status ?? "success",
-      event_type: redact(input.event_type),
-      source: input.source === undefined ? source : redact(input.source),
-      data: input.data === undefined ? {} : redact(input.data),
+      event_type: field(input.event_type),
+      source: input.source === undefined ? source : field(input.source),
+      data: input.data === undefined ? {} : boundedData(input.data),
     };
     if (input.span_id !== undefined) event.span_id = input.span_id;
     if (input.parent_span_id !== undefined) event.parent_span_id = input.parent_span_id;
-    if (input.backend !== undefined) event.backend = redact(input.backend);
-    if (input.method !== undefined) event.method = redact(input.method);
-    if (input.tool !== undefined) event.tool = redact(input.tool);
+    if (input.backend !== undefined) event.backend = field(input.backend);
+    if (input.method !== undefined) event.method = field(input.method);
+    if (input.tool !== undefined) event.tool = field(input.tool);
     if (input.duration_ms !== undefined) event.duration_ms = input.duration_ms;
     store.add(event);
     for (const queue of queues) queue.enqueue(event);
@@ -146,6 +200,7 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     registry,
     metrics,
     redact,
+    addSecrets,
     ids,
     openTelemetry: options.openTelemetry ?? NOOP_OPEN_TELEMETRY_BRIDGE,
     now,

@@ -1,5 +1,3 @@
-import { killQuietly } from "./child-registry.js";
-
 /** How a child process ended. */
 export interface ExitStatus {
   readonly exitCode: number | null;
@@ -40,16 +38,17 @@ export class ChildExit {
 
   /**
    * Stops the child: `endInput()` (a well-behaved server exits on end-of-file), then SIGTERM after
-   * the grace period, then SIGKILL after another. Resolves once it has exited; runs once.
+   * the grace period, then SIGKILL after another, through `signal` (which must not signal a bare
+   * pid after the exit: see `signalChild`). Resolves once it has exited; runs once.
    */
-  stop(pid: number, processGroup: boolean, gracePeriodMs: number, endInput: () => void) {
+  stop(signal: (name: NodeJS.Signals) => void, gracePeriodMs: number, endInput: () => void) {
     this.#stopping ??= (async () => {
       endInput();
       if (await this.within(gracePeriodMs)) return;
       this.signalled = true;
-      killQuietly(pid, processGroup, "SIGTERM");
+      signal("SIGTERM");
       if (await this.within(gracePeriodMs)) return;
-      killQuietly(pid, processGroup, "SIGKILL");
+      signal("SIGKILL");
       await this.within(Number.POSITIVE_INFINITY);
     })();
     return this.#stopping;

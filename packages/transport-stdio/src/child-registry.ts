@@ -1,6 +1,16 @@
+/** What {@link signalChild} needs of a child process (`ChildProcess` fits). */
+export interface SignalTarget {
+  readonly pid?: number | undefined;
+  /** Set by Node the moment it reaps the child (with `signalCode`): from then on the pid is free. */
+  readonly exitCode: number | null;
+  readonly signalCode: NodeJS.Signals | string | null;
+  /** Signals through Node's handle, which refuses once the child was reaped. */
+  kill(signal: NodeJS.Signals): boolean;
+}
+
 /** A live child and how to kill it for good. */
 interface TrackedChild {
-  readonly pid: number;
+  readonly child: SignalTarget;
   readonly processGroup: boolean;
 }
 
@@ -13,7 +23,7 @@ const FATAL_SIGNALS: readonly NodeJS.Signals[] =
 
 /** Kills every child still tracked; runs from `process.on("exit")`, so it must be synchronous. */
 function killAll(): void {
-  for (const child of live) killQuietly(child.pid, child.processGroup, "SIGKILL");
+  for (const tracked of live) signalChild(tracked.child, tracked.processGroup, "SIGKILL");
   live.clear();
 }
 
@@ -35,23 +45,37 @@ function installSafetyNet(): void {
   for (const signal of FATAL_SIGNALS) process.on(signal, onFatalSignal);
 }
 
+/** Sends a signal to a pid or (negative) process group id; `process.kill` fits. */
+export type KillFunction = (pid: number, signal: NodeJS.Signals) => void;
+
 /**
- * Sends `signal` to a child (or its whole process group) and ignores "no such process": it may
- * have exited between the check and the kill.
+ * Sends `signal` to a child, or to its whole process group, and ignores "no such process". Never
+ * signals the bare pid of a child that has exited: once Node reaped it, the pid may already belong
+ * to an unrelated process. The group id stays safe while any member of the group lives (the system
+ * does not reuse a pid in use as a group id), which is when it is needed: to stop grandchildren.
+ * The child alone is signalled through Node's handle (`child.kill`), which refuses after the reap.
  */
-export function killQuietly(pid: number, processGroup: boolean, signal: NodeJS.Signals): boolean {
-  try {
-    process.kill(processGroup ? -pid : pid, signal);
-    return true;
-  } catch {
-    if (!processGroup) return false;
-    // The group may be gone while the leader lingers (or the platform has no groups): try the pid.
+export function signalChild(
+  child: SignalTarget,
+  processGroup: boolean,
+  signal: NodeJS.Signals,
+  kill: KillFunction = (pid, name) => process.kill(pid, name),
+): boolean {
+  const pid = child.pid;
+  if (pid === undefined) return false;
+  if (processGroup) {
     try {
-      process.kill(pid, signal);
+      kill(-pid, signal);
       return true;
     } catch {
-      return false;
+      // The group is gone (or the platform has none): the child alone, if it still runs.
     }
+  }
+  if (child.exitCode !== null || child.signalCode !== null) return false;
+  try {
+    return child.kill(signal);
+  } catch {
+    return false;
   }
 }
 
@@ -60,11 +84,11 @@ export function killQuietly(pid: number, processGroup: boolean, signal: NodeJS.S
  * unhandled SIGINT/SIGTERM/SIGHUP, `process.exit()`) the child is killed rather than orphaned.
  * Returns the function that stops tracking it.
  */
-export function trackChild(pid: number, processGroup: boolean): () => void {
+export function trackChild(child: SignalTarget, processGroup: boolean): () => void {
   if (!safetyNetInstalled) installSafetyNet();
-  const child: TrackedChild = { pid, processGroup };
-  live.add(child);
+  const tracked: TrackedChild = { child, processGroup };
+  live.add(tracked);
   return () => {
-    live.delete(child);
+    live.delete(tracked);
   };
 }

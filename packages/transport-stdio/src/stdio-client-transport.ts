@@ -9,7 +9,7 @@ import {
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
 import { ChildExit } from "./child-exit.js";
-import { killQuietly, trackChild } from "./child-registry.js";
+import { signalChild, trackChild } from "./child-registry.js";
 import { getDefaultEnvironment } from "./default-environment.js";
 import { FrameReader } from "./frame-reader.js";
 import { FrameWriter } from "./frame-writer.js";
@@ -162,9 +162,8 @@ class ChildProcessTransport implements StdioClientTransport {
       child.once("spawn", () => {
         if (this.#state !== "starting") return;
         this.#state = "running";
-        const pid = child.pid;
-        if (pid !== undefined) {
-          const untrack = trackChild(pid, this.#processGroup);
+        if (child.pid !== undefined) {
+          const untrack = trackChild(child, this.#processGroup);
           child.once("exit", untrack);
         }
         this.#reader?.attach();
@@ -219,7 +218,8 @@ class ChildProcessTransport implements StdioClientTransport {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const giveUp = () => {
       if (this.#state === "closed") return;
-      if (child?.pid !== undefined && this.#processGroup) killQuietly(child.pid, true, "SIGKILL");
+      // After the exit only the group may be signalled (grandchildren holding the pipes).
+      if (child !== undefined && this.#processGroup) signalChild(child, true, "SIGKILL");
       child?.stdout?.destroy();
       child?.stderr?.destroy();
       this.#finish();
@@ -240,12 +240,17 @@ class ChildProcessTransport implements StdioClientTransport {
 
   /** Ends stdin, then SIGTERM, then SIGKILL, each after the grace period; resolves on exit. */
   async #terminate(): Promise<void> {
-    const pid = this.#child?.pid;
-    if (pid === undefined) {
+    const child = this.#child;
+    if (child?.pid === undefined) {
       this.#writer?.end();
       return;
     }
-    await this.#exit.stop(pid, this.#processGroup, this.#gracePeriodMs, () => this.#writer?.end());
+    const processGroup = this.#processGroup;
+    await this.#exit.stop(
+      (signal) => signalChild(child, processGroup, signal),
+      this.#gracePeriodMs,
+      () => this.#writer?.end(),
+    );
   }
 
   /** The child exited and its pipes are drained (or given up on): emit the close event. */

@@ -183,6 +183,32 @@ describe("stdio client transport with a misbehaving child", () => {
   });
 });
 
+describe("stdio client transport after the child exited", () => {
+  it("never signals the bare pid of an exited child (it may belong to another process by then)", async () => {
+    const kill = vi.spyOn(process, "kill");
+    let grandchild: number | undefined;
+    try {
+      const { transport, events } = peer("escaped-grandchild", SHORT_GRACE);
+      await transport.start();
+      const pid = transport.pid;
+      await events.waitForFrames(1);
+      grandchild = (events.frames[0] as unknown as { params: { grandchild: number } }).params
+        .grandchild;
+      tracker.track(grandchild);
+      // The child exits at once; stdout stays open in the grandchild until the transport gives up.
+      const event = await events.closed;
+      expect(detailsOf(event)).toMatchObject({ exitCode: 0 });
+      expect(kill.mock.calls.filter(([target]) => target === pid)).toEqual([]);
+    } finally {
+      kill.mockRestore();
+      // The grandchild is ours to clean up; while it runs, its pid is still its own.
+      if (grandchild !== undefined && isRunning(grandchild)) process.kill(grandchild, "SIGKILL");
+    }
+    const escaped = grandchild as number;
+    await eventually(() => !isRunning(escaped));
+  });
+});
+
 describe("stdio client transport lifecycle", () => {
   it("spawns one process however often start() is called", async () => {
     const spawned = tracker.pids.length;

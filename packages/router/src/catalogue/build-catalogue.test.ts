@@ -3,6 +3,7 @@ import { createNameCodec } from "../namespacing/qualified-name.js";
 import { type BackendListing, buildCatalogue } from "./build-catalogue.js";
 import type { ConflictPolicy } from "./conflict.js";
 import { createNameFilter } from "./name-filter.js";
+import { MAX_TEMPLATE_EXPRESSIONS } from "./resource-template-pattern.js";
 
 const tool = (name: string) => ({ name, inputSchema: { type: "object" } });
 
@@ -203,6 +204,17 @@ describe("buildCatalogue: resources", () => {
     });
     expect(catalogue.findResource("notes://7")).toMatchObject({ backend: "a" });
     expect(catalogue.findResource("unknown://x")).toBeUndefined();
+  });
+
+  it("lists a template past the expression limit but routes no URI by it", () => {
+    const tooMany = `x://${"{a}".repeat(MAX_TEMPLATE_EXPRESSIONS + 1)}`;
+    const catalogue = build([
+      { backend: "a", namespace: "a", resourceTemplates: [{ uriTemplate: tooMany, name: "x" }] },
+      { backend: "b", namespace: "b", resourceTemplates: [{ uriTemplate: "y://{k}", name: "y" }] },
+    ]);
+    expect(catalogue.resourceTemplates.map((item) => item.uriTemplate)).toContain(tooMany);
+    expect(catalogue.findResource("x://aaaa")).toBeUndefined();
+    expect(catalogue.findResource("y://k")).toMatchObject({ backend: "b" });
   });
 
   it("routes any URI to the only backend offering resources", () => {

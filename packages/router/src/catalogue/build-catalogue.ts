@@ -106,10 +106,14 @@ export function buildCatalogue(
     rewrittenUris.add(`${entry.backend}\u0000${entry.name}`);
     rewritingBackends.add(entry.backend);
   }
-  const templatePatterns = [...templates.entries.values()].map((entry) => ({
-    entry,
-    pattern: compileResourceTemplate(entry.exposedName),
-  }));
+  // A template past the limits (too many expressions) is still listed but routes no URI.
+  const templatePatterns = [...templates.entries.values()].flatMap((entry) => {
+    try {
+      return [{ entry, pattern: compileResourceTemplate(entry.exposedName) }];
+    } catch {
+      return [];
+    }
+  });
   const resourceBackends = listings.filter(
     (listing) => (listing.resources?.length ?? 0) + (listing.resourceTemplates?.length ?? 0) > 0,
   );

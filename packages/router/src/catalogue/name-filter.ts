@@ -1,3 +1,11 @@
+import {
+  ANY_ONE,
+  ANY_RUN,
+  createWildcardPattern,
+  type WildcardPattern,
+  type WildcardToken,
+} from "./wildcard-pattern.js";
+
 /** Which names to keep: a name is kept when it matches some `allow` glob (or `allow` is absent or
  * empty) and matches no `deny` glob. Globs use `*` (any run of characters) and `?` (one character). */
 export interface NameFilterOptions {
@@ -8,15 +16,16 @@ export interface NameFilterOptions {
 /** Decides whether a name passes a filter. */
 export type NameFilter = (name: string) => boolean;
 
-/** Compiles a glob (`*`, `?`, everything else literal) to an anchored regular expression. */
-export function compileGlob(glob: string): RegExp {
-  let source = "";
-  for (const character of glob) {
-    if (character === "*") source += ".*";
-    else if (character === "?") source += ".";
-    else source += character.replace(/[\\^$.|+()[\]{}]/g, "\\$&");
-  }
-  return new RegExp(`^${source}$`, "s");
+/**
+ * Compiles a glob (`*` any run of characters, `?` one character, everything else literal) to a
+ * whole-name matcher that runs in time proportional to glob length × name length, never more (no
+ * regular expression, so no backtracking however many `*` the glob has).
+ */
+export function compileGlob(glob: string): WildcardPattern {
+  const tokens: WildcardToken[] = Array.from(glob, (character) =>
+    character === "*" ? ANY_RUN : character === "?" ? ANY_ONE : character,
+  );
+  return createWildcardPattern(tokens);
 }
 
 /** Creates a filter from allow and deny globs; deny wins over allow. */

@@ -1,24 +1,66 @@
+import type { WildcardPattern } from "./wildcard-pattern.js";
+
+/** Most `{expressions}` a backend's resource template may have; past it, it routes nothing. */
+export const MAX_TEMPLATE_EXPRESSIONS = 32;
+
+/** Longest resource template accepted, in characters. */
+export const MAX_TEMPLATE_LENGTH = 4096;
+
 /**
- * A regular expression that matches the URIs an RFC 6570 URI template can expand to. Expressions
- * (`{name}`, `{+path}`, `{?query}`...) match any run of characters; everything else is literal.
- * Permissive on purpose: it only decides which backend a `resources/read` goes to.
+ * A matcher for the URIs an RFC 6570 URI template can expand to. Expressions (`{name}`, `{+path}`,
+ * `{?query}`...) match any run of characters; everything else is literal. Permissive on purpose: it
+ * only decides which backend a `resources/read` goes to. No regular expression: the literal pieces
+ * are found left to right with `indexOf`, each from where the previous one ended (the leftmost
+ * choice is always right when expressions match anything), so a URI is scanned about once.
+ * Throws a `RangeError` for a template longer than {@link MAX_TEMPLATE_LENGTH} characters or with
+ * more than {@link MAX_TEMPLATE_EXPRESSIONS} expressions.
  */
-export function compileResourceTemplate(uriTemplate: string): RegExp {
-  let source = "";
+export function compileResourceTemplate(uriTemplate: string): WildcardPattern {
+  if (uriTemplate.length > MAX_TEMPLATE_LENGTH) {
+    throw new RangeError(
+      `resource template is ${uriTemplate.length} characters long; at most ${MAX_TEMPLATE_LENGTH} are supported`,
+    );
+  }
+  // The literal text between expressions: one piece more than there are expressions.
+  const pieces: string[] = [];
+  let piece = "";
   let index = 0;
   while (index < uriTemplate.length) {
     const open = uriTemplate.indexOf("{", index);
     const close = open < 0 ? -1 : uriTemplate.indexOf("}", open);
     if (open < 0 || close < 0) {
-      source += escapeLiteral(uriTemplate.slice(index));
+      piece += uriTemplate.slice(index);
       break;
     }
-    source += `${escapeLiteral(uriTemplate.slice(index, open))}.*`;
+    pieces.push(piece + uriTemplate.slice(index, open));
+    piece = "";
     index = close + 1;
   }
-  return new RegExp(`^${source}$`, "s");
+  pieces.push(piece);
+  const expressions = pieces.length - 1;
+  if (expressions > MAX_TEMPLATE_EXPRESSIONS) {
+    throw new RangeError(
+      `resource template "${uriTemplate.slice(0, 80)}" has ${expressions} expressions; at most ${MAX_TEMPLATE_EXPRESSIONS} are supported`,
+    );
+  }
+  return { test: (uri) => matchPieces(pieces, uri) };
 }
 
-function escapeLiteral(text: string): string {
-  return text.replace(/[\\^$.|*+?()[\]{}]/g, "\\$&");
+/** True when `text` is `pieces` joined by runs of any characters (anchored at both ends). */
+function matchPieces(pieces: readonly string[], text: string): boolean {
+  const first = pieces[0] as string;
+  if (pieces.length === 1) return text === first;
+  const last = pieces[pieces.length - 1] as string;
+  if (!text.startsWith(first)) return false;
+  const end = text.length - last.length;
+  if (end < first.length || !text.endsWith(last)) return false;
+  let position = first.length;
+  for (let index = 1; index < pieces.length - 1; index += 1) {
+    const middle = pieces[index] as string;
+    if (middle === "") continue;
+    const found = text.indexOf(middle, position);
+    if (found < 0 || found + middle.length > end) return false;
+    position = found + middle.length;
+  }
+  return true;
 }

@@ -48,6 +48,14 @@ describe("expandVariables", () => {
     expect(missing).toEqual([{ path: "mcpServers.gh.env.KEY", variable: "GH_KEY" }]);
   });
 
+  it("reports every non-empty value taken from the environment as a secret, not defaults", () => {
+    const { secrets } = expandVariables(
+      { a: "Bearer ${TOKEN}", b: ["${TOKEN}", "${EMPTY}", "${UNSET:-fallback-text}"] },
+      { TOKEN: "tok-value", EMPTY: "" },
+    );
+    expect(secrets).toEqual(["tok-value"]);
+  });
+
   it("leaves numbers, booleans and null unchanged", () => {
     expect(expandVariables({ a: 1, b: true, c: null }, {}).value).toEqual({
       a: 1,

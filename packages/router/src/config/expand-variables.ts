@@ -20,31 +20,44 @@ export function expandString(
   text: string,
   environment: Environment,
   onMissing: (variable: string) => void = () => {},
+  onExpanded: (value: string) => void = () => {},
 ): string {
   return text.replace(reference, (match, escaped: string, name: string, fallback?: string) => {
     if (escaped === "$") return match.slice(1);
     const value = environment[name];
-    if (fallback !== undefined) return value === undefined || value === "" ? fallback : value;
+    if (fallback !== undefined && (value === undefined || value === "")) return fallback;
     if (value === undefined) {
       onMissing(name);
       return "";
     }
+    onExpanded(value);
     return value;
   });
 }
 
 /**
  * Expands variables in every string value of a parsed config (object keys are left alone).
- * Returns the expanded copy and every reference that had no value.
+ * Returns the expanded copy, every reference that had no value, and `secrets`: every non-empty value
+ * that came from the environment (a `${VAR}` may carry a token, so none of them is ever shown;
+ * defaults written in the file are not included).
  */
 export function expandVariables(
   value: unknown,
   environment: Environment,
-): { value: unknown; missing: MissingVariable[] } {
+): { value: unknown; missing: MissingVariable[]; secrets: string[] } {
   const missing: MissingVariable[] = [];
+  const secrets = new Set<string>();
+  const onExpanded = (expanded: string) => {
+    if (expanded !== "") secrets.add(expanded);
+  };
   const walk = (node: unknown, path: string): unknown => {
     if (typeof node === "string") {
-      return expandString(node, environment, (variable) => missing.push({ path, variable }));
+      return expandString(
+        node,
+        environment,
+        (variable) => missing.push({ path, variable }),
+        onExpanded,
+      );
     }
     if (Array.isArray(node)) return node.map((item, index) => walk(item, `${path}[${index}]`));
     if (typeof node === "object" && node !== null) {
@@ -54,7 +67,7 @@ export function expandVariables(
     }
     return node;
   };
-  return { value: walk(value, ""), missing };
+  return { value: walk(value, ""), missing, secrets: [...secrets] };
 }
 
 /** Joins a config path and a key the way error messages show it (`a.b`, `a["odd key"]`). */

@@ -82,4 +82,9 @@ export interface GatewayConfig {
   readonly profiles: Readonly<Record<string, ProfileConfig>>;
   /** Backends in the order of the file (the order decides `priority` conflicts). */
   readonly backends: readonly BackendConfig[];
+  /**
+   * Values that came from `${VAR}` expansion: masked in every output like `env` values (see
+   * `collectConfigSecrets`). Never shown in `gateway_status`.
+   */
+  readonly secrets?: readonly string[];
 }

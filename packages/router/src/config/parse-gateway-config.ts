@@ -131,6 +131,7 @@ export function parseGatewayConfig(
       telemetry,
       backends,
       profiles,
+      secrets: expanded.secrets,
     },
     warnings,
   };

@@ -1,9 +1,13 @@
+import { createRedactor, REDACTED } from "@patchbay/telemetry";
 import { describe, expect, it } from "vitest";
 import { GATEWAY_ERROR_TABLE, GatewayErrorCode } from "./gateway-error-code.js";
 import {
   backendUnavailableError,
   INVALID_PARAMS,
   isWireError,
+  MAX_ERROR_DATA_FIELD_LENGTH,
+  MAX_ERROR_DETAIL_LENGTH,
+  MAX_ERROR_MESSAGE_LENGTH,
   mapBackendError,
   unknownNameError,
 } from "./map-error.js";
@@ -27,7 +31,7 @@ describe("mapBackendError", () => {
     });
   });
 
-  it("keeps the fields of an object data and adds backend and originalError", () => {
+  it("keeps the allow-listed fields of an object data and adds backend and originalError", () => {
     const original = { code: -32042, message: "needs url", data: { elicitations: [1] } };
     expect(mapBackendError(original, "b").data).toEqual({
       elicitations: [1],
@@ -36,7 +40,67 @@ describe("mapBackendError", () => {
     });
   });
 
-  it("puts non-object data only inside originalError", () => {
+  it("leaves out data fields outside the allow-list, also inside originalError", () => {
+    const original = {
+      code: -32603,
+      message: "failed",
+      data: { uri: "file:///a", stack: "Error at /srv/app/secret.js:1", internal: { db: "x" } },
+    };
+    const mapped = mapBackendError(original, "b");
+    expect(mapped.data).toEqual({
+      uri: "file:///a",
+      backend: "b",
+      originalError: { code: -32603, message: "failed", data: { uri: "file:///a" } },
+    });
+    expect(JSON.stringify(mapped)).not.toContain("/srv/app");
+  });
+
+  it("bounds the message and leaves out a data field too large to pass on", () => {
+    const original = {
+      code: -32602,
+      message: "m".repeat(MAX_ERROR_MESSAGE_LENGTH * 10),
+      data: { reason: "r".repeat(MAX_ERROR_DATA_FIELD_LENGTH * 2), name: "tool" },
+    };
+    const mapped = mapBackendError(original, "b");
+    expect(mapped.message.length).toBeLessThan(MAX_ERROR_MESSAGE_LENGTH + 50);
+    expect(mapped.data).toEqual({
+      name: "tool",
+      backend: "b",
+      originalError: { code: -32602, message: mapped.message, data: { name: "tool" } },
+    });
+  });
+
+  it("masks secrets in the message and data a backend sends, with the redactor given", () => {
+    const redact = createRedactor({ secretValues: ["sk-live-123456"] });
+    const mapped = mapBackendError(
+      { code: -32603, message: "key sk-live-123456 refused", data: "at https://u:pw@h/x" },
+      "b",
+      { redact },
+    );
+    const text = JSON.stringify(mapped);
+    expect(text).not.toContain("sk-live-123456");
+    expect(text).not.toContain("u:pw");
+    expect(mapped.message).toBe(`key ${REDACTED} refused`);
+  });
+
+  it("shows only the first line of a local failure, bounded and redacted, never its stack", () => {
+    const failure = new FakeLocalError(
+      "TRANSPORT_FAILURE",
+      `connect ECONNREFUSED https://alice:pw-123456@api.example.com/mcp?api_key=k-99\n${"x".repeat(500)}`,
+    );
+    const mapped = mapBackendError(failure, "b");
+    const detail = (mapped.data as { detail: string }).detail;
+    expect(detail).toBe(
+      `connect ECONNREFUSED https://${REDACTED}@api.example.com/mcp?api_key=${REDACTED}`,
+    );
+    const long = mapBackendError(new Error("y".repeat(1000)), "b");
+    expect((long.data as { detail: string }).detail.length).toBeLessThan(
+      MAX_ERROR_DETAIL_LENGTH + 50,
+    );
+    expect(JSON.stringify(mapped)).not.toContain("at ");
+  });
+
+  it("puts string data only inside originalError", () => {
     const original = { code: 7, message: "x", data: "text" };
     expect(mapBackendError(original, "b").data).toEqual({ backend: "b", originalError: original });
   });

@@ -1,3 +1,4 @@
+import { redact as builtInRedact, type Redact } from "@patchbay/telemetry";
 import { GatewayErrorCode } from "./gateway-error-code.js";
 
 /** The `error` member of a JSON-RPC error response. */
@@ -33,30 +34,93 @@ export function createGatewayError(
   return { code, message, data };
 }
 
+/** Options of {@link mapBackendError}. */
+export interface MapBackendErrorOptions {
+  /** Masks secrets in what reaches the client (default: the built-in rules of `@patchbay/telemetry`). */
+  readonly redact?: Redact;
+}
+
+/**
+ * The fields of a backend error's `data` that reach clients: those MCP defines (`uri` and `name`
+ * of not-found errors, `supported`/`requested` of a version mismatch, `elicitations` of -32042) and
+ * a `reason`. Anything else a backend puts there (stack traces, paths, internal state) stays out.
+ */
+export const ERROR_DATA_ALLOW_LIST: readonly string[] = [
+  "uri",
+  "name",
+  "supported",
+  "requested",
+  "elicitations",
+  "reason",
+];
+
+/** Longest error message passed on from a backend, in characters; longer ones are cut. */
+export const MAX_ERROR_MESSAGE_LENGTH = 1024;
+
+/** Largest allowed `data` field (as JSON, in characters); a larger one is left out. */
+export const MAX_ERROR_DATA_FIELD_LENGTH = 4096;
+
+/** Longest `detail` (the message of a local failure, first line only) shown to a client. */
+export const MAX_ERROR_DETAIL_LENGTH = 200;
+
+function bounded(text: string, max: number): string {
+  return text.length <= max
+    ? text
+    : `${text.slice(0, max)}... (${text.length - max} more characters)`;
+}
+
+function jsonLength(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
+/** A backend's `data` as clients see it: allow-listed fields of an object, a short string, or none. */
+function allowedData(data: unknown, redact: Redact): Record<string, unknown> | string | undefined {
+  if (typeof data === "string") return redact(bounded(data, MAX_ERROR_MESSAGE_LENGTH));
+  if (!isRecord(data)) return undefined;
+  const kept: Record<string, unknown> = {};
+  for (const key of ERROR_DATA_ALLOW_LIST) {
+    const value = data[key];
+    if (value === undefined || !Object.hasOwn(data, key)) continue;
+    if (jsonLength(value) <= MAX_ERROR_DATA_FIELD_LENGTH) kept[key] = redact(value);
+  }
+  return kept;
+}
+
 /**
  * Maps whatever a request to `backend` failed with to the error the client receives (the one table
  * of local-to-wire mapping, DESIGN.md "Errors"):
- * - an error the backend sent keeps its code and message; `data` gains `backend` and
- *   `originalError` (the backend's own error object), and keeps the backend's fields when it was
- *   an object;
+ * - an error the backend sent keeps its code and message (redacted, at most
+ *   {@link MAX_ERROR_MESSAGE_LENGTH} characters); `data` gains `backend` and `originalError` (the
+ *   backend's code, message and `data`), and of the backend's own `data` only the fields of
+ *   {@link ERROR_DATA_ALLOW_LIST}, each at most {@link MAX_ERROR_DATA_FIELD_LENGTH} characters of
+ *   JSON, redacted;
  * - local failures (`REQUEST_TIMEOUT`, `CONNECTION_CLOSED`, `TRANSPORT_FAILURE`...) become gateway
- *   errors that name the backend.
+ *   errors that name the backend, with a `detail` that is the first line of the failure's message,
+ *   redacted and at most {@link MAX_ERROR_DETAIL_LENGTH} characters (never a stack).
  */
-export function mapBackendError(error: unknown, backend: string): WireErrorObject {
+export function mapBackendError(
+  error: unknown,
+  backend: string,
+  options: MapBackendErrorOptions = {},
+): WireErrorObject {
+  const redact = options.redact ?? builtInRedact;
   if (isWireError(error)) {
+    const message = redact(bounded(error.message, MAX_ERROR_MESSAGE_LENGTH));
+    const data = allowedData(error.data, redact);
     const originalError: WireErrorObject =
-      error.data === undefined
-        ? { code: error.code, message: error.message }
-        : { code: error.code, message: error.message, data: error.data };
-    const kept = isRecord(error.data) ? error.data : {};
-    return {
-      code: error.code,
-      message: error.message,
-      data: { ...kept, backend, originalError },
-    };
+      data === undefined
+        ? { code: error.code, message }
+        : { code: error.code, message, data: typeof data === "string" ? data : { ...data } };
+    const kept = typeof data === "object" ? data : {};
+    return { code: error.code, message, data: { ...kept, backend, originalError } };
   }
   const localCode = isRecord(error) && typeof error.code === "string" ? error.code : undefined;
-  const detail = error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : String(error);
+  const detail = redact(bounded(message.split("\n", 1)[0] ?? "", MAX_ERROR_DETAIL_LENGTH));
   switch (localCode) {
     case "REQUEST_TIMEOUT":
       return createGatewayError(

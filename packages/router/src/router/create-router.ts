@@ -4,7 +4,7 @@ import { createTelemetry, instrumentTransport, type Telemetry } from "@patchbay/
 import { buildCatalogue } from "../catalogue/build-catalogue.js";
 import { CatalogueConflictError, type ConflictReport } from "../catalogue/conflict.js";
 import type { BackendConfig, GatewayConfig } from "../config/gateway-config.js";
-import { redactGatewayConfig } from "../config/redact-config.js";
+import { collectConfigSecrets, redactGatewayConfig } from "../config/redact-config.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { createNameCodec, type NameCodec } from "../namespacing/qualified-name.js";
 import {
@@ -81,6 +81,7 @@ export function createRouter(options: RouterOptions): Router {
   const warn = options.onWarning ?? (() => {});
   const startedAt = clock.now();
   let config = options.config;
+  telemetry.addSecrets(collectConfigSecrets(config));
   let codec: NameCodec = createNameCodec({
     separator: config.namespaceSeparator,
     maxLength: config.maxNameLength,
@@ -229,7 +230,7 @@ export function createRouter(options: RouterOptions): Router {
     const session = sessionId === undefined ? undefined : sessions.get(sessionId);
     const visible = session ? session.backends() : [...shared.values()];
     const conflicts = session ? session.catalogue().conflicts : sharedCatalogue().conflicts;
-    return {
+    return telemetry.redact({
       gateway: {
         name: serverInfo.name,
         version: serverInfo.version,
@@ -244,7 +245,7 @@ export function createRouter(options: RouterOptions): Router {
           describeBackend(backend, session ? [session] : [...sessions.values()], session),
         ]),
       ),
-    };
+    });
   }
 
   function sharedCatalogue() {
@@ -311,6 +312,7 @@ export function createRouter(options: RouterOptions): Router {
     status,
     async reload(next) {
       const previous = new Map(config.backends.map((backend) => [backend.name, backend]));
+      telemetry.addSecrets(collectConfigSecrets(next));
       config = next;
       codec = createNameCodec({
         separator: next.namespaceSeparator,

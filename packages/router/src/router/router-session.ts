@@ -239,7 +239,9 @@ export function createRouterSession(
     } catch (error) {
       if (JSONRPCError.isInstance(error) && isGatewayMade(error.code) && hasBackend(error.data))
         throw error;
-      throw toJSONRPCError(mapBackendError(error, backendName));
+      throw toJSONRPCError(
+        mapBackendError(error, backendName, { redact: router.telemetry.redact }),
+      );
     } finally {
       inFlightCounts.set(backendName, (inFlightCounts.get(backendName) ?? 1) - 1);
     }
