@@ -5,6 +5,7 @@ export type {
   Connection,
   ConnectionOptions,
   NotificationHandler,
+  NotifyOptions,
   RequestContext,
   RequestHandler,
   RequestOptions,
@@ -72,5 +73,11 @@ export {
 export { fromSdkTransport } from "./sdk/from-sdk-transport.js";
 export type { SdkJSONRPCMessage, SdkTransportLike } from "./sdk/sdk-transport-like.js";
 export { toSdkTransport } from "./sdk/to-sdk-transport.js";
-export type { FrameInfo, Transport, TransportCloseEvent, Unsubscribe } from "./transport.js";
+export type {
+  FrameInfo,
+  SendOptions,
+  Transport,
+  TransportCloseEvent,
+  Unsubscribe,
+} from "./transport.js";
 export { TransportEvents } from "./transport-events.js";

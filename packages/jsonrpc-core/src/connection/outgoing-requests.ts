@@ -56,6 +56,7 @@ export class OutgoingRequests {
     resultSchema: SchemaLike<unknown> | undefined,
   ): { message: JSONRPCRequest; result: Promise<unknown> } {
     const id = this.#nextId++;
+    options.onRequestId?.(id);
     const progress = this.#options.progress;
     const sentParams =
       options.onProgress !== undefined && progress !== undefined
