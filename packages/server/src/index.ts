@@ -16,6 +16,11 @@ export { MAX_COMPLETION_VALUES } from "./completion-provider.js";
 export { createServer, type Server, type ServerOptions } from "./create-server.js";
 export { MissingClientCapabilityError } from "./errors/missing-client-capability-error.js";
 export { RESOURCE_NOT_FOUND, ResourceNotFoundError } from "./errors/resource-not-found-error.js";
+export {
+  type AcceptedInitialize,
+  acceptInitialize,
+  type InitializeOffer,
+} from "./initialize-handshake.js";
 export type { SchemaInput } from "./input-schema.js";
 export {
   DEFAULT_PAGE_SIZE,
