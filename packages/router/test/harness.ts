@@ -1,10 +1,10 @@
 import { type Client, type ClientOptions, createClient } from "@patchbay/client";
 import { createMemoryTransportPair, type Transport } from "@patchbay/jsonrpc-core";
 import { createServer, type Server } from "@patchbay/server";
+import type { RouterClock } from "../src/backends/router-clock.js";
 import type { GatewayConfig } from "../src/config/gateway-config.js";
 import { parseGatewayConfig } from "../src/config/parse-gateway-config.js";
 import { createRouter, type Router, type RouterOptions } from "../src/router/create-router.js";
-import type { RouterClock } from "../src/router/router-clock.js";
 
 /** A clock whose timers run only when the test advances it. */
 export interface ManualClock extends RouterClock {

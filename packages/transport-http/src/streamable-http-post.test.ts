@@ -305,7 +305,10 @@ describe("related messages", () => {
               { jsonrpc: "2.0", method: "notifications/message", params: { level: "info" } },
               related,
             );
-            await transport.send({ jsonrpc: "2.0", id: 99, method: "sampling/createMessage" }, related);
+            await transport.send(
+              { jsonrpc: "2.0", id: 99, method: "sampling/createMessage" },
+              related,
+            );
             await transport.send({ jsonrpc: "2.0", id: message.id as number, result: {} });
           })();
         });

@@ -16,6 +16,8 @@ export const GatewayErrorCode = {
   CapabilityNotSupported: -32005,
   /** The gateway is shutting down and takes no new requests. */
   GatewayShuttingDown: -32006,
+  /** A backend's request to a client names no call the gateway can trace, and several clients could have caused it. */
+  RelayTargetUnknown: -32007,
   /** The gateway failed in a way no other code describes. */
   GatewayInternalError: -32019,
 } as const;
@@ -58,6 +60,12 @@ export const GATEWAY_ERROR_TABLE: readonly {
     name: "GatewayShuttingDown",
     code: GatewayErrorCode.GatewayShuttingDown,
     meaning: "the gateway is shutting down",
+  },
+  {
+    name: "RelayTargetUnknown",
+    code: GatewayErrorCode.RelayTargetUnknown,
+    meaning:
+      "the gateway cannot tell which client a backend's request (sampling, elicitation, roots) is for",
   },
   {
     name: "GatewayInternalError",

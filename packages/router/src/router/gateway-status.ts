@@ -1,5 +1,5 @@
-import type { Backend } from "./backend.js";
-import type { RouterSession } from "./router-session.js";
+import type { Backend } from "../backends/backend.js";
+import type { RouterSession } from "../sessions/router-session.js";
 
 /**
  * One backend as `gateway_status` shows it: status, namespace, counts, transport, negotiated
@@ -16,9 +16,8 @@ export function describeBackend(
   const result = backend.initializeResult;
   const refused: Record<string, number> = {};
   for (const session of sessions) {
-    for (const [key, count] of session.refused) {
-      const [name, method] = key.split(" ");
-      if (name === backend.name && method) refused[method] = (refused[method] ?? 0) + count;
+    for (const [method, count] of session.refused.get(backend.name) ?? []) {
+      refused[method] = (refused[method] ?? 0) + count;
     }
   }
   const exposedTools = viewer?.catalogue().toolNamesOf(backend.name).length;
