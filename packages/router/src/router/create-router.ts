@@ -12,7 +12,7 @@ import { GATEWAY_TOOLS } from "../sessions/gateway-tools.js";
 import { createRouterSession, type RouterSession } from "../sessions/router-session.js";
 import { Switchboard } from "../switchboard/switchboard.js";
 import { describeBackend } from "./gateway-status.js";
-import { RouterState } from "./router-state.js";
+import { namespacesOf, RouterState } from "./router-state.js";
 import { UnknownProfileError } from "./unknown-profile-error.js";
 
 /** Options of `createRouter`. */
@@ -132,6 +132,7 @@ export function createRouter(options: RouterOptions): Router {
       codec: state.codec,
       conflictPolicy: state.config.conflictPolicy,
       reservedToolNames: GATEWAY_TOOLS.map((tool) => tool.name),
+      namespaces: namespacesOf(state.config),
     });
   }
 

@@ -68,3 +68,8 @@ export class RouterState {
 function codecOf(config: GatewayConfig): NameCodec {
   return createNameCodec({ separator: config.namespaceSeparator, maxLength: config.maxNameLength });
 }
+
+/** Every configured backend with its namespace (names under either belong to it alone). */
+export function namespacesOf(config: GatewayConfig): { backend: string; namespace: string }[] {
+  return config.backends.map((backend) => ({ backend: backend.name, namespace: backend.namespace }));
+}

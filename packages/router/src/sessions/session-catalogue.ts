@@ -4,7 +4,7 @@ import type { BackendPool } from "../backends/backend-pool.js";
 import { buildCatalogue, type Catalogue, type NamedItem } from "../catalogue/build-catalogue.js";
 import { createNameFilter, type NameFilter } from "../catalogue/name-filter.js";
 import type { ProfileConfig } from "../config/gateway-config.js";
-import type { RouterState } from "../router/router-state.js";
+import { namespacesOf, type RouterState } from "../router/router-state.js";
 import { GATEWAY_TOOLS } from "./gateway-tools.js";
 
 const listChangedMethods = {
@@ -111,6 +111,7 @@ export class SessionCatalogue {
       codec: this.#state.codec,
       conflictPolicy: this.#state.config.conflictPolicy,
       reservedToolNames: GATEWAY_TOOLS.map((tool) => tool.name),
+      namespaces: namespacesOf(this.#state.config),
       ...(exposedToolFilter ? { exposedToolFilter } : {}),
     });
     this.#state.reportConflicts(catalogue.conflicts);
