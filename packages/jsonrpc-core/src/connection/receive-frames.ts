@@ -19,7 +19,7 @@ export interface FrameReceivers {
 
 /**
  * Subscribes a connection to its transport: responses settle outgoing requests, requests run their
- * handlers (each response sent related to its request), notifications are dispatched, batches are
+ * handlers, notifications are dispatched, batches are
  * answered as one batch, invalid frames get their error response.
  */
 export function receiveFrames(transport: Transport, receivers: FrameReceivers): void {
@@ -55,7 +55,8 @@ export function receiveFrames(transport: Transport, receivers: FrameReceivers): 
       return;
     }
     handleMessage(frame, info)?.then((response) => {
-      if (response !== undefined) sender.sendQuietly(response, response.id ?? undefined);
+      // Transports route a response by its id; no relation needs to travel with it.
+      if (response !== undefined) sender.sendQuietly(response);
     });
   });
 

@@ -71,5 +71,8 @@ function codecOf(config: GatewayConfig): NameCodec {
 
 /** Every configured backend with its namespace (names under either belong to it alone). */
 export function namespacesOf(config: GatewayConfig): { backend: string; namespace: string }[] {
-  return config.backends.map((backend) => ({ backend: backend.name, namespace: backend.namespace }));
+  return config.backends.map((backend) => ({
+    backend: backend.name,
+    namespace: backend.namespace,
+  }));
 }
