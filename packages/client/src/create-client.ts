@@ -8,6 +8,7 @@ import {
 import {
   createMcpConnectionHooks,
   LATEST_LEGACY_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type v2025_11_25,
 } from "@patchbay/mcp-types";
 import { deriveClientCapabilities } from "./client-capabilities.js";
@@ -17,7 +18,6 @@ import type { CallOptions, Client, ClientOptions, ListOptions } from "./client-t
 import { NotConnectedError } from "./errors/not-connected-error.js";
 import { UnsupportedProtocolVersionError } from "./errors/unsupported-protocol-version-error.js";
 import { listAllPages, type PageResult } from "./list-all-pages.js";
-import { SUPPORTED_PROTOCOL_VERSIONS } from "./protocol-versions.js";
 
 /** Creates a client that identifies itself as `clientInfo`. */
 export function createClient(

@@ -1,6 +1,6 @@
 export { type DecodeResult, decode, decodeValue } from "./codec/decode.js";
 export { encode } from "./codec/encode.js";
-export { type Clock, systemClock } from "./connection/clock.js";
+export { type Clock, systemClock, type TimerClock } from "./connection/clock.js";
 export type {
   Connection,
   ConnectionOptions,

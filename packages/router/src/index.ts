@@ -85,7 +85,6 @@ export {
   type WireErrorObject,
 } from "./errors/map-error.js";
 export {
-  type Clock,
   createRestartPolicy,
   DEFAULT_RESTART_POLICY,
   type RestartDecision,

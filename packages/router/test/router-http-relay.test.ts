@@ -62,7 +62,8 @@ describe("router over Streamable HTTP", () => {
         {
           sampling: async (params, context) => {
             related[name] = context.relatedRequestId;
-            const text = (params.messages[0]?.content as { text: string }).text;
+            const first = params.messages[0] as { content: { text: string } };
+            const text = first.content.text;
             return {
               role: "assistant",
               content: { type: "text", text: `${name} read "${text}"` },

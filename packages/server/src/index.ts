@@ -10,6 +10,7 @@ export {
   LOGGING_LEVELS,
   type LoggingLevel,
   negotiateLegacyProtocolVersion as negotiateProtocolVersion,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from "@patchbay/mcp-types";
 export type { CompletionContext, CompletionProvider } from "./completion-provider.js";
 export { MAX_COMPLETION_VALUES } from "./completion-provider.js";
@@ -34,7 +35,6 @@ export type {
   PromptConfig,
   PromptHandler,
 } from "./prompt.js";
-export { SUPPORTED_PROTOCOL_VERSIONS } from "./protocol-versions.js";
 export type { Registration } from "./registry.js";
 export type { RequestHandlerContext } from "./request-handler-context.js";
 export type { ResourceConfig, ResourceReader } from "./resource.js";

@@ -1,6 +1,6 @@
 import type { JSONRPCId, JSONRPCNotification, JSONRPCParams } from "../messages.js";
 import type { FrameInfo, TransportCloseEvent, Unsubscribe } from "../transport.js";
-import type { Clock } from "./clock.js";
+import type { TimerClock } from "./clock.js";
 import type { NotificationDescriptor, RequestDescriptor } from "./descriptors.js";
 import type { CancellationHooks, ProgressHooks } from "./hooks.js";
 
@@ -18,7 +18,7 @@ export interface ConnectionOptions {
   /** Protocol hooks for progress notifications of outgoing requests. */
   progress?: ProgressHooks;
   /** Timer functions (default: the global ones). */
-  clock?: Clock;
+  clock?: TimerClock;
 }
 
 /** Options of one outgoing request. */

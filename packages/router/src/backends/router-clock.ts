@@ -1,16 +1,7 @@
-/** Time and timers for the router; injectable so tests use fake timers or a manual clock. */
-export interface RouterClock {
-  /** Milliseconds since the epoch. */
-  now(): number;
-  /** Runs `callback` after `delayMs`; returns a handle for `clearTimeout`. */
-  setTimeout(callback: () => void, delayMs: number): unknown;
-  /** Cancels a timer made by `setTimeout`. */
-  clearTimeout(handle: unknown): void;
-}
+import { type Clock, systemClock } from "@patchbay/jsonrpc-core";
 
-/** The global clock and timers. */
-export const systemRouterClock: RouterClock = {
-  now: () => Date.now(),
-  setTimeout: (callback, delayMs) => globalThis.setTimeout(callback, delayMs),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as Parameters<typeof clearTimeout>[0]),
-};
+/** The part of `@patchbay/jsonrpc-core`'s `Clock` the router uses: time, and one-shot timers. */
+export type RouterClock = Pick<Clock, "now" | "setTimeout" | "clearTimeout">;
+
+/** The global clock and timers (jsonrpc-core's `systemClock`). */
+export const systemRouterClock: RouterClock = systemClock;
