@@ -4,15 +4,12 @@ import { createTelemetry, instrumentTransport, type Telemetry } from "@patchbay/
 import type { BackendTransportFactory } from "../backends/backend.js";
 import { BackendPool } from "../backends/backend-pool.js";
 import { type RouterClock, systemRouterClock } from "../backends/router-clock.js";
-import { buildCatalogue } from "../catalogue/build-catalogue.js";
 import { CatalogueConflictError } from "../catalogue/conflict.js";
 import type { GatewayConfig } from "../config/gateway-config.js";
-import { redactGatewayConfig } from "../config/redact-config.js";
-import { GATEWAY_TOOLS } from "../sessions/gateway-tools.js";
 import { createRouterSession, type RouterSession } from "../sessions/router-session.js";
 import { Switchboard } from "../switchboard/switchboard.js";
-import { describeBackend } from "./gateway-status.js";
-import { namespacesOf, RouterState } from "./router-state.js";
+import { describeRouter, sharedCatalogue } from "./gateway-status.js";
+import { RouterState } from "./router-state.js";
 import { UnknownProfileError } from "./unknown-profile-error.js";
 
 /** Options of `createRouter`. */
@@ -102,39 +99,8 @@ export function createRouter(options: RouterOptions): Router {
     if (deferStart && started && anyClient()) pool.startIdleEager();
   };
 
-  function status(sessionId?: string): Record<string, unknown> {
-    const session = sessionId === undefined ? undefined : sessions.get(sessionId);
-    const visible = session ? session.backends() : pool.sharedBackends();
-    const conflicts = session ? session.catalogue().conflicts : sharedCatalogue().conflicts;
-    return {
-      gateway: {
-        name: serverInfo.name,
-        version: serverInfo.version,
-        uptime_ms: clock.now() - startedAt,
-        sessions: sessions.size,
-        config: redactGatewayConfig(state.config),
-        conflicts,
-      },
-      backends: Object.fromEntries(
-        visible.map((backend) => [
-          backend.name,
-          describeBackend(backend, session ? [session] : [...sessions.values()], session),
-        ]),
-      ),
-    };
-  }
-
-  function sharedCatalogue() {
-    const listings = pool
-      .sharedBackends()
-      .flatMap((backend) => (backend.listing ? [backend.listing] : []));
-    return buildCatalogue(listings, {
-      codec: state.codec,
-      conflictPolicy: state.config.conflictPolicy,
-      reservedToolNames: GATEWAY_TOOLS.map((tool) => tool.name),
-      namespaces: namespacesOf(state.config),
-    });
-  }
+  const status = (sessionId?: string) =>
+    describeRouter({ state, pool, sessions, uptimeMs: clock.now() - startedAt }, sessionId);
 
   const sessionDependencies = {
     state,
@@ -165,7 +131,7 @@ export function createRouter(options: RouterOptions): Router {
         return;
       }
       await pool.startEager();
-      const conflicts = sharedCatalogue().conflicts;
+      const conflicts = sharedCatalogue(state, pool).conflicts;
       state.reportConflicts(conflicts);
       if (state.config.conflictPolicy === "error" && conflicts.length > 0) {
         await pool.stopAll();

@@ -1,14 +1,12 @@
 import {
   type Connection,
   createConnection,
-  JSONRPCError,
   type JSONRPCId,
   type JSONRPCNotification,
   type Transport,
 } from "@patchbay/jsonrpc-core";
 import {
   createMcpConnectionHooks,
-  isLoggingLevel,
   isLoggingLevelEnabled,
   type LoggingLevel,
 } from "@patchbay/mcp-types";
@@ -17,15 +15,14 @@ import type { Backend } from "../backends/backend.js";
 import type { ServerRequestEvent } from "../backends/backend-events.js";
 import type { BackendPool } from "../backends/backend-pool.js";
 import type { Catalogue } from "../catalogue/build-catalogue.js";
-import { INVALID_PARAMS } from "../errors/map-error.js";
 import type { RouterState } from "../router/router-state.js";
 import { registerCatalogueRequests } from "./catalogue-requests.js";
 import { createForwarder } from "./forward-call.js";
-import { asParams } from "./params.js";
 import { ClientRelay, type RefusalCounts } from "./relay-to-client.js";
 import { routeBackendNotification } from "./route-notification.js";
 import { SessionCatalogue } from "./session-catalogue.js";
 import { SessionLifecycle } from "./session-lifecycle.js";
+import { handleSetLevel, handleUnknownMethods, notifyRootsChanged } from "./session-requests.js";
 import { SessionSubscriptions, type SubscriptionPeers } from "./session-subscriptions.js";
 
 /** One client connected to the router. */
@@ -110,17 +107,10 @@ export function createRouterSession(
     async initialized() {
       view.startAnnouncing();
       // Backends that asked for roots before this client came may ask again now.
-      if (lifecycle.clientCapabilities?.roots !== undefined) await notifyRootsChanged();
+      if (lifecycle.clientCapabilities?.roots !== undefined) await notifyRootsChanged(view);
     },
   });
   const relay = new ClientRelay(connection, state, () => lifecycle.clientCapabilities);
-  const notifyRootsChanged = async () => {
-    await Promise.all(
-      view
-        .backends()
-        .map((backend) => backend.notify("notifications/roots/list_changed").catch(() => {})),
-    );
-  };
 
   registerCatalogueRequests({
     lifecycle,
@@ -131,45 +121,11 @@ export function createRouterSession(
     status: () => deps.status(id),
   });
 
-  lifecycle.handle("logging/setLevel", async (params) => {
-    const level = asParams(params).level;
-    if (typeof level !== "string" || !isLoggingLevel(level)) {
-      throw new JSONRPCError(INVALID_PARAMS, `Invalid logging level: ${JSON.stringify(level)}`);
-    }
+  handleSetLevel(id, lifecycle, view, peers, (level) => {
     logLevel = level;
-    await view.awaitStartingBackends();
-    await Promise.all(
-      view
-        .backends()
-        .filter(
-          (backend) =>
-            backend.status === "running" && backend.initializeResult?.capabilities.logging,
-        )
-        .map((backend) => {
-          const owner = backend.config.isolation === "per-session" ? id : undefined;
-          const backendLevel = peers.logLevelFor(backend.name, owner);
-          return backendLevel === undefined
-            ? undefined
-            : backend.request("logging/setLevel", { level: backendLevel }).catch(() => {});
-        }),
-    );
-    return {};
   });
-
-  connection.handleNotification("notifications/roots/list_changed", notifyRootsChanged);
-
-  connection.setFallbackRequestHandler(async (params, context) => {
-    lifecycle.requireInitialize(context.method);
-    // A method the gateway does not know can only go to a backend when there is exactly one.
-    const running = view.backends().filter((backend) => backend.status === "running");
-    const only = running.length === 1 ? running[0] : undefined;
-    if (!only) {
-      throw new JSONRPCError(-32601, `Method not found: ${context.method}`, {
-        reason: "the gateway cannot tell which backend should receive it",
-      });
-    }
-    return await forward(only.name, context.method, asParams(params), context);
-  });
+  handleUnknownMethods(lifecycle, view, forward);
+  connection.handleNotification("notifications/roots/list_changed", () => notifyRootsChanged(view));
 
   connection.onClose(() => {
     closed = true;

@@ -70,6 +70,14 @@ export class SessionLifecycle {
     });
   }
 
+  /** Answers requests no handler takes, once the client has sent `initialize` (before: -32600). */
+  handleUnknown(handler: RequestHandler): void {
+    this.#connection.setFallbackRequestHandler((params, context) => {
+      this.requireInitialize(context.method);
+      return handler(params, context);
+    });
+  }
+
   /** Throws -32600 unless the client has sent `initialize`. */
   requireInitialize(method: string): void {
     if (this.clientCapabilities === undefined) {
