@@ -1,9 +1,15 @@
+import type { JSONRPCId } from "@patchbay/jsonrpc-core";
 import type { v2025_11_25 } from "@patchbay/mcp-types";
 
 /** What a handler of a server-to-client request learns besides the params. */
 export interface ClientRequestContext {
   /** Aborted when the server cancels the request or the connection closes. */
   readonly signal: AbortSignal;
+  /**
+   * The id of this client's request that the server's request belongs to, when the transport can
+   * tell (a Streamable HTTP POST stream, the memory pair); absent over stdio.
+   */
+  readonly relatedRequestId?: JSONRPCId;
 }
 
 /** Answers `sampling/createMessage`: run the client's model on the messages. */

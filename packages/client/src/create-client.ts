@@ -2,20 +2,22 @@ import {
   type Connection,
   createConnection,
   type JSONRPCParams,
+  type RequestContext,
   type RequestOptions,
 } from "@patchbay/jsonrpc-core";
 import {
   createMcpConnectionHooks,
   LATEST_LEGACY_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type v2025_11_25,
 } from "@patchbay/mcp-types";
 import { deriveClientCapabilities } from "./client-capabilities.js";
 import { ClientEvents } from "./client-events.js";
+import type { ClientRequestContext } from "./client-handlers.js";
 import type { CallOptions, Client, ClientOptions, ListOptions } from "./client-types.js";
 import { NotConnectedError } from "./errors/not-connected-error.js";
 import { UnsupportedProtocolVersionError } from "./errors/unsupported-protocol-version-error.js";
 import { listAllPages, type PageResult } from "./list-all-pages.js";
-import { SUPPORTED_PROTOCOL_VERSIONS } from "./protocol-versions.js";
 
 /** Creates a client that identifies itself as `clientInfo`. */
 export function createClient(
@@ -60,16 +62,16 @@ export function createClient(
     const { sampling, elicitation, roots } = options;
     if (sampling !== undefined) {
       target.handle("sampling/createMessage", (params, context) =>
-        sampling(params as never, { signal: context.signal }),
+        sampling(params as never, handlerContext(context)),
       );
     }
     if (elicitation !== undefined) {
       target.handle("elicitation/create", (params, context) =>
-        elicitation(params as never, { signal: context.signal }),
+        elicitation(params as never, handlerContext(context)),
       );
     }
     if (roots !== undefined)
-      target.handle("roots/list", (_params, context) => roots({ signal: context.signal }));
+      target.handle("roots/list", (_params, context) => roots(handlerContext(context)));
     target.handle("ping", () => ({}));
   };
 
@@ -194,4 +196,12 @@ export function createClient(
     },
   };
   return client;
+}
+
+/** The context a server-to-client handler gets: the signal, and the relation when known. */
+function handlerContext(context: RequestContext): ClientRequestContext {
+  const related = context.info.relatedRequestId;
+  return related === undefined
+    ? { signal: context.signal }
+    : { signal: context.signal, relatedRequestId: related };
 }

@@ -9,6 +9,7 @@ export {
   LATEST_LEGACY_PROTOCOL_VERSION,
   LOGGING_LEVELS,
   type LoggingLevel,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from "@patchbay/mcp-types";
 export type {
   CancelledNotificationParams,
@@ -36,7 +37,6 @@ export type {
 export { createClient } from "./create-client.js";
 export { NotConnectedError } from "./errors/not-connected-error.js";
 export { UnsupportedProtocolVersionError } from "./errors/unsupported-protocol-version-error.js";
-export { SUPPORTED_PROTOCOL_VERSIONS } from "./protocol-versions.js";
 
 /** The result of `tools/call` (MCP 2025-11-25). */
 export type CallToolResult = v2025_11_25.CallToolResult;

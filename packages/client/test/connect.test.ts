@@ -4,9 +4,9 @@ import {
   createMemoryTransportPair,
   TimeoutError,
 } from "@patchbay/jsonrpc-core";
+import { createManualClock } from "@patchbay/jsonrpc-core/testing";
 import { describe, expect, it } from "vitest";
 import { createClient, NotConnectedError, UnsupportedProtocolVersionError } from "../src/index.js";
-import { FakeClock } from "./fake-clock.js";
 
 /** A hand-written server on a bare connection that answers initialize with `protocolVersion`. */
 async function startFakeServer(protocolVersion: string) {
@@ -120,7 +120,7 @@ describe("client request timeouts", () => {
   it("gives up after requestTimeoutMs with a TimeoutError", async () => {
     const fake = await startFakeServer("2025-11-25");
     fake.server.handle("tools/list", () => new Promise(() => {}));
-    const clock = new FakeClock();
+    const clock = createManualClock();
     const client = createClient(
       { name: "c", version: "2" },
       { requestTimeoutMs: 50, connection: { clock } },

@@ -5,10 +5,10 @@ import {
   TimeoutError,
   toSdkTransport,
 } from "@patchbay/jsonrpc-core";
+import { createManualClock } from "@patchbay/jsonrpc-core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type Client, type ClientOptions, createClient } from "../src/index.js";
-import { FakeClock } from "./fake-clock.js";
 
 let client: Client | undefined;
 afterEach(async () => {
@@ -205,7 +205,7 @@ describe("our client against the official SDK's McpServer", () => {
   });
 
   it("reports progress and resets the timeout on it, up to the hard maximum", async () => {
-    const clock = new FakeClock();
+    const clock = createManualClock();
     const { client, state } = await connect({ connection: { clock } });
     const progress: number[] = [];
     let progressSeen = createGate();

@@ -1,10 +1,11 @@
 export { type DecodeResult, decode, decodeValue } from "./codec/decode.js";
 export { encode } from "./codec/encode.js";
-export { type Clock, systemClock } from "./connection/clock.js";
+export { type Clock, systemClock, type TimerClock } from "./connection/clock.js";
 export type {
   Connection,
   ConnectionOptions,
   NotificationHandler,
+  NotifyOptions,
   RequestContext,
   RequestHandler,
   RequestOptions,
@@ -77,5 +78,11 @@ export {
 export { fromSdkTransport } from "./sdk/from-sdk-transport.js";
 export type { SdkJSONRPCMessage, SdkTransportLike } from "./sdk/sdk-transport-like.js";
 export { toSdkTransport } from "./sdk/to-sdk-transport.js";
-export type { FrameInfo, Transport, TransportCloseEvent, Unsubscribe } from "./transport.js";
+export type {
+  FrameInfo,
+  SendOptions,
+  Transport,
+  TransportCloseEvent,
+  Unsubscribe,
+} from "./transport.js";
 export { TransportEvents } from "./transport-events.js";

@@ -1,4 +1,4 @@
-import type { Frame, JSONRPCErrorResponse } from "./messages.js";
+import type { Frame, JSONRPCErrorResponse, JSONRPCId } from "./messages.js";
 
 /** Ends a subscription. Calling it more than once is harmless. */
 export type Unsubscribe = () => void;
@@ -13,6 +13,23 @@ export interface FrameInfo {
   readonly rejected?: readonly JSONRPCErrorResponse[];
   /** Transport-specific facts (for example the HTTP request headers or authentication result). */
   readonly extra?: Readonly<Record<string, unknown>>;
+  /**
+   * The id of a request this side sent that the incoming message belongs to, when the transport can
+   * tell (a Streamable HTTP client: the message came on that request's POST stream; the memory pair:
+   * the sender said so). Absent when the channel carries no such relation (stdio).
+   */
+  readonly relatedRequestId?: JSONRPCId;
+}
+
+/** Options of `Transport.send`. */
+export interface SendOptions {
+  /**
+   * The id of the incoming request this frame belongs to: its response, or a request or
+   * notification sent while handling it. A transport with one channel per request (Streamable HTTP)
+   * sends the frame on that request's channel; others may ignore it or pass it on to the peer as
+   * `FrameInfo.relatedRequestId`.
+   */
+  readonly relatedRequestId?: JSONRPCId;
 }
 
 /** Why and how a transport ended; handed to close listeners exactly once. */
@@ -42,8 +59,8 @@ export interface TransportCloseEvent {
 export interface Transport {
   /** Begins delivering frames; idempotent. */
   start(): Promise<void>;
-  /** Sends one frame (a message or a batch). */
-  send(frame: Frame): Promise<void>;
+  /** Sends one frame (a message or a batch), related to an incoming request when `options` say so. */
+  send(frame: Frame, options?: SendOptions): Promise<void>;
   /** Ends the transport; idempotent. Resolves once the close event has been emitted. */
   close(): Promise<void>;
   /** Subscribes to incoming frames. */

@@ -29,6 +29,14 @@ export const MODERN_PROTOCOL_VERSIONS = [
 /** A modern-era revision. */
 export type ModernProtocolVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
 
+/**
+ * The revisions Patchbay's clients, servers and transports speak today, newest first: the one list
+ * every package uses (the legacy era; the modern era joins it when implemented).
+ */
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
+  ...LEGACY_PROTOCOL_VERSIONS,
+].reverse();
+
 /** The latest revision of the specification (modern era). */
 export const LATEST_PROTOCOL_VERSION = "2026-07-28" satisfies ProtocolVersion;
 

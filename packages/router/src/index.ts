@@ -1,3 +1,6 @@
+export type { BackendStatus, BackendTransportFactory } from "./backends/backend.js";
+export type { ServerToClientMethod } from "./backends/backend-events.js";
+export { type RouterClock, systemRouterClock } from "./backends/router-clock.js";
 export {
   type BackendListing,
   type BuildCatalogueOptions,
@@ -93,14 +96,6 @@ export {
   type WireErrorObject,
 } from "./errors/map-error.js";
 export {
-  createIdRewriteMap,
-  type IdOrigin,
-  type IdRewriteMap,
-  type IdRewriteMapOptions,
-  type RewritableId,
-} from "./forwarding/id-rewrite-map.js";
-export {
-  type Clock,
   createRestartPolicy,
   DEFAULT_RESTART_POLICY,
   type RestartDecision,
@@ -128,21 +123,12 @@ export {
   REWRITTEN_RESOURCE_URI_SCHEME,
 } from "./namespacing/resource-uri.js";
 export { SHORT_HASH_LENGTH, shortHash } from "./namespacing/short-hash.js";
-export {
-  type Backend,
-  type BackendHost,
-  type BackendRequestOptions,
-  type BackendStatus,
-  type BackendTransportFactory,
-  createBackend,
-  type ServerToClientMethod,
-} from "./router/backend.js";
 export { createRouter, type Router, type RouterOptions } from "./router/create-router.js";
+export { UnknownProfileError } from "./router/unknown-profile-error.js";
 export {
   GATEWAY_STATUS_TOOL,
   GATEWAY_TOOLS,
   GET_EVENTS_TOOL,
-} from "./router/gateway-tools.js";
-export { type RouterClock, systemRouterClock } from "./router/router-clock.js";
-export type { RouterSession } from "./router/router-session.js";
-export { UnknownProfileError } from "./router/unknown-profile-error.js";
+} from "./sessions/gateway-tools.js";
+export { BACKEND_META_KEY, type RefusalCounts } from "./sessions/relay-to-client.js";
+export type { RouterSession } from "./sessions/router-session.js";

@@ -1,43 +1,17 @@
 import { type Client, type ClientOptions, createClient } from "@patchbay/client";
 import { createMemoryTransportPair, type Transport } from "@patchbay/jsonrpc-core";
+import {
+  createManualClock as createManualClockAt,
+  type ManualClock,
+} from "@patchbay/jsonrpc-core/testing";
 import { createServer, type Server } from "@patchbay/server";
 import type { GatewayConfig } from "../src/config/gateway-config.js";
 import { parseGatewayConfig } from "../src/config/parse-gateway-config.js";
 import { createRouter, type Router, type RouterOptions } from "../src/router/create-router.js";
-import type { RouterClock } from "../src/router/router-clock.js";
 
-/** A clock whose timers run only when the test advances it. */
-export interface ManualClock extends RouterClock {
-  advance(ms: number): void;
-  readonly pending: number;
-}
-
+/** The shared manual clock, starting at a realistic time. */
 export function createManualClock(): ManualClock {
-  let now = 1_000_000;
-  let nextId = 0;
-  const timers = new Map<number, { at: number; callback: () => void }>();
-  return {
-    now: () => now,
-    setTimeout(callback, delayMs) {
-      nextId += 1;
-      timers.set(nextId, { at: now + delayMs, callback });
-      return nextId;
-    },
-    clearTimeout(handle) {
-      timers.delete(handle as number);
-    },
-    advance(ms) {
-      now += ms;
-      for (const [id, timer] of [...timers].sort((a, b) => a[1].at - b[1].at)) {
-        if (timer.at > now) continue;
-        timers.delete(id);
-        timer.callback();
-      }
-    },
-    get pending() {
-      return timers.size;
-    },
-  };
+  return createManualClockAt(1_000_000);
 }
 
 /** Backends defined in the test: each start builds a fresh server from its definition. */

@@ -10,12 +10,18 @@ export {
   LOGGING_LEVELS,
   type LoggingLevel,
   negotiateLegacyProtocolVersion as negotiateProtocolVersion,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from "@patchbay/mcp-types";
 export type { CompletionContext, CompletionProvider } from "./completion-provider.js";
 export { MAX_COMPLETION_VALUES } from "./completion-provider.js";
 export { createServer, type Server, type ServerOptions } from "./create-server.js";
 export { MissingClientCapabilityError } from "./errors/missing-client-capability-error.js";
 export { RESOURCE_NOT_FOUND, ResourceNotFoundError } from "./errors/resource-not-found-error.js";
+export {
+  type AcceptedInitialize,
+  acceptInitialize,
+  type InitializeOffer,
+} from "./initialize-handshake.js";
 export type { SchemaInput } from "./input-schema.js";
 export {
   DEFAULT_PAGE_SIZE,
@@ -29,7 +35,6 @@ export type {
   PromptConfig,
   PromptHandler,
 } from "./prompt.js";
-export { SUPPORTED_PROTOCOL_VERSIONS } from "./protocol-versions.js";
 export type { Registration } from "./registry.js";
 export type { RequestHandlerContext } from "./request-handler-context.js";
 export type { ResourceConfig, ResourceReader } from "./resource.js";

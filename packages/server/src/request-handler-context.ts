@@ -48,7 +48,10 @@ export function createRequestHandlerContext(
   const meta = readMeta(params);
   const progressToken = meta?.progressToken;
   let lastProgress = Number.NEGATIVE_INFINITY;
+  // What a handler sends travels with its request (over HTTP: on that request's stream).
+  const related = { relatedRequestId: requestId };
   const withSignal = (options: ClientRequestOptions = {}): ClientRequestOptions => ({
+    ...related,
     ...options,
     signal: options.signal === undefined ? signal : AbortSignal.any([signal, options.signal]),
   });
@@ -65,9 +68,9 @@ export function createRequestHandlerContext(
       const params: Record<string, unknown> = { progressToken, progress };
       if (total !== undefined) params.total = total;
       if (message !== undefined) params.message = message;
-      await session.notify("notifications/progress", params);
+      await session.notify("notifications/progress", params, related);
     },
-    log: (level, data, logger) => session.log(level, data, logger),
+    log: (level, data, logger) => session.log(level, data, logger, related),
     sample: (samplingParams, options) => session.sample(samplingParams, withSignal(options)),
     elicit: (elicitParams, options) => session.elicit(elicitParams, withSignal(options)),
     listRoots: (options) => session.listRoots(withSignal(options)),

@@ -38,6 +38,8 @@ export interface ClientRequestOptions {
   resetTimeoutOnProgress?: boolean;
   /** Hard limit that progress cannot extend. */
   maxTotalTimeoutMs?: number;
+  /** The client request this one is made for (handler contexts set it), so it travels with it. */
+  relatedRequestId?: JSONRPCId;
 }
 
 /** A kind of list whose changes are announced with `notifications/<kind>/list_changed`. */
@@ -131,20 +133,29 @@ export class ServerSession {
     await this.connection.start();
   }
 
-  /** Sends a notification to the client. */
-  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
-    await this.connection.notify(method, params);
+  /** Sends a notification to the client, related to a request of the client's when given. */
+  async notify(
+    method: string,
+    params?: Record<string, unknown>,
+    options?: { relatedRequestId?: JSONRPCId },
+  ): Promise<void> {
+    await this.connection.notify(method, params, options);
   }
 
   /**
    * Sends `notifications/message` if `level` passes the client's threshold; a closed connection is
    * ignored (a log line is never worth failing a handler).
    */
-  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+  async log(
+    level: LoggingLevel,
+    data: unknown,
+    logger?: string,
+    options?: { relatedRequestId?: JSONRPCId },
+  ): Promise<void> {
     if (!isLoggingLevelEnabled(level, this.#state.logLevel) || this.closed) return;
     const params: Record<string, unknown> = { level, data };
     if (logger !== undefined) params.logger = logger;
-    await this.notify("notifications/message", params).catch(() => undefined);
+    await this.notify("notifications/message", params, options).catch(() => undefined);
   }
 
   /** Announces a list change, if the client is initialized and was promised `listChanged`. */

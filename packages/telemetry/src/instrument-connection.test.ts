@@ -12,10 +12,10 @@ import {
   InvalidParamsError,
   type JSONRPCParams,
 } from "@patchbay/jsonrpc-core";
+import { createManualClock } from "@patchbay/jsonrpc-core/testing";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  createManualClock,
   createTestTelemetry,
   incomingSpanId,
   incomingTraceId,
@@ -91,7 +91,7 @@ describe("instrumentConnection", () => {
     const [rawClient] = await connectionPair({ clock });
     const client = instrumentConnection(rawClient, telemetry);
     const pending = client.request("never", {}, { timeoutMs: 1000 });
-    clock.fireAll();
+    clock.advance(1000);
     await expect(pending).rejects.toMatchObject({ code: "REQUEST_TIMEOUT" });
     expect(telemetry.query()[0]).toMatchObject({
       event_type: "request.timeout",

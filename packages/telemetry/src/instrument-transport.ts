@@ -125,14 +125,14 @@ export function instrumentTransport(
   return {
     start: () => transport.start(),
     close: () => transport.close(),
-    async send(frame) {
+    async send(frame, sendOptions) {
       telemetry.metrics.frames.inc(outgoingLabels);
       const started: string[] = [];
       const prepared = isBatch(frame)
         ? frame.map((message) => prepareOutgoing(message, started))
         : prepareOutgoing(frame, started);
       try {
-        await transport.send(prepared);
+        await transport.send(prepared, sendOptions);
       } catch (error) {
         // The peer never saw these requests: close their books as failed sends.
         for (const key of started) {

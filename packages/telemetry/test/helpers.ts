@@ -31,27 +31,6 @@ export function createTestTelemetry(): Telemetry {
   });
 }
 
-/** A Clock whose timers fire only when the test says so. */
-export function createManualClock() {
-  const timers = new Map<number, () => void>();
-  let nextHandle = 0;
-  return {
-    setTimeout(callback: () => void) {
-      nextHandle += 1;
-      timers.set(nextHandle, callback);
-      return nextHandle;
-    },
-    clearTimeout(handle: unknown) {
-      timers.delete(handle as number);
-    },
-    fireAll() {
-      const callbacks = [...timers.values()];
-      timers.clear();
-      for (const callback of callbacks) callback();
-    },
-  };
-}
-
 export const incomingTraceId = "4bf92f3577b34da6a3ce929d0e0e4736";
 export const incomingSpanId = "00f067aa0ba902b7";
 export const incomingTraceparent = `00-${incomingTraceId}-${incomingSpanId}-01`;

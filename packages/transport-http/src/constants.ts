@@ -13,7 +13,11 @@ export const LAST_EVENT_ID_HEADER = "last-event-id";
  */
 export const DEFAULT_NEGOTIATED_PROTOCOL_VERSION = "2025-03-26";
 
-/** The revisions whose Streamable HTTP shape this package speaks, newest first. */
+/**
+ * The revisions whose Streamable HTTP shape this package speaks, newest first: the list of
+ * `@patchbay/mcp-types` (`SUPPORTED_PROTOCOL_VERSIONS`), spelled out here so that this package
+ * needs no runtime dependency beyond jsonrpc-core; `constants.test.ts` keeps the two equal.
+ */
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
   "2025-11-25",
   "2025-06-18",

@@ -1,5 +1,6 @@
 import type { Frame, JSONRPCMessage } from "@patchbay/jsonrpc-core";
 import { TransportError } from "@patchbay/jsonrpc-core";
+import { createManualClock } from "@patchbay/jsonrpc-core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { HttpStatusError, SessionExpiredError } from "./http-errors.js";
 import {
@@ -13,7 +14,6 @@ import {
   type TestServer,
   waitUntil,
 } from "./test-support/http-fixtures.js";
-import { createManualClock } from "./test-support/manual-clock.js";
 
 interface SeenRequest {
   readonly method: string;

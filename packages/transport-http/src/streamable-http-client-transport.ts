@@ -4,6 +4,7 @@ import {
   type Frame,
   type FrameInfo,
   InvalidFrameError,
+  type JSONRPCId,
   type JSONRPCMessage,
   type Transport,
   type TransportCloseEvent,
@@ -42,6 +43,8 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly abort = new AbortController();
   private readonly initializeIds = new Set<string>();
   private readonly streams: ClientSseStreams;
+  /** The request each one-request POST's SSE answer belongs to (reported as `relatedRequestId`). */
+  private readonly relatedByAnswer = new WeakMap<Set<string>, JSONRPCId>();
   private currentSessionId: string | undefined;
   private currentProtocolVersion: string | undefined;
   private standaloneOpen = false;
@@ -151,9 +154,15 @@ export class StreamableHttpClientTransport implements Transport {
     const contentType = response.headers.get("content-type") ?? "";
     if (contentType.includes("text/event-stream")) {
       const pending = new Set<string>();
+      const requestIds: JSONRPCId[] = [];
       for (const message of messages) {
-        if ("method" in message && "id" in message) pending.add(idKey(message.id));
+        if ("method" in message && "id" in message) {
+          pending.add(idKey(message.id));
+          requestIds.push(message.id);
+        }
       }
+      // What the server sends on the answer of a one-request POST belongs to that request.
+      if (requestIds.length === 1) this.relatedByAnswer.set(pending, requestIds[0] as JSONRPCId);
       void this.streams.readAnswer(response, pending);
       return;
     }
@@ -253,7 +262,11 @@ export class StreamableHttpClientTransport implements Transport {
       return;
     }
     for (const message of messagesOf(decoded.frame)) this.observe(message, pending);
-    this.events.emitFrame(decoded.frame, {});
+    const related = pending === undefined ? undefined : this.relatedByAnswer.get(pending);
+    this.events.emitFrame(
+      decoded.frame,
+      related === undefined ? {} : { relatedRequestId: related },
+    );
   }
 
   /** Learns the negotiated revision from an initialize result passing through. */

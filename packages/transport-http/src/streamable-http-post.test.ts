@@ -279,7 +279,7 @@ describe("POST", () => {
 });
 
 describe("related messages", () => {
-  it("sends the notifications a request's handler emits on that request's stream, before its response", async () => {
+  it("sends the messages related to a request on that request's stream, before its response", async () => {
     const { url } = await start({
       onSession: async (transport) => {
         transport.onFrame((frame) => {
@@ -297,15 +297,19 @@ describe("related messages", () => {
             return;
           }
           if (message.id === undefined) return;
-          // Async work in the handler's context: the transport knows which POST it belongs to.
+          // The sender names the request its messages belong to: the transport sends them on
+          // that request's POST stream.
+          const related = { relatedRequestId: message.id as number };
           void (async () => {
             await Promise.resolve();
-            await transport.send({
-              jsonrpc: "2.0",
-              method: "notifications/message",
-              params: { level: "info" },
-            });
-            await transport.send({ jsonrpc: "2.0", id: 99, method: "sampling/createMessage" });
+            await transport.send(
+              { jsonrpc: "2.0", method: "notifications/message", params: { level: "info" } },
+              related,
+            );
+            await transport.send(
+              { jsonrpc: "2.0", id: 99, method: "sampling/createMessage" },
+              related,
+            );
             await transport.send({ jsonrpc: "2.0", id: message.id as number, result: {} });
           })();
         });
@@ -321,7 +325,7 @@ describe("related messages", () => {
     ]);
   });
 
-  it("sends another session's notification emitted during a request on that session's own GET stream", async () => {
+  it("sends another session's notification on that session's own GET stream, whatever relation it names", async () => {
     const { url, handler } = await start({
       onSession: async (transport) => {
         transport.onFrame((frame) => {
@@ -333,12 +337,16 @@ describe("related messages", () => {
               result: { protocolVersion: "2025-11-25" },
             });
           } else if (message.method === "broadcast") {
-            // In this request's async context, notify every session (as list_changed does).
+            // While handling this request, notify every session, each related to this request (as
+            // a careless server might): only this session has such a request.
             void (async () => {
               for (const id of sessionIds) {
                 await handler
                   .getSession(id)
-                  ?.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+                  ?.send(
+                    { jsonrpc: "2.0", method: "notifications/tools/list_changed" },
+                    { relatedRequestId: message.id as number },
+                  );
               }
               await transport.send({ jsonrpc: "2.0", id: message.id as number, result: {} });
             })();
@@ -370,7 +378,7 @@ describe("related messages", () => {
     firstStream.abort();
   });
 
-  it("routes a progress notification by its token even from another request's async context", async () => {
+  it("routes a progress notification by its token even while another request is handled", async () => {
     const { url } = await start({
       onSession: async (transport) => {
         transport.onFrame((frame) => {
@@ -447,7 +455,7 @@ describe("related messages", () => {
             });
           } else if (message.id !== undefined) {
             const id = message.id;
-            // Outside the handler's async context: only the token relates it.
+            // No relation named: only the token relates it.
             sendProgress = async () => {
               await transport.send({
                 jsonrpc: "2.0",

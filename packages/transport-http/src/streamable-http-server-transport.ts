@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { ServerResponse } from "node:http";
 import {
   type Frame,
@@ -6,6 +5,7 @@ import {
   type JSONRPCId,
   type JSONRPCMessage,
   type JSONRPCResponse,
+  type SendOptions,
   type Transport,
   type TransportCloseEvent,
   TransportError,
@@ -31,8 +31,6 @@ import { StandaloneChannel } from "./standalone-channel.js";
 
 export type { ResponseMode, SessionSettings } from "./session-settings.js";
 
-const relatedExchange = new AsyncLocalStorage<PostExchange>();
-
 /** How many finished POST answers of one session stay resumable. */
 const MAX_RESUMABLE_POST_STREAMS = 100;
 
@@ -40,8 +38,8 @@ const MAX_RESUMABLE_POST_STREAMS = 100;
  * The server side of one Streamable HTTP session (or, in stateless mode, of one POST), handed to
  * `onSession`. It routes each outgoing response to the HTTP exchange that carried its request, sends
  * server-initiated messages that are related to a request on that request's SSE stream (the relation
- * is the async context of the request's handler, or the progress token), and everything else on the
- * standalone GET stream.
+ * is the sender's `relatedRequestId`, or the progress token), and everything else on the standalone
+ * GET stream.
  */
 export class StreamableHttpServerTransport implements Transport {
   /** The `Mcp-Session-Id` of this session; `undefined` in stateless mode. */
@@ -103,7 +101,7 @@ export class StreamableHttpServerTransport implements Transport {
     this.events.start();
   }
 
-  async send(frame: Frame): Promise<void> {
+  async send(frame: Frame, options?: SendOptions): Promise<void> {
     if (this.events.closed) throw new TransportError("Streamable HTTP session is closed");
     const batchExchange = this.routes.batchTarget(frame);
     if (batchExchange !== undefined) {
@@ -111,7 +109,8 @@ export class StreamableHttpServerTransport implements Transport {
       await this.answer(batchExchange, frame as readonly JSONRPCResponse[]);
       return;
     }
-    await Promise.all(messagesOf(frame).map((message) => this.route(message)));
+    const related = options?.relatedRequestId;
+    await Promise.all(messagesOf(frame).map((message) => this.route(message, related)));
   }
 
   async close(): Promise<void> {
@@ -182,7 +181,7 @@ export class StreamableHttpServerTransport implements Transport {
 
   /**
    * @internal Takes a POST carrying requests: registers the routes of its request ids, opens the SSE
-   * answer when `mode` is `sse`, then delivers the frame inside the exchange's async context.
+   * answer when `mode` is `sse`, then delivers the frame.
    */
   async exchange(
     frame: Frame,
@@ -211,7 +210,7 @@ export class StreamableHttpServerTransport implements Transport {
         if (!response.writableFinished) exchange.done = true;
       });
     }
-    relatedExchange.run(exchange, () => this.events.emitFrame(frame, info));
+    this.events.emitFrame(frame, info);
   }
 
   /** @internal Opens the standalone GET stream; false when one is already open. */
@@ -261,7 +260,7 @@ export class StreamableHttpServerTransport implements Transport {
     return "resumed";
   }
 
-  private async route(message: JSONRPCMessage): Promise<void> {
+  private async route(message: JSONRPCMessage, relatedRequestId?: JSONRPCId): Promise<void> {
     if (!("method" in message)) {
       const exchange = this.routes.forRequest(message.id);
       if (exchange === undefined) {
@@ -273,7 +272,7 @@ export class StreamableHttpServerTransport implements Transport {
       await this.answer(exchange, message);
       return;
     }
-    const related = this.relatedExchange(message);
+    const related = this.relatedExchange(message, relatedRequestId);
     if (related?.stream !== undefined) {
       await related.stream.send(message);
       return;
@@ -290,25 +289,24 @@ export class StreamableHttpServerTransport implements Transport {
   }
 
   /** The open SSE answer a server-initiated message belongs on, if any. */
-  private relatedExchange(message: JSONRPCMessage): PostExchange | undefined {
-    // The async context is shared by every session of the process: a request of another session
-    // (say, one whose tool makes the server notify everyone) must not capture this session's message.
+  private relatedExchange(
+    message: JSONRPCMessage,
+    relatedRequestId: JSONRPCId | undefined,
+  ): PostExchange | undefined {
     const usable = (exchange: PostExchange | undefined) =>
-      exchange !== undefined &&
-      !exchange.done &&
-      exchange.mode === "sse" &&
-      this.routes.has(exchange)
-        ? exchange
-        : undefined;
-    // A progress token names its request exactly; the async context is the general fallback.
+      exchange !== undefined && !exchange.done && exchange.mode === "sse" ? exchange : undefined;
+    // The sender names the request it works for; a progress token names it too.
+    if (relatedRequestId !== undefined) {
+      const byRelation = usable(this.routes.forRequest(relatedRequestId));
+      if (byRelation !== undefined) return byRelation;
+    }
     if ("method" in message && message.method === "notifications/progress") {
       const token = (message.params as { progressToken?: unknown } | undefined)?.progressToken;
       if (typeof token === "string" || typeof token === "number") {
-        const byToken = usable(this.routes.forProgressToken(token));
-        if (byToken !== undefined) return byToken;
+        return usable(this.routes.forProgressToken(token));
       }
     }
-    return usable(relatedExchange.getStore());
+    return undefined;
   }
 
   /** Sends responses (one, or a batch answering the same POST) on their exchange. */

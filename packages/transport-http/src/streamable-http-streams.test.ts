@@ -1,3 +1,4 @@
+import { createManualClock } from "@patchbay/jsonrpc-core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   openSession,
@@ -10,7 +11,6 @@ import {
   type TestServer,
   waitUntil,
 } from "./test-support/http-fixtures.js";
-import { createManualClock } from "./test-support/manual-clock.js";
 
 const ping = (id: number | string) => ({ jsonrpc: "2.0" as const, id, method: "ping" });
 const headersFor = (sessionId: string, version = "2025-11-25") => ({

@@ -1,6 +1,6 @@
 import { InvalidFrameError } from "@patchbay/jsonrpc-core";
+import { createManualClock } from "@patchbay/jsonrpc-core/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { createManualClock } from "./test-support/manual-clock.js";
 import {
   openStream,
   rawRequest,

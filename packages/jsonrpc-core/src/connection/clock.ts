@@ -1,13 +1,29 @@
-/** The timer functions a Connection uses; pass a fake one in tests instead of patching globals. */
+/**
+ * Time and timers, passed in (STYLE.md "pass dependencies in") so that tests drive time with a
+ * manual clock (`@patchbay/jsonrpc-core/testing`) instead of patching globals or sleeping. The one
+ * clock interface of every Patchbay package.
+ */
 export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
   /** Calls `callback` once after `ms` milliseconds; returns a handle for `clearTimeout`. */
   setTimeout(callback: () => void, ms: number): unknown;
   /** Cancels a timer made by this clock's `setTimeout`. */
   clearTimeout(handle: unknown): void;
+  /** Calls `callback` every `ms` milliseconds; returns a handle for `clearInterval`. */
+  setInterval(callback: () => void, ms: number): unknown;
+  /** Cancels a timer made by this clock's `setInterval`. */
+  clearInterval(handle: unknown): void;
 }
 
-/** The global timers (available in every JavaScript runtime). */
+/** The part of a clock that timeouts need (what a Connection uses). */
+export type TimerClock = Pick<Clock, "setTimeout" | "clearTimeout">;
+
+/** The global time and timers (available in every JavaScript runtime). */
 export const systemClock: Clock = {
+  now: () => Date.now(),
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  setInterval: (callback, ms) => setInterval(callback, ms),
+  clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
 };

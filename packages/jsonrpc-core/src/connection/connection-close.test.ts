@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createFakeClock } from "../../test/fake-clock.js";
 import { createConnectionPair, createRawPeer } from "../../test/raw-peer.js";
 import { ConnectionClosedError, UnexpectedResponseError } from "../errors/connection-errors.js";
+import { createManualClock as createFakeClock } from "../testing/manual-clock.js";
 import type { Transport, TransportCloseEvent } from "../transport.js";
 import { createConnection } from "./create-connection.js";
 

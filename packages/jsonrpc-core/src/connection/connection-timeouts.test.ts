@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createFakeClock } from "../../test/fake-clock.js";
 import { createRawPeer, flushMicrotasks } from "../../test/raw-peer.js";
 import { CancelledError, TimeoutError } from "../errors/connection-errors.js";
 import type { JSONRPCId, JSONRPCNotification, JSONRPCParams } from "../messages.js";
+import { createManualClock as createFakeClock } from "../testing/manual-clock.js";
 import type { CancellationHooks, ProgressHooks } from "./hooks.js";
 
 const cancellation: CancellationHooks = {

@@ -1,6 +1,6 @@
 import type { JSONRPCId, JSONRPCNotification, JSONRPCParams } from "../messages.js";
 import type { FrameInfo, TransportCloseEvent, Unsubscribe } from "../transport.js";
-import type { Clock } from "./clock.js";
+import type { TimerClock } from "./clock.js";
 import type { NotificationDescriptor, RequestDescriptor } from "./descriptors.js";
 import type { CancellationHooks, ProgressHooks } from "./hooks.js";
 
@@ -18,7 +18,7 @@ export interface ConnectionOptions {
   /** Protocol hooks for progress notifications of outgoing requests. */
   progress?: ProgressHooks;
   /** Timer functions (default: the global ones). */
-  clock?: Clock;
+  clock?: TimerClock;
 }
 
 /** Options of one outgoing request. */
@@ -33,11 +33,27 @@ export interface RequestOptions {
   maxTotalTimeoutMs?: number;
   /** Receives the params of each progress notification for this request (needs progress hooks). */
   onProgress?: (params: unknown) => void;
+  /**
+   * The incoming request this request is made for (a handler passes its `context.id`): the
+   * transport sends it on that request's channel where it has one (see `SendOptions`).
+   */
+  relatedRequestId?: JSONRPCId;
+  /** Called with the id the request is sent under, before it is sent (to match later relations). */
+  onRequestId?: (id: JSONRPCId) => void;
+}
+
+/** Options of one outgoing notification. */
+export interface NotifyOptions {
+  /** The incoming request this notification belongs to (a handler passes its `context.id`). */
+  relatedRequestId?: JSONRPCId;
 }
 
 /** What a request handler learns besides the params. */
 export interface RequestContext {
-  /** The request's id. */
+  /**
+   * The request's id. Requests and notifications the handler sends for it pass it as
+   * `relatedRequestId`, so that they travel with the request (its POST stream over HTTP).
+   */
   readonly id: JSONRPCId;
   /** The request's method. */
   readonly method: string;
@@ -84,9 +100,13 @@ export interface Connection {
   request(method: string, params?: JSONRPCParams, options?: RequestOptions): Promise<unknown>;
 
   /** Sends a notification described by `descriptor`. */
-  notify<Params>(descriptor: NotificationDescriptor<Params>, params?: Params): Promise<void>;
+  notify<Params>(
+    descriptor: NotificationDescriptor<Params>,
+    params?: Params,
+    options?: NotifyOptions,
+  ): Promise<void>;
   /** Sends a notification by method name. */
-  notify(method: string, params?: JSONRPCParams): Promise<void>;
+  notify(method: string, params?: JSONRPCParams, options?: NotifyOptions): Promise<void>;
 
   /** Handles a request method, checking params with the descriptor's schema; replaces any earlier handler. */
   handle<Params, Result>(

@@ -1,28 +1,22 @@
 import { CancelledError, ConnectionClosedError } from "../errors/connection-errors.js";
-import { InvalidFrameError, LineTooLongError, TransportError } from "../errors/transport-errors.js";
 import { ListenerSet, toError } from "../internal/listener-set.js";
-import {
-  type Frame,
-  isBatch,
-  type JSONRPCMessage,
-  type JSONRPCNotification,
-  type JSONRPCParams,
-  type JSONRPCResponse,
-} from "../messages.js";
-import type { FrameInfo, Transport, TransportCloseEvent } from "../transport.js";
+import type { JSONRPCNotification, JSONRPCParams } from "../messages.js";
+import type { Transport, TransportCloseEvent } from "../transport.js";
 import { systemClock } from "./clock.js";
 import type {
   Connection,
   ConnectionOptions,
   NotificationHandler,
+  NotifyOptions,
   RequestHandler,
   RequestOptions,
 } from "./connection-types.js";
 import type { NotificationDescriptor, RequestDescriptor } from "./descriptors.js";
-import { answerDroppedLine } from "./dropped-line.js";
+import { createFrameSender } from "./frame-sender.js";
 import { IncomingRequests } from "./incoming-requests.js";
 import { NotificationDispatch } from "./notification-dispatch.js";
 import { OutgoingRequests } from "./outgoing-requests.js";
+import { receiveFrames } from "./receive-frames.js";
 
 /** Default timeout of outgoing requests (60 s, as MCP clients commonly use). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -39,32 +33,15 @@ export function createConnection(
   const closeListeners = new ListenerSet<[TransportCloseEvent]>();
   const report = (error: Error) => errorListeners.emit(error);
   const cancellation = options.cancellation;
-
-  const send = (frame: Frame): Promise<void> => {
-    if (closed) return Promise.reject(new ConnectionClosedError());
-    let sending: Promise<void>;
-    try {
-      sending = transport.send(frame);
-    } catch (error) {
-      // A transport that throws instead of rejecting still fails only this call.
-      sending = Promise.reject(error);
-    }
-    return sending.catch((error: unknown) => {
-      throw TransportError.isInstance(error)
-        ? error
-        : new TransportError("The transport failed to send", { cause: error });
-    });
-  };
-  const sendQuietly = (frame: Frame) => {
-    if (!closed) send(frame).catch((error: unknown) => report(toError(error)));
-  };
+  const sender = createFrameSender(transport, () => closed, report);
 
   const outgoing = new OutgoingRequests({
     clock: options.clock ?? systemClock,
     defaultTimeoutMs: options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     progress: options.progress,
     sendCancel: (id, reason) => {
-      if (cancellation !== undefined) sendQuietly(cancellation.createNotification(id, reason));
+      if (cancellation !== undefined)
+        sender.sendQuietly(cancellation.createNotification(id, reason));
     },
     report,
   });
@@ -77,7 +54,6 @@ export function createConnection(
     },
     onClose: (listener) => closeListeners.add(listener),
     onError: (listener) => errorListeners.add(listener),
-
     request(
       target: string | RequestDescriptor<unknown, unknown>,
       params?: unknown,
@@ -97,21 +73,23 @@ export function createConnection(
         requestOptions,
         resultSchema,
       );
-      send(begun.message).catch((error: unknown) =>
-        outgoing.fail(begun.message.id, toError(error)),
-      );
+      sender
+        .send(begun.message, requestOptions.relatedRequestId)
+        .catch((error: unknown) => outgoing.fail(begun.message.id, toError(error)));
       return begun.result as Promise<never>;
     },
-
-    notify(target: string | NotificationDescriptor<unknown>, params?: unknown): Promise<void> {
+    notify(
+      target: string | NotificationDescriptor<unknown>,
+      params?: unknown,
+      notifyOptions?: NotifyOptions,
+    ): Promise<void> {
       const method = typeof target === "string" ? target : target.method;
       const message: JSONRPCNotification =
         params === undefined
           ? { jsonrpc: "2.0", method }
           : { jsonrpc: "2.0", method, params: params as JSONRPCParams };
-      return send(message);
+      return sender.send(message, notifyOptions?.relatedRequestId);
     },
-
     handle(target: string | RequestDescriptor<unknown, unknown>, handler: RequestHandler<never>) {
       const method = typeof target === "string" ? target : target.method;
       const entry = {
@@ -123,16 +101,13 @@ export function createConnection(
         if (incoming.handlers.get(method) === entry) incoming.handlers.delete(method);
       };
     },
-
     handleNotification(
       target: string | NotificationDescriptor<unknown>,
       handler: NotificationHandler<never>,
     ) {
       return notifications.handle(target, handler as NotificationHandler<unknown>);
     },
-
     onNotification: (listener) => notifications.listeners.add(listener),
-
     setFallbackRequestHandler(handler) {
       incoming.fallback =
         handler === undefined
@@ -154,53 +129,20 @@ export function createConnection(
     report,
   });
 
-  /** Handles one message; resolves with the response owed for it, if any. */
-  const handleMessage = (
-    message: JSONRPCMessage,
-    info: FrameInfo,
-  ): Promise<JSONRPCResponse | undefined> | undefined => {
-    if (!("method" in message)) {
-      outgoing.receive(message);
-      return undefined;
-    }
-    if ("id" in message) return incoming.dispatch(message, info);
-    notifications.dispatch(message, info);
-    return undefined;
-  };
-
-  const handleBatch = async (batch: readonly JSONRPCMessage[], info: FrameInfo) => {
-    const pending = batch.map((message) => handleMessage(message, info));
-    const responses: JSONRPCResponse[] = [...(info.rejected ?? [])];
-    for (const response of await Promise.all(pending)) {
-      if (response !== undefined) responses.push(response);
-    }
-    // JSON-RPC 2.0 section 6: nothing is returned when no response is owed.
-    if (responses.length > 0) sendQuietly(responses);
-  };
-
-  transport.onFrame((frame, info) => {
-    if (isBatch(frame)) {
-      void handleBatch(frame, info);
-      return;
-    }
-    handleMessage(frame, info)?.then((response) => {
-      if (response !== undefined) sendQuietly(response);
-    });
-  });
-
-  transport.onError((error) => {
-    if (InvalidFrameError.isInstance(error)) sendQuietly(error.response);
-    if (LineTooLongError.isInstance(error)) answerDroppedLine(error, outgoing, sendQuietly);
-    report(error);
-  });
-
-  transport.onClose((event) => {
-    if (closed) return;
-    closed = true;
-    const closedOptions = event.error === undefined ? {} : { cause: event.error };
-    outgoing.rejectAll(new ConnectionClosedError("Connection closed", closedOptions));
-    incoming.abortAll();
-    closeListeners.emit(event);
+  receiveFrames(transport, {
+    outgoing,
+    incoming,
+    notifications,
+    sender,
+    report,
+    closed(event) {
+      if (closed) return;
+      closed = true;
+      const closedOptions = event.error === undefined ? {} : { cause: event.error };
+      outgoing.rejectAll(new ConnectionClosedError("Connection closed", closedOptions));
+      incoming.abortAll();
+      closeListeners.emit(event);
+    },
   });
 
   return connection;

@@ -6,7 +6,7 @@ import {
 } from "../errors/connection-errors.js";
 import { createJSONRPCError } from "../errors/create-jsonrpc-error.js";
 import type { JSONRPCId, JSONRPCParams, JSONRPCRequest, JSONRPCResponse } from "../messages.js";
-import type { Clock } from "./clock.js";
+import type { TimerClock } from "./clock.js";
 import type { RequestOptions } from "./connection-types.js";
 import type { SchemaLike } from "./descriptors.js";
 import type { ProgressHooks } from "./hooks.js";
@@ -26,7 +26,7 @@ interface PendingRequest {
 
 /** What OutgoingRequests needs from its connection. */
 export interface OutgoingRequestsOptions {
-  clock: Clock;
+  clock: TimerClock;
   defaultTimeoutMs: number;
   progress: ProgressHooks | undefined;
   /** Sends the protocol's cancel notification for an abandoned request (if hooks exist). */
@@ -56,6 +56,7 @@ export class OutgoingRequests {
     resultSchema: SchemaLike<unknown> | undefined,
   ): { message: JSONRPCRequest; result: Promise<unknown> } {
     const id = this.#nextId++;
+    options.onRequestId?.(id);
     const progress = this.#options.progress;
     const sentParams =
       options.onProgress !== undefined && progress !== undefined

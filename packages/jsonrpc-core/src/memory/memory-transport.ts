@@ -1,7 +1,15 @@
 import { TransportError } from "../errors/transport-errors.js";
 import type { Frame } from "../messages.js";
-import type { FrameInfo, Transport, TransportCloseEvent, Unsubscribe } from "../transport.js";
+import type {
+  FrameInfo,
+  SendOptions,
+  Transport,
+  TransportCloseEvent,
+  Unsubscribe,
+} from "../transport.js";
 import { TransportEvents } from "../transport-events.js";
+
+const NO_INFO: FrameInfo = Object.freeze({});
 
 /**
  * One end of an in-memory pair. Frames are passed by reference (no serialization) and delivered in
@@ -15,11 +23,15 @@ class MemoryTransport implements Transport {
     this.#events.start();
   }
 
-  async send(frame: Frame): Promise<void> {
+  async send(frame: Frame, options?: SendOptions): Promise<void> {
     if (this.#events.closed)
       throw new TransportError("Cannot send: the memory transport is closed");
     const peer = this.peer;
-    queueMicrotask(() => peer?.receive(frame));
+    // The relation travels as it would on a channel per request: the peer learns which of its own
+    // requests the frame belongs to (both ends see the same ids).
+    const related = options?.relatedRequestId;
+    const info = related === undefined ? NO_INFO : { relatedRequestId: related };
+    queueMicrotask(() => peer?.receive(frame, info));
   }
 
   async close(): Promise<void> {
@@ -42,8 +54,8 @@ class MemoryTransport implements Transport {
     return this.#events.onClose(listener);
   }
 
-  receive(frame: Frame): void {
-    this.#events.emitFrame(frame);
+  receive(frame: Frame, info: FrameInfo): void {
+    this.#events.emitFrame(frame, info);
   }
 
   closeFromPeer(): void {
@@ -56,7 +68,8 @@ class MemoryTransport implements Transport {
 }
 
 /**
- * Creates two linked in-memory transports, `[client, server]`: what one sends, the other receives.
+ * Creates two linked in-memory transports, `[client, server]`: what one sends, the other receives,
+ * with the sender's `relatedRequestId` as the receiver's `FrameInfo.relatedRequestId`.
  * Frames that arrive before `start()` are queued (and dropped if the transport closes first).
  * Closing either end closes both, with exactly one close event on each (`local` on the end that
  * called `close()`, `remote` on the other).

@@ -2,7 +2,7 @@ import { decodeValue } from "../codec/decode.js";
 import { InvalidFrameError, TransportError } from "../errors/transport-errors.js";
 import { ListenerSet, toError } from "../internal/listener-set.js";
 import { type Frame, isBatch } from "../messages.js";
-import type { FrameInfo, Transport, TransportCloseEvent } from "../transport.js";
+import type { FrameInfo, SendOptions, Transport, TransportCloseEvent } from "../transport.js";
 import type { SdkTransportLike } from "./sdk-transport-like.js";
 
 /**
@@ -41,9 +41,15 @@ export function fromSdkTransport(sdkTransport: SdkTransportLike): Transport {
   sdkTransport.onerror = (error) => errorListeners.emit(error);
   sdkTransport.onclose = emitClose;
 
-  const sendOne = async (message: Parameters<SdkTransportLike["send"]>[0]) => {
+  const sendOne = async (
+    message: Parameters<SdkTransportLike["send"]>[0],
+    options?: SendOptions,
+  ) => {
     try {
-      await sdkTransport.send(message);
+      // The SDK's send options spell the relation the same way.
+      await (options?.relatedRequestId === undefined
+        ? sdkTransport.send(message)
+        : sdkTransport.send(message, { relatedRequestId: options.relatedRequestId }));
     } catch (error) {
       throw new TransportError("The SDK transport failed to send", { cause: error });
     }
@@ -55,10 +61,10 @@ export function fromSdkTransport(sdkTransport: SdkTransportLike): Transport {
       started = true;
       await sdkTransport.start();
     },
-    async send(frame) {
+    async send(frame, options) {
       if (closed) throw new TransportError("Cannot send: the transport is closed");
-      if (!isBatch(frame)) return sendOne(frame);
-      for (const message of frame) await sendOne(message);
+      if (!isBatch(frame)) return sendOne(frame, options);
+      for (const message of frame) await sendOne(message, options);
     },
     close() {
       if (closed) return Promise.resolve();

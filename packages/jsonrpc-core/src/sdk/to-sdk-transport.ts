@@ -1,6 +1,6 @@
 import { InvalidFrameError } from "../errors/transport-errors.js";
 import { toError } from "../internal/listener-set.js";
-import { type Frame, isBatch } from "../messages.js";
+import { type Frame, isBatch, type JSONRPCId } from "../messages.js";
 import type { Transport } from "../transport.js";
 import type { SdkTransportLike } from "./sdk-transport-like.js";
 
@@ -15,8 +15,14 @@ import type { SdkTransportLike } from "./sdk-transport-like.js";
 export function toSdkTransport(transport: Transport): SdkTransportLike {
   const adapter: SdkTransportLike = {
     start: () => transport.start(),
-    // The SDK sends what its own schemas produced: single, valid messages.
-    send: (message) => transport.send(message as Frame),
+    // The SDK sends what its own schemas produced: single, valid messages. Its `relatedRequestId`
+    // (a server's message made while handling a request) is ours.
+    send: (message, options) => {
+      const related = (options as { relatedRequestId?: JSONRPCId } | undefined)?.relatedRequestId;
+      return related === undefined
+        ? transport.send(message as Frame)
+        : transport.send(message as Frame, { relatedRequestId: related });
+    },
     close: () => transport.close(),
   };
   const reportSendFailure = (error: unknown) => adapter.onerror?.(toError(error));

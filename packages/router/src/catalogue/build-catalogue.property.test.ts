@@ -65,7 +65,7 @@ describe("buildCatalogue (properties)", () => {
     );
   });
 
-  it("exposes every tool under prefix unless its name is taken twice over, and reports each drop", () => {
+  it("exposes every tool under prefix unless its name is taken twice over or trespasses, and reports each drop", () => {
     fc.assert(
       fc.property(listings, (input) => {
         const catalogue = buildCatalogue(input, {
@@ -75,10 +75,40 @@ describe("buildCatalogue (properties)", () => {
         });
         const offered = input.reduce((total, listing) => total + (listing.tools?.length ?? 0), 0);
         const dropped = catalogue.conflicts.filter(
-          (conflict) => conflict.kind === "tool" && conflict.resolution === "dropped",
+          (conflict) =>
+            conflict.kind === "tool" &&
+            (conflict.resolution === "dropped" || conflict.resolution === "refused"),
         ).length;
         expect(catalogue.tools.length + dropped).toBe(offered);
       }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("never exposes a backend's name inside another backend's namespace, under any policy", () => {
+    fc.assert(
+      fc.property(
+        listings,
+        fc.constantFrom<ConflictPolicy>("prefix", "priority", "error"),
+        (input, conflictPolicy) => {
+          const catalogue = buildCatalogue(input, { codec: createNameCodec(), conflictPolicy });
+          for (const tool of catalogue.tools) {
+            const owner = catalogue.findTool(tool.name)?.backend;
+            const own = input.find((listing) => listing.backend === owner);
+            const ownPrefix = own?.namespace === "" ? "" : `${own?.namespace}__`;
+            for (const other of input) {
+              if (other.backend === owner) continue;
+              for (const prefix of [
+                `${other.backend}__`,
+                other.namespace === "" ? "" : `${other.namespace}__`,
+              ]) {
+                if (prefix.length <= ownPrefix.length) continue;
+                expect(tool.name.startsWith(prefix)).toBe(false);
+              }
+            }
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

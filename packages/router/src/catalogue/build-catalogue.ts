@@ -54,6 +54,11 @@ export interface BuildCatalogueOptions {
   readonly reservedToolNames?: readonly string[];
   /** Which tools (by exposed name) to keep, for profiles; all when absent. */
   readonly exposedToolFilter?: NameFilter;
+  /**
+   * Every configured backend with its namespace, running or not: names inside one's namespace (or
+   * under its key) belong to it alone. The listings' own when absent.
+   */
+  readonly namespaces?: readonly { readonly backend: string; readonly namespace: string }[];
 }
 
 /** The aggregated, namespaced view of every backend's tools, prompts and resources. */
@@ -170,6 +175,7 @@ function exposeNamed(
   conflicts: ConflictReport[],
 ): Exposed<NamedItem> {
   const { codec, conflictPolicy } = options;
+  const owned = ownedPrefixes(options.namespaces ?? listings, codec.separator);
   const items: NamedItem[] = [];
   const entries = new Map<string, CatalogueEntry>();
   const claimants = new Map<string, string>();
@@ -181,6 +187,19 @@ function exposeNamed(
     for (const item of source ?? []) {
       if (kind === "tool" && listing.toolFilter && !listing.toolFilter(item.name)) continue;
       let exposedName = codec.format(listing.namespace, item.name);
+      const owner = trespassedOwner(exposedName, listing, owned, codec.separator);
+      if (owner !== undefined) {
+        const resolution = conflictPolicy === "error" ? "rejected" : "refused";
+        conflicts.push({
+          kind,
+          name: exposedName,
+          claimants: [owner, listing.backend],
+          winner: owner,
+          resolution,
+          message: `${kind} "${exposedName}" of ${listing.backend} lies in the namespace of ${owner}; it is not exposed (a backend may not publish names in another backend's namespace).`,
+        });
+        continue;
+      }
       const holder = claimants.get(exposedName);
       if (holder !== undefined) {
         const fallback = codec.format(listing.backend, item.name);
@@ -218,6 +237,39 @@ function exposeNamed(
     }
   }
   return { items, entries };
+}
+
+/** The name prefixes each backend owns: `<namespace><separator>` and `<key><separator>`. */
+function ownedPrefixes(
+  backends: readonly { readonly backend: string; readonly namespace: string }[],
+  separator: string,
+): { backend: string; prefix: string }[] {
+  const owned: { backend: string; prefix: string }[] = [];
+  for (const { backend, namespace } of backends) {
+    owned.push({ backend, prefix: `${backend}${separator}` });
+    if (namespace !== "" && namespace !== backend)
+      owned.push({ backend, prefix: `${namespace}${separator}` });
+  }
+  return owned;
+}
+
+/**
+ * The backend whose namespace `exposedName` lies in, when that is not `listing`'s own: the name
+ * starts with another backend's prefix, longer than the listing's own (so `""` trespasses on
+ * every prefix, and a shared namespace is no trespass).
+ */
+function trespassedOwner(
+  exposedName: string,
+  listing: BackendListing,
+  owned: readonly { backend: string; prefix: string }[],
+  separator: string,
+): string | undefined {
+  const ownLength = listing.namespace === "" ? 0 : listing.namespace.length + separator.length;
+  for (const { backend, prefix } of owned) {
+    if (backend === listing.backend || prefix.length <= ownLength) continue;
+    if (exposedName.startsWith(prefix)) return backend;
+  }
+  return undefined;
 }
 
 function exposeUris(

@@ -12,9 +12,11 @@ export type CatalogueKind = "tool" | "prompt" | "resource" | "resourceTemplate";
  * - `prefixed`: the later claimant was exposed under its backend key instead (policy `prefix`);
  * - `rewritten`: every claimant's resource URI was rewritten to `patchbay://<namespace>/...`;
  * - `dropped`: the first claimant kept the name, the later one is not exposed (policy `priority`);
- * - `rejected`: as `dropped`, and startup fails (policy `error`).
+ * - `refused`: the name lies in another backend's namespace (an unprefixed backend publishing
+ *   `victim__echo`), so it is never exposed, whatever the policy;
+ * - `rejected`: as `dropped` or `refused`, and startup fails (policy `error`).
  */
-export type ConflictResolution = "prefixed" | "rewritten" | "dropped" | "rejected";
+export type ConflictResolution = "prefixed" | "rewritten" | "dropped" | "refused" | "rejected";
 
 /** One name claimed by more than one source, and what became of it. */
 export interface ConflictReport {

@@ -18,6 +18,11 @@ export const GatewayErrorCode = {
   GatewayShuttingDown: -32006,
   /** The backend's response was over the backend's `maxMessageBytes`; it was dropped. */
   BackendResponseTooLarge: -32007,
+  /**
+   * A backend's request to a client names no call the gateway can trace, and several clients could
+   * have caused it.
+   */
+  RelayTargetUnknown: -32008,
   /** The gateway failed in a way no other code describes. */
   GatewayInternalError: -32019,
 } as const;
@@ -65,6 +70,12 @@ export const GATEWAY_ERROR_TABLE: readonly {
     name: "BackendResponseTooLarge",
     code: GatewayErrorCode.BackendResponseTooLarge,
     meaning: "the backend's response was over its maxMessageBytes limit and was dropped",
+  },
+  {
+    name: "RelayTargetUnknown",
+    code: GatewayErrorCode.RelayTargetUnknown,
+    meaning:
+      "the gateway cannot tell which client a backend's request (sampling, elicitation, roots) is for",
   },
   {
     name: "GatewayInternalError",

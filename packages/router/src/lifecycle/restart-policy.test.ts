@@ -1,11 +1,9 @@
+import { createManualClock } from "@patchbay/jsonrpc-core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createRestartPolicy } from "./restart-policy.js";
 
-function manualClock(start = 0) {
-  let now = start;
-  return { now: () => now, advance: (ms: number) => (now += ms) };
-}
+const manualClock = createManualClock;
 
 describe("createRestartPolicy", () => {
   it("backs off exponentially from the initial delay", () => {

@@ -1,3 +1,4 @@
+import { type Clock as JsonRpcClock, systemClock } from "@patchbay/jsonrpc-core";
 /** When and how often a backend that exited is started again. */
 export interface RestartPolicyOptions {
   /** Restart at all; `true` by default. */
@@ -30,9 +31,7 @@ export const DEFAULT_RESTART_POLICY: RestartPolicySettings = {
 };
 
 /** A source of the current time in milliseconds; injectable so tests need no real clock. */
-export interface Clock {
-  now(): number;
-}
+type Clock = Pick<JsonRpcClock, "now">;
 
 /** What to do after a backend exited. */
 export type RestartDecision =
@@ -53,9 +52,7 @@ export interface RestartPolicy {
   readonly restarts: number;
 }
 
-const systemClock: Clock = { now: () => Date.now() };
-
-/** Creates a restart policy; `clock` defaults to `Date.now`. */
+/** Creates a restart policy; `clock` defaults to jsonrpc-core's `systemClock`. */
 export function createRestartPolicy(
   options: RestartPolicyOptions = {},
   clock: Clock = systemClock,

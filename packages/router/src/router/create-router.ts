@@ -1,25 +1,15 @@
-import type { Implementation, LoggingLevel } from "@patchbay/client";
-import { JSONRPCError, type Transport } from "@patchbay/jsonrpc-core";
+import type { Implementation } from "@patchbay/client";
+import type { Transport } from "@patchbay/jsonrpc-core";
 import { createTelemetry, instrumentTransport, type Telemetry } from "@patchbay/telemetry";
-import { buildCatalogue } from "../catalogue/build-catalogue.js";
-import { CatalogueConflictError, type ConflictReport } from "../catalogue/conflict.js";
-import type { BackendConfig, GatewayConfig } from "../config/gateway-config.js";
-import { collectConfigSecrets, redactGatewayConfig } from "../config/redact-config.js";
-import { GatewayErrorCode } from "../errors/gateway-error-code.js";
-import { createNameCodec, type NameCodec } from "../namespacing/qualified-name.js";
-import {
-  type Backend,
-  type BackendHost,
-  type BackendTransportFactory,
-  createBackend,
-} from "./backend.js";
-import { describeBackend } from "./gateway-status.js";
-import { GATEWAY_TOOLS } from "./gateway-tools.js";
-import { describeLifecycleEvent } from "./lifecycle-log.js";
-import { type RouterClock, systemRouterClock } from "./router-clock.js";
-import type { RouterContext } from "./router-context.js";
-import { createRouterSession, type RouterSession } from "./router-session.js";
-import { sharedLogLevel } from "./shared-log-level.js";
+import type { BackendTransportFactory } from "../backends/backend.js";
+import { BackendPool } from "../backends/backend-pool.js";
+import { type RouterClock, systemRouterClock } from "../backends/router-clock.js";
+import { CatalogueConflictError } from "../catalogue/conflict.js";
+import type { GatewayConfig } from "../config/gateway-config.js";
+import { createRouterSession, type RouterSession } from "../sessions/router-session.js";
+import { Switchboard } from "../switchboard/switchboard.js";
+import { describeRouter, sharedCatalogue } from "./gateway-status.js";
+import { RouterState } from "./router-state.js";
 import { UnknownProfileError } from "./unknown-profile-error.js";
 
 /** Options of `createRouter`. */
@@ -78,229 +68,87 @@ export function createRouter(options: RouterOptions): Router {
   const serverInfo = options.serverInfo ?? { name: "patchbay-gateway", version: "0.0.0" };
   const telemetry = options.telemetry ?? createTelemetry({ source: "gateway" });
   const clock = options.clock ?? systemRouterClock;
-  const warn = options.onWarning ?? (() => {});
-  const startedAt = clock.now();
-  let config = options.config;
-  telemetry.addSecrets(collectConfigSecrets(config));
-  let codec: NameCodec = createNameCodec({
-    separator: config.namespaceSeparator,
-    maxLength: config.maxNameLength,
-  });
-  let sessionCounter = 0;
-  let closing = false;
-  let closed: Promise<void> | undefined;
-  const sessions = new Map<string, RouterSession>();
-  const shared = new Map<string, Backend>();
-  const reportedConflicts = new Set<string>();
-  const deferStart = options.startBackends === "with-first-client";
-  let started = false;
-
-  const connect: BackendTransportFactory = async (backend) =>
-    instrumentTransport(await options.connect(backend), telemetry, { backend: backend.name });
-
-  function sessionsSeeing(backend: string): RouterSession[] {
-    return [...sessions.values()].filter((session) =>
-      session.backends().some((candidate) => candidate.name === backend),
-    );
-  }
-
-  function createHost(ownerSession: string | undefined): BackendHost {
-    const targets = (backend: string) =>
-      ownerSession === undefined
-        ? sessionsSeeing(backend)
-        : [sessions.get(ownerSession)].filter((session) => session !== undefined);
-    return {
-      clientInfo: serverInfo,
-      clock,
-      connect,
-      async relayToClient(backend, method, params, signal) {
-        // The client whose call caused the request: the one with calls in flight to this backend.
-        const candidates = targets(backend).filter((session) => session.initialized);
-        const busy = candidates.find((session) => session.inFlight(backend) > 0);
-        const target = busy ?? candidates[0];
-        if (!target) {
-          throw new JSONRPCError(
-            GatewayErrorCode.CapabilityNotSupported,
-            `No client is connected to the gateway to answer ${method} yet`,
-            { backend, method },
-          );
-        }
-        return await target.relay(backend, method, params, signal);
-      },
-      onNotification(backend, notification) {
-        for (const session of targets(backend)) session.deliver(backend, notification);
-      },
-      onChange(backend) {
-        for (const session of targets(backend)) session.refresh();
-      },
-      record: (event) => {
-        telemetry.record(event);
-        // Tell the clients of a backend that it went down or came back, in their own log.
-        const line = describeLifecycleEvent(event);
-        if (line && event.backend !== undefined) {
-          for (const session of targets(event.backend)) session.log(line.level, line.text);
-        }
-      },
-      logLevel: (backend) => logLevelFor(backend, ownerSession),
-      protocolVersion: (backend) =>
-        ownerSession === undefined
-          ? targets(backend).find((session) => session.protocolVersion !== undefined)
-              ?.protocolVersion
-          : sessions.get(ownerSession)?.protocolVersion,
-      clientCapabilities: (backend) => {
-        const known = targets(backend).flatMap((session) =>
-          session.clientCapabilities === undefined ? [] : [session.clientCapabilities],
-        );
-        return known.length === 0 ? undefined : Object.assign({}, ...known);
-      },
-    };
-  }
-
-  function syncShared(): Backend[] {
-    const started: Backend[] = [];
-    for (const backendConfig of config.backends) {
-      if (backendConfig.isolation !== "shared" || shared.has(backendConfig.name)) continue;
-      const backend = createBackend(backendConfig, createHost(undefined));
-      shared.set(backendConfig.name, backend);
-      started.push(backend);
-    }
-    return started;
-  }
-  syncShared();
-
-  function logLevelFor(backend: string, ownerSession?: string): LoggingLevel | undefined {
-    if (ownerSession !== undefined) return sessions.get(ownerSession)?.logLevel;
-    return sharedLogLevel(sessionsSeeing(backend).map((session) => session.logLevel));
-  }
-
-  function reportConflicts(conflicts: readonly ConflictReport[]): void {
-    for (const conflict of conflicts) {
-      if (reportedConflicts.has(conflict.message)) continue;
-      reportedConflicts.add(conflict.message);
-      warn(conflict.message);
-      telemetry.record({
-        event_type: "catalogue.conflict",
-        status: conflict.resolution === "rejected" ? "failure" : "success",
-        data: { ...conflict },
-      });
-    }
-  }
-
-  const context: RouterContext = {
+  const state = new RouterState({
+    config: options.config,
     serverInfo,
-    listWaitMs: options.listWaitMs ?? 10_000,
     telemetry,
     clock,
-    config: () => config,
-    codec: () => codec,
-    sharedBackend: (name) => shared.get(name),
-    createSessionBackendHost: (sessionId) => createHost(sessionId),
-    logLevelFor,
-    status: (sessionId) => status(sessionId),
-    closing: () => closing,
-    subscribedElsewhere: (sessionId, backend, uri) =>
-      sessionsSeeing(backend).some(
-        (session) =>
-          session.id !== sessionId &&
-          session.backends().some((candidate) => candidate === shared.get(backend)) &&
-          // Compared as the backend knows the URI: two sessions may expose it differently.
-          [...session.subscriptions].some((exposed) => {
-            const entry = session.catalogue().findResource(exposed);
-            return entry?.backend === backend && entry.name === uri;
-          }),
-      ),
-    reportConflicts,
-    clientInitialized: () => {
-      if (!deferStart || !started) return;
-      if (![...sessions.values()].some((session) => session.clientCapabilities !== undefined))
-        return;
-      for (const backend of shared.values()) {
-        if (backend.config.start === "eager" && backend.status === "idle") {
-          backend.start().catch(() => {});
-        }
-      }
-    },
-    removeSession: (sessionId) => {
+    listWaitMs: options.listWaitMs ?? 10_000,
+    warn: options.onWarning ?? (() => {}),
+  });
+  const startedAt = clock.now();
+  const switchboard = new Switchboard<RouterSession>(telemetry);
+  const pool = new BackendPool({
+    clientInfo: serverInfo,
+    clock,
+    connect: async (backend) =>
+      instrumentTransport(await options.connect(backend), telemetry, { backend: backend.name }),
+    wiring: switchboard,
+  });
+  pool.sync(state.config);
+  const deferStart = options.startBackends === "with-first-client";
+  const sessions = switchboard.sessions;
+  let sessionCounter = 0;
+  let started = false;
+  let closed: Promise<void> | undefined;
+
+  const anyClient = () =>
+    [...sessions.values()].some((session) => session.clientCapabilities !== undefined);
+  // With `with-first-client`, shared backends start once a client has declared itself.
+  const startDeferred = () => {
+    if (deferStart && started && anyClient()) pool.startIdleEager();
+  };
+
+  // The status is a tool result a model may read (prompt injection): no secret may reach it.
+  const status = (sessionId?: string) =>
+    telemetry.redact(
+      describeRouter({ state, pool, sessions, uptimeMs: clock.now() - startedAt }, sessionId),
+    );
+
+  const sessionDependencies = {
+    state,
+    pool,
+    peers: switchboard,
+    status,
+    onInitialize: startDeferred,
+    onClose(sessionId: string) {
       sessions.delete(sessionId);
       telemetry.record({ event_type: "session.ended", data: { session: sessionId } });
     },
   };
 
-  function status(sessionId?: string): Record<string, unknown> {
-    const session = sessionId === undefined ? undefined : sessions.get(sessionId);
-    const visible = session ? session.backends() : [...shared.values()];
-    const conflicts = session ? session.catalogue().conflicts : sharedCatalogue().conflicts;
-    return telemetry.redact({
-      gateway: {
-        name: serverInfo.name,
-        version: serverInfo.version,
-        uptime_ms: clock.now() - startedAt,
-        sessions: sessions.size,
-        config: redactGatewayConfig(config),
-        conflicts,
-      },
-      backends: Object.fromEntries(
-        visible.map((backend) => [
-          backend.name,
-          describeBackend(backend, session ? [session] : [...sessions.values()], session),
-        ]),
-      ),
-    });
-  }
-
-  function sharedCatalogue() {
-    const listings = [...shared.values()].flatMap((backend) =>
-      backend.listing ? [backend.listing] : [],
-    );
-    return buildCatalogue(listings, {
-      codec,
-      conflictPolicy: config.conflictPolicy,
-      reservedToolNames: GATEWAY_TOOLS.map((tool) => tool.name),
-    });
-  }
-
-  async function startEager(backends: Iterable<Backend>): Promise<void> {
-    await Promise.all(
-      [...backends]
-        .filter((backend) => backend.config.start === "eager")
-        .map((backend) => backend.start()),
-    );
-  }
-
   return {
     telemetry,
     get config() {
-      return config;
+      return state.config;
     },
     async start() {
       started = true;
-      if (deferStart && config.conflictPolicy !== "error") {
-        context.clientInitialized();
+      const names = state.config.backends.map((backend) => backend.name);
+      if (deferStart && state.config.conflictPolicy !== "error") {
+        startDeferred();
         telemetry.record({
           event_type: "gateway.started",
-          data: { backends: config.backends.map((backend) => backend.name), deferred: true },
+          data: { backends: names, deferred: true },
         });
         return;
       }
-      await startEager(shared.values());
-      const conflicts = sharedCatalogue().conflicts;
-      reportConflicts(conflicts);
-      if (config.conflictPolicy === "error" && conflicts.length > 0) {
-        await Promise.all([...shared.values()].map((backend) => backend.stop()));
+      await pool.startEager();
+      const conflicts = sharedCatalogue(state, pool).conflicts;
+      state.reportConflicts(conflicts);
+      if (state.config.conflictPolicy === "error" && conflicts.length > 0) {
+        await pool.stopAll();
         throw new CatalogueConflictError(conflicts);
       }
-      telemetry.record({
-        event_type: "gateway.started",
-        data: { backends: config.backends.map((backend) => backend.name) },
-      });
+      telemetry.record({ event_type: "gateway.started", data: { backends: names } });
     },
     async serve(transport, serveOptions = {}) {
       const profile = serveOptions.profile;
-      if (profile !== undefined && !(profile in config.profiles))
+      if (profile !== undefined && !(profile in state.config.profiles))
         throw new UnknownProfileError(profile);
       sessionCounter += 1;
       const id = `session-${sessionCounter}`;
-      const session = createRouterSession(id, transport, context, profile);
+      const session = createRouterSession(id, transport, sessionDependencies, profile);
       sessions.set(id, session);
       telemetry.record({
         event_type: "session.started",
@@ -311,45 +159,25 @@ export function createRouter(options: RouterOptions): Router {
     },
     status,
     async reload(next) {
-      const previous = new Map(config.backends.map((backend) => [backend.name, backend]));
-      telemetry.addSecrets(collectConfigSecrets(next));
-      config = next;
-      codec = createNameCodec({
-        separator: next.namespaceSeparator,
-        maxLength: next.maxNameLength,
-      });
-      for (const [name, backend] of [...shared]) {
-        const wanted = next.backends.find((candidate) => candidate.name === name);
-        if (wanted?.isolation !== "shared" || !sameBackend(previous.get(name), wanted)) {
-          shared.delete(name);
-          await backend.stop();
-        }
-      }
-      const added = syncShared();
+      state.apply(next);
+      const added = await pool.reload(next);
       await Promise.all([...sessions.values()].map((session) => session.reconcile()));
-      const anyClient = [...sessions.values()].some(
-        (session) => session.clientCapabilities !== undefined,
-      );
       telemetry.record({
         event_type: "gateway.reloaded",
         data: { backends: next.backends.map((backend) => backend.name) },
       });
-      if (!deferStart || anyClient) await startEager(added);
+      if (!deferStart || anyClient()) await pool.startEager(added);
       for (const session of sessions.values()) session.refresh();
     },
     close() {
       // One shutdown, whoever asks: a session closing during it may ask again and must wait too.
       closed ??= (async () => {
-        closing = true;
+        state.closing = true;
         await Promise.all([...sessions.values()].map((session) => session.close().catch(() => {})));
-        await Promise.all([...shared.values()].map((backend) => backend.stop()));
+        await pool.stopAll();
         telemetry.record({ event_type: "gateway.stopped" });
       })();
       return closed;
     },
   };
-}
-
-function sameBackend(before: BackendConfig | undefined, after: BackendConfig): boolean {
-  return before !== undefined && JSON.stringify(before) === JSON.stringify(after);
 }

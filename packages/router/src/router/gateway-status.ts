@@ -1,5 +1,61 @@
-import type { Backend } from "./backend.js";
-import type { RouterSession } from "./router-session.js";
+import type { Backend } from "../backends/backend.js";
+import type { BackendPool } from "../backends/backend-pool.js";
+import { buildCatalogue, type Catalogue } from "../catalogue/build-catalogue.js";
+import { redactGatewayConfig } from "../config/redact-config.js";
+import { GATEWAY_TOOLS } from "../sessions/gateway-tools.js";
+import type { RouterSession } from "../sessions/router-session.js";
+import { namespacesOf, type RouterState } from "./router-state.js";
+
+/** What `describeRouter` reads. */
+export interface RouterParts {
+  readonly state: RouterState;
+  readonly pool: BackendPool;
+  readonly sessions: ReadonlyMap<string, RouterSession>;
+  readonly uptimeMs: number;
+}
+
+/**
+ * What `gateway_status` answers (and `router.status()` returns): the gateway (name, version,
+ * uptime, sessions, redacted config, conflicts) and each backend, as session `sessionId` sees them
+ * when one is given, else the shared backends as every session sees them.
+ */
+export function describeRouter(parts: RouterParts, sessionId?: string): Record<string, unknown> {
+  const { state, pool, sessions } = parts;
+  const session = sessionId === undefined ? undefined : sessions.get(sessionId);
+  const visible = session ? session.backends() : pool.sharedBackends();
+  const conflicts = session
+    ? session.catalogue().conflicts
+    : sharedCatalogue(state, pool).conflicts;
+  return {
+    gateway: {
+      name: state.serverInfo.name,
+      version: state.serverInfo.version,
+      uptime_ms: parts.uptimeMs,
+      sessions: sessions.size,
+      config: redactGatewayConfig(state.config),
+      conflicts,
+    },
+    backends: Object.fromEntries(
+      visible.map((backend) => [
+        backend.name,
+        describeBackend(backend, session ? [session] : [...sessions.values()], session),
+      ]),
+    ),
+  };
+}
+
+/** The catalogue of the shared backends, as a session without a profile would see it. */
+export function sharedCatalogue(state: RouterState, pool: BackendPool): Catalogue {
+  const listings = pool
+    .sharedBackends()
+    .flatMap((backend) => (backend.listing ? [backend.listing] : []));
+  return buildCatalogue(listings, {
+    codec: state.codec,
+    conflictPolicy: state.config.conflictPolicy,
+    reservedToolNames: GATEWAY_TOOLS.map((tool) => tool.name),
+    namespaces: namespacesOf(state.config),
+  });
+}
 
 /**
  * One backend as `gateway_status` shows it: status, namespace, counts, transport, negotiated
@@ -16,9 +72,8 @@ export function describeBackend(
   const result = backend.initializeResult;
   const refused: Record<string, number> = {};
   for (const session of sessions) {
-    for (const [key, count] of session.refused) {
-      const [name, method] = key.split(" ");
-      if (name === backend.name && method) refused[method] = (refused[method] ?? 0) + count;
+    for (const [method, count] of session.refused.get(backend.name) ?? []) {
+      refused[method] = (refused[method] ?? 0) + count;
     }
   }
   const exposedTools = viewer?.catalogue().toolNamesOf(backend.name).length;

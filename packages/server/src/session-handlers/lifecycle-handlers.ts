@@ -1,5 +1,6 @@
-import { InvalidParamsError, InvalidRequestError } from "@patchbay/jsonrpc-core";
-import { negotiateLegacyProtocolVersion, type v2025_11_25 } from "@patchbay/mcp-types";
+import { InvalidRequestError } from "@patchbay/jsonrpc-core";
+import type { v2025_11_25 } from "@patchbay/mcp-types";
+import { acceptInitialize } from "../initialize-handshake.js";
 import type { HandlerScope } from "./handler-scope.js";
 
 /**
@@ -14,27 +15,17 @@ export function installLifecycleHandlers(scope: HandlerScope): void {
       if (state.phase !== "new") {
         throw new InvalidRequestError("initialize was already received on this session");
       }
-      const { protocolVersion, capabilities, clientInfo } = params;
-      if (typeof protocolVersion !== "string") {
-        throw new InvalidParamsError('initialize: "protocolVersion" must be a string');
-      }
-      if (!isObject(clientInfo) || typeof clientInfo.name !== "string") {
-        throw new InvalidParamsError('initialize: "clientInfo" must be an object with a "name"');
-      }
-      state.protocolVersion = negotiateLegacyProtocolVersion(protocolVersion);
-      state.clientInfo = clientInfo as v2025_11_25.Implementation;
-      state.clientCapabilities = (
-        isObject(capabilities) ? capabilities : {}
-      ) as v2025_11_25.ClientCapabilities;
-      state.serverCapabilities = host.capabilities();
-      state.phase = "ready";
-      const result: v2025_11_25.InitializeResult = {
-        protocolVersion: state.protocolVersion,
-        capabilities: state.serverCapabilities,
+      const accepted = acceptInitialize(params, {
+        capabilities: host.capabilities(),
         serverInfo: host.serverInfo,
-      };
-      if (host.instructions !== undefined) result.instructions = host.instructions;
-      return result;
+        instructions: host.instructions,
+      });
+      state.protocolVersion = accepted.protocolVersion;
+      state.clientInfo = accepted.clientInfo;
+      state.clientCapabilities = accepted.clientCapabilities;
+      state.serverCapabilities = accepted.result.capabilities;
+      state.phase = "ready";
+      return accepted.result;
     },
     { beforeInitialize: true },
   );
@@ -49,8 +40,4 @@ export function installLifecycleHandlers(scope: HandlerScope): void {
   scope.connection.handleNotification("notifications/roots/list_changed", () => {
     scope.emitRootsListChanged();
   });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,24 +1,32 @@
-import type { ClientHandlers } from "@patchbay/client";
-import type { BackendHost } from "./backend.js";
+import type { ClientHandlers, ClientRequestContext } from "@patchbay/client";
+import type { ServerToClientMethod } from "./backend-events.js";
+
+/** Passes one server-to-client request on; resolves with the answer for the backend. */
+export type AskClient = (
+  method: ServerToClientMethod,
+  params: unknown,
+  context: ClientRequestContext,
+) => Promise<unknown>;
 
 /**
  * The handlers whose presence makes a backend's client declare sampling, elicitation and roots:
  * only those the clients behind the gateway declared, when they are known (all three otherwise).
- * Each relays the backend's request to a client through `host`.
+ * Each passes the backend's request to `ask`.
  */
-export function relayHandlers(backend: string, host: BackendHost): Partial<ClientHandlers> {
-  const capabilities = host.clientCapabilities(backend);
+export function serverRequestHandlers(
+  capabilities: Readonly<Record<string, unknown>> | undefined,
+  ask: AskClient,
+): Partial<ClientHandlers> {
   const declares = (name: string) => capabilities === undefined || capabilities[name] !== undefined;
   const handlers: Partial<ClientHandlers> = {};
   if (declares("sampling")) {
     handlers.sampling = (params, context) =>
-      host.relayToClient(backend, "sampling/createMessage", params, context.signal) as never;
+      ask("sampling/createMessage", params, context) as never;
     const sampling = capabilities?.sampling as Record<string, unknown> | undefined;
     if (capabilities === undefined || sampling?.tools !== undefined) handlers.samplingTools = true;
   }
   if (declares("elicitation")) {
-    handlers.elicitation = (params, context) =>
-      host.relayToClient(backend, "elicitation/create", params, context.signal) as never;
+    handlers.elicitation = (params, context) => ask("elicitation/create", params, context) as never;
     const elicitation = capabilities?.elicitation as Record<string, unknown> | undefined;
     const modes: ("form" | "url")[] = [];
     if (
@@ -32,8 +40,7 @@ export function relayHandlers(backend: string, host: BackendHost): Partial<Clien
     handlers.elicitationModes = modes;
   }
   if (declares("roots")) {
-    handlers.roots = (context) =>
-      host.relayToClient(backend, "roots/list", {}, context.signal) as never;
+    handlers.roots = (context) => ask("roots/list", {}, context) as never;
   }
   return handlers;
 }

@@ -1,10 +1,25 @@
 import { JSONRPCError, type JSONRPCParams, type RequestContext } from "@patchbay/jsonrpc-core";
 import { InvalidCursorError, paginate } from "../catalogue/pagination.js";
-import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { backendUnavailableError, INVALID_PARAMS, unknownNameError } from "../errors/map-error.js";
-import { rewriteResourceUris } from "./forwarded-params.js";
+import { rewriteResourceUris } from "../forwarding/forwarded-params.js";
+import type { RouterState } from "../router/router-state.js";
+import type { ForwardCall } from "./forward-call.js";
 import { GATEWAY_STATUS_TOOL, GET_EVENTS_TOOL, jsonToolResult } from "./gateway-tools.js";
-import { asParams, type Params, type SessionScope, toJSONRPCError } from "./session-scope.js";
+import { asParams, type Params, toJSONRPCError } from "./params.js";
+import type { SessionCatalogue } from "./session-catalogue.js";
+import type { SessionLifecycle } from "./session-lifecycle.js";
+import type { SessionSubscriptions } from "./session-subscriptions.js";
+
+/** The parts of a session the catalogue requests use. */
+export interface CatalogueRequestParts {
+  readonly lifecycle: SessionLifecycle;
+  readonly view: SessionCatalogue;
+  readonly forward: ForwardCall;
+  readonly subscriptions: SessionSubscriptions;
+  readonly state: RouterState;
+  /** What `gateway_status` answers this session. */
+  readonly status: () => Record<string, unknown>;
+}
 
 const listMethods = {
   "tools/list": "tools",
@@ -18,8 +33,8 @@ const listMethods = {
  * catalogue, and `tools/call`, `prompts/get`, `resources/read|subscribe|unsubscribe`,
  * `completion/complete` by forwarding to the owning backend under its own names.
  */
-export function registerCatalogueRequests(scope: SessionScope): void {
-  const { router } = scope;
+export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
+  const { lifecycle, view, forward, state } = parts;
 
   const callOwner = async (
     kind: "tool" | "prompt" | "resource",
@@ -27,10 +42,10 @@ export function registerCatalogueRequests(scope: SessionScope): void {
     request: Params,
     context: RequestContext,
   ): Promise<unknown> => {
-    await scope.awaitStartingBackends();
+    await view.awaitStartingBackends();
     const key = kind === "resource" ? "uri" : "name";
     const exposed = String(request[key] ?? "");
-    const catalogue = scope.catalogue();
+    const catalogue = view.current();
     const entry =
       kind === "tool"
         ? catalogue.findTool(exposed)
@@ -39,27 +54,22 @@ export function registerCatalogueRequests(scope: SessionScope): void {
           : catalogue.findResource(exposed);
     if (!entry) {
       // A tool of a backend that is down is gone from the list; say why rather than "not found".
-      const former = kind === "tool" ? scope.formerOwner(exposed) : undefined;
+      const former = kind === "tool" ? view.formerOwner(exposed) : undefined;
       if (former) throw toJSONRPCError(backendUnavailableError(former.backend, former.status));
       throw toJSONRPCError(unknownNameError(kind, exposed));
     }
-    const result = await scope.forward(
-      entry.backend,
-      method,
-      { ...request, [key]: entry.name },
-      context,
-    );
+    const result = await forward(entry.backend, method, { ...request, [key]: entry.name }, context);
     // Results are copied only for a backend that has rewritten URIs (large reads stay cheap).
-    const current = scope.catalogue();
+    const current = view.current();
     if (!current.rewritesUrisOf(entry.backend)) return result;
     return rewriteResourceUris(result, (uri) => current.exposeResourceUri(entry.backend, uri));
   };
 
   const gatewayTools: Record<string, (args: Params) => unknown> = {
-    [GATEWAY_STATUS_TOOL]: () => jsonToolResult(router.status(scope.id)),
+    [GATEWAY_STATUS_TOOL]: () => jsonToolResult(parts.status()),
     [GET_EVENTS_TOOL]: (args) => {
       try {
-        return jsonToolResult(router.telemetry.query(args));
+        return jsonToolResult(state.telemetry.query(args));
       } catch (error) {
         // Bad arguments of a tool are a tool error, not a protocol error (MCP 2025-11-25).
         return jsonToolResult(
@@ -71,15 +81,15 @@ export function registerCatalogueRequests(scope: SessionScope): void {
   };
 
   for (const [method, key] of Object.entries(listMethods)) {
-    scope.handle(method, async (params) => {
-      await scope.awaitStartingBackends();
-      const catalogue = scope.catalogue();
+    lifecycle.handle(method, async (params) => {
+      await view.awaitStartingBackends();
+      const catalogue = view.current();
       const items: readonly unknown[] =
-        key === "tools" ? [...scope.gatewayTools(), ...catalogue.tools] : catalogue[key];
+        key === "tools" ? [...view.gatewayTools(), ...catalogue.tools] : catalogue[key];
       try {
         const cursor = asParams(params).cursor;
-        const page = paginate(key, items, cursor, router.config().pageSize);
-        if (cursor === undefined) scope.noteListed(key);
+        const page = paginate(key, items, cursor, state.config.pageSize);
+        if (cursor === undefined) view.noteListed(key);
         return page.nextCursor === undefined
           ? { [key]: page.items }
           : { [key]: page.items, nextCursor: page.nextCursor };
@@ -92,61 +102,41 @@ export function registerCatalogueRequests(scope: SessionScope): void {
     });
   }
 
-  scope.handle("tools/call", async (params, context) => {
+  lifecycle.handle("tools/call", async (params, context) => {
     const request = asParams(params);
     const name = String(request.name ?? "");
     const local = gatewayTools[name];
-    if (local && scope.gatewayTools().some((tool) => tool.name === name)) {
+    if (local && view.gatewayTools().some((tool) => tool.name === name)) {
       return local(asParams(request.arguments as JSONRPCParams));
     }
     return await callOwner("tool", "tools/call", request, context);
   });
 
-  scope.handle("prompts/get", (params, context) =>
+  lifecycle.handle("prompts/get", (params, context) =>
     callOwner("prompt", "prompts/get", asParams(params), context),
   );
 
-  scope.handle("resources/read", (params, context) =>
+  lifecycle.handle("resources/read", (params, context) =>
     callOwner("resource", "resources/read", asParams(params), context),
   );
 
   for (const method of ["resources/subscribe", "resources/unsubscribe"] as const) {
-    scope.handle(method, async (params, context) => {
-      const request = asParams(params);
-      const uri = String(request.uri ?? "");
-      await scope.awaitStartingBackends();
-      const entry = scope.catalogue().findResource(uri);
-      if (!entry) throw toJSONRPCError(unknownNameError("resource", uri));
-      const backend = scope.findBackend(entry.backend);
-      if (!backend?.initializeResult?.capabilities.resources?.subscribe) {
-        throw new JSONRPCError(
-          GatewayErrorCode.CapabilityNotSupported,
-          `Backend "${entry.backend}" does not support resource subscriptions`,
-          { backend: entry.backend, uri },
-        );
-      }
-      if (method === "resources/subscribe") scope.subscriptions.add(uri);
-      else {
-        scope.subscriptions.delete(uri);
-        // A backend shared with another subscriber keeps its subscription for that one.
-        if (router.subscribedElsewhere(scope.id, entry.backend, entry.name)) return {};
-      }
-      await scope.forward(entry.backend, method, { ...request, uri: entry.name }, context);
-      return {};
-    });
+    lifecycle.handle(method, (params, context) =>
+      parts.subscriptions.change(method, asParams(params), context, forward),
+    );
   }
 
-  scope.handle("completion/complete", async (params, context) => {
+  lifecycle.handle("completion/complete", async (params, context) => {
     const request = asParams(params);
     const ref = asParams(request.ref as JSONRPCParams);
-    await scope.awaitStartingBackends();
-    const catalogue = scope.catalogue();
+    await view.awaitStartingBackends();
+    const catalogue = view.current();
     const isPrompt = ref.type === "ref/prompt";
     const exposed = String((isPrompt ? ref.name : ref.uri) ?? "");
     const entry = isPrompt ? catalogue.findPrompt(exposed) : catalogue.findResource(exposed);
     if (!entry) throw toJSONRPCError(unknownNameError(isPrompt ? "prompt" : "resource", exposed));
     const ownRef = isPrompt ? { ...ref, name: entry.name } : { ...ref, uri: entry.name };
-    return await scope.forward(
+    return await forward(
       entry.backend,
       "completion/complete",
       { ...request, ref: ownRef },

@@ -1,4 +1,4 @@
-import type { Clock } from "@patchbay/transport-http";
+import type { Clock } from "../connection/clock.js";
 
 interface ManualTimer {
   due: number;
@@ -8,11 +8,13 @@ interface ManualTimer {
 
 /** A clock whose time moves only when a test calls `advance`; timers fire in due order. */
 export interface ManualClock extends Clock {
+  /** Moves time forward, running every timer that falls due (also ones scheduled meanwhile). */
   advance(ms: number): void;
+  /** Timers scheduled and not yet run or cleared (an interval counts until cleared). */
   readonly pendingTimers: number;
 }
 
-/** Creates a {@link ManualClock} starting at `start`. */
+/** Creates a {@link ManualClock} whose `now()` starts at `start`. */
 export function createManualClock(start = 0): ManualClock {
   let now = start;
   const timers = new Set<ManualTimer>();

@@ -1,0 +1,46 @@
+import { ConnectionClosedError } from "../errors/connection-errors.js";
+import { TransportError } from "../errors/transport-errors.js";
+import { toError } from "../internal/listener-set.js";
+import type { Frame, JSONRPCId } from "../messages.js";
+import type { Transport } from "../transport.js";
+
+/** Sends frames on a connection's transport, turning every failure into a rejected promise. */
+export interface FrameSender {
+  /** Sends a frame; rejects with `ConnectionClosedError` after close, `TransportError` on failure. */
+  send(frame: Frame, relatedRequestId?: JSONRPCId): Promise<void>;
+  /** Sends a frame and reports a failure instead of rejecting (responses, cancel notifications). */
+  sendQuietly(frame: Frame, relatedRequestId?: JSONRPCId): void;
+}
+
+/** Builds the sender of one connection. */
+export function createFrameSender(
+  transport: Transport,
+  isClosed: () => boolean,
+  report: (error: Error) => void,
+): FrameSender {
+  const send = (frame: Frame, relatedRequestId?: JSONRPCId): Promise<void> => {
+    if (isClosed()) return Promise.reject(new ConnectionClosedError());
+    let sending: Promise<void>;
+    try {
+      sending =
+        relatedRequestId === undefined
+          ? transport.send(frame)
+          : transport.send(frame, { relatedRequestId });
+    } catch (error) {
+      // A transport that throws instead of rejecting still fails only this call.
+      sending = Promise.reject(error);
+    }
+    return sending.catch((error: unknown) => {
+      throw TransportError.isInstance(error)
+        ? error
+        : new TransportError("The transport failed to send", { cause: error });
+    });
+  };
+  return {
+    send,
+    sendQuietly(frame, relatedRequestId) {
+      if (!isClosed())
+        send(frame, relatedRequestId).catch((error: unknown) => report(toError(error)));
+    },
+  };
+}

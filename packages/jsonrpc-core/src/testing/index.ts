@@ -1,0 +1,1 @@
+export { createManualClock, type ManualClock } from "./manual-clock.js";

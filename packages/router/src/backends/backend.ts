@@ -1,0 +1,434 @@
+import {
+  type Client,
+  type ClientRequestContext,
+  createClient,
+  type Implementation,
+  type InitializeResult,
+  type LoggingLevel,
+} from "@patchbay/client";
+import {
+  type Connection,
+  JSONRPCError,
+  type JSONRPCParams,
+  type Transport,
+} from "@patchbay/jsonrpc-core";
+import type { EventInput } from "@patchbay/telemetry";
+import type { BackendListing } from "../catalogue/build-catalogue.js";
+import { createNameFilter, type NameFilter } from "../catalogue/name-filter.js";
+import type { BackendConfig } from "../config/gateway-config.js";
+import { GatewayErrorCode } from "../errors/gateway-error-code.js";
+import { backendUnavailableError } from "../errors/map-error.js";
+import { createRestartPolicy, type RestartPolicy } from "../lifecycle/restart-policy.js";
+import type { BackendListener, ServerToClientMethod } from "./backend-events.js";
+import { type CallCause, CallCauses } from "./call-causes.js";
+import { discoverListing, LIST_KINDS, type ListKind } from "./discover-listing.js";
+import type { RouterClock } from "./router-clock.js";
+import { serverRequestHandlers } from "./server-request-handlers.js";
+import { describeError, withinTimeout } from "./within-timeout.js";
+
+/** Where a backend is in its life. */
+export type BackendStatus =
+  | "idle"
+  | "starting"
+  | "running"
+  | "restarting"
+  | "failed"
+  | "stopped"
+  | "disabled";
+
+/** Opens a transport to a backend: the router takes one per transport kind as a parameter. */
+export type BackendTransportFactory = (config: BackendConfig) => Transport | Promise<Transport>;
+
+/** What the clients behind a backend declared, read each time it starts. */
+export interface BackendAudience {
+  /** The revision to ask for in `initialize` (a per-session backend uses its client's). */
+  readonly protocolVersion: string | undefined;
+  /**
+   * The clients' capabilities, declared to the backend as the gateway's own; `undefined` when no
+   * client is known yet (the gateway then declares sampling, elicitation and roots).
+   */
+  readonly capabilities: Readonly<Record<string, unknown>> | undefined;
+  /** The logging level to set once it runs. */
+  readonly logLevel: LoggingLevel | undefined;
+}
+
+/** What a backend is made with. */
+export interface BackendDependencies {
+  readonly clientInfo: Implementation;
+  readonly clock: RouterClock;
+  readonly connect: BackendTransportFactory;
+  /** Reads what the clients behind it declared (called as it starts). */
+  readonly audience: () => BackendAudience;
+  /** Receives its events. */
+  readonly listener: BackendListener;
+}
+
+/** Options of one forwarded request. */
+export interface BackendRequestOptions {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (params: unknown) => void;
+  /** Who made the call, so that the backend's requests during it reach that caller. */
+  readonly cause?: CallCause;
+}
+
+/** One backend server, kept running (or not) by the router; tells what happens as events. */
+export class Backend {
+  readonly name: string;
+  readonly config: BackendConfig;
+  /** The calls in flight and their callers. */
+  readonly causes = new CallCauses();
+  #status: BackendStatus;
+  #client: Client | undefined;
+  #initializeResult: InitializeResult | undefined;
+  #listing: BackendListing | undefined;
+  #starting: Promise<void> | undefined;
+  #restartTimer: unknown;
+  #startedAt: number | undefined;
+  #lastError: string | undefined;
+  #stopping = false;
+  #generation = 0;
+  readonly #policy: RestartPolicy;
+  readonly #toolFilter: NameFilter;
+  readonly #deps: BackendDependencies;
+
+  constructor(config: BackendConfig, deps: BackendDependencies) {
+    this.name = config.name;
+    this.config = config;
+    this.#deps = deps;
+    this.#policy = createRestartPolicy(config.restart, deps.clock);
+    this.#toolFilter = createNameFilter(config.tools);
+    this.#status = config.disabled ? "disabled" : "idle";
+  }
+
+  get status(): BackendStatus {
+    return this.#status;
+  }
+
+  /** Its tools, prompts and resources while it runs. */
+  get listing(): BackendListing | undefined {
+    return this.#status === "running" ? this.#listing : undefined;
+  }
+
+  /** The `initialize` result while it runs. */
+  get initializeResult(): InitializeResult | undefined {
+    return this.#initializeResult;
+  }
+
+  /** The client capabilities the gateway declared to it (what it may ask the client for). */
+  get declaredCapabilities(): Readonly<Record<string, unknown>> | undefined {
+    return this.#status === "running"
+      ? (this.#client?.capabilities as Record<string, unknown>)
+      : undefined;
+  }
+
+  get restarts(): number {
+    return this.#policy.restarts;
+  }
+
+  get lastError(): string | undefined {
+    return this.#lastError;
+  }
+
+  /** Milliseconds since it last started, while it runs. */
+  uptimeMs(): number | undefined {
+    return this.#startedAt === undefined ? undefined : this.#deps.clock.now() - this.#startedAt;
+  }
+
+  /** Starts it (idempotent); resolves once it runs or has failed. */
+  start(): Promise<void> {
+    const status = this.#status;
+    if (status === "disabled" || this.#stopping || status === "running") return Promise.resolve();
+    if (this.#starting) return this.#starting;
+    if (status === "restarting" || status === "failed") {
+      if (status === "failed") this.#policy.reset();
+      if (this.#restartTimer !== undefined) this.#deps.clock.clearTimeout(this.#restartTimer);
+      this.#restartTimer = undefined;
+    }
+    return this.#beginRun();
+  }
+
+  /** Sends a request, starting a lazy backend first. Failures reject as the client raised them. */
+  request(
+    method: string,
+    params: JSONRPCParams | undefined,
+    options: BackendRequestOptions = {},
+  ): Promise<unknown> {
+    // The forwarding hot path: a running backend takes the request at once, with no extra await.
+    const client = this.#client;
+    if (this.#status === "running" && this.#starting === undefined && client !== undefined) {
+      return this.#send(client, method, params, options);
+    }
+    return this.#startThenSend(method, params, options);
+  }
+
+  /** Sends a notification if it runs. */
+  async notify(method: string, params?: JSONRPCParams): Promise<void> {
+    const connection = this.#client?.connection;
+    if (this.#status === "running" && connection && !connection.closed)
+      await connection.notify(method, params);
+  }
+
+  /** Stops it for good (no restart). */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    this.#generation++;
+    if (this.#restartTimer !== undefined) this.#deps.clock.clearTimeout(this.#restartTimer);
+    this.#restartTimer = undefined;
+    const target = this.#client;
+    this.#client = undefined;
+    this.#listing = undefined;
+    this.#startedAt = undefined;
+    await target?.close().catch(() => {});
+    if (this.#status !== "disabled") {
+      this.#record({ event_type: "backend.stopped", backend: this.name });
+      this.#setStatus("stopped");
+    }
+  }
+
+  #setStatus(next: BackendStatus): void {
+    this.#status = next;
+    this.#deps.listener({ type: "changed", backend: this.name });
+  }
+
+  #record(event: EventInput): void {
+    this.#deps.listener({ type: "recorded", event });
+  }
+
+  #beginRun(): Promise<void> {
+    const running = this.#run().finally(() => {
+      if (this.#starting === running) this.#starting = undefined;
+    });
+    this.#starting = running;
+    return running;
+  }
+
+  async #run(): Promise<void> {
+    const runGeneration = ++this.#generation;
+    const config = this.config;
+    const clock = this.#deps.clock;
+    this.#setStatus(this.#status === "restarting" ? "restarting" : "starting");
+    let target: Client | undefined;
+    try {
+      const transport = await withinTimeout(
+        Promise.resolve(this.#deps.connect(config)),
+        config.maxTimeoutMs,
+        clock,
+        `could not open a transport within ${config.maxTimeoutMs} ms`,
+      );
+      const audience = this.#deps.audience();
+      target = this.#createClient(audience);
+      const current = target;
+      this.#listen(current, runGeneration);
+      // A transport whose start never settles (an SSE stream that never names its endpoint, say)
+      // must not keep the backend "starting" forever.
+      const initializeResult = await withinTimeout(
+        current.connect(transport),
+        config.maxTimeoutMs,
+        clock,
+        `did not complete initialize within ${config.maxTimeoutMs} ms`,
+      );
+      this.#initializeResult = initializeResult;
+      this.#forwardNotifications(current);
+      let listing: BackendListing = {
+        backend: config.name,
+        namespace: config.namespace,
+        toolFilter: this.#toolFilter,
+      };
+      for (const [kind] of LIST_KINDS) {
+        listing = await discoverListing(current, kind, listing, config.timeoutMs);
+      }
+      if (this.#stopping || runGeneration !== this.#generation) {
+        await current.close();
+        return;
+      }
+      this.#listing = listing;
+      this.#client = current;
+      this.#startedAt = clock.now();
+      this.#policy.recordStart();
+      const level = this.#deps.audience().logLevel;
+      if (level !== undefined && initializeResult.capabilities.logging) {
+        await current.setLoggingLevel(level, { timeoutMs: config.timeoutMs }).catch(() => {});
+      }
+      this.#record({
+        event_type: this.#policy.restarts > 0 ? "backend.restarted" : "backend.started",
+        backend: config.name,
+        data: {
+          transport: config.transport,
+          protocol_version: initializeResult.protocolVersion,
+          tool_count: listing.tools?.length ?? 0,
+        },
+      });
+      this.#setStatus("running");
+    } catch (error) {
+      this.#lastError = describeError(error);
+      if (target) {
+        await withinTimeout(target.close(), config.timeoutMs, clock, "close timed out").catch(
+          () => {},
+        );
+      }
+      if (runGeneration === this.#generation) this.#onExit(`start failed: ${this.#lastError}`);
+    }
+  }
+
+  #createClient(audience: BackendAudience): Client {
+    const config = this.config;
+    return createClient(this.#deps.clientInfo, {
+      ...(audience.protocolVersion === undefined
+        ? {}
+        : { protocolVersion: audience.protocolVersion }),
+      // Starting may take long (npx downloading a server): initialize gets the hard maximum;
+      // every other request passes its own timeoutMs.
+      requestTimeoutMs: config.maxTimeoutMs,
+      // Request timeouts run on the router's clock, so tests can drive them.
+      connection: { clock: this.#deps.clock },
+      ...serverRequestHandlers(audience.capabilities, (method, params, context) =>
+        this.#askClient(method, params, context),
+      ),
+    });
+  }
+
+  /** Wires a new client's close and list_changed notifications to this backend. */
+  #listen(current: Client, runGeneration: number): void {
+    current.onClose(() => {
+      if (runGeneration === this.#generation && this.#client === current)
+        this.#onExit("the connection closed");
+    });
+    for (const [kind, method] of LIST_KINDS) {
+      current.on(method, () => {
+        if (this.#client === current) this.#refresh(current, kind);
+      });
+    }
+  }
+
+  /** Passes a connected client's notifications on, with the call each belongs to when known. */
+  #forwardNotifications(current: Client): void {
+    current.connection?.onNotification((notification, info) => {
+      if (this.#client !== current) return;
+      const method = notification.method;
+      if (method.endsWith("/list_changed") || method === "notifications/progress") return;
+      if (method === "notifications/cancelled") return;
+      const related = info.relatedRequestId;
+      const cause = related === undefined ? undefined : this.causes.of(related);
+      this.#deps.listener({ type: "notification", backend: this.name, notification, cause });
+    });
+  }
+
+  #refresh(current: Client, kind: ListKind): void {
+    const base = this.#listing;
+    if (base === undefined) return;
+    discoverListing(current, kind, base, this.config.timeoutMs)
+      .then((listing) => {
+        if (this.#client !== current) return;
+        this.#listing = listing;
+        this.#deps.listener({ type: "changed", backend: this.name });
+      })
+      .catch((error: unknown) => {
+        this.#lastError = `refreshing ${kind} failed: ${describeError(error)}`;
+      });
+  }
+
+  /** Emits a server-to-client request with what is known of its cause; someone must respond. */
+  #askClient(
+    method: ServerToClientMethod,
+    params: unknown,
+    context: ClientRequestContext,
+  ): Promise<unknown> {
+    const related = context.relatedRequestId;
+    return new Promise((resolve, reject) => {
+      let responded = false;
+      this.#deps.listener({
+        type: "server-request",
+        backend: this.name,
+        method,
+        params,
+        signal: context.signal,
+        relatedRequestId: related,
+        cause: related === undefined ? undefined : this.causes.of(related),
+        busyCallers: this.causes.callers(),
+        respond(answer) {
+          if (responded) return;
+          responded = true;
+          answer.then(resolve, reject);
+        },
+      });
+      if (!responded) {
+        reject(
+          new JSONRPCError(GatewayErrorCode.CapabilityNotSupported, `Nobody can answer ${method}`, {
+            backend: this.name,
+            method,
+          }),
+        );
+      }
+    });
+  }
+
+  #onExit(reason: string): void {
+    const wasRunning = this.#status === "running";
+    this.#client = undefined;
+    this.#listing = undefined;
+    this.#initializeResult = undefined;
+    this.#startedAt = undefined;
+    if (this.#stopping) {
+      this.#setStatus("stopped");
+      return;
+    }
+    if (wasRunning) this.#lastError = reason;
+    const decision = this.#policy.recordExit();
+    this.#record({
+      event_type: "backend.crashed",
+      status: "failure",
+      backend: this.name,
+      data: {
+        reason,
+        ...(decision.restart ? { restart_in_ms: decision.delayMs } : { gave_up: decision.reason }),
+      },
+    });
+    if (!decision.restart) {
+      this.#lastError = `${reason}; ${decision.reason}`;
+      this.#setStatus("failed");
+      return;
+    }
+    this.#setStatus("restarting");
+    this.#restartTimer = this.#deps.clock.setTimeout(() => {
+      this.#restartTimer = undefined;
+      if (!this.#stopping) void this.#beginRun();
+    }, decision.delayMs);
+  }
+
+  #send(
+    target: Client,
+    method: string,
+    params: JSONRPCParams | undefined,
+    options: BackendRequestOptions,
+  ): Promise<unknown> {
+    const cause = options.cause;
+    const tracked = cause === undefined ? undefined : this.causes.track(cause);
+    const sent = (target.connection as Connection).request(method, params, {
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+      ...(tracked === undefined ? {} : { onRequestId: tracked.onRequestId }),
+      timeoutMs: this.config.timeoutMs,
+      resetTimeoutOnProgress: true,
+      maxTotalTimeoutMs: this.config.maxTimeoutMs,
+    });
+    // Ended beside the caller's await, not in its chain: the answer costs no extra tick.
+    if (tracked !== undefined) sent.then(tracked.end, tracked.end);
+    return sent;
+  }
+
+  // A lazy backend starts on its first request; one (re)starting is waited for.
+  async #startThenSend(
+    method: string,
+    params: JSONRPCParams | undefined,
+    options: BackendRequestOptions,
+  ): Promise<unknown> {
+    if (this.#status === "idle") await this.start();
+    else if (this.#starting) await this.#starting;
+    const target = this.#client;
+    if (this.#status !== "running" || target === undefined) {
+      const error = backendUnavailableError(this.name, this.#status);
+      throw new JSONRPCError(error.code, error.message, error.data);
+    }
+    return await this.#send(target, method, params, options);
+  }
+}

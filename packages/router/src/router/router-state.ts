@@ -1,0 +1,82 @@
+import type { Implementation } from "@patchbay/client";
+import type { Telemetry } from "@patchbay/telemetry";
+import type { RouterClock } from "../backends/router-clock.js";
+import type { ConflictReport } from "../catalogue/conflict.js";
+import type { GatewayConfig } from "../config/gateway-config.js";
+import { collectConfigSecrets } from "../config/redact-config.js";
+import { createNameCodec, type NameCodec } from "../namespacing/qualified-name.js";
+
+/** What every part of one router reads: the config in force and what follows from it. */
+export class RouterState {
+  readonly serverInfo: Implementation;
+  readonly telemetry: Telemetry;
+  readonly clock: RouterClock;
+  /** How long list requests wait for backends still starting. */
+  readonly listWaitMs: number;
+  /** True once the router is shutting down. */
+  closing = false;
+  #config: GatewayConfig;
+  #codec: NameCodec;
+  readonly #reportedConflicts = new Set<string>();
+  readonly #warn: (message: string) => void;
+
+  constructor(init: {
+    config: GatewayConfig;
+    serverInfo: Implementation;
+    telemetry: Telemetry;
+    clock: RouterClock;
+    listWaitMs: number;
+    warn: (message: string) => void;
+  }) {
+    this.serverInfo = init.serverInfo;
+    this.telemetry = init.telemetry;
+    this.clock = init.clock;
+    this.listWaitMs = init.listWaitMs;
+    this.#warn = init.warn;
+    this.telemetry.addSecrets(collectConfigSecrets(init.config));
+    this.#config = init.config;
+    this.#codec = codecOf(init.config);
+  }
+
+  get config(): GatewayConfig {
+    return this.#config;
+  }
+
+  get codec(): NameCodec {
+    return this.#codec;
+  }
+
+  /** Puts a new config in force. */
+  apply(config: GatewayConfig): void {
+    // Values of this config (expanded ${VAR}s, env values, credentials) never leave the router.
+    this.telemetry.addSecrets(collectConfigSecrets(config));
+    this.#config = config;
+    this.#codec = codecOf(config);
+  }
+
+  /** Warns about and records each conflict once. */
+  reportConflicts(conflicts: readonly ConflictReport[]): void {
+    for (const conflict of conflicts) {
+      if (this.#reportedConflicts.has(conflict.message)) continue;
+      this.#reportedConflicts.add(conflict.message);
+      this.#warn(conflict.message);
+      this.telemetry.record({
+        event_type: "catalogue.conflict",
+        status: conflict.resolution === "rejected" ? "failure" : "success",
+        data: { ...conflict },
+      });
+    }
+  }
+}
+
+function codecOf(config: GatewayConfig): NameCodec {
+  return createNameCodec({ separator: config.namespaceSeparator, maxLength: config.maxNameLength });
+}
+
+/** Every configured backend with its namespace (names under either belong to it alone). */
+export function namespacesOf(config: GatewayConfig): { backend: string; namespace: string }[] {
+  return config.backends.map((backend) => ({
+    backend: backend.name,
+    namespace: backend.namespace,
+  }));
+}

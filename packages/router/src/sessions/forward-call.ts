@@ -1,0 +1,75 @@
+import {
+  type Connection,
+  JSONRPCError,
+  type JSONRPCParams,
+  type RequestContext,
+} from "@patchbay/jsonrpc-core";
+import { injectTraceContext, requestTraceOf } from "@patchbay/telemetry";
+import { GatewayErrorCode } from "../errors/gateway-error-code.js";
+import { mapBackendError, unknownNameError } from "../errors/map-error.js";
+import { prepareForwardedParams } from "../forwarding/forwarded-params.js";
+import type { RouterState } from "../router/router-state.js";
+import { type Params, toJSONRPCError } from "./params.js";
+import type { SessionCatalogue } from "./session-catalogue.js";
+
+/** Sends a client's request on to a backend and its answer back. */
+export type ForwardCall = (
+  backend: string,
+  method: string,
+  params: Params,
+  context: RequestContext,
+) => Promise<unknown>;
+
+/**
+ * Forwarding for one session: the backend gets the request under its own connection's id and
+ * progress token, with the client's trace context, marked as this client's call (so what the
+ * backend asks during it comes back here); progress comes back with the client's token, related to
+ * the client's request; failures become wire errors naming the backend.
+ */
+export function createForwarder(
+  sessionId: string,
+  connection: Connection,
+  view: SessionCatalogue,
+  state: RouterState,
+): ForwardCall {
+  return async (backendName, method, params, context) => {
+    const backend = view.findBackend(backendName);
+    if (!backend) throw toJSONRPCError(unknownNameError("tool", backendName));
+    if (state.closing) {
+      throw new JSONRPCError(GatewayErrorCode.GatewayShuttingDown, "The gateway is shutting down", {
+        backend: backendName,
+      });
+    }
+    const prepared = prepareForwardedParams(params);
+    const clientToken = prepared.progressToken;
+    const trace = requestTraceOf(context);
+    const sent = trace ? injectTraceContext(prepared.params, trace) : prepared.params;
+    const related = { relatedRequestId: context.id };
+    const onProgress =
+      clientToken === undefined
+        ? undefined
+        : (progress: unknown) => {
+            const forwarded = { ...(progress as Params), progressToken: clientToken };
+            connection.notify("notifications/progress", forwarded, related).catch(() => {});
+          };
+    try {
+      return await backend.request(method, sent as JSONRPCParams, {
+        signal: context.signal,
+        cause: { caller: sessionId, requestId: context.id },
+        ...(onProgress ? { onProgress } : {}),
+      });
+    } catch (error) {
+      if (JSONRPCError.isInstance(error) && isGatewayMade(error.code) && hasBackend(error.data))
+        throw error;
+      throw toJSONRPCError(mapBackendError(error, backendName, { redact: state.telemetry.redact }));
+    }
+  };
+}
+
+function isGatewayMade(code: number): boolean {
+  return code <= -32000 && code >= -32019;
+}
+
+function hasBackend(data: unknown): boolean {
+  return typeof data === "object" && data !== null && "backend" in data;
+}

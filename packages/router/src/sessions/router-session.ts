@@ -1,0 +1,191 @@
+import {
+  type Connection,
+  createConnection,
+  type JSONRPCId,
+  type JSONRPCNotification,
+  type Transport,
+} from "@patchbay/jsonrpc-core";
+import {
+  createMcpConnectionHooks,
+  isLoggingLevelEnabled,
+  type LoggingLevel,
+} from "@patchbay/mcp-types";
+import { instrumentConnection } from "@patchbay/telemetry";
+import type { Backend } from "../backends/backend.js";
+import type { ServerRequestEvent } from "../backends/backend-events.js";
+import type { BackendPool } from "../backends/backend-pool.js";
+import type { Catalogue } from "../catalogue/build-catalogue.js";
+import type { RouterState } from "../router/router-state.js";
+import { registerCatalogueRequests } from "./catalogue-requests.js";
+import { createForwarder } from "./forward-call.js";
+import { ClientRelay, type RefusalCounts } from "./relay-to-client.js";
+import { routeBackendNotification } from "./route-notification.js";
+import { SessionCatalogue } from "./session-catalogue.js";
+import { SessionLifecycle } from "./session-lifecycle.js";
+import { handleSetLevel, handleUnknownMethods, notifyRootsChanged } from "./session-requests.js";
+import { SessionSubscriptions, type SubscriptionPeers } from "./session-subscriptions.js";
+
+/** One client connected to the router. */
+export interface RouterSession {
+  readonly id: string;
+  readonly connection: Connection;
+  /** True once the client sent `notifications/initialized`. */
+  readonly initialized: boolean;
+  /** Exposed resource URIs this client subscribed to. */
+  readonly subscriptions: ReadonlySet<string>;
+  /** The profile the session was opened with, if any. */
+  readonly profile: string | undefined;
+  /** The revision agreed with the client in `initialize`. */
+  readonly protocolVersion: string | undefined;
+  /** The capabilities the client declared in `initialize`, once it did. */
+  readonly clientCapabilities: Readonly<Record<string, unknown>> | undefined;
+  /** The logging level this client asked for with `logging/setLevel`, if any. */
+  readonly logLevel: LoggingLevel | undefined;
+  /** Server-to-client requests refused for this client, per backend and method. */
+  readonly refused: RefusalCounts;
+  /** The backends this session sees, in config order (shared ones and its own). */
+  backends(): Backend[];
+  /** True when the session's profile includes backend `backend`. */
+  sees(backend: string): boolean;
+  /** True when the client subscribed to `uri` of `backend` (the backend's own URI). */
+  subscribesTo(backend: string, uri: string): boolean;
+  /** The catalogue as this session sees it. */
+  catalogue(): Catalogue;
+  /** Re-reads the catalogue and tells the client which lists changed. */
+  refresh(): void;
+  /** Relays a backend's request to this client, related to the client's call when known. */
+  relay(request: ServerRequestEvent, relatedRequestId: JSONRPCId | undefined): Promise<unknown>;
+  /** Sends the client a log message of the gateway's own (filtered by the client's level). */
+  log(level: LoggingLevel, data: string): void;
+  /** Delivers a backend notification to this client as the forwarding rules say. */
+  deliver(backend: string, notification: JSONRPCNotification, relatedRequestId?: JSONRPCId): void;
+  /** Stops the session's own backends and replaces changed ones after a config reload. */
+  reconcile(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What a session is made with, besides its transport. */
+export interface SessionDependencies {
+  readonly state: RouterState;
+  readonly pool: BackendPool;
+  /** The switchboard's answers about other sessions. */
+  readonly peers: SubscriptionPeers & {
+    logLevelFor(backend: string, owner?: string): LoggingLevel | undefined;
+  };
+  /** What `gateway_status` answers a session. */
+  status(sessionId: string): Record<string, unknown>;
+  /** The client sent `initialize` (deferred shared backends may start now). */
+  onInitialize(): void;
+  /** The session ended. */
+  onClose(sessionId: string): void;
+}
+
+/**
+ * Serves one client over `transport`: a short composition of its handshake, its view of the
+ * catalogue, forwarding, subscriptions, logging and the relay of backends' requests.
+ */
+export function createRouterSession(
+  id: string,
+  transport: Transport,
+  deps: SessionDependencies,
+  profileName?: string,
+): RouterSession {
+  const { state, peers } = deps;
+  const base = createConnection(transport, { ...createMcpConnectionHooks(), defaultTimeoutMs: 0 });
+  const connection = instrumentConnection(base, state.telemetry, { source: "gateway" });
+  const view = new SessionCatalogue(id, profileName, { state, pool: deps.pool, connection });
+  const subscriptions = new SessionSubscriptions(id, view, peers);
+  const forward = createForwarder(id, connection, view, state);
+  let logLevel: LoggingLevel | undefined;
+  let closed = false;
+
+  const lifecycle = new SessionLifecycle(connection, view, state, {
+    initializeReceived() {
+      view.startEager(false);
+      deps.onInitialize();
+    },
+    async initialized() {
+      view.startAnnouncing();
+      // Backends that asked for roots before this client came may ask again now.
+      if (lifecycle.clientCapabilities?.roots !== undefined) await notifyRootsChanged(view);
+    },
+  });
+  const relay = new ClientRelay(connection, state, () => lifecycle.clientCapabilities);
+
+  registerCatalogueRequests({
+    lifecycle,
+    view,
+    forward,
+    subscriptions,
+    state,
+    status: () => deps.status(id),
+  });
+
+  handleSetLevel(id, lifecycle, view, peers, (level) => {
+    logLevel = level;
+  });
+  handleUnknownMethods(lifecycle, view, forward);
+  connection.handleNotification("notifications/roots/list_changed", () => notifyRootsChanged(view));
+
+  connection.onClose(() => {
+    closed = true;
+    view.stopAnnouncing();
+    deps.onClose(id);
+    if (!state.closing) subscriptions.release();
+    view.stopOwn();
+  });
+
+  return {
+    id,
+    connection,
+    get initialized() {
+      return lifecycle.initialized;
+    },
+    profile: profileName,
+    subscriptions: subscriptions.uris,
+    get protocolVersion() {
+      return lifecycle.protocolVersion;
+    },
+    get logLevel() {
+      return logLevel;
+    },
+    get clientCapabilities() {
+      return lifecycle.clientCapabilities;
+    },
+    refused: relay.refused,
+    backends: () => view.backends(),
+    sees: (backend) => view.sees(backend),
+    subscribesTo: (backend, uri) => subscriptions.has(backend, uri),
+    catalogue: () => view.current(),
+    refresh: () => view.refresh(),
+    relay: (request, relatedRequestId) =>
+      relay.relay(
+        request,
+        relatedRequestId,
+        view.findBackend(request.backend)?.config.maxTimeoutMs ?? 0,
+      ),
+    log(level, data) {
+      if (!lifecycle.initialized || closed || !isLoggingLevelEnabled(level, logLevel)) return;
+      connection
+        .notify("notifications/message", { level, logger: "patchbay-gateway", data })
+        .catch(() => {});
+    },
+    deliver(backend, notification, relatedRequestId) {
+      if (!lifecycle.initialized || closed) return;
+      const routed = routeBackendNotification(backend, notification, {
+        logLevel,
+        subscriptions: subscriptions.uris,
+        exposeResourceUri: (uri) => view.current().exposeResourceUri(backend, uri),
+      });
+      if (!routed) return;
+      const options = relatedRequestId === undefined ? undefined : { relatedRequestId };
+      connection.notify(routed.method, routed.params, options).catch(() => {});
+    },
+    async reconcile() {
+      await view.reconcileOwn();
+      if (lifecycle.initialized) view.startEager(true);
+      view.refresh();
+    },
+    close: () => connection.close(),
+  };
+}

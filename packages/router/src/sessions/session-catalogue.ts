@@ -1,0 +1,223 @@
+import type { Connection } from "@patchbay/jsonrpc-core";
+import type { Backend } from "../backends/backend.js";
+import type { BackendPool } from "../backends/backend-pool.js";
+import { buildCatalogue, type Catalogue, type NamedItem } from "../catalogue/build-catalogue.js";
+import { createNameFilter, type NameFilter } from "../catalogue/name-filter.js";
+import type { ProfileConfig } from "../config/gateway-config.js";
+import { namespacesOf, type RouterState } from "../router/router-state.js";
+import { GATEWAY_TOOLS } from "./gateway-tools.js";
+
+const listChangedMethods = {
+  tools: "notifications/tools/list_changed",
+  prompts: "notifications/prompts/list_changed",
+  resources: "notifications/resources/list_changed",
+} as const;
+
+type ListKind = keyof typeof listChangedMethods;
+
+/**
+ * What one client sees: the backends of its profile (shared ones from the pool, per-session ones
+ * its own), the catalogue built from them and cached until a backend changes, and which lists the
+ * client was last shown, so that it is told only about lists that changed for it.
+ */
+export class SessionCatalogue {
+  readonly #id: string;
+  readonly #profileName: string | undefined;
+  readonly #state: RouterState;
+  readonly #pool: BackendPool;
+  readonly #connection: Connection;
+  readonly #own = new Map<string, Backend>();
+  // Exposed tool name -> backend, kept while the backend is down, for a helpful error.
+  readonly #formerOwners = new Map<string, string>();
+  #cached: Catalogue | undefined;
+  #fingerprints: Record<string, string> = {};
+  /** Set once the client is initialized: from then on it is told of list changes. */
+  #announcing = false;
+
+  constructor(
+    id: string,
+    profileName: string | undefined,
+    deps: { state: RouterState; pool: BackendPool; connection: Connection },
+  ) {
+    this.#id = id;
+    this.#profileName = profileName;
+    this.#state = deps.state;
+    this.#pool = deps.pool;
+    this.#connection = deps.connection;
+  }
+
+  /** The profile in force (read on each use, so a reload applies). */
+  profile(): ProfileConfig | undefined {
+    if (this.#profileName === undefined) return undefined;
+    return this.#state.config.profiles[this.#profileName] ?? { backends: [], tools: {} };
+  }
+
+  /** The profile's filter of exposed tool names, if it has one. */
+  toolFilter(): NameFilter | undefined {
+    const tools = this.profile()?.tools;
+    return tools && (tools.allow !== undefined || tools.deny !== undefined)
+      ? createNameFilter(tools)
+      : undefined;
+  }
+
+  /** The backends this client sees, in config order (its own per-session ones made on first use). */
+  backends(): Backend[] {
+    const list: Backend[] = [];
+    const allowed = this.profile()?.backends;
+    for (const config of this.#state.config.backends) {
+      if (allowed !== undefined && !allowed.includes(config.name)) continue;
+      if (config.isolation === "per-session") {
+        let backend = this.#own.get(config.name);
+        if (backend === undefined) {
+          backend = this.#pool.create(config, this.#id);
+          this.#own.set(config.name, backend);
+        }
+        list.push(backend);
+      } else {
+        const shared = this.#pool.shared(config.name);
+        if (shared) list.push(shared);
+      }
+    }
+    return list;
+  }
+
+  /** True when the profile includes a backend of that name. */
+  sees(name: string): boolean {
+    const allowed = this.profile()?.backends;
+    return (
+      (allowed === undefined || allowed.includes(name)) &&
+      this.#state.config.backends.some((config) => config.name === name)
+    );
+  }
+
+  findBackend(name: string): Backend | undefined {
+    return this.backends().find((backend) => backend.name === name);
+  }
+
+  /** The gateway's own tools this client may see and call (its profile may hide them). */
+  gatewayTools(): readonly NamedItem[] {
+    const filter = this.toolFilter();
+    return filter ? GATEWAY_TOOLS.filter((tool) => filter(tool.name)) : GATEWAY_TOOLS;
+  }
+
+  /** The catalogue as this client sees it. */
+  current(): Catalogue {
+    if (this.#cached) return this.#cached;
+    const listings = this.backends().flatMap((backend) =>
+      backend.listing ? [backend.listing] : [],
+    );
+    const exposedToolFilter = this.toolFilter();
+    const catalogue = buildCatalogue(listings, {
+      codec: this.#state.codec,
+      conflictPolicy: this.#state.config.conflictPolicy,
+      reservedToolNames: GATEWAY_TOOLS.map((tool) => tool.name),
+      namespaces: namespacesOf(this.#state.config),
+      ...(exposedToolFilter ? { exposedToolFilter } : {}),
+    });
+    this.#state.reportConflicts(catalogue.conflicts);
+    for (const tool of catalogue.tools) {
+      const entry = catalogue.findTool(tool.name);
+      if (entry) this.#formerOwners.set(tool.name, entry.backend);
+    }
+    this.#cached = catalogue;
+    return catalogue;
+  }
+
+  /** The backend that exposed a tool name before it went down, with its status now. */
+  formerOwner(exposedName: string): { backend: string; status: string } | undefined {
+    const backend = this.#formerOwners.get(exposedName);
+    const status = backend === undefined ? undefined : this.findBackend(backend)?.status;
+    return backend !== undefined && status !== undefined && status !== "running"
+      ? { backend, status }
+      : undefined;
+  }
+
+  /** The client is initialized: remember what it has seen, tell it of changes from now on. */
+  startAnnouncing(): void {
+    this.#announcing = true;
+    this.#fingerprints = fingerprintsOf(this.current());
+  }
+
+  /** Stops announcing (the session closed). */
+  stopAnnouncing(): void {
+    this.#announcing = false;
+  }
+
+  /** Forgets the cached catalogue and tells the client which lists changed. */
+  refresh(): void {
+    this.#cached = undefined;
+    if (!this.#announcing) return;
+    const next = fingerprintsOf(this.current());
+    for (const kind of ["tools", "prompts", "resources"] as const) {
+      if (next[kind] !== this.#fingerprints[kind]) {
+        this.#connection.notify(listChangedMethods[kind]).catch(() => {});
+      }
+    }
+    this.#fingerprints = next;
+  }
+
+  /** Records that the client just read a list as it is now (so no list_changed is owed for it). */
+  noteListed(list: ListKind | "resourceTemplates"): void {
+    if (!this.#announcing) return;
+    const kind = list === "resourceTemplates" ? "resources" : list;
+    this.#fingerprints[kind] = fingerprintsOf(this.current())[kind] ?? "";
+  }
+
+  // A client's first lists should hold every backend that can come up: lazy ones are started, and
+  // ones still in their first start are waited for, up to listWaitMs (the others then arrive with
+  // list_changed), so the gateway can answer `initialize` before slow backends are up. Restarting
+  // backends are not waited for.
+  /** Starts lazy backends and waits for those in their first start, until each runs or failed. */
+  async awaitStartingBackends(): Promise<void> {
+    const pending = this.backends().filter(
+      (backend) => backend.status === "idle" || backend.status === "starting",
+    );
+    if (pending.length === 0) return;
+    const clock = this.#state.clock;
+    await new Promise<void>((resolve) => {
+      const timer = clock.setTimeout(resolve, this.#state.listWaitMs);
+      Promise.all(pending.map((backend) => backend.start())).then(() => {
+        clock.clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Starts the eager ones of its per-session backends (and, after a reload, new shared ones). */
+  startEager(includeShared: boolean): void {
+    for (const backend of this.backends()) {
+      if (!includeShared && backend.config.isolation !== "per-session") continue;
+      if (backend.config.start === "eager" && backend.status === "idle") {
+        backend.start().catch(() => {});
+      }
+    }
+  }
+
+  /** Stops its per-session backends that a reload removed or changed. */
+  async reconcileOwn(): Promise<void> {
+    const wanted = new Map(
+      this.#state.config.backends
+        .filter((config) => config.isolation === "per-session")
+        .map((config) => [config.name, JSON.stringify(config)]),
+    );
+    for (const [name, backend] of [...this.#own]) {
+      if (wanted.get(name) !== JSON.stringify(backend.config)) {
+        this.#own.delete(name);
+        await backend.stop();
+      }
+    }
+  }
+
+  /** Stops its per-session backends (the session ended). */
+  stopOwn(): void {
+    for (const backend of this.#own.values()) backend.stop().catch(() => {});
+  }
+}
+
+function fingerprintsOf(current: Catalogue): Record<string, string> {
+  return {
+    tools: JSON.stringify(current.tools),
+    prompts: JSON.stringify(current.prompts),
+    resources: JSON.stringify([current.resources, current.resourceTemplates]),
+  };
+}

@@ -1,0 +1,160 @@
+import type { LoggingLevel } from "@patchbay/client";
+import type { JSONRPCId, JSONRPCNotification } from "@patchbay/jsonrpc-core";
+import { JSONRPCError } from "@patchbay/jsonrpc-core";
+import type { LoggingLevel as Level } from "@patchbay/mcp-types";
+import type { Telemetry } from "@patchbay/telemetry";
+import type { BackendAudience } from "../backends/backend.js";
+import type { BackendEvent, ServerRequestEvent } from "../backends/backend-events.js";
+import type { BackendWiring } from "../backends/backend-pool.js";
+import { GatewayErrorCode } from "../errors/gateway-error-code.js";
+import { describeLifecycleEvent } from "./lifecycle-log.js";
+import { chooseRelayTarget } from "./relay-target.js";
+import { sharedLogLevel } from "./shared-log-level.js";
+
+/** What the switchboard needs of a client session (`sessions/` implements it). */
+export interface SwitchboardSession {
+  readonly id: string;
+  /** True once the client sent `notifications/initialized`. */
+  readonly initialized: boolean;
+  readonly protocolVersion: string | undefined;
+  readonly clientCapabilities: Readonly<Record<string, unknown>> | undefined;
+  readonly logLevel: Level | undefined;
+  /** True when the session's profile includes backend `backend`. */
+  sees(backend: string): boolean;
+  /** True when the client subscribed to `uri` of backend `backend` (the backend's own URI). */
+  subscribesTo(backend: string, uri: string): boolean;
+  /** Re-reads the catalogue and tells the client which lists changed. */
+  refresh(): void;
+  /** Delivers a backend notification as the forwarding rules say, related to a call of the client's when known. */
+  deliver(backend: string, notification: JSONRPCNotification, relatedRequestId?: JSONRPCId): void;
+  /** Sends the client a log line of the gateway's own. */
+  log(level: Level, text: string): void;
+  /** Relays a backend's request to this client, related to the client's request when known. */
+  relay(request: ServerRequestEvent, relatedRequestId: JSONRPCId | undefined): Promise<unknown>;
+}
+
+/**
+ * Joins the two sides: the live client sessions, and the events of the backends they see. It holds
+ * the routing rules: which sessions a backend's event reaches, which session answers a backend's
+ * request (by cause, see `chooseRelayTarget`), and what a shared backend is told of its clients
+ * (merged capabilities, the most verbose log level).
+ */
+export class Switchboard<Session extends SwitchboardSession = SwitchboardSession>
+  implements BackendWiring
+{
+  /** The live sessions by id. */
+  readonly sessions = new Map<string, Session>();
+  readonly #telemetry: Telemetry;
+
+  constructor(telemetry: Telemetry) {
+    this.#telemetry = telemetry;
+  }
+
+  wire(backend: string, owner: string | undefined) {
+    return {
+      audience: (): BackendAudience => this.audienceOf(backend, owner),
+      listener: (event: BackendEvent) => this.route(event, owner),
+    };
+  }
+
+  /** The sessions that see `backend`: its owner for a per-session backend, else every one whose profile has it. */
+  sessionsSeeing(backend: string, owner?: string): Session[] {
+    if (owner !== undefined) {
+      const session = this.sessions.get(owner);
+      return session === undefined ? [] : [session];
+    }
+    const seeing: Session[] = [];
+    for (const session of this.sessions.values()) {
+      if (session.sees(backend)) seeing.push(session);
+    }
+    return seeing;
+  }
+
+  /** What a backend is told of its clients as it starts. */
+  audienceOf(backend: string, owner?: string): BackendAudience {
+    const sessions = this.sessionsSeeing(backend, owner);
+    const declared = sessions.flatMap((session) =>
+      session.clientCapabilities === undefined ? [] : [session.clientCapabilities],
+    );
+    return {
+      protocolVersion: sessions.find((session) => session.protocolVersion !== undefined)
+        ?.protocolVersion,
+      capabilities: declared.length === 0 ? undefined : Object.assign({}, ...declared),
+      logLevel: this.logLevelFor(backend, owner),
+    };
+  }
+
+  /** The level to set on a backend: its owner's, or the most verbose its sessions asked for. */
+  logLevelFor(backend: string, owner?: string): LoggingLevel | undefined {
+    if (owner !== undefined) return this.sessions.get(owner)?.logLevel;
+    return sharedLogLevel(this.sessionsSeeing(backend).map((session) => session.logLevel));
+  }
+
+  /**
+   * True when a live session other than `sessionId` that shares `backend` subscribed to `uri` (the
+   * backend's own URI, whatever URI each session exposes for it).
+   */
+  subscribedElsewhere(sessionId: string, backend: string, uri: string): boolean {
+    return this.sessionsSeeing(backend).some(
+      (session) => session.id !== sessionId && session.subscribesTo(backend, uri),
+    );
+  }
+
+  /** Routes one backend event to the sessions it concerns. */
+  route(event: BackendEvent, owner: string | undefined): void {
+    switch (event.type) {
+      case "changed":
+        for (const session of this.sessionsSeeing(event.backend, owner)) session.refresh();
+        return;
+      case "notification": {
+        // A notification about a call reaches only its caller; others reach every client.
+        const cause = event.cause;
+        for (const session of this.sessionsSeeing(event.backend, owner)) {
+          if (cause === undefined) session.deliver(event.backend, event.notification);
+          else if (session.id === cause.caller)
+            session.deliver(event.backend, event.notification, cause.requestId);
+        }
+        return;
+      }
+      case "recorded": {
+        this.#telemetry.record(event.event);
+        // Tell the clients of a backend that it went down or came back, in their own log.
+        const line = describeLifecycleEvent(event.event);
+        const backend = event.event.backend;
+        if (line === undefined || backend === undefined) return;
+        for (const session of this.sessionsSeeing(backend, owner))
+          session.log(line.level, line.text);
+        return;
+      }
+      case "server-request":
+        event.respond(this.#relay(event, owner));
+        return;
+    }
+  }
+
+  #relay(request: ServerRequestEvent, owner: string | undefined): Promise<unknown> {
+    const audience = this.sessionsSeeing(request.backend, owner)
+      .filter((session) => session.initialized)
+      .map((session) => session.id);
+    const target = chooseRelayTarget(request, audience, owner);
+    if ("refused" in target) {
+      this.#telemetry.record({
+        event_type: "request.refused",
+        status: "failure",
+        backend: request.backend,
+        method: request.method,
+        data: { reason: target.refused },
+      });
+      return Promise.reject(
+        new JSONRPCError(
+          GatewayErrorCode.RelayTargetUnknown,
+          `The gateway cannot tell which client ${request.method} is for: ${target.refused}`,
+          { backend: request.backend, method: request.method },
+        ),
+      );
+    }
+    const session = this.sessions.get(target.session) as Session;
+    const related = request.cause?.caller === session.id ? request.cause.requestId : undefined;
+    return session.relay(request, related);
+  }
+}

@@ -1,0 +1,54 @@
+import { InvalidParamsError } from "@patchbay/jsonrpc-core";
+import { negotiateLegacyProtocolVersion, type v2025_11_25 } from "@patchbay/mcp-types";
+
+/** What a server answers `initialize` with, besides the negotiated revision. */
+export interface InitializeOffer {
+  readonly capabilities: v2025_11_25.ServerCapabilities;
+  readonly serverInfo: v2025_11_25.Implementation;
+  readonly instructions?: string | undefined;
+}
+
+/** The outcome of an accepted `initialize`: what the client declared and the answer to send. */
+export interface AcceptedInitialize {
+  readonly protocolVersion: string;
+  readonly clientInfo: v2025_11_25.Implementation;
+  readonly clientCapabilities: v2025_11_25.ClientCapabilities;
+  readonly result: v2025_11_25.InitializeResult;
+}
+
+/**
+ * Checks the params of a legacy-era `initialize` and negotiates the revision (MCP "Lifecycle"):
+ * the client's when supported, else the latest. Throws -32602 for a missing `protocolVersion` or
+ * `clientInfo.name`. The one implementation of the handshake, shared by servers and the router.
+ */
+export function acceptInitialize(
+  params: Readonly<Record<string, unknown>>,
+  offer: InitializeOffer,
+): AcceptedInitialize {
+  const { protocolVersion, capabilities, clientInfo } = params;
+  if (typeof protocolVersion !== "string") {
+    throw new InvalidParamsError('initialize: "protocolVersion" must be a string');
+  }
+  if (!isObject(clientInfo) || typeof clientInfo.name !== "string") {
+    throw new InvalidParamsError('initialize: "clientInfo" must be an object with a "name"');
+  }
+  const negotiated = negotiateLegacyProtocolVersion(protocolVersion);
+  const result: v2025_11_25.InitializeResult = {
+    protocolVersion: negotiated,
+    capabilities: offer.capabilities,
+    serverInfo: offer.serverInfo,
+  };
+  if (offer.instructions !== undefined) result.instructions = offer.instructions;
+  return {
+    protocolVersion: negotiated,
+    clientInfo: clientInfo as v2025_11_25.Implementation,
+    clientCapabilities: (isObject(capabilities)
+      ? capabilities
+      : {}) as v2025_11_25.ClientCapabilities,
+    result,
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
