@@ -34,8 +34,10 @@ export type {
   ListOptions,
 } from "./client-types.js";
 export { createClient } from "./create-client.js";
+export { InvalidToolOutputError } from "./errors/invalid-tool-output-error.js";
 export { NotConnectedError } from "./errors/not-connected-error.js";
 export { UnsupportedProtocolVersionError } from "./errors/unsupported-protocol-version-error.js";
+export { MAX_REMEMBERED_OUTPUT_SCHEMAS } from "./json-schema-checks.js";
 export { SUPPORTED_PROTOCOL_VERSIONS } from "./protocol-versions.js";
 
 /** The result of `tools/call` (MCP 2025-11-25). */

@@ -127,7 +127,7 @@ describe("a project that installs the tarballs with no registry", () => {
     expect(outcome.code).toBe(0);
   });
 
-  it("serves a tool over stdio and calls it", async () => {
+  it("serves tools over stdio and calls them, checking plain JSON Schema input with ajv", async () => {
     const compiled = join(project.dir, "build", "call.js");
     if (!existsSync(compiled)) {
       await runToEnd(process.execPath, [tsc, "-p", "tsconfig.nodenext.json"], { cwd: project.dir });
@@ -135,8 +135,12 @@ describe("a project that installs the tarballs with no registry", () => {
     const outcome = await runToEnd(process.execPath, [compiled], { cwd: project.dir });
     expect(outcome.stderr).toBe("");
     expect(JSON.parse(outcome.stdout)).toEqual({
-      tools: ["add"],
+      tools: ["add", "double"],
       result: { content: [{ type: "text", text: "5" }] },
+      refused: {
+        content: [{ type: "text", text: "Invalid arguments for tool double: /n: must be number" }],
+        isError: true,
+      },
     });
   });
 
