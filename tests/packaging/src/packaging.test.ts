@@ -163,6 +163,26 @@ describe("a project that installs the tarballs with no registry", () => {
     expect(result.outputFiles[0]?.text).not.toMatch(/\bnode:[a-z_]+/);
   });
 
+  it("drops every module of @patchbay/mcp-types but the one a program imports", async () => {
+    const result = await build({
+      absWorkingDir: project.dir,
+      stdin: {
+        contents:
+          'import { LATEST_LEGACY_PROTOCOL_VERSION } from "@patchbay/mcp-types";\nconsole.log(LATEST_LEGACY_PROTOCOL_VERSION);\n',
+        resolveDir: project.dir,
+      },
+      bundle: true,
+      platform: "neutral",
+      format: "esm",
+      minify: true,
+      write: false,
+      metafile: true,
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((input) => input.includes("node_modules/zod/"))).toEqual([]);
+    expect(result.outputFiles[0]?.text.trim()).toBe('console.log("2025-11-25");');
+  });
+
   it("runs npx patchbay-gateway --version from the installed tarball", async () => {
     const outcome = await runToEnd("npx", ["--offline", "patchbay-gateway", "--version"], {
       cwd: project.dir,
