@@ -184,7 +184,9 @@ describe("a project that installs the tarballs with no registry", () => {
       .filter(([, input]) => input.bytesInOutput > 0)
       .map(([path]) => path);
     expect(contributing.filter((path) => path.includes("node_modules/zod/"))).toEqual([]);
-    expect(result.outputFiles[0]?.text.trim()).toBe('console.log("2025-11-25");');
+    const text = result.outputFiles[0]?.text ?? "";
+    expect(text).toContain('"2025-11-25"');
+    expect(text.length).toBeLessThan(100);
   });
 
   it("runs npx patchbay-gateway --version from the installed tarball", async () => {
