@@ -41,7 +41,8 @@ function declarationBytes(dir) {
 
 /** Type-checks `source` with skipLibCheck off; returns the compiler's own figures. */
 function compile(name, source, skipLibCheck = false) {
-  const dir = join(packageDir, ".consumers", name);
+  // Under .cache (git-ignored, removed at the end) of the measured package folder.
+  const dir = join(measured === undefined ? work : packageDir, "consumers", name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "consumer.ts"), source);
   const compilerOptions = {

@@ -1,2 +1,0 @@
-import type { Tool } from "@patchbay/mcp-types";
-export const t: Tool | undefined = undefined;
