@@ -13,6 +13,9 @@ export function definePackageBuild(overrides: Options = {}) {
     clean: true,
     target: "es2022",
     tsconfig: "tsconfig.build.json",
+    // Keep `node:` specifiers: without the prefix, bundlers and Deno/Workers cannot tell a Node
+    // built-in from an npm package of the same name (tsup strips it by default).
+    removeNodeProtocol: false,
     ...overrides,
   });
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs";
 import { parseCliArguments, USAGE } from "./cli-arguments.js";
 import { createSampleServer } from "./sample-server.js";
 import { serveHttp } from "./serve-http.js";
@@ -7,19 +8,26 @@ import { serveStdio } from "./serve-stdio.js";
 import { serveWs } from "./serve-ws.js";
 
 // Composition root only: parse arguments, build the one server definition, serve, stop on signals.
-// stdout belongs to the protocol on stdio, so everything human goes to stderr.
+// stdout belongs to the protocol on stdio, so everything human goes to stderr, except what was
+// asked for: --help and --version print to stdout and exit 0, as command-line tools do.
 async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  if (argv.includes("--help")) {
-    process.stderr.write(USAGE);
-    return;
-  }
   let options: ReturnType<typeof parseCliArguments>;
   try {
-    options = parseCliArguments(argv, process.env);
+    options = parseCliArguments(process.argv.slice(2), process.env);
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}`);
     process.exitCode = 2;
+    return;
+  }
+  if (options.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (options.version) {
+    const manifest = new URL("../package.json", import.meta.url);
+    process.stdout.write(
+      `${(JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version}\n`,
+    );
     return;
   }
   const server = createSampleServer(

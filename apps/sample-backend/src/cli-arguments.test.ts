@@ -3,7 +3,13 @@ import { parseCliArguments } from "./cli-arguments.js";
 
 describe("parseCliArguments", () => {
   it("defaults to stdio on 127.0.0.1:3000", () => {
-    expect(parseCliArguments([])).toEqual({ transport: "stdio", host: "127.0.0.1", port: 3000 });
+    expect(parseCliArguments([])).toEqual({
+      transport: "stdio",
+      host: "127.0.0.1",
+      port: 3000,
+      help: false,
+      version: false,
+    });
   });
 
   it("reads --transport, --host and --port in both spellings", () => {
@@ -11,6 +17,8 @@ describe("parseCliArguments", () => {
       transport: "http",
       host: "0.0.0.0",
       port: 0,
+      help: false,
+      version: false,
     });
   });
 
@@ -28,12 +36,20 @@ describe("parseCliArguments", () => {
     [["--transport", "websocket"], /--transport must be/],
     [["--port", "x"], /--port must be/],
     [["--port", "70000"], /--port must be/],
-    [["--verbose", "1"], /Unknown option/],
-    [["stdio"], /Unexpected argument/],
-    [["--host"], /needs a value/],
-    [["--step-delay-ms", "-1"], /--step-delay-ms must be/],
+    [["--verbose", "1"], /Unknown option '--verbose'/],
+    [["stdio"], /Unexpected argument 'stdio'/],
+    [["--host"], /Option '--host <value>' argument missing/],
+    [["--step-delay-ms", "-1"], /--step-delay-ms must be|argument missing/],
     [["--step-delay-ms", "60001"], /--step-delay-ms must be/],
   ])("rejects %j", (argv, message) => {
     expect(() => parseCliArguments(argv)).toThrow(message);
+  });
+
+  it.each([["-h"], ["--help"]])("reads %s as a request for help", (flag) => {
+    expect(parseCliArguments([flag]).help).toBe(true);
+  });
+
+  it("reads --version", () => {
+    expect(parseCliArguments(["--version"]).version).toBe(true);
   });
 });

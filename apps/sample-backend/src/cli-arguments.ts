@@ -1,3 +1,5 @@
+import { parseArgs } from "node:util";
+
 /** The transports the sample backend serves. */
 export type TransportKind = "stdio" | "http" | "sse" | "ws";
 
@@ -8,51 +10,69 @@ export interface CliArguments {
   port: number;
   /** `--step-delay-ms`: pause after each progress report (absent: the server's default, 50). */
   stepDelayMs?: number;
+  /** `-h`/`--help`: print the usage to stdout and exit 0. */
+  help: boolean;
+  /** `--version`: print the version to stdout and exit 0. */
+  version: boolean;
 }
 
 /** Usage text printed for `--help` and after a bad argument. */
 export const USAGE =
-  "Usage: patchbay-sample-backend --transport stdio|http|sse|ws [--host 127.0.0.1] [--port N] [--step-delay-ms N]\n" +
-  "  --transport  how to serve: stdio (default), http (Streamable HTTP at /mcp), sse (legacy HTTP+SSE at /sse)\n" +
-  "               or ws (WebSocket at ws://host:port/mcp, subprotocol mcp)\n" +
-  "  --host       address to bind for http/sse/ws (default 127.0.0.1)\n" +
-  "  --port       port for http/sse/ws (default $PORT or 3000; 0 picks a free port)\n" +
-  "  --step-delay-ms  pause after each progress report of the progress tools (default 50; 0: none)\n";
+  "Usage: patchbay-sample-backend [--transport stdio|http|sse|ws] [--host 127.0.0.1] [--port N] [--step-delay-ms N]\n" +
+  "  --transport      how to serve: stdio (default), http (Streamable HTTP at /mcp), sse (legacy HTTP+SSE at /sse)\n" +
+  "                   or ws (WebSocket at ws://host:port/mcp, subprotocol mcp)\n" +
+  "  --host           address to bind for http/sse/ws (default 127.0.0.1)\n" +
+  "  --port           port for http/sse/ws (default $PORT or 3000; 0 picks a free port)\n" +
+  "  --step-delay-ms  pause after each progress report of the progress tools (default 50; 0: none)\n" +
+  "  -h, --help       show this help\n" +
+  "  --version        show the version\n";
+
+// One entry per option (node:util parseArgs); a new flag is one more line here and in USAGE.
+const OPTIONS = {
+  transport: { type: "string" },
+  host: { type: "string" },
+  port: { type: "string" },
+  "step-delay-ms": { type: "string" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean" },
+} as const;
+
+const TRANSPORTS: readonly string[] = ["stdio", "http", "sse", "ws"];
 
 /**
- * Parses `--transport`, `--host`, `--port` and `--step-delay-ms` (also as `--name=value`); throws a `TypeError` that
- * names the bad argument.
+ * Parses the command line (`--name value` and `--name=value`); throws a `TypeError` that names
+ * the bad argument.
  */
 export function parseCliArguments(
   argv: readonly string[],
   environment: Readonly<Record<string, string | undefined>> = {},
 ): CliArguments {
-  const values = new Map<string, string>();
-  for (let index = 0; index < argv.length; index += 1) {
-    const argument = argv[index] as string;
-    if (!argument.startsWith("--")) throw new TypeError(`Unexpected argument: ${argument}`);
-    const equals = argument.indexOf("=");
-    const name = equals === -1 ? argument.slice(2) : argument.slice(2, equals);
-    if (!["transport", "host", "port", "step-delay-ms"].includes(name))
-      throw new TypeError(`Unknown option: --${name}`);
-    const value = equals === -1 ? argv[++index] : argument.slice(equals + 1);
-    if (value === undefined) throw new TypeError(`Option --${name} needs a value`);
-    values.set(name, value);
-  }
-  const transport = values.get("transport") ?? "stdio";
-  if (transport !== "stdio" && transport !== "http" && transport !== "sse" && transport !== "ws") {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: OPTIONS,
+    strict: true,
+    allowPositionals: false,
+  });
+  const transport = values.transport ?? "stdio";
+  if (!TRANSPORTS.includes(transport)) {
     throw new TypeError(`--transport must be stdio, http, sse or ws, got ${transport}`);
   }
-  const portText = values.get("port") ?? environment.PORT ?? "3000";
+  const portText = values.port ?? environment.PORT ?? "3000";
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65_535) {
     throw new TypeError(`--port must be an integer from 0 to 65535, got ${portText}`);
   }
-  const host = values.get("host") ?? "127.0.0.1";
-  const stepDelayText = values.get("step-delay-ms");
-  if (stepDelayText === undefined) return { transport, host, port };
+  const parsed: CliArguments = {
+    transport: transport as TransportKind,
+    host: values.host ?? "127.0.0.1",
+    port,
+    help: values.help === true,
+    version: values.version === true,
+  };
+  const stepDelayText = values["step-delay-ms"];
+  if (stepDelayText === undefined) return parsed;
   if (!/^\d+$/.test(stepDelayText) || Number(stepDelayText) > 60_000) {
     throw new TypeError(`--step-delay-ms must be an integer from 0 to 60000, got ${stepDelayText}`);
   }
-  return { transport, host, port, stepDelayMs: Number(stepDelayText) };
+  return { ...parsed, stepDelayMs: Number(stepDelayText) };
 }

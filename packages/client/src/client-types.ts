@@ -6,7 +6,7 @@ import type {
   Transport,
   Unsubscribe,
 } from "@patchbay/jsonrpc-core";
-import type { LoggingLevel, v2025_11_25 } from "@patchbay/mcp-types";
+import type { JsonSchemaValidator, LoggingLevel, v2025_11_25 } from "@patchbay/mcp-types";
 import type { ServerNotificationMap, ServerNotificationMethod } from "./client-events.js";
 import type { ClientHandlers } from "./client-handlers.js";
 
@@ -20,6 +20,12 @@ export interface ClientOptions extends ClientHandlers {
   requestTimeoutMs?: number;
   /** Further options for the JSON-RPC connection. */
   connection?: ConnectionOptions;
+  /**
+   * Checks `structuredContent` against the `outputSchema` of tools listed before, and accepted
+   * elicitation answers against the requested schema (default: ajv, loaded on first use;
+   * `createCfWorkerValidator` from `@patchbay/mcp-types` on edge runtimes).
+   */
+  jsonSchemaValidator?: JsonSchemaValidator;
 }
 
 /** Options of one request: cancellation, timeout and progress. */

@@ -1,23 +1,13 @@
-import {
-  type Connection,
-  createConnection,
-  type JSONRPCParams,
-  type RequestContext,
-  type RequestOptions,
-} from "@patchbay/jsonrpc-core";
-import {
-  createMcpConnectionHooks,
-  LATEST_LEGACY_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type v2025_11_25,
-} from "@patchbay/mcp-types";
+import { type Connection, createConnection, type JSONRPCParams } from "@patchbay/jsonrpc-core";
+import { createMcpConnectionHooks, type v2025_11_25 } from "@patchbay/mcp-types";
 import { deriveClientCapabilities } from "./client-capabilities.js";
 import { ClientEvents } from "./client-events.js";
-import type { ClientRequestContext } from "./client-handlers.js";
-import type { CallOptions, Client, ClientOptions, ListOptions } from "./client-types.js";
-import { NotConnectedError } from "./errors/not-connected-error.js";
-import { UnsupportedProtocolVersionError } from "./errors/unsupported-protocol-version-error.js";
-import { listAllPages, type PageResult } from "./list-all-pages.js";
+import { createClientRequests, requireConnected } from "./client-requests.js";
+import type { Client, ClientOptions } from "./client-types.js";
+import { initializeSession } from "./initialize-session.js";
+import { installClientHandlers } from "./install-client-handlers.js";
+import { createJsonSchemaChecks } from "./json-schema-checks.js";
+import type { PageResult } from "./list-all-pages.js";
 
 /** Creates a client that identifies itself as `clientInfo`. */
 export function createClient(
@@ -30,49 +20,16 @@ export function createClient(
   let connection: Connection | undefined;
   let initializeResult: v2025_11_25.InitializeResult | undefined;
 
-  const ready = (method: string): Connection => {
-    if (connection === undefined || initializeResult === undefined || connection.closed) {
-      throw new NotConnectedError(method);
-    }
-    return connection;
-  };
-  const requestOptions = (callOptions: CallOptions = {}): RequestOptions => {
-    const { onProgress, ...rest } = callOptions;
-    const result: RequestOptions = { ...rest };
-    if (result.timeoutMs === undefined && options.requestTimeoutMs !== undefined) {
-      result.timeoutMs = options.requestTimeoutMs;
-    }
-    if (onProgress !== undefined) {
-      result.onProgress = (params) => onProgress(params as Parameters<typeof onProgress>[0]);
-    }
-    return result;
-  };
-  const send = async (method: string, params?: JSONRPCParams, callOptions?: CallOptions) =>
-    await ready(method).request(method, params, requestOptions(callOptions));
-  const page = (method: string, listOptions: ListOptions = {}) => {
-    const { cursor, ...rest } = listOptions;
-    return send(method, cursor === undefined ? {} : { cursor }, rest) as Promise<PageResult>;
-  };
-  const all = <Item>(method: string, key: string, callOptions?: CallOptions) =>
-    listAllPages<Item>(key, (cursor) =>
-      page(method, cursor === undefined ? { ...callOptions } : { ...callOptions, cursor }),
+  const checks = createJsonSchemaChecks(options.jsonSchemaValidator);
+  const ready = (method: string) =>
+    requireConnected(connection, initializeResult !== undefined, method);
+  const { send, page, all } = createClientRequests(options, ready);
+  // Every tools/list page passes here, so that callTool knows each tool's output schema.
+  const rememberTools = <Result extends PageResult | v2025_11_25.Tool[]>(listed: Result) => {
+    checks.rememberTools(
+      (Array.isArray(listed) ? listed : (listed.tools ?? [])) as v2025_11_25.Tool[],
     );
-
-  const installHandlers = (target: Connection) => {
-    const { sampling, elicitation, roots } = options;
-    if (sampling !== undefined) {
-      target.handle("sampling/createMessage", (params, context) =>
-        sampling(params as never, handlerContext(context)),
-      );
-    }
-    if (elicitation !== undefined) {
-      target.handle("elicitation/create", (params, context) =>
-        elicitation(params as never, handlerContext(context)),
-      );
-    }
-    if (roots !== undefined)
-      target.handle("roots/list", (_params, context) => roots(handlerContext(context)));
-    target.handle("ping", () => ({}));
+    return listed;
   };
 
   const client: Client = {
@@ -104,31 +61,18 @@ export function createClient(
         ...options.connection,
       });
       connection = target;
-      installHandlers(target);
+      installClientHandlers(target, options, checks);
       events.attach(target);
       target.onClose(() => {
         for (const listener of [...closeListeners]) listener();
       });
       await target.start();
-      let result: v2025_11_25.InitializeResult;
-      try {
-        result = (await target.request("initialize", {
-          protocolVersion: options.protocolVersion ?? LATEST_LEGACY_PROTOCOL_VERSION,
-          capabilities,
-          clientInfo,
-        })) as v2025_11_25.InitializeResult;
-      } catch (error) {
-        // A session that failed its handshake is of no use: do not leave the transport open.
-        await target.close();
-        throw error;
-      }
-      if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
-        await target.close();
-        throw new UnsupportedProtocolVersionError(
-          result.protocolVersion,
-          SUPPORTED_PROTOCOL_VERSIONS,
-        );
-      }
+      const result = await initializeSession(
+        target,
+        clientInfo,
+        capabilities,
+        options.protocolVersion,
+      );
       initializeResult = result;
       await target.notify("notifications/initialized");
       return result;
@@ -140,8 +84,9 @@ export function createClient(
       await send("ping", undefined, callOptions);
     },
 
-    listTools: (listOptions) => page("tools/list", listOptions) as never,
-    listAllTools: (callOptions) => all<v2025_11_25.Tool>("tools/list", "tools", callOptions),
+    listTools: async (listOptions) => rememberTools(await page("tools/list", listOptions)) as never,
+    listAllTools: async (callOptions) =>
+      rememberTools(await all<v2025_11_25.Tool>("tools/list", "tools", callOptions)),
     listResources: (listOptions) => page("resources/list", listOptions) as never,
     listAllResources: (callOptions) =>
       all<v2025_11_25.Resource>("resources/list", "resources", callOptions),
@@ -156,8 +101,11 @@ export function createClient(
     listAllPrompts: (callOptions) =>
       all<v2025_11_25.Prompt>("prompts/list", "prompts", callOptions),
 
-    callTool: (params, callOptions) =>
-      send("tools/call", params, callOptions) as Promise<v2025_11_25.CallToolResult>,
+    async callTool(params, callOptions) {
+      const result = (await send("tools/call", params, callOptions)) as v2025_11_25.CallToolResult;
+      await checks.checkToolResult(params.name, result);
+      return result;
+    },
     readResource: (params, callOptions) =>
       send("resources/read", params, callOptions) as Promise<v2025_11_25.ReadResourceResult>,
     getPrompt: (params, callOptions) =>
@@ -196,12 +144,4 @@ export function createClient(
     },
   };
   return client;
-}
-
-/** The context a server-to-client handler gets: the signal, and the relation when known. */
-function handlerContext(context: RequestContext): ClientRequestContext {
-  const related = context.info.relatedRequestId;
-  return related === undefined
-    ? { signal: context.signal }
-    : { signal: context.signal, relatedRequestId: related };
 }

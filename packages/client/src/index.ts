@@ -35,8 +35,10 @@ export type {
   ListOptions,
 } from "./client-types.js";
 export { createClient } from "./create-client.js";
+export { InvalidToolOutputError } from "./errors/invalid-tool-output-error.js";
 export { NotConnectedError } from "./errors/not-connected-error.js";
 export { UnsupportedProtocolVersionError } from "./errors/unsupported-protocol-version-error.js";
+export { MAX_REMEMBERED_OUTPUT_SCHEMAS } from "./json-schema-checks.js";
 
 /** The result of `tools/call` (MCP 2025-11-25). */
 export type CallToolResult = v2025_11_25.CallToolResult;

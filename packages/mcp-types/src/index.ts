@@ -386,6 +386,23 @@ export {
   MCP_PROTOCOL_VERSION_HEADER,
   MCP_SESSION_ID_HEADER,
 } from "./http-headers.js";
+export type { AjvLike, AjvValidateFunction } from "./json-schema-validator/ajv-validator.js";
+export { createAjvValidator } from "./json-schema-validator/ajv-validator.js";
+export type {
+  CfWorkerSchemaDraft,
+  CfWorkerValidatorClass,
+} from "./json-schema-validator/cfworker-validator.js";
+export { createCfWorkerValidator } from "./json-schema-validator/cfworker-validator.js";
+export {
+  loadDefaultJsonSchemaValidator,
+  NO_VALIDATOR_PROBLEM,
+} from "./json-schema-validator/default-validator.js";
+export type {
+  JsonSchemaCheck,
+  JsonSchemaCheckFunction,
+  JsonSchemaValidator,
+} from "./json-schema-validator/json-schema-validator.js";
+export { createSchemaCache } from "./json-schema-validator/json-schema-validator.js";
 export {
   initializedAliasNotification,
   METHOD_ALIASES,

@@ -18,3 +18,17 @@ it("re-exports the latest revision (2026-07-28) at the root", () => {
   expect(mcpTypes.methods).toBe(mcpTypes.v2026_07_28.methods);
   expect(mcpTypes.LATEST_PROTOCOL_VERSION).toBe("2026-07-28");
 });
+
+it.each(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"])(
+  "serves revision %s at its own subpath, the very module of its root namespace",
+  async (revision) => {
+    // Through the package's exports map (the built dist), as a consumer imports it.
+    const root = (await import("@patchbay/mcp-types")) as unknown as Record<
+      string,
+      { methods: unknown }
+    >;
+    const subpath = (await import(`@patchbay/mcp-types/${revision}`)) as { methods: unknown };
+    expect(subpath.methods).toBeDefined();
+    expect(subpath.methods).toBe(root[`v${revision.replaceAll("-", "_")}`]?.methods);
+  },
+);

@@ -4,7 +4,13 @@ import {
   type Transport,
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
-import type { LoggingLevel, v2025_11_25 } from "@patchbay/mcp-types";
+import {
+  createSchemaCache,
+  type JsonSchemaValidator,
+  type LoggingLevel,
+  loadDefaultJsonSchemaValidator,
+  type v2025_11_25,
+} from "@patchbay/mcp-types";
 import type { SchemaInput } from "./input-schema.js";
 import { DEFAULT_PAGE_SIZE } from "./pagination.js";
 import {
@@ -50,6 +56,12 @@ export interface ServerOptions {
   capabilities?: v2025_11_25.ServerCapabilities;
   /** Options for every session's JSON-RPC connection (timeouts, concurrency). */
   connection?: ConnectionOptions;
+  /**
+   * Checks tool arguments and results declared with a plain JSON Schema, and elicitation answers
+   * (default: ajv, loaded on first use; `createCfWorkerValidator` from `@patchbay/mcp-types` on edge
+   * runtimes).
+   */
+  jsonSchemaValidator?: JsonSchemaValidator;
 }
 
 /**
@@ -100,10 +112,19 @@ export interface Server {
 
 /** Creates a server definition. */
 export function createServer(options: ServerOptions): Server {
-  const { instructions, pageSize = DEFAULT_PAGE_SIZE, capabilities, connection, ...info } = options;
+  const {
+    instructions,
+    pageSize = DEFAULT_PAGE_SIZE,
+    capabilities,
+    connection,
+    jsonSchemaValidator,
+    ...info
+  } = options;
   if (!Number.isInteger(pageSize) || pageSize < 1) {
     throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
   }
+  // The default validator (ajv) is loaded when the first plain JSON Schema needs checking.
+  let schemaCache: Promise<ReturnType<typeof createSchemaCache>> | undefined;
   const sessions = new Set<ServerSession>();
   const sessionListeners = new Set<(session: ServerSession) => void>();
   const host: SessionHost = {
@@ -114,6 +135,14 @@ export function createServer(options: ServerOptions): Server {
     resources: new Registry<ResourceEntry>("resource"),
     resourceTemplates: new Registry<ResourceTemplateEntry>("resource template"),
     prompts: new Registry<PromptEntry>("prompt"),
+    async compileJsonSchema(schema) {
+      schemaCache ??= (
+        jsonSchemaValidator === undefined
+          ? loadDefaultJsonSchemaValidator()
+          : Promise.resolve(jsonSchemaValidator)
+      ).then(createSchemaCache);
+      return (await schemaCache)(schema);
+    },
     capabilities: () =>
       deriveServerCapabilities(
         {

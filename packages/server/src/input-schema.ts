@@ -1,7 +1,7 @@
-import type { JSONObject } from "@patchbay/mcp-types";
+import type { JSONObject, JsonSchemaCheckFunction } from "@patchbay/mcp-types";
 import { z } from "zod";
 
-/** A zod schema, or a plain JSON Schema object published as given (and not checked by the server). */
+/** A zod schema, or a plain JSON Schema object published as given and checked by the server's JSON Schema validator. */
 export type SchemaInput = z.ZodType | (JSONObject & { type: "object" });
 
 /** The outcome of checking a value against a tool schema. */
@@ -40,12 +40,22 @@ export function toToolJsonSchema(
   return converted as JSONObject & { type: "object" };
 }
 
-/** Checks a value against a schema input; plain JSON Schema objects accept any object. */
-export function checkSchema(schema: SchemaInput | undefined, value: unknown): SchemaCheck {
+/** Compiles a plain JSON Schema with the server's validator (see `ServerOptions.jsonSchemaValidator`). */
+export type CompileJsonSchema = (schema: JSONObject) => Promise<JsonSchemaCheckFunction>;
+
+/** Checks a value against a schema input: zod schemas parse, plain JSON Schemas go to the validator. */
+export async function checkSchema(
+  schema: SchemaInput | undefined,
+  value: unknown,
+  compile: CompileJsonSchema,
+): Promise<SchemaCheck> {
   if (schema === undefined || !isZodSchema(schema)) {
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? { ok: true, value }
-      : { ok: false, problem: "expected an object" };
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      return { ok: false, problem: "expected an object" };
+    }
+    if (schema === undefined) return { ok: true, value };
+    const check = (await compile(schema))(value);
+    return check.valid ? { ok: true, value } : { ok: false, problem: check.problem };
   }
   const result = schema.safeParse(value);
   if (result.success) return { ok: true, value: result.data };

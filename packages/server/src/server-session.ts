@@ -2,6 +2,7 @@ import {
   type Connection,
   type ConnectionOptions,
   createConnection,
+  InvalidParamsError,
   type JSONRPCId,
   type Transport,
   type Unsubscribe,
@@ -9,6 +10,7 @@ import {
 import {
   createMcpConnectionHooks,
   isLoggingLevelEnabled,
+  type JSONObject,
   type LoggingLevel,
   type v2025_11_25,
 } from "@patchbay/mcp-types";
@@ -194,11 +196,22 @@ export class ServerSession {
   ): Promise<v2025_11_25.ElicitResult> {
     if (params.mode === "url") this.#require("elicitation/create", "elicitation.url");
     else this.#requireFormElicitation();
-    return (await this.connection.request(
+    const result = (await this.connection.request(
       "elicitation/create",
       params,
       options,
     )) as v2025_11_25.ElicitResult;
+    // An accepted form answer must match what was asked for before a tool relies on it.
+    if (params.mode !== "url" && result.action === "accept" && result.content !== undefined) {
+      const compiled = await this.#host.compileJsonSchema(params.requestedSchema as JSONObject);
+      const check = compiled(result.content);
+      if (!check.valid) {
+        throw new InvalidParamsError(
+          `The elicitation answer does not match the requested schema: ${check.problem}`,
+        );
+      }
+    }
+    return result;
   }
 
   /** Sends `roots/list`; needs the client's `roots` capability. */

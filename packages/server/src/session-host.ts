@@ -1,4 +1,5 @@
 import type { v2025_11_25 } from "@patchbay/mcp-types";
+import type { CompileJsonSchema } from "./input-schema.js";
 import type { PromptEntry } from "./prompt.js";
 import type { Registry } from "./registry.js";
 import type { ResourceEntry } from "./resource.js";
@@ -14,6 +15,8 @@ export interface SessionHost {
   readonly resources: Registry<ResourceEntry>;
   readonly resourceTemplates: Registry<ResourceTemplateEntry>;
   readonly prompts: Registry<PromptEntry>;
+  /** Compiles plain JSON Schemas (tool schemas, elicitation requests) with the server's validator. */
+  readonly compileJsonSchema: CompileJsonSchema;
   /** The capabilities to declare to a client initializing now. */
   capabilities(): v2025_11_25.ServerCapabilities;
   /** Throws the error for a request that arrived before `initialize`. */

@@ -6,7 +6,12 @@ import {
   validateToolName,
 } from "@patchbay/mcp-types";
 import type { z } from "zod";
-import { checkSchema, type SchemaInput, toToolJsonSchema } from "./input-schema.js";
+import {
+  type CompileJsonSchema,
+  checkSchema,
+  type SchemaInput,
+  toToolJsonSchema,
+} from "./input-schema.js";
 import type { RequestHandlerContext } from "./request-handler-context.js";
 
 type Infer<Schema> = Schema extends z.ZodType ? z.output<Schema> : JSONObject;
@@ -21,7 +26,7 @@ export interface ToolConfig<
   description?: string;
   /** Zod schema of the arguments (published as JSON Schema), or a raw JSON Schema published as is. */
   inputSchema?: Input;
-  /** Zod schema of `structuredContent` (2025-06-18); results are checked against it. */
+  /** Zod schema (or plain JSON Schema) of `structuredContent` (2025-06-18); results are checked against it. */
   outputSchema?: Output;
   annotations?: v2025_11_25.ToolAnnotations;
   icons?: v2025_11_25.Icon[];
@@ -103,8 +108,9 @@ export async function runTool(
   entry: ToolEntry,
   args: unknown,
   context: RequestHandlerContext,
+  compile: CompileJsonSchema,
 ): Promise<v2025_11_25.CallToolResult> {
-  const input = checkSchema(entry.config.inputSchema, args ?? {});
+  const input = await checkSchema(entry.config.inputSchema, args ?? {}, compile);
   if (!input.ok) {
     return toolError(`Invalid arguments for tool ${entry.name}: ${input.problem}`);
   }
@@ -122,7 +128,7 @@ export async function runTool(
   if (result.structuredContent === undefined) {
     return toolError(`Tool ${entry.name} has an output schema but returned no structured content`);
   }
-  const output = checkSchema(entry.config.outputSchema, result.structuredContent);
+  const output = await checkSchema(entry.config.outputSchema, result.structuredContent, compile);
   if (!output.ok) {
     return toolError(`Tool ${entry.name} returned invalid structured content: ${output.problem}`);
   }

@@ -22,6 +22,7 @@ import {
   type StdioClientTransportOptions,
   type StdioExitDetails,
 } from "./stdio-client-options.js";
+import { prepareCommand } from "./windows-command.js";
 
 /**
  * The client side of the stdio transport: spawns a server process and speaks newline-delimited
@@ -119,15 +120,23 @@ class ChildProcessTransport implements StdioClientTransport {
     const spawn = options.spawn ?? (nodeSpawn as SpawnFunction);
     let child: ChildProcess;
     try {
-      child = spawn(options.command, options.args ?? [], {
+      const env = {
+        ...(options.inheritEnvironment ? process.env : getDefaultEnvironment()),
+        ...options.env,
+      };
+      // Windows runs `npx` (npx.cmd) and other batch shims only through cmd.exe.
+      const { command, args, windowsVerbatimArguments } = prepareCommand(
+        options.command,
+        options.args ?? [],
+        { platform: process.platform, env, cwd: options.cwd ?? process.cwd() },
+      );
+      child = spawn(command, args, {
         ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-        env: {
-          ...(options.inheritEnvironment ? process.env : getDefaultEnvironment()),
-          ...options.env,
-        },
+        env,
         stdio: ["pipe", "pipe", typeof stderr === "function" ? "pipe" : stderr],
         detached: this.#processGroup,
         windowsHide: true,
+        ...(windowsVerbatimArguments ? { windowsVerbatimArguments } : {}),
       });
     } catch (error) {
       return Promise.reject(this.#startFailed(error));

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { allowedDependencies } from "./layers.js";
 import { hasStarExport, readExportedNames } from "./public-surface.js";
@@ -8,6 +8,7 @@ import { listWorkspacePackages, root } from "./workspace.js";
 const all = listWorkspacePackages();
 const published = all.filter((pkg) => pkg.group === "packages");
 const apps = all.filter((pkg) => pkg.group === "apps");
+const repositoryUrl = "https://github.com/patchbay-mcp/patchbay";
 
 function sourceFiles(dir: string): string[] {
   const files: string[] = [];
@@ -92,8 +93,80 @@ describe("layers", () => {
       expect([...imported].filter((dep) => !allowed?.includes(dep))).toEqual([]);
     },
   );
+});
 
-  it("keeps apps private", () => {
-    for (const app of apps) expect(app.manifest.private, app.manifest.name).toBe(true);
+describe("publishing", () => {
+  it("has an MIT LICENSE at the root", () => {
+    const license = readFileSync(join(root, "LICENSE"), "utf8");
+    expect(license).toMatch(/^MIT License/);
+    expect(license).toContain("Copyright (c) 2026 the Patchbay authors");
+  });
+
+  describe.each(all.map((pkg) => [pkg.manifest.name, pkg] as const))("%s", (_name, pkg) => {
+    const { manifest } = pkg;
+    const directory = relative(root, pkg.dir).split(sep).join("/");
+
+    it("is publishable with the root LICENSE beside its manifest", () => {
+      expect(manifest.private).not.toBe(true);
+      expect(manifest.license).toBe("MIT");
+      expect(readFileSync(join(pkg.dir, "LICENSE"), "utf8")).toBe(
+        readFileSync(join(root, "LICENSE"), "utf8"),
+      );
+    });
+
+    it("names its repository folder, homepage and issue tracker", () => {
+      expect(manifest.repository).toEqual({
+        type: "git",
+        url: `git+${repositoryUrl}.git`,
+        directory,
+      });
+      expect(manifest.homepage).toBe(`${repositoryUrl}/tree/main/${directory}#readme`);
+      expect(manifest.bugs).toEqual({ url: `${repositoryUrl}/issues` });
+    });
+
+    it("links other Patchbay packages with a caret range", () => {
+      for (const field of ["dependencies", "peerDependencies"] as const) {
+        for (const [dep, spec] of Object.entries(manifest[field] ?? {})) {
+          if (dep.startsWith("@patchbay/")) expect(spec, `${field}.${dep}`).toBe("workspace:^");
+        }
+      }
+    });
+
+    it("takes zod as a peer when it is a library, and pins it for tests", () => {
+      const usesZod = Boolean(
+        manifest.dependencies?.zod ||
+          manifest.peerDependencies?.zod ||
+          manifest.dependencies?.["@patchbay/mcp-types"] ||
+          manifest.dependencies?.["@patchbay/client"] ||
+          manifest.dependencies?.["@patchbay/server"] ||
+          manifest.dependencies?.["@patchbay/router"],
+      );
+      if (!usesZod) return;
+      if (pkg.group === "apps") {
+        // An app installs its own zod, any 4.x, so it shares the one a project already has.
+        expect(manifest.dependencies?.zod, "apps depend on zod themselves").toBe("^4.0.0");
+        return;
+      }
+      expect(manifest.dependencies?.zod, "zod belongs in peerDependencies").toBeUndefined();
+      expect(manifest.peerDependencies?.zod).toBe("^4.0.0");
+      expect(manifest.devDependencies?.zod).toBe("catalog:");
+    });
+
+    it("does not point published READMEs at files by relative links", () => {
+      const readme = readFileSync(join(pkg.dir, "README.md"), "utf8");
+      const relativeLinks = [...readme.matchAll(/\]\(([^)\s]+)\)/g)]
+        .map((match) => match[1] ?? "")
+        .filter((target) => !/^(https?:|mailto:|#)/.test(target));
+      expect(relativeLinks).toEqual([]);
+    });
+  });
+
+  describe.each(apps.map((pkg) => [pkg.manifest.name, pkg] as const))("app %s", (_name, pkg) => {
+    it("ships its dist with a bin", () => {
+      expect(pkg.manifest.files).toEqual(["dist"]);
+      const bins = Object.values(pkg.manifest.bin ?? {});
+      expect(bins.length).toBeGreaterThan(0);
+      for (const bin of bins) expect(bin).toMatch(/^\.\/dist\/.+\.js$/);
+    });
   });
 });

@@ -13,6 +13,11 @@ export interface WorkspacePackage {
     name: string;
     private?: boolean;
     version?: string;
+    license?: string;
+    repository?: unknown;
+    homepage?: string;
+    bugs?: unknown;
+    bin?: Record<string, string>;
     type?: string;
     sideEffects?: boolean;
     files?: string[];

@@ -30,10 +30,15 @@ export function registerClientRequestTools(server: Server): void {
       const result = await context.elicit({
         mode: "form",
         message,
+        // The schema the official conformance suite specifies for this fixture (its client
+        // answers with a username and an email, and answers are checked against this schema).
         requestedSchema: {
           type: "object",
-          properties: { response: { type: "string", description: "User's response" } },
-          required: ["response"],
+          properties: {
+            username: { type: "string", description: "User's response" },
+            email: { type: "string", description: "User's email address" },
+          },
+          required: ["username", "email"],
         },
       });
       const text = `User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`;

@@ -49,13 +49,31 @@ function byMethod(schemas: z.ZodObject[]): z.ZodType {
 }
 
 /**
+ * The unions `createMessageUnions` returns for `Methods`. Revisions annotate their exports with it,
+ * so that declaration files refer to this type instead of spelling out every message (which made
+ * the published declarations megabytes long).
+ */
+export interface MessageUnions<Methods> {
+  ClientRequestSchema: z.ZodType<RequestMessage<Sent<Methods, "request", FromClient>>>;
+  ServerRequestSchema: z.ZodType<RequestMessage<Sent<Methods, "request", FromServer>>>;
+  ClientNotificationSchema: z.ZodType<
+    NotificationMessage<Sent<Methods, "notification", FromClient>>
+  >;
+  ServerNotificationSchema: z.ZodType<
+    NotificationMessage<Sent<Methods, "notification", FromServer>>
+  >;
+  ClientResultSchema: z.ZodType<ResultOf<Sent<Methods, "request", FromServer>>>;
+  ServerResultSchema: z.ZodType<ResultOf<Sent<Methods, "request", FromClient>>>;
+}
+
+/**
  * The per-direction unions of one revision, from its descriptors: every request and notification
  * a client (or server) sends, discriminated by `method`, and every result it answers with (a plain
  * union: an empty result matches any object, as in the official SDK).
  */
 export function createMessageUnions<Methods extends Record<string, McpMethodDescriptor>>(
   methods: Methods,
-) {
+): MessageUnions<Methods> {
   const descriptors = Object.values(methods);
   const sentBy = (kind: "request" | "notification", sender: "client" | "server") =>
     descriptors.filter(

@@ -18,6 +18,6 @@ export function installToolHandlers(scope: HandlerScope): void {
     const entry = host.tools.get(name);
     // MCP "Tools": an unknown tool is a protocol error, not a tool execution error.
     if (entry === undefined) throw new InvalidParamsError(`Unknown tool: ${name}`, { name });
-    return await runTool(entry, params.arguments, context);
+    return await runTool(entry, params.arguments, context, host.compileJsonSchema);
   });
 }

@@ -28,13 +28,18 @@ export function defineClientRequestCases(context: ServerContractContext): void {
 
   context.test("elicitation/create reaches the client's handler", requests, async () => {
     const client = await context.connectClient({
-      elicitation: () => ({ action: "accept", content: { response: "yes" } }),
+      elicitation: () => ({
+        action: "accept",
+        content: { username: "ada", email: "ada@example.com" },
+      }),
     });
     const result = await client.callTool({
       name: "test_elicitation",
       arguments: { message: "Continue?" },
     });
-    expect(textOf(result)).toBe('User response: action=accept, content={"response":"yes"}');
+    expect(textOf(result)).toBe(
+      'User response: action=accept, content={"username":"ada","email":"ada@example.com"}',
+    );
   });
 
   context.test("roots/list reaches the client's handler", requests, async () => {
