@@ -144,6 +144,7 @@ export function createConnection(
     connection,
     options.maxConcurrentHandlers ?? DEFAULT_MAX_CONCURRENT_HANDLERS,
     report,
+    options.maxQueuedHandlers,
   );
   const notifications = new NotificationDispatch({
     cancellation,
