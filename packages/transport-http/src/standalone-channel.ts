@@ -13,13 +13,18 @@ export class StandaloneChannel {
   readonly streamId = randomUUID();
   private readonly settings: SessionSettings;
   private readonly onDrop: () => void;
+  private readonly onOverflow: (error: Error) => void;
   private stream: ServerSseStream | undefined;
   private waiting: JSONRPCMessage[] = [];
 
-  /** `onDrop` is told when the queue overflows and its oldest message is dropped. */
-  constructor(settings: SessionSettings, onDrop: () => void) {
+  /**
+   * `onDrop` is told when the queue overflows and its oldest message is dropped; `onOverflow` when
+   * the client stopped reading the open stream and it was broken off.
+   */
+  constructor(settings: SessionSettings, onDrop: () => void, onOverflow: (error: Error) => void) {
     this.settings = settings;
     this.onDrop = onDrop;
+    this.onOverflow = onOverflow;
   }
 
   /** True while a GET stream is open. */
@@ -33,7 +38,13 @@ export class StandaloneChannel {
     headers: Readonly<Record<string, string>>,
     options: { prime: boolean; replay?: readonly (readonly [string, Frame])[] },
   ): Promise<void> {
-    const stream = openSessionStream(this.settings, response, this.streamId, headers);
+    const stream = openSessionStream(
+      this.settings,
+      response,
+      this.streamId,
+      headers,
+      this.onOverflow,
+    );
     this.stream = stream;
     if (options.prime) await stream.prime(this.settings.retryIntervalMs);
     for (const [eventId, frame] of options.replay ?? []) await stream.replay(frame, eventId);
