@@ -44,6 +44,13 @@ export { RESPONSE_TOO_LARGE_CODE } from "./post-exchange.js";
 export { BodyTooLargeError, readBody } from "./read-body.js";
 export { readSseBody, type SseBodyCallbacks } from "./read-sse-body.js";
 export { type Admission, admitRequest, type RequestGate } from "./request-gate.js";
+export {
+  DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_MAX_RESPONSE_BODY_BYTES,
+  limitSseEvents,
+  ResponseTooLargeError,
+  readTextLimited,
+} from "./response-limits.js";
 export { SlowReaderError } from "./server-sse-stream.js";
 export {
   DEFAULT_MAX_SESSIONS,
@@ -55,6 +62,7 @@ export { formatSseComment, formatSseEvent, type SseEvent } from "./sse-event.js"
 export { createSseParser, type SseParser, type SseParserCallbacks } from "./sse-parser.js";
 export {
   type FetchLike,
+  noRedirects,
   type ReconnectOptions,
   StreamableHttpClientTransport,
   type StreamableHttpClientTransportOptions,
