@@ -61,11 +61,17 @@ export function limitSseEvents(
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
-        for (const byte of chunk) {
+        // The end of the last complete event in this chunk: it is passed on before failing.
+        let boundary = -1;
+        for (let index = 0; index < chunk.length; index++) {
+          const byte = chunk[index] as number;
           if (byte === 10 || byte === 13) {
             if (byte === 10) lineFeeds++;
             else carriageReturns++;
-            if (lineFeeds >= 2 || carriageReturns >= 2) eventBytes = 0;
+            if (lineFeeds >= 2 || carriageReturns >= 2) {
+              eventBytes = 0;
+              boundary = index;
+            }
             continue;
           }
           lineFeeds = 0;
@@ -76,6 +82,7 @@ export function limitSseEvents(
               `SSE event exceeds the limit of ${maxEventBytes} bytes (maxEventBytes)`,
               maxEventBytes,
             );
+            if (boundary >= 0) controller.enqueue(chunk.subarray(0, boundary + 1));
             onTooLarge(error);
             controller.error(error);
             return;
