@@ -8,6 +8,8 @@ import { formatSseComment, formatSseEvent } from "./sse-event.js";
 export interface ServerSseStreamOptions {
   /** The stream's id in the event store (stable across resumptions). */
   readonly streamId: string;
+  /** The session the stream belongs to (event-store quotas); absent in stateless mode. */
+  readonly sessionId?: string | undefined;
   readonly clock: Clock;
   /** Interval of `: keep-alive` comment lines; 0 switches them off. */
   readonly keepAliveIntervalMs: number;
@@ -87,7 +89,10 @@ export class ServerSseStream {
   prime(retryMs: number): Promise<void> {
     const store = this.options.eventStore;
     return this.enqueue(async () => {
-      const id = store === undefined ? undefined : await store.storeEvent(this.streamId, undefined);
+      const id =
+        store === undefined
+          ? undefined
+          : await store.storeEvent(this.streamId, undefined, this.options.sessionId);
       this.write(formatSseEvent({ ...(id === undefined ? {} : { id }), retry: retryMs, data: "" }));
     });
   }
@@ -103,7 +108,10 @@ export class ServerSseStream {
     if (this.waitingForDrain && this.overflows()) return Promise.resolve();
     return this.enqueue(async () => {
       this.queuedBytes -= data.length;
-      const id = store === undefined ? undefined : await store.storeEvent(this.streamId, message);
+      const id =
+        store === undefined
+          ? undefined
+          : await store.storeEvent(this.streamId, message, this.options.sessionId);
       await this.writeData(data, id);
     });
   }

@@ -20,16 +20,21 @@ export interface SessionSettings {
   readonly maxResponseBytes: number;
 }
 
-/**
- * Opens an SSE response with the session's keep-alive, event store and buffer limit; `onOverflow`
- * hears when the client stopped reading and the stream was broken off.
- */
+/** What a stream knows of its session. */
+export interface StreamSession {
+  /** The session id (event-store quotas); `undefined` in stateless mode. */
+  readonly sessionId: string | undefined;
+  /** Hears when the client stopped reading and the stream was broken off. */
+  readonly onOverflow: (error: Error) => void;
+}
+
+/** Opens an SSE response with the session's keep-alive, event store and buffer limit. */
 export function openSessionStream(
   settings: SessionSettings,
   response: ServerResponse,
   streamId: string,
   headers: Readonly<Record<string, string>>,
-  onOverflow: (error: Error) => void,
+  session: StreamSession,
 ): ServerSseStream {
   return new ServerSseStream(response, {
     streamId,
@@ -38,7 +43,8 @@ export function openSessionStream(
     eventStore: settings.eventStore,
     headers,
     maxBufferedBytes: settings.maxSseBufferBytes,
-    onOverflow,
+    sessionId: session.sessionId,
+    onOverflow: session.onOverflow,
   });
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import type { Frame, JSONRPCMessage } from "@patchbay/jsonrpc-core";
 import type { ServerSseStream } from "./server-sse-stream.js";
-import { openSessionStream, type SessionSettings } from "./session-settings.js";
+import { openSessionStream, type SessionSettings, type StreamSession } from "./session-settings.js";
 
 /**
  * A session's standalone GET stream for server-initiated messages. Messages sent while no stream is
@@ -13,18 +13,18 @@ export class StandaloneChannel {
   readonly streamId = randomUUID();
   private readonly settings: SessionSettings;
   private readonly onDrop: () => void;
-  private readonly onOverflow: (error: Error) => void;
+  private readonly session: StreamSession;
   private stream: ServerSseStream | undefined;
   private waiting: JSONRPCMessage[] = [];
 
   /**
-   * `onDrop` is told when the queue overflows and its oldest message is dropped; `onOverflow` when
-   * the client stopped reading the open stream and it was broken off.
+   * `onDrop` is told when the queue overflows and its oldest message is dropped; `session` when the
+   * client stopped reading the open stream and it was broken off.
    */
-  constructor(settings: SessionSettings, onDrop: () => void, onOverflow: (error: Error) => void) {
+  constructor(settings: SessionSettings, onDrop: () => void, session: StreamSession) {
     this.settings = settings;
     this.onDrop = onDrop;
-    this.onOverflow = onOverflow;
+    this.session = session;
   }
 
   /** True while a GET stream is open. */
@@ -38,13 +38,7 @@ export class StandaloneChannel {
     headers: Readonly<Record<string, string>>,
     options: { prime: boolean; replay?: readonly (readonly [string, Frame])[] },
   ): Promise<void> {
-    const stream = openSessionStream(
-      this.settings,
-      response,
-      this.streamId,
-      headers,
-      this.onOverflow,
-    );
+    const stream = openSessionStream(this.settings, response, this.streamId, headers, this.session);
     this.stream = stream;
     if (options.prime) await stream.prime(this.settings.retryIntervalMs);
     for (const [eventId, frame] of options.replay ?? []) await stream.replay(frame, eventId);

@@ -248,3 +248,40 @@ describe("SSE clients that do not read", () => {
     stream.abort();
   });
 });
+
+describe("resumable events", () => {
+  it("keeps a quiet session's events resumable while another session sends many", async () => {
+    const { url, handler } = await start({ keepAliveIntervalMs: 0 });
+    const quietId = await openSession(url);
+    const busyId = await openSession(url);
+    const quiet = await openSse(url, {
+      headers: { accept: "text/event-stream", ...headersFor(quietId) },
+    });
+    const priming = await quiet.event(0);
+    await handler.getSession(quietId)?.send({ jsonrpc: "2.0", method: "quiet/one" });
+    await quiet.event(1);
+    quiet.abort();
+    const busy = await openSse(url, {
+      headers: { accept: "text/event-stream", ...headersFor(busyId) },
+    });
+    await busy.event(0);
+    const busyTransport = handler.getSession(busyId);
+    // More than the store's 1000 events in all.
+    for (let index = 0; index < 1200; index++) {
+      await busyTransport?.send({ jsonrpc: "2.0", method: "busy/tick", params: { index } });
+    }
+    busy.abort();
+    const resumed = await openSse(url, {
+      headers: {
+        accept: "text/event-stream",
+        "last-event-id": priming.id ?? "",
+        ...headersFor(quietId),
+      },
+    });
+    expect(JSON.parse((await resumed.event(0)).data)).toEqual({
+      jsonrpc: "2.0",
+      method: "quiet/one",
+    });
+    resumed.abort();
+  });
+});

@@ -26,6 +26,7 @@ import {
   openSessionStream,
   type ResponseMode,
   type SessionSettings,
+  type StreamSession,
   shouldPrime,
 } from "./session-settings.js";
 import { StandaloneChannel } from "./standalone-channel.js";
@@ -63,6 +64,7 @@ export class StreamableHttpServerTransport implements Transport {
   private readonly standalone: StandaloneChannel;
   private readonly idleTimer: IdleTimer;
   private readonly idleTimeoutMs: number;
+  private readonly streamSession: StreamSession;
   private established = false;
   private readonly onEnded: (transport: StreamableHttpServerTransport) => void;
 
@@ -77,6 +79,7 @@ export class StreamableHttpServerTransport implements Transport {
     onEnded: (transport: StreamableHttpServerTransport) => void;
   }) {
     this.sessionId = init.sessionId;
+    this.streamSession = { sessionId: init.sessionId, onOverflow: this.overflowed };
     this.protocolVersion = init.protocolVersion;
     this.newestClientVersion = init.protocolVersion;
     this.settings = init.settings;
@@ -87,7 +90,7 @@ export class StreamableHttpServerTransport implements Transport {
         this.events.emitError(
           new TransportError("Dropped the oldest server message waiting for a GET stream"),
         ),
-      this.overflowed,
+      this.streamSession,
     );
     this.idleTimeoutMs = init.idleTimeoutMs;
     this.idleTimer = new IdleTimer(
@@ -217,7 +220,7 @@ export class StreamableHttpServerTransport implements Transport {
         response,
         exchange.streamId,
         headers,
-        this.overflowed,
+        this.streamSession,
       );
       if (shouldPrime(this.settings, this.newestClientVersion)) {
         await exchange.stream.prime(this.settings.retryIntervalMs);
@@ -271,7 +274,13 @@ export class StreamableHttpServerTransport implements Transport {
     if (streamId === undefined || !this.postStreamIds.has(streamId)) return "unknown";
     const exchange = this.routes.forStream(streamId);
     if (exchange?.stream !== undefined && !exchange.stream.closed) return "conflict";
-    const stream = openSessionStream(this.settings, response, streamId, headers, this.overflowed);
+    const stream = openSessionStream(
+      this.settings,
+      response,
+      streamId,
+      headers,
+      this.streamSession,
+    );
     for (const [eventId, frame] of replay) await stream.replay(frame, eventId);
     if (exchange === undefined || exchange.done) {
       // Every response of that POST was already sent: the replay is all there is.
