@@ -6,7 +6,8 @@ import { openSessionStream, type SessionSettings, type StreamSession } from "./s
 
 /**
  * A session's standalone GET stream for server-initiated messages. Messages sent while no stream is
- * open wait in a bounded queue and go out, in order, when the next stream opens.
+ * open wait in a queue bounded in count (`maxPendingMessages`) and bytes (`maxSseBufferBytes`) and
+ * go out, in order, when the next stream opens.
  */
 export class StandaloneChannel {
   /** The stream's id in the event store, stable across reconnections. */
@@ -15,7 +16,8 @@ export class StandaloneChannel {
   private readonly onDrop: () => void;
   private readonly session: StreamSession;
   private stream: ServerSseStream | undefined;
-  private waiting: JSONRPCMessage[] = [];
+  private waiting: { readonly message: JSONRPCMessage; readonly bytes: number }[] = [];
+  private waitingBytes = 0;
 
   /**
    * `onDrop` is told when the queue overflows and its oldest message is dropped; `session` when the
@@ -44,7 +46,8 @@ export class StandaloneChannel {
     for (const [eventId, frame] of options.replay ?? []) await stream.replay(frame, eventId);
     const waiting = this.waiting;
     this.waiting = [];
-    for (const message of waiting) await stream.send(message);
+    this.waitingBytes = 0;
+    for (const { message } of waiting) await stream.send(message);
   }
 
   /** Sends a message on the open stream, or queues it for the next one. */
@@ -53,9 +56,15 @@ export class StandaloneChannel {
       await this.stream.send(message);
       return;
     }
-    this.waiting.push(message);
-    if (this.waiting.length > this.settings.maxPendingMessages) {
-      this.waiting.shift();
+    const bytes = JSON.stringify(message).length;
+    this.waiting.push({ message, bytes });
+    this.waitingBytes += bytes;
+    // Bounded in count and in bytes (the newest message always stays).
+    while (
+      this.waiting.length > this.settings.maxPendingMessages ||
+      (this.waiting.length > 1 && this.waitingBytes > this.settings.maxSseBufferBytes)
+    ) {
+      this.waitingBytes -= this.waiting.shift()?.bytes ?? 0;
       this.onDrop();
     }
   }
@@ -71,5 +80,6 @@ export class StandaloneChannel {
   end(): void {
     this.detach();
     this.waiting = [];
+    this.waitingBytes = 0;
   }
 }

@@ -231,6 +231,29 @@ describe("SSE clients that do not read", () => {
     expect(handler.getSession(sessionId)).toBeUndefined();
   });
 
+  it("bounds the messages waiting for a GET stream by maxSseBufferBytes, dropping the oldest", async () => {
+    const { url, handler } = await start({ maxSseBufferBytes: 1000, keepAliveIntervalMs: 0 });
+    const sessionId = await openSession(url);
+    const transport = handler.getSession(sessionId);
+    const errors: Error[] = [];
+    transport?.onError((error) => errors.push(error));
+    const payload = "w".repeat(400);
+    for (let index = 0; index < 5; index++) {
+      await transport?.send({ jsonrpc: "2.0", method: "queued", params: { index, payload } });
+    }
+    expect(errors).toHaveLength(3);
+    expect(errors[0]?.message).toContain("Dropped the oldest server message");
+    const stream = await openSse(url, {
+      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+    });
+    const indexes = [1, 2].map(async (position) => {
+      const event = await stream.event(position);
+      return JSON.parse(event.data).params.index as number;
+    });
+    expect(await Promise.all(indexes)).toEqual([3, 4]);
+    stream.abort();
+  });
+
   it("still delivers one message larger than maxSseBufferBytes to a client that reads", async () => {
     const { url, handler } = await start({ maxSseBufferBytes: 1024, keepAliveIntervalMs: 0 });
     const sessionId = await openSession(url);
