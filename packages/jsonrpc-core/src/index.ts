@@ -1,6 +1,7 @@
 export { type DecodeResult, decode, decodeValue } from "./codec/decode.js";
 export { encode } from "./codec/encode.js";
 export { type Clock, systemClock, type TimerClock } from "./connection/clock.js";
+export { DEFAULT_MAX_QUEUED_HANDLERS } from "./connection/concurrency-limit.js";
 export type {
   Connection,
   ConnectionOptions,
@@ -32,6 +33,7 @@ export { createJSONRPCError } from "./errors/create-jsonrpc-error.js";
 export { ErrorCode } from "./errors/error-code.js";
 export { JSONRPCError } from "./errors/jsonrpc-error.js";
 export { LocalError, type LocalErrorOptions } from "./errors/local-error.js";
+export { SERVER_BUSY_ERROR_CODE } from "./errors/server-busy.js";
 export {
   InternalError,
   InvalidParamsError,

@@ -6,6 +6,13 @@ export type AuthenticateResult =
       readonly ok: true;
       /** Whatever the hook learnt (a user, scopes); handed to `onSession` and to frame listeners. */
       readonly info?: unknown;
+      /**
+       * Who the caller is, for binding sessions to their creator (MCP 2025-06-18, security: session
+       * ids should be bound to user information). Default: derived from `info` (its value when a
+       * string, otherwise its JSON with sorted keys), so two callers with different `info` never
+       * share a session. Set it when `info` carries per-request fields.
+       */
+      readonly identity?: string;
     }
   | {
       readonly ok: false;

@@ -3,6 +3,7 @@ import type { Clock, TimerHandle } from "./clock.js";
 import { LAST_EVENT_ID_HEADER } from "./constants.js";
 import { HttpStatusError } from "./http-errors.js";
 import { readSseBody } from "./read-sse-body.js";
+import { limitSseEvents, ResponseTooLargeError, readTextLimited } from "./response-limits.js";
 import type { SseEvent } from "./sse-event.js";
 import {
   type FetchLike,
@@ -18,6 +19,10 @@ export interface StreamHost {
   readonly clock: Clock;
   readonly reconnect: ReconnectOptions;
   readonly signal: AbortSignal;
+  /** Most bytes of one SSE event. */
+  readonly maxEventBytes: number;
+  /** Most bytes of an error body read whole. */
+  readonly maxBodyBytes: number;
   /** True once the transport is closing or closed: no more reading or reconnecting. */
   isClosed(): boolean;
   /** The headers of every request (auth, session, revision) over `base`. */
@@ -74,7 +79,11 @@ export class ClientSseStreams {
   ): Promise<void> {
     let failure: unknown;
     try {
-      await readSseBody(response.body as ReadableStream<Uint8Array>, {
+      const body = limitSseEvents(
+        response.body as ReadableStream<Uint8Array>,
+        this.host.maxEventBytes,
+      );
+      await readSseBody(body, {
         onEvent: (event: SseEvent) => {
           if (event.id !== undefined) state.lastEventId = event.id;
           if (event.retry !== undefined) state.retryMs = event.retry;
@@ -87,6 +96,12 @@ export class ClientSseStreams {
       failure = error;
     }
     if (this.host.isClosed()) return;
+    if (failure instanceof ResponseTooLargeError) {
+      // Resuming would replay the same event: the stream is given up, with the limit named.
+      this.host.reportError(failure);
+      if (pending === undefined) this.host.standaloneGone();
+      return;
+    }
     if (pending !== undefined && pending.size === 0) return;
     if (pending !== undefined && state.lastEventId === undefined) {
       this.host.reportError(
@@ -142,7 +157,7 @@ export class ClientSseStreams {
       return;
     }
     if (!response.ok || response.body === null) {
-      const body = await response.text().catch(() => "");
+      const body = await readTextLimited(response, this.host.maxBodyBytes).catch(() => "");
       if (response.status === 404 && this.host.expireSession(body)) return;
       this.host.reportError(
         new HttpStatusError(`GET ${this.host.url.href} answered HTTP ${response.status}`, {

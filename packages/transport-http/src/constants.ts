@@ -36,3 +36,15 @@ export const DEFAULT_RETRY_INTERVAL_MS = 1_000;
 
 /** The default idle time after which a stateful session ends: 30 minutes. */
 export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
+
+/** The default time a session may wait, after initialize, for its client's next request: 30 seconds. */
+export const DEFAULT_UNINITIALIZED_SESSION_TIMEOUT_MS = 30_000;
+
+/** The default most messages in one POSTed JSON-RPC batch: 100. */
+export const DEFAULT_MAX_BATCH_SIZE = 100;
+
+/** The default most bytes of responses that answer one POST: 16 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** The default most bytes waiting on one SSE stream for a client that does not read: 4 MiB. */
+export const DEFAULT_MAX_SSE_BUFFER_BYTES = 4 * 1024 * 1024;

@@ -50,4 +50,14 @@ describe("createInMemoryEventStore", () => {
     );
     expect(new Set(ids).size).toBe(4);
   });
+
+  it("keeps at most maxEventsPerSession per session, so a busy session evicts only its own events", async () => {
+    const store = createInMemoryEventStore({ maxEvents: 10, maxEventsPerSession: 3 });
+    const quiet = await store.storeEvent("q", undefined, "quiet");
+    await store.storeEvent("q", note("kept"), "quiet");
+    const busyFirst = await store.storeEvent("b", note("b0"), "busy");
+    for (let index = 1; index < 20; index++) await store.storeEvent("b", note(`b${index}`), "busy");
+    expect(await replay(store, quiet)).toEqual({ streamId: "q", methods: ["kept"] });
+    expect((await replay(store, busyFirst)).streamId).toBeUndefined();
+  });
 });

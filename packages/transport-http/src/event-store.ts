@@ -10,10 +10,15 @@ export type ReplaySend = (eventId: string, message: Frame) => void | Promise<voi
  */
 export interface EventStore {
   /**
-   * Stores a frame (a message, or a batch answered as one) sent on `streamId` and returns its event id. `undefined` stores a priming
-   * marker: an id to resume from that carries no message.
+   * Stores a frame (a message, or a batch answered as one) sent on `streamId` and returns its event
+   * id. `undefined` stores a priming marker: an id to resume from that carries no message.
+   * `sessionId` names the session the stream belongs to (absent in stateless mode), for quotas.
    */
-  storeEvent(streamId: string, message: Frame | undefined): string | Promise<string>;
+  storeEvent(
+    streamId: string,
+    message: Frame | undefined,
+    sessionId?: string,
+  ): string | Promise<string>;
   /**
    * Replays, in order, the messages stored on the same stream after `lastEventId`, and returns that
    * stream's id; returns `undefined` when the id is unknown (expired or never issued).
@@ -27,28 +32,48 @@ export interface EventStore {
 export interface InMemoryEventStoreOptions {
   /** How many events are kept in all, oldest dropped first. Default 1000. */
   readonly maxEvents?: number;
+  /**
+   * How many events one session keeps, its own oldest dropped first, so that a busy session cannot
+   * evict the resumable events of the others. Default 100.
+   */
+  readonly maxEventsPerSession?: number;
 }
 
 interface StoredEvent {
   readonly streamId: string;
   readonly message: Frame | undefined;
+  readonly sessionId: string | undefined;
 }
 
 /** A bounded in-memory {@link EventStore}: fine for one process, lost on restart. */
 export function createInMemoryEventStore(options: InMemoryEventStoreOptions = {}): EventStore {
   const maxEvents = options.maxEvents ?? 1000;
-  // Map keeps insertion order, which is the order events were stored in.
+  const maxEventsPerSession = options.maxEventsPerSession ?? 100;
+  // Map and Set keep insertion order, which is the order events were stored in.
   const events = new Map<string, StoredEvent>();
+  const bySession = new Map<string, Set<string>>();
   let counter = 0;
+  const remove = (eventId: string) => {
+    const event = events.get(eventId);
+    if (event === undefined) return;
+    events.delete(eventId);
+    if (event.sessionId === undefined) return;
+    const own = bySession.get(event.sessionId);
+    own?.delete(eventId);
+    if (own?.size === 0) bySession.delete(event.sessionId);
+  };
   return {
-    storeEvent(streamId, message) {
+    storeEvent(streamId, message, sessionId) {
       counter += 1;
       const eventId = `${streamId}_${counter}`;
-      events.set(eventId, { streamId, message });
-      while (events.size > maxEvents) {
-        const oldest = events.keys().next().value as string;
-        events.delete(oldest);
+      events.set(eventId, { streamId, message, sessionId });
+      if (sessionId !== undefined) {
+        const own = bySession.get(sessionId) ?? new Set<string>();
+        bySession.set(sessionId, own);
+        own.add(eventId);
+        while (own.size > maxEventsPerSession) remove(own.values().next().value as string);
       }
+      while (events.size > maxEvents) remove(events.keys().next().value as string);
       return eventId;
     },
     async replayEventsAfter(lastEventId, send) {
@@ -70,7 +95,7 @@ export function createInMemoryEventStore(options: InMemoryEventStoreOptions = {}
     },
     forgetStream(streamId) {
       for (const [eventId, event] of events) {
-        if (event.streamId === streamId) events.delete(eventId);
+        if (event.streamId === streamId) remove(eventId);
       }
     },
   };

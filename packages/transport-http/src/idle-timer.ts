@@ -6,7 +6,7 @@ import type { Clock, TimerHandle } from "./clock.js";
  */
 export class IdleTimer {
   private readonly clock: Clock;
-  private readonly timeoutMs: number;
+  private timeoutMs: number;
   private readonly isBusy: () => boolean;
   private readonly onIdle: () => void;
   private lastActivity: number;
@@ -24,6 +24,16 @@ export class IdleTimer {
   /** Records activity now. */
   touch(): void {
     this.lastActivity = this.clock.now();
+  }
+
+  /** Changes the timeout (0: never), counted from the last activity. */
+  retime(timeoutMs: number): void {
+    if (timeoutMs === this.timeoutMs) return;
+    this.stop();
+    this.timeoutMs = timeoutMs;
+    if (timeoutMs === 0) return;
+    const idleFor = this.clock.now() - this.lastActivity;
+    this.arm(Math.max(0, timeoutMs - idleFor));
   }
 
   /** Cancels the timer for good. */

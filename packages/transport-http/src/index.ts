@@ -2,10 +2,14 @@ export type { Authenticate, AuthenticateResult } from "./authenticate.js";
 export { type Clock, systemClock, type TimerHandle } from "./clock.js";
 export {
   DEFAULT_KEEP_ALIVE_INTERVAL_MS,
+  DEFAULT_MAX_BATCH_SIZE,
   DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_MAX_SSE_BUFFER_BYTES,
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   DEFAULT_RETRY_INTERVAL_MS,
   DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+  DEFAULT_UNINITIALIZED_SESSION_TIMEOUT_MS,
   LAST_EVENT_ID_HEADER,
   MCP_PROTOCOL_VERSION_HEADER,
   MCP_SESSION_ID_HEADER,
@@ -27,6 +31,7 @@ export {
   writeJsonError,
 } from "./http-answers.js";
 export { HttpStatusError, SessionExpiredError } from "./http-errors.js";
+export { identityOf } from "./identity.js";
 export { type BoundHttpServer, listenLoopback } from "./loopback.js";
 export {
   createOriginGuard,
@@ -35,13 +40,29 @@ export {
   type OriginGuardOptions,
   type OriginGuardRejection,
 } from "./origin-guard.js";
+export { RESPONSE_TOO_LARGE_CODE } from "./post-exchange.js";
 export { BodyTooLargeError, readBody } from "./read-body.js";
 export { readSseBody, type SseBodyCallbacks } from "./read-sse-body.js";
 export { type Admission, admitRequest, type RequestGate } from "./request-gate.js";
+export {
+  DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_MAX_RESPONSE_BODY_BYTES,
+  limitSseEvents,
+  ResponseTooLargeError,
+  readTextLimited,
+} from "./response-limits.js";
+export { SlowReaderError } from "./server-sse-stream.js";
+export {
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_SESSIONS_PER_IDENTITY,
+  type SessionLimits,
+  SessionRegistry,
+} from "./session-registry.js";
 export { formatSseComment, formatSseEvent, type SseEvent } from "./sse-event.js";
 export { createSseParser, type SseParser, type SseParserCallbacks } from "./sse-parser.js";
 export {
   type FetchLike,
+  noRedirects,
   type ReconnectOptions,
   StreamableHttpClientTransport,
   type StreamableHttpClientTransportOptions,

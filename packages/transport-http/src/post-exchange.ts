@@ -22,7 +22,12 @@ export interface PostExchange {
   readonly streamId: string;
   /** True once every response was sent, or the exchange was given up. */
   done: boolean;
+  /** Bytes of responses sent so far (checked against the per-POST limit). */
+  responseBytes: number;
 }
+
+/** The JSON-RPC error code of a response replaced because its POST's answer passed the byte limit. */
+export const RESPONSE_TOO_LARGE_CODE = -32011;
 
 /** Creates the exchange of a POST whose frame carries at least one request. */
 export function createPostExchange(
@@ -49,7 +54,37 @@ export function createPostExchange(
     stream: undefined,
     streamId: randomUUID(),
     done: false,
+    responseBytes: 0,
   };
+}
+
+/**
+ * Counts responses against the per-POST limit; each one that would pass it is replaced by an error
+ * response with the same id naming the limit, so a POST is never answered with more than about
+ * `maxBytes` (batch amplification).
+ */
+export function capResponses(
+  exchange: PostExchange,
+  responses: readonly JSONRPCResponse[],
+  maxBytes: number,
+): JSONRPCResponse[] {
+  return responses.map((response) => {
+    const bytes = JSON.stringify(response).length;
+    if (exchange.responseBytes + bytes <= maxBytes) {
+      exchange.responseBytes += bytes;
+      return response;
+    }
+    const replaced: JSONRPCResponse = {
+      jsonrpc: "2.0",
+      id: response.id,
+      error: {
+        code: RESPONSE_TOO_LARGE_CODE,
+        message: `Response too large: the answer to this POST would exceed the limit of ${maxBytes} bytes (maxResponseBytes)`,
+      },
+    };
+    exchange.responseBytes += JSON.stringify(replaced).length;
+    return replaced;
+  });
 }
 
 /** JSON mode: writes the body once every response is in (a batch gets an array). */

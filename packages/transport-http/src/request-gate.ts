@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Authenticate } from "./authenticate.js";
 import { HTTP_ERROR_CODE, writeJsonError } from "./http-answers.js";
+import { identityOf } from "./identity.js";
 import type { OriginGuard } from "./origin-guard.js";
 
 /** What every request of an HTTP transport handler passes before its method is looked at. */
@@ -15,9 +16,12 @@ export interface RequestGate {
   readonly authenticate?: Authenticate | undefined;
 }
 
-/** The outcome of {@link admitRequest}: admitted with the hook's info, or already answered. */
+/**
+ * The outcome of {@link admitRequest}: admitted with the hook's info and the caller's identity
+ * (`undefined` without a hook, or when the hook says nothing about who called), or already answered.
+ */
 export type Admission =
-  | { readonly admitted: true; readonly authInfo: unknown }
+  | { readonly admitted: true; readonly authInfo: unknown; readonly identity: string | undefined }
   | { readonly admitted: false };
 
 /**
@@ -46,9 +50,17 @@ export async function admitRequest(
     });
     return { admitted: false };
   }
-  if (gate.authenticate === undefined) return { admitted: true, authInfo: undefined };
+  if (gate.authenticate === undefined) {
+    return { admitted: true, authInfo: undefined, identity: undefined };
+  }
   const result = await gate.authenticate(request);
-  if (result.ok) return { admitted: true, authInfo: result.info };
+  if (result.ok) {
+    return {
+      admitted: true,
+      authInfo: result.info,
+      identity: identityOf(result.identity, result.info),
+    };
+  }
   writeJsonError(
     response,
     result.status ?? 401,

@@ -8,6 +8,8 @@ import { formatSseComment, formatSseEvent } from "./sse-event.js";
 export interface ServerSseStreamOptions {
   /** The stream's id in the event store (stable across resumptions). */
   readonly streamId: string;
+  /** The session the stream belongs to (event-store quotas); absent in stateless mode. */
+  readonly sessionId?: string | undefined;
   readonly clock: Clock;
   /** Interval of `: keep-alive` comment lines; 0 switches them off. */
   readonly keepAliveIntervalMs: number;
@@ -17,6 +19,29 @@ export interface ServerSseStreamOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Called once when the HTTP response ends, whoever ended it. */
   readonly onEnd?: () => void;
+  /**
+   * Most bytes of messages queued behind a write that waits for the client to read; past it the
+   * response is destroyed and `onOverflow` told. Default: no limit.
+   */
+  readonly maxBufferedBytes?: number;
+  /** Called once when the stream was broken off because the client does not read. */
+  readonly onOverflow?: (error: Error) => void;
+}
+
+/** Raised (reported through `onOverflow`) when an SSE client does not read its stream. */
+export class SlowReaderError extends Error {
+  /** Local error code. */
+  readonly code = "SSE_CLIENT_NOT_READING";
+  /** The limit that was passed, in bytes. */
+  readonly limit: number;
+
+  constructor(limit: number, buffered: number) {
+    super(
+      `SSE client does not read its stream: ${buffered} bytes wait, more than the limit of ${limit} bytes (maxSseBufferBytes); the stream was closed`,
+    );
+    this.name = "SlowReaderError";
+    this.limit = limit;
+  }
 }
 
 /**
@@ -30,6 +55,10 @@ export class ServerSseStream {
   private keepAlive: TimerHandle | undefined;
   private writes: Promise<void> = Promise.resolve();
   private ended = false;
+  /** Bytes of messages accepted by `send` and not yet handed to the response. */
+  private queuedBytes = 0;
+  /** True while a write waits for the client to read (`drain`). */
+  private waitingForDrain = false;
 
   constructor(response: ServerResponse, options: ServerSseStreamOptions) {
     this.response = response;
@@ -60,7 +89,10 @@ export class ServerSseStream {
   prime(retryMs: number): Promise<void> {
     const store = this.options.eventStore;
     return this.enqueue(async () => {
-      const id = store === undefined ? undefined : await store.storeEvent(this.streamId, undefined);
+      const id =
+        store === undefined
+          ? undefined
+          : await store.storeEvent(this.streamId, undefined, this.options.sessionId);
       this.write(formatSseEvent({ ...(id === undefined ? {} : { id }), retry: retryMs, data: "" }));
     });
   }
@@ -71,15 +103,22 @@ export class ServerSseStream {
    */
   send(message: Frame): Promise<void> {
     const store = this.options.eventStore;
+    const data = JSON.stringify(message);
+    this.queuedBytes += data.length;
+    if (this.waitingForDrain && this.overflows()) return Promise.resolve();
     return this.enqueue(async () => {
-      const id = store === undefined ? undefined : await store.storeEvent(this.streamId, message);
-      await this.writeMessage(message, id);
+      this.queuedBytes -= data.length;
+      const id =
+        store === undefined
+          ? undefined
+          : await store.storeEvent(this.streamId, message, this.options.sessionId);
+      await this.writeData(data, id);
     });
   }
 
   /** Writes an already stored message (a replay) without storing it again. */
   replay(message: Frame, eventId: string): Promise<void> {
-    return this.enqueue(() => this.writeMessage(message, eventId));
+    return this.enqueue(() => this.writeData(JSON.stringify(message), eventId));
   }
 
   /** Ends the response after every queued write. */
@@ -91,13 +130,13 @@ export class ServerSseStream {
   }
 
   /** Writes a message event; waits for `drain` when the socket buffer is full (backpressure). */
-  private async writeMessage(message: Frame, id: string | undefined): Promise<void> {
-    const data = JSON.stringify(message);
+  private async writeData(data: string, id: string | undefined): Promise<void> {
     if (this.ended) return;
     const flushed = this.response.write(
       formatSseEvent({ event: "message", ...(id === undefined ? {} : { id }), data }),
     );
     if (flushed || this.ended) return;
+    this.waitingForDrain = true;
     await new Promise<void>((resolve) => {
       const done = () => {
         this.response.off("drain", done);
@@ -107,6 +146,22 @@ export class ServerSseStream {
       this.response.on("drain", done);
       this.response.on("close", done);
     });
+    this.waitingForDrain = false;
+  }
+
+  /**
+   * True (and the response destroyed) when the client does not read: a write waits for it, and the
+   * messages queued behind that write pass the limit. One large message alone never does; buffering
+   * on would let a client that never reads grow the server's memory without end.
+   */
+  private overflows(): boolean {
+    const limit = this.options.maxBufferedBytes;
+    const buffered = this.queuedBytes;
+    if (this.ended || limit === undefined || buffered <= limit) return false;
+    this.response.destroy();
+    this.finish();
+    this.options.onOverflow?.(new SlowReaderError(limit, buffered));
+    return true;
   }
 
   private write(text: string): void {

@@ -14,14 +14,27 @@ export interface SessionSettings {
   readonly eventStore: EventStore | undefined;
   /** How many server-initiated messages wait for a GET stream before the oldest is dropped. */
   readonly maxPendingMessages: number;
+  /** Most bytes waiting on one SSE stream for a client that does not read; past it the session ends. */
+  readonly maxSseBufferBytes: number;
+  /** Most bytes of JSON-RPC responses one POST is answered with; larger ones become errors. */
+  readonly maxResponseBytes: number;
 }
 
-/** Opens an SSE response with the session's keep-alive and event store. */
+/** What a stream knows of its session. */
+export interface StreamSession {
+  /** The session id (event-store quotas); `undefined` in stateless mode. */
+  readonly sessionId: string | undefined;
+  /** Hears when the client stopped reading and the stream was broken off. */
+  readonly onOverflow: (error: Error) => void;
+}
+
+/** Opens an SSE response with the session's keep-alive, event store and buffer limit. */
 export function openSessionStream(
   settings: SessionSettings,
   response: ServerResponse,
   streamId: string,
   headers: Readonly<Record<string, string>>,
+  session: StreamSession,
 ): ServerSseStream {
   return new ServerSseStream(response, {
     streamId,
@@ -29,6 +42,9 @@ export function openSessionStream(
     keepAliveIntervalMs: settings.keepAliveIntervalMs,
     eventStore: settings.eventStore,
     headers,
+    maxBufferedBytes: settings.maxSseBufferBytes,
+    sessionId: session.sessionId,
+    onOverflow: session.onOverflow,
   });
 }
 

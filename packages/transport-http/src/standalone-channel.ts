@@ -2,24 +2,31 @@ import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import type { Frame, JSONRPCMessage } from "@patchbay/jsonrpc-core";
 import type { ServerSseStream } from "./server-sse-stream.js";
-import { openSessionStream, type SessionSettings } from "./session-settings.js";
+import { openSessionStream, type SessionSettings, type StreamSession } from "./session-settings.js";
 
 /**
  * A session's standalone GET stream for server-initiated messages. Messages sent while no stream is
- * open wait in a bounded queue and go out, in order, when the next stream opens.
+ * open wait in a queue bounded in count (`maxPendingMessages`) and bytes (`maxSseBufferBytes`) and
+ * go out, in order, when the next stream opens.
  */
 export class StandaloneChannel {
   /** The stream's id in the event store, stable across reconnections. */
   readonly streamId = randomUUID();
   private readonly settings: SessionSettings;
   private readonly onDrop: () => void;
+  private readonly session: StreamSession;
   private stream: ServerSseStream | undefined;
-  private waiting: JSONRPCMessage[] = [];
+  private waiting: { readonly message: JSONRPCMessage; readonly bytes: number }[] = [];
+  private waitingBytes = 0;
 
-  /** `onDrop` is told when the queue overflows and its oldest message is dropped. */
-  constructor(settings: SessionSettings, onDrop: () => void) {
+  /**
+   * `onDrop` is told when the queue overflows and its oldest message is dropped; `session` when the
+   * client stopped reading the open stream and it was broken off.
+   */
+  constructor(settings: SessionSettings, onDrop: () => void, session: StreamSession) {
     this.settings = settings;
     this.onDrop = onDrop;
+    this.session = session;
   }
 
   /** True while a GET stream is open. */
@@ -33,13 +40,14 @@ export class StandaloneChannel {
     headers: Readonly<Record<string, string>>,
     options: { prime: boolean; replay?: readonly (readonly [string, Frame])[] },
   ): Promise<void> {
-    const stream = openSessionStream(this.settings, response, this.streamId, headers);
+    const stream = openSessionStream(this.settings, response, this.streamId, headers, this.session);
     this.stream = stream;
     if (options.prime) await stream.prime(this.settings.retryIntervalMs);
     for (const [eventId, frame] of options.replay ?? []) await stream.replay(frame, eventId);
     const waiting = this.waiting;
     this.waiting = [];
-    for (const message of waiting) await stream.send(message);
+    this.waitingBytes = 0;
+    for (const { message } of waiting) await stream.send(message);
   }
 
   /** Sends a message on the open stream, or queues it for the next one. */
@@ -48,9 +56,15 @@ export class StandaloneChannel {
       await this.stream.send(message);
       return;
     }
-    this.waiting.push(message);
-    if (this.waiting.length > this.settings.maxPendingMessages) {
-      this.waiting.shift();
+    const bytes = JSON.stringify(message).length;
+    this.waiting.push({ message, bytes });
+    this.waitingBytes += bytes;
+    // Bounded in count and in bytes (the newest message always stays).
+    while (
+      this.waiting.length > this.settings.maxPendingMessages ||
+      (this.waiting.length > 1 && this.waitingBytes > this.settings.maxSseBufferBytes)
+    ) {
+      this.waitingBytes -= this.waiting.shift()?.bytes ?? 0;
       this.onDrop();
     }
   }
@@ -66,5 +80,6 @@ export class StandaloneChannel {
   end(): void {
     this.detach();
     this.waiting = [];
+    this.waitingBytes = 0;
   }
 }

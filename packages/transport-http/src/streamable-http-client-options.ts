@@ -40,6 +40,10 @@ export interface StreamableHttpClientTransportOptions {
   readonly reconnect?: ReconnectOptions;
   /** Timers for reconnection delays. Default: the system clock. */
   readonly clock?: Clock;
+  /** Most bytes of one response body read whole (a JSON answer, an error body). Default 32 MiB. */
+  readonly maxResponseBodyBytes?: number;
+  /** Most bytes of one SSE event; a larger one fails its stream, which is not resumed. Default 16 MiB. */
+  readonly maxEventBytes?: number;
 }
 
 /** The delay before reconnection attempt `attempt` (0-based): the server's `retry:` advice wins. */

@@ -17,6 +17,12 @@ import { type Clock, systemClock } from "./clock.js";
 import { MCP_PROTOCOL_VERSION_HEADER, MCP_SESSION_ID_HEADER } from "./constants.js";
 import { HttpStatusError, SessionExpiredError } from "./http-errors.js";
 import { idKey, isInitializeRequest, messagesOf } from "./message-keys.js";
+import {
+  DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_MAX_RESPONSE_BODY_BYTES,
+  ResponseTooLargeError,
+  readTextLimited,
+} from "./response-limits.js";
 import type {
   FetchLike,
   StreamableHttpClientTransportOptions,
@@ -39,6 +45,7 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly url: URL;
   private readonly fetch: FetchLike;
   private readonly clock: Clock;
+  private readonly maxBodyBytes: number;
   private readonly events = new TransportEvents();
   private readonly abort = new AbortController();
   private readonly initializeIds = new Set<string>();
@@ -53,7 +60,8 @@ export class StreamableHttpClientTransport implements Transport {
   constructor(options: StreamableHttpClientTransportOptions) {
     this.options = options;
     this.url = new URL(options.url);
-    this.fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.fetch = noRedirects(options.fetch ?? ((input, init) => fetch(input, init)));
+    this.maxBodyBytes = options.maxResponseBodyBytes ?? DEFAULT_MAX_RESPONSE_BODY_BYTES;
     this.clock = options.clock ?? systemClock;
     this.currentSessionId = options.sessionId;
     this.currentProtocolVersion = options.protocolVersion;
@@ -65,6 +73,8 @@ export class StreamableHttpClientTransport implements Transport {
       fetch: this.fetch,
       clock: this.clock,
       reconnect: options.reconnect ?? {},
+      maxEventBytes: options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES,
+      maxBodyBytes: this.maxBodyBytes,
       signal: this.abort.signal,
       isClosed: () => this.events.closed || this.closing,
       headers: (base) => this.headers(base),
@@ -131,7 +141,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (sessionId !== null && response.ok) this.currentSessionId = sessionId;
 
     if (!response.ok) {
-      const body = await response.text().catch(() => "");
+      const body = await readTextLimited(response, this.maxBodyBytes).catch(() => "");
       if (response.status === 404 && sentSessionId !== undefined) {
         const error = new SessionExpiredError(sentSessionId, body);
         this.expire(error);
@@ -168,11 +178,12 @@ export class StreamableHttpClientTransport implements Transport {
     }
     if (contentType.includes("application/json")) {
       // Read in the background: a server may send the headers long before the answer is ready.
-      void response.text().then(
+      void readTextLimited(response, this.maxBodyBytes).then(
         (text) => this.receive(text),
         (error: unknown) => {
           if (this.closing) return;
-          this.events.emitError(new TransportError("JSON answer broke off", { cause: error }));
+          if (error instanceof ResponseTooLargeError) this.events.emitError(error);
+          else this.events.emitError(new TransportError("JSON answer broke off", { cause: error }));
         },
       );
       return;
@@ -284,4 +295,13 @@ function isInitializedNotification(message: JSONRPCMessage): boolean {
   return (
     "method" in message && message.method === "notifications/initialized" && !("id" in message)
   );
+}
+
+/**
+ * Refuses redirects: a redirect to another origin would carry the custom credential headers
+ * (`x-api-key`, `Authorization` from `headers`/`authHeaders`) there, which fetch does not strip.
+ * A redirected request fails with a TransportError instead.
+ */
+export function noRedirects(fetchFunction: FetchLike): FetchLike {
+  return (input, init) => fetchFunction(input, { ...init, redirect: "error" });
 }

@@ -16,6 +16,11 @@ export interface StreamableHttpSession {
   readonly request: IncomingMessage;
   /** What the `authenticate` hook returned as `info`. */
   readonly authInfo: unknown;
+  /**
+   * The identity the session is bound to (from the `authenticate` result; `undefined` without a
+   * hook): requests of any other identity naming this session get 404.
+   */
+  readonly identity?: string | undefined;
 }
 
 /** Whether JSON-RPC batches are accepted in a POST body. */
@@ -48,10 +53,31 @@ export interface StreamableHttpHandlerOptions extends OriginGuardOptions {
   /** Where SSE messages are kept for `Last-Event-ID` resumption; default bounded in memory; `false`: off. */
   readonly eventStore?: EventStore | false;
   /**
-   * Batches: `accept` (default, like SDK 1.x), `by-revision` (only for 2025-03-26 and older, as the
-   * specification allows), `reject`.
+   * Batches: `by-revision` (default: only for 2025-03-26 and older, as the specification has them;
+   * 2025-06-18 removed them), `accept` (any revision, like SDK 1.x), `reject`.
    */
   readonly batches?: BatchPolicy;
+  /** Most messages in one batch; larger batches get 413. Default 100. */
+  readonly maxBatchSize?: number;
+  /**
+   * Most bytes of JSON-RPC responses that answer one POST; a response that would pass it is
+   * replaced by an error (-32011) naming the limit. Default 16 MiB.
+   */
+  readonly maxResponseBytes?: number;
+  /** Most open sessions; an `initialize` beyond it gets 503 with `Retry-After`. Default 1000. */
+  readonly maxSessions?: number;
+  /** Most open sessions of one identity (the `authenticate` result). Default 100. */
+  readonly maxSessionsPerIdentity?: number;
+  /**
+   * A new session whose client sends nothing more after `initialize` for this long ends (0: only
+   * the idle timeout applies). Default 30 s.
+   */
+  readonly uninitializedSessionTimeoutMs?: number;
+  /**
+   * Most bytes waiting on one SSE stream for a client that does not read; past it the stream is
+   * closed and the session ends (reason `sse-client-not-reading`). Default 4 MiB.
+   */
+  readonly maxSseBufferBytes?: number;
   /** Revisions accepted in `MCP-Protocol-Version`. Default {@link SUPPORTED_PROTOCOL_VERSIONS}. */
   readonly supportedProtocolVersions?: readonly string[];
   /** Runs first on every request; may refuse with 401/403 and a `WWW-Authenticate` challenge. */

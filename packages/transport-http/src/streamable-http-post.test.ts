@@ -18,6 +18,9 @@ const headersFor = (sessionId: string, version = "2025-11-25") => ({
   "mcp-protocol-version": version,
 });
 
+/** The newest revision that has batches (2025-06-18 removed them). */
+const BATCH_REVISION = "2025-03-26";
+
 let server: TestServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -105,11 +108,11 @@ describe("POST", () => {
 
   it("answers a batch in json mode with an array of the responses", async () => {
     const { url } = await start({ responseMode: "json" });
-    const sessionId = await openSession(url);
+    const sessionId = await openSession(url, BATCH_REVISION);
     const answer = await post(
       url,
       [ping(1), { jsonrpc: "2.0", method: "notifications/x" }, ping("b")],
-      headersFor(sessionId),
+      headersFor(sessionId, BATCH_REVISION),
     );
     expect(answer.status).toBe(200);
     const body = JSON.parse(answer.text) as { id: unknown }[];
@@ -118,8 +121,8 @@ describe("POST", () => {
 
   it("answers a batch in sse mode with every response on the stream", async () => {
     const { url } = await start();
-    const sessionId = await openSession(url);
-    const answer = await post(url, [ping(1), ping(2)], headersFor(sessionId));
+    const sessionId = await openSession(url, BATCH_REVISION);
+    const answer = await post(url, [ping(1), ping(2)], headersFor(sessionId, BATCH_REVISION));
     expect(sseMessages(answer.text).map((message) => (message as { id: number }).id)).toEqual([
       1, 2,
     ]);
@@ -127,8 +130,12 @@ describe("POST", () => {
 
   it("answers the invalid elements of a batch itself with -32600", async () => {
     const { url } = await start({ responseMode: "json" });
-    const sessionId = await openSession(url);
-    const answer = await post(url, `[${JSON.stringify(ping(1))}, 5]`, headersFor(sessionId));
+    const sessionId = await openSession(url, BATCH_REVISION);
+    const answer = await post(
+      url,
+      `[${JSON.stringify(ping(1))}, 5]`,
+      headersFor(sessionId, BATCH_REVISION),
+    );
     const body = JSON.parse(answer.text) as { id: unknown; error?: { code: number } }[];
     expect(body).toHaveLength(2);
     expect(body.find((message) => message.id === null)?.error?.code).toBe(-32600);

@@ -17,6 +17,7 @@ import { IdleTimer } from "./idle-timer.js";
 import { messagesOf } from "./message-keys.js";
 import {
   abandonPostExchange,
+  capResponses,
   createPostExchange,
   endJsonAnswer,
   type PostExchange,
@@ -25,6 +26,7 @@ import {
   openSessionStream,
   type ResponseMode,
   type SessionSettings,
+  type StreamSession,
   shouldPrime,
 } from "./session-settings.js";
 import { StandaloneChannel } from "./standalone-channel.js";
@@ -59,6 +61,9 @@ export class StreamableHttpServerTransport implements Transport {
   private readonly postStreamIds = new Set<string>();
   private readonly standalone: StandaloneChannel;
   private readonly idleTimer: IdleTimer;
+  private readonly idleTimeoutMs: number;
+  private readonly streamSession: StreamSession;
+  private established = false;
   private readonly onEnded: (transport: StreamableHttpServerTransport) => void;
 
   /** @internal Created by the handler; not meant to be constructed by users. */
@@ -67,21 +72,28 @@ export class StreamableHttpServerTransport implements Transport {
     protocolVersion: string;
     settings: SessionSettings;
     idleTimeoutMs: number;
+    /** The shorter idle time of a session whose client has not come back after initialize. */
+    uninitializedTimeoutMs?: number;
     onEnded: (transport: StreamableHttpServerTransport) => void;
   }) {
     this.sessionId = init.sessionId;
+    this.streamSession = { sessionId: init.sessionId, onOverflow: this.overflowed };
     this.protocolVersion = init.protocolVersion;
     this.newestClientVersion = init.protocolVersion;
     this.settings = init.settings;
     this.onEnded = init.onEnded;
-    this.standalone = new StandaloneChannel(init.settings, () =>
-      this.events.emitError(
-        new TransportError("Dropped the oldest server message waiting for a GET stream"),
-      ),
+    this.standalone = new StandaloneChannel(
+      init.settings,
+      () =>
+        this.events.emitError(
+          new TransportError("Dropped the oldest server message waiting for a GET stream"),
+        ),
+      this.streamSession,
     );
+    this.idleTimeoutMs = init.idleTimeoutMs;
     this.idleTimer = new IdleTimer(
       init.settings.clock,
-      init.idleTimeoutMs,
+      firstTimeout(init.idleTimeoutMs, init.uninitializedTimeoutMs ?? 0),
       () => this.standalone.isOpen || this.routes.size > 0,
       () => this.end({ initiator: "remote", details: { reason: "idle-timeout" } }),
     );
@@ -155,9 +167,15 @@ export class StreamableHttpServerTransport implements Transport {
     if (version > this.newestClientVersion) this.newestClientVersion = version;
   }
 
-  /** @internal Records HTTP activity for the idle timeout. */
+  /**
+   * @internal Records HTTP activity for the idle timeout. The first request after initialize
+   * establishes the session: from then on the full idle timeout applies.
+   */
   touch(): void {
     this.idleTimer.touch();
+    if (this.established) return;
+    this.established = true;
+    this.idleTimer.retime(this.idleTimeoutMs);
   }
 
   /** @internal Ends the session because the peer or the handler said so. */
@@ -196,7 +214,13 @@ export class StreamableHttpServerTransport implements Transport {
     this.postStreamIds.add(exchange.streamId);
     this.forgetOldStreams();
     if (mode === "sse") {
-      exchange.stream = openSessionStream(this.settings, response, exchange.streamId, headers);
+      exchange.stream = openSessionStream(
+        this.settings,
+        response,
+        exchange.streamId,
+        headers,
+        this.streamSession,
+      );
       if (shouldPrime(this.settings, this.newestClientVersion)) {
         await exchange.stream.prime(this.settings.retryIntervalMs);
       }
@@ -249,7 +273,13 @@ export class StreamableHttpServerTransport implements Transport {
     if (streamId === undefined || !this.postStreamIds.has(streamId)) return "unknown";
     const exchange = this.routes.forStream(streamId);
     if (exchange?.stream !== undefined && !exchange.stream.closed) return "conflict";
-    const stream = openSessionStream(this.settings, response, streamId, headers);
+    const stream = openSessionStream(
+      this.settings,
+      response,
+      streamId,
+      headers,
+      this.streamSession,
+    );
     for (const [eventId, frame] of replay) await stream.replay(frame, eventId);
     if (exchange === undefined || exchange.done) {
       // Every response of that POST was already sent: the replay is all there is.
@@ -314,22 +344,30 @@ export class StreamableHttpServerTransport implements Transport {
     exchange: PostExchange,
     payload: JSONRPCResponse | readonly JSONRPCResponse[],
   ): Promise<void> {
-    const responses: readonly JSONRPCResponse[] = Array.isArray(payload)
-      ? payload
-      : [payload as JSONRPCResponse];
+    const responses = capResponses(
+      exchange,
+      Array.isArray(payload) ? payload : [payload as JSONRPCResponse],
+      this.settings.maxResponseBytes,
+    );
     const finished = this.routes.settle(exchange, responses);
     if (finished && this.sessionId === undefined && this.routes.size === 0) {
       // Stateless: the transport lives for one POST; it ends once that POST is answered.
       queueMicrotask(() => this.end({ initiator: "remote", details: { reason: "answered" } }));
     }
     if (exchange.mode === "sse") {
-      await exchange.stream?.send(payload as Frame);
+      await exchange.stream?.send(Array.isArray(payload) ? responses : (responses[0] as Frame));
       if (finished) await exchange.stream?.end();
       return;
     }
     exchange.collected.push(...responses);
     if (finished) endJsonAnswer(exchange);
   }
+
+  /** Ends the session because its client stopped reading an SSE stream (the stream is gone). */
+  private readonly overflowed = (error: Error): void => {
+    this.events.emitError(error);
+    this.end({ initiator: "error", error, details: { reason: "sse-client-not-reading" } });
+  };
 
   /**
    * Keeps the ids of the most recent POST answers only, so that a long session does not grow
@@ -347,4 +385,11 @@ export class StreamableHttpServerTransport implements Transport {
       excess--;
     }
   }
+}
+
+/** The timeout a new session starts with: the shorter of the two that are set (0: none). */
+function firstTimeout(idleTimeoutMs: number, uninitializedTimeoutMs: number): number {
+  if (idleTimeoutMs === 0) return uninitializedTimeoutMs;
+  if (uninitializedTimeoutMs === 0) return idleTimeoutMs;
+  return Math.min(idleTimeoutMs, uninitializedTimeoutMs);
 }

@@ -12,6 +12,11 @@ import { limitedFetch } from "./test-support/limited-fetch.js";
 import { StatelessFacade } from "./test-support/stateless-facade.js";
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/**
+ * The suite checks that the transport carries batches; which revisions may send them (the default
+ * `by-revision` policy) is tested in streamable-http-post.test.ts.
+ */
+const BATCHES = "accept";
 
 const unordered = {
   unsupported: "every client frame is its own POST; concurrent POSTs may be handled in any order",
@@ -31,6 +36,8 @@ async function createStatefulPair(responseMode: ResponseMode): Promise<Transport
     responseMode,
     retryIntervalMs: 0,
     maxBodyBytes: MAX_BODY_BYTES,
+    maxResponseBytes: 2 * MAX_BODY_BYTES,
+    batches: BATCHES,
     onSession: async (transport) => {
       // Answer the handshake, then hand the transport to the suite with no listener of ours left.
       const unsubscribe = transport.onFrame((frame) => {
@@ -115,6 +122,8 @@ async function createStatelessPair(responseMode: ResponseMode): Promise<Transpor
     stateless: true,
     responseMode,
     maxBodyBytes: MAX_BODY_BYTES,
+    maxResponseBytes: 2 * MAX_BODY_BYTES,
+    batches: BATCHES,
     onSession: (transport) => facade.adopt(transport),
   });
   const bound = await listenLoopback((request, response) => void handler(request, response));

@@ -9,7 +9,16 @@ import {
   TransportEvents,
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
-import { type FetchLike, HttpStatusError } from "@patchbay/transport-http";
+import {
+  DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_MAX_RESPONSE_BODY_BYTES,
+  type FetchLike,
+  HttpStatusError,
+  limitSseEvents,
+  noRedirects,
+  type ResponseTooLargeError,
+  readTextLimited,
+} from "@patchbay/transport-http";
 import { EventSource } from "eventsource";
 
 /** Options of {@link SseClientTransport}. */
@@ -24,6 +33,10 @@ export interface SseClientTransportOptions {
   readonly authHeaders?: () =>
     | Readonly<Record<string, string>>
     | Promise<Readonly<Record<string, string>>>;
+  /** Most bytes of a POST's answer body read whole. Default 32 MiB. */
+  readonly maxResponseBodyBytes?: number;
+  /** Most bytes of one SSE event; a larger one ends the session with an error naming it. Default 16 MiB. */
+  readonly maxEventBytes?: number;
 }
 
 /**
@@ -45,7 +58,8 @@ export class SseClientTransport implements Transport {
   constructor(options: SseClientTransportOptions) {
     this.options = options;
     this.url = new URL(options.url);
-    this.fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    // Redirects are refused: one to another origin would carry custom credential headers there.
+    this.fetch = noRedirects(options.fetch ?? ((input, init) => fetch(input, init)));
   }
 
   /** The POST URL announced by the server, once started. */
@@ -73,7 +87,8 @@ export class SseClientTransport implements Transport {
     } catch (error) {
       throw new TransportError(`POST ${endpoint.href} failed`, { cause: error });
     }
-    const body = await response.text().catch(() => "");
+    const maxBodyBytes = this.options.maxResponseBodyBytes ?? DEFAULT_MAX_RESPONSE_BODY_BYTES;
+    const body = await readTextLimited(response, maxBodyBytes).catch(() => "");
     if (!response.ok) {
       throw new HttpStatusError(`POST ${endpoint.href} answered HTTP ${response.status}: ${body}`, {
         status: response.status,
@@ -112,6 +127,8 @@ export class SseClientTransport implements Transport {
       return Promise.reject(new TransportError("SSE client transport is closed"));
     return new Promise<void>((resolve, reject) => {
       let lastStatus: number | undefined;
+      let tooLarge: ResponseTooLargeError | undefined;
+      const maxEventBytes = this.options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
       const source = new EventSource(this.url, {
         fetch: async (input, init) => {
           const response = await this.fetch(input, {
@@ -119,7 +136,12 @@ export class SseClientTransport implements Transport {
             headers: { ...(await this.headers()), ...init.headers },
           } as RequestInit);
           lastStatus = response.status;
-          return response;
+          if (response.body === null) return response;
+          const body = limitSseEvents(response.body, maxEventBytes, (error) => {
+            tooLarge = error;
+          });
+          const { status, statusText, headers } = response;
+          return new Response(body, { status, statusText, headers });
         },
       });
       this.source = source;
@@ -161,14 +183,15 @@ export class SseClientTransport implements Transport {
         const status = (event as { code?: number }).code ?? lastStatus;
         const message = (event as { message?: string }).message;
         const error =
-          status !== undefined && status >= 400
+          tooLarge ??
+          (status !== undefined && status >= 400
             ? new HttpStatusError(`GET ${this.url.href} answered HTTP ${status}`, {
                 status,
                 body: message ?? "",
               })
             : new TransportError(
                 `SSE stream ${this.url.href} failed${message ? `: ${message}` : ""}`,
-              );
+              ));
         if (this.endpoint === undefined) {
           source.close();
           reject(error);

@@ -12,6 +12,7 @@ import {
   type Clock,
   formatSseComment,
   formatSseEvent,
+  SlowReaderError,
   type TimerHandle,
 } from "@patchbay/transport-http";
 
@@ -27,6 +28,10 @@ export class SseServerTransport implements Transport {
   private readonly events = new TransportEvents();
   private readonly clock: Clock;
   private keepAlive: TimerHandle | undefined;
+  private uninitialized: TimerHandle | undefined;
+  private readonly maxBufferedBytes: number;
+  /** The response's buffered bytes when a write last had to wait for the client (`drain`). */
+  private bufferedAtBlock: number | undefined;
   private readonly onEnded: (transport: SseServerTransport) => void;
 
   /** @internal Created by the SSE handler on GET. */
@@ -36,11 +41,16 @@ export class SseServerTransport implements Transport {
     endpoint: string;
     clock: Clock;
     keepAliveIntervalMs: number;
+    /** Most bytes written after the client stopped reading; past it the session ends. */
+    maxBufferedBytes: number;
+    /** The session ends when no POST arrives for this long after the stream opened (0: never). */
+    uninitializedTimeoutMs: number;
     onEnded: (transport: SseServerTransport) => void;
   }) {
     this.sessionId = init.sessionId;
     this.response = init.response;
     this.clock = init.clock;
+    this.maxBufferedBytes = init.maxBufferedBytes;
     this.onEnded = init.onEnded;
     init.response.writeHead(200, {
       "content-type": "text/event-stream",
@@ -54,6 +64,12 @@ export class SseServerTransport implements Transport {
       this.keepAlive = init.clock.setInterval(() => {
         if (!init.response.writableEnded) init.response.write(formatSseComment("keep-alive"));
       }, init.keepAliveIntervalMs);
+    }
+    if (init.uninitializedTimeoutMs > 0) {
+      this.uninitialized = init.clock.setTimeout(() => {
+        this.uninitialized = undefined;
+        this.end({ initiator: "remote", details: { reason: "idle-timeout" } });
+      }, init.uninitializedTimeoutMs);
     }
   }
 
@@ -71,8 +87,10 @@ export class SseServerTransport implements Transport {
       throw new TransportError("SSE session is closed");
     }
     const text = formatSseEvent({ event: "message", data: JSON.stringify(frame) });
+    if (this.overflows()) throw new TransportError("SSE session is closed");
     // Honour backpressure: resolve once the socket took the bytes (or at least buffered them).
     if (!this.response.write(text)) {
+      this.bufferedAtBlock ??= this.response.writableLength;
       await new Promise<void>((resolve) => {
         const done = () => {
           this.response.off("drain", done);
@@ -82,6 +100,7 @@ export class SseServerTransport implements Transport {
         this.response.on("drain", done);
         this.response.on("close", done);
       });
+      this.bufferedAtBlock = undefined;
     }
   }
 
@@ -101,8 +120,9 @@ export class SseServerTransport implements Transport {
     return this.events.onClose(listener);
   }
 
-  /** @internal Delivers a frame POSTed to this session. */
+  /** @internal Delivers a frame POSTed to this session (the client came back after the stream opened). */
   deliver(frame: Frame, info: FrameInfo): void {
+    this.stopUninitializedTimer();
     this.events.emitFrame(frame, info);
   }
 
@@ -115,8 +135,31 @@ export class SseServerTransport implements Transport {
   end(event: TransportCloseEvent): void {
     if (this.events.closed) return;
     if (this.keepAlive !== undefined) this.clock.clearInterval(this.keepAlive);
-    if (!this.response.writableEnded) this.response.end();
+    this.stopUninitializedTimer();
+    if (!this.response.writableEnded && !this.response.destroyed) this.response.end();
     this.onEnded(this);
     this.events.emitClose(event);
+  }
+
+  /**
+   * True (and the session ended) when the client does not read its stream: more than
+   * `maxBufferedBytes` were written behind a write that still waits for it. One large message alone
+   * never does; buffering on would grow the server's memory without end.
+   */
+  private overflows(): boolean {
+    if (this.bufferedAtBlock === undefined) return false;
+    const buffered = this.response.writableLength - this.bufferedAtBlock;
+    if (buffered <= this.maxBufferedBytes) return false;
+    const error = new SlowReaderError(this.maxBufferedBytes, buffered);
+    this.response.destroy();
+    this.events.emitError(error);
+    this.end({ initiator: "error", error, details: { reason: "sse-client-not-reading" } });
+    return true;
+  }
+
+  private stopUninitializedTimer(): void {
+    if (this.uninitialized === undefined) return;
+    this.clock.clearTimeout(this.uninitialized);
+    this.uninitialized = undefined;
   }
 }

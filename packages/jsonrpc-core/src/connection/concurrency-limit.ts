@@ -1,20 +1,32 @@
-/** Lets at most `max` tasks hold a slot; the others wait in arrival order. */
+/** Default bound on incoming requests waiting for a handler slot. */
+export const DEFAULT_MAX_QUEUED_HANDLERS = 1000;
+
+/**
+ * Lets at most `max` tasks hold a slot; the others wait in arrival order, at most `maxWaiting` of
+ * them, so that a peer flooding requests cannot grow the queue without bound.
+ */
 export class ConcurrencyLimit {
   readonly #max: number;
+  readonly #maxWaiting: number;
   #running = 0;
   readonly #waiting: (() => void)[] = [];
 
-  /** `max` below 1 is treated as 1. */
-  constructor(max: number) {
+  /** `max` below 1 is treated as 1; `maxWaiting` below 0 as 0. */
+  constructor(max: number, maxWaiting = Number.POSITIVE_INFINITY) {
     this.#max = Math.max(1, max);
+    this.#maxWaiting = Math.max(0, maxWaiting);
   }
 
-  /** Resolves once a slot is held; call `release()` exactly once afterwards. */
-  acquire(): Promise<void> {
+  /**
+   * Resolves once a slot is held; call `release()` exactly once afterwards. Returns `undefined`
+   * (and holds nothing) when every slot is taken and the wait queue is full.
+   */
+  acquire(): Promise<void> | undefined {
     if (this.#running < this.#max) {
       this.#running++;
       return Promise.resolve();
     }
+    if (this.#waiting.length >= this.#maxWaiting) return undefined;
     return new Promise((resolve) => this.#waiting.push(resolve));
   }
 

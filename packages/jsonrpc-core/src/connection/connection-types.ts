@@ -13,6 +13,11 @@ export interface ConnectionOptions {
   defaultTimeoutMs?: number;
   /** Most incoming request handlers running at once; excess requests wait in order. Default 100. */
   maxConcurrentHandlers?: number;
+  /**
+   * Most incoming requests waiting for a handler slot; beyond it a request is answered at once with
+   * `SERVER_BUSY_ERROR_CODE` (-32010) and never runs. Default 1000.
+   */
+  maxQueuedHandlers?: number;
   /** Protocol hooks for cancel notifications (both directions). */
   cancellation?: CancellationHooks;
   /** Protocol hooks for progress notifications of outgoing requests. */

@@ -120,6 +120,7 @@ export function createConnection(
     connection,
     options.maxConcurrentHandlers ?? DEFAULT_MAX_CONCURRENT_HANDLERS,
     report,
+    options.maxQueuedHandlers,
   );
   const notifications = new NotificationDispatch({
     cancellation,

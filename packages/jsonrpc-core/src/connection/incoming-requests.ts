@@ -2,6 +2,7 @@ import { CancelledError, ConnectionClosedError } from "../errors/connection-erro
 import { ErrorCode } from "../errors/error-code.js";
 import { JSONRPCError } from "../errors/jsonrpc-error.js";
 import { LocalError } from "../errors/local-error.js";
+import { SERVER_BUSY_ERROR_CODE } from "../errors/server-busy.js";
 import { InvalidParamsError, MethodNotFoundError } from "../errors/standard-errors.js";
 import { toError } from "../internal/listener-set.js";
 import type {
@@ -11,7 +12,7 @@ import type {
   JSONRPCResponse,
 } from "../messages.js";
 import type { FrameInfo } from "../transport.js";
-import { ConcurrencyLimit } from "./concurrency-limit.js";
+import { ConcurrencyLimit, DEFAULT_MAX_QUEUED_HANDLERS } from "./concurrency-limit.js";
 import type { Connection, RequestHandler } from "./connection-types.js";
 import { describeSchemaFailure, type SchemaLike } from "./descriptors.js";
 
@@ -29,10 +30,17 @@ export class IncomingRequests {
   readonly #limit: ConcurrencyLimit;
   readonly #connection: Connection;
   readonly #report: (error: Error) => void;
+  readonly #maxQueued: number;
 
-  constructor(connection: Connection, maxConcurrent: number, report: (error: Error) => void) {
+  constructor(
+    connection: Connection,
+    maxConcurrent: number,
+    report: (error: Error) => void,
+    maxQueued: number = DEFAULT_MAX_QUEUED_HANDLERS,
+  ) {
     this.#connection = connection;
-    this.#limit = new ConcurrencyLimit(maxConcurrent);
+    this.#maxQueued = maxQueued;
+    this.#limit = new ConcurrencyLimit(maxConcurrent, maxQueued);
     this.#report = report;
   }
 
@@ -42,9 +50,11 @@ export class IncomingRequests {
    * connection closed.
    */
   async dispatch(request: JSONRPCRequest, info: FrameInfo): Promise<JSONRPCResponse | undefined> {
+    const slot = this.#limit.acquire();
+    if (slot === undefined) return this.#busy(request);
     const controller = new AbortController();
     this.#active.set(request.id, controller);
-    await this.#limit.acquire();
+    await slot;
     try {
       if (controller.signal.aborted) return undefined;
       const context = {
@@ -92,6 +102,18 @@ export class IncomingRequests {
       }
     }
     return await entry.handler(params, context);
+  }
+
+  /** The answer to a request that found the wait queue full: nothing of it ran. */
+  #busy(request: JSONRPCRequest): JSONRPCResponse {
+    return {
+      jsonrpc: "2.0",
+      id: request.id,
+      error: {
+        code: SERVER_BUSY_ERROR_CODE,
+        message: `Server busy: ${this.#maxQueued} requests already wait for a handler (maxQueuedHandlers); retry later`,
+      },
+    };
   }
 
   #toWireError(error: unknown, method: string): JSONRPCErrorObject {

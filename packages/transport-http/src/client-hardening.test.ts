@@ -1,0 +1,123 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { TransportError } from "@patchbay/jsonrpc-core";
+import { afterEach, describe, expect, it } from "vitest";
+import { type BoundHttpServer, listenLoopback } from "./loopback.js";
+import { ResponseTooLargeError } from "./response-limits.js";
+import { formatSseEvent } from "./sse-event.js";
+import { StreamableHttpClientTransport } from "./streamable-http-client-transport.js";
+import { initializeRequest } from "./test-support/http-fixtures.js";
+
+const servers: BoundHttpServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function serve(listener: (request: IncomingMessage, response: ServerResponse) => void) {
+  const bound = await listenLoopback(listener);
+  servers.push(bound);
+  return bound;
+}
+
+/** Answers every POST with `body` of `contentType`, and GET with 405. */
+function answerWith(contentType: string, body: string) {
+  return (request: IncomingMessage, response: ServerResponse) => {
+    request.resume();
+    if (request.method !== "POST") {
+      response.writeHead(405).end();
+      return;
+    }
+    response.writeHead(200, { "content-type": contentType });
+    response.end(body);
+  };
+}
+
+function firstError(transport: StreamableHttpClientTransport): Promise<Error> {
+  return new Promise((resolve) => transport.onError(resolve));
+}
+
+describe("client limits", () => {
+  it("refuses a redirect, so that credential headers never reach another origin", async () => {
+    const seenElsewhere: IncomingMessage["headers"][] = [];
+    const elsewhere = await serve((request, response) => {
+      seenElsewhere.push(request.headers);
+      request.resume();
+      response.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+    const redirecting = await serve((request, response) => {
+      request.resume();
+      response.writeHead(307, { location: `${elsewhere.origin}/mcp` }).end();
+    });
+    const transport = new StreamableHttpClientTransport({
+      url: `${redirecting.origin}/mcp`,
+      headers: { "x-api-key": "secret-key" },
+    });
+    await transport.start();
+    await expect(transport.send(initializeRequest(1))).rejects.toBeInstanceOf(TransportError);
+    expect(seenElsewhere).toEqual([]);
+    await transport.close();
+  });
+
+  it("fails a JSON answer larger than maxResponseBodyBytes with an error naming the limit", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { blob: "x".repeat(4096) } });
+    const server = await serve(answerWith("application/json", body));
+    const transport = new StreamableHttpClientTransport({
+      url: `${server.origin}/mcp`,
+      maxResponseBodyBytes: 1024,
+    });
+    const frames: unknown[] = [];
+    transport.onFrame((frame) => frames.push(frame));
+    const error = firstError(transport);
+    await transport.start();
+    await transport.send(initializeRequest(1));
+    const failure = await error;
+    expect(failure).toBeInstanceOf(ResponseTooLargeError);
+    expect(failure.message).toBe(
+      "Response body exceeds the limit of 1024 bytes (maxResponseBodyBytes)",
+    );
+    expect(frames).toEqual([]);
+    await transport.close();
+  });
+
+  it("fails an SSE event larger than maxEventBytes with an error naming the limit, without resuming", async () => {
+    let posts = 0;
+    let gets = 0;
+    const big = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { blob: "y".repeat(4096) } });
+    const server = await serve((request, response) => {
+      request.resume();
+      if (request.method === "GET") gets++;
+      else posts++;
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.end(formatSseEvent({ id: "e1", event: "message", data: big }));
+    });
+    const transport = new StreamableHttpClientTransport({
+      url: `${server.origin}/mcp`,
+      maxEventBytes: 1024,
+      reconnect: { initialDelayMs: 0 },
+    });
+    const frames: unknown[] = [];
+    transport.onFrame((frame) => frames.push(frame));
+    const error = firstError(transport);
+    await transport.start();
+    await transport.send(initializeRequest(1));
+    const failure = await error;
+    expect(failure).toBeInstanceOf(ResponseTooLargeError);
+    expect(failure.message).toBe("SSE event exceeds the limit of 1024 bytes (maxEventBytes)");
+    expect(frames).toEqual([]);
+    expect({ posts, gets }).toEqual({ posts: 1, gets: 0 });
+    await transport.close();
+  });
+
+  it("reads events up to maxEventBytes", async () => {
+    const answer = JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} });
+    const server = await serve(answerWith("text/event-stream", formatSseEvent({ data: answer })));
+    const transport = new StreamableHttpClientTransport({
+      url: `${server.origin}/mcp`,
+      maxEventBytes: answer.length + "data: ".length,
+    });
+    const frame = new Promise((resolve) => transport.onFrame(resolve));
+    await transport.start();
+    await transport.send(initializeRequest(1));
+    expect(await frame).toEqual(JSON.parse(answer));
+    await transport.close();
+  });
+});

@@ -1,0 +1,32 @@
+/** Ids for `info` values that have no JSON form (cycles, BigInt): their object identity. */
+const opaqueIds = new WeakMap<object, string>();
+let nextOpaqueId = 0;
+
+/**
+ * The identity a session is bound to: the hook's `identity`, else one derived from its `info`
+ * (the string itself, or JSON with sorted keys); `undefined` when neither says who the caller is.
+ */
+export function identityOf(identity: string | undefined, info: unknown): string | undefined {
+  if (identity !== undefined) return `id:${identity}`;
+  if (info === undefined || info === null) return undefined;
+  if (typeof info === "string") return `id:${info}`;
+  try {
+    return `json:${JSON.stringify(info, sortedKeys)}`;
+  } catch {
+    if (typeof info !== "object" && typeof info !== "function") return `value:${String(info)}`;
+    let id = opaqueIds.get(info);
+    if (id === undefined) {
+      nextOpaqueId += 1;
+      id = `opaque:${nextOpaqueId}`;
+      opaqueIds.set(info, id);
+    }
+    return id;
+  }
+}
+
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
+}

@@ -1,0 +1,170 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { FrameInfo } from "@patchbay/jsonrpc-core";
+import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION, MCP_SESSION_ID_HEADER } from "./constants.js";
+import { type EndpointContext, findSession, sessionHeaders } from "./endpoint-context.js";
+import { HTTP_ERROR_CODE, headerValue, writeJsonBody, writeJsonError } from "./http-answers.js";
+import { requestedVersion } from "./message-keys.js";
+import { type PostFrame, readPostFrame } from "./read-post-frame.js";
+import { batchAllowed } from "./streamable-http-handler-options.js";
+import type { StreamableHttpServerTransport } from "./streamable-http-server-transport.js";
+import { toError } from "./to-error.js";
+
+/** Who sent a request: the `authenticate` hook's info and the identity sessions are bound to. */
+export interface Caller {
+  readonly authInfo: unknown;
+  readonly identity: string | undefined;
+}
+
+/** POST: delivers a frame to its session (creating one for `initialize`) and answers it. */
+export async function handleStreamablePost(
+  context: EndpointContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+  parsedBody: unknown,
+  caller: Caller,
+): Promise<void> {
+  const post = await readPostFrame(request, response, {
+    maxBodyBytes: context.maxBodyBytes,
+    supported: context.supported,
+    parsedBody,
+  });
+  if (post === undefined) return;
+  const target = targetOf(context, request, response, post, caller.identity);
+  if (target === undefined) return;
+  const { transport, created } = target;
+  if (!checkBatch(context, response, post, transport)) {
+    if (created) transport.end({ initiator: "remote", details: { reason: "rejected" } });
+    return;
+  }
+  if (created) {
+    try {
+      await context.options.onSession(transport, {
+        sessionId: transport.sessionId,
+        request,
+        authInfo: caller.authInfo,
+        identity: caller.identity,
+      });
+    } catch (error) {
+      transport.end({ initiator: "error", error: toError(error) });
+      throw error;
+    }
+  }
+  await deliverPost(context, request, response, post, transport, caller.authInfo);
+}
+
+/**
+ * The transport a POST goes to: a new one (stateless, or `initialize` without a session, within the
+ * session limits), or the caller's session. Answers the request itself and returns `undefined` when
+ * there is none.
+ */
+function targetOf(
+  context: EndpointContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+  post: PostFrame,
+  identity: string | undefined,
+): { transport: StreamableHttpServerTransport; created: boolean } | undefined {
+  const { initialize, headerVersion } = post;
+  if (context.stateless) {
+    const version =
+      headerVersion ?? requestedVersion(initialize) ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
+    return { transport: context.newTransport(undefined, version, identity), created: true };
+  }
+  if (initialize !== undefined && headerValue(request, MCP_SESSION_ID_HEADER) === undefined) {
+    if (!context.sessions.admit(identity, response)) return undefined;
+    const version = requestedVersion(initialize) ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
+    const sessionId = context.generateSessionId();
+    return { transport: context.newTransport(sessionId, version, identity), created: true };
+  }
+  const transport = findSession(context, request, response, identity);
+  if (transport === undefined) return undefined;
+  if (initialize !== undefined) {
+    writeJsonError(response, 400, HTTP_ERROR_CODE, "Bad Request: Server already initialized");
+    return undefined;
+  }
+  if (headerVersion !== undefined) transport.announceVersion(headerVersion);
+  return { transport, created: false };
+}
+
+/**
+ * Batches only where the session's revision has them (policy `by-revision`: 2025-03-26 and older;
+ * 2025-06-18 removed them), and at most `maxBatchSize` messages each. Answers 400/413 otherwise.
+ */
+function checkBatch(
+  context: EndpointContext,
+  response: ServerResponse,
+  post: PostFrame,
+  transport: StreamableHttpServerTransport,
+): boolean {
+  if (!post.isBatch) return true;
+  if (!batchAllowed(context.batches, transport.protocolVersion)) {
+    writeJsonError(
+      response,
+      400,
+      HTTP_ERROR_CODE,
+      `Bad Request: batches are not accepted for protocol version ${transport.protocolVersion}`,
+    );
+    return false;
+  }
+  const size = post.messages.length + post.rejected.length;
+  if (size > context.maxBatchSize) {
+    writeJsonError(
+      response,
+      413,
+      HTTP_ERROR_CODE,
+      `Payload Too Large: a batch of ${size} messages exceeds the limit of ${context.maxBatchSize} (maxBatchSize)`,
+    );
+    return false;
+  }
+  return true;
+}
+
+/** Hands the frame to the transport: 202 for notifications and responses, an exchange for requests. */
+async function deliverPost(
+  context: EndpointContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+  post: PostFrame,
+  transport: StreamableHttpServerTransport,
+  authInfo: unknown,
+): Promise<void> {
+  const { frame, messages, rejected } = post;
+  // `authInfo`, `requestInfo.headers` and the two `close…SSEStream` callbacks are the names the
+  // official SDK hands to its request handlers (the callbacks switch a client to SSE polling).
+  const extra: Record<string, unknown> = {
+    sessionId: transport.sessionId,
+    authInfo,
+    requestInfo: { headers: request.headers },
+  };
+  const firstRequest = messages.find((message) => "method" in message && "id" in message);
+  const resumable = context.settings.eventStore !== undefined && context.responseMode === "sse";
+  if (resumable && firstRequest !== undefined && "id" in firstRequest) {
+    extra.closeSSEStream = () => transport.closeRequestStream(firstRequest.id);
+    if (transport.sessionId !== undefined) {
+      extra.closeStandaloneSSEStream = () => transport.closeStandaloneStream();
+    }
+  }
+  const info: FrameInfo = { extra };
+  if (firstRequest === undefined) {
+    // Elements of a batch that were not valid JSON-RPC are answered here, in the POST that carried
+    // them: they have no id to route a Connection's answer back by.
+    transport.deliver(frame, info);
+    if (rejected.length > 0) writeJsonBody(response, 200, rejected, sessionHeaders(transport));
+    else {
+      response.writeHead(202, sessionHeaders(transport));
+      response.end();
+    }
+    if (transport.sessionId === undefined) {
+      queueMicrotask(() => transport.end({ initiator: "remote", details: { reason: "answered" } }));
+    }
+    return;
+  }
+  await transport.exchange(
+    frame,
+    info,
+    response,
+    context.responseMode,
+    sessionHeaders(transport),
+    rejected,
+  );
+}
