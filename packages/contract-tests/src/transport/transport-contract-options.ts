@@ -81,6 +81,11 @@ export interface TransportContractOptions {
   readonly capabilities?: TransportCapabilities;
   /** Cases known to fail, by their name (without any bracketed suffix), with the reason. */
   readonly knownFailures?: Readonly<Record<string, KnownFailure>>;
+  /**
+   * How many frames each delivery case keeps in flight at once (default 10,000; it appears in the
+   * cases' names). Lower it only for a transport that is slow per frame, and say why beside it.
+   */
+  readonly framesInFlight?: number;
   /** Timeout of each case in milliseconds (default 30,000): a backstop behind `waitTimeoutMs`. */
   readonly timeoutMs?: number;
   /**

@@ -8,9 +8,6 @@ import { type PairHarness, settle } from "../pair-harness.js";
 import type { TransportSide } from "../transport-contract-options.js";
 import { notification, request, response } from "./message-factory.js";
 
-/** How many frames each delivery case keeps in flight at once. */
-export const FRAMES_IN_FLIGHT = 10_000;
-
 function indexOf(frame: Frame): number {
   const message = frame as { params?: { index?: unknown }; result?: { index?: unknown } };
   const index = message.params?.index ?? message.result?.index;
@@ -34,25 +31,26 @@ function sendAll(harness: PairHarness, side: TransportSide, frames: readonly Fra
  */
 async function receiveAll(
   frames: EventRecorder<ReceivedFrame>,
+  count: number,
   ordered: boolean,
   after: string,
 ): Promise<number[]> {
-  const last = FRAMES_IN_FLIGHT - 1;
+  const last = count - 1;
   const received = ordered
     ? await frames.waitUntil(
         (events) => events.length > 0 && indexOf(events[events.length - 1]!.frame) === last,
         `frame with the last index (${last})`,
         after,
       )
-    : await frames.waitFor(FRAMES_IN_FLIGHT, after);
+    : await frames.waitFor(count, after);
   await settle();
   return received.map(({ frame }) => indexOf(frame));
 }
 
-function expectComplete(indexes: readonly number[]): void {
+function expectComplete(indexes: readonly number[], count: number): void {
   const seen = new Map<number, number>();
   for (const index of indexes) seen.set(index, (seen.get(index) ?? 0) + 1);
-  const missing = Array.from({ length: FRAMES_IN_FLIGHT }, (_, index) => index).filter(
+  const missing = Array.from({ length: count }, (_, index) => index).filter(
     (index) => !seen.has(index),
   );
   const duplicated = [...seen].filter(([, count]) => count > 1).map(([index]) => index);
@@ -75,14 +73,15 @@ async function deliver(
   ordered: boolean,
 ): Promise<number[]> {
   const harness = await context.openStartedPair();
-  const indexes = Array.from({ length: FRAMES_IN_FLIGHT }, (_, index) => index);
+  const count = context.framesInFlight;
+  const indexes = Array.from({ length: count }, (_, index) => index);
   const sender: TransportSide = direction === "server to client" ? "server" : "client";
   const receiver = direction === "client to server" ? harness.serverEvents : harness.clientEvents;
-  const after = `after the ${sender} sent ${FRAMES_IN_FLIGHT} frames`;
+  const after = `after the ${sender} sent ${count} frames`;
   if (direction !== "server responses to client") {
     const frames = indexes.map((index) => notification("sequence", { index }));
     const [received] = await Promise.all([
-      receiveAll(receiver.frames, ordered, after),
+      receiveAll(receiver.frames, count, ordered, after),
       sendAll(harness, sender, frames),
     ]);
     return received;
@@ -97,7 +96,7 @@ async function deliver(
   });
   const frames = indexes.map((index) => request(index, "sequence", { index }));
   const [received] = await Promise.all([
-    receiveAll(receiver.frames, ordered, `after the client sent ${FRAMES_IN_FLIGHT} requests`),
+    receiveAll(receiver.frames, count, ordered, `after the client sent ${count} requests`),
     sendAll(harness, "client", frames),
   ]);
   await allWithProgress(replies, harness.waitTimeoutMs, "server side: send() of the responses");
@@ -123,14 +122,15 @@ export function defineDeliveryCases(context: ContractContext): void {
     ],
     ["server to client", serverInitiated, serverOrdered],
   ];
+  const count = context.framesInFlight;
   for (const [direction, applicability, ordered] of directions) {
     context.test(
-      `${direction}: ${FRAMES_IN_FLIGHT} frames in flight all arrive, none lost or duplicated`,
+      `${direction}: ${count} frames in flight all arrive, none lost or duplicated`,
       applicability,
-      async () => expectComplete(await deliver(context, direction, ordered.applies)),
+      async () => expectComplete(await deliver(context, direction, ordered.applies), count),
     );
     context.test(
-      `${direction}: ${FRAMES_IN_FLIGHT} frames in flight arrive in the order sent`,
+      `${direction}: ${count} frames in flight arrive in the order sent`,
       allOf(applicability, ordered),
       async () => expectOrdered(await deliver(context, direction, true)),
     );
