@@ -1,13 +1,20 @@
+import { TimeoutError } from "@patchbay/jsonrpc-core";
 import { ContractWaitError } from "./deadline.js";
 import type { KnownFailure } from "./transport-contract-options.js";
 
-/** Puts the rule's name in front of a missed deadline's message. */
+/**
+ * Puts the rule's name in front of a missed deadline's message; a Connection's request timeout (a
+ * response that never came) becomes such a missed deadline too.
+ */
 function nameRule(rule: string, error: unknown): unknown {
   if (ContractWaitError.isInstance(error)) error.message = `${rule}: ${error.message}`;
+  if (TimeoutError.isInstance(error)) {
+    return new ContractWaitError(`${rule}: ${error.message}`, { cause: error });
+  }
   return error;
 }
 
-/** Runs a case's body; a missed deadline fails it with the rule's name in the message. */
+/** Runs a case's body; a missed deadline or request timeout fails it with the rule's name. */
 export async function runRule(rule: string, body: () => Promise<void>): Promise<void> {
   try {
     await body();
