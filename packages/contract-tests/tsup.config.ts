@@ -1,3 +1,4 @@
 import { definePackageBuild } from "../../tsup.shared.js";
 
-export default definePackageBuild();
+// Two entries: the transport suite (jsonrpc-core only) and the server suite (needs @patchbay/client).
+export default definePackageBuild({ entry: ["src/index.ts", "src/server.ts"] });

@@ -1,4 +1,4 @@
-import { describeServerContract } from "@patchbay/contract-tests";
+import { describeServerContract } from "@patchbay/contract-tests/server";
 import { createStdioClientTransport } from "@patchbay/transport-stdio";
 import { backends, gatewayCli, temporaryDirectory, writeConfig } from "./gateway-helpers.js";
 

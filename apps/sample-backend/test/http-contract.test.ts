@@ -1,4 +1,4 @@
-import { describeServerContract } from "@patchbay/contract-tests";
+import { describeServerContract } from "@patchbay/contract-tests/server";
 import { StreamableHttpClientTransport } from "@patchbay/transport-http";
 import { afterAll, beforeAll } from "vitest";
 import { createSampleServer } from "../src/index.js";

@@ -1,4 +1,4 @@
-import { describeServerContract } from "@patchbay/contract-tests";
+import { describeServerContract } from "@patchbay/contract-tests/server";
 import { createMemoryTransportPair } from "@patchbay/jsonrpc-core";
 import { createSampleServer } from "../src/index.js";
 

@@ -1,4 +1,4 @@
-import { describeServerContract } from "@patchbay/contract-tests";
+import { describeServerContract } from "@patchbay/contract-tests/server";
 import { SseClientTransport } from "@patchbay/transport-sse";
 import { afterAll, beforeAll } from "vitest";
 import { createSampleServer } from "../src/index.js";

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { describeServerContract } from "@patchbay/contract-tests";
+import { describeServerContract } from "@patchbay/contract-tests/server";
 import { createStdioClientTransport } from "@patchbay/transport-stdio";
 
 // The built bin (turbo builds the package before its tests): one child process per connection.

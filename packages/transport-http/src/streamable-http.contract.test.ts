@@ -19,7 +19,9 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const BATCHES = "accept";
 
 const unordered = {
-  unsupported: "every client frame is its own POST; concurrent POSTs may be handled in any order",
+  clientToServer: {
+    unsupported: "every client frame is its own POST; concurrent POSTs may be handled in any order",
+  },
 };
 const noInvalidText = {
   unsupported:
@@ -149,6 +151,9 @@ for (const responseMode of ["sse", "json"] as const) {
     capabilities: {
       orderedDelivery: unordered,
       invalidFrames: noInvalidText,
+      framesBeforeStart: {
+        unsupported: "the pair is made by opening a session (initialize), which starts both sides",
+      },
       maxMessageBytes: MAX_BODY_BYTES,
     },
     timeoutMs: 60_000,

@@ -1,13 +1,28 @@
 import type { CallToolResult } from "@patchbay/client";
+import { within } from "../transport/deadline.js";
 
-/** Resolves with the first value `subscribe` hands its listener. */
-export function nextEvent<T>(subscribe: (listener: (value: T) => void) => () => void): Promise<T> {
-  return new Promise((resolve) => {
-    const unsubscribe = subscribe((value) => {
-      unsubscribe();
-      resolve(value);
-    });
-  });
+/**
+ * Resolves with the first value `subscribe` hands its listener, or fails with a ContractWaitError
+ * (`<what> within <deadline>`) when none came within `timeoutMs`.
+ */
+export function nextEvent<T>(
+  subscribe: (listener: (value: T) => void) => () => void,
+  what: string,
+  timeoutMs: number,
+): Promise<T> {
+  const event = within(
+    new Promise<T>((resolve) => {
+      const unsubscribe = subscribe((value) => {
+        unsubscribe();
+        resolve(value);
+      });
+    }),
+    timeoutMs,
+    (duration) => `${what} within ${duration}`,
+  );
+  // Awaited later than it is made: a failure before then must not count as unhandled.
+  event.catch(() => undefined);
+  return event;
 }
 
 /** The rejection reason of `promise`; throws when it resolves instead. */

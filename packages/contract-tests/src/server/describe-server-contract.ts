@@ -1,6 +1,8 @@
 import type { Client, ClientOptions } from "@patchbay/client";
 import { type Connection, createConnection } from "@patchbay/jsonrpc-core";
 import { afterEach, describe, it } from "vitest";
+import { within } from "../transport/deadline.js";
+import { runRule } from "../transport/known-failure.js";
 import { defineClientRequestCases } from "./cases/client-request-cases.js";
 import { defineLifecycleCases } from "./cases/lifecycle-cases.js";
 import { defineListCases } from "./cases/list-cases.js";
@@ -13,6 +15,9 @@ import { createContractClient, type ServerContractContext } from "./server-contr
 import type { ServerContractConnection, ServerContractOptions } from "./server-contract-options.js";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_WAIT_TIMEOUT_MS = 4_000;
+/** Connecting may spawn a process and runs the handshake: it gets this many wait deadlines. */
+const CONNECT_PATIENCE = 5;
 
 /**
  * Declares the MCP server contract suite in the calling vitest file: one `describe` block named
@@ -23,13 +28,18 @@ const DEFAULT_TIMEOUT_MS = 30_000;
  */
 export function describeServerContract(options: ServerContractOptions): void {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const waitTimeoutMs = options.waitTimeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+  const connecting = <T>(promise: Promise<T>, what: string) =>
+    within(promise, CONNECT_PATIENCE * waitTimeoutMs, (duration) => `${what} within ${duration}`);
   describe(`server contract: ${options.name}`, () => {
     const open: { close(): Promise<void>; connection: ServerContractConnection }[] = [];
     afterEach(async () => {
       const opened = open.splice(0);
       await Promise.all(
         opened.map(async (entry) => {
-          await entry.close().catch(() => undefined);
+          await within(entry.close(), 2 * waitTimeoutMs, (duration) => {
+            return `cleanup: the client did not close within ${duration}`;
+          }).catch(() => undefined);
           await entry.connection.dispose?.();
         }),
       );
@@ -37,22 +47,26 @@ export function describeServerContract(options: ServerContractOptions): void {
 
     const context: ServerContractContext = {
       capabilities: options.capabilities ?? {},
+      waitTimeoutMs,
       async connectClient(clientOptions: ClientOptions = {}): Promise<Client> {
-        const connection = await options.connect();
-        const client = createContractClient(clientOptions);
+        const connection = await connecting(options.connect(), "connect() did not resolve");
+        const client = createContractClient(clientOptions, waitTimeoutMs);
         open.push({ close: () => client.close(), connection });
-        await client.connect(connection.transport);
+        await connecting(
+          client.connect(connection.transport),
+          "the client did not finish connecting (initialize)",
+        );
         return client;
       },
       async connectRaw(): Promise<Connection> {
-        const connection = await options.connect();
-        const raw = createConnection(connection.transport);
+        const connection = await connecting(options.connect(), "connect() did not resolve");
+        const raw = createConnection(connection.transport, { defaultTimeoutMs: waitTimeoutMs });
         open.push({ close: () => raw.close(), connection });
-        await raw.start();
+        await connecting(raw.start(), "the raw connection did not start");
         return raw;
       },
       test(name, applicability, body) {
-        if (applicability.applies) it(name, body, timeoutMs);
+        if (applicability.applies) it(name, () => runRule(name, body), timeoutMs);
         else it.skip(`${name} [not applicable: ${applicability.reason}]`, body);
       },
     };

@@ -11,6 +11,8 @@ export interface Applicability {
 /** What every case file gets: connections to the server under test and the way to declare a case. */
 export interface ServerContractContext {
   readonly capabilities: ServerContractCapabilities;
+  /** How long a step waits for a response or a notification before the case fails. */
+  readonly waitTimeoutMs: number;
   /** A connected, initialized MCP client on a new session; closed after the case. */
   connectClient(options?: ClientOptions): Promise<Client>;
   /** A started bare JSON-RPC connection on a new session (no handshake done); closed after the case. */
@@ -34,7 +36,10 @@ export function allOf(...applicabilities: readonly Applicability[]): Applicabili
   return applicabilities.find((applicability) => !applicability.applies) ?? ALWAYS;
 }
 
-/** Creates a client for the suite. */
-export function createContractClient(options: ClientOptions = {}): Client {
-  return createClient({ name: "patchbay-server-contract", version: "1.0.0" }, options);
+/** Creates a client for the suite whose requests time out after `waitTimeoutMs` unless `options` say otherwise. */
+export function createContractClient(options: ClientOptions, waitTimeoutMs: number): Client {
+  return createClient(
+    { name: "patchbay-server-contract", version: "1.0.0" },
+    { requestTimeoutMs: waitTimeoutMs, ...options },
+  );
 }

@@ -39,6 +39,11 @@ export interface ServerContractOptions {
   readonly connect: () => Promise<ServerContractConnection>;
   /** Real differences, declared rather than skipped silently. */
   readonly capabilities?: ServerContractCapabilities;
-  /** Per-case timeout in milliseconds (default 30 000). */
+  /** Per-case timeout in milliseconds (default 30 000): a backstop behind `waitTimeoutMs`. */
   readonly timeoutMs?: number;
+  /**
+   * How long a step waits for a response or a notification before the case fails with the rule's
+   * name and what it waited for (default 4,000; connecting gets five times as long).
+   */
+  readonly waitTimeoutMs?: number;
 }

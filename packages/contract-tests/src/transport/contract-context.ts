@@ -6,6 +6,8 @@ import type { TransportCapabilities } from "./transport-contract-options.js";
 export interface ContractContext {
   /** The capabilities the transport declared. */
   readonly capabilities: TransportCapabilities;
+  /** How many frames each delivery case keeps in flight. */
+  readonly framesInFlight: number;
   /** A fresh pair, recorded but not started; closed and disposed of after the case. */
   openPair(): Promise<PairHarness>;
   /** A fresh pair with both sides started. */

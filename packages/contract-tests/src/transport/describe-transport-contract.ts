@@ -8,20 +8,30 @@ import { defineInvalidFrameCases } from "./cases/invalid-frame-cases.js";
 import { defineLifecycleCases } from "./cases/lifecycle-cases.js";
 import { definePayloadCases } from "./cases/payload-cases.js";
 import type { ContractContext } from "./contract-context.js";
+import { within } from "./deadline.js";
+import { expectKnownFailure, knownFailureReason, runRule } from "./known-failure.js";
 import { openPair, type PairHarness } from "./pair-harness.js";
 import type { TransportContractOptions } from "./transport-contract-options.js";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_WAIT_TIMEOUT_MS = 2_000;
+const DEFAULT_FRAMES_IN_FLIGHT = 10_000;
+/** `createPair` may spawn processes and open sessions: it gets this many wait deadlines. */
+const CREATE_PAIR_PATIENCE = 5;
 
 /**
  * Declares the transport contract suite in the calling vitest file: one `describe` block named after
  * the transport, with a case per rule of the `Transport` interface. Cases that the declared
- * capabilities rule out are declared as skipped, with the reason in their names.
+ * capabilities rule out are declared as skipped, with the reason in their names; cases declared as
+ * known failures must fail.
  */
 export function describeTransportContract(options: TransportContractOptions): void {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const waitTimeoutMs = options.waitTimeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+  const knownFailures = options.knownFailures ?? {};
   describe(`transport contract: ${options.name}`, () => {
     const open: PairHarness[] = [];
+    const declared = new Set<string>();
     afterEach(async () => {
       const harnesses = open.splice(0);
       await Promise.all(harnesses.map((harness) => harness.dispose()));
@@ -29,8 +39,14 @@ export function describeTransportContract(options: TransportContractOptions): vo
 
     const context: ContractContext = {
       capabilities: options.capabilities ?? {},
+      framesInFlight: options.framesInFlight ?? DEFAULT_FRAMES_IN_FLIGHT,
       async openPair() {
-        const harness = openPair(await options.createPair());
+        const pair = await within(
+          Promise.resolve(options.createPair()),
+          CREATE_PAIR_PATIENCE * waitTimeoutMs,
+          (duration) => `createPair() did not resolve within ${duration}`,
+        );
+        const harness = openPair(pair, waitTimeoutMs);
         open.push(harness);
         return harness;
       },
@@ -40,8 +56,16 @@ export function describeTransportContract(options: TransportContractOptions): vo
         return harness;
       },
       test(name, applicability, body) {
-        if (applicability.applies) it(name, body, timeoutMs);
-        else it.skip(`${name} [not applicable: ${applicability.reason}]`, body);
+        declared.add(name);
+        const known = knownFailures[name];
+        if (!applicability.applies) {
+          it.skip(`${name} [not applicable: ${applicability.reason}]`, body);
+        } else if (known !== undefined) {
+          const title = `${name} [known failure: ${knownFailureReason(known)}]`;
+          it(title, () => expectKnownFailure(name, known, body), timeoutMs);
+        } else {
+          it(name, () => runRule(name, body), timeoutMs);
+        }
       },
     };
 
@@ -54,6 +78,15 @@ export function describeTransportContract(options: TransportContractOptions): vo
     describe("batches", () => defineBatchCases(context));
     describe("lifecycle", () => defineLifecycleCases(context));
     describe("connection", () => defineConnectionCases(context));
-    describe("invalid frames", () => defineInvalidFrameCases(context));
+    describe("invalid frames", () => {
+      defineInvalidFrameCases(context);
+      // Nested blocks are collected in order, so every case is declared by now.
+      const unknown = Object.keys(knownFailures).filter((name) => !declared.has(name));
+      if (unknown.length > 0) {
+        throw new Error(
+          `knownFailures names cases this suite does not have: ${unknown.map((name) => `"${name}"`).join(", ")}`,
+        );
+      }
+    });
   });
 }

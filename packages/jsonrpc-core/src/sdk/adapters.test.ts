@@ -108,13 +108,14 @@ describe("fromSdkTransport", () => {
     ]);
   });
 
-  it("reports an invalid incoming message as InvalidFrameError instead of delivering it", () => {
+  it("reports an invalid incoming message as InvalidFrameError instead of delivering it", async () => {
     const { sdk } = createManualSdkTransport();
     const transport = fromSdkTransport(sdk);
     const errors: Error[] = [];
     const frames: Frame[] = [];
     transport.onError((error) => errors.push(error));
     transport.onFrame((frame) => frames.push(frame));
+    await transport.start();
     sdk.onmessage?.({ jsonrpc: "1.0", id: 3, method: "x" } as never);
     sdk.onmessage?.({ jsonrpc: "2.0", method: "ok" });
     expect(frames).toEqual([{ jsonrpc: "2.0", method: "ok" }]);
@@ -152,5 +153,59 @@ describe("fromSdkTransport", () => {
     sdk.onclose?.();
     expect(await closed.promise).toBe("local");
     expect(count).toBe(1);
+  });
+
+  it("holds messages that arrive before start() and delivers them to a listener added just before it", async () => {
+    const { sdk } = createManualSdkTransport();
+    const transport = fromSdkTransport(sdk);
+    sdk.onmessage?.({ jsonrpc: "2.0", method: "early" });
+    const frames: Frame[] = [];
+    transport.onFrame((frame) => frames.push(frame));
+    expect(frames).toEqual([]);
+    await transport.start();
+    expect(frames).toEqual([{ jsonrpc: "2.0", method: "early" }]);
+  });
+
+  it("turns the SDK's SyntaxError into an InvalidFrameError owing -32700, and its schema error into one owing -32600", () => {
+    const { sdk } = createManualSdkTransport();
+    const transport = fromSdkTransport(sdk);
+    const errors: Error[] = [];
+    transport.onError((error) => errors.push(error));
+    const syntax = new SyntaxError("Unexpected token 'h'");
+    const schema = Object.assign(new Error("[]"), { name: "ZodError", issues: [] });
+    const other = new Error("Not Acceptable");
+    sdk.onerror?.(syntax);
+    sdk.onerror?.(schema);
+    sdk.onerror?.(other);
+    expect(errors.map((error) => InvalidFrameError.isInstance(error))).toEqual([true, true, false]);
+    expect((errors[0] as InvalidFrameError).response).toMatchObject({
+      id: null,
+      error: { code: -32700 },
+    });
+    expect((errors[0] as InvalidFrameError).cause).toBe(syntax);
+    expect((errors[1] as InvalidFrameError).response).toMatchObject({
+      id: null,
+      error: { code: -32600 },
+    });
+    expect(errors[2]).toBe(other);
+  });
+
+  it("refuses an SDK transport that already has an onmessage handler", () => {
+    const { sdk } = createManualSdkTransport();
+    sdk.onmessage = () => {};
+    expect(() => fromSdkTransport(sdk)).toThrow(/already has an onmessage handler/);
+  });
+
+  it("rejects start() with a TransportError that says the SDK transport must not be started yet", async () => {
+    const { sdk } = createManualSdkTransport();
+    const refusal = new Error("StdioServerTransport already started!");
+    sdk.start = async () => {
+      throw refusal;
+    };
+    const transport = fromSdkTransport(sdk);
+    const failure = await transport.start().catch((caught: unknown) => caught);
+    expect(TransportError.isInstance(failure)).toBe(true);
+    expect((failure as Error).message).toMatch(/needs a transport that was not started yet/);
+    expect((failure as Error).cause).toBe(refusal);
   });
 });

@@ -1,10 +1,13 @@
+import { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createConnection } from "../connection/create-connection.js";
 import { MethodNotFoundError } from "../errors/standard-errors.js";
+import { TransportError } from "../errors/transport-errors.js";
 import { createMemoryTransportPair } from "../memory/memory-transport.js";
 import type { TransportCloseEvent } from "../transport.js";
 import { fromSdkTransport } from "./from-sdk-transport.js";
@@ -84,5 +87,42 @@ describe("SDK interop: an SDK InMemoryTransport under a Patchbay Connection", ()
     await sdkServerSide.start();
     await sdkServerSide.close();
     expect(events).toEqual([{ initiator: "remote" }]);
+  });
+});
+
+describe("SDK interop: the SDK's StdioServerTransport under a Patchbay Connection", () => {
+  it("answers a line that is not JSON with -32700 and keeps serving", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const connection = createConnection(fromSdkTransport(new StdioServerTransport(input, output)));
+    connection.handle("still/there", () => "yes");
+    await connection.start();
+    const lines: unknown[] = [];
+    const answered = new Promise<void>((resolve) => {
+      output.on("data", (chunk: Buffer) => {
+        for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) {
+          lines.push(JSON.parse(line));
+        }
+        if (lines.length === 2) resolve();
+      });
+    });
+    input.write("this is not JSON\n");
+    input.write(`${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "still/there" })}\n`);
+    await answered;
+    expect(lines).toEqual([
+      { jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32700 }) },
+      { jsonrpc: "2.0", id: 0, result: "yes" },
+    ]);
+    await connection.close();
+  });
+
+  it("rejects start() with a TransportError when the SDK transport was started already", async () => {
+    const sdkTransport = new StdioServerTransport(new PassThrough(), new PassThrough());
+    await sdkTransport.start();
+    const transport = fromSdkTransport(sdkTransport);
+    const failure = await transport.start().catch((caught: unknown) => caught);
+    expect(TransportError.isInstance(failure)).toBe(true);
+    expect(String(failure)).toMatch(/already started.*needs a transport that was not started yet/);
+    await transport.close();
   });
 });

@@ -18,17 +18,23 @@ export function defineNotificationCases(context: ServerContractContext): void {
       const observer = await context.connectClient();
       const names = async () => (await observer.listAllTools()).map((tool) => tool.name);
       const wasPresent = (await names()).includes("extra_tool");
-      const changed = nextEvent((listener) =>
-        observer.on("notifications/tools/list_changed", listener),
+      const changed = nextEvent(
+        (listener) => observer.on("notifications/tools/list_changed", listener),
+        "observer: no tools/list_changed after the actor toggled a tool",
+        context.waitTimeoutMs,
       );
-      const actorChanged = nextEvent((listener) =>
-        actor.on("notifications/tools/list_changed", listener),
+      const actorChanged = nextEvent(
+        (listener) => actor.on("notifications/tools/list_changed", listener),
+        "actor: no tools/list_changed after it toggled a tool",
+        context.waitTimeoutMs,
       );
       await actor.callTool({ name: "toggle_extra_tool" });
       await Promise.all([changed, actorChanged]);
       expect((await names()).includes("extra_tool")).toBe(!wasPresent);
-      const changedBack = nextEvent((listener) =>
-        observer.on("notifications/tools/list_changed", listener),
+      const changedBack = nextEvent(
+        (listener) => observer.on("notifications/tools/list_changed", listener),
+        "observer: no tools/list_changed after the actor toggled the tool back",
+        context.waitTimeoutMs,
       );
       await actor.callTool({ name: "toggle_extra_tool" });
       await changedBack;
@@ -45,8 +51,10 @@ export function defineNotificationCases(context: ServerContractContext): void {
       const bystanderSeen: string[] = [];
       bystander.on("notifications/resources/updated", (params) => bystanderSeen.push(params.uri));
       await subscriber.subscribeResource("test://watched-resource");
-      const updated = nextEvent<{ uri: string }>((listener) =>
-        subscriber.on("notifications/resources/updated", listener),
+      const updated = nextEvent<{ uri: string }>(
+        (listener) => subscriber.on("notifications/resources/updated", listener),
+        "subscriber: no resources/updated after the resource changed",
+        context.waitTimeoutMs,
       );
       await bystander.callTool({ name: "update_watched_resource" });
       expect((await updated).uri).toBe("test://watched-resource");

@@ -1,5 +1,6 @@
 import { CancelledError, type JSONRPCNotification } from "@patchbay/jsonrpc-core";
 import { expect } from "vitest";
+import { within } from "../../transport/deadline.js";
 import { nextEvent, rejectionOf, textOf } from "../contract-helpers.js";
 import { ALWAYS, type ServerContractContext } from "../server-contract-context.js";
 
@@ -68,10 +69,16 @@ export function defineUtilityCases(context: ServerContractContext): void {
         { signal: controller.signal, onProgress: () => markStarted() },
       )
       .catch((error: unknown) => error);
-    const cancelledLog = nextEvent<{ data: unknown }>((listener) =>
-      client.on("notifications/message", listener),
+    const cancelledLog = nextEvent<{ data: unknown }>(
+      (listener) => client.on("notifications/message", listener),
+      "client: no log message saying the tool was cancelled",
+      context.waitTimeoutMs,
     );
-    await started;
+    await within(
+      started,
+      context.waitTimeoutMs,
+      (duration) => `client: no progress from long_task (the sign it started) within ${duration}`,
+    );
     controller.abort("contract test cancels");
     expect(CancelledError.isInstance(await outcome)).toBe(true);
     expect(String((await cancelledLog).data)).toMatch(/cancelled/);

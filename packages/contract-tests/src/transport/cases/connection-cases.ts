@@ -1,12 +1,27 @@
-import { ConnectionClosedError, createConnection } from "@patchbay/jsonrpc-core";
+import { type Connection, ConnectionClosedError, createConnection } from "@patchbay/jsonrpc-core";
 import { expect } from "vitest";
 import { APPLIES, resolveCapability } from "../capability.js";
 import type { ContractContext } from "../contract-context.js";
+import type { PairHarness } from "../pair-harness.js";
 
-async function expectClosedError(pending: Promise<unknown>): Promise<void> {
-  const error = await pending.then(
+/** Starts a Connection on each side (server first), each step with the wait deadline. */
+async function startConnections(harness: PairHarness, server: Connection, client: Connection) {
+  await harness.within(server.start(), "server side: Connection start() did not resolve");
+  await harness.within(client.start(), "client side: Connection start() did not resolve");
+}
+
+async function expectClosedError(
+  harness: PairHarness,
+  pending: Promise<unknown>,
+  after: string,
+): Promise<void> {
+  const settled = pending.then(
     () => undefined,
     (rejection: unknown) => rejection,
+  );
+  const error = await harness.within(
+    settled,
+    `client side: the pending request neither failed nor succeeded ${after}`,
   );
   expect(error, "the pending request should reject").toBeDefined();
   expect(
@@ -34,9 +49,12 @@ export function defineConnectionCases(context: ContractContext): void {
         return { sum: a + b };
       });
       const client = createConnection(harness.client);
-      await server.start();
-      await client.start();
-      await expect(client.request("contract/add", { a: 2, b: 3 })).resolves.toEqual({ sum: 5 });
+      await startConnections(harness, server, client);
+      const sum = await harness.within(
+        client.request("contract/add", { a: 2, b: 3 }),
+        "client side: no response to contract/add",
+      );
+      expect(sum).toEqual({ sum: 5 });
     },
   );
 
@@ -48,9 +66,12 @@ export function defineConnectionCases(context: ContractContext): void {
       const server = createConnection(harness.server);
       const client = createConnection(harness.client);
       client.handle("contract/ping", () => ({ pong: true }));
-      await server.start();
-      await client.start();
-      await expect(server.request("contract/ping")).resolves.toEqual({ pong: true });
+      await startConnections(harness, server, client);
+      const pong = await harness.within(
+        server.request("contract/ping"),
+        "server side: no response to contract/ping",
+      );
+      expect(pong).toEqual({ pong: true });
     },
   );
 
@@ -60,11 +81,11 @@ export function defineConnectionCases(context: ContractContext): void {
     async () => {
       const harness = await context.openStartedPair();
       const client = createConnection(harness.client);
-      await client.start();
+      await harness.within(client.start(), "client side: Connection start() did not resolve");
       const pending = client.request("contract/never-answered");
-      await harness.serverEvents.frames.waitFor(1);
+      await harness.serverEvents.frames.waitFor(1, "after the client sent a request");
       await harness.client.close();
-      await expectClosedError(pending);
+      await expectClosedError(harness, pending, "after the client closed");
     },
   );
 
@@ -74,11 +95,11 @@ export function defineConnectionCases(context: ContractContext): void {
     async () => {
       const harness = await context.openStartedPair();
       const client = createConnection(harness.client);
-      await client.start();
+      await harness.within(client.start(), "client side: Connection start() did not resolve");
       const pending = client.request("contract/never-answered");
-      await harness.serverEvents.frames.waitFor(1);
+      await harness.serverEvents.frames.waitFor(1, "after the client sent a request");
       await harness.server.close();
-      await expectClosedError(pending);
+      await expectClosedError(harness, pending, "after the server closed");
     },
   );
 }

@@ -1,13 +1,12 @@
-import type { Frame, Transport } from "@patchbay/jsonrpc-core";
+import type { Frame } from "@patchbay/jsonrpc-core";
 import { expect } from "vitest";
-import { APPLIES, allOf, resolveCapability } from "../capability.js";
+import { type Applicability, allOf, resolveCapability, resolveDirectional } from "../capability.js";
 import type { ContractContext } from "../contract-context.js";
+import { allWithProgress } from "../deadline.js";
 import type { EventRecorder, ReceivedFrame } from "../event-recorder.js";
-import { settle } from "../pair-harness.js";
+import { type PairHarness, settle } from "../pair-harness.js";
+import type { TransportSide } from "../transport-contract-options.js";
 import { notification, request, response } from "./message-factory.js";
-
-/** How many frames each delivery case keeps in flight at once. */
-export const FRAMES_IN_FLIGHT = 10_000;
 
 function indexOf(frame: Frame): number {
   const message = frame as { params?: { index?: unknown }; result?: { index?: unknown } };
@@ -16,8 +15,14 @@ function indexOf(frame: Frame): number {
   return index;
 }
 
-async function sendAll(transport: Transport, frames: readonly Frame[]): Promise<void> {
-  await Promise.all(frames.map((frame) => transport.send(frame)));
+/** Sends every frame at once from `side`; fails when the sends stop making progress. */
+function sendAll(harness: PairHarness, side: TransportSide, frames: readonly Frame[]) {
+  const transport = harness.unguarded[side];
+  return allWithProgress(
+    frames.map((frame) => transport.send(frame)),
+    harness.waitTimeoutMs,
+    `${side} side: send() of ${frames.length} frames`,
+  );
 }
 
 /**
@@ -26,23 +31,26 @@ async function sendAll(transport: Transport, frames: readonly Frame[]): Promise<
  */
 async function receiveAll(
   frames: EventRecorder<ReceivedFrame>,
+  count: number,
   ordered: boolean,
+  after: string,
 ): Promise<number[]> {
-  const last = FRAMES_IN_FLIGHT - 1;
+  const last = count - 1;
   const received = ordered
     ? await frames.waitUntil(
         (events) => events.length > 0 && indexOf(events[events.length - 1]!.frame) === last,
-        `the last frame (index ${last})`,
+        `frame with the last index (${last})`,
+        after,
       )
-    : await frames.waitFor(FRAMES_IN_FLIGHT);
+    : await frames.waitFor(count, after);
   await settle();
   return received.map(({ frame }) => indexOf(frame));
 }
 
-function expectComplete(indexes: readonly number[]): void {
+function expectComplete(indexes: readonly number[], count: number): void {
   const seen = new Map<number, number>();
   for (const index of indexes) seen.set(index, (seen.get(index) ?? 0) + 1);
-  const missing = Array.from({ length: FRAMES_IN_FLIGHT }, (_, index) => index).filter(
+  const missing = Array.from({ length: count }, (_, index) => index).filter(
     (index) => !seen.has(index),
   );
   const duplicated = [...seen].filter(([, count]) => count > 1).map(([index]) => index);
@@ -59,26 +67,22 @@ function expectOrdered(indexes: readonly number[]): void {
 
 type Direction = "client to server" | "server responses to client" | "server to client";
 
-async function deliver(context: ContractContext, direction: Direction): Promise<number[]> {
-  const ordered = resolveCapability(
-    context.capabilities.orderedDelivery,
-    "orderedDelivery",
-  ).applies;
+async function deliver(
+  context: ContractContext,
+  direction: Direction,
+  ordered: boolean,
+): Promise<number[]> {
   const harness = await context.openStartedPair();
-  const indexes = Array.from({ length: FRAMES_IN_FLIGHT }, (_, index) => index);
-  if (direction === "client to server") {
+  const count = context.framesInFlight;
+  const indexes = Array.from({ length: count }, (_, index) => index);
+  const sender: TransportSide = direction === "server to client" ? "server" : "client";
+  const receiver = direction === "client to server" ? harness.serverEvents : harness.clientEvents;
+  const after = `after the ${sender} sent ${count} frames`;
+  if (direction !== "server responses to client") {
     const frames = indexes.map((index) => notification("sequence", { index }));
     const [received] = await Promise.all([
-      receiveAll(harness.serverEvents.frames, ordered),
-      sendAll(harness.client, frames),
-    ]);
-    return received;
-  }
-  if (direction === "server to client") {
-    const frames = indexes.map((index) => notification("sequence", { index }));
-    const [received] = await Promise.all([
-      receiveAll(harness.clientEvents.frames, ordered),
-      sendAll(harness.server, frames),
+      receiveAll(receiver.frames, count, ordered, after),
+      sendAll(harness, sender, frames),
     ]);
     return received;
   }
@@ -86,39 +90,49 @@ async function deliver(context: ContractContext, direction: Direction): Promise<
   const replies: Promise<void>[] = [];
   harness.server.onFrame((frame) => {
     const message = frame as unknown as { id: number; params: { index: number } };
-    replies.push(harness.server.send(response(message.id, { index: message.params.index })));
+    replies.push(
+      harness.unguarded.server.send(response(message.id, { index: message.params.index })),
+    );
   });
   const frames = indexes.map((index) => request(index, "sequence", { index }));
   const [received] = await Promise.all([
-    receiveAll(harness.clientEvents.frames, ordered),
-    sendAll(harness.client, frames),
+    receiveAll(receiver.frames, count, ordered, `after the client sent ${count} requests`),
+    sendAll(harness, "client", frames),
   ]);
-  await Promise.all(replies);
+  await allWithProgress(replies, harness.waitTimeoutMs, "server side: send() of the responses");
   return received;
 }
 
 /** Order and completeness of delivery under load, in both directions. */
 export function defineDeliveryCases(context: ContractContext): void {
-  const ordered = resolveCapability(context.capabilities.orderedDelivery, "orderedDelivery");
+  const { orderedDelivery } = context.capabilities;
+  const clientOrdered = resolveDirectional(orderedDelivery, "orderedDelivery", "clientToServer");
+  const serverOrdered = resolveDirectional(orderedDelivery, "orderedDelivery", "serverToClient");
   const serverInitiated = resolveCapability(
     context.capabilities.serverInitiatedMessages,
     "serverInitiatedMessages",
   );
-  const directions: [Direction, typeof APPLIES][] = [
-    ["client to server", APPLIES],
-    ["server responses to client", APPLIES],
-    ["server to client", serverInitiated],
+  // Responses come back in request order only when both directions keep order.
+  const directions: [Direction, Applicability, Applicability][] = [
+    ["client to server", { applies: true, reason: "" }, clientOrdered],
+    [
+      "server responses to client",
+      { applies: true, reason: "" },
+      allOf(clientOrdered, serverOrdered),
+    ],
+    ["server to client", serverInitiated, serverOrdered],
   ];
-  for (const [direction, applicability] of directions) {
+  const count = context.framesInFlight;
+  for (const [direction, applicability, ordered] of directions) {
     context.test(
-      `${direction}: ${FRAMES_IN_FLIGHT} frames in flight all arrive, none lost or duplicated`,
+      `${direction}: ${count} frames in flight all arrive, none lost or duplicated`,
       applicability,
-      async () => expectComplete(await deliver(context, direction)),
+      async () => expectComplete(await deliver(context, direction, ordered.applies), count),
     );
     context.test(
-      `${direction}: ${FRAMES_IN_FLIGHT} frames in flight arrive in the order sent`,
+      `${direction}: ${count} frames in flight arrive in the order sent`,
       allOf(applicability, ordered),
-      async () => expectOrdered(await deliver(context, direction)),
+      async () => expectOrdered(await deliver(context, direction, true)),
     );
   }
 }

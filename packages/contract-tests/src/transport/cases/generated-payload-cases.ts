@@ -21,11 +21,14 @@ export function defineGeneratedPayloadCases(context: ContractContext): void {
       const server = createConnection(harness.server);
       server.handle("contract/echo", (params) => params);
       const client = createConnection(harness.client);
-      await server.start();
-      await client.start();
+      await harness.within(server.start(), "server side: Connection start() did not resolve");
+      await harness.within(client.start(), "client side: Connection start() did not resolve");
       await fc.assert(
         fc.asyncProperty(fc.jsonValue({ stringUnit: "grapheme" }), async (value) => {
-          const echoed = await client.request("contract/echo", { value });
+          const echoed = await harness.within(
+            client.request("contract/echo", { value }),
+            "client side: no response to contract/echo",
+          );
           // Compared as JSON: the wire cannot tell -0 from 0, a frame passed by reference can.
           expect(JSON.stringify(echoed)).toBe(JSON.stringify({ value }));
         }),

@@ -29,17 +29,23 @@ export function defineIdCases(context: ContractContext): void {
       const harness = await context.openStartedPair();
       harness.server.onFrame((frame) => {
         if (isBatch(frame) || !isJSONRPCRequest(frame)) return;
-        void harness.server.send(response(frame.id, { id: frame.id }));
+        harness.reply(response(frame.id, { id: frame.id }));
       });
       await Promise.all(EDGE_IDS.map((id) => harness.client.send(request(id, "id"))));
-      const atServer = await harness.serverEvents.frames.waitFor(EDGE_IDS.length);
-      const atClient = await harness.clientEvents.frames.waitFor(EDGE_IDS.length);
-      const idOf = ({ frame }: { frame: unknown }) => (frame as { id: JSONRPCId }).id;
-      expect(atServer.map(idOf)).toEqual(EDGE_IDS);
-      expect(atClient.map(idOf)).toEqual(EDGE_IDS);
-      expect(atClient.map(({ frame }) => typeof idOf({ frame }))).toEqual(
-        EDGE_IDS.map((id) => typeof id),
-      );
+      const after = `after the client sent ${EDGE_IDS.length} requests to the echoing server`;
+      const atServer = await harness.serverEvents.frames.waitFor(EDGE_IDS.length, after);
+      const atClient = await harness.clientEvents.frames.waitFor(EDGE_IDS.length, after);
+      // Compared as a set of typed ids: the order is the delivery cases' business.
+      const typedIds = (frames: readonly { frame: unknown }[]) =>
+        frames.map(({ frame }) => typed((frame as { id: JSONRPCId }).id)).sort();
+      const expected = EDGE_IDS.map(typed).sort();
+      expect(typedIds(atServer)).toEqual(expected);
+      expect(typedIds(atClient)).toEqual(expected);
     },
   );
+}
+
+/** An id with its type, so that `0` and `"0"` differ: `number 0`, `string "0"`. */
+function typed(id: JSONRPCId): string {
+  return `${typeof id} ${JSON.stringify(id)}`;
 }

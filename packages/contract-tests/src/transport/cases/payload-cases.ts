@@ -1,8 +1,9 @@
 import { isBatch, isJSONRPCRequest } from "@patchbay/jsonrpc-core";
 import { expect } from "vitest";
-import { APPLIES } from "../capability.js";
+import { APPLIES, type Applicability, forDirection } from "../capability.js";
 import type { ContractContext } from "../contract-context.js";
 import type { PairHarness } from "../pair-harness.js";
+import type { TransportDirection } from "../transport-contract-options.js";
 import { notification, request, response } from "./message-factory.js";
 import {
   LARGE_PAYLOAD_BYTES,
@@ -16,7 +17,7 @@ import {
 function echoOnServer(harness: PairHarness): void {
   harness.server.onFrame((frame) => {
     if (isBatch(frame) || !isJSONRPCRequest(frame)) return;
-    void harness.server.send(response(frame.id, frame.params));
+    harness.reply(response(frame.id, frame.params));
   });
 }
 
@@ -34,7 +35,10 @@ export function definePayloadCases(context: ContractContext): void {
           harness.client.send(request(index, "echo", { name, text })),
         ),
       );
-      const echoed = await harness.clientEvents.frames.waitFor(samples.length);
+      const echoed = await harness.clientEvents.frames.waitFor(
+        samples.length,
+        "after the client sent one request per sample to the echoing server",
+      );
       const byName = Object.fromEntries(
         echoed.map(({ frame }) => {
           const result = (frame as { result: { name: string; text: string } }).result;
@@ -57,31 +61,71 @@ export function definePayloadCases(context: ContractContext): void {
       echoOnServer(harness);
       const payload = mixedPayload();
       await harness.client.send(request(1, "echo", payload));
-      const { frame } = await harness.clientEvents.frames.waitForEvent(0);
+      const { frame } = await harness.clientEvents.frames.waitForEvent(
+        0,
+        "after the client sent a request to the echoing server",
+      );
       expect(frame).toEqual(response(1, payload));
     },
   );
 
-  const maxBytes = context.capabilities.maxMessageBytes ?? Number.POSITIVE_INFINITY;
+  for (const direction of ["clientToServer", "serverToClient"] as const) {
+    const from = direction === "clientToServer" ? "client" : "server";
+    context.test(
+      `a 10 MiB frame from the ${from} arrives whole`,
+      fitsLargeFrame(context, direction),
+      async () => {
+        const harness = await context.openStartedPair();
+        if (direction === "clientToServer") await largeFrameFromClient(harness);
+        else await largeFrameFromServer(harness);
+      },
+    );
+  }
+}
+
+function fitsLargeFrame(context: ContractContext, direction: TransportDirection): Applicability {
+  const maxBytes =
+    forDirection(context.capabilities.maxMessageBytes, direction) ?? Number.POSITIVE_INFINITY;
   const needed = largeFrameBytes(LARGE_PAYLOAD_BYTES);
-  const fitsLarge =
-    maxBytes >= needed
-      ? APPLIES
-      : {
-          applies: false,
-          reason: `capabilities.maxMessageBytes is ${maxBytes}, below the ${needed} bytes of the case's frame`,
-        };
-  context.test("a 10 MiB frame arrives whole, both ways", fitsLarge, async () => {
-    const harness = await context.openStartedPair();
-    echoOnServer(harness);
-    const text = largeString(LARGE_PAYLOAD_BYTES);
-    await harness.client.send(request("large", "echo", { text }));
-    await harness.client.send(notification("after-large"));
-    const { frame: atServer } = await harness.serverEvents.frames.waitForEvent(0);
-    expect((atServer as unknown as { params: { text: string } }).params.text === text).toBe(true);
-    const { frame: atClient } = await harness.clientEvents.frames.waitForEvent(0);
-    expect((atClient as { result: { text: string } }).result.text === text).toBe(true);
-    const { frame: after } = await harness.serverEvents.frames.waitForEvent(1);
-    expect(after).toEqual(notification("after-large"));
+  if (maxBytes >= needed) return APPLIES;
+  return {
+    applies: false,
+    reason: `capabilities.maxMessageBytes (${direction}) is ${maxBytes}, below the ${needed} bytes of the case's frame`,
+  };
+}
+
+/** The large frame's steps get this many wait deadlines: encoding and parsing 12 MB takes time. */
+const LARGE_FRAME_PATIENCE = 5;
+
+async function largeFrameFromClient(harness: PairHarness): Promise<void> {
+  const patience = LARGE_FRAME_PATIENCE * harness.waitTimeoutMs;
+  const text = largeString(LARGE_PAYLOAD_BYTES);
+  await harness.within(
+    harness.unguarded.client.send(request("large", "large", { text })),
+    "client side: send() of the 10 MiB frame did not resolve",
+    patience,
+  );
+  await harness.client.send(notification("after-large"));
+  const after = "after the client sent the 10 MiB frame";
+  const { frame } = await harness.serverEvents.frames.waitForEvent(0, after, patience);
+  expect((frame as unknown as { params: { text: string } }).params.text === text).toBe(true);
+  const { frame: next } = await harness.serverEvents.frames.waitForEvent(1, after, patience);
+  expect(next).toEqual(notification("after-large"));
+}
+
+async function largeFrameFromServer(harness: PairHarness): Promise<void> {
+  const patience = LARGE_FRAME_PATIENCE * harness.waitTimeoutMs;
+  const text = largeString(LARGE_PAYLOAD_BYTES);
+  harness.server.onFrame((frame) => {
+    if (isBatch(frame) || !isJSONRPCRequest(frame)) return;
+    harness.reply(response(frame.id, { text }));
   });
+  await harness.client.send(request("large", "large"));
+  await harness.client.send(request("small", "small"));
+  const after = "after the client asked for the 10 MiB response";
+  const { frame } = await harness.clientEvents.frames.waitForEvent(0, after, patience);
+  expect(frame).toMatchObject({ id: "large" });
+  expect((frame as { result: { text: string } }).result.text === text).toBe(true);
+  const { frame: next } = await harness.clientEvents.frames.waitForEvent(1, after, patience);
+  expect(next).toMatchObject({ id: "small" });
 }
