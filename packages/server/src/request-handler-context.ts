@@ -1,6 +1,6 @@
 import type { FrameInfo, JSONRPCId } from "@patchbay/jsonrpc-core";
 import type { LoggingLevel, Meta, v2025_11_25 } from "@patchbay/mcp-types";
-import type { ClientRequestOptions, ServerSession } from "./server-session.js";
+import type { ClientRequestOptions, ServerSessionApi } from "./session-api.js";
 
 /** What every tool, resource, prompt and completion handler receives beside its input. */
 export interface RequestHandlerContext {
@@ -9,7 +9,7 @@ export interface RequestHandlerContext {
   /** The id of the request being handled. */
   readonly requestId: JSONRPCId;
   /** The session (one per connection) the request arrived on. */
-  readonly session: ServerSession;
+  readonly session: ServerSessionApi;
   /**
    * How the request arrived: `info.extra` carries transport facts such as HTTP headers or the
    * authentication result (what a proxy needs to pick a profile).
@@ -40,7 +40,7 @@ export interface RequestHandlerContext {
 
 /** Builds the context of one incoming request. */
 export function createRequestHandlerContext(
-  session: ServerSession,
+  session: ServerSessionApi,
   request: { requestId: JSONRPCId; signal: AbortSignal; info: FrameInfo },
   params: unknown,
 ): RequestHandlerContext {

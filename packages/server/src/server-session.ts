@@ -19,6 +19,7 @@ import {
   createRequestHandlerContext,
   type RequestHandlerContext,
 } from "./request-handler-context.js";
+import type { ClientRequestOptions, ListKind, ServerSessionApi } from "./session-api.js";
 import { installCompletionHandler } from "./session-handlers/completion-handler.js";
 import { installLifecycleHandlers } from "./session-handlers/lifecycle-handlers.js";
 import { installLoggingHandler } from "./session-handlers/logging-handler.js";
@@ -28,24 +29,7 @@ import { installToolHandlers } from "./session-handlers/tool-handlers.js";
 import type { SessionHost } from "./session-host.js";
 import type { SessionState } from "./session-state.js";
 
-/** Options of a server-to-client request (`sampling/createMessage`, `elicitation/create`, `roots/list`). */
-export interface ClientRequestOptions {
-  /** Aborting sends `notifications/cancelled` and rejects with a `CancelledError`. */
-  signal?: AbortSignal;
-  /** Gives up (and cancels) after this long; the connection's default applies otherwise. */
-  timeoutMs?: number;
-  /** Receives `notifications/progress` params for this request. */
-  onProgress?: (params: unknown) => void;
-  /** Restart the timeout on every progress notification. */
-  resetTimeoutOnProgress?: boolean;
-  /** Hard limit that progress cannot extend. */
-  maxTotalTimeoutMs?: number;
-  /** The client request this one is made for (handler contexts set it), so it travels with it. */
-  relatedRequestId?: JSONRPCId;
-}
-
-/** A kind of list whose changes are announced with `notifications/<kind>/list_changed`. */
-export type ListKind = "tools" | "resources" | "prompts";
+export type { ClientRequestOptions, ListKind } from "./session-api.js";
 
 let sessionCounter = 0;
 
@@ -54,7 +38,7 @@ let sessionCounter = 0;
  * connection, the negotiated revision and capabilities, the logging level and the resource
  * subscriptions of that client (MCP "Lifecycle").
  */
-export class ServerSession {
+export class ServerSession implements ServerSessionApi {
   /** A process-unique id for logs (not the Streamable HTTP session id). */
   readonly id: string;
   /** The JSON-RPC connection to the client. */

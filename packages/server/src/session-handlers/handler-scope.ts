@@ -1,7 +1,7 @@
 import type { Connection } from "@patchbay/jsonrpc-core";
 import { InvalidParamsError } from "@patchbay/jsonrpc-core";
 import type { RequestHandlerContext } from "../request-handler-context.js";
-import type { ServerSession } from "../server-session.js";
+import type { ServerSessionApi } from "../session-api.js";
 import type { SessionHost } from "../session-host.js";
 import type { SessionState } from "../session-state.js";
 
@@ -13,7 +13,7 @@ export type ScopedHandler = (
 
 /** What the per-feature handler installers get from the session (internal). */
 export interface HandlerScope {
-  readonly session: ServerSession;
+  readonly session: ServerSessionApi;
   readonly state: SessionState;
   readonly host: SessionHost;
   readonly connection: Connection;
