@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AuthConfigSchema, LimitsConfigSchema } from "./proxy-config-schema.js";
 
 const stringRecord = z.record(z.string(), z.string());
 const globList = z.array(z.string().min(1));
@@ -57,6 +58,8 @@ export const TelemetryConfigSchema = z.object({
 export const ProfileConfigSchema = z.object({
   /** Backend keys of `mcpServers` in the profile; all when absent. */
   backends: z.array(z.string().min(1)).optional(),
+  /** Another spelling of `backends`. */
+  servers: z.array(z.string().min(1)).optional(),
   /** Globs over exposed tool names (`github__*`); deny wins. */
   tools: z.object({ allow: globList.optional(), deny: globList.optional() }).optional(),
   description: z.string().optional(),
@@ -77,6 +80,10 @@ export const GatewayConfigFileSchema = z.object({
       ProfileConfigSchema,
     )
     .optional(),
+  /** Bearer tokens of the HTTP proxy (the stdio gateway ignores it). */
+  auth: AuthConfigSchema.optional(),
+  /** Request limits of the HTTP proxy (the stdio gateway ignores it). */
+  limits: LimitsConfigSchema.optional(),
 });
 
 /** The config file as written, keys optional. */
