@@ -74,6 +74,8 @@ export {
   type AuthConfig,
   AuthConfigSchema,
   AuthTokenConfigSchema,
+  type HttpConfig,
+  HttpConfigSchema,
   type LimitsConfig,
   LimitsConfigSchema,
 } from "./config/proxy-config-schema.js";

@@ -22,5 +22,13 @@ export const allowedDependencies: Readonly<Record<string, readonly string[]>> = 
     "@patchbay/client",
     "@patchbay/telemetry",
   ],
+  "@patchbay/http-gateway": [
+    "@patchbay/jsonrpc-core",
+    "@patchbay/mcp-types",
+    "@patchbay/router",
+    "@patchbay/telemetry",
+    "@patchbay/transport-http",
+    "@patchbay/transport-sse",
+  ],
   "@patchbay/contract-tests": ["@patchbay/jsonrpc-core", "@patchbay/mcp-types", "@patchbay/client"],
 };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AuthConfigSchema, LimitsConfigSchema } from "./proxy-config-schema.js";
+import { AuthConfigSchema, HttpConfigSchema, LimitsConfigSchema } from "./proxy-config-schema.js";
 
 const stringRecord = z.record(z.string(), z.string());
 const globList = z.array(z.string().min(1));
@@ -84,6 +84,8 @@ export const GatewayConfigFileSchema = z.object({
   auth: AuthConfigSchema.optional(),
   /** Request limits of the HTTP proxy (the stdio gateway ignores it). */
   limits: LimitsConfigSchema.optional(),
+  /** Host/Origin lists and reverse-proxy trust of the HTTP proxy (the stdio gateway ignores it). */
+  http: HttpConfigSchema.optional(),
 });
 
 /** The config file as written, keys optional. */

@@ -27,7 +27,7 @@ import {
   ProfileConfigSchema,
   TelemetryConfigSchema,
 } from "./gateway-config-schema.js";
-import { AuthConfigSchema, LimitsConfigSchema } from "./proxy-config-schema.js";
+import { AuthConfigSchema, HttpConfigSchema, LimitsConfigSchema } from "./proxy-config-schema.js";
 import { suggestKey } from "./suggest-key.js";
 
 /** Options of `parseGatewayConfig`. */
@@ -143,6 +143,7 @@ export function parseGatewayConfig(
       profiles,
       ...(file.auth === undefined ? {} : { auth: file.auth }),
       ...(file.limits === undefined ? {} : { limits: file.limits }),
+      ...(file.http === undefined ? {} : { http: file.http }),
     },
     warnings,
   };
@@ -253,6 +254,7 @@ const knownProfile = new Set(Object.keys(ProfileConfigSchema.shape));
 const knownAuth = new Set(Object.keys(AuthConfigSchema.shape));
 const knownToken = new Set(["name", "token", "sha256", "profiles"]);
 const knownLimits = new Set(Object.keys(LimitsConfigSchema.shape));
+const knownHttp = new Set(Object.keys(HttpConfigSchema.shape));
 
 /** A misspelt key is often why a config is invalid: name it and the likely intent. */
 function misspeltKeys(value: unknown): ConfigIssue[] {
@@ -296,6 +298,7 @@ function unknownKeys(value: unknown): string[] {
     });
   }
   check(root.limits, knownLimits, "limits");
+  check(root.http, knownHttp, "http");
   return warnings;
 }
 

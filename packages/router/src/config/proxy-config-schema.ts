@@ -39,7 +39,21 @@ export const LimitsConfigSchema = z.object({
   maxBatchSize: positiveInteger.optional(),
 });
 
+const hostList = z.union([z.literal("any"), z.array(z.string().min(1))]);
+
+/** The `http` block of the HTTP proxy: DNS-rebinding lists and the reverse proxy in front. */
+export const HttpConfigSchema = z.object({
+  /** Accepted `Host` values (`name` or `name:port`), or `"any"`. */
+  allowedHosts: hostList.optional(),
+  /** Accepted `Origin` values (full origins), or `"any"`. */
+  allowedOrigins: hostList.optional(),
+  /** Take the client address from `X-Forwarded-For` (only behind a reverse proxy that sets it). */
+  trustProxy: z.boolean().optional(),
+});
+
 /** The `auth` block as written. */
 export type AuthConfig = z.infer<typeof AuthConfigSchema>;
 /** The `limits` block as written. */
 export type LimitsConfig = z.infer<typeof LimitsConfigSchema>;
+/** The `http` block as written. */
+export type HttpConfig = z.infer<typeof HttpConfigSchema>;
