@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import {
   type Frame,
   type FrameInfo,
@@ -53,6 +54,8 @@ interface Pending {
   readonly startedAt: number;
   readonly traceId: string | undefined;
   readonly timer: unknown;
+  /** Runs a function in the async context the request arrived in (its HTTP exchange). */
+  readonly context: <Result>(run: () => Result) => Result;
 }
 
 /**
@@ -121,6 +124,7 @@ export function guardFrontTransport(
       name: typeof params.name === "string" ? params.name : undefined,
       startedAt: clock.now(),
       traceId: typeof traceparent === "string" ? traceparent.split("-")[1] : undefined,
+      context: AsyncLocalStorage.snapshot(),
       timer:
         options.requestTimeoutMs > 0
           ? clock.setTimeout(() => expire(message.id), options.requestTimeoutMs)
@@ -171,6 +175,14 @@ export function guardFrontTransport(
       return () => frameListeners.delete(listener);
     },
     async send(frame) {
+      const [only] = pending.size === 1 ? pending.values() : [];
+      if (!isBatch(frame) && "method" in frame && only !== undefined) {
+        // A message the router sends from a backend's context (a log line, a sampling request)
+        // while one request is in flight belongs with that request: send it from the request's
+        // async context, so Streamable HTTP puts it on that request's stream, before its answer.
+        await only.context(() => inner.send(frame));
+        return;
+      }
       if (!isBatch(frame)) {
         const message = outgoing(frame);
         if (message !== undefined) await inner.send(message);
