@@ -9,7 +9,9 @@ import {
   type LogFormat,
   resolveLimits,
 } from "@patchbay/http-gateway";
+import type { Transport } from "@patchbay/jsonrpc-core";
 import {
+  type BackendConfig,
   createRouter,
   type ParsedGatewayConfig,
   parseGatewayConfig,
@@ -38,6 +40,8 @@ export interface ProxyOptions {
   /** The start-up banner (stdout by default). */
   readonly print?: (text: string) => void;
   readonly version: string;
+  /** Sees every backend transport the proxy opens (tests watch per-session backends stop). */
+  readonly onBackendTransport?: (backend: BackendConfig, transport: Transport) => void;
 }
 
 /** A running proxy. */
@@ -70,13 +74,18 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
   const resolvedLimits = resolveLimits(limits);
   const telemetry = createTelemetry({ source: "proxy" });
+  const connect = createProxyBackendTransports({
+    maxLineBytes: resolvedLimits.maxResultBytes + 1024 * 1024,
+    onStderr: (backend, line) => log.info(`[${backend}] ${line}`),
+  });
   // The router never sees auth, limits or http: gateway_status shows its config to clients.
   const router = createRouter({
     config: routerConfig,
-    connect: createProxyBackendTransports({
-      maxLineBytes: resolvedLimits.maxResultBytes + 1024 * 1024,
-      onStderr: (backend, line) => log.info(`[${backend}] ${line}`),
-    }),
+    connect: async (backend) => {
+      const transport = await connect(backend);
+      options.onBackendTransport?.(backend, transport);
+      return transport;
+    },
     serverInfo: { name: "patchbay-proxy", version: options.version },
     telemetry,
     onWarning: (message) => log.warn(message),

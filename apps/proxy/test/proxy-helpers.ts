@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { type RunningProxy, startProxy } from "../src/proxy.js";
+import { type ProxyOptions, type RunningProxy, startProxy } from "../src/proxy.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -43,7 +43,11 @@ export interface TestProxy {
 /** Starts the proxy in process on `config`. */
 export async function startTestProxy(
   config: unknown,
-  options: { environment?: Record<string, string>; logFormat?: "json" | "pretty" } = {},
+  options: {
+    environment?: Record<string, string>;
+    logFormat?: "json" | "pretty";
+    onBackendTransport?: ProxyOptions["onBackendTransport"];
+  } = {},
 ): Promise<TestProxy> {
   const file = writeConfig(config);
   const logs: string[] = [];
@@ -56,6 +60,7 @@ export async function startTestProxy(
       logFormat: options.logFormat ?? "json",
       writeLog: (line) => logs.push(line),
       print: () => {},
+      ...(options.onBackendTransport ? { onBackendTransport: options.onBackendTransport } : {}),
     });
     return {
       proxy,
