@@ -113,3 +113,12 @@ export async function postJson(
     body: text ? JSON.parse(text) : undefined,
   };
 }
+
+/** Ends the session at the proxy (DELETE) and closes the client. */
+export async function closeSdk(connected: {
+  client: Client;
+  transport: StreamableHTTPClientTransport;
+}): Promise<void> {
+  await connected.transport.terminateSession();
+  await connected.client.close();
+}
