@@ -25,6 +25,8 @@ export const allowedDependencies: Readonly<Record<string, readonly string[]>> = 
   "@patchbay/http-gateway": [
     "@patchbay/jsonrpc-core",
     "@patchbay/mcp-types",
+    "@patchbay/server",
+    "@patchbay/client",
     "@patchbay/router",
     "@patchbay/telemetry",
     "@patchbay/transport-http",
