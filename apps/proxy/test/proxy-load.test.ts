@@ -90,4 +90,4 @@ it(`serves ${SESSIONS} concurrent sessions x ${CALLS_PER_SESSION} calls, each an
   );
   expect(grownMiB).toBeLessThan(4);
   await proxy.stop();
-}, 120_000);
+}, 180_000);
