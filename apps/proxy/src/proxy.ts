@@ -17,11 +17,12 @@ import {
   parseGatewayConfig,
   type Router,
 } from "@patchbay/router";
-import { createRedactor, createTelemetry } from "@patchbay/telemetry";
+import { createRedactor } from "@patchbay/telemetry";
 import { createProxyBackendTransports } from "./backend-transports.js";
 import { demoConfig } from "./demo-config.js";
 import { loadProxyConfig } from "./load-config-file.js";
 import { createProxyLog, type ProxyLog } from "./proxy-log.js";
+import { createProxyTelemetry } from "./proxy-telemetry.js";
 import { startupBanner } from "./startup-banner.js";
 
 /** Options of {@link startProxy}. */
@@ -73,7 +74,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   if (decision.notice) log.warn(decision.notice);
 
   const resolvedLimits = resolveLimits(limits);
-  const telemetry = createTelemetry({ source: "proxy" });
+  const telemetry = await createProxyTelemetry(routerConfig.telemetry, options.configPath, log);
   const connect = createProxyBackendTransports({
     maxLineBytes: resolvedLimits.maxResultBytes + 1024 * 1024,
     onStderr: (backend, line) => log.info(`[${backend}] ${line}`),
