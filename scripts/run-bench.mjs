@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm bench`: builds the workspace, then runs every package's `bench` script one after another
+// `pnpm bench:micro`: builds the workspace, then runs every package's `bench` script one after another
 // (never in parallel: the numbers are only comparable when nothing else runs beside them).
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";

@@ -3,11 +3,12 @@ import type { BackendConfig, BackendTransportFactory } from "@patchbay/router";
 import { StreamableHttpClientTransport } from "@patchbay/transport-http";
 import { FallbackClientTransport, SseClientTransport } from "@patchbay/transport-sse";
 import { createStdioClientTransport } from "@patchbay/transport-stdio";
+import { createNodeWebSocketClientTransport } from "@patchbay/transport-ws";
 import type { Logger } from "./logger.js";
 
 /**
  * The transports the stdio gateway reaches backends with: a child process over stdio, Streamable
- * HTTP, legacy HTTP+SSE, or `auto` (Streamable HTTP falling back to HTTP+SSE on a 4xx). A child's
+ * HTTP, legacy HTTP+SSE, WebSocket (`ws://`, `wss://`), or `auto` (Streamable HTTP falling back to HTTP+SSE on a 4xx). A child's
  * stderr goes to the gateway's log.
  */
 export function createBackendTransportFactory(logger: Logger): BackendTransportFactory {
@@ -26,6 +27,8 @@ export function createBackendTransportFactory(logger: Logger): BackendTransportF
         return new StreamableHttpClientTransport({ url: backend.url, headers: backend.headers });
       case "sse":
         return new SseClientTransport({ url: backend.url, headers: backend.headers });
+      case "ws":
+        return createNodeWebSocketClientTransport({ url: backend.url, headers: backend.headers });
       case "auto":
         return new FallbackClientTransport({ url: backend.url, headers: backend.headers });
     }

@@ -3,9 +3,9 @@ import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backends, connectGateway, temporaryDirectory, writeConfig } from "./gateway-helpers.js";
 
-/** Starts the sample backend over HTTP (`http` or `sse`) on a free port; resolves its URL. */
+/** Starts the sample backend over HTTP (`http`, `sse` or `ws`) on a free port; resolves its URL. */
 async function startSampleBackend(
-  transport: "http" | "sse",
+  transport: "http" | "sse" | "ws",
 ): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
     process.execPath,
@@ -35,19 +35,26 @@ async function stop(child: ChildProcess | undefined): Promise<void> {
   await exited;
 }
 
-describe("remote backends over Streamable HTTP, HTTP+SSE and auto-detection", () => {
+describe("remote backends over Streamable HTTP, HTTP+SSE, WebSocket and auto-detection", () => {
   let http: { child: ChildProcess; url: string } | undefined;
   let sse: { child: ChildProcess; url: string } | undefined;
+  let ws: { child: ChildProcess; url: string } | undefined;
   let gateway: Awaited<ReturnType<typeof connectGateway>> | undefined;
 
   beforeAll(async () => {
-    [http, sse] = await Promise.all([startSampleBackend("http"), startSampleBackend("sse")]);
+    [http, sse, ws] = await Promise.all([
+      startSampleBackend("http"),
+      startSampleBackend("sse"),
+      startSampleBackend("ws"),
+    ]);
     const path = writeConfig(temporaryDirectory(), {
       mcpServers: {
         http: { url: http.url, transport: "http", headers: { "X-Test": "yes" } },
         autohttp: { url: http.url },
         sse: { url: sse.url, type: "sse" },
         autosse: { url: sse.url },
+        // A ws:// URL is reached over WebSocket without saying so.
+        websocket: { url: ws.url },
       },
     });
     gateway = await connectGateway(path);
@@ -55,10 +62,10 @@ describe("remote backends over Streamable HTTP, HTTP+SSE and auto-detection", ()
 
   afterAll(async () => {
     await gateway?.client.close();
-    await Promise.all([stop(http?.child), stop(sse?.child)]);
+    await Promise.all([stop(http?.child), stop(sse?.child), stop(ws?.child)]);
   });
 
-  it.each(["http", "autohttp", "sse", "autosse"])(
+  it.each(["http", "autohttp", "sse", "autosse", "websocket"])(
     "lists and calls the tools of %s",
     async (name) => {
       const names = (await gateway?.client.listTools())?.tools.map((tool) => tool.name);
@@ -82,6 +89,7 @@ describe("remote backends over Streamable HTTP, HTTP+SSE and auto-detection", ()
       autohttp: { status: "running", transport: "auto" },
       sse: { status: "running", transport: "sse" },
       autosse: { status: "running", transport: "auto" },
+      websocket: { status: "running", transport: "ws" },
     });
   });
 });

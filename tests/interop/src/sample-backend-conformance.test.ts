@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ConformanceCli, ensureConformanceCli } from "./conformance-cli.js";
+import { type ConformanceCli, resolveConformanceCli } from "./conformance-cli.js";
 import { sampleBackendBin } from "./sample-backend-bin.js";
 import { type StartedServer, startServer } from "./start-server.js";
 
@@ -32,12 +32,16 @@ describe("official MCP conformance suite (server mode, --suite all)", () => {
   let server: StartedServer | undefined;
 
   beforeAll(async () => {
-    cli = await ensureConformanceCli();
+    cli = resolveConformanceCli();
     server = await startServer(sampleBackendBin, ["--transport", "http", "--port", "0"]);
-  }, 300_000);
+  });
 
   afterAll(async () => {
     await server?.stop();
+  });
+
+  it("runs the pinned CLI release", () => {
+    expect(cli.version).toBe("0.1.16");
   });
 
   it("passes every scenario against the sample backend over Streamable HTTP", async () => {

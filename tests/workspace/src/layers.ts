@@ -12,6 +12,11 @@ export const allowedDependencies: Readonly<Record<string, readonly string[]>> = 
     "@patchbay/mcp-types",
     "@patchbay/transport-http",
   ],
+  "@patchbay/transport-ws": [
+    "@patchbay/jsonrpc-core",
+    "@patchbay/mcp-types",
+    "@patchbay/transport-http",
+  ],
   "@patchbay/telemetry": ["@patchbay/jsonrpc-core"],
   "@patchbay/server": ["@patchbay/jsonrpc-core", "@patchbay/mcp-types"],
   "@patchbay/client": ["@patchbay/jsonrpc-core", "@patchbay/mcp-types"],

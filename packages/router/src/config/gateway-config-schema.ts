@@ -30,8 +30,10 @@ export const BackendConfigSchema = z.object({
   cwd: z.string().min(1).optional(),
   url: z.url().optional(),
   headers: stringRecord.optional(),
-  transport: z.enum(["stdio", "http", "sse"]).optional(),
-  type: z.enum(["stdio", "http", "sse", "streamable-http", "streamableHttp"]).optional(),
+  transport: z.enum(["stdio", "http", "sse", "ws"]).optional(),
+  type: z
+    .enum(["stdio", "http", "sse", "ws", "websocket", "streamable-http", "streamableHttp"])
+    .optional(),
   namespace: z.string().optional(),
   timeoutMs: positiveMilliseconds.optional(),
   maxTimeoutMs: positiveMilliseconds.optional(),

@@ -36,12 +36,13 @@ export interface StdioBackendConfig extends BackendConfigCommon {
 }
 
 /**
- * A remote backend reached over Streamable HTTP (`http`), legacy HTTP+SSE (`sse`), or `auto`: the
- * default for a `url` without `transport`, Streamable HTTP falling back to HTTP+SSE when the server
- * answers 4xx (MCP 2025-03-26, backwards compatibility).
+ * A remote backend reached over Streamable HTTP (`http`), legacy HTTP+SSE (`sse`), WebSocket (`ws`,
+ * the transport of every `ws://` or `wss://` URL), or `auto`: the default for an http(s) `url`
+ * without `transport`, Streamable HTTP falling back to HTTP+SSE when the server answers 4xx (MCP
+ * 2025-03-26, backwards compatibility).
  */
 export interface RemoteBackendConfig extends BackendConfigCommon {
-  readonly transport: "http" | "sse" | "auto";
+  readonly transport: "http" | "sse" | "ws" | "auto";
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
 }

@@ -188,7 +188,20 @@ function toBackendConfig(
   if (entry.url !== undefined && declared === "stdio") {
     issues.push({
       path: joinPath(path, entry.transport !== undefined ? "transport" : "type"),
-      message: 'a server with "url" uses "http" or "sse", not stdio',
+      message: 'a server with "url" uses "http", "sse" or "ws", not stdio',
+    });
+  }
+  const webSocketUrl = entry.url !== undefined && /^wss?:\/\//i.test(entry.url);
+  if (webSocketUrl && declared !== undefined && declared !== "ws" && declared !== "stdio") {
+    issues.push({
+      path: joinPath(path, entry.transport !== undefined ? "transport" : "type"),
+      message: `a ws:// or wss:// "url" is reached over WebSocket, not ${declared}`,
+    });
+  }
+  if (declared === "ws" && entry.url !== undefined && !webSocketUrl) {
+    issues.push({
+      path: joinPath(path, "url"),
+      message: 'a WebSocket server\'s "url" starts with ws:// or wss://',
     });
   }
   const timeoutMs = entry.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -227,15 +240,22 @@ function toBackendConfig(
   }
   return {
     ...common,
-    transport: declared === "sse" || declared === "http" ? declared : "auto",
+    transport: webSocketUrl
+      ? "ws"
+      : declared === "sse" || declared === "http" || declared === "ws"
+        ? declared
+        : "auto",
     url: entry.url ?? "",
     headers: entry.headers ?? {},
   };
 }
 
-function normaliseTransport(value: string | undefined): "stdio" | "http" | "sse" | undefined {
+function normaliseTransport(
+  value: string | undefined,
+): "stdio" | "http" | "sse" | "ws" | undefined {
   if (value === "streamable-http" || value === "streamableHttp") return "http";
-  return value as "stdio" | "http" | "sse" | undefined;
+  if (value === "websocket") return "ws";
+  return value as "stdio" | "http" | "sse" | "ws" | undefined;
 }
 
 function toConfigIssue(issue: z.core.$ZodIssue): ConfigIssue {

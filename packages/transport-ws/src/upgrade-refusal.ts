@@ -1,0 +1,35 @@
+import { STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
+
+/** Why an upgrade was refused: the HTTP status, a message, and extra headers. */
+export interface UpgradeRefusal {
+  readonly status: number;
+  readonly message: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Answers a refused upgrade with a plain HTTP response whose body is a JSON-RPC error (as the
+ * Streamable HTTP transport answers), then drops the connection.
+ */
+export function refuseUpgrade(socket: Duplex, refusal: UpgradeRefusal): void {
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: null,
+    error: { code: -32000, message: refusal.message },
+  });
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    "Content-Length": String(Buffer.byteLength(body)),
+    Connection: "close",
+    ...refusal.headers,
+  };
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value.replace(/[\r\n]/g, " ")}`)
+    .join("\r\n");
+  const reason = STATUS_CODES[refusal.status] ?? "Error";
+  if (socket.writable) {
+    socket.end(`HTTP/1.1 ${refusal.status} ${reason}\r\n${head}\r\n\r\n${body}`);
+  }
+  socket.destroy();
+}
