@@ -125,6 +125,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = new URL(`http://${shownHost}:${address.port}/mcp`);
+  log.info(`listening on ${url.href}`);
   (options.print ?? ((text) => process.stdout.write(text)))(
     startupBanner(url, Object.keys(routerConfig.profiles), decision.tokens !== undefined),
   );
