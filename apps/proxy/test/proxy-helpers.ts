@@ -107,11 +107,13 @@ export async function postJson(
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
   const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: text ? JSON.parse(text) : undefined,
-  };
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // Not JSON (a 202 "Accepted", say): the text as it is.
+  }
+  return { status: response.status, headers: response.headers, body: parsed };
 }
 
 /** Ends the session at the proxy (DELETE) and closes the client. */
