@@ -68,8 +68,17 @@ describe("isolation per-session", () => {
     const first = await connectSdk(proxy.url);
     const second = await connectSdk(proxy.url);
     expect(closes).toHaveLength(2);
+    // The router refreshes its catalogue when the backend says its list changed and then tells the
+    // client; the backend coming up announces a change too, so wait for the one that shows the tool.
+    let changed = () => {};
+    first.client.setNotificationHandler(ToolListChangedNotificationSchema, () => changed());
+    const nextChange = () => new Promise<void>((resolve) => (changed = resolve));
+    let change = nextChange();
     await first.client.callTool({ name: "sample__toggle_extra_tool", arguments: {} });
-    expect(await toolNames(first.client)).toContain("sample__extra_tool");
+    while (!(await toolNames(first.client)).includes("sample__extra_tool")) {
+      await change;
+      change = nextChange();
+    }
     expect(await toolNames(second.client)).not.toContain("sample__extra_tool");
     // Closing the client ends its session (DELETE) and with it that session's backend only.
     await first.transport.terminateSession();
