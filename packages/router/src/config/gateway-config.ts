@@ -1,5 +1,6 @@
 import type { ConflictPolicy } from "../catalogue/conflict.js";
 import type { RestartPolicyOptions } from "../lifecycle/restart-policy.js";
+import type { AuthConfig, HttpConfig, LimitsConfig } from "./proxy-config-schema.js";
 
 /** The per-request timeout of a backend unless configured otherwise (DESIGN.md: 60 s). */
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -87,4 +88,10 @@ export interface GatewayConfig {
    * `collectConfigSecrets`). Never shown in `gateway_status`.
    */
   readonly secrets?: readonly string[];
+  /** The HTTP proxy's `auth` block as written (`${VAR}` expanded), when the file has one. */
+  readonly auth?: AuthConfig;
+  /** The HTTP proxy's `limits` block as written, when the file has one. */
+  readonly limits?: LimitsConfig;
+  /** The HTTP proxy's `http` block as written, when the file has one. */
+  readonly http?: HttpConfig;
 }
