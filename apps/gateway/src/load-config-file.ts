@@ -1,11 +1,15 @@
 import { readFile } from "node:fs/promises";
-import { extname } from "node:path";
-import { GatewayConfigError, type ParsedGatewayConfig, parseGatewayConfig } from "@patchbay/router";
-import { parse as parseYaml } from "yaml";
+import {
+  configFormatOf,
+  GatewayConfigError,
+  type ParsedGatewayConfig,
+  parseConfigText,
+} from "@patchbay/router";
 
 /**
- * Reads a gateway config file (JSON, or YAML for `.yaml`/`.yml`), expands `${VAR}` from
- * `environment` and validates it. Throws `GatewayConfigError` naming the file and each problem.
+ * Reads a gateway config file (JSON, JSON with comments, or YAML for `.yaml`/`.yml`), expands
+ * `${VAR}` from `environment` and validates it. Throws `GatewayConfigError` naming the file and
+ * each problem.
  */
 export async function loadConfigFile(
   path: string,
@@ -21,16 +25,5 @@ export async function loadConfigFile(
       { cause: error },
     );
   }
-  let value: unknown;
-  const yaml = [".yaml", ".yml"].includes(extname(path).toLowerCase());
-  try {
-    value = yaml ? parseYaml(text) : JSON.parse(text);
-  } catch (error) {
-    throw new GatewayConfigError(
-      [{ path: "", message: `not valid ${yaml ? "YAML" : "JSON"}: ${(error as Error).message}` }],
-      path,
-      { cause: error },
-    );
-  }
-  return parseGatewayConfig(value, { environment, source: path });
+  return parseConfigText(text, configFormatOf(path), { environment, source: path });
 }

@@ -60,10 +60,25 @@ export {
   TelemetryConfigSchema,
 } from "./config/gateway-config-schema.js";
 export {
+  type ConfigTextFormat,
+  configFormatOf,
+  parseConfigText,
+  stripJsonComments,
+} from "./config/parse-config-text.js";
+export {
   type ParsedGatewayConfig,
   type ParseGatewayConfigOptions,
   parseGatewayConfig,
 } from "./config/parse-gateway-config.js";
+export {
+  type AuthConfig,
+  AuthConfigSchema,
+  AuthTokenConfigSchema,
+  type HttpConfig,
+  HttpConfigSchema,
+  type LimitsConfig,
+  LimitsConfigSchema,
+} from "./config/proxy-config-schema.js";
 export {
   REDACTED,
   redactArgs,
@@ -71,6 +86,7 @@ export {
   redactGatewayConfig,
   redactUrl,
 } from "./config/redact-config.js";
+export { suggestKey } from "./config/suggest-key.js";
 export { GATEWAY_ERROR_TABLE, GatewayErrorCode } from "./errors/gateway-error-code.js";
 export {
   backendUnavailableError,

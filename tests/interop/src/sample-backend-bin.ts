@@ -9,3 +9,10 @@ export const sampleBackendBin = join(
   "dist",
   "bin.js",
 );
+
+/** The built `patchbay-proxy` entry point. */
+export const proxyBin = join(
+  dirname(require.resolve("@patchbay/proxy/package.json")),
+  "dist",
+  "cli.js",
+);

@@ -1,9 +1,11 @@
 import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConformanceCli, resolveConformanceCli } from "./conformance-cli.js";
-import { sampleBackendBin } from "./sample-backend-bin.js";
+import { proxyBin, sampleBackendBin } from "./sample-backend-bin.js";
 import { type StartedServer, startServer } from "./start-server.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -25,6 +27,15 @@ function runConformance(cli: ConformanceCli, args: readonly string[]): Promise<R
       },
     );
   });
+}
+
+function expectEveryScenarioPassed(result: RunResult): void {
+  const total = /Total: (\d+) passed, (\d+) failed/.exec(result.output);
+  expect(total, result.output).not.toBeNull();
+  // 0.1.16 has 32 server scenarios and 44 checks; fewer passed checks means scenarios did not run.
+  expect(Number(total?.[1])).toBeGreaterThanOrEqual(44);
+  expect(Number(total?.[2]), result.output).toBe(0);
+  expect(result.code, result.output).toBe(0);
 }
 
 describe("official MCP conformance suite (server mode, --suite all)", () => {
@@ -54,11 +65,52 @@ describe("official MCP conformance suite (server mode, --suite all)", () => {
       "--expected-failures",
       join(here, "..", "conformance-expected-failures.yml"),
     ]);
-    const total = /Total: (\d+) passed, (\d+) failed/.exec(result.output);
-    expect(total, result.output).not.toBeNull();
-    // 0.1.16 has 32 server scenarios and 44 checks; fewer passed checks means scenarios did not run.
-    expect(Number(total?.[1])).toBeGreaterThanOrEqual(44);
-    expect(Number(total?.[2]), result.output).toBe(0);
-    expect(result.code, result.output).toBe(0);
+    expectEveryScenarioPassed(result);
+  }, 300_000);
+});
+
+describe("official MCP conformance suite against patchbay-proxy (server mode, --suite all)", () => {
+  let cli: ConformanceCli;
+  let server: StartedServer | undefined;
+  const directory = mkdtempSync(join(tmpdir(), "patchbay-proxy-conformance-"));
+
+  beforeAll(async () => {
+    cli = resolveConformanceCli();
+    // The proxy in front of the sample backend over stdio, names unprefixed, one backend per
+    // session (the suite expects a fresh server per scenario), no auth on loopback.
+    const config = join(directory, "proxy.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          sample: {
+            command: process.execPath,
+            args: [sampleBackendBin, "--transport", "stdio"],
+            namespace: "",
+            isolation: "per-session",
+          },
+        },
+        limits: { requestsPerMinute: 100_000 },
+      }),
+    );
+    server = await startServer(proxyBin, ["--config", config, "--port", "0"]);
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it("passes every scenario against /mcp fronting the sample backend", async () => {
+    const result = await runConformance(cli, [
+      "server",
+      "--url",
+      server!.url,
+      "--suite",
+      "all",
+      "--expected-failures",
+      join(here, "..", "conformance-expected-failures.yml"),
+    ]);
+    expectEveryScenarioPassed(result);
   }, 300_000);
 });

@@ -27,5 +27,15 @@ export const allowedDependencies: Readonly<Record<string, readonly string[]>> = 
     "@patchbay/client",
     "@patchbay/telemetry",
   ],
+  "@patchbay/http-gateway": [
+    "@patchbay/jsonrpc-core",
+    "@patchbay/mcp-types",
+    "@patchbay/server",
+    "@patchbay/client",
+    "@patchbay/router",
+    "@patchbay/telemetry",
+    "@patchbay/transport-http",
+    "@patchbay/transport-sse",
+  ],
   "@patchbay/contract-tests": ["@patchbay/jsonrpc-core", "@patchbay/mcp-types", "@patchbay/client"],
 };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AuthConfigSchema, HttpConfigSchema, LimitsConfigSchema } from "./proxy-config-schema.js";
 
 const stringRecord = z.record(z.string(), z.string());
 const globList = z.array(z.string().min(1));
@@ -60,6 +61,8 @@ export const TelemetryConfigSchema = z.object({
 export const ProfileConfigSchema = z.object({
   /** Backend keys of `mcpServers` in the profile; all when absent. */
   backends: z.array(z.string().min(1)).optional(),
+  /** Another spelling of `backends`. */
+  servers: z.array(z.string().min(1)).optional(),
   /** Globs over exposed tool names (`github__*`); deny wins. */
   tools: z.object({ allow: globList.optional(), deny: globList.optional() }).optional(),
   description: z.string().optional(),
@@ -80,6 +83,12 @@ export const GatewayConfigFileSchema = z.object({
       ProfileConfigSchema,
     )
     .optional(),
+  /** Bearer tokens of the HTTP proxy (the stdio gateway ignores it). */
+  auth: AuthConfigSchema.optional(),
+  /** Request limits of the HTTP proxy (the stdio gateway ignores it). */
+  limits: LimitsConfigSchema.optional(),
+  /** Host/Origin lists and reverse-proxy trust of the HTTP proxy (the stdio gateway ignores it). */
+  http: HttpConfigSchema.optional(),
 });
 
 /** The config file as written, keys optional. */

@@ -1,5 +1,6 @@
 import type { ConflictPolicy } from "../catalogue/conflict.js";
 import type { RestartPolicyOptions } from "../lifecycle/restart-policy.js";
+import type { AuthConfig, HttpConfig, LimitsConfig } from "./proxy-config-schema.js";
 
 /** The per-request timeout of a backend unless configured otherwise (DESIGN.md: 60 s). */
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -82,4 +83,10 @@ export interface GatewayConfig {
   readonly profiles: Readonly<Record<string, ProfileConfig>>;
   /** Backends in the order of the file (the order decides `priority` conflicts). */
   readonly backends: readonly BackendConfig[];
+  /** The HTTP proxy's `auth` block as written (`${VAR}` expanded), when the file has one. */
+  readonly auth?: AuthConfig;
+  /** The HTTP proxy's `limits` block as written, when the file has one. */
+  readonly limits?: LimitsConfig;
+  /** The HTTP proxy's `http` block as written, when the file has one. */
+  readonly http?: HttpConfig;
 }

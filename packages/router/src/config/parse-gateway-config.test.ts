@@ -247,7 +247,7 @@ describe("parseGatewayConfig", () => {
     });
     expect(warnings).toEqual([
       "colour: unknown key, ignored",
-      "mcpServers.a.timeout: unknown key, ignored",
+      "mcpServers.a.timeout: unknown key timeout; did you mean timeoutMs?",
       expect.stringMatching(/^namespaceSeparator: .*outside the MCP tool-name alphabet/),
     ]);
   });

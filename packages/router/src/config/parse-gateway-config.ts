@@ -27,6 +27,8 @@ import {
   ProfileConfigSchema,
   TelemetryConfigSchema,
 } from "./gateway-config-schema.js";
+import { AuthConfigSchema, HttpConfigSchema, LimitsConfigSchema } from "./proxy-config-schema.js";
+import { suggestKey } from "./suggest-key.js";
 
 /** Options of `parseGatewayConfig`. */
 export interface ParseGatewayConfigOptions {
@@ -63,6 +65,7 @@ export function parseGatewayConfig(
   const result = GatewayConfigFileSchema.safeParse(expanded.value);
   if (!result.success) {
     issues.push(...result.error.issues.map(toConfigIssue));
+    issues.push(...misspeltKeys(expanded.value));
     throw new GatewayConfigError(issues, options.source);
   }
   const file = result.data;
@@ -105,21 +108,28 @@ export function parseGatewayConfig(
   const profiles: Record<string, ProfileConfig> = {};
   for (const [name, profile] of Object.entries(file.profiles ?? {})) {
     const path = joinPath("profiles", name);
-    (profile.backends ?? []).forEach((backend, index) => {
+    const listKey =
+      profile.backends === undefined && profile.servers !== undefined ? "servers" : "backends";
+    if (profile.backends !== undefined && profile.servers !== undefined) {
+      issues.push({ path, message: 'expected "backends" or "servers" (the same list), not both' });
+    }
+    (profile.backends ?? profile.servers ?? []).forEach((backend, index) => {
       if (!(backend in file.mcpServers)) {
         issues.push({
-          path: joinPath(joinPath(path, "backends"), index),
+          path: joinPath(joinPath(path, listKey), index),
           message: `expected a key of mcpServers, got "${backend}"`,
         });
       }
     });
     profiles[name] = withoutUndefined({
-      backends: profile.backends,
+      backends: profile.backends ?? profile.servers,
       tools: withoutUndefined({ allow: profile.tools?.allow, deny: profile.tools?.deny }),
       description: profile.description,
     });
   }
-  if (issues.length > 0) throw new GatewayConfigError(issues, options.source);
+  if (issues.length > 0) {
+    throw new GatewayConfigError([...issues, ...misspeltKeys(expanded.value)], options.source);
+  }
 
   const telemetry: TelemetryConfig = withoutUndefined(file.telemetry ?? {});
   return {
@@ -131,6 +141,9 @@ export function parseGatewayConfig(
       telemetry,
       backends,
       profiles,
+      ...(file.auth === undefined ? {} : { auth: file.auth }),
+      ...(file.limits === undefined ? {} : { limits: file.limits }),
+      ...(file.http === undefined ? {} : { http: file.http }),
     },
     warnings,
   };
@@ -265,15 +278,36 @@ const knownTopLevel = new Set(Object.keys(GatewayConfigFileSchema.shape));
 const knownBackend = new Set(Object.keys(BackendConfigSchema.shape));
 const knownTelemetry = new Set(Object.keys(TelemetryConfigSchema.shape));
 const knownProfile = new Set(Object.keys(ProfileConfigSchema.shape));
+const knownAuth = new Set(Object.keys(AuthConfigSchema.shape));
+const knownToken = new Set(["name", "token", "sha256", "profiles"]);
+const knownLimits = new Set(Object.keys(LimitsConfigSchema.shape));
+const knownHttp = new Set(Object.keys(HttpConfigSchema.shape));
+
+/** A misspelt key is often why a config is invalid: name it and the likely intent. */
+function misspeltKeys(value: unknown): ConfigIssue[] {
+  return unknownKeys(value)
+    .filter((warning) => warning.includes("did you mean"))
+    .map((warning) => {
+      const [path = "", message = ""] = warning.split(/: (.*)/s);
+      return { path, message };
+    });
+}
 
 function unknownKeys(value: unknown): string[] {
   const warnings: string[] = [];
   const check = (node: unknown, known: Set<string>, path: string) => {
     if (typeof node !== "object" || node === null) return;
     for (const key of Object.keys(node)) {
-      if (!known.has(key)) warnings.push(`${joinPath(path, key)}: unknown key, ignored`);
+      if (known.has(key)) continue;
+      const suggestion = suggestKey(key, known);
+      warnings.push(
+        suggestion === undefined
+          ? `${joinPath(path, key)}: unknown key, ignored`
+          : `${joinPath(path, key)}: unknown key ${key}; did you mean ${suggestion}?`,
+      );
     }
   };
+  if (typeof value !== "object" || value === null) return warnings;
   const root = value as Record<string, unknown>;
   check(root, knownTopLevel, "");
   check(root.telemetry, knownTelemetry, "telemetry");
@@ -283,6 +317,15 @@ function unknownKeys(value: unknown): string[] {
   for (const [name, entry] of Object.entries((root.profiles ?? {}) as Record<string, unknown>)) {
     check(entry, knownProfile, joinPath("profiles", name));
   }
+  const auth = root.auth as { tokens?: unknown } | undefined;
+  check(auth, knownAuth, "auth");
+  if (Array.isArray(auth?.tokens)) {
+    auth.tokens.forEach((entry: unknown, index: number) => {
+      check(entry, knownToken, joinPath(joinPath("auth", "tokens"), index));
+    });
+  }
+  check(root.limits, knownLimits, "limits");
+  check(root.http, knownHttp, "http");
   return warnings;
 }
 

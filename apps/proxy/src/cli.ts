@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { AuthRequiredError } from "@patchbay/http-gateway";
+import { GatewayConfigError } from "@patchbay/router";
+import { startProxy } from "./proxy.js";
+
+const version = (
+  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  }
+).version;
+
+const help = `Usage: patchbay-proxy [--config <file>] [--host 127.0.0.1] [--port 8080]
+
+Serves the MCP servers listed in <file> (JSON, JSON with comments, or YAML), aggregated under
+namespaced names, over HTTP to many clients: Streamable HTTP at /mcp and /mcp/<profile>, legacy
+SSE at /sse and /sse/<profile>, /healthz, /readyz and /metrics. Without --config it serves a demo
+(the sample backend).
+
+Options:
+  -c, --config <file>          the proxy config (mcpServers, profiles, auth, limits, http)
+      --host <address>         address to bind (default 127.0.0.1)
+  -p, --port <n>               port (default $PORT or 8080; 0 picks a free one)
+      --log-format <format>    json | pretty (default pretty); logs go to stderr
+      --drain-timeout-ms <n>   on SIGTERM/SIGINT, how long in-flight calls may finish (default 10000)
+  -h, --help                   show this help
+  -v, --version                show the version
+`;
+
+function fail(message: string): number {
+  process.stderr.write(`patchbay-proxy: ${message}\n\n${help}`);
+  return 2;
+}
+
+async function main(): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        config: { type: "string", short: "c" },
+        host: { type: "string" },
+        port: { type: "string", short: "p" },
+        "log-format": { type: "string" },
+        "drain-timeout-ms": { type: "string" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "v" },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(help);
+    return 0;
+  }
+  if (values.version) {
+    process.stdout.write(`${version}\n`);
+    return 0;
+  }
+  const port = Number(values.port ?? process.env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    return fail("--port must be 0 to 65535");
+  const logFormat = values["log-format"] ?? "pretty";
+  if (logFormat !== "json" && logFormat !== "pretty")
+    return fail("--log-format must be json or pretty");
+  const drainTimeoutMs = Number(values["drain-timeout-ms"] ?? 10_000);
+  if (!Number.isInteger(drainTimeoutMs) || drainTimeoutMs < 0) {
+    return fail("--drain-timeout-ms must be a whole number of milliseconds");
+  }
+  try {
+    const proxy = await startProxy({
+      ...(typeof values.config === "string" ? { configPath: values.config } : {}),
+      ...(typeof values.host === "string" ? { host: values.host } : {}),
+      port,
+      logFormat,
+      version,
+    });
+    await new Promise<void>((resolve) => {
+      let signalled = false;
+      const onSignal = (signal: string) => {
+        // A second signal forces the exit.
+        if (signalled) process.exit(1);
+        signalled = true;
+        proxy.log.info(`${signal}: draining (up to ${drainTimeoutMs} ms), then stopping`);
+        void proxy.stop({ drainTimeoutMs }).then(resolve);
+      };
+      process.on("SIGINT", onSignal);
+      process.on("SIGTERM", onSignal);
+    });
+    proxy.log.info("stopped");
+    return 0;
+  } catch (error) {
+    const known = error instanceof GatewayConfigError || error instanceof AuthRequiredError;
+    process.stderr.write(
+      `patchbay-proxy: ${known ? (error as Error).message : String((error as Error).stack ?? error)}\n`,
+    );
+    return 1;
+  }
+}
+
+// Exit explicitly: a backend transport or timer left behind must not keep the proxy alive.
+process.exit(await main());

@@ -1,0 +1,147 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
+import {
+  createHttpGateway,
+  decideAuth,
+  type HttpGateway,
+  isLoopbackHost,
+  type LogFormat,
+  resolveLimits,
+} from "@patchbay/http-gateway";
+import type { Transport } from "@patchbay/jsonrpc-core";
+import {
+  type BackendConfig,
+  createRouter,
+  type ParsedGatewayConfig,
+  parseGatewayConfig,
+  type Router,
+} from "@patchbay/router";
+import { createRedactor } from "@patchbay/telemetry";
+import { createProxyBackendTransports } from "./backend-transports.js";
+import { demoConfig } from "./demo-config.js";
+import { loadProxyConfig } from "./load-config-file.js";
+import { createProxyLog, type ProxyLog } from "./proxy-log.js";
+import { createProxyTelemetry } from "./proxy-telemetry.js";
+import { startupBanner } from "./startup-banner.js";
+
+/** Options of {@link startProxy}. */
+export interface ProxyOptions {
+  /** The config file; without one the bundled demo (the sample backend) runs. */
+  readonly configPath?: string;
+  /** Address to bind. Default 127.0.0.1. */
+  readonly host?: string;
+  /** Port; 0 picks a free one. Default 8080. */
+  readonly port?: number;
+  readonly logFormat?: LogFormat;
+  /** Where `${VAR}` come from. Default `process.env`. */
+  readonly environment?: Readonly<Record<string, string | undefined>>;
+  /** Log lines (stderr by default). */
+  readonly writeLog?: (line: string) => void;
+  /** The start-up banner (stdout by default). */
+  readonly print?: (text: string) => void;
+  readonly version: string;
+  /** Sees every backend transport the proxy opens (tests watch per-session backends stop). */
+  readonly onBackendTransport?: (backend: BackendConfig, transport: Transport) => void;
+}
+
+/** A running proxy. */
+export interface RunningProxy {
+  /** The default endpoint, `http://host:port/mcp`. */
+  readonly url: URL;
+  readonly router: Router;
+  readonly gateway: HttpGateway;
+  readonly server: Server;
+  readonly log: ProxyLog;
+  /** Graceful stop: refuse new work, drain in-flight calls up to the deadline, stop backends. */
+  stop(options?: { readonly drainTimeoutMs?: number }): Promise<void>;
+}
+
+/** Loads the config, starts the backends and serves the HTTP endpoints. */
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const environment = options.environment ?? process.env;
+  const host = options.host ?? "127.0.0.1";
+  const parsed: ParsedGatewayConfig =
+    options.configPath === undefined
+      ? parseGatewayConfig(demoConfig(), { source: "(demo)" })
+      : await loadProxyConfig(resolve(options.configPath), environment);
+  const { auth, limits, http, ...routerConfig } = parsed.config;
+  const decision = decideAuth(auth, host);
+  const secrets = (auth?.tokens ?? []).flatMap((entry) => (entry.token ? [entry.token] : []));
+  const redact = createRedactor({ secretValues: secrets });
+  const log = createProxyLog(options.logFormat ?? "pretty", redact, options.writeLog);
+  for (const warning of parsed.warnings) log.warn(warning);
+  if (decision.notice) log.warn(decision.notice);
+
+  const resolvedLimits = resolveLimits(limits);
+  const telemetry = await createProxyTelemetry(routerConfig.telemetry, options.configPath, log);
+  const connect = createProxyBackendTransports({
+    maxLineBytes: resolvedLimits.maxResultBytes + 1024 * 1024,
+    onStderr: (backend, line) => log.info(`[${backend}] ${line}`),
+  });
+  // The router never sees auth, limits or http: gateway_status shows its config to clients.
+  const router = createRouter({
+    config: routerConfig,
+    connect: async (backend) => {
+      const transport = await connect(backend);
+      options.onBackendTransport?.(backend, transport);
+      return transport;
+    },
+    serverInfo: { name: "patchbay-proxy", version: options.version },
+    telemetry,
+    onWarning: (message) => log.warn(message),
+  });
+  await router.start();
+
+  const loopback = isLoopbackHost(host);
+  const gateway = createHttpGateway({
+    router,
+    ...(decision.tokens === undefined ? {} : { tokens: decision.tokens }),
+    ...(limits === undefined ? {} : { limits }),
+    // Bound to loopback, only loopback names; elsewhere the operator's lists (Host: any by default).
+    ...(http?.allowedHosts === undefined
+      ? loopback
+        ? {}
+        : { allowedHosts: "any" as const }
+      : { allowedHosts: http.allowedHosts }),
+    ...(http?.allowedOrigins === undefined ? {} : { allowedOrigins: http.allowedOrigins }),
+    trustProxy: http?.trustProxy ?? false,
+    onLog: (entry) => log.request(entry),
+  });
+  const server = createServer((request, response) => {
+    gateway(request, response).catch((error: unknown) => {
+      log.error(`request failed: ${String(error)}`);
+      if (!response.headersSent) response.writeHead(500);
+      response.end();
+    });
+  });
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 8080, host, () => {
+      server.off("error", reject);
+      resolvePromise();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = new URL(`http://${shownHost}:${address.port}/mcp`);
+  log.info(`listening on ${url.href}`);
+  (options.print ?? ((text) => process.stdout.write(text)))(
+    startupBanner(url, Object.keys(routerConfig.profiles), decision.tokens !== undefined),
+  );
+
+  let stopping: Promise<void> | undefined;
+  function stop(stopOptions: { readonly drainTimeoutMs?: number } = {}): Promise<void> {
+    stopping ??= (async () => {
+      const closed = new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
+      server.closeIdleConnections();
+      await gateway.close(stopOptions);
+      await router.close();
+      server.closeAllConnections();
+      await closed;
+      await telemetry.close();
+    })();
+    return stopping;
+  }
+  return { url, router, gateway, server, log, stop };
+}

@@ -1,0 +1,107 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { describe, expect, it } from "vitest";
+import { closeSdk, connectSdk, proxyCli, sampleEntry, writeConfig } from "./proxy-helpers.js";
+
+interface RunningCli {
+  readonly child: ChildProcess;
+  readonly url: URL;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** Starts the real proxy process and waits for the URL it prints. */
+async function startCli(args: readonly string[]): Promise<RunningCli> {
+  const child = spawn(process.execPath, [proxyCli, "--port", "0", ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const url = await new Promise<URL>((resolve, reject) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /serving MCP \(Streamable HTTP\) at (\S+)/.exec(stdout);
+      if (match) resolve(new URL(match[1] as string));
+    });
+    child.once("exit", (code) => reject(new Error(`proxy exited with ${code}: ${stderr}`)));
+  });
+  return { child, url, stdout: () => stdout, stderr: () => stderr };
+}
+
+describe("patchbay-proxy", () => {
+  it("serves the bundled demo without --config and prints the endpoint and a client snippet", async () => {
+    const cli = await startCli(["--log-format", "json"]);
+    expect(cli.stdout()).toContain('"type": "http"');
+    expect(cli.stdout()).toContain(`"url": "${cli.url.href}"`);
+    const connected = await connectSdk(cli.url);
+    const result = await connected.client.callTool({
+      name: "sample__add",
+      arguments: { a: 1, b: 2 },
+    });
+    expect(result.structuredContent).toEqual({ sum: 3 });
+    await closeSdk(connected);
+    const exited = once(cli.child, "exit");
+    cli.child.kill("SIGTERM");
+    expect(await exited).toEqual([0, null]);
+    const lines = cli
+      .stderr()
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({
+      level: "warn",
+      message: expect.stringContaining("serving without auth, bound to loopback"),
+    });
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        kind: "rpc",
+        method: "tools/call",
+        tool: "sample__add",
+        backend: "sample",
+        status: "ok",
+        client: "anonymous",
+        durationMs: expect.any(Number),
+      }),
+    );
+  });
+
+  it("refuses to serve a non-loopback address without auth", async () => {
+    const child = spawn(process.execPath, [proxyCli, "--host", "0.0.0.0", "--port", "0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const [code] = await once(child, "exit");
+    expect(code).toBe(1);
+    expect(stderr).toContain("refusing to serve 0.0.0.0 without auth");
+  });
+
+  it("on SIGTERM lets a call in flight finish, then exits 0", async () => {
+    const config = writeConfig({ mcpServers: { sample: sampleEntry() } });
+    const cli = await startCli(["--config", config.path]);
+    const connected = await connectSdk(cli.url);
+    let signalled = false;
+    const call = connected.client.callTool(
+      { name: "sample__long_task", arguments: { steps: 3, stepMs: 200 } },
+      undefined,
+      {
+        onprogress: () => {
+          // The call is running at the backend: ask the proxy to stop now.
+          if (!signalled) cli.child.kill("SIGTERM");
+          signalled = true;
+        },
+      },
+    );
+    const exited = once(cli.child, "exit");
+    expect((await call).content).toEqual([{ type: "text", text: "Completed 3 steps" }]);
+    expect(await exited).toEqual([0, null]);
+    expect(cli.stderr()).toContain("SIGTERM: draining");
+    await connected.client.close();
+    config.remove();
+  });
+});

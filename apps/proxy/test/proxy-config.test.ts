@@ -1,0 +1,65 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { startProxy } from "../src/proxy.js";
+import { closeSdk, connectSdk, sampleEntry, writeConfig } from "./proxy-helpers.js";
+
+const quiet = {
+  port: 0,
+  version: "0.0.0-test",
+  environment: {},
+  writeLog: () => {},
+  print: () => {},
+};
+
+describe("config files", () => {
+  it("reads YAML and JSON with comments, and writes events to telemetry.eventsFile", async () => {
+    const [command, ...args] = [sampleEntry().command, ...(sampleEntry().args as string[])];
+    const yaml = writeConfig(
+      `# the proxy\nmcpServers:\n  sample:\n    command: ${JSON.stringify(command)}\n    args: ${JSON.stringify(args)}\ntelemetry:\n  eventsFile: events.jsonl\n`,
+      "proxy.yaml",
+    );
+    const proxy = await startProxy({ ...quiet, configPath: yaml.path });
+    const connected = await connectSdk(proxy.url);
+    await connected.client.callTool({ name: "sample__echo", arguments: { message: "x" } });
+    await closeSdk(connected);
+    await proxy.stop();
+    const events = join(dirname(yaml.path), "events.jsonl");
+    expect(existsSync(events)).toBe(true);
+    expect(readFileSync(events, "utf8")).toContain('"backend":"sample"');
+    yaml.remove();
+
+    const jsonc = writeConfig(
+      `{\n  // comments as VS Code writes them\n  "mcpServers": { "sample": ${JSON.stringify(sampleEntry())}, },\n}`,
+      "proxy.jsonc",
+    );
+    const second = await startProxy({ ...quiet, configPath: jsonc.path });
+    expect(second.router.config.backends.map((backend) => backend.name)).toEqual(["sample"]);
+    await second.stop();
+    jsonc.remove();
+  });
+
+  it("refuses a misspelt key, naming the likely intent", async () => {
+    const file = writeConfig({ mcpServers: { sample: { comand: "x" } } });
+    await expect(startProxy({ ...quiet, configPath: file.path })).rejects.toThrow(
+      "mcpServers.sample.comand: unknown key comand; did you mean command?",
+    );
+    file.remove();
+  });
+
+  it("never shows auth tokens to clients in gateway_status", async () => {
+    const token = "status-token-0123456789abcdef";
+    const file = writeConfig({
+      mcpServers: { sample: sampleEntry() },
+      auth: { tokens: [{ name: "ops", token }] },
+    });
+    const proxy = await startProxy({ ...quiet, configPath: file.path });
+    const connected = await connectSdk(proxy.url, { token });
+    const status = await connected.client.callTool({ name: "gateway_status", arguments: {} });
+    expect(JSON.stringify(status)).not.toContain(token);
+    expect(JSON.stringify(status)).not.toContain('"auth"');
+    await closeSdk(connected);
+    await proxy.stop();
+    file.remove();
+  });
+});

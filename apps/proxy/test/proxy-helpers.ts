@@ -1,0 +1,126 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { type ProxyOptions, type RunningProxy, startProxy } from "../src/proxy.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The built proxy CLI (tests run after `pnpm build`, as turbo orders them). */
+export const proxyCli = join(here, "..", "dist", "cli.js");
+
+/** The sample backend's entry point. */
+export const sampleBackend = join(here, "..", "..", "sample-backend", "dist", "bin.js");
+
+/** A backend entry that runs the sample backend over stdio. */
+export function sampleEntry(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { command: process.execPath, args: [sampleBackend, "--transport", "stdio"], ...extra };
+}
+
+/** A config file in a fresh temporary directory; `remove()` deletes both. */
+export function writeConfig(
+  config: unknown,
+  name = "proxy.json",
+): { path: string; remove(): void } {
+  const directory = mkdtempSync(join(tmpdir(), "patchbay-proxy-"));
+  const path = join(directory, name);
+  writeFileSync(path, typeof config === "string" ? config : JSON.stringify(config, null, 2));
+  return { path, remove: () => rmSync(directory, { recursive: true, force: true }) };
+}
+
+/** An in-process proxy on 127.0.0.1 (a free port) and the log lines it wrote. */
+export interface TestProxy {
+  readonly proxy: RunningProxy;
+  readonly url: URL;
+  readonly logs: string[];
+  /** A URL on the proxy, such as `/mcp/team`. */
+  at(path: string): URL;
+  stop(): Promise<void>;
+}
+
+/** Starts the proxy in process on `config`. */
+export async function startTestProxy(
+  config: unknown,
+  options: {
+    environment?: Record<string, string>;
+    logFormat?: "json" | "pretty";
+    onBackendTransport?: ProxyOptions["onBackendTransport"];
+  } = {},
+): Promise<TestProxy> {
+  const file = writeConfig(config);
+  const logs: string[] = [];
+  try {
+    const proxy = await startProxy({
+      configPath: file.path,
+      port: 0,
+      version: "0.0.0-test",
+      environment: options.environment ?? {},
+      logFormat: options.logFormat ?? "json",
+      writeLog: (line) => logs.push(line),
+      print: () => {},
+      ...(options.onBackendTransport ? { onBackendTransport: options.onBackendTransport } : {}),
+    });
+    return {
+      proxy,
+      url: proxy.url,
+      logs,
+      at: (path) => new URL(path, proxy.url),
+      async stop() {
+        await proxy.stop({ drainTimeoutMs: 1_000 });
+        file.remove();
+      },
+    };
+  } catch (error) {
+    file.remove();
+    throw error;
+  }
+}
+
+/** Connects the official SDK client over Streamable HTTP, with a bearer token when given. */
+export async function connectSdk(
+  url: URL,
+  options: { token?: string; capabilities?: Record<string, unknown>; name?: string } = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(url, {
+    requestInit:
+      options.token === undefined ? {} : { headers: { authorization: `Bearer ${options.token}` } },
+  });
+  const client = new Client(
+    { name: options.name ?? "proxy-test", version: "1.0.0" },
+    { capabilities: options.capabilities ?? {} },
+  );
+  await client.connect(transport);
+  return { client, transport };
+}
+
+/** A plain JSON-RPC POST (no session): status, headers and parsed body. */
+export async function postJson(
+  url: URL,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; body: unknown }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // Not JSON (a 202 "Accepted", say): the text as it is.
+  }
+  return { status: response.status, headers: response.headers, body: parsed };
+}
+
+/** Ends the session at the proxy (DELETE) and closes the client. */
+export async function closeSdk(connected: {
+  client: Client;
+  transport: StreamableHTTPClientTransport;
+}): Promise<void> {
+  await connected.transport.terminateSession();
+  await connected.client.close();
+}

@@ -1,0 +1,28 @@
+import { describeServerContract } from "@patchbay/contract-tests";
+import { SseClientTransport } from "@patchbay/transport-sse";
+import { afterAll, beforeAll } from "vitest";
+import { sampleEntry, startTestProxy, type TestProxy } from "./proxy-helpers.js";
+
+// The proxy's legacy HTTP+SSE endpoint in front of the sample backend over stdio.
+let proxy: TestProxy;
+beforeAll(async () => {
+  proxy = await startTestProxy({
+    pageSize: 4,
+    mcpServers: { sample: sampleEntry({ namespace: "", isolation: "per-session" }) },
+  });
+});
+afterAll(() => proxy.stop());
+
+describeServerContract({
+  name: "patchbay-proxy over legacy HTTP+SSE in front of the sample backend over stdio",
+  async connect() {
+    const transport = new SseClientTransport({ url: proxy.at("/sse") });
+    return { transport, dispose: () => transport.close() };
+  },
+  capabilities: {
+    unsolicitedNotifications: {
+      unsupported:
+        "isolation per-session gives every session its own sample-backend process, so a change made in one session is not one the others' servers see (shared backends: proxy-sessions.test.ts)",
+    },
+  },
+});

@@ -1,0 +1,108 @@
+import type { IncomingMessage } from "node:http";
+import { headerValue, type OriginGuard, SESSION_NOT_FOUND_CODE } from "@patchbay/transport-http";
+import { clientAddress } from "./client-address.js";
+import type { RateLimiter } from "./rate-limiter.js";
+import { mayUseProfile, type TokenAuthenticator, type TokenIdentity } from "./token-auth.js";
+
+/** The identity of requests when auth is off. */
+export const ANONYMOUS: TokenIdentity = { name: "anonymous", profiles: "*" };
+
+/** JSON-RPC code in the body of a 429 (a local code in the implementation range). */
+export const RATE_LIMITED_CODE = -32029;
+
+/** Why a request is refused before it reaches a session. */
+export interface Refusal {
+  readonly status: number;
+  readonly message: string;
+  readonly headers?: Record<string, string>;
+  readonly code?: number;
+  /** `address` or `token` for a rate-limit refusal. */
+  readonly limitedBy?: "address" | "token";
+}
+
+/** What admission needs. */
+export interface AdmissionOptions {
+  readonly guard: OriginGuard;
+  readonly limiter: RateLimiter;
+  readonly requestsPerMinute: number;
+  readonly authenticator: TokenAuthenticator | undefined;
+  readonly trustProxy: boolean;
+  /** The token name that owns a session id, when the gateway knows the session. */
+  readonly ownerOf: (sessionId: string) => string | undefined;
+}
+
+function rateLimited(
+  retryAfterSeconds: number,
+  perMinute: number,
+  by: "address" | "token",
+): Refusal {
+  return {
+    status: 429,
+    message: `rate limit of ${perMinute} requests per minute exceeded`,
+    headers: { "retry-after": String(retryAfterSeconds) },
+    code: RATE_LIMITED_CODE,
+    limitedBy: by,
+  };
+}
+
+/**
+ * Decides whether a request to an MCP endpoint may proceed, in the order that leaks least: Host and
+ * Origin (403), rate limit per client address (429, before auth so token guessing is limited too),
+ * bearer token (401), profile (403), rate limit per token (429), session ownership (404).
+ */
+export function admit(
+  request: IncomingMessage,
+  profile: string | undefined,
+  sessionId: string | undefined,
+  options: AdmissionOptions,
+): TokenIdentity | Refusal {
+  const rejection = options.guard(request);
+  if (rejection) return { status: 403, message: rejection.message };
+  const byAddress = options.limiter.take(`address ${clientAddress(request, options.trustProxy)}`);
+  if (!byAddress.allowed) {
+    return rateLimited(byAddress.retryAfterSeconds, options.requestsPerMinute, "address");
+  }
+  let identity = ANONYMOUS;
+  if (options.authenticator !== undefined) {
+    const authorization = headerValue(request, "authorization");
+    const found = options.authenticator.authenticate(authorization);
+    if (found === undefined) {
+      const missing = authorization === undefined;
+      return {
+        status: 401,
+        message: missing ? "missing bearer token" : "invalid bearer token",
+        headers: {
+          "www-authenticate": missing
+            ? 'Bearer realm="patchbay"'
+            : 'Bearer realm="patchbay", error="invalid_token"',
+        },
+      };
+    }
+    identity = found;
+    if (!mayUseProfile(identity, profile)) {
+      return {
+        status: 403,
+        message:
+          profile === undefined
+            ? `token ${identity.name} may not use the default endpoint (every backend)`
+            : `token ${identity.name} may not use profile ${profile}`,
+        headers: { "www-authenticate": 'Bearer realm="patchbay", error="insufficient_scope"' },
+      };
+    }
+    const byToken = options.limiter.take(`token ${identity.name}`);
+    if (!byToken.allowed) {
+      return rateLimited(byToken.retryAfterSeconds, options.requestsPerMinute, "token");
+    }
+  }
+  // A session belongs to the token that created it; to any other it does not exist.
+  const owner = sessionId === undefined ? undefined : options.ownerOf(sessionId);
+  if (owner !== undefined && owner !== identity.name) {
+    return { status: 404, message: "session not found", code: SESSION_NOT_FOUND_CODE };
+  }
+  return identity;
+}
+
+/** True for a refusal (as opposed to an identity). */
+export function isRefusal(value: TokenIdentity | Refusal): value is Refusal {
+  return "status" in value;
+}

@@ -1,0 +1,49 @@
+import type { MetricRegistry } from "@patchbay/telemetry";
+
+/** The HTTP gateway's own Prometheus metrics. */
+export interface GatewayMetrics {
+  /** A request refused by the gateway (status), and by which rate limit when one. */
+  refused(status: number, limitedBy?: "address" | "token"): void;
+  /** A JSON-RPC request answered (`ok` or its error code). */
+  rpc(method: string, status: "ok" | number): void;
+}
+
+/**
+ * Declares `patchbay_http_refused_total{status}`, `patchbay_http_rate_limited_total{by}`,
+ * `patchbay_http_rpc_requests_total{method,outcome}` and `patchbay_http_sessions`.
+ */
+export function createGatewayMetrics(
+  registry: MetricRegistry,
+  sessionCount: () => number,
+): GatewayMetrics {
+  const refused = registry.counter({
+    name: "patchbay_http_refused_total",
+    help: "HTTP requests the gateway refused, by status",
+    labelNames: ["status"],
+  });
+  const rateLimited = registry.counter({
+    name: "patchbay_http_rate_limited_total",
+    help: "Requests refused by a rate limit, by key kind (address or token)",
+    labelNames: ["by"],
+  });
+  const requests = registry.counter({
+    name: "patchbay_http_rpc_requests_total",
+    help: "JSON-RPC requests answered to HTTP clients, by method and outcome",
+    labelNames: ["method", "outcome"],
+    overflowLabels: ["method"],
+  });
+  const sessions = registry.gauge({
+    name: "patchbay_http_sessions",
+    help: "Open HTTP client sessions (Streamable HTTP and SSE)",
+  });
+  registry.addCollector(() => sessions.set(undefined, sessionCount()));
+  return {
+    refused(status, limitedBy) {
+      refused.inc({ status: String(status) });
+      if (limitedBy !== undefined) rateLimited.inc({ by: limitedBy });
+    },
+    rpc(method, status) {
+      requests.inc({ method, outcome: status === "ok" ? "ok" : String(status) });
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { parseGatewayPath } from "./gateway-path.js";
+
+describe("gateway paths", () => {
+  it("names the endpoints and their profiles", () => {
+    expect(parseGatewayPath("/mcp")).toEqual({ kind: "mcp", profile: undefined });
+    expect(parseGatewayPath("/mcp/team-a/")).toEqual({ kind: "mcp", profile: "team-a" });
+    expect(parseGatewayPath("/sse/x.y")).toEqual({ kind: "sse", profile: "x.y" });
+    expect(parseGatewayPath("/messages")).toEqual({ kind: "messages", profile: undefined });
+    expect(parseGatewayPath("/metrics")).toEqual({ kind: "metrics" });
+  });
+
+  it("knows nothing else", () => {
+    for (const path of ["/", "/mcpx", "/mcp/a/b", "/mcp/%zz", "/mcp/a%2Fb", "/healthz/x", "/MCP"]) {
+      expect(parseGatewayPath(path)).toBeUndefined();
+    }
+  });
+});

@@ -1,0 +1,62 @@
+import type { Router } from "@patchbay/router";
+import type { Clock, OriginGuardOptions } from "@patchbay/transport-http";
+import type { GatewayLogEntry } from "./gateway-log.js";
+import type { BearerTokenConfig } from "./token-auth.js";
+
+/** The limits of an HTTP gateway; every one has a default. */
+export interface HttpGatewayLimits {
+  /** Per token and per client address (token bucket). Default 6 000 (100 a second, sustained). */
+  readonly requestsPerMinute?: number | undefined;
+  /** Request bodies larger than this get 413. Default 10 MiB. */
+  readonly maxBodyBytes?: number | undefined;
+  /** Open client sessions (Streamable HTTP and SSE together); more get 503. Default 1 000. */
+  readonly maxSessions?: number | undefined;
+  /** A Streamable HTTP session idle this long ends (its id then gets 404). Default 30 min. */
+  readonly sessionIdleTtlMs?: number | undefined;
+  /** A request unanswered this long gets -32001 and is cancelled at the backend. Default 10 min. */
+  readonly requestTimeoutMs?: number | undefined;
+  /** A result whose JSON is larger fails that call with -32010. Default 64 MiB. */
+  readonly maxResultBytes?: number | undefined;
+  /** Requests in one plain JSON-RPC batch. Default 100. */
+  readonly maxBatchSize?: number | undefined;
+}
+
+/** The limits with defaults applied. */
+export type ResolvedLimits = { readonly [Key in keyof HttpGatewayLimits]-?: number };
+
+/** Defaults of {@link HttpGatewayLimits}. */
+export const DEFAULT_HTTP_GATEWAY_LIMITS: ResolvedLimits = {
+  requestsPerMinute: 6_000,
+  maxBodyBytes: 10 * 1024 * 1024,
+  maxSessions: 1_000,
+  sessionIdleTtlMs: 30 * 60_000,
+  requestTimeoutMs: 10 * 60_000,
+  maxResultBytes: 64 * 1024 * 1024,
+  maxBatchSize: 100,
+};
+
+/** Options of `createHttpGateway`. */
+export interface HttpGatewayOptions extends OriginGuardOptions {
+  /** The router every session is served by (`router.config.profiles` names the profiles). */
+  readonly router: Router;
+  /** Accepted bearer tokens; `undefined` serves without auth (the app decides when that is safe). */
+  readonly tokens?: readonly BearerTokenConfig[];
+  readonly limits?: HttpGatewayLimits;
+  /** Take the client address from the last `X-Forwarded-For` entry (behind a reverse proxy). */
+  readonly trustProxy?: boolean;
+  /** Time and timers (rate limits, idle TTL, request timeouts). Default: the system clock. */
+  readonly clock?: Clock;
+  /** SSE keep-alive comment interval. Default 15 s; 0: off. */
+  readonly keepAliveIntervalMs?: number | undefined;
+  /** Receives one entry per HTTP refusal and per JSON-RPC request answered. */
+  readonly onLog?: (entry: GatewayLogEntry) => void;
+}
+
+/** Applies the defaults to `limits`, ignoring `undefined` values. */
+export function resolveLimits(limits: HttpGatewayLimits = {}): ResolvedLimits {
+  const resolved: Record<string, number> = { ...DEFAULT_HTTP_GATEWAY_LIMITS };
+  for (const [key, value] of Object.entries(limits)) {
+    if (value !== undefined) resolved[key] = value;
+  }
+  return resolved as ResolvedLimits;
+}

@@ -1,0 +1,56 @@
+export {
+  type AdmissionOptions,
+  ANONYMOUS,
+  admit,
+  isRefusal,
+  RATE_LIMITED_CODE,
+  type Refusal,
+} from "./admission.js";
+export {
+  type AuthDecision,
+  AuthRequiredError,
+  decideAuth,
+  isLoopbackHost,
+} from "./auth-policy.js";
+export { clientAddress } from "./client-address.js";
+export {
+  type FrontGuardOptions,
+  type FrontRequestEnd,
+  type GuardedTransport,
+  guardFrontTransport,
+  REQUEST_TIMEOUT_CODE,
+  RESULT_TOO_LARGE_CODE,
+} from "./front-guard.js";
+export { formatGatewayLog, type GatewayLogEntry, type LogFormat } from "./gateway-log.js";
+export { type GatewayRoute, parseGatewayPath } from "./gateway-path.js";
+export {
+  createHttpGateway,
+  type HttpGateway,
+  type HttpGatewayCloseOptions,
+} from "./http-gateway.js";
+export {
+  DEFAULT_HTTP_GATEWAY_LIMITS,
+  type HttpGatewayLimits,
+  type HttpGatewayOptions,
+  resolveLimits,
+} from "./http-gateway-options.js";
+export {
+  createPlainJsonRpcEndpoint,
+  type PlainJsonRpcEndpoint,
+  type PlainJsonRpcOptions,
+} from "./plain-json-rpc.js";
+export {
+  createRateLimiter,
+  type RateDecision,
+  type RateLimiter,
+  type RateLimiterOptions,
+} from "./rate-limiter.js";
+export { type Readiness, readiness } from "./readiness.js";
+export {
+  type BearerTokenConfig,
+  createTokenAuthenticator,
+  hashToken,
+  mayUseProfile,
+  type TokenAuthenticator,
+  type TokenIdentity,
+} from "./token-auth.js";

@@ -1,0 +1,68 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+
+/** One accepted bearer token, as configured: its plain value or its SHA-256 (hex). */
+export interface BearerTokenConfig {
+  /** Who holds it; the identity logs and session ownership use. */
+  readonly name: string;
+  readonly token?: string | undefined;
+  readonly sha256?: string | undefined;
+  /** Profiles the token may use; `"*"` (the default) allows every profile and the default endpoint. */
+  readonly profiles?: readonly string[] | undefined;
+}
+
+/** Who made a request: the name of the token it carried and what that token may use. */
+export interface TokenIdentity {
+  readonly name: string;
+  /** `"*"`, or the profile names allowed (`""` is the default endpoint, every backend). */
+  readonly profiles: "*" | ReadonlySet<string>;
+}
+
+/** Checks `Authorization: Bearer <token>` headers against hashed tokens. */
+export interface TokenAuthenticator {
+  /** The identity of a valid bearer header, else `undefined`. */
+  authenticate(authorization: string | undefined): TokenIdentity | undefined;
+}
+
+/** The SHA-256 of a token as 64 lowercase hex digits (the `sha256` value of a token entry). */
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+/** True when `identity` may use `profile` (`undefined`: the default endpoint). */
+export function mayUseProfile(identity: TokenIdentity, profile: string | undefined): boolean {
+  if (identity.profiles === "*") return true;
+  return identity.profiles.has(profile ?? "");
+}
+
+/**
+ * Creates an authenticator that keeps only SHA-256 hashes of the tokens and compares the hash of a
+ * presented token with every stored one in constant time (no early exit), so neither the time of a
+ * comparison nor the position of a match tells anything about the tokens.
+ */
+export function createTokenAuthenticator(tokens: readonly BearerTokenConfig[]): TokenAuthenticator {
+  const entries = tokens.map((entry) => {
+    const hex = entry.sha256?.toLowerCase() ?? hashToken(entry.token ?? "");
+    const profiles = entry.profiles ?? ["*"];
+    return {
+      hash: Buffer.from(hex, "hex"),
+      identity: {
+        name: entry.name,
+        profiles: profiles.includes("*") ? "*" : new Set(profiles),
+      } satisfies TokenIdentity,
+    };
+  });
+  return {
+    authenticate(authorization) {
+      const match = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(authorization ?? "");
+      if (!match) return undefined;
+      const presented = createHash("sha256")
+        .update(match[1] as string, "utf8")
+        .digest();
+      let found: TokenIdentity | undefined;
+      for (const entry of entries) {
+        if (timingSafeEqual(entry.hash, presented) && found === undefined) found = entry.identity;
+      }
+      return found;
+    },
+  };
+}

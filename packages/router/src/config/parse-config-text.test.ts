@@ -1,0 +1,108 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: config values with ${VAR} references
+import { describe, expect, it } from "vitest";
+import { GatewayConfigError } from "./gateway-config-error.js";
+import { configFormatOf, parseConfigText, stripJsonComments } from "./parse-config-text.js";
+
+function errorOf(run: () => unknown): GatewayConfigError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof GatewayConfigError) return error;
+    throw error;
+  }
+  throw new Error("expected a GatewayConfigError");
+}
+
+describe("parseConfigText", () => {
+  it("reads JSON with comments and trailing commas as VS Code writes it", () => {
+    const text = `{
+      // the servers
+      "mcpServers": {
+        /* a comment with "quotes" */ "a": { "command": "x", "args": ["//not a comment", "a,]"], },
+      },
+    }`;
+    const { config } = parseConfigText(text, "json");
+    expect(config.backends[0]).toMatchObject({ name: "a", args: ["//not a comment", "a,]"] });
+  });
+
+  it("reads YAML", () => {
+    const { config } = parseConfigText("mcpServers:\n  a:\n    command: x\n", "yaml");
+    expect(config.backends.map((backend) => backend.name)).toEqual(["a"]);
+  });
+
+  it("names the file and the syntax error", () => {
+    const error = errorOf(() => parseConfigText("{ nope", "json", { source: "proxy.json" }));
+    expect(error.message).toMatch(/^Invalid config proxy.json:\n- \(file\): not valid JSON/);
+  });
+
+  it("picks YAML for .yaml and .yml, JSON otherwise", () => {
+    expect([configFormatOf("a.yaml"), configFormatOf("b.YML"), configFormatOf("c.jsonc")]).toEqual([
+      "yaml",
+      "yaml",
+      "json",
+    ]);
+  });
+
+  it("keeps escaped quotes inside strings", () => {
+    expect(JSON.parse(stripJsonComments('{"a": "x\\" // y", }'))).toEqual({ a: 'x" // y' });
+  });
+});
+
+describe("unknown keys", () => {
+  it("names a misspelt backend key and suggests the valid one", () => {
+    const error = errorOf(() => parseConfigText('{"mcpServers": {"a": {"comand": "x"}}}', "json"));
+    expect(error.message).toContain(
+      "mcpServers.a.comand: unknown key comand; did you mean command?",
+    );
+  });
+
+  it("names a misspelt top-level key and suggests mcpServers", () => {
+    const error = errorOf(() => parseConfigText('{"mcpServer": {"a": {"command": "x"}}}', "json"));
+    expect(error.message).toContain("mcpServer: unknown key mcpServer; did you mean mcpServers?");
+  });
+
+  it("suggests nothing for a key unlike any other", () => {
+    const { warnings } = parseConfigText('{"mcpServers": {}, "colour": 1}', "json");
+    expect(warnings).toEqual(["colour: unknown key, ignored"]);
+  });
+});
+
+describe("proxy keys", () => {
+  it("keeps auth and limits, expanding variables in tokens", () => {
+    const { config, warnings } = parseConfigText(
+      JSON.stringify({
+        mcpServers: { a: { command: "x" } },
+        profiles: { team: { servers: ["a"] } },
+        auth: { tokens: [{ name: "ci", token: "${CI_TOKEN}", profiles: ["team"] }] },
+        limits: { requestsPerMinute: 60, maxBodyBytes: 1024 },
+      }),
+      "json",
+      { environment: { CI_TOKEN: "0123456789abcdef0123" } },
+    );
+    expect(warnings).toEqual([]);
+    expect(config.auth?.tokens?.[0]).toEqual({
+      name: "ci",
+      token: "0123456789abcdef0123",
+      profiles: ["team"],
+    });
+    expect(config.limits).toEqual({ requestsPerMinute: 60, maxBodyBytes: 1024 });
+    expect(config.profiles.team?.backends).toEqual(["a"]);
+  });
+
+  it("refuses a token entry with neither token nor sha256, and a misspelt limit", () => {
+    const error = errorOf(() =>
+      parseConfigText(
+        JSON.stringify({
+          mcpServers: {},
+          auth: { tokens: [{ name: "ci" }] },
+          limits: { requestsPerMinut: 5, maxSessions: 0 },
+        }),
+        "json",
+      ),
+    );
+    expect(error.message).toContain('auth.tokens[0]: expected either "token" or "sha256"');
+    expect(error.message).toContain(
+      "limits.requestsPerMinut: unknown key requestsPerMinut; did you mean requestsPerMinute?",
+    );
+  });
+});

@@ -1,0 +1,107 @@
+import { parse as parseYaml } from "yaml";
+import { GatewayConfigError } from "./gateway-config-error.js";
+import {
+  type ParsedGatewayConfig,
+  type ParseGatewayConfigOptions,
+  parseGatewayConfig,
+} from "./parse-gateway-config.js";
+
+/** How a config file is written. */
+export type ConfigTextFormat = "json" | "yaml";
+
+/** The format a file name implies: YAML for `.yaml`/`.yml`, else JSON (comments allowed). */
+export function configFormatOf(fileName: string): ConfigTextFormat {
+  return /\.ya?ml$/i.test(fileName) ? "yaml" : "json";
+}
+
+/**
+ * Parses the text of a config file (JSON, JSON with comments and trailing commas as VS Code writes
+ * it, or YAML) and validates it with `parseGatewayConfig`. Throws `GatewayConfigError`.
+ */
+export function parseConfigText(
+  text: string,
+  format: ConfigTextFormat,
+  options: ParseGatewayConfigOptions = {},
+): ParsedGatewayConfig {
+  let value: unknown;
+  try {
+    value = format === "yaml" ? parseYaml(text) : JSON.parse(stripJsonComments(text));
+  } catch (error) {
+    throw new GatewayConfigError(
+      [
+        {
+          path: "",
+          message: `not valid ${format === "yaml" ? "YAML" : "JSON"}: ${(error as Error).message}`,
+        },
+      ],
+      options.source,
+      { cause: error },
+    );
+  }
+  return parseGatewayConfig(value, options);
+}
+
+/**
+ * Removes `//` and `/* *\/` comments and trailing commas outside strings (JSONC), keeping line
+ * breaks so that JSON.parse positions still point at the right line.
+ */
+export function stripJsonComments(text: string): string {
+  let output = "";
+  let index = 0;
+  while (index < text.length) {
+    const character = text[index] as string;
+    if (character === '"') {
+      const end = endOfString(text, index);
+      output += text.slice(index, end);
+      index = end;
+    } else if (character === "/" && text[index + 1] === "/") {
+      while (index < text.length && text[index] !== "\n") index++;
+    } else if (character === "/" && text[index + 1] === "*") {
+      const end = text.indexOf("*/", index + 2);
+      const comment = text.slice(index, end === -1 ? text.length : end + 2);
+      output += comment.replace(/[^\n]/g, " ");
+      index += comment.length;
+    } else {
+      output += character;
+      index++;
+    }
+  }
+  // A comma followed only by whitespace before `}` or `]` (strings are intact, so this is safe
+  // only outside them: rebuild again skipping strings).
+  return removeTrailingCommas(output);
+}
+
+function endOfString(text: string, start: number): number {
+  let index = start + 1;
+  while (index < text.length) {
+    if (text[index] === "\\") index += 2;
+    else if (text[index] === '"') return index + 1;
+    else index++;
+  }
+  return index;
+}
+
+function removeTrailingCommas(text: string): string {
+  let output = "";
+  let index = 0;
+  while (index < text.length) {
+    const character = text[index] as string;
+    if (character === '"') {
+      const end = endOfString(text, index);
+      output += text.slice(index, end);
+      index = end;
+      continue;
+    }
+    if (character === ",") {
+      let next = index + 1;
+      while (next < text.length && /\s/.test(text[next] as string)) next++;
+      if (text[next] === "}" || text[next] === "]") {
+        index++;
+        continue;
+      }
+    }
+    output += character;
+    index++;
+  }
+  return output;
+}
