@@ -38,19 +38,22 @@
     return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
   }
 
-  function renderSnapshot(snapshot) {
-    $("server").textContent = `${snapshot.server.name} ${snapshot.server.version}`;
-    const up = snapshot.backends.filter((backend) => backend.status === "running").length;
-    $("backends-up").textContent = `${up} / ${snapshot.backends.length}`;
-    $("session-count").textContent = String(snapshot.sessions.length);
-    $("tool-count").textContent = String(snapshot.tools.length);
-    const rates = snapshot.rates;
+  function renderRates(rates) {
     $("calls-rate").textContent = String(rates.callsPerMinute);
     $("errors-rate").textContent = String(rates.errorsPerMinute);
     $("error-ratio").textContent =
       rates.callsPerMinute === 0
         ? "–"
         : `${((100 * rates.errorsPerMinute) / rates.callsPerMinute).toFixed(1)} %`;
+  }
+
+  function renderSnapshot(snapshot) {
+    $("server").textContent = `${snapshot.server.name} ${snapshot.server.version}`;
+    const up = snapshot.backends.filter((backend) => backend.status === "running").length;
+    $("backends-up").textContent = `${up} / ${snapshot.backends.length}`;
+    $("session-count").textContent = String(snapshot.sessions.length);
+    $("tool-count").textContent = String(snapshot.tools.length);
+    renderRates(snapshot.rates);
     fill(
       "backends",
       snapshot.backends,
@@ -142,6 +145,7 @@
         calls.push(...message.calls);
         if (calls.length > maxRows) calls.splice(0, calls.length - maxRows);
         renderCalls();
+        renderRates(message.rates);
       }
     });
     socket.addEventListener("close", async () => {

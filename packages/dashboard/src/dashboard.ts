@@ -100,11 +100,12 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     maxBufferedBytes: options.maxBufferedBytes ?? 1024 * 1024,
     greeting: async (): Promise<FeedMessage[]> => [
       { type: "snapshot", snapshot: await snapshot() },
-      { type: "calls", calls: options.feed.recent().map(withBackend) },
+      { type: "calls", calls: options.feed.recent().map(withBackend), rates: options.feed.rates() },
     ],
   });
   const unsubscribe = options.feed.subscribe((calls) => {
-    if (socket.clientCount > 0) socket.broadcast({ type: "calls", calls: calls.map(withBackend) });
+    if (socket.clientCount === 0) return;
+    socket.broadcast({ type: "calls", calls: calls.map(withBackend), rates: options.feed.rates() });
   });
   const intervalMs = options.snapshotIntervalMs ?? 5_000;
   const timer =

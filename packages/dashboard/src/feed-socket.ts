@@ -1,12 +1,17 @@
 import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
-import type { DashboardCall } from "./call-feed.js";
+import type { CallRates, DashboardCall } from "./call-feed.js";
 
 /** A message the dashboard page receives over its feed socket. */
 export type FeedMessage =
   | { readonly type: "snapshot"; readonly snapshot: unknown }
-  | { readonly type: "calls"; readonly calls: readonly DashboardCall[] };
+  | {
+      readonly type: "calls";
+      readonly calls: readonly DashboardCall[];
+      /** The rates counting these calls. */
+      readonly rates: CallRates;
+    };
 
 /** Options of {@link createFeedSocket}. */
 export interface FeedSocketOptions {

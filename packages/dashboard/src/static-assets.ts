@@ -14,13 +14,13 @@ const assetsFolder = new URL("../assets/", import.meta.url);
 
 /**
  * Headers on every dashboard answer: nothing from elsewhere (no CDN, works offline), no framing,
- * no caching of pages that show live state, no referrer.
+ * no caching of pages that show live state, no referrer sent elsewhere (same-origin: forms keep their Origin).
  */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "content-security-policy":
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
+  "referrer-policy": "same-origin",
   "x-frame-options": "DENY",
   "cache-control": "no-store",
 };
