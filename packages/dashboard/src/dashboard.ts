@@ -98,10 +98,12 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   const socket = createFeedSocket({
     maxClients: options.maxPages ?? 20,
     maxBufferedBytes: options.maxBufferedBytes ?? 1024 * 1024,
-    greeting: async (): Promise<FeedMessage[]> => [
-      { type: "snapshot", snapshot: await snapshot() },
-      { type: "calls", calls: options.feed.recent().map(withBackend), rates: options.feed.rates() },
-    ],
+    snapshot: async (): Promise<FeedMessage> => ({ type: "snapshot", snapshot: await snapshot() }),
+    history: (): FeedMessage => ({
+      type: "calls",
+      calls: options.feed.recent().map(withBackend),
+      rates: options.feed.rates(),
+    }),
   });
   const unsubscribe = options.feed.subscribe((calls) => {
     if (socket.clientCount === 0) return;

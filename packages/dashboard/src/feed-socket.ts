@@ -19,8 +19,10 @@ export interface FeedSocketOptions {
   readonly maxClients: number;
   /** A page that has this much unsent is disconnected (1008). Default 1 MiB. */
   readonly maxBufferedBytes: number;
-  /** What a page gets first (the latest snapshot and calls). */
-  readonly greeting: () => Promise<readonly FeedMessage[]>;
+  /** What a page gets first: a snapshot... */
+  readonly snapshot: () => Promise<FeedMessage>;
+  /** ...then the latest calls, read in the same tick the page starts getting broadcasts. */
+  readonly history: () => FeedMessage;
 }
 
 /** The WebSocket the dashboard page listens on; it only sends (the page's messages are ignored). */
@@ -56,6 +58,8 @@ export function refuseUpgrade(
 /** Creates the feed socket server (no port of its own: hand it upgrades). */
 export function createFeedSocket(options: FeedSocketOptions): FeedSocket {
   const server = new WebSocketServer({ noServer: true, maxPayload: 1024 });
+  // Every page connected, and those greeted (which get broadcasts).
+  const accepted = new Set<WebSocket>();
   const clients = new Set<WebSocket>();
 
   function send(client: WebSocket, message: FeedMessage): void {
@@ -71,17 +75,24 @@ export function createFeedSocket(options: FeedSocketOptions): FeedSocket {
       return clients.size;
     },
     accept(request, socket, head) {
-      if (clients.size >= options.maxClients) {
+      if (accepted.size >= options.maxClients) {
         refuseUpgrade(socket, 503, `the dashboard serves at most ${options.maxClients} pages`);
         return;
       }
       server.handleUpgrade(request, socket, head, (client) => {
-        clients.add(client);
-        client.on("close", () => clients.delete(client));
+        accepted.add(client);
+        client.on("close", () => {
+          accepted.delete(client);
+          clients.delete(client);
+        });
         client.on("error", () => client.terminate());
-        options.greeting().then(
-          (messages) => {
-            for (const message of messages) send(client, message);
+        // Broadcasts reach a page only after its greeting, which already holds every earlier call.
+        options.snapshot().then(
+          (snapshot) => {
+            if (!accepted.has(client)) return;
+            send(client, snapshot);
+            send(client, options.history());
+            clients.add(client);
           },
           () => client.close(1011, "the dashboard could not read its state"),
         );
@@ -91,9 +102,9 @@ export function createFeedSocket(options: FeedSocketOptions): FeedSocket {
       for (const client of clients) send(client, message);
     },
     async close() {
-      for (const client of clients) client.close(1001, "the proxy is stopping");
+      for (const client of accepted) client.close(1001, "the proxy is stopping");
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const client of clients) client.terminate();
+      for (const client of accepted) client.terminate();
     },
   };
 }
