@@ -9,8 +9,8 @@ export const DASHBOARD_ASSETS: Readonly<Record<string, string>> = {
   "dashboard.js": "text/javascript; charset=utf-8",
 };
 
-/** The package's `assets` folder (next to `dist` and `src`). */
-const assetsFolder = new URL("../assets/", import.meta.url);
+/** The `assets` folder next to this module: `src/assets`, copied to `dist/assets` by the build. */
+const assetsFolder = new URL("./assets/", import.meta.url);
 
 /**
  * Headers on every dashboard answer: nothing from elsewhere (no CDN, works offline), no framing,
