@@ -141,6 +141,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const front = createProxyFront({ gateway, websocket, dashboard, log });
   const server = createServer(front.onRequest);
   server.on("upgrade", front.onUpgrade);
+  // Idle keep-alive connections outlive a load balancer's (60 s is common) and a client's pool,
+  // so a client never sends on a connection the proxy is closing.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolvePromise, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 8080, host, () => {

@@ -64,6 +64,7 @@ describe("patchbay-proxy", () => {
         status: "ok",
         client: "anonymous",
         durationMs: expect.any(Number),
+        traceId: expect.stringMatching(/^[0-9a-f]{32}$/),
       }),
     );
   });

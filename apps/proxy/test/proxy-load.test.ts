@@ -88,6 +88,8 @@ it(`serves ${SESSIONS} concurrent sessions x ${CALLS_PER_SESSION} calls, each an
   process.stderr.write(
     `load: ${SESSIONS * CALLS_PER_SESSION} calls in ${seconds.toFixed(1)} s (${Math.round((SESSIONS * CALLS_PER_SESSION) / seconds)}/s); heap ${(before / 1024 / 1024).toFixed(1)} MiB before, ${(after / 1024 / 1024).toFixed(1)} MiB after\n`,
   );
-  expect(grownMiB).toBeLessThan(4);
+  // The bound leaves room for the clients in this process (their connection pools); a leak of
+  // 30 KiB a session or 600 bytes a call would pass it.
+  expect(grownMiB).toBeLessThan(6);
   await proxy.stop();
 }, 180_000);

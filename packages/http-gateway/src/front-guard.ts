@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { randomBytes } from "node:crypto";
 import {
   type Frame,
   type FrameInfo,
@@ -113,23 +114,31 @@ export function guardFrontTransport(
     for (const listener of frameListeners) listener(cancel, {});
   }
 
-  function track(message: JSONRPCMessage, info: FrameInfo): void {
-    if (!("method" in message) || !("id" in message)) return;
-    const params = (message.params ?? {}) as { name?: unknown };
+  function track(message: JSONRPCMessage, info: FrameInfo): JSONRPCMessage {
+    if (!("method" in message) || !("id" in message)) return message;
+    const params = (message.params ?? {}) as { name?: unknown; _meta?: Record<string, unknown> };
     const headers = (info.extra?.requestInfo as { headers?: Record<string, unknown> } | undefined)
       ?.headers;
-    const traceparent = headers?.traceparent;
+    // The request's trace: its own `_meta.traceparent`, else the HTTP header's, else a new one,
+    // handed to the router so that its spans, the backend and this log line share one trace id.
+    const own = traceIdOf(params._meta?.traceparent);
+    const header = headers?.traceparent;
+    const traceparent =
+      own === undefined && traceIdOf(header) !== undefined ? (header as string) : undefined;
+    const added = own === undefined ? (traceparent ?? newTraceparent()) : undefined;
     pending.set(message.id, {
       method: message.method,
       name: typeof params.name === "string" ? params.name : undefined,
       startedAt: clock.now(),
-      traceId: typeof traceparent === "string" ? traceparent.split("-")[1] : undefined,
+      traceId: own ?? traceIdOf(added),
       context: AsyncLocalStorage.snapshot(),
       timer:
         options.requestTimeoutMs > 0
           ? clock.setTimeout(() => expire(message.id), options.requestTimeoutMs)
           : undefined,
     });
+    if (added === undefined) return message;
+    return { ...message, params: { ...params, _meta: { ...params._meta, traceparent: added } } };
   }
 
   function outgoing(message: JSONRPCMessage): JSONRPCMessage | undefined {
@@ -157,9 +166,10 @@ export function guardFrontTransport(
   }
 
   inner.onFrame((frame, info) => {
-    if (isBatch(frame)) for (const message of frame) track(message, info);
-    else track(frame, info);
-    for (const listener of frameListeners) listener(frame, info);
+    const tracked = isBatch(frame)
+      ? frame.map((message) => track(message, info))
+      : track(frame, info);
+    for (const listener of frameListeners) listener(tracked, info);
   });
   inner.onClose(() => {
     for (const id of [...pending.keys()]) settle(id, CONNECTION_CLOSED_CODE, undefined);
@@ -202,4 +212,17 @@ export function guardFrontTransport(
       return new Promise((resolve) => idleWaiters.push(resolve));
     },
   };
+}
+
+const traceparentPattern = /^00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;
+
+/** The trace id of a valid version-00 `traceparent` (W3C Trace Context), else undefined. */
+function traceIdOf(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const match = traceparentPattern.exec(value);
+  return match && !/^0+$/.test(match[1] as string) ? match[1] : undefined;
+}
+
+function newTraceparent(): string {
+  return `00-${randomBytes(16).toString("hex")}-${randomBytes(8).toString("hex")}-01`;
 }
