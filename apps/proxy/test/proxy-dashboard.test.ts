@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import type { DashboardSnapshot } from "@patchbay/dashboard";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import {
@@ -183,11 +184,11 @@ describe("the dashboard's data", () => {
 
   it("lists sessions with client name, profile and token name, and leaves out its own", async () => {
     const caller = await connectSdk(proxy.at("/mcp/team"), { token: TEAM, name: "listed-client" });
-    const snapshot = await (
+    const snapshot = (await (
       await fetch(proxy.at("/dashboard/api/snapshot"), {
         headers: { authorization: `Bearer ${ADMIN}` },
       })
-    ).json();
+    ).json()) as DashboardSnapshot;
     expect(snapshot.sessions).toEqual([
       expect.objectContaining({ client: "listed-client", profile: "team", token: "team" }),
     ]);
