@@ -34,7 +34,13 @@ function closeCode(socket: WebSocket): Promise<number> {
   return new Promise((resolve) => socket.once("close", (code) => resolve(code)));
 }
 
-// Left open by the first test for the second, so no test waits on the server noticing a close.
+it("opens the dashboard without a login when the proxy has no auth, as the API", async () => {
+  const page = await fetch(proxy.at("/dashboard"));
+  expect(await page.text()).toContain('id="backends"');
+  expect((await fetch(proxy.at("/dashboard/api/snapshot"))).status).toBe(200);
+});
+
+// Left open by the connection-limit test for the stop test, so no test waits on the server noticing a close.
 let survivor: WebSocket | undefined;
 
 it("serves at most limits.maxSessions WebSocket connections and closes an oversized message with 1009", async () => {
@@ -51,7 +57,7 @@ it("serves at most limits.maxSessions WebSocket connections and closes an oversi
 });
 
 it("closes every WebSocket with 1001 when the proxy stops", async () => {
-  if (survivor === undefined) throw new Error("the first test left no socket");
+  if (survivor === undefined) throw new Error("the connection-limit test left no socket");
   const closed = closeCode(survivor);
   stopped = true;
   await proxy.stop();

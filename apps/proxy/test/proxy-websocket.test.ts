@@ -1,5 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { WebSocketClientTransport } from "@modelcontextprotocol/sdk/client/websocket.js";
+import type { DashboardSnapshot } from "@patchbay/dashboard";
 import { type Connection, createConnection } from "@patchbay/jsonrpc-core";
 import { createNodeWebSocketClientTransport } from "@patchbay/transport-ws";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -116,6 +117,15 @@ describe("MCP over WebSocket at /ws and /ws/<profile>", () => {
       code: -32602,
       message: expect.stringContaining("sample__toggle_extra_tool"),
     });
+    // The dashboard lists the WebSocket session with its profile and token name.
+    const snapshot = (await (
+      await fetch(proxy.at("/dashboard/api/snapshot"), {
+        headers: { authorization: `Bearer ${ADMIN}` },
+      })
+    ).json()) as DashboardSnapshot;
+    expect(snapshot.sessions).toContainEqual(
+      expect.objectContaining({ client: "patchbay-over-ws", profile: "team", token: "team" }),
+    );
     await connection.close();
   });
 
