@@ -52,6 +52,14 @@ describe("the dashboard in headless Chromium", () => {
     await page.getByRole("button", { name: "Log in" }).click();
     await page.getByRole("status").filter({ hasText: "Live" }).waitFor();
 
+    // Keyboard: the first Tab reaches the skip link, which moves focus to the live feed.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(
+      "Skip to the live feed",
+    );
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("feed");
+
     const backends = page.locator("#backends tbody");
     // The first snapshot arrives over the feed right after it opens.
     await backends.locator("tr", { hasText: "other" }).waitFor();
@@ -99,6 +107,7 @@ describe("the dashboard in headless Chromium", () => {
 
     await page.getByLabel("Filter calls").fill("");
     await page.getByLabel("Filter calls").blur();
+    await page.evaluate(() => window.scrollTo(0, 0));
     const file = join(screenshots, "dashboard.png");
     await page.screenshot({ path: file });
     expect(statSync(file).size).toBeGreaterThan(10_000);
