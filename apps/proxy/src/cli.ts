@@ -15,8 +15,8 @@ const help = `Usage: patchbay-proxy [--config <file>] [--host 127.0.0.1] [--port
 
 Serves the MCP servers listed in <file> (JSON, JSON with comments, or YAML), aggregated under
 namespaced names, over HTTP to many clients: Streamable HTTP at /mcp and /mcp/<profile>, legacy
-SSE at /sse and /sse/<profile>, /healthz, /readyz and /metrics. Without --config it serves a demo
-(the sample backend).
+SSE at /sse and /sse/<profile>, WebSocket at /ws and /ws/<profile>, /healthz, /readyz and /metrics,
+and a live dashboard at /dashboard. Without --config it serves a demo (the sample backend).
 
 Options:
   -c, --config <file>          the proxy config (mcpServers, profiles, auth, limits, http)

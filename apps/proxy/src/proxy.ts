@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
+import { createCallFeed, createDashboard, type Dashboard } from "@patchbay/dashboard";
 import {
   createHttpGateway,
   decideAuth,
@@ -21,9 +22,11 @@ import { createRedactor } from "@patchbay/telemetry";
 import { createProxyBackendTransports } from "./backend-transports.js";
 import { demoConfig } from "./demo-config.js";
 import { loadProxyConfig } from "./load-config-file.js";
+import { createProxyFront } from "./proxy-front.js";
 import { createProxyLog, type ProxyLog } from "./proxy-log.js";
 import { createProxyTelemetry } from "./proxy-telemetry.js";
 import { startupBanner } from "./startup-banner.js";
+import { createProxyWebSocketEndpoint, type ProxyWebSocketEndpoint } from "./websocket-endpoint.js";
 
 /** Options of {@link startProxy}. */
 export interface ProxyOptions {
@@ -51,6 +54,10 @@ export interface RunningProxy {
   readonly url: URL;
   readonly router: Router;
   readonly gateway: HttpGateway;
+  /** MCP over WebSocket at `/ws` and `/ws/<profile>`. */
+  readonly websocket: ProxyWebSocketEndpoint;
+  /** The dashboard at `/dashboard`. */
+  readonly dashboard: Dashboard;
   readonly server: Server;
   readonly log: ProxyLog;
   /** Graceful stop: refuse new work, drain in-flight calls up to the deadline, stop backends. */
@@ -74,7 +81,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   if (decision.notice) log.warn(decision.notice);
 
   const resolvedLimits = resolveLimits(limits);
-  const telemetry = await createProxyTelemetry(routerConfig.telemetry, options.configPath, log);
+  const feed = createCallFeed();
+  const telemetry = await createProxyTelemetry(routerConfig.telemetry, options.configPath, log, [
+    feed.sink,
+  ]);
   const connect = createProxyBackendTransports({
     maxLineBytes: resolvedLimits.maxResultBytes + 1024 * 1024,
     onStderr: (backend, line) => log.info(`[${backend}] ${line}`),
@@ -94,10 +104,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   await router.start();
 
   const loopback = isLoopbackHost(host);
-  const gateway = createHttpGateway({
-    router,
-    ...(decision.tokens === undefined ? {} : { tokens: decision.tokens }),
-    ...(limits === undefined ? {} : { limits }),
+  const originLists = {
     // Bound to loopback, only loopback names; elsewhere the operator's lists (Host: any by default).
     ...(http?.allowedHosts === undefined
       ? loopback
@@ -105,16 +112,35 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         : { allowedHosts: "any" as const }
       : { allowedHosts: http.allowedHosts }),
     ...(http?.allowedOrigins === undefined ? {} : { allowedOrigins: http.allowedOrigins }),
-    trustProxy: http?.trustProxy ?? false,
+  };
+  const trustProxy = http?.trustProxy ?? false;
+  // Clients are served through the dashboard's router, which lists their sessions.
+  const dashboard = createDashboard({
+    router,
+    feed,
+    tokens: decision.tokens,
+    ...originLists,
+    trustProxy,
+  });
+  const gateway = createHttpGateway({
+    router: dashboard.router,
+    ...(decision.tokens === undefined ? {} : { tokens: decision.tokens }),
+    ...(limits === undefined ? {} : { limits }),
+    ...originLists,
+    trustProxy,
     onLog: (entry) => log.request(entry),
   });
-  const server = createServer((request, response) => {
-    gateway(request, response).catch((error: unknown) => {
-      log.error(`request failed: ${String(error)}`);
-      if (!response.headersSent) response.writeHead(500);
-      response.end();
-    });
+  const websocket = createProxyWebSocketEndpoint({
+    router: dashboard.router,
+    tokens: decision.tokens,
+    limits: resolvedLimits,
+    ...originLists,
+    trustProxy,
+    onLog: (entry) => log.request(entry),
   });
+  const front = createProxyFront({ gateway, websocket, dashboard, log });
+  const server = createServer(front.onRequest);
+  server.on("upgrade", front.onUpgrade);
   // Idle keep-alive connections outlive a load balancer's (60 s is common) and a client's pool,
   // so a client never sends on a connection the proxy is closing.
   server.keepAliveTimeout = 65_000;
@@ -139,7 +165,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     stopping ??= (async () => {
       const closed = new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
       server.closeIdleConnections();
-      await gateway.close(stopOptions);
+      await Promise.all([
+        gateway.close(stopOptions),
+        websocket.close(stopOptions.drainTimeoutMs ?? 10_000),
+      ]);
+      await dashboard.close();
       await router.close();
       server.closeAllConnections();
       await closed;
@@ -147,5 +177,5 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     })();
     return stopping;
   }
-  return { url, router, gateway, server, log, stop };
+  return { url, router, gateway, websocket, dashboard, server, log, stop };
 }

@@ -1,0 +1,171 @@
+// The Patchbay dashboard page: one WebSocket to <base>/feed brings snapshots and calls. Everything is
+// written with textContent, never as HTML, since names come from backends and clients.
+
+(() => {
+  const base = location.pathname.replace(/\/+$/, "");
+  const maxRows = 500;
+  const calls = [];
+  let retryMs = 1000;
+  const $ = (id) => document.getElementById(id);
+
+  function cell(row, text, className) {
+    const td = document.createElement("td");
+    td.textContent = text === undefined || text === null ? "" : String(text);
+    if (className) td.className = className;
+    row.appendChild(td);
+    return td;
+  }
+
+  function fill(tableId, items, render, empty) {
+    const body = $(tableId).tBodies[0];
+    const rows = items.map((item) => {
+      const row = document.createElement("tr");
+      render(row, item);
+      return row;
+    });
+    if (rows.length === 0) {
+      const row = document.createElement("tr");
+      cell(row, empty, "muted").colSpan = $(tableId).tHead.rows[0].cells.length;
+      rows.push(row);
+    }
+    body.replaceChildren(...rows);
+  }
+
+  function age(ms) {
+    const seconds = Math.floor(ms / 1000);
+    if (seconds < 60) return `${seconds} s`;
+    if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
+    return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
+  }
+
+  function renderRates(rates) {
+    $("calls-rate").textContent = String(rates.callsPerMinute);
+    $("errors-rate").textContent = String(rates.errorsPerMinute);
+    $("error-ratio").textContent =
+      rates.callsPerMinute === 0
+        ? "–"
+        : `${((100 * rates.errorsPerMinute) / rates.callsPerMinute).toFixed(1)} %`;
+  }
+
+  function renderSnapshot(snapshot) {
+    $("server").textContent = `${snapshot.server.name} ${snapshot.server.version}`;
+    const up = snapshot.backends.filter((backend) => backend.status === "running").length;
+    $("backends-up").textContent = `${up} / ${snapshot.backends.length}`;
+    $("session-count").textContent = String(snapshot.sessions.length);
+    $("tool-count").textContent = String(snapshot.tools.length);
+    renderRates(snapshot.rates);
+    fill(
+      "backends",
+      snapshot.backends,
+      (row, backend) => {
+        cell(row, backend.name);
+        cell(row, backend.status, `state-${backend.status}`);
+        cell(row, backend.protocolVersion ?? "–", "mono");
+        cell(row, backend.toolCount, "num");
+        cell(row, backend.resourceCount, "num");
+        cell(row, backend.promptCount, "num");
+        cell(row, backend.lastError ?? "–");
+      },
+      "No backends",
+    );
+    fill(
+      "sessions",
+      snapshot.sessions,
+      (row, session) => {
+        cell(row, session.client ?? "(not initialized)");
+        cell(row, session.profile ?? "(all backends)");
+        cell(row, session.token ?? "–");
+        cell(row, age(session.ageMs), "num");
+      },
+      "No client sessions",
+    );
+    fill(
+      "tools",
+      snapshot.tools,
+      (row, tool) => {
+        cell(row, tool.name, "mono");
+        cell(row, tool.backend);
+      },
+      "No tools",
+    );
+  }
+
+  function matches(call, filter) {
+    if (filter === "") return true;
+    return [call.method, call.tool, call.backend, call.outcome, call.code, call.traceId].some(
+      (value) => value !== undefined && String(value).toLowerCase().includes(filter),
+    );
+  }
+
+  function renderCalls() {
+    const filter = $("feed-filter").value.trim().toLowerCase();
+    const shown = calls
+      .filter((call) => matches(call, filter))
+      .slice(-maxRows)
+      .reverse();
+    fill(
+      "calls",
+      shown,
+      (row, call) => {
+        cell(row, new Date(call.time).toLocaleTimeString(), "num");
+        cell(row, call.method, "mono");
+        cell(row, call.tool ?? "", "mono");
+        cell(row, call.backend ?? "");
+        cell(
+          row,
+          call.code === undefined ? call.outcome : `${call.outcome} ${call.code}`,
+          `status-${call.outcome}`,
+        );
+        cell(row, `${call.durationMs} ms`, "num");
+        cell(row, call.traceId, "mono");
+      },
+      filter === "" ? "No calls yet" : "No call matches the filter",
+    );
+  }
+
+  function setConnection(text, state) {
+    const status = $("connection");
+    status.textContent = text;
+    status.className = `connection ${state}`;
+  }
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const socket = new WebSocket(`${scheme}//${location.host}${base}/feed`);
+    let opened = false;
+    socket.addEventListener("open", () => {
+      opened = true;
+      retryMs = 1000;
+      setConnection("Live", "live");
+    });
+    socket.addEventListener("message", (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "snapshot") renderSnapshot(message.snapshot);
+      if (message.type === "calls") {
+        calls.push(...message.calls);
+        if (calls.length > maxRows) calls.splice(0, calls.length - maxRows);
+        renderCalls();
+        renderRates(message.rates);
+      }
+    });
+    socket.addEventListener("close", async () => {
+      setConnection("Disconnected: retrying…", "down");
+      if (!opened) {
+        // Refused: when the login expired, the page itself now shows the login form.
+        const check = await fetch(`${base}/api/snapshot`, { credentials: "same-origin" }).catch(
+          () => undefined,
+        );
+        if (check !== undefined && check.status === 401) {
+          location.reload();
+          return;
+        }
+      }
+      setTimeout(connect, retryMs);
+      retryMs = Math.min(retryMs * 2, 30000);
+    });
+  }
+
+  $("feed-filter").addEventListener("input", renderCalls);
+  renderCalls();
+  connect();
+})();

@@ -1,0 +1,89 @@
+import type { TelemetryEvent } from "@patchbay/telemetry";
+import { describe, expect, it } from "vitest";
+import { callOfEvent, createCallFeed } from "./call-feed.js";
+
+function event(
+  overrides: { [Key in keyof TelemetryEvent]?: TelemetryEvent[Key] | undefined } = {},
+): TelemetryEvent {
+  return {
+    timestamp: "2026-01-31T12:00:00.000Z",
+    trace_id: "0af7651916cd43dd8448eb211c80319c",
+    status: "success",
+    event_type: "tool.called",
+    source: "gateway",
+    method: "tools/call",
+    tool: "notes__read",
+    duration_ms: 12.345,
+    data: { direction: "incoming", outcome: "success" },
+    ...overrides,
+  } as TelemetryEvent;
+}
+
+describe("callOfEvent", () => {
+  it("turns a client's finished request into a call", () => {
+    expect(callOfEvent(event())).toEqual({
+      time: "2026-01-31T12:00:00.000Z",
+      method: "tools/call",
+      tool: "notes__read",
+      outcome: "success",
+      durationMs: 12.3,
+      traceId: "0af7651916cd43dd8448eb211c80319c",
+    });
+  });
+
+  it("keeps the error code of a failed request", () => {
+    const failed = event({
+      status: "failure",
+      event_type: "request.completed",
+      tool: undefined,
+      method: "resources/read",
+      data: { direction: "incoming", outcome: "error", error: { code: -32602, message: "no" } },
+    });
+    expect(callOfEvent(failed)).toMatchObject({ outcome: "error", code: -32602 });
+  });
+
+  it("leaves out started requests, backend-side requests and other events", () => {
+    expect(callOfEvent(event({ event_type: "request.received", status: "pending" }))).toBe(
+      undefined,
+    );
+    expect(callOfEvent(event({ backend: "notes" }))).toBe(undefined);
+    expect(callOfEvent(event({ data: { direction: "outgoing" } }))).toBe(undefined);
+    expect(callOfEvent(event({ event_type: "backend.crashed" }))).toBe(undefined);
+  });
+});
+
+describe("createCallFeed", () => {
+  it("keeps the latest calls up to historySize and tells subscribers", async () => {
+    const feed = createCallFeed({ historySize: 2 });
+    const seen: string[] = [];
+    feed.subscribe((calls) => seen.push(...calls.map((call) => call.tool ?? "")));
+    await feed.sink.write([event({ tool: "a" }), event({ tool: "b" }), event({ tool: "c" })]);
+    expect(feed.recent().map((call) => call.tool)).toEqual(["b", "c"]);
+    expect(seen).toEqual(["a", "b", "c"]);
+  });
+
+  it("leaves out the dashboard's own trace", async () => {
+    const feed = createCallFeed();
+    await feed.sink.write([event({ trace_id: feed.internalTraceId })]);
+    expect(feed.recent()).toEqual([]);
+    expect(feed.rates().callsPerMinute).toBe(0);
+  });
+
+  it("counts calls and failures over the last minute only", async () => {
+    let now = 1_000_000;
+    const feed = createCallFeed({ now: () => now });
+    await feed.sink.write([event(), event({ data: { direction: "incoming", outcome: "error" } })]);
+    expect(feed.rates()).toEqual({ callsPerMinute: 2, errorsPerMinute: 1 });
+    now += 30_000;
+    await feed.sink.write([event()]);
+    expect(feed.rates()).toEqual({ callsPerMinute: 3, errorsPerMinute: 1 });
+    now += 30_000;
+    expect(feed.rates()).toEqual({ callsPerMinute: 1, errorsPerMinute: 0 });
+  });
+
+  it("remembers at most maxRateSamples calls for the rates", async () => {
+    const feed = createCallFeed({ maxRateSamples: 3 });
+    await feed.sink.write([event(), event(), event(), event(), event()]);
+    expect(feed.rates().callsPerMinute).toBe(3);
+  });
+});

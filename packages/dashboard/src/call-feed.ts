@@ -1,0 +1,132 @@
+import { randomBytes } from "node:crypto";
+import type { EventSink, TelemetryEvent } from "@patchbay/telemetry";
+
+/** One client call as the live feed shows it. */
+export interface DashboardCall {
+  /** When it ended, ISO 8601. */
+  readonly time: string;
+  readonly method: string;
+  /** The exposed tool name of a `tools/call`. */
+  readonly tool?: string;
+  /** The backend that owns the tool (client events do not name it: the dashboard adds it). */
+  readonly backend?: string;
+  /** `success`, `error`, `tool_error`, `timeout` or `cancelled`. */
+  readonly outcome: string;
+  /** The JSON-RPC error code of an `error`. */
+  readonly code?: number;
+  readonly durationMs: number;
+  readonly traceId: string;
+}
+
+/** Calls and errors over the last minute. */
+export interface CallRates {
+  readonly callsPerMinute: number;
+  readonly errorsPerMinute: number;
+}
+
+/** Turns telemetry events into the feed of client calls, keeps the latest and counts rates. */
+export interface CallFeed {
+  /** Hand this to the telemetry's sinks. */
+  readonly sink: EventSink;
+  /**
+   * A trace id left out of the feed and the rates: the dashboard's own requests (reading the
+   * catalogue) carry it.
+   */
+  readonly internalTraceId: string;
+  /** The latest calls, oldest first (at most `historySize`). */
+  recent(): DashboardCall[];
+  rates(): CallRates;
+  /** Called with each batch of new calls; returns the unsubscribe function. */
+  subscribe(listener: (calls: readonly DashboardCall[]) => void): () => void;
+}
+
+/** Options of {@link createCallFeed}. */
+export interface CallFeedOptions {
+  /** Calls kept for a page that connects later. Default 200. */
+  readonly historySize?: number;
+  /** Calls remembered for the rates (within the last minute). Default 100,000. */
+  readonly maxRateSamples?: number;
+  /** The clock (epoch ms). Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+const closingTypes = new Set([
+  "request.completed",
+  "tool.called",
+  "request.timeout",
+  "request.cancelled",
+]);
+const minuteMs = 60_000;
+
+/** The call an event closes, or `undefined` for events that are not a client's request ending. */
+export function callOfEvent(event: TelemetryEvent): DashboardCall | undefined {
+  // Client requests arrive at the router's client side: `incoming`, with no backend label.
+  if (!closingTypes.has(event.event_type) || event.data.direction !== "incoming") return undefined;
+  if (event.backend !== undefined || event.method === undefined) return undefined;
+  const error = event.data.error as { code?: unknown } | undefined;
+  const name = event.tool;
+  return {
+    time: event.timestamp,
+    method: event.method,
+    ...(name === undefined ? {} : { tool: name }),
+    outcome: typeof event.data.outcome === "string" ? event.data.outcome : event.status,
+    ...(typeof error?.code === "number" ? { code: error.code } : {}),
+    durationMs: Math.round((event.duration_ms ?? 0) * 10) / 10,
+    traceId: event.trace_id,
+  };
+}
+
+/** Creates the feed; add `feed.sink` to the telemetry that records the router's events. */
+export function createCallFeed(options: CallFeedOptions = {}): CallFeed {
+  const historySize = options.historySize ?? 200;
+  const maxRateSamples = options.maxRateSamples ?? 100_000;
+  const now = options.now ?? Date.now;
+  const internalTraceId = randomBytes(16).toString("hex");
+  const history: DashboardCall[] = [];
+  // Times of recent calls and whether each failed, oldest first.
+  const samples: { at: number; failed: boolean }[] = [];
+  const listeners = new Set<(calls: readonly DashboardCall[]) => void>();
+
+  function prune(at: number): void {
+    let drop = 0;
+    while (drop < samples.length && (samples[drop] as { at: number }).at <= at - minuteMs)
+      drop += 1;
+    if (samples.length - drop > maxRateSamples) drop = samples.length - maxRateSamples;
+    if (drop > 0) samples.splice(0, drop);
+  }
+
+  const sink: EventSink = {
+    async write(events) {
+      const calls: DashboardCall[] = [];
+      for (const event of events) {
+        if (event.trace_id === internalTraceId) continue;
+        const call = callOfEvent(event);
+        if (call !== undefined) calls.push(call);
+      }
+      if (calls.length === 0) return;
+      const at = now();
+      for (const call of calls) samples.push({ at, failed: call.outcome !== "success" });
+      prune(at);
+      history.push(...calls);
+      if (history.length > historySize) history.splice(0, history.length - historySize);
+      for (const listener of listeners) listener(calls);
+    },
+  };
+
+  return {
+    sink,
+    internalTraceId,
+    recent: () => [...history],
+    rates() {
+      prune(now());
+      return {
+        callsPerMinute: samples.length,
+        errorsPerMinute: samples.filter((sample) => sample.failed).length,
+      };
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

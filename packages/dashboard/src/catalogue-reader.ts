@@ -1,0 +1,127 @@
+import { randomBytes } from "node:crypto";
+import {
+  type Connection,
+  createConnection,
+  createMemoryTransportPair,
+} from "@patchbay/jsonrpc-core";
+import { LATEST_PROTOCOL_VERSION } from "@patchbay/mcp-types";
+import { GATEWAY_TOOLS, type GatewayConfig, type Router } from "@patchbay/router";
+
+/** One tool of the catalogue as clients of the default endpoint see it. */
+export interface CatalogueTool {
+  /** The exposed (namespaced) name. */
+  readonly name: string;
+  /** The backend that owns it (read from its namespace); `gateway` for the router's own tools. */
+  readonly backend: string;
+}
+
+/** Reads the router's catalogue through one internal session of its own. */
+export interface CatalogueReader {
+  /** The tools, fetched again when the catalogue changed or the last read is older than `maxAgeMs`. */
+  tools(): Promise<CatalogueTool[]>;
+  /** The trace id every request of the internal session carries (the live feed leaves it out). */
+  readonly traceId: string;
+  close(): Promise<void>;
+}
+
+/** Options of {@link createCatalogueReader}. */
+export interface CatalogueReaderOptions {
+  /** How long a read is reused. Default 5,000 ms. */
+  readonly maxAgeMs?: number;
+  /** Pages read at most (a peer controls the catalogue's size). Default 50. */
+  readonly maxPages?: number;
+  /** The clock (epoch ms). Default `Date.now`. */
+  readonly now?: () => number;
+  /** The trace id of the internal session's requests (32 hex digits). Default: a random one. */
+  readonly traceId?: string;
+}
+
+/**
+ * The router exposes no catalogue of its own, so the dashboard asks as a client would: one session on
+ * an in-memory transport, opened at the first read, `tools/list` page by page. Its requests carry one
+ * trace id so they can be told apart from clients' calls.
+ */
+export function createCatalogueReader(
+  router: Router,
+  options: CatalogueReaderOptions = {},
+): CatalogueReader {
+  const maxAgeMs = options.maxAgeMs ?? 5_000;
+  const maxPages = options.maxPages ?? 50;
+  const now = options.now ?? Date.now;
+  const traceId = options.traceId ?? randomBytes(16).toString("hex");
+  const meta = () => ({ traceparent: `00-${traceId}-${randomBytes(8).toString("hex")}-01` });
+  let connection: Promise<Connection> | undefined;
+  let cached: { at: number; tools: CatalogueTool[] } | undefined;
+
+  async function open(): Promise<Connection> {
+    const [clientSide, routerSide] = createMemoryTransportPair();
+    const client = createConnection(clientSide);
+    client.onNotification((notification) => {
+      if (notification.method === "notifications/tools/list_changed") cached = undefined;
+    });
+    await router.serve(routerSide);
+    await client.start();
+    await client.request("initialize", {
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: "patchbay-dashboard", version: "1" },
+      _meta: meta(),
+    });
+    await client.notify("notifications/initialized");
+    return client;
+  }
+
+  async function read(): Promise<CatalogueTool[]> {
+    connection ??= open();
+    const client = await connection;
+    const config = router.config;
+    const tools: CatalogueTool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < maxPages; page += 1) {
+      const result = (await client.request("tools/list", {
+        ...(cursor === undefined ? {} : { cursor }),
+        _meta: meta(),
+      })) as { tools?: { name?: unknown }[]; nextCursor?: unknown };
+      for (const tool of result.tools ?? []) {
+        if (typeof tool.name === "string") {
+          tools.push({ name: tool.name, backend: ownerOf(config, tool.name) });
+        }
+      }
+      if (typeof result.nextCursor !== "string") break;
+      cursor = result.nextCursor;
+    }
+    return tools;
+  }
+
+  return {
+    traceId,
+    async tools() {
+      if (cached !== undefined && now() - cached.at < maxAgeMs) return cached.tools;
+      const at = now();
+      const tools = await read();
+      cached = { at, tools };
+      return tools;
+    },
+    async close() {
+      const client = connection;
+      connection = undefined;
+      if (client !== undefined) await (await client.catch(() => undefined))?.close();
+    },
+  };
+}
+
+/**
+ * The backend owning an exposed tool or prompt name, from its namespace prefix; the router's own
+ * tools (no namespace) belong to `gateway`.
+ */
+export function ownerOf(config: GatewayConfig, name: string): string {
+  if (GATEWAY_TOOLS.some((tool) => tool.name === name)) return "gateway";
+  const prefixed = config.backends.find(
+    (backend) =>
+      backend.namespace !== "" &&
+      name.startsWith(`${backend.namespace}${config.namespaceSeparator}`),
+  );
+  if (prefixed !== undefined) return prefixed.name;
+  const bare = config.backends.find((backend) => backend.namespace === "");
+  return bare?.name ?? "gateway";
+}

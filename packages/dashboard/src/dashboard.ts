@@ -1,0 +1,173 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { type BearerTokenConfig, createRateLimiter } from "@patchbay/http-gateway";
+import type { Router } from "@patchbay/router";
+import { createOriginGuard, type OriginGuardOptions } from "@patchbay/transport-http";
+import type { CallFeed, DashboardCall } from "./call-feed.js";
+import { createCatalogueReader, ownerOf } from "./catalogue-reader.js";
+import { createDashboardAuth } from "./dashboard-auth.js";
+import { answerLogin, isSameOrigin, serveLogin, writeJson } from "./dashboard-http.js";
+import { createFeedSocket, type FeedMessage, refuseUpgrade } from "./feed-socket.js";
+import { trackRouterSessions } from "./session-tracker.js";
+import { buildDashboardSnapshot } from "./snapshot.js";
+import { createStaticAssets } from "./static-assets.js";
+
+/** Where the dashboard lives (its pages link to their assets there). */
+export const DASHBOARD_PATH = "/dashboard";
+
+/** Options of {@link createDashboard}. */
+export interface DashboardOptions extends OriginGuardOptions {
+  /** The router to show. Serve clients with `dashboard.router` so their sessions are listed. */
+  readonly router: Router;
+  /** The call feed whose `sink` the router's telemetry writes to. */
+  readonly feed: CallFeed;
+  /** The accepted tokens (as the HTTP API's); `undefined`: no auth, as for the API. */
+  readonly tokens: readonly BearerTokenConfig[] | undefined;
+  /** How often open pages get a fresh snapshot. Default 5,000 ms; 0: only when a page connects. */
+  readonly snapshotIntervalMs?: number;
+  /** Pages connected to the live feed at once. Default 20. */
+  readonly maxPages?: number;
+  /** A page with this much unsent feed is disconnected. Default 1 MiB. */
+  readonly maxBufferedBytes?: number;
+  /** How long a login lasts. Default 1 hour. */
+  readonly loginTtlMs?: number;
+  /** Logins kept at once. Default 100. */
+  readonly maxLogins?: number;
+  /** Login attempts per client address per minute. Default 10. */
+  readonly loginAttemptsPerMinute?: number;
+  /** Take the client address from `X-Forwarded-For` (rate limits). Default false. */
+  readonly trustProxy?: boolean;
+  /** Mark the login cookie `Secure` (HTTPS in front). Default false. */
+  readonly secureCookie?: boolean;
+  /** The clock (epoch ms). Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** The dashboard: an HTTP handler for its pages and data, and the upgrade handler of its feed. */
+export interface Dashboard {
+  /** The router with its sessions tracked: serve every client through this one. */
+  readonly router: Router;
+  /** Whether a path belongs to the dashboard (`<base>` and below). */
+  handles(pathname: string): boolean;
+  handleRequest(request: IncomingMessage, response: ServerResponse): Promise<void>;
+  /** Serves the live feed at `<base>/feed`; refuses anything else with 404. */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Closes every page's feed and the internal catalogue session. */
+  close(): Promise<void>;
+}
+
+/** Creates the dashboard; see the package README for its routes and its login. */
+export function createDashboard(options: DashboardOptions): Dashboard {
+  const basePath = DASHBOARD_PATH;
+  const now = options.now ?? Date.now;
+  const loginTtlMs = options.loginTtlMs ?? 60 * 60_000;
+  const guard = createOriginGuard(options);
+  const tracker = trackRouterSessions(options.router, { now });
+  const catalogue = createCatalogueReader(options.router, {
+    now,
+    traceId: options.feed.internalTraceId,
+  });
+  const auth = createDashboardAuth({
+    tokens: options.tokens,
+    loginTtlMs,
+    now,
+    ...(options.maxLogins === undefined ? {} : { maxLogins: options.maxLogins }),
+  });
+  const assets = createStaticAssets();
+  const login = {
+    basePath,
+    auth,
+    assets,
+    limiter: createRateLimiter({ requestsPerMinute: options.loginAttemptsPerMinute ?? 10, now }),
+    trustProxy: options.trustProxy ?? false,
+    loginTtlMs,
+    secureCookie: options.secureCookie ?? false,
+  };
+  const withBackend = (call: DashboardCall): DashboardCall =>
+    call.tool === undefined || call.method !== "tools/call"
+      ? call
+      : { ...call, backend: ownerOf(options.router.config, call.tool) };
+  const snapshot = () =>
+    buildDashboardSnapshot({
+      router: options.router,
+      tools: catalogue.tools,
+      sessions: tracker.sessions,
+      feed: options.feed,
+      now,
+    });
+  const socket = createFeedSocket({
+    maxClients: options.maxPages ?? 20,
+    maxBufferedBytes: options.maxBufferedBytes ?? 1024 * 1024,
+    snapshot: async (): Promise<FeedMessage> => ({ type: "snapshot", snapshot: await snapshot() }),
+    history: (): FeedMessage => ({
+      type: "calls",
+      calls: options.feed.recent().map(withBackend),
+      rates: options.feed.rates(),
+    }),
+  });
+  const unsubscribe = options.feed.subscribe((calls) => {
+    if (socket.clientCount === 0) return;
+    socket.broadcast({ type: "calls", calls: calls.map(withBackend), rates: options.feed.rates() });
+  });
+  const intervalMs = options.snapshotIntervalMs ?? 5_000;
+  const timer =
+    intervalMs > 0
+      ? setInterval(() => {
+          if (socket.clientCount === 0) return;
+          snapshot().then(
+            (current) => socket.broadcast({ type: "snapshot", snapshot: current }),
+            () => {},
+          );
+        }, intervalMs)
+      : undefined;
+  timer?.unref();
+
+  const handles = (pathname: string) =>
+    pathname === basePath || pathname.startsWith(`${basePath}/`);
+
+  async function handleRequest(request: IncomingMessage, response: ServerResponse) {
+    const rejection = guard(request);
+    if (rejection) return writeJson(response, 403, { error: rejection.message });
+    const pathname = new URL(request.url ?? "/", "http://dashboard").pathname;
+    const rest = pathname.slice(basePath.length).replace(/^\/+/, "");
+    const method = request.method ?? "GET";
+    if (method === "POST" && (rest === "login" || rest === "logout")) {
+      return answerLogin(request, response, rest, login);
+    }
+    if (method !== "GET" && method !== "HEAD") {
+      return writeJson(response, 405, { error: `method ${method} is not allowed here` });
+    }
+    if (rest === "dashboard.css" || rest === "dashboard.js") return assets.serve(response, rest);
+    const identity = auth.identify(request);
+    if (rest === "") {
+      if (identity === undefined) return serveLogin(assets, response, 200, "");
+      return assets.serve(response, "index.html");
+    }
+    if (rest === "api/snapshot") {
+      if (identity === undefined) return writeJson(response, 401, { error: "log in first" });
+      return writeJson(response, 200, await snapshot());
+    }
+    return writeJson(response, 404, { error: `not found: ${pathname}` });
+  }
+
+  return {
+    router: tracker.router,
+    handles,
+    handleRequest,
+    handleUpgrade(request, upgrade, head) {
+      const pathname = new URL(request.url ?? "/", "http://dashboard").pathname;
+      if (pathname !== `${basePath}/feed`) return refuseUpgrade(upgrade, 404, "not found");
+      const rejection = guard(request);
+      if (rejection) return refuseUpgrade(upgrade, 403, rejection.message);
+      if (!isSameOrigin(request)) return refuseUpgrade(upgrade, 403, "cross-origin request");
+      if (auth.identify(request) === undefined) return refuseUpgrade(upgrade, 401, "log in first");
+      socket.accept(request, upgrade, head);
+    },
+    async close() {
+      if (timer !== undefined) clearInterval(timer);
+      unsubscribe();
+      await socket.close();
+      await catalogue.close();
+    },
+  };
+}

@@ -1,0 +1,48 @@
+export {
+  type CallFeed,
+  type CallFeedOptions,
+  type CallRates,
+  callOfEvent,
+  createCallFeed,
+  type DashboardCall,
+} from "./call-feed.js";
+export {
+  type CatalogueReader,
+  type CatalogueReaderOptions,
+  type CatalogueTool,
+  createCatalogueReader,
+  ownerOf,
+} from "./catalogue-reader.js";
+export {
+  createDashboard,
+  DASHBOARD_PATH,
+  type Dashboard,
+  type DashboardOptions,
+} from "./dashboard.js";
+export {
+  cookieOf,
+  createDashboardAuth,
+  DASHBOARD_COOKIE,
+  type DashboardAuth,
+  type DashboardAuthOptions,
+} from "./dashboard-auth.js";
+export { type FeedMessage, refuseUpgrade } from "./feed-socket.js";
+export {
+  type SessionTracker,
+  type SessionTrackerOptions,
+  type TrackedSession,
+  trackRouterSessions,
+} from "./session-tracker.js";
+export {
+  buildDashboardSnapshot,
+  type DashboardBackend,
+  type DashboardSession,
+  type DashboardSnapshot,
+  type SnapshotSources,
+} from "./snapshot.js";
+export {
+  createStaticAssets,
+  DASHBOARD_ASSETS,
+  SECURITY_HEADERS,
+  type StaticAssets,
+} from "./static-assets.js";

@@ -1,0 +1,87 @@
+import type { Router } from "@patchbay/router";
+import type { CallFeed, CallRates } from "./call-feed.js";
+import type { CatalogueTool } from "./catalogue-reader.js";
+import type { TrackedSession } from "./session-tracker.js";
+
+/** One backend in the snapshot: state and counts, never its config (commands, env, headers). */
+export interface DashboardBackend {
+  readonly name: string;
+  /** `idle`, `starting`, `running`, `crashed`, `stopped`, ... as the router reports it. */
+  readonly status: string;
+  readonly transport: string | null;
+  /** The negotiated protocol revision. */
+  readonly protocolVersion: string | null;
+  readonly toolCount: number;
+  readonly resourceCount: number;
+  readonly promptCount: number;
+  readonly restarts: number;
+  readonly lastError: string | null;
+}
+
+/** A session in the snapshot. */
+export interface DashboardSession extends TrackedSession {
+  readonly ageMs: number;
+}
+
+/** Everything the dashboard page shows besides the live feed; safe to show (no secrets). */
+export interface DashboardSnapshot {
+  readonly generatedAt: string;
+  readonly server: { readonly name: string; readonly version: string; readonly uptimeMs: number };
+  readonly backends: readonly DashboardBackend[];
+  readonly tools: readonly CatalogueTool[];
+  readonly sessions: readonly DashboardSession[];
+  readonly rates: CallRates;
+}
+
+/** What {@link buildDashboardSnapshot} reads. */
+export interface SnapshotSources {
+  readonly router: Router;
+  readonly tools: () => Promise<readonly CatalogueTool[]>;
+  readonly sessions: () => readonly TrackedSession[];
+  readonly feed: Pick<CallFeed, "rates">;
+  /** The clock (epoch ms). Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+const text = (value: unknown): string | null =>
+  typeof value === "string" ? value : value === null || value === undefined ? null : String(value);
+const count = (value: unknown): number => (typeof value === "number" ? value : 0);
+
+/**
+ * Builds the snapshot from `router.status()` (already redacted by the router; run through the
+ * telemetry's redactor once more), the catalogue, the tracked sessions and the feed's rates. Only
+ * the fields named here leave the process.
+ */
+export async function buildDashboardSnapshot(sources: SnapshotSources): Promise<DashboardSnapshot> {
+  const now = (sources.now ?? Date.now)();
+  const { router } = sources;
+  const status = router.telemetry.redact(router.status()) as {
+    gateway?: { name?: unknown; version?: unknown; uptime_ms?: unknown };
+    backends?: Record<string, Record<string, unknown>>;
+  };
+  const backends = Object.entries(status.backends ?? {}).map(
+    ([name, backend]): DashboardBackend => ({
+      name,
+      status: text(backend.status) ?? "unknown",
+      transport: text(backend.transport),
+      protocolVersion: text(backend.protocol_version),
+      toolCount: count(backend.tool_count),
+      resourceCount: count(backend.resource_count),
+      promptCount: count(backend.prompt_count),
+      restarts: count(backend.restarts),
+      lastError: text(backend.last_error),
+    }),
+  );
+  return {
+    generatedAt: new Date(now).toISOString(),
+    server: {
+      name: text(status.gateway?.name) ?? "",
+      version: text(status.gateway?.version) ?? "",
+      uptimeMs: count(status.gateway?.uptime_ms),
+    },
+    backends,
+    tools: await sources.tools(),
+    sessions: sources.sessions().map((session) => ({ ...session, ageMs: now - session.startedAt })),
+    rates: sources.feed.rates(),
+  };
+}
