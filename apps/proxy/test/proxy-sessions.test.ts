@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   CreateMessageRequestSchema,
+  ElicitRequestSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { TransportCloseEvent } from "@patchbay/jsonrpc-core";
@@ -26,9 +27,9 @@ describe("shared backends", () => {
     await proxy.stop();
   });
 
-  // Route-by-cause lands with the router branch: today the router hands a shared backend's
-  // sampling request to a client with calls in flight to that backend, which may be another one.
-  it.fails("answer three clients' concurrent sampling each with its own handler", async () => {
+  // Route by cause: the stdio backend relates its sampling request to the call it serves (in
+  // `_meta`), and the router sends it to the client whose call that is, never to another one.
+  it("answer three clients' concurrent sampling each with its own handler", async () => {
     const proxy = await startTestProxy({ mcpServers: { sample: sampleEntry() } });
     const clients = await Promise.all(
       ["one", "two", "three"].map(async (name) => {
@@ -49,6 +50,39 @@ describe("shared backends", () => {
     expect(results.map((result) => result.content)).toEqual(
       clients.map(({ name }) => [{ type: "text", text: `LLM response: from ${name}` }]),
     );
+    await Promise.all(clients.map(({ client }) => client.close()));
+    await proxy.stop();
+  });
+});
+
+describe("elicitation from a shared backend", () => {
+  it("reaches each of three concurrent clients with its own request only", async () => {
+    const proxy = await startTestProxy({ mcpServers: { sample: sampleEntry() } });
+    const asked = new Map<string, number>();
+    const clients = await Promise.all(
+      ["one", "two", "three"].map(async (name) => {
+        const connected = await connectSdk(proxy.url, { name, capabilities: { elicitation: {} } });
+        connected.client.setRequestHandler(ElicitRequestSchema, async (request) => {
+          asked.set(name, (asked.get(name) ?? 0) + 1);
+          // The relayed request says which backend asks.
+          expect(request.params._meta?.["io.patchbay/backend"]).toBe("sample");
+          return { action: "accept", content: { username: name, email: `${name}@example.com` } };
+        });
+        return { name, client: connected.client };
+      }),
+    );
+    const results = await Promise.all(
+      clients.map(({ name, client }) =>
+        client.callTool({
+          name: "sample__test_elicitation",
+          arguments: { message: `for ${name}` },
+        }),
+      ),
+    );
+    clients.forEach(({ name }, index) => {
+      expect(JSON.stringify(results[index]?.content)).toContain(`${name}@example.com`);
+    });
+    expect(Object.fromEntries(asked)).toEqual({ one: 1, two: 1, three: 1 });
     await Promise.all(clients.map(({ client }) => client.close()));
     await proxy.stop();
   });

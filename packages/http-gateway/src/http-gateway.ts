@@ -113,7 +113,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       if (request.method !== "GET" && request.method !== "HEAD") {
         return refuse(methodNotAllowed(request, "GET, HEAD"));
       }
-      return serveOperational(route.kind, response);
+      return serveOperational(router, route.kind, response);
     }
     if (route.profile !== undefined && !(route.profile in router.config.profiles)) {
       return refuse({ status: 404, message: `unknown profile: ${route.profile}` });
@@ -168,17 +168,6 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     return undefined;
   }
 
-  function serveOperational(kind: "healthz" | "readyz" | "metrics", response: ServerResponse) {
-    if (kind === "healthz") return writeJsonBody(response, 200, { status: "ok" });
-    if (kind === "readyz") {
-      const state = readiness(router);
-      return writeJsonBody(response, state.ready ? 200 : 503, state);
-    }
-    const text = router.telemetry.registry.render();
-    response.writeHead(200, { "content-type": PROMETHEUS_CONTENT_TYPE });
-    response.end(text);
-  }
-
   function close(closeOptions: HttpGatewayCloseOptions = {}): Promise<void> {
     closing ??= (async () => {
       let timer: unknown;
@@ -197,6 +186,22 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     pendingRequests: { get: () => endpoints.pendingRequests },
     close: { value: close },
   }) as HttpGateway;
+}
+
+/** `/healthz` (alive), `/readyz` (backends up) and `/metrics` (Prometheus text). */
+function serveOperational(
+  router: HttpGatewayOptions["router"],
+  kind: "healthz" | "readyz" | "metrics",
+  response: ServerResponse,
+) {
+  if (kind === "healthz") return writeJsonBody(response, 200, { status: "ok" });
+  if (kind === "readyz") {
+    const state = readiness(router);
+    return writeJsonBody(response, state.ready ? 200 : 503, state);
+  }
+  const text = router.telemetry.registry.render();
+  response.writeHead(200, { "content-type": PROMETHEUS_CONTENT_TYPE });
+  response.end(text);
 }
 
 function methodNotAllowed(request: IncomingMessage, allow: string): Refusal {

@@ -13,6 +13,7 @@ import { signalChild, trackChild } from "./child-registry.js";
 import { getDefaultEnvironment } from "./default-environment.js";
 import { FrameReader } from "./frame-reader.js";
 import { FrameWriter } from "./frame-writer.js";
+import { readRelatedRequest } from "./related-request-meta.js";
 import { describeSpawnFailure } from "./spawn-failure.js";
 import { createPrefixedStderrHandler, createStderrLineSplitter } from "./stderr-handler.js";
 import {
@@ -153,7 +154,7 @@ class ChildProcessTransport implements StdioClientTransport {
       stdout,
       {
         onFrame: (frame, info) => {
-          if (!this.#closeRequested) this.#events.emitFrame(frame, info);
+          if (!this.#closeRequested) this.#events.emitFrame(frame, readRelatedRequest(frame, info));
         },
         onError: (error) => this.#events.emitError(error),
         onEnd: (error) => this.#onStdoutEnd(error),

@@ -2,6 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import {
   type Frame,
   type FrameInfo,
+  type SendOptions,
   type Transport,
   type TransportCloseEvent,
   TransportError,
@@ -10,6 +11,7 @@ import {
 } from "@patchbay/jsonrpc-core";
 import { FrameReader } from "./frame-reader.js";
 import { FrameWriter } from "./frame-writer.js";
+import { withRelatedRequest } from "./related-request-meta.js";
 
 /** Options of {@link createStdioServerTransport}. */
 export interface StdioServerTransportOptions {
@@ -66,11 +68,11 @@ class StdioServerTransport implements Transport {
     this.#reader.attach();
   }
 
-  send(frame: Frame): Promise<void> {
+  send(frame: Frame, options?: SendOptions): Promise<void> {
     if (this.#closed) {
       return Promise.reject(new TransportError("Cannot send: the stdio transport is closed"));
     }
-    return this.#writer.send(frame);
+    return this.#writer.send(withRelatedRequest(frame, options?.relatedRequestId));
   }
 
   async close(): Promise<void> {
