@@ -16,6 +16,7 @@ export {
   type WebSocketHandlerOptions,
 } from "./web-socket-handler.js";
 export {
+  type BatchPolicy,
   DEFAULT_MAX_BUFFERED_BYTES,
   DEFAULT_MAX_MESSAGE_BYTES,
   type WebSocketLimits,

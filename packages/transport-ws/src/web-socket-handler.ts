@@ -11,6 +11,7 @@ import { CloseCode } from "./close-codes.js";
 import { keepAlive } from "./keep-alive.js";
 import { refuseUpgrade, type UpgradeRefusal } from "./upgrade-refusal.js";
 import {
+  type BatchPolicy,
   DEFAULT_MAX_MESSAGE_BYTES,
   type WebSocketLimits,
   WebSocketTransport,
@@ -47,6 +48,11 @@ export interface WebSocketHandlerOptions extends WebSocketLimits, OriginGuardOpt
   readonly maxConnections?: number;
   /** Milliseconds between keep-alive pings (default 30,000; 0 turns them off). */
   readonly pingIntervalMs?: number;
+  /**
+   * Incoming JSON-RPC batches: `by-revision` (default: only while the agreed revision has them,
+   * 2025-03-26 and older), `accept` or `reject`. A refused batch is answered -32600.
+   */
+  readonly batches?: BatchPolicy;
   /**
    * Whether a client must offer the `mcp` subprotocol (default true). The official SDK's client
    * offers it; a client that offers none is refused with 400.
@@ -128,6 +134,7 @@ export function createWebSocketHandler(options: WebSocketHandlerOptions): WebSoc
           {
             ...options,
             label: "WebSocket server",
+            batches: options.batches ?? "by-revision",
             ...(outcome.auth === undefined ? {} : { extra: { auth: outcome.auth } }),
           },
           true,

@@ -32,8 +32,17 @@ export interface WebSocketLimits {
   readonly maxBufferedBytes?: number;
 }
 
+/**
+ * Whether incoming JSON-RPC batches are accepted: `by-revision` (only while the negotiated revision
+ * has them: 2025-03-26 and older, since 2025-06-18 removed them; also before a revision is agreed),
+ * `accept` or `reject`.
+ */
+export type BatchPolicy = "by-revision" | "accept" | "reject";
+
 /** Settings of one {@link WebSocketTransport}. */
 export interface WebSocketTransportSettings extends WebSocketLimits {
+  /** Incoming batches (default `accept`; the server handler passes `by-revision`). */
+  readonly batches?: BatchPolicy;
   /** Names the side in error messages (`"WebSocket client"`, `"WebSocket server"`). */
   readonly label: string;
   /** Transport-specific facts handed to frame listeners (for example the authentication result). */
@@ -65,6 +74,9 @@ export class WebSocketTransport implements Transport {
   #open: boolean;
   #closing = false;
   #socketError: TransportError | undefined;
+  readonly #batches: BatchPolicy;
+  /** The revision this side's `initialize` answer agreed, once sent (server side). */
+  #protocolVersion: string | undefined;
   #whenOpen: { resolve(): void; reject(error: Error): void } | undefined;
   /** Resolves when the socket is open; rejects if the transport closes first. */
   readonly opened: Promise<void>;
@@ -78,6 +90,7 @@ export class WebSocketTransport implements Transport {
     this.#maxMessageBytes = settings.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#maxBufferedBytes = settings.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.#info = settings.extra === undefined ? {} : { extra: settings.extra };
+    this.#batches = settings.batches ?? "accept";
     this.#open = open;
     this.opened = open
       ? Promise.resolve()
@@ -131,6 +144,9 @@ export class WebSocketTransport implements Transport {
       throw new TransportError(`Cannot send: the ${this.#label} transport is closed`);
     }
     if (!this.#open) throw new TransportError(`Cannot send: the ${this.#label} is not open yet`);
+    if (this.#batches === "by-revision" && this.#protocolVersion === undefined) {
+      this.#protocolVersion = agreedRevision(frame);
+    }
     const text = JSON.stringify(frame);
     const tooLarge = exceeds(text, this.#maxMessageBytes);
     if (tooLarge !== undefined) {
@@ -198,10 +214,34 @@ export class WebSocketTransport implements Transport {
       );
       return;
     }
+    if (Array.isArray(result.frame) && !this.#batchAllowed()) {
+      this.#events.emitError(
+        new InvalidFrameError(
+          `${this.#label} received a batch, which protocol version ${this.#protocolVersion} does not allow`,
+          {
+            jsonrpc: "2.0",
+            id: null,
+            error: {
+              code: -32600,
+              message: "Invalid Request",
+              data: `batches are not accepted for protocol version ${this.#protocolVersion}`,
+            },
+          },
+        ),
+      );
+      return;
+    }
     this.#events.emitFrame(
       result.frame,
       result.rejected.length === 0 ? this.#info : { ...this.#info, rejected: result.rejected },
     );
+  }
+
+  #batchAllowed(): boolean {
+    if (this.#batches === "accept") return true;
+    if (this.#batches === "reject") return false;
+    // Batches exist up to 2025-03-26 (2025-06-18 removed them); before agreement, JSON-RPC rules.
+    return this.#protocolVersion === undefined || this.#protocolVersion <= "2025-03-26";
   }
 
   #shut(code: number, reason: string, event: TransportCloseEvent): void {
@@ -240,6 +280,15 @@ export class WebSocketTransport implements Transport {
     this.#events.emitError(error);
     this.#emitClose({ initiator: "error", error, details });
   }
+}
+
+/** The revision an `initialize` answer agrees on, if `frame` is one. */
+function agreedRevision(frame: Frame): string | undefined {
+  if (Array.isArray(frame) || !("result" in frame)) return undefined;
+  const result = frame.result as { protocolVersion?: unknown; serverInfo?: unknown } | undefined;
+  return typeof result?.protocolVersion === "string" && result.serverInfo !== undefined
+    ? result.protocolVersion
+    : undefined;
 }
 
 function parseError(reason: string) {
