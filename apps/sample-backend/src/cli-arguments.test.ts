@@ -39,7 +39,7 @@ describe("parseCliArguments", () => {
     [["--verbose", "1"], /Unknown option '--verbose'/],
     [["stdio"], /Unexpected argument 'stdio'/],
     [["--host"], /Option '--host <value>' argument missing/],
-    [["--step-delay-ms", "-1"], /--step-delay-ms must be|argument missing/],
+    [["--step-delay-ms", "-1"], /--step-delay-ms/],
     [["--step-delay-ms", "60001"], /--step-delay-ms must be/],
   ])("rejects %j", (argv, message) => {
     expect(() => parseCliArguments(argv)).toThrow(message);

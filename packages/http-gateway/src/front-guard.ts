@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
 import {
   type Frame,
@@ -55,8 +54,6 @@ interface Pending {
   readonly startedAt: number;
   readonly traceId: string | undefined;
   readonly timer: unknown;
-  /** Runs a function in the async context the request arrived in (its HTTP exchange). */
-  readonly context: <Result>(run: () => Result) => Result;
 }
 
 /**
@@ -131,7 +128,6 @@ export function guardFrontTransport(
       name: typeof params.name === "string" ? params.name : undefined,
       startedAt: clock.now(),
       traceId: own ?? traceIdOf(added),
-      context: AsyncLocalStorage.snapshot(),
       timer:
         options.requestTimeoutMs > 0
           ? clock.setTimeout(() => expire(message.id), options.requestTimeoutMs)
@@ -184,18 +180,16 @@ export function guardFrontTransport(
       frameListeners.add(listener);
       return () => frameListeners.delete(listener);
     },
-    async send(frame) {
-      const [only] = pending.size === 1 ? pending.values() : [];
-      if (!isBatch(frame) && "method" in frame && only !== undefined) {
-        // A message the router sends from a backend's context (a log line, a sampling request)
-        // while one request is in flight belongs with that request: send it from the request's
-        // async context, so Streamable HTTP puts it on that request's stream, before its answer.
-        await only.context(() => inner.send(frame));
+    async send(frame, sendOptions) {
+      // The router relates what it sends on a client's behalf (a backend's log line or sampling
+      // request during a call) to that call; Streamable HTTP puts it on the call's stream.
+      if (!isBatch(frame) && "method" in frame) {
+        await inner.send(frame, sendOptions);
         return;
       }
       if (!isBatch(frame)) {
         const message = outgoing(frame);
-        if (message !== undefined) await inner.send(message);
+        if (message !== undefined) await inner.send(message, sendOptions);
         return;
       }
       const kept = frame.flatMap((message) => {

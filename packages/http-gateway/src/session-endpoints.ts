@@ -63,6 +63,10 @@ export function createSessionEndpoints(options: SessionEndpointsOptions): Sessio
     allowedHosts: "any",
     allowedOrigins: "any",
     maxBodyBytes: limits.maxBodyBytes,
+    // The gateway counts sessions itself (limits.maxSessions, one token may use them all); the
+    // transports' own caps are set to match, not below it.
+    maxSessions: limits.maxSessions,
+    maxSessionsPerIdentity: limits.maxSessions,
     clock,
     ...keepAlive,
   } as const;

@@ -10,6 +10,7 @@ import {
   LEGACY_PROTOCOL_VERSIONS,
   MODERN_PROTOCOL_VERSIONS,
   PROTOCOL_VERSIONS,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from "./versions.js";
 
 describe("protocol versions", () => {
@@ -36,5 +37,11 @@ describe("protocol versions", () => {
     expect(isProtocolVersion("2024-10-07")).toBe(false);
     expect(isProtocolVersion("draft")).toBe(false);
     expect(isProtocolVersion(20241105)).toBe(false);
+  });
+});
+
+describe("SUPPORTED_PROTOCOL_VERSIONS", () => {
+  it("is the legacy revisions, newest first (written out, so a bundler can drop it)", () => {
+    expect(SUPPORTED_PROTOCOL_VERSIONS).toEqual([...LEGACY_PROTOCOL_VERSIONS].reverse());
   });
 });

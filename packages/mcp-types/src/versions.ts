@@ -34,8 +34,11 @@ export type ModernProtocolVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
  * every package uses (the legacy era; the modern era joins it when implemented).
  */
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
-  ...LEGACY_PROTOCOL_VERSIONS,
-].reverse();
+  "2025-11-25",
+  "2025-06-18",
+  "2025-03-26",
+  "2024-11-05",
+] satisfies readonly LegacyProtocolVersion[];
 
 /** The latest revision of the specification (modern era). */
 export const LATEST_PROTOCOL_VERSION = "2026-07-28" satisfies ProtocolVersion;

@@ -90,7 +90,7 @@ describe("the official SDK 1.x WebSocketClientTransport against the sample backe
     }));
     client.setRequestHandler(ElicitRequestSchema, async () => ({
       action: "accept",
-      content: { response: "yes please" },
+      content: { username: "yes please", email: "someone@example.com" },
     }));
     const sampled = await client.callTool({
       name: "test_sampling",
