@@ -6,6 +6,11 @@ import {
 } from "@patchbay/jsonrpc-core";
 import type { LoggingLevel, v2025_11_25 } from "@patchbay/mcp-types";
 import type { SchemaInput } from "./input-schema.js";
+import {
+  createModernEndpoint,
+  type ModernEndpoint,
+  type ModernOptions,
+} from "./modern/modern-dispatcher.js";
 import { DEFAULT_PAGE_SIZE } from "./pagination.js";
 import {
   createPromptEntry,
@@ -50,6 +55,8 @@ export interface ServerOptions {
   capabilities?: v2025_11_25.ServerCapabilities;
   /** Options for every session's JSON-RPC connection (timeouts, concurrency). */
   connection?: ConnectionOptions;
+  /** The session-less modern (2026-07-28) request path: versions, request-state key, caching. */
+  modern?: ModernOptions;
 }
 
 /**
@@ -61,6 +68,8 @@ export interface Server {
   readonly serverInfo: v2025_11_25.Implementation;
   /** Sessions whose connection is open. */
   readonly sessions: readonly ServerSession[];
+  /** The modern (2026-07-28) request path: hand it to a transport that serves modern requests. */
+  readonly modern: ModernEndpoint;
   /** Registers a tool; its schemas are published as JSON Schema. */
   registerTool<
     Input extends SchemaInput | undefined = undefined,
@@ -100,7 +109,14 @@ export interface Server {
 
 /** Creates a server definition. */
 export function createServer(options: ServerOptions): Server {
-  const { instructions, pageSize = DEFAULT_PAGE_SIZE, capabilities, connection, ...info } = options;
+  const {
+    instructions,
+    pageSize = DEFAULT_PAGE_SIZE,
+    capabilities,
+    connection,
+    modern,
+    ...info
+  } = options;
   if (!Number.isInteger(pageSize) || pageSize < 1) {
     throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
   }
@@ -140,6 +156,7 @@ export function createServer(options: ServerOptions): Server {
 
   return {
     serverInfo: info,
+    modern: createModernEndpoint(host, modern),
     get sessions() {
       return [...sessions];
     },

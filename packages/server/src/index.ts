@@ -17,6 +17,10 @@ export { createServer, type Server, type ServerOptions } from "./create-server.j
 export { MissingClientCapabilityError } from "./errors/missing-client-capability-error.js";
 export { RESOURCE_NOT_FOUND, ResourceNotFoundError } from "./errors/resource-not-found-error.js";
 export type { SchemaInput } from "./input-schema.js";
+export type { ModernRequestContext } from "./modern/modern-context.js";
+export type { ModernEndpoint, ModernOptions } from "./modern/modern-dispatcher.js";
+export type { CachingHints } from "./modern/modern-result.js";
+export { MAX_REQUEST_STATE_LENGTH } from "./modern/request-state.js";
 export {
   DEFAULT_PAGE_SIZE,
   decodeCursor,

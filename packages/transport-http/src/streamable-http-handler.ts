@@ -22,6 +22,8 @@ import {
   writeJsonError,
 } from "./http-answers.js";
 import { requestedVersion } from "./message-keys.js";
+import { isModernPost } from "./modern-http-request.js";
+import { handleModernPost } from "./modern-post.js";
 import { createOriginGuard } from "./origin-guard.js";
 import { checkProtocolVersion, readPostFrame } from "./read-post-frame.js";
 import { admitRequest, type RequestGate } from "./request-gate.js";
@@ -282,7 +284,13 @@ export function createStreamableHttpHandler(
       if (!admission.admitted) return;
       const method = request.method ?? "GET";
       const authInfo = admission.authInfo;
-      if (method === "POST") await handlePost(request, response, parsedBody, authInfo);
+      if (options.modern !== undefined && isModernPost(request, supported)) {
+        await handleModernPost(request, response, options.modern, {
+          maxBodyBytes,
+          parsedBody,
+          authInfo,
+        });
+      } else if (method === "POST") await handlePost(request, response, parsedBody, authInfo);
       else if (method === "GET") await handleGet(request, response);
       else await handleDelete(request, response);
     } catch (error) {

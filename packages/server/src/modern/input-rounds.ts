@@ -1,0 +1,64 @@
+import { JSONRPCError } from "@patchbay/jsonrpc-core";
+import { ErrorCode } from "@patchbay/mcp-types";
+
+/** Most input requests one handler may ask for in one round (a peer-facing bound). */
+export const MAX_INPUT_REQUESTS_PER_ROUND = 32;
+
+/**
+ * Thrown into a handler that asked for input the client has not given yet (internal). A wire error
+ * class only so that tool runners pass it through untouched; the dispatcher turns it into an
+ * `input_required` result and it never reaches the wire.
+ */
+export class InputRequiredSignal extends JSONRPCError {
+  constructor() {
+    super(
+      ErrorCode.InternalError,
+      "input required: the request ends with resultType input_required",
+    );
+    this.name = "InputRequiredSignal";
+  }
+}
+
+/**
+ * One MRTR round of one request (MCP 2026-07-28 "multi round-trip requests"): a handler's
+ * `elicit`/`sample`/`listRoots` calls are numbered in call order; a call whose key has an answer
+ * (from this retry's `inputResponses` or an earlier round's `requestState`) resolves with it, and
+ * any other is recorded as an input request and rejects with `InputRequiredSignal`. The handler runs
+ * again from the start on every retry, so it must ask in the same order each time.
+ */
+export class InputRound {
+  readonly #answers: Record<string, unknown>;
+  readonly #pending: Record<string, { method: string; params: Record<string, unknown> }> = {};
+  #count = 0;
+
+  constructor(answers: Record<string, unknown>) {
+    this.#answers = answers;
+  }
+
+  /** The answer for the next call, or a rejection after recording the request. */
+  ask(method: string, params: Record<string, unknown>): Promise<unknown> {
+    const key = `${method.split("/")[0]}-${this.#count}`;
+    this.#count += 1;
+    if (Object.hasOwn(this.#answers, key)) return Promise.resolve(this.#answers[key]);
+    if (Object.keys(this.#pending).length >= MAX_INPUT_REQUESTS_PER_ROUND) {
+      return Promise.reject(
+        new JSONRPCError(
+          ErrorCode.InternalError,
+          `A handler asked for more than ${MAX_INPUT_REQUESTS_PER_ROUND} inputs in one round`,
+        ),
+      );
+    }
+    this.#pending[key] = { method, params };
+    return Promise.reject(new InputRequiredSignal());
+  }
+
+  /** Input requests recorded this round (empty when the handler had every answer). */
+  get pending(): Record<string, { method: string; params: Record<string, unknown> }> {
+    return this.#pending;
+  }
+
+  /** Every answer known this round, to carry into the next round's state. */
+  get answers(): Record<string, unknown> {
+    return this.#answers;
+  }
+}

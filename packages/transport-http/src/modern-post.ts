@@ -1,0 +1,107 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { FrameInfo, JSONRPCMessage, JSONRPCResponse } from "@patchbay/jsonrpc-core";
+import { writeJsonBody } from "./http-answers.js";
+import {
+  headerMismatch,
+  type ModernMessageHandler,
+  modernErrorStatus,
+} from "./modern-http-request.js";
+import { readPostFrame } from "./read-post-frame.js";
+
+/**
+ * Answers one modern (2026-07-28) POST: no session, one JSON-RPC message per body, headers checked
+ * against the body (-32020), the response as JSON, or as an SSE stream once the handler sends a
+ * related notification (progress, log) before it. Closing the response aborts the handler.
+ */
+export async function handleModernPost(
+  request: IncomingMessage,
+  response: ServerResponse,
+  handler: ModernMessageHandler,
+  limits: { maxBodyBytes: number; parsedBody: unknown; authInfo: unknown },
+): Promise<void> {
+  const version = request.headers["mcp-protocol-version"];
+  // The revision is checked against `_meta` below and by the handler (-32022), not here.
+  const supported = typeof version === "string" ? [version] : [];
+  const post = await readPostFrame(request, response, { ...limits, supported });
+  if (post === undefined) return;
+  const message = post.messages[0];
+  if (post.isBatch || message === undefined || !("method" in message)) {
+    writeError(
+      response,
+      null,
+      -32600,
+      "Invalid Request: a modern POST carries one request or notification",
+    );
+    return;
+  }
+  const id = "id" in message ? message.id : null;
+  const mismatch = headerMismatch(request, message);
+  if (mismatch !== undefined) {
+    writeError(response, id, -32020, `Header mismatch: ${mismatch}`);
+    return;
+  }
+  const aborter = new AbortController();
+  response.on("close", () => aborter.abort(new Error("the client closed the response stream")));
+  const stream = new ModernResponseStream(response);
+  const info: FrameInfo = {
+    extra: { authInfo: limits.authInfo, requestInfo: { headers: request.headers } },
+  };
+  const answer = await handler.handle(message, {
+    signal: aborter.signal,
+    info,
+    notify: (method, params) => stream.write({ jsonrpc: "2.0", method, params }),
+  });
+  if (answer === undefined) {
+    response.writeHead(202);
+    response.end();
+    return;
+  }
+  stream.finish(answer);
+}
+
+/** The response of one modern request: JSON until the first notification, SSE from then on. */
+class ModernResponseStream {
+  readonly #response: ServerResponse;
+  #streaming = false;
+
+  constructor(response: ServerResponse) {
+    this.#response = response;
+  }
+
+  write(message: JSONRPCMessage): void {
+    if (this.#response.writableEnded || this.#response.destroyed) return;
+    if (!this.#streaming) {
+      this.#streaming = true;
+      this.#response.writeHead(200, {
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache",
+        "x-accel-buffering": "no",
+      });
+    }
+    this.#response.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  }
+
+  finish(answer: JSONRPCResponse): void {
+    if (this.#response.writableEnded || this.#response.destroyed) return;
+    if (this.#streaming) {
+      this.write(answer);
+      this.#response.end();
+      return;
+    }
+    const status = "error" in answer ? modernErrorStatus(answer.error.code) : 200;
+    writeJsonBody(this.#response, status, answer);
+  }
+}
+
+function writeError(
+  response: ServerResponse,
+  id: string | number | null,
+  code: number,
+  message: string,
+): void {
+  writeJsonBody(response, modernErrorStatus(code), {
+    jsonrpc: "2.0",
+    id,
+    error: { code, message },
+  });
+}
