@@ -38,6 +38,11 @@ export interface ClientRequestOptions {
   resetTimeoutOnProgress?: boolean;
   /** Hard limit that progress cannot extend. */
   maxTotalTimeoutMs?: number;
+  /**
+   * Modern (2026-07-28) requests: the key of this input request in the `input_required` result
+   * (default `<kind>-<n>`, numbered in call order). Ignored on legacy sessions.
+   */
+  inputKey?: string;
 }
 
 /** A kind of list whose changes are announced with `notifications/<kind>/list_changed`. */

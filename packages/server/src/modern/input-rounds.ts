@@ -1,6 +1,9 @@
 import { JSONRPCError } from "@patchbay/jsonrpc-core";
 import { ErrorCode } from "@patchbay/mcp-types";
 
+/** The longest input request key a handler may choose. */
+export const MAX_INPUT_KEY_LENGTH = 128;
+
 /** Most input requests one handler may ask for in one round (a peer-facing bound). */
 export const MAX_INPUT_REQUESTS_PER_ROUND = 32;
 
@@ -36,9 +39,18 @@ export class InputRound {
   }
 
   /** The answer for the next call, or a rejection after recording the request. */
-  ask(method: string, params: Record<string, unknown>): Promise<unknown> {
-    const key = `${method.split("/")[0]}-${this.#count}`;
+  ask(method: string, params: Record<string, unknown>, inputKey?: string): Promise<unknown> {
+    const key = inputKey ?? `${method.split("/")[0]}-${this.#count}`;
     this.#count += 1;
+    if (
+      key.length === 0 ||
+      key.length > MAX_INPUT_KEY_LENGTH ||
+      Object.hasOwn(this.#pending, key)
+    ) {
+      return Promise.reject(
+        new JSONRPCError(ErrorCode.InternalError, `Invalid or repeated input request key: ${key}`),
+      );
+    }
     if (Object.hasOwn(this.#answers, key)) return Promise.resolve(this.#answers[key]);
     if (Object.keys(this.#pending).length >= MAX_INPUT_REQUESTS_PER_ROUND) {
       return Promise.reject(

@@ -62,17 +62,17 @@ export function createModernHandlerContext(
       if (logger !== undefined) params.logger = logger;
       transport.notify("notifications/message", params);
     },
-    async sample(params) {
+    async sample(params, options) {
       require("sampling/createMessage", "sampling");
-      return (await round.ask("sampling/createMessage", { ...params })) as never;
+      return (await round.ask("sampling/createMessage", { ...params }, options?.inputKey)) as never;
     },
-    async elicit(params) {
+    async elicit(params, options) {
       require("elicitation/create", "elicitation");
-      return (await round.ask("elicitation/create", { ...params })) as never;
+      return (await round.ask("elicitation/create", { ...params }, options?.inputKey)) as never;
     },
-    async listRoots() {
+    async listRoots(options) {
       require("roots/list", "roots");
-      return (await round.ask("roots/list", {})) as never;
+      return (await round.ask("roots/list", {}, options?.inputKey)) as never;
     },
   };
 }
