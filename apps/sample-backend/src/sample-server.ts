@@ -8,6 +8,7 @@ import {
   registerInputRequiredTools,
 } from "./tools/input-required-tools.js";
 import { registerLargeResultTool } from "./tools/large-result-tool.js";
+import { registerStatelessProbeTools } from "./tools/stateless-probe-tools.js";
 import { registerStructuredTools } from "./tools/structured-tools.js";
 import { registerTaskTools } from "./tools/task-tools.js";
 
@@ -48,6 +49,7 @@ export function createSampleServer(options: SampleServerOptions = {}): Server {
   registerTaskTools(server, stepDelayMs);
   registerClientRequestTools(server);
   registerInputRequiredTools(server);
+  registerStatelessProbeTools(server);
   registerLargeResultTool(server);
   registerResources(server);
   registerPrompts(server);
