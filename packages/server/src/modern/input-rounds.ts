@@ -1,5 +1,12 @@
-import { JSONRPCError } from "@patchbay/jsonrpc-core";
-import { ErrorCode } from "@patchbay/mcp-types";
+import { InvalidParamsError, JSONRPCError } from "@patchbay/jsonrpc-core";
+import { ErrorCode, v2026_07_28 } from "@patchbay/mcp-types";
+
+/** The result shape each kind of input request must be answered with (2026-07-28 schemas). */
+const ANSWER_SCHEMAS: Record<string, { safeParse(value: unknown): { success: boolean } }> = {
+  "elicitation/create": v2026_07_28.ElicitResultSchema,
+  "sampling/createMessage": v2026_07_28.CreateMessageResultSchema,
+  "roots/list": v2026_07_28.ListRootsResultSchema,
+};
 
 /** The longest input request key a handler may choose. */
 export const MAX_INPUT_KEY_LENGTH = 128;
@@ -51,7 +58,16 @@ export class InputRound {
         new JSONRPCError(ErrorCode.InternalError, `Invalid or repeated input request key: ${key}`),
       );
     }
-    if (Object.hasOwn(this.#answers, key)) return Promise.resolve(this.#answers[key]);
+    if (Object.hasOwn(this.#answers, key)) {
+      const answer = this.#answers[key];
+      // A client's answer is input like any other: a malformed one is -32602, not handler data.
+      if (ANSWER_SCHEMAS[method]?.safeParse(answer).success !== true) {
+        return Promise.reject(
+          new InvalidParamsError(`inputResponses["${key}"] is not a valid ${method} result`),
+        );
+      }
+      return Promise.resolve(answer);
+    }
     if (Object.keys(this.#pending).length >= MAX_INPUT_REQUESTS_PER_ROUND) {
       return Promise.reject(
         new JSONRPCError(
