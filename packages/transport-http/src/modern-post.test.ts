@@ -1,0 +1,146 @@
+import type { JSONRPCNotification, JSONRPCRequest } from "@patchbay/jsonrpc-core";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ModernMessageHandler } from "./modern-http-request.js";
+import {
+  openSession,
+  post,
+  sseMessages,
+  startTestServer,
+  type TestServer,
+} from "./test-support/http-fixtures.js";
+
+const MODERN = "2026-07-28";
+
+/** A stand-in for `server.modern`: echoes the method, logs first for `tools/call`, -32601 for `ping`. */
+function createEchoHandler(seen: (JSONRPCRequest | JSONRPCNotification)[]): ModernMessageHandler {
+  return {
+    protocolVersions: [MODERN],
+    async handle(message, context) {
+      seen.push(message);
+      if (!("id" in message)) return undefined;
+      if (message.method === "ping") {
+        return { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "no ping" } };
+      }
+      if (message.method === "tools/call") {
+        context.notify("notifications/message", { level: "info", data: "working" });
+      }
+      return { jsonrpc: "2.0", id: message.id, result: { method: message.method } };
+    },
+  };
+}
+
+function modernRequest(method: string, params: Record<string, unknown> = {}, version = MODERN) {
+  return {
+    jsonrpc: "2.0" as const,
+    id: 5,
+    method,
+    params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": version } },
+  };
+}
+
+function modernHeaders(method: string, extra: Record<string, string> = {}) {
+  return { "mcp-protocol-version": MODERN, "mcp-method": method, ...extra };
+}
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("modern (2026-07-28) POSTs", () => {
+  it("reach the modern handler without a session and are answered as JSON", async () => {
+    const seen: unknown[] = [];
+    server = await startTestServer({ modern: createEchoHandler(seen as never[]) });
+    const answer = await post(server.url, modernRequest("tools/list"), modernHeaders("tools/list"));
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toBe("application/json");
+    expect(answer.headers.get("mcp-session-id")).toBeNull();
+    expect(JSON.parse(answer.text)).toEqual({
+      jsonrpc: "2.0",
+      id: 5,
+      result: { method: "tools/list" },
+    });
+    expect(server.handler.sessionCount).toBe(0);
+  });
+
+  it("switch to an SSE stream when the handler sends a related notification first", async () => {
+    server = await startTestServer({ modern: createEchoHandler([]) });
+    const answer = await post(
+      server.url,
+      modernRequest("tools/call", { name: "echo" }),
+      modernHeaders("tools/call", { "mcp-name": "echo" }),
+    );
+    expect(answer.headers.get("content-type")).toBe("text/event-stream");
+    expect(sseMessages(answer.text)).toEqual([
+      {
+        jsonrpc: "2.0",
+        method: "notifications/message",
+        params: { level: "info", data: "working" },
+      },
+      { jsonrpc: "2.0", id: 5, result: { method: "tools/call" } },
+    ]);
+  });
+
+  it("answer -32020 (400) when Mcp-Method, Mcp-Name or the version header disagree with the body", async () => {
+    const seen: unknown[] = [];
+    server = await startTestServer({ modern: createEchoHandler(seen as never[]) });
+    const cases: [ReturnType<typeof modernRequest>, Record<string, string>][] = [
+      [modernRequest("tools/list"), modernHeaders("prompts/list")],
+      [modernRequest("tools/list"), { "mcp-protocol-version": MODERN }],
+      [
+        modernRequest("tools/call", { name: "a" }),
+        modernHeaders("tools/call", { "mcp-name": "b" }),
+      ],
+      [modernRequest("tools/call", { name: "a" }), modernHeaders("tools/call")],
+      [modernRequest("tools/list", {}, "1999-01-01"), modernHeaders("tools/list")],
+    ];
+    for (const [body, headers] of cases) {
+      const answer = await post(server.url, body, headers);
+      expect(answer.status, JSON.stringify(headers)).toBe(400);
+      expect(JSON.parse(answer.text)).toMatchObject({ id: 5, error: { code: -32020 } });
+    }
+    expect(seen).toEqual([]);
+  });
+
+  it("accept a base64-encoded Mcp-Name", async () => {
+    server = await startTestServer({ modern: createEchoHandler([]) });
+    const name = "café";
+    const encoded = `=?base64?${Buffer.from(name, "utf8").toString("base64")}?=`;
+    const answer = await post(
+      server.url,
+      modernRequest("prompts/get", { name }),
+      modernHeaders("prompts/get", { "mcp-name": encoded }),
+    );
+    expect(answer.status).toBe(200);
+  });
+
+  it("map -32601 to 404 and a notification to 202", async () => {
+    server = await startTestServer({ modern: createEchoHandler([]) });
+    const missing = await post(server.url, modernRequest("ping"), modernHeaders("ping"));
+    expect(missing.status).toBe(404);
+    const notification = { jsonrpc: "2.0" as const, method: "notifications/cancelled", params: {} };
+    const accepted = await post(server.url, notification, modernHeaders("notifications/cancelled"));
+    expect(accepted.status).toBe(202);
+  });
+
+  it("leave initialize and session traffic on the legacy path", async () => {
+    const seen: unknown[] = [];
+    server = await startTestServer({ modern: createEchoHandler(seen as never[]) });
+    const sessionId = await openSession(server.url);
+    const ping = await post(
+      server.url,
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" },
+    );
+    expect(ping.status).toBe(200);
+    expect(seen).toEqual([]);
+  });
+
+  it("are refused as an unsupported version when no modern handler is configured", async () => {
+    server = await startTestServer();
+    const answer = await post(server.url, modernRequest("tools/list"), modernHeaders("tools/list"));
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain("Unsupported protocol version: 2026-07-28");
+  });
+});
