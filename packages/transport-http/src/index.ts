@@ -28,12 +28,7 @@ export {
 } from "./http-answers.js";
 export { HttpStatusError, SessionExpiredError } from "./http-errors.js";
 export { type BoundHttpServer, listenLoopback } from "./loopback.js";
-export {
-  MCP_METHOD_HEADER,
-  MCP_NAME_HEADER,
-  type ModernMessageContext,
-  type ModernMessageHandler,
-} from "./modern-http-request.js";
+export type { ModernMessageContext, ModernMessageHandler } from "./modern-http-request.js";
 export {
   createOriginGuard,
   LOCALHOST_NAMES,
