@@ -154,9 +154,10 @@ export function createServer(options: ServerOptions): Server {
   host.resourceTemplates.onChange(announce("resources"));
   host.prompts.onChange(announce("prompts"));
 
+  const modernEndpoint = createModernEndpoint(host, modern);
   return {
     serverInfo: info,
-    modern: createModernEndpoint(host, modern),
+    modern: modernEndpoint,
     get sessions() {
       return [...sessions];
     },
@@ -189,6 +190,7 @@ export function createServer(options: ServerOptions): Server {
       return session;
     },
     async notifyResourceUpdated(uri) {
+      modernEndpoint.notifyResourceUpdated(uri);
       await Promise.all([...sessions].map((session) => session.notifyResourceUpdated(uri)));
     },
     async log(level, data, logger) {

@@ -39,4 +39,21 @@ export function registerStatelessProbeTools(server: Server): void {
       return { content: [{ type: "text", text: "logged" }] };
     },
   );
+  // Change the tool or prompt list (add, then remove, a probe entry) so that listeners hear of it.
+  server.registerTool(
+    "test_trigger_tool_change",
+    { description: "Adds and removes a probe tool: tools/list_changed" },
+    () => {
+      server.registerTool("test_probe_tool", {}, () => ({ content: [] })).remove();
+      return { content: [{ type: "text", text: "tool list changed" }] };
+    },
+  );
+  server.registerTool(
+    "test_trigger_prompt_change",
+    { description: "Adds and removes a probe prompt: prompts/list_changed" },
+    () => {
+      server.registerPrompt("test_probe_prompt", {}, () => ({ messages: [] })).remove();
+      return { content: [{ type: "text", text: "prompt list changed" }] };
+    },
+  );
 }

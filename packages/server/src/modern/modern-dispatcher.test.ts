@@ -81,8 +81,12 @@ describe("the modern (2026-07-28) request path", () => {
       cacheScope: "private",
       _meta: { "io.modelcontextprotocol/serverInfo": { name: "modern-test", version: "1.0.0" } },
     });
-    // listChanged/subscribe reach modern clients only through subscriptions/listen (not served).
-    expect(result.capabilities).toEqual({ logging: {}, tools: {}, resources: {} });
+    // listChanged and subscribe are delivered on subscriptions/listen (see subscriptions.test.ts).
+    expect(result.capabilities).toEqual({
+      logging: {},
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+    });
   });
 
   it("refuses an unknown protocol version with -32022 naming the supported ones", async () => {

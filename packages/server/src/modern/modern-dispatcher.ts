@@ -18,8 +18,9 @@ import type { SessionHost } from "../session-host.js";
 import { InputRequiredSignal, InputRound } from "./input-rounds.js";
 import { createModernHandlerContext, type ModernRequestContext } from "./modern-context.js";
 import { collectModernHandlers } from "./modern-handlers.js";
-import { type CachingHints, completeModernResult, modernCapabilities } from "./modern-result.js";
+import { type CachingHints, completeModernResult } from "./modern-result.js";
 import { RequestStateCodec, randomRequestStateKey } from "./request-state.js";
+import { ModernSubscriptions } from "./subscriptions.js";
 
 /** Options of the session-less modern (2026-07-28) request path. */
 export interface ModernOptions {
@@ -35,6 +36,8 @@ export interface ModernOptions {
 export interface ModernEndpoint {
   /** The modern revisions this endpoint accepts. */
   readonly protocolVersions: readonly string[];
+  /** Tells `subscriptions/listen` streams subscribed to `uri` that it changed. */
+  notifyResourceUpdated(uri: string): void;
   /** Answers a request (or returns undefined for a notification). */
   handle(
     message: JSONRPCRequest | JSONRPCNotification,
@@ -58,11 +61,12 @@ export function createModernEndpoint(
   const caching = options.caching ?? { ttlMs: 0, cacheScope: "private" };
   const codec = new RequestStateCodec(options.requestStateKey ?? randomRequestStateKey());
   const handlers = collectModernHandlers(host);
+  const subscriptions = new ModernSubscriptions(host);
 
   const discover = () => {
     const result: Record<string, unknown> = {
       supportedVersions: [...protocolVersions],
-      capabilities: modernCapabilities(host.capabilities()),
+      capabilities: host.capabilities(),
     };
     if (host.instructions !== undefined) result.instructions = host.instructions;
     return result;
@@ -85,6 +89,9 @@ export function createModernEndpoint(
       );
     }
     if (request.method === "server/discover") return discover();
+    if (request.method === "subscriptions/listen") {
+      return await subscriptions.listen(request.id, params, context);
+    }
     const handler = handlers.get(request.method);
     if (handler === undefined) throw new MethodNotFoundError(`Method not found: ${request.method}`);
     const targetKey = MRTR_TARGETS[request.method];
@@ -115,6 +122,7 @@ export function createModernEndpoint(
 
   return {
     protocolVersions,
+    notifyResourceUpdated: (uri) => subscriptions.resourceUpdated(uri),
     async handle(message, context) {
       if (!("id" in message)) return undefined;
       const id: JSONRPCId = message.id;

@@ -47,23 +47,3 @@ export function completeModernResult(
   }
   return complete;
 }
-
-/**
- * Capabilities a modern client is told about: without `listChanged` and `subscribe`, which modern
- * clients get through `subscriptions/listen`, not served here yet.
- */
-export function modernCapabilities(
-  capabilities: v2025_11_25.ServerCapabilities,
-): v2025_11_25.ServerCapabilities {
-  const modern: v2025_11_25.ServerCapabilities = { ...capabilities };
-  if (modern.tools !== undefined) modern.tools = withoutKeys(modern.tools, ["listChanged"]);
-  if (modern.prompts !== undefined) modern.prompts = withoutKeys(modern.prompts, ["listChanged"]);
-  if (modern.resources !== undefined) {
-    modern.resources = withoutKeys(modern.resources, ["listChanged", "subscribe"]);
-  }
-  return modern;
-}
-
-function withoutKeys<T extends object>(value: T, keys: readonly string[]): T {
-  return Object.fromEntries(Object.entries(value).filter(([key]) => !keys.includes(key))) as T;
-}
