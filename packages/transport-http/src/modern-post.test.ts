@@ -143,4 +143,40 @@ describe("modern (2026-07-28) POSTs", () => {
     expect(answer.status).toBe(400);
     expect(answer.text).toContain("Unsupported protocol version: 2026-07-28");
   });
+
+  it("keep a long-lived stream open and abort the handler when the client closes it", async () => {
+    let aborted!: () => void;
+    const handlerAborted = new Promise<void>((resolve) => {
+      aborted = resolve;
+    });
+    const handler: ModernMessageHandler = {
+      protocolVersions: [MODERN],
+      async handle(message, context) {
+        context.notify("notifications/subscriptions/acknowledged", { notifications: {} });
+        await new Promise<void>((resolve) =>
+          context.signal.addEventListener("abort", () => resolve(), { once: true }),
+        );
+        aborted();
+        return { jsonrpc: "2.0", id: "id" in message ? message.id : 0, result: {} };
+      },
+    };
+    server = await startTestServer({ modern: handler });
+    const client = new AbortController();
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: {
+        accept: "application/json, text/event-stream",
+        "content-type": "application/json",
+        ...modernHeaders("subscriptions/listen"),
+      },
+      body: JSON.stringify(modernRequest("subscriptions/listen", { notifications: {} })),
+      signal: client.signal,
+    });
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const reader = response.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain("notifications/subscriptions/acknowledged");
+    client.abort();
+    await handlerAborted;
+  });
 });
