@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import type { JSONRPCNotification, JSONRPCRequest } from "@patchbay/jsonrpc-core";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModernMessageHandler } from "./modern-http-request.js";
@@ -8,6 +9,7 @@ import {
   startTestServer,
   type TestServer,
 } from "./test-support/http-fixtures.js";
+import { createManualClock } from "./test-support/manual-clock.js";
 
 const MODERN = "2026-07-28";
 
@@ -178,5 +180,72 @@ describe("modern (2026-07-28) POSTs", () => {
     expect(first).toContain("notifications/subscriptions/acknowledged");
     client.abort();
     await handlerAborted;
+  });
+
+  it("send keep-alive comments on an idle modern stream", async () => {
+    const clock = createManualClock();
+    const handler: ModernMessageHandler = {
+      protocolVersions: [MODERN],
+      async handle(message, context) {
+        context.notify("notifications/subscriptions/acknowledged", { notifications: {} });
+        await new Promise<void>((resolve) =>
+          context.signal.addEventListener("abort", () => resolve(), { once: true }),
+        );
+        return { jsonrpc: "2.0", id: "id" in message ? message.id : 0, result: {} };
+      },
+    };
+    server = await startTestServer({ modern: handler, clock, keepAliveIntervalMs: 1_000 });
+    const client = new AbortController();
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: {
+        accept: "application/json, text/event-stream",
+        "content-type": "application/json",
+        ...modernHeaders("subscriptions/listen"),
+      },
+      body: JSON.stringify(modernRequest("subscriptions/listen", { notifications: {} })),
+      signal: client.signal,
+    });
+    const reader = response.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain("acknowledged");
+    clock.advance(1_000);
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe(": keep-alive\n\n");
+    client.abort();
+  });
+
+  it("drop a modern stream whose client stops reading once 8 MiB wait unsent", async () => {
+    let outcome!: (sent: number) => void;
+    const dropped = new Promise<number>((resolve) => {
+      outcome = resolve;
+    });
+    const chunk = "x".repeat(1024 * 1024);
+    const handler: ModernMessageHandler = {
+      protocolVersions: [MODERN],
+      async handle(message, context) {
+        let sent = 0;
+        // At most 256 MiB: far beyond the 8 MiB limit plus what the kernel buffers on loopback.
+        while (!context.signal.aborted && sent < 256) {
+          context.notify("notifications/message", { level: "info", data: chunk });
+          sent += 1;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        outcome(sent);
+        return { jsonrpc: "2.0", id: "id" in message ? message.id : 0, result: {} };
+      },
+    };
+    server = await startTestServer({ modern: handler });
+    const request = httpRequest(server.url, {
+      method: "POST",
+      headers: {
+        accept: "application/json, text/event-stream",
+        "content-type": "application/json",
+        ...modernHeaders("tools/list"),
+      },
+    });
+    request.on("response", (response) => response.pause());
+    request.on("error", () => undefined);
+    request.end(JSON.stringify(modernRequest("tools/list")));
+    expect(await dropped).toBeLessThan(256);
+    request.destroy();
   });
 });

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FrameInfo, JSONRPCMessage, JSONRPCResponse } from "@patchbay/jsonrpc-core";
+import type { Clock, TimerHandle } from "./clock.js";
 import { writeJsonBody } from "./http-answers.js";
 import {
   headerMismatch,
@@ -7,6 +8,23 @@ import {
   modernErrorStatus,
 } from "./modern-http-request.js";
 import { readPostFrame } from "./read-post-frame.js";
+
+/**
+ * Most bytes a modern response may hold unsent because the client reads slower than notifications
+ * come (a `subscriptions/listen` stream nobody reads); past it the stream is dropped, which cancels
+ * the request.
+ */
+export const MAX_MODERN_STREAM_BUFFER_BYTES = 8 * 1024 * 1024;
+
+/** Limits and timers of modern responses. */
+export interface ModernPostSettings {
+  readonly maxBodyBytes: number;
+  readonly parsedBody: unknown;
+  readonly authInfo: unknown;
+  readonly clock: Clock;
+  /** SSE keep-alive comment interval on modern streams (0: none). */
+  readonly keepAliveIntervalMs: number;
+}
 
 /**
  * Answers one modern (2026-07-28) POST: no session, one JSON-RPC message per body, headers checked
@@ -17,12 +35,13 @@ export async function handleModernPost(
   request: IncomingMessage,
   response: ServerResponse,
   handler: ModernMessageHandler,
-  limits: { maxBodyBytes: number; parsedBody: unknown; authInfo: unknown },
+  limits: ModernPostSettings,
 ): Promise<void> {
   const version = request.headers["mcp-protocol-version"];
   // The revision is checked against `_meta` below and by the handler (-32022), not here.
   const supported = typeof version === "string" ? [version] : [];
-  const post = await readPostFrame(request, response, { ...limits, supported });
+  const { maxBodyBytes, parsedBody } = limits;
+  const post = await readPostFrame(request, response, { maxBodyBytes, parsedBody, supported });
   if (post === undefined) return;
   const message = post.messages[0];
   if (post.isBatch || message === undefined || !("method" in message)) {
@@ -42,7 +61,8 @@ export async function handleModernPost(
   }
   const aborter = new AbortController();
   response.on("close", () => aborter.abort(new Error("the client closed the response stream")));
-  const stream = new ModernResponseStream(response);
+  const stream = new ModernResponseStream(response, limits);
+  response.on("close", () => stream.stopKeepAlive());
   const info: FrameInfo = {
     extra: { authInfo: limits.authInfo, requestInfo: { headers: request.headers } },
   };
@@ -62,27 +82,24 @@ export async function handleModernPost(
 /** The response of one modern request: JSON until the first notification, SSE from then on. */
 class ModernResponseStream {
   readonly #response: ServerResponse;
+  readonly #settings: ModernPostSettings;
   #streaming = false;
+  #keepAlive: TimerHandle | undefined;
 
-  constructor(response: ServerResponse) {
+  constructor(response: ServerResponse, settings: ModernPostSettings) {
     this.#response = response;
+    this.#settings = settings;
   }
 
   write(message: JSONRPCMessage): void {
-    if (this.#response.writableEnded || this.#response.destroyed) return;
-    if (!this.#streaming) {
-      this.#streaming = true;
-      this.#response.writeHead(200, {
-        "content-type": "text/event-stream",
-        "cache-control": "no-cache",
-        "x-accel-buffering": "no",
-      });
-    }
-    this.#response.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    if (!this.#open()) return;
+    if (!this.#streaming) this.#start();
+    this.#send(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
   }
 
   finish(answer: JSONRPCResponse): void {
-    if (this.#response.writableEnded || this.#response.destroyed) return;
+    this.stopKeepAlive();
+    if (!this.#open()) return;
     if (this.#streaming) {
       this.write(answer);
       this.#response.end();
@@ -90,6 +107,35 @@ class ModernResponseStream {
     }
     const status = "error" in answer ? modernErrorStatus(answer.error.code) : 200;
     writeJsonBody(this.#response, status, answer);
+  }
+
+  stopKeepAlive(): void {
+    if (this.#keepAlive !== undefined) this.#settings.clock.clearInterval(this.#keepAlive);
+    this.#keepAlive = undefined;
+  }
+
+  #start(): void {
+    this.#streaming = true;
+    this.#response.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      "x-accel-buffering": "no",
+    });
+    const interval = this.#settings.keepAliveIntervalMs;
+    if (interval > 0) {
+      this.#keepAlive = this.#settings.clock.setInterval(() => {
+        if (this.#open()) this.#send(": keep-alive\n\n");
+      }, interval);
+    }
+  }
+
+  #send(text: string): void {
+    this.#response.write(text);
+    if (this.#response.writableLength > MAX_MODERN_STREAM_BUFFER_BYTES) this.#response.destroy();
+  }
+
+  #open(): boolean {
+    return !this.#response.writableEnded && !this.#response.destroyed;
   }
 }
 

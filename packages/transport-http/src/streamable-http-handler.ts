@@ -289,6 +289,8 @@ export function createStreamableHttpHandler(
           maxBodyBytes,
           parsedBody,
           authInfo,
+          clock: settings.clock,
+          keepAliveIntervalMs: settings.keepAliveIntervalMs,
         });
       } else if (method === "POST") await handlePost(request, response, parsedBody, authInfo);
       else if (method === "GET") await handleGet(request, response);
