@@ -38,13 +38,15 @@ export interface ModernMessageHandler {
 }
 
 /**
- * Whether a POST takes the modern path: it carries no `Mcp-Session-Id` and its
+ * Whether a request takes the modern path: it carries no `Mcp-Session-Id` and its
  * `MCP-Protocol-Version` names a revision that is not one of the legacy ones served here (an
  * unknown revision goes modern too, so that it is answered -32022 with the supported list).
  * Everything else, including every `initialize`, stays on the legacy path untouched.
  */
-export function isModernPost(request: IncomingMessage, legacyVersions: readonly string[]): boolean {
-  if (request.method !== "POST") return false;
+export function isModernRequest(
+  request: IncomingMessage,
+  legacyVersions: readonly string[],
+): boolean {
   if (headerValue(request, MCP_SESSION_ID_HEADER) !== undefined) return false;
   const version = headerValue(request, MCP_PROTOCOL_VERSION_HEADER);
   return version !== undefined && !legacyVersions.includes(version);

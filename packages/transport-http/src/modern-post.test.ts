@@ -5,6 +5,7 @@ import type { ModernMessageHandler } from "./modern-http-request.js";
 import {
   openSession,
   post,
+  rawRequest,
   sseMessages,
   startTestServer,
   type TestServer,
@@ -247,5 +248,17 @@ describe("modern (2026-07-28) POSTs", () => {
     request.end(JSON.stringify(modernRequest("tools/list")));
     expect(await dropped).toBeLessThan(256);
     request.destroy();
+  });
+
+  it("answer a modern GET or DELETE with 405, allowing POST", async () => {
+    server = await startTestServer({ modern: createEchoHandler([]) });
+    for (const method of ["GET", "DELETE"]) {
+      const answer = await rawRequest(server.url, {
+        method,
+        headers: { accept: "text/event-stream", "mcp-protocol-version": MODERN },
+      });
+      expect(answer.status, method).toBe(405);
+      expect(answer.headers.get("allow")).toBe("POST");
+    }
   });
 });

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FrameInfo, JSONRPCMessage, JSONRPCResponse } from "@patchbay/jsonrpc-core";
 import type { Clock, TimerHandle } from "./clock.js";
-import { writeJsonBody } from "./http-answers.js";
+import { HTTP_ERROR_CODE, writeJsonBody, writeJsonError } from "./http-answers.js";
 import {
   headerMismatch,
   type ModernMessageHandler,
@@ -27,11 +27,27 @@ export interface ModernPostSettings {
 }
 
 /**
- * Answers one modern (2026-07-28) POST: no session, one JSON-RPC message per body, headers checked
+ * Answers one modern (2026-07-28) request (GET and DELETE: 405). A POST: no session, one JSON-RPC message per body, headers checked
  * against the body (-32020), the response as JSON, or as an SSE stream once the handler sends a
  * related notification (progress, log) before it. Closing the response aborts the handler.
  */
-export async function handleModernPost(
+export async function handleModernRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+  handler: ModernMessageHandler,
+  settings: ModernPostSettings,
+): Promise<void> {
+  if (request.method === "POST") {
+    await handleModernPost(request, response, handler, settings);
+    return;
+  }
+  // 2026-07-28: one endpoint, POST only; a GET stream or a DELETE has nothing to act on.
+  writeJsonError(response, 405, HTTP_ERROR_CODE, "Method Not Allowed: modern requests are POSTs", {
+    allow: "POST",
+  });
+}
+
+async function handleModernPost(
   request: IncomingMessage,
   response: ServerResponse,
   handler: ModernMessageHandler,

@@ -22,8 +22,8 @@ import {
   writeJsonError,
 } from "./http-answers.js";
 import { requestedVersion } from "./message-keys.js";
-import { isModernPost } from "./modern-http-request.js";
-import { handleModernPost } from "./modern-post.js";
+import { isModernRequest } from "./modern-http-request.js";
+import { handleModernRequest } from "./modern-post.js";
 import { createOriginGuard } from "./origin-guard.js";
 import { checkProtocolVersion, readPostFrame } from "./read-post-frame.js";
 import { admitRequest, type RequestGate } from "./request-gate.js";
@@ -284,8 +284,8 @@ export function createStreamableHttpHandler(
       if (!admission.admitted) return;
       const method = request.method ?? "GET";
       const authInfo = admission.authInfo;
-      if (options.modern !== undefined && isModernPost(request, supported)) {
-        await handleModernPost(request, response, options.modern, {
+      if (options.modern !== undefined && isModernRequest(request, supported)) {
+        await handleModernRequest(request, response, options.modern, {
           maxBodyBytes,
           parsedBody,
           authInfo,
