@@ -114,4 +114,51 @@ describe("multi round-trip requests (MRTR, 2026-07-28)", () => {
       data: { requiredCapabilities: { sampling: {} } },
     });
   });
+
+  it("asks for input from prompts/get and resources/read handlers too", async () => {
+    const server = createServer({ name: "mrtr-others", version: "1.0.0" });
+    const ask = {
+      mode: "form" as const,
+      message: "which?",
+      requestedSchema: { type: "object" as const, properties: {} },
+    };
+    server.registerPrompt("asking", {}, async (_args, context) => {
+      const answer = await context.elicit(ask, { inputKey: "pick" });
+      const text = String(answer.content?.choice);
+      return { messages: [{ role: "user", content: { type: "text", text } }] };
+    });
+    server.registerResource("asking", "test://asking", {}, async (uri, context) => {
+      const answer = await context.elicit(ask, { inputKey: "pick" });
+      return { contents: [{ uri, text: String(answer.content?.choice) }] };
+    });
+    const context = { signal: new AbortController().signal, notify: () => undefined };
+    for (const [method, target] of [
+      ["prompts/get", { name: "asking" }],
+      ["resources/read", { uri: "test://asking" }],
+    ] as const) {
+      const first = await server.modern.handle(
+        { jsonrpc: "2.0", id: 1, method, params: { _meta: META, ...target } },
+        context,
+      );
+      const round1 = (first as { result: Record<string, unknown> }).result;
+      expect(round1.resultType, method).toBe("input_required");
+      const second = await server.modern.handle(
+        {
+          jsonrpc: "2.0",
+          id: 2,
+          method,
+          params: {
+            _meta: META,
+            ...target,
+            inputResponses: { pick: accept({ choice: "blue" }) },
+            requestState: round1.requestState,
+          },
+        },
+        context,
+      );
+      const round2 = (second as { result: Record<string, unknown> }).result;
+      expect(round2.resultType, method).toBe("complete");
+      expect(JSON.stringify(round2), method).toContain("blue");
+    }
+  });
 });
