@@ -68,7 +68,14 @@ describe("remote backends over Streamable HTTP, HTTP+SSE, WebSocket and auto-det
   it.each(["http", "autohttp", "sse", "autosse", "websocket"])(
     "lists and calls the tools of %s",
     async (name) => {
-      const names = (await gateway?.client.listTools())?.tools.map((tool) => tool.name);
+      // Five sample backends expose more tools than one page (100) holds: read every page.
+      const names: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await gateway!.client.listTools(cursor === undefined ? {} : { cursor });
+        names.push(...page.tools.map((tool) => tool.name));
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
       expect(names).toContain(`${name}__echo`);
       const result = await gateway?.client.callTool({
         name: `${name}__echo`,

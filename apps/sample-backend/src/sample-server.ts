@@ -3,7 +3,12 @@ import { registerPrompts } from "./prompts/register-prompts.js";
 import { registerResources } from "./resources/register-resources.js";
 import { registerClientRequestTools } from "./tools/client-request-tools.js";
 import { registerContentTools } from "./tools/content-tools.js";
+import {
+  registerInputRequiredPrompt,
+  registerInputRequiredTools,
+} from "./tools/input-required-tools.js";
 import { registerLargeResultTool } from "./tools/large-result-tool.js";
+import { registerStatelessProbeTools } from "./tools/stateless-probe-tools.js";
 import { registerStructuredTools } from "./tools/structured-tools.js";
 import { registerTaskTools } from "./tools/task-tools.js";
 
@@ -43,8 +48,11 @@ export function createSampleServer(options: SampleServerOptions = {}): Server {
   registerStructuredTools(server);
   registerTaskTools(server, stepDelayMs);
   registerClientRequestTools(server);
+  registerInputRequiredTools(server);
+  registerStatelessProbeTools(server);
   registerLargeResultTool(server);
   registerResources(server);
   registerPrompts(server);
+  registerInputRequiredPrompt(server);
   return server;
 }

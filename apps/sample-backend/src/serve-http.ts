@@ -9,7 +9,10 @@ export interface RunningListener {
   close(): Promise<void>;
 }
 
-/** Serves Streamable HTTP at `/mcp`: one session of `server` per `initialize`. */
+/**
+ * Serves Streamable HTTP at `/mcp`: one session of `server` per `initialize`, and session-less
+ * modern (2026-07-28) requests through `server.modern`.
+ */
 export async function serveHttp(
   server: Server,
   host: string,
@@ -18,6 +21,7 @@ export async function serveHttp(
   const http = await createStreamableHttpServer({
     host,
     port,
+    modern: server.modern,
     onSession: async (transport) => {
       await server.connect(transport);
     },

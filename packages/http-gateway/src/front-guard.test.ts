@@ -1,7 +1,7 @@
 import { createMemoryTransportPair, type Frame } from "@patchbay/jsonrpc-core";
+import { createManualClock } from "@patchbay/jsonrpc-core/testing";
 import { describe, expect, it } from "vitest";
 import { type FrontRequestEnd, guardFrontTransport } from "./front-guard.js";
-import { createManualClock } from "./test-support/manual-clock.js";
 
 async function setUp(options: { requestTimeoutMs?: number; maxResultBytes?: number } = {}) {
   const clock = createManualClock();

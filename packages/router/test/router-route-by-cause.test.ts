@@ -78,7 +78,8 @@ function textOf(result: { content?: unknown }): string {
 function askWithoutRelation(server: Server) {
   server.registerTool("ask_unrelated", {}, async (_args, context) => {
     try {
-      const answer = await context.session.sample(question);
+      // A legacy session: the modern era has none, and this tool asks outside the call on purpose.
+      const answer = await context.session!.sample(question);
       return {
         content: [
           { type: "text", text: `answered by ${(answer.content as { text: string }).text}` },

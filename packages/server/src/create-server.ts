@@ -12,6 +12,11 @@ import {
   type v2025_11_25,
 } from "@patchbay/mcp-types";
 import type { SchemaInput } from "./input-schema.js";
+import {
+  createModernEndpoint,
+  type ModernEndpoint,
+  type ModernOptions,
+} from "./modern/modern-dispatcher.js";
 import { DEFAULT_PAGE_SIZE } from "./pagination.js";
 import {
   createPromptEntry,
@@ -62,6 +67,8 @@ export interface ServerOptions {
    * runtimes).
    */
   jsonSchemaValidator?: JsonSchemaValidator;
+  /** The session-less modern (2026-07-28) request path: versions, request-state key, caching. */
+  modern?: ModernOptions;
 }
 
 /**
@@ -73,6 +80,8 @@ export interface Server {
   readonly serverInfo: v2025_11_25.Implementation;
   /** Sessions whose connection is open. */
   readonly sessions: readonly ServerSession[];
+  /** The modern (2026-07-28) request path: hand it to a transport that serves modern requests. */
+  readonly modern: ModernEndpoint;
   /** Registers a tool; its schemas are published as JSON Schema. */
   registerTool<
     Input extends SchemaInput | undefined = undefined,
@@ -118,6 +127,7 @@ export function createServer(options: ServerOptions): Server {
     capabilities,
     connection,
     jsonSchemaValidator,
+    modern,
     ...info
   } = options;
   if (!Number.isInteger(pageSize) || pageSize < 1) {
@@ -167,8 +177,10 @@ export function createServer(options: ServerOptions): Server {
   host.resourceTemplates.onChange(announce("resources"));
   host.prompts.onChange(announce("prompts"));
 
+  const modernEndpoint = createModernEndpoint(host, modern);
   return {
     serverInfo: info,
+    modern: modernEndpoint,
     get sessions() {
       return [...sessions];
     },
@@ -201,6 +213,7 @@ export function createServer(options: ServerOptions): Server {
       return session;
     },
     async notifyResourceUpdated(uri) {
+      modernEndpoint.notifyResourceUpdated(uri);
       await Promise.all([...sessions].map((session) => session.notifyResourceUpdated(uri)));
     },
     async log(level, data, logger) {

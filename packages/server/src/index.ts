@@ -23,6 +23,10 @@ export {
   type InitializeOffer,
 } from "./initialize-handshake.js";
 export type { SchemaInput } from "./input-schema.js";
+export type { ModernRequestContext } from "./modern/modern-context.js";
+export type { ModernEndpoint, ModernOptions } from "./modern/modern-dispatcher.js";
+export type { CachingHints } from "./modern/modern-result.js";
+export { MAX_REQUEST_STATE_LENGTH } from "./modern/request-state.js";
 export {
   DEFAULT_PAGE_SIZE,
   decodeCursor,

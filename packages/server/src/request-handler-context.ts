@@ -8,8 +8,11 @@ export interface RequestHandlerContext {
   readonly signal: AbortSignal;
   /** The id of the request being handled. */
   readonly requestId: JSONRPCId;
-  /** The session (one per connection) the request arrived on. */
-  readonly session: ServerSessionApi;
+  /**
+   * The session (one per connection) the request arrived on; undefined for a modern (2026-07-28)
+   * request, which has no session.
+   */
+  readonly session: ServerSessionApi | undefined;
   /**
    * How the request arrived: `info.extra` carries transport facts such as HTTP headers or the
    * authentication result (what a proxy needs to pick a profile).

@@ -15,6 +15,11 @@ export interface ClientRequestOptions {
   maxTotalTimeoutMs?: number;
   /** The client request this one is made for (handler contexts set it), so it travels with it. */
   relatedRequestId?: JSONRPCId;
+  /**
+   * Modern (2026-07-28) requests: the key of this input request in the `input_required` result
+   * (default `<kind>-<n>`, numbered in call order). Ignored on legacy sessions.
+   */
+  inputKey?: string;
 }
 
 /** A kind of list whose changes are announced with `notifications/<kind>/list_changed`. */

@@ -33,6 +33,7 @@ export {
 export { HttpStatusError, SessionExpiredError } from "./http-errors.js";
 export { identityOf } from "./identity.js";
 export { type BoundHttpServer, listenLoopback } from "./loopback.js";
+export type { ModernMessageContext, ModernMessageHandler } from "./modern-http-request.js";
 export {
   createOriginGuard,
   LOCALHOST_NAMES,

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Authenticate } from "./authenticate.js";
 import type { Clock } from "./clock.js";
 import type { EventStore } from "./event-store.js";
+import type { ModernMessageHandler } from "./modern-http-request.js";
 import type { OriginGuardOptions } from "./origin-guard.js";
 import type {
   ResponseMode,
@@ -80,6 +81,12 @@ export interface StreamableHttpHandlerOptions extends OriginGuardOptions {
   readonly maxSseBufferBytes?: number;
   /** Revisions accepted in `MCP-Protocol-Version`. Default {@link SUPPORTED_PROTOCOL_VERSIONS}. */
   readonly supportedProtocolVersions?: readonly string[];
+  /**
+   * Serves modern (2026-07-28) requests beside the legacy sessions: a POST without a session whose
+   * `MCP-Protocol-Version` is not a legacy revision goes here (pass `server.modern` of
+   * `@patchbay/server`). Absent (default): such a POST is refused as an unsupported revision.
+   */
+  readonly modern?: ModernMessageHandler;
   /** Runs first on every request; may refuse with 401/403 and a `WWW-Authenticate` challenge. */
   readonly authenticate?: Authenticate;
   /** Time and timers (idle timeout, keep-alive). Default: the system clock. */

@@ -15,6 +15,8 @@ import {
 import type { EndpointContext } from "./endpoint-context.js";
 import { createInMemoryEventStore } from "./event-store.js";
 import { writeJsonError } from "./http-answers.js";
+import { isModernRequest } from "./modern-http-request.js";
+import { handleModernRequest } from "./modern-post.js";
 import { createOriginGuard } from "./origin-guard.js";
 import { admitRequest, type RequestGate } from "./request-gate.js";
 import {
@@ -63,7 +65,15 @@ export function createStreamableHttpHandler(
       if (!admission.admitted) return;
       const method = request.method ?? "GET";
       const { authInfo, identity } = admission;
-      if (method === "POST") {
+      if (options.modern !== undefined && isModernRequest(request, context.supported)) {
+        await handleModernRequest(request, response, options.modern, {
+          maxBodyBytes: context.maxBodyBytes,
+          parsedBody,
+          authInfo,
+          clock: context.settings.clock,
+          keepAliveIntervalMs: context.settings.keepAliveIntervalMs,
+        });
+      } else if (method === "POST") {
         await handleStreamablePost(context, request, response, parsedBody, { authInfo, identity });
       } else if (method === "GET") await handleStreamableGet(context, request, response, identity);
       else await handleStreamableDelete(context, request, response, identity);

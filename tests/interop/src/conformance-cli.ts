@@ -19,12 +19,24 @@ const runtimeDir = dirname(
 const nodePackage = `node-${process.platform}-${process.arch}`;
 
 /**
+ * Which pinned CLI: `legacy` is `@modelcontextprotocol/conformance` (0.1.x, revisions up to
+ * 2025-11-25); `modern` is the npm alias `@modelcontextprotocol/conformance-modern` (0.2.0 alphas,
+ * which add `--requirements 2026-07-28`).
+ */
+export type ConformanceCliEdition = "legacy" | "modern";
+
+const cliPackages: Record<ConformanceCliEdition, string> = {
+  legacy: "conformance",
+  modern: "conformance-modern",
+};
+
+/**
  * Finds the conformance CLI and a Node >= 22 to run it with, both installed by `pnpm install` from
  * the lockfile (the CLI dies at load on Node 20). Installs nothing: a missing piece is an error that
  * says what to do. `PATCHBAY_NODE22` names another Node >= 22 binary.
  */
-export function resolveConformanceCli(): ConformanceCli {
-  const cliDir = join(runtimeDir, "node_modules", "@modelcontextprotocol", "conformance");
+export function resolveConformanceCli(edition: ConformanceCliEdition = "legacy"): ConformanceCli {
+  const cliDir = join(runtimeDir, "node_modules", "@modelcontextprotocol", cliPackages[edition]);
   const script = join(cliDir, "dist", "index.js");
   if (!existsSync(script)) {
     throw new Error(

@@ -1,33 +1,14 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConformanceCli, resolveConformanceCli } from "./conformance-cli.js";
+import { type RunResult, runConformance } from "./run-conformance.js";
 import { proxyBin, sampleBackendBin } from "./sample-backend-bin.js";
 import { type StartedServer, startServer } from "./start-server.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-
-interface RunResult {
-  code: number;
-  output: string;
-}
-
-function runConformance(cli: ConformanceCli, args: readonly string[]): Promise<RunResult> {
-  return new Promise((resolve) => {
-    execFile(
-      cli.node,
-      [cli.script, ...args],
-      { timeout: 240_000, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-        resolve({ code, output: `${stdout}\n${stderr}` });
-      },
-    );
-  });
-}
 
 function expectEveryScenarioPassed(result: RunResult): void {
   const total = /Total: (\d+) passed, (\d+) failed/.exec(result.output);
