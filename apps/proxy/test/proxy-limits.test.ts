@@ -41,7 +41,8 @@ describe("size, session and time limits", () => {
         maxBodyBytes: 20_000,
         maxSessions: 2,
         requestTimeoutMs: 300,
-        maxResultBytes: 9_000,
+        // Above the sample backend's tools/list (about 9 KB), below a 16 KB echo.
+        maxResultBytes: 15_000,
       },
     });
   });
@@ -81,12 +82,12 @@ describe("size, session and time limits", () => {
     const small = await client.callTool({ name: "echo", arguments: { message: "fits" } });
     expect(small.content).toEqual([{ type: "text", text: "fits" }]);
     const error = await client
-      .callTool({ name: "echo", arguments: { message: "y".repeat(10_000) } })
+      .callTool({ name: "echo", arguments: { message: "y".repeat(16_000) } })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(-32010);
     expect((error as McpError).message).toMatch(
-      /the result of \d+ bytes exceeds the limit of 9000 bytes \(limits\.maxResultBytes\)/,
+      /the result of \d+ bytes exceeds the limit of 15000 bytes \(limits\.maxResultBytes\)/,
     );
     await closeSdk(connected);
   });

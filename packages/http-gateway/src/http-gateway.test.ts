@@ -1,10 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createManualClock, type ManualClock } from "@patchbay/jsonrpc-core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHttpGateway, type HttpGateway } from "./http-gateway.js";
 import type { HttpGatewayLimits } from "./http-gateway-options.js";
 import { createInMemoryRouter } from "./test-support/in-memory-router.js";
-import { createManualClock, type ManualClock } from "./test-support/manual-clock.js";
 
 interface Harness {
   url: URL;
@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 async function startHarness(limits: HttpGatewayLimits = {}): Promise<Harness> {
-  const clock = createManualClock();
+  const clock = createManualClock(1_000_000);
   const { router, nextCall } = await createInMemoryRouter();
   const gateway = createHttpGateway({ router, clock, limits, keepAliveIntervalMs: 0 });
   const server: Server = createServer((request, response) => void gateway(request, response));
