@@ -253,7 +253,7 @@ async function main() {
   table(
     `Streamable HTTP, one session over 64 keep-alive connections`,
     [...headers, "KiB per idle session"],
-    ratioRows(http),
+    ratioRows(http, true),
   );
   const m = (name, key) => median(results.get(name)?.[key] ?? []);
   table(
