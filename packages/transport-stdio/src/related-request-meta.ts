@@ -16,7 +16,11 @@ type MessageWithParams = { method?: unknown; params?: Record<string, unknown> };
 export function withRelatedRequest(frame: Frame, relatedRequestId: JSONRPCId | undefined): Frame {
   if (relatedRequestId === undefined || Array.isArray(frame)) return frame;
   const message = frame as MessageWithParams;
-  if (typeof message.method !== "string") return frame;
+  // Progress names its call by token already; it is the most frequent related message, so it is
+  // sent as it is rather than copied.
+  if (typeof message.method !== "string" || message.method === "notifications/progress") {
+    return frame;
+  }
   const params = message.params ?? {};
   const meta = (params._meta as Record<string, unknown> | undefined) ?? {};
   return {

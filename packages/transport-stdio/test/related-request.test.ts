@@ -46,19 +46,19 @@ describe("the relation of a server's message to the client request it belongs to
     await server.close();
   });
 
-  it("is left out of responses and of messages sent with no relation", async () => {
+  it("is left out of responses, progress and messages sent with no relation", async () => {
     const output = new PassThrough();
     const server = createStdioServerTransport({ input: new PassThrough(), output });
     await server.start();
     const lines: unknown[] = [];
-    const two = new Promise<void>((resolve) => {
+    const three = new Promise<void>((resolve) => {
       let text = "";
       output.on("data", (chunk: Buffer) => {
         text += chunk.toString("utf8");
         const parts = text.split("\n");
         text = parts.pop() ?? "";
         for (const part of parts) lines.push(JSON.parse(part));
-        if (lines.length === 2) resolve();
+        if (lines.length === 3) resolve();
       });
     });
     await server.send({ jsonrpc: "2.0", id: 1, result: {} }, { relatedRequestId: 1 });
@@ -67,10 +67,17 @@ describe("the relation of a server's message to the client request it belongs to
       method: "notifications/message",
       params: { level: "info" },
     });
-    await two;
+    const progress = {
+      jsonrpc: "2.0" as const,
+      method: "notifications/progress",
+      params: { progressToken: 7, progress: 1 },
+    };
+    await server.send(progress, { relatedRequestId: 1 });
+    await three;
     expect(lines).toEqual([
       { jsonrpc: "2.0", id: 1, result: {} },
       { jsonrpc: "2.0", method: "notifications/message", params: { level: "info" } },
+      progress,
     ]);
     await server.close();
   });

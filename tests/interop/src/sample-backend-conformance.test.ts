@@ -10,6 +10,19 @@ import { type StartedServer, startServer } from "./start-server.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+/** Runs every legacy scenario (`--suite all`) against `url`, with the project's baseline file. */
+function runLegacySuite(cli: ConformanceCli, url: string): Promise<RunResult> {
+  return runConformance(cli, [
+    "server",
+    "--url",
+    url,
+    "--suite",
+    "all",
+    "--expected-failures",
+    join(here, "..", "conformance-expected-failures.yml"),
+  ]);
+}
+
 function expectEveryScenarioPassed(result: RunResult): void {
   const total = /Total: (\d+) passed, (\d+) failed/.exec(result.output);
   expect(total, result.output).not.toBeNull();
@@ -37,16 +50,7 @@ describe("official MCP conformance suite (server mode, --suite all)", () => {
   });
 
   it("passes every scenario against the sample backend over Streamable HTTP", async () => {
-    const result = await runConformance(cli, [
-      "server",
-      "--url",
-      server!.url,
-      "--suite",
-      "all",
-      "--expected-failures",
-      join(here, "..", "conformance-expected-failures.yml"),
-    ]);
-    expectEveryScenarioPassed(result);
+    expectEveryScenarioPassed(await runLegacySuite(cli, server!.url));
   }, 300_000);
 });
 
@@ -83,15 +87,6 @@ describe("official MCP conformance suite against patchbay-proxy (server mode, --
   });
 
   it("passes every scenario against /mcp fronting the sample backend", async () => {
-    const result = await runConformance(cli, [
-      "server",
-      "--url",
-      server!.url,
-      "--suite",
-      "all",
-      "--expected-failures",
-      join(here, "..", "conformance-expected-failures.yml"),
-    ]);
-    expectEveryScenarioPassed(result);
+    expectEveryScenarioPassed(await runLegacySuite(cli, server!.url));
   }, 300_000);
 });
