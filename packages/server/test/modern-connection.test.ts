@@ -21,15 +21,19 @@ function createDualServer(protocolVersions?: readonly string[]): Server {
     version: "1.0.0",
     ...(protocolVersions === undefined ? {} : { protocolVersions }),
   });
-  server.registerTool("greet", { inputSchema: { name: z.string() } }, async ({ name }, context) => {
-    const answer = await context.elicit({
-      mode: "form",
-      message: `Greet ${name} how?`,
-      requestedSchema: { type: "object", properties: { word: { type: "string" } } },
-    });
-    await context.log("info", "greeting");
-    return { content: [{ type: "text", text: `${String(answer.content?.word)}, ${name}` }] };
-  });
+  server.registerTool(
+    "greet",
+    { inputSchema: z.object({ name: z.string() }) },
+    async ({ name }, context) => {
+      const answer = await context.elicit({
+        mode: "form",
+        message: `Greet ${name} how?`,
+        requestedSchema: { type: "object", properties: { word: { type: "string" } } },
+      });
+      await context.log("info", "greeting");
+      return { content: [{ type: "text", text: `${String(answer.content?.word)}, ${name}` }] };
+    },
+  );
   server.registerTool("wait", {}, async (_args, context) => {
     await new Promise((resolve) => context.signal.addEventListener("abort", resolve));
     return { content: [] };
