@@ -37,7 +37,10 @@ export function summarise(profile, limit = 25) {
     .sort((a, b) => b[1] - a[1])
     .slice(0, limit)
     .map(([key, micros]) => `${((micros / total) * 100).toFixed(1).padStart(5)}%  ${key}`);
-  return [`busy ${Math.round((total - idle) / 1000)} ms of ${Math.round(total / 1000)} ms`, ...rows];
+  return [
+    `busy ${Math.round((total - idle) / 1000)} ms of ${Math.round(total / 1000)} ms`,
+    ...rows,
+  ];
 }
 
 async function run() {
