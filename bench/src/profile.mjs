@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { StdioPeer } from "./clients/stdio-peer.mjs";
 import { throughput } from "./measure.mjs";
 
@@ -89,7 +89,10 @@ async function run() {
   }
 }
 
-if (process.argv[2] === "--summary") {
+const isEntry = import.meta.url === pathToFileURL(process.argv[1] ?? "").href;
+if (!isEntry) {
+  // Imported for `summarise`.
+} else if (process.argv[2] === "--summary") {
   const profile = JSON.parse(readFileSync(process.argv[3], "utf8"));
   console.log(summarise(profile, Number(process.argv[4] ?? 40)).join("\n"));
 } else {

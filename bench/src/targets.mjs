@@ -27,8 +27,11 @@ export function removeWorkDir() {
   rmSync(workDir, { recursive: true, force: true });
 }
 
-/** Writes a gateway config whose backends are Patchbay echo servers over stdio. */
-export function writeGatewayConfig(name, backends) {
+/**
+ * Writes a gateway config whose backends are Patchbay echo servers over stdio; `extra` adds top-level
+ * keys (the proxy's `limits`).
+ */
+export function writeGatewayConfig(name, backends, extra = {}) {
   const path = join(workDir, `${name}.json`);
   const mcpServers = Object.fromEntries(
     backends.map(({ key, args = [] }) => [
@@ -36,7 +39,7 @@ export function writeGatewayConfig(name, backends) {
       { command: node, args: [server("patchbay-echo.mjs"), ...args] },
     ]),
   );
-  writeFileSync(path, JSON.stringify({ mcpServers }));
+  writeFileSync(path, JSON.stringify({ mcpServers, ...extra }));
   return path;
 }
 
