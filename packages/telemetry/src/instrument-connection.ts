@@ -35,20 +35,29 @@ export function requestTraceOf(context: RequestContext): RequestTrace | undefine
   return traces.get(context);
 }
 
-async function settle(
+// Chained with `then` rather than an async function: one promise less per request.
+function settle(
   tracker: RequestTracker,
   run: () => unknown,
   signal?: AbortSignal,
 ): Promise<unknown> {
+  let pending: Promise<unknown>;
   try {
-    const result = await run();
-    // A handler that finishes after its request was cancelled answers no one.
-    tracker.end(signal?.aborted ? cancelled(signal) : outcomeOfResult(result));
-    return result;
+    pending = Promise.resolve(run());
   } catch (error) {
-    tracker.end(signal?.aborted ? cancelled(signal) : outcomeOfError(error));
-    throw error;
+    pending = Promise.reject(error);
   }
+  return pending.then(
+    (result) => {
+      // A handler that finishes after its request was cancelled answers no one.
+      tracker.end(signal?.aborted ? cancelled(signal) : outcomeOfResult(result));
+      return result;
+    },
+    (error: unknown) => {
+      tracker.end(signal?.aborted ? cancelled(signal) : outcomeOfError(error));
+      throw error;
+    },
+  );
 }
 
 function cancelled(signal: AbortSignal): RequestEnd {
