@@ -24,24 +24,30 @@ function defaultRandomSource(): RandomSource {
  */
 export function createIdGenerator(random: RandomSource = defaultRandomSource()): IdGenerator {
   const pool = new Uint8Array(poolSize);
+  // The pool in hex, made once per draw: an id is then one slice of it, not 16 concatenations.
+  let hexPool = "";
   let offset = poolSize;
 
   const next = (length: number): string => {
     for (;;) {
       if (offset + length > poolSize) {
         random(pool);
+        const digits: string[] = new Array(poolSize);
+        for (let index = 0; index < poolSize; index += 1) digits[index] = hexByte[pool[index]!]!;
+        hexPool = digits.join("");
         offset = 0;
       }
-      let text = "";
       let zero = true;
       for (let index = offset; index < offset + length; index += 1) {
-        const byte = pool[index]!;
-        if (byte !== 0) zero = false;
-        text += hexByte[byte];
+        if (pool[index] !== 0) {
+          zero = false;
+          break;
+        }
       }
+      const start = offset;
       offset += length;
       // All-zero ids are invalid (Trace Context sections 3.2.2.3, 3.2.2.4): draw again.
-      if (!zero) return text;
+      if (!zero) return hexPool.slice(start * 2, offset * 2);
     }
   };
 
