@@ -1,16 +1,21 @@
 #!/usr/bin/env node
 // `node bench/src/compare.mjs <other checkout>`: what a change bought, side by side in one run. The
-// Patchbay server over stdio and the stdio gateway in front of it, from this checkout and from
-// another built one (say `git worktree add /tmp/base main && cd /tmp/base && pnpm i && pnpm build`),
-// measured in alternation with the bench's lean stdio client: p50 with one call in flight and
-// calls/s with 16 in flight, medians of COMPARE_REPETITIONS (default 3).
+// Patchbay server over stdio, the stdio gateway in front of it and the HTTP proxy in front of it,
+// from this checkout and from another built one (say `git worktree add /tmp/base main && cd
+// /tmp/base && pnpm i && pnpm build`), measured in alternation with the bench's lean clients: p50
+// with one call in flight, calls/s with 16 in flight (64 for the proxy) and the CPU time the target
+// process spent per call (its own threads, from /proc: robust on a shared machine), medians of
+// COMPARE_REPETITIONS (default 3).
 //   COMPARE_CALLS (default 4000) calls per throughput figure.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createAgent } from "./clients/http-peer.mjs";
 import { StdioPeer } from "./clients/stdio-peer.mjs";
 import { cpuMicros, latency, median, throughput } from "./measure.mjs";
+import { announcedUrl, startProcess } from "./processes.mjs";
+import { connectHttp } from "./targets.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const roots = [
@@ -26,7 +31,10 @@ function targets(label, root) {
   const config = join(workDir, `${label}.json`);
   writeFileSync(
     config,
-    JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: [echo] } } }),
+    JSON.stringify({
+      mcpServers: { echo: { command: process.execPath, args: [echo] } },
+      limits: { requestsPerMinute: 1_000_000_000 },
+    }),
   );
   return [
     { name: `server (${label})`, tool: "echo", args: [echo] },
@@ -35,10 +43,33 @@ function targets(label, root) {
       tool: "echo__echo",
       args: [join(root, "apps", "gateway", "dist", "cli.js"), "--config", config],
     },
+    {
+      name: `proxy (${label})`,
+      tool: "echo__echo",
+      http: [join(root, "apps", "proxy", "dist", "cli.js"), "--config", config, "--port", "0"],
+    },
   ];
 }
 
+async function measureHttp(target) {
+  const started = startProcess(process.execPath, target.http);
+  const agent = createAgent(64);
+  try {
+    const peer = await connectHttp(await announcedUrl(started), agent);
+    const params = { name: target.tool, arguments: { text: "hello" } };
+    const call = () => peer.request("tools/call", params);
+    const { p50 } = await latency(call, Math.round(calls / 4));
+    const before = cpuMicros(started.child.pid);
+    const t16 = await throughput(call, calls, 64);
+    return { p50, t16, cpu: (cpuMicros(started.child.pid) - before) / calls };
+  } finally {
+    agent.destroy();
+    await started.stop();
+  }
+}
+
 async function measure(target) {
+  if (target.http !== undefined) return measureHttp(target);
   const peer = new StdioPeer(process.execPath, target.args);
   try {
     await peer.initialize();
@@ -67,7 +98,7 @@ try {
 }
 const m = (name, key) => median(figures.get(name)[key]);
 console.log(
-  "| target | p50 µs | calls/s @16 | CPU µs per call @16 (own process) |\n| --- | --- | --- | --- |",
+  "| target | p50 µs | calls/s @16 (proxy: @64) | CPU µs per call (own process) |\n| --- | --- | --- | --- |",
 );
 for (const target of all) {
   console.log(
@@ -78,6 +109,6 @@ for (const [label] of roots) {
   const added = m(`gateway (${label})`, "p50") - m(`server (${label})`, "p50");
   const share = m(`gateway (${label})`, "t16") / m(`server (${label})`, "t16");
   console.log(
-    `${label}: gateway adds ${Math.round(added)} µs p50; keeps ${Math.round(share * 100)}% of direct calls/s @16`,
+    `${label}: gateway adds ${Math.round(added)} µs p50; keeps ${Math.round(share * 100)}% of direct calls/s @16; CPU per call: gateway ${m(`gateway (${label})`, "cpu").toFixed(1)} µs, proxy ${m(`proxy (${label})`, "cpu").toFixed(1)} µs`,
   );
 }

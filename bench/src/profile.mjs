@@ -16,30 +16,68 @@ const here = dirname(fileURLToPath(import.meta.url));
 // PROFILE_ROOT: profile another built checkout's gateway and server (a "before" for comparison).
 const root = process.env.PROFILE_ROOT || join(here, "..", "..");
 
-/** Self time per function (name + file:line), the top `limit`, as rows of text. */
+/** What a sample's function is part of, for the summary by area. */
+function areaOf({ functionName, url }) {
+  if (functionName === "(garbage collector)") return "garbage collection";
+  if (/abort_controller|event_target/.test(url)) return "AbortSignal per request (node)";
+  const own = /(?:packages|apps)\/([^/]+)/.exec(url);
+  if (own) return own[1];
+  if (/streams|stream_base|net|timers|task_queues|encoding|events/.test(url)) {
+    return "node streams, timers, microtasks";
+  }
+  if (url === "") return `native: ${functionName || "?"}`;
+  return "node, other";
+}
+
+/**
+ * Self time of a CPU profile from the first request on (module loading before it is left out):
+ * CPU by area and the top `limit` functions, as rows of text. Idle time and time inside
+ * `writeUtf8String` (a pipe write, mostly spent waiting for the reader to be scheduled on a shared
+ * machine) are shown apart from CPU.
+ */
 export function summarise(profile, limit = 25) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map();
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parent.set(child, node);
+  const serving = (node) => {
+    for (let at = node; at !== undefined; at = parent.get(at.id)) {
+      if (at.callFrame.functionName === "dispatch") return true;
+    }
+    return false;
+  };
   const self = new Map();
-  const deltas = profile.timeDeltas;
-  let total = 0;
+  const areas = new Map();
+  let started = false;
+  let cpu = 0;
   let idle = 0;
+  let writing = 0;
   for (let index = 0; index < profile.samples.length; index++) {
     const node = byId.get(profile.samples[index]);
-    const micros = deltas[index] ?? 0;
-    total += micros;
-    if (node.callFrame.functionName === "(idle)") idle += micros;
+    const micros = profile.timeDeltas[index] ?? 0;
+    started ||= serving(node);
+    if (!started) continue;
     const { functionName, url, lineNumber } = node.callFrame;
+    if (functionName === "(idle)") idle += micros;
+    else if (functionName === "writeUtf8String") writing += micros;
+    if (functionName === "(idle)" || functionName === "writeUtf8String") continue;
+    cpu += micros;
     const file = url === "" ? "" : url.replace(/^.*\/(packages|apps|node_modules)\//, "$1/");
     const key = `${functionName || "(anonymous)"} ${file}${file ? `:${lineNumber + 1}` : ""}`;
     self.set(key, (self.get(key) ?? 0) + micros);
+    const area = areaOf(node.callFrame);
+    areas.set(area, (areas.get(area) ?? 0) + micros);
   }
-  const rows = [...self.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, limit)
-    .map(([key, micros]) => `${((micros / total) * 100).toFixed(1).padStart(5)}%  ${key}`);
+  const share = (micros) => `${((micros / cpu) * 100).toFixed(1).padStart(5)}%`;
+  const top = (map, count) => [...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, count);
   return [
-    `busy ${Math.round((total - idle) / 1000)} ms of ${Math.round(total / 1000)} ms`,
-    ...rows,
+    `from the first request on: CPU ${Math.round(cpu / 1000)} ms, in write(2) ${Math.round(writing / 1000)} ms, idle ${Math.round(idle / 1000)} ms`,
+    "",
+    "CPU by area:",
+    ...top(areas, 12).map(([area, micros]) => `${share(micros)}  ${area}`),
+    "",
+    "CPU by function (self time):",
+    ...top(self, limit).map(([key, micros]) => `${share(micros)}  ${key}`),
   ];
 }
 

@@ -24,7 +24,10 @@ export interface InstrumentConnectionOptions {
 type AnyHandler = (params: unknown, context: RequestContext) => unknown;
 type MethodArgument = string | RequestDescriptor<unknown, unknown>;
 
-const traces = new WeakMap<RequestContext, RequestTrace>();
+// A symbol-keyed field of the context rather than a WeakMap: a WeakMap entry per request makes every
+// young-generation GC walk them as ephemerons. Symbols stay out of `Object.keys` and JSON.
+const traceKey = Symbol("patchbay.requestTrace");
+type TracedContext = RequestContext & { [traceKey]?: RequestTrace };
 
 /**
  * The trace of the request a handler is serving, given the handler's `RequestContext` (only for
@@ -32,7 +35,7 @@ const traces = new WeakMap<RequestContext, RequestTrace>();
  * backend's work joins the caller's trace.
  */
 export function requestTraceOf(context: RequestContext): RequestTrace | undefined {
-  return traces.get(context);
+  return (context as TracedContext)[traceKey];
 }
 
 // Chained with `then` rather than an async function: one promise less per request.
@@ -106,8 +109,8 @@ export function instrumentConnection(
         id: context.id,
         ...labels,
       });
-      const wrappedContext: RequestContext = { ...context, connection: instrumented };
-      traces.set(wrappedContext, tracker.trace);
+      const wrappedContext: TracedContext = { ...context, connection: instrumented };
+      wrappedContext[traceKey] = tracker.trace;
       return settle(tracker, () => handler(params, wrappedContext), context.signal);
     };
 
