@@ -9,7 +9,7 @@ export interface IdGenerator {
   spanId(): string;
 }
 
-const hexByte = Array.from({ length: 256 }, (_, index) => index.toString(16).padStart(2, "0"));
+const hexDigitCodes = Uint8Array.from("0123456789abcdef", (digit) => digit.charCodeAt(0));
 const poolSize = 4096;
 
 function defaultRandomSource(): RandomSource {
@@ -24,7 +24,10 @@ function defaultRandomSource(): RandomSource {
  */
 export function createIdGenerator(random: RandomSource = defaultRandomSource()): IdGenerator {
   const pool = new Uint8Array(poolSize);
-  // The pool in hex, made once per draw: an id is then one slice of it, not 16 concatenations.
+  // The pool in hex, made once per draw (character codes, decoded to one string): an id is then
+  // one slice of it, not 16 concatenations.
+  const hexCodes = new Uint8Array(poolSize * 2);
+  const decoder = new TextDecoder();
   let hexPool = "";
   let offset = poolSize;
 
@@ -32,9 +35,12 @@ export function createIdGenerator(random: RandomSource = defaultRandomSource()):
     for (;;) {
       if (offset + length > poolSize) {
         random(pool);
-        const digits: string[] = new Array(poolSize);
-        for (let index = 0; index < poolSize; index += 1) digits[index] = hexByte[pool[index]!]!;
-        hexPool = digits.join("");
+        for (let index = 0; index < poolSize; index += 1) {
+          const byte = pool[index]!;
+          hexCodes[index * 2] = hexDigitCodes[byte >> 4]!;
+          hexCodes[index * 2 + 1] = hexDigitCodes[byte & 15]!;
+        }
+        hexPool = decoder.decode(hexCodes);
         offset = 0;
       }
       let zero = true;
