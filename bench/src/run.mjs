@@ -3,7 +3,8 @@
 // run. Each repetition measures every target once, in turn; ratios are taken within a repetition and
 // the tables show medians. Every process started here is stopped by its pid.
 //   BENCH_REPETITIONS (default 3), BENCH_SCALE (default 1; 0.2 for a quick look)
-//   BENCH_ONLY: a regular expression; only targets whose name matches run (baselines always do)
+//   BENCH_ONLY: a regular expression; only targets whose name matches run (baselines and the
+//   Patchbay server over stdio always do)
 //   BENCH_SECTIONS: comma-separated subset of stdio,http,sdk,catalogue,large (default all)
 import { readdirSync, readFileSync } from "node:fs";
 import { createAgent } from "./clients/http-peer.mjs";
@@ -30,7 +31,9 @@ const only = process.env.BENCH_ONLY === undefined ? undefined : new RegExp(proce
 const sections = new Set(
   (process.env.BENCH_SECTIONS ?? "stdio,http,sdk,catalogue,large").split(",").map((s) => s.trim()),
 );
-const selected = (target) => target.baseline || only === undefined || only.test(target.name);
+// Baselines, and the direct server the gateway is judged against, always run.
+const selected = (target) =>
+  target.baseline || target.reference || only === undefined || only.test(target.name);
 const count = (n) => Math.max(20, Math.round(n * scale));
 const results = new Results();
 const record = (name, figure, value) => results.record(name, figure, value);

@@ -69,7 +69,8 @@ export const stdioTargets = [
     args: [server("raw-stdio-echo.mjs")],
     baseline: true,
   },
-  { name: "Patchbay server", tool: "echo", args: [server("patchbay-echo.mjs")] },
+  // The reference the gateway's added latency and kept throughput are taken against.
+  { name: "Patchbay server", tool: "echo", args: [server("patchbay-echo.mjs")], reference: true },
   { name: "official SDK server", tool: "echo", args: [server("sdk-echo.mjs")] },
   {
     name: "Patchbay stdio gateway → Patchbay server",
