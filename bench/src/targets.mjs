@@ -22,9 +22,10 @@ const bin = (name) => join(root, "bench", "node_modules", ".bin", name);
 export const gatewayCli = join(root, "apps", "gateway", "dist", "cli.js");
 export const proxyCli = join(root, "apps", "proxy", "dist", "cli.js");
 
-const workDir = mkdtempSync(join(tmpdir(), "patchbay-bench-"));
+// Made on first use, so that a script importing a helper from here leaves no folder behind.
+let workDir;
 export function removeWorkDir() {
-  rmSync(workDir, { recursive: true, force: true });
+  if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
 }
 
 /**
@@ -32,6 +33,7 @@ export function removeWorkDir() {
  * keys (the proxy's `limits`).
  */
 export function writeGatewayConfig(name, backends, extra = {}) {
+  workDir ??= mkdtempSync(join(tmpdir(), "patchbay-bench-"));
   const path = join(workDir, `${name}.json`);
   const mcpServers = Object.fromEntries(
     backends.map(({ key, args = [] }) => [
