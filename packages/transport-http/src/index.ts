@@ -1,3 +1,4 @@
+export type { StreamableHttpAdoption } from "./adopt-session.js";
 export type { Authenticate, AuthenticateResult } from "./authenticate.js";
 export { type Clock, systemClock, type TimerHandle } from "./clock.js";
 export {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { StreamableHttpAdoption } from "./adopt-session.js";
 import type { Authenticate } from "./authenticate.js";
 import type { Clock } from "./clock.js";
 import type { EventStore } from "./event-store.js";
@@ -109,6 +110,14 @@ export interface StreamableHttpHandler {
   readonly sessionCount: number;
   /** The transport of an open session. */
   getSession(sessionId: string): StreamableHttpServerTransport | undefined;
+  /**
+   * Serves here a session that another process created (replicas sharing session records): see
+   * `StreamableHttpAdoption`. Resolves to the session's transport once `onSession` has run.
+   */
+  adoptSession(
+    sessionId: string,
+    adoption: StreamableHttpAdoption,
+  ): Promise<StreamableHttpServerTransport>;
 }
 
 /** Whether a batch is accepted under `policy` for a session of `protocolVersion`. */

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { adoptSession, type StreamableHttpAdoption } from "./adopt-session.js";
 import { systemClock } from "./clock.js";
 import {
   DEFAULT_KEEP_ALIVE_INTERVAL_MS,
@@ -97,6 +98,10 @@ export function createStreamableHttpHandler(
     },
     sessionCount: { get: () => context.sessions.size },
     getSession: { value: (sessionId: string) => context.sessions.get(sessionId) },
+    adoptSession: {
+      value: (sessionId: string, adoption: StreamableHttpAdoption) =>
+        adoptSession(context, sessionId, adoption),
+    },
   }) as StreamableHttpHandler;
 }
 
