@@ -13,6 +13,14 @@ export {
   isLoopbackHost,
 } from "./auth-policy.js";
 export { clientAddress } from "./client-address.js";
+export type {
+  ClusterBus,
+  ClusterDelivery,
+  GatewayCluster,
+  SharedRateLimiter,
+  SharedSessionRecord,
+  SharedSessionStore,
+} from "./cluster.js";
 export {
   type FrontGuardOptions,
   type FrontRequestEnd,
@@ -46,6 +54,7 @@ export {
   type RateLimiterOptions,
 } from "./rate-limiter.js";
 export { type Readiness, readiness } from "./readiness.js";
+export { SHARED_STORE_UNAVAILABLE_CODE } from "./shared-session-transport.js";
 export {
   type BearerTokenConfig,
   createTokenAuthenticator,

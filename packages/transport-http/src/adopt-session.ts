@@ -1,19 +1,7 @@
-import type { IncomingMessage } from "node:http";
 import type { EndpointContext } from "./endpoint-context.js";
 import { identityOf } from "./identity.js";
+import type { StreamableHttpAdoption } from "./session-adoption.js";
 import type { StreamableHttpServerTransport } from "./streamable-http-server-transport.js";
-
-/** What {@link adoptSession} needs to serve a session another process created. */
-export interface StreamableHttpAdoption {
-  /** The revision the session negotiated where it was created. */
-  readonly protocolVersion: string;
-  /** The request that found the session missing here; handed to `onSession`. */
-  readonly request: IncomingMessage;
-  /** The caller's `authenticate` info, as a request of the session's creator would carry. */
-  readonly authInfo: unknown;
-  /** The caller's explicit identity, when the `authenticate` hook names one. */
-  readonly identity?: string | undefined;
-}
 
 /**
  * Opens, in this handler, a session that another process (a replica behind the same load balancer)

@@ -1,4 +1,3 @@
-export type { StreamableHttpAdoption } from "./adopt-session.js";
 export type { Authenticate, AuthenticateResult } from "./authenticate.js";
 export { type Clock, systemClock, type TimerHandle } from "./clock.js";
 export {
@@ -54,6 +53,7 @@ export {
   readTextLimited,
 } from "./response-limits.js";
 export { SlowReaderError } from "./server-sse-stream.js";
+export type { StreamableHttpAdoption } from "./session-adoption.js";
 export {
   DEFAULT_MAX_SESSIONS,
   DEFAULT_MAX_SESSIONS_PER_IDENTITY,

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { StreamableHttpAdoption } from "./adopt-session.js";
 import type { Authenticate } from "./authenticate.js";
 import type { Clock } from "./clock.js";
 import type { EventStore } from "./event-store.js";
 import type { ModernMessageHandler } from "./modern-http-request.js";
 import type { OriginGuardOptions } from "./origin-guard.js";
+import type { StreamableHttpAdoption } from "./session-adoption.js";
 import type {
   ResponseMode,
   StreamableHttpServerTransport,

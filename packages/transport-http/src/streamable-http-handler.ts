@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { adoptSession, type StreamableHttpAdoption } from "./adopt-session.js";
+import { adoptSession } from "./adopt-session.js";
 import { systemClock } from "./clock.js";
 import {
   DEFAULT_KEEP_ALIVE_INTERVAL_MS,
@@ -20,6 +20,7 @@ import { isModernRequest } from "./modern-http-request.js";
 import { handleModernRequest } from "./modern-post.js";
 import { createOriginGuard } from "./origin-guard.js";
 import { admitRequest, type RequestGate } from "./request-gate.js";
+import type { StreamableHttpAdoption } from "./session-adoption.js";
 import {
   DEFAULT_MAX_SESSIONS,
   DEFAULT_MAX_SESSIONS_PER_IDENTITY,

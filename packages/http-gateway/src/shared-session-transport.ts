@@ -1,0 +1,195 @@
+import {
+  type Frame,
+  type FrameInfo,
+  isBatch,
+  type JSONRPCId,
+  type JSONRPCMessage,
+  type Transport,
+} from "@patchbay/jsonrpc-core";
+import { createAnswerRouting } from "./answer-routing.js";
+import type { GatewayCluster, SharedSessionRecord } from "./cluster.js";
+
+/** JSON-RPC code of an `initialize` whose session could not be shared (the store is unreachable). */
+export const SHARED_STORE_UNAVAILABLE_CODE = -32030;
+const ADOPT_INITIALIZE_ID = "~adopt~initialize";
+const ADOPT_LOGGING_ID = "~adopt~logging";
+
+/** Options of {@link shareSession}. */
+export interface SharedSessionOptions {
+  readonly sessionId: string;
+  readonly owner: string;
+  /** `""` for the default endpoint. */
+  readonly profile: string;
+  readonly cluster: GatewayCluster;
+  /** The session idle TTL: how long the shared record outlives the last activity. */
+  readonly ttlMs: number;
+  readonly now: () => number;
+  /** The record this replica adopts the session from; absent for a session created here. */
+  readonly adopted?: SharedSessionRecord | undefined;
+  readonly onWarning: (message: string) => void;
+}
+
+/** A session transport shared through the cluster. */
+export interface SharedSessionTransport extends Transport {
+  /** Delivers a client's answer that another replica received for this replica's request. */
+  deliverRemote(frame: Frame): void;
+}
+
+/**
+ * Wraps a Streamable HTTP session's transport (below the router) so that any replica can serve it:
+ * - created here: the client's `initialize` params and the negotiated revision are saved to the
+ *   shared store before the answer leaves (so the client's next request may land anywhere), and
+ *   `logging/setLevel` updates the record;
+ * - adopted from the store: the router session is brought past `initialize` with the stored params
+ *   (and logging level) before the client's own frames reach it, and those answers are dropped;
+ * - server-to-client request ids are prefixed with the replica id, so that a client's answer that
+ *   lands on another replica travels back over the bus to the replica that asked.
+ */
+export function shareSession(
+  inner: Transport,
+  options: SharedSessionOptions,
+): SharedSessionTransport {
+  const { cluster, sessionId } = options;
+  const listeners = new Set<(frame: Frame, info: FrameInfo) => void>();
+  let record = options.adopted;
+  let buffered: [Frame, FrameInfo][] | undefined = record === undefined ? undefined : [];
+  let initialize: { id: JSONRPCId; params: Record<string, unknown> } | undefined;
+  let lastTouch = options.now();
+  const warn = (what: string) => (error: unknown) =>
+    options.onWarning(`session ${sessionId}: ${what}: ${String(error)}`);
+  const answers = createAnswerRouting({
+    replicaId: cluster.replicaId,
+    sessionId,
+    bus: cluster.bus,
+    onWarning: warn("forwarding an answer to another replica"),
+  });
+
+  const emit = (frame: Frame, info: FrameInfo) => {
+    for (const listener of listeners) listener(frame, info);
+  };
+  const deliver = (frame: Frame, info: FrameInfo) => {
+    if (buffered !== undefined) buffered.push([frame, info]);
+    else emit(frame, info);
+  };
+
+  function touch(): void {
+    const now = options.now();
+    if (now - lastTouch < Math.min(options.ttlMs / 10, 60_000)) return;
+    lastTouch = now;
+    cluster.sessions.touch(sessionId, now, options.ttlMs).catch(warn("refreshing its record"));
+  }
+
+  function observe(message: JSONRPCMessage): void {
+    if (!("method" in message)) return;
+    const params = (message.params ?? {}) as Record<string, unknown>;
+    if (message.method === "initialize" && "id" in message) {
+      initialize = { id: message.id, params };
+    } else if (message.method === "logging/setLevel" && record !== undefined) {
+      record = { ...record, loggingLevel: String(params.level), lastActivityAt: options.now() };
+      cluster.sessions.save(record, options.ttlMs).catch(warn("saving its logging level"));
+    }
+  }
+
+  inner.onFrame((frame, info) => {
+    const messages = isBatch(frame) ? frame : [frame];
+    for (const message of messages) observe(message);
+    const kept = messages.flatMap((message) => {
+      const routed = answers.incoming(message);
+      return routed === undefined ? [] : [routed];
+    });
+    if (kept.length === 0) return;
+    touch();
+    deliver(isBatch(frame) ? kept : (kept[0] as JSONRPCMessage), info);
+  });
+
+  /** The router answered the replayed `initialize`: the client's own frames may go in now. */
+  function adoptionAnswered(): void {
+    const info: FrameInfo = { extra: { sessionId } };
+    emit({ jsonrpc: "2.0", method: "notifications/initialized" }, info);
+    if (record?.loggingLevel !== undefined) {
+      const params = { level: record.loggingLevel };
+      emit({ jsonrpc: "2.0", id: ADOPT_LOGGING_ID, method: "logging/setLevel", params }, info);
+    }
+    const waiting = buffered ?? [];
+    buffered = undefined;
+    for (const [frame, frameInfo] of waiting) emit(frame, frameInfo);
+  }
+
+  /** Saves the new session's record before the `initialize` answer tells the client its id. */
+  async function recordInitialize(message: JSONRPCMessage): Promise<JSONRPCMessage> {
+    if (initialize === undefined || !("result" in message)) return message;
+    const result = message.result as { protocolVersion?: unknown };
+    const created: SharedSessionRecord = {
+      sessionId,
+      owner: options.owner,
+      profile: options.profile,
+      protocolVersion: String(result.protocolVersion),
+      initializeParams: initialize.params,
+      lastActivityAt: options.now(),
+    };
+    initialize = undefined;
+    try {
+      await cluster.sessions.save(created, options.ttlMs);
+      record = created;
+      return message;
+    } catch (error) {
+      warn("saving the new session")(error);
+      const text = "the shared session store cannot be reached; try again shortly";
+      return {
+        jsonrpc: "2.0",
+        id: message.id,
+        error: { code: SHARED_STORE_UNAVAILABLE_CODE, message: text },
+      };
+    }
+  }
+
+  async function send(frame: Frame, sendOptions?: Parameters<Transport["send"]>[1]) {
+    if (isBatch(frame)) return inner.send(frame, sendOptions);
+    if (!("method" in frame)) {
+      if (frame.id === ADOPT_INITIALIZE_ID) return adoptionAnswered();
+      if (frame.id === ADOPT_LOGGING_ID) return;
+      if (initialize === undefined || frame.id !== initialize.id) {
+        return inner.send(frame, sendOptions);
+      }
+      const answer = await recordInitialize(frame);
+      await inner.send(answer, sendOptions);
+      // A session no other replica can find is not handed out.
+      if (answer !== frame) await inner.close();
+      return;
+    }
+    if (!("id" in frame)) return inner.send(frame, sendOptions);
+    return inner.send(answers.outgoing(frame), sendOptions);
+  }
+
+  inner.onClose((event) => {
+    // Only a DELETE ends the session everywhere; an idle or draining replica ends its copy.
+    if (event.details?.reason === "deleted") {
+      cluster.sessions.remove(sessionId).catch(warn("removing its record"));
+    }
+  });
+
+  return {
+    async start() {
+      await inner.start();
+      if (record === undefined || buffered === undefined) return;
+      const params = record.initializeParams;
+      const replayed = { jsonrpc: "2.0", id: ADOPT_INITIALIZE_ID, method: "initialize", params };
+      emit(replayed as JSONRPCMessage, { extra: { sessionId } });
+    },
+    send,
+    close: () => inner.close(),
+    onError: (listener) => inner.onError(listener),
+    onClose: (listener) => inner.onClose(listener),
+    onFrame(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    deliverRemote(frame) {
+      const messages = isBatch(frame) ? frame : [frame];
+      for (const message of messages) {
+        const routed = answers.incoming(message);
+        if (routed !== undefined) deliver(routed, { extra: { sessionId } });
+      }
+    },
+  };
+}
