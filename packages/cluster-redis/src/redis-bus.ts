@@ -1,0 +1,30 @@
+import type { ClusterBus, ClusterDelivery } from "@patchbay/http-gateway";
+import type { Redis } from "ioredis";
+import type { RedisSubscriber } from "./redis-subscriber.js";
+
+/** A bus over Redis pub/sub: one channel `<prefix>replica:<id>` per replica. */
+export function createRedisBus(options: {
+  readonly client: Redis;
+  readonly subscriber: RedisSubscriber;
+  readonly prefix: string;
+  readonly replicaId: string;
+  readonly onWarning: (message: string) => void;
+}): ClusterBus {
+  const channelOf = (replicaId: string) => `${options.prefix}replica:${replicaId}`;
+  return {
+    async send(replicaId, delivery) {
+      const receivers = await options.client.publish(
+        channelOf(replicaId),
+        JSON.stringify(delivery),
+      );
+      if (receivers === 0) {
+        options.onWarning(`replica ${replicaId} is gone: a message for it was dropped`);
+      }
+    },
+    onDelivery(listener) {
+      return options.subscriber.listen(channelOf(options.replicaId), (message) => {
+        listener(JSON.parse(message) as ClusterDelivery);
+      });
+    },
+  };
+}

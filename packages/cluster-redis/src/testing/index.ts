@@ -1,0 +1,5 @@
+export {
+  type RedisServerProcess,
+  type StartRedisServerOptions,
+  startRedisServer,
+} from "./redis-server.js";
