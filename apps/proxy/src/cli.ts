@@ -11,7 +11,7 @@ const version = (
   }
 ).version;
 
-const help = `Usage: patchbay-proxy [--config <file>] [--host 127.0.0.1] [--port 8080]
+const help = `Usage: patchbay-proxy [--config <file>] [--host 127.0.0.1] [--port 8080] [--redis <url>]
 
 Serves the MCP servers listed in <file> (JSON, JSON with comments, or YAML), aggregated under
 namespaced names, over HTTP to many clients: Streamable HTTP at /mcp and /mcp/<profile>, legacy
@@ -24,6 +24,9 @@ Options:
   -p, --port <n>               port (default $PORT or 8080; 0 picks a free one)
       --log-format <format>    json | pretty (default pretty); logs go to stderr
       --drain-timeout-ms <n>   on SIGTERM/SIGINT, how long in-flight calls may finish (default 10000)
+      --redis <url>            share sessions, events and rate limits with other replicas through
+                               this Redis (redis://host:port, rediss://…, unix:///path); overrides
+                               the config's cluster.redis
   -h, --help                   show this help
   -v, --version                show the version
 `;
@@ -43,6 +46,7 @@ async function main(): Promise<number> {
         port: { type: "string", short: "p" },
         "log-format": { type: "string" },
         "drain-timeout-ms": { type: "string" },
+        redis: { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -69,8 +73,15 @@ async function main(): Promise<number> {
   if (!Number.isInteger(drainTimeoutMs) || drainTimeoutMs < 0) {
     return fail("--drain-timeout-ms must be a whole number of milliseconds");
   }
+  if (
+    typeof values.redis === "string" &&
+    !/^(rediss?:\/\/\S+|unix:\/\/\/\S+)$/.test(values.redis)
+  ) {
+    return fail("--redis must be redis://host:port, rediss://… or unix:///path");
+  }
   try {
     const proxy = await startProxy({
+      ...(typeof values.redis === "string" ? { redis: values.redis } : {}),
       ...(typeof values.config === "string" ? { configPath: values.config } : {}),
       ...(typeof values.host === "string" ? { host: values.host } : {}),
       port,

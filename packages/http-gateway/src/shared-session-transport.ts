@@ -57,6 +57,11 @@ export function shareSession(
   let lastTouch = options.now();
   const warn = (what: string) => (error: unknown) =>
     options.onWarning(`session ${sessionId}: ${what}: ${String(error)}`);
+  const phase = createPhaseTracker((info) =>
+    deliver({ jsonrpc: "2.0", method: "notifications/initialized" }, info),
+  );
+  // An adopted session's router session gets its `initialized` with the replayed handshake.
+  if (options.adopted !== undefined) phase.initialized();
   const answers = createAnswerRouting({
     replicaId: cluster.replicaId,
     sessionId,
@@ -95,7 +100,7 @@ export function shareSession(
     for (const message of messages) observe(message);
     const kept = messages.flatMap((message) => {
       const routed = answers.incoming(message);
-      return routed === undefined ? [] : [routed];
+      return routed === undefined || !phase.admit(routed, info) ? [] : [routed];
     });
     if (kept.length === 0) return;
     touch();
@@ -105,6 +110,7 @@ export function shareSession(
   /** The router answered the replayed `initialize`: the client's own frames may go in now. */
   function adoptionAnswered(): void {
     const info: FrameInfo = { extra: { sessionId } };
+    phase.initialized();
     emit({ jsonrpc: "2.0", method: "notifications/initialized" }, info);
     if (record?.loggingLevel !== undefined) {
       const params = { level: record.loggingLevel };
@@ -131,6 +137,7 @@ export function shareSession(
     try {
       await cluster.sessions.save(created, options.ttlMs);
       record = created;
+      phase.answered();
       return message;
     } catch (error) {
       warn("saving the new session")(error);
@@ -190,6 +197,35 @@ export function shareSession(
         const routed = answers.incoming(message);
         if (routed !== undefined) deliver(routed, { extra: { sessionId } });
       }
+    },
+  };
+}
+
+/**
+ * Where a shared session's router session is in the handshake. The client sends
+ * `notifications/initialized` once, to whichever replica the balancer picks: a replica whose router
+ * session did not get it infers it from the client's next request (MCP "Lifecycle": only pings may
+ * come before it), and a second one (after an adoption) is dropped.
+ */
+function createPhaseTracker(injectInitialized: (info: FrameInfo) => void) {
+  let state: "new" | "answered" | "initialized" = "new";
+  return {
+    answered() {
+      if (state === "new") state = "answered";
+    },
+    initialized() {
+      state = "initialized";
+    },
+    /** Whether `message` goes on to the router (after an inferred `initialized`, if due). */
+    admit(message: JSONRPCMessage, info: FrameInfo): boolean {
+      const isInitialized = "method" in message && message.method === "notifications/initialized";
+      if (state === "initialized") return !isInitialized;
+      if (state === "answered" && isInitialized) state = "initialized";
+      else if (state === "answered" && !("method" in message && message.method === "ping")) {
+        state = "initialized";
+        injectInitialized(info);
+      }
+      return true;
     },
   };
 }

@@ -1,0 +1,204 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
+import type { AddressInfo } from "node:net";
+import { type RedisServerProcess, startRedisServer } from "@patchbay/cluster-redis/testing";
+import { proxyCli, writeConfig } from "./proxy-helpers.js";
+
+/** One proxy replica: a real `patchbay-proxy` child process. */
+export interface ProxyReplica {
+  readonly replicaId: string;
+  readonly child: ChildProcess;
+  /** `http://127.0.0.1:<port>`. */
+  readonly origin: URL;
+  /** Every line it wrote to stderr (JSON logs). */
+  readonly logs: () => Record<string, unknown>[];
+  /** Resolves with the first log line `matches` accepts, now or when it is written. */
+  waitForLog(matches: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  readonly exited: Promise<[number | null, NodeJS.Signals | null]>;
+}
+
+/** Starts `patchbay-proxy --config <path> --redis <url>` with `REPLICA_ID` set, on a free port. */
+export async function startReplica(
+  configPath: string,
+  redisUrl: string,
+  replicaId: string,
+): Promise<ProxyReplica> {
+  const child = spawn(
+    process.execPath,
+    [proxyCli, "--config", configPath, "--redis", redisUrl, "--port", "0", "--log-format", "json"],
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, REPLICA_ID: replicaId } },
+  );
+  const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+  let stdout = "";
+  let stderr = "";
+  const lines: Record<string, unknown>[] = [];
+  const waiters = new Set<() => void>();
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+    const complete = stderr.split("\n");
+    stderr = complete.pop() ?? "";
+    for (const line of complete) {
+      if (line.trim() !== "") lines.push(JSON.parse(line) as Record<string, unknown>);
+    }
+    for (const wake of [...waiters]) wake();
+  });
+  const origin = await new Promise<URL>((resolve, reject) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /serving MCP \(Streamable HTTP\) at (\S+)/.exec(stdout);
+      if (match) resolve(new URL(new URL(match[1] as string).origin));
+    });
+    void exited.then(([code]) =>
+      reject(new Error(`replica ${replicaId} exited with ${code}: ${JSON.stringify(lines)}`)),
+    );
+  });
+  return {
+    replicaId,
+    child,
+    origin,
+    logs: () => lines,
+    exited,
+    waitForLog(matches) {
+      return new Promise((resolve) => {
+        const check = () => {
+          const found = lines.find(matches);
+          if (found === undefined) return;
+          waiters.delete(check);
+          resolve(found);
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+  };
+}
+
+/** A round-robin load balancer without affinity: each request goes to the next target. */
+export interface LoadBalancer {
+  /** `http://127.0.0.1:<port>/mcp`. */
+  readonly url: URL;
+  /** The target index each request went to, in order, with its method and path. */
+  readonly routed: { readonly target: number; readonly method: string; readonly path: string }[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the balancer on 127.0.0.1. Bodies are read whole and responses streamed (SSE passes
+ * through as it comes). A target that refuses the connection is skipped for the next one, as
+ * nginx's `proxy_next_upstream error` does; one that fails after answering breaks the response.
+ */
+export async function startLoadBalancer(targets: readonly URL[]): Promise<LoadBalancer> {
+  let next = 0;
+  const routed: LoadBalancer["routed"][number][] = [];
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const start = next;
+      next = (next + 1) % targets.length;
+      forward(request, response, Buffer.concat(chunks), start, 0);
+    });
+  });
+  function forward(
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: Buffer,
+    target: number,
+    tries: number,
+  ): void {
+    const origin = targets[target] as URL;
+    const upstream = httpRequest(new URL(request.url ?? "/", origin), {
+      method: request.method ?? "GET",
+      headers: request.headers,
+    });
+    upstream.on("response", (answer) => {
+      routed.push({ target, method: request.method ?? "", path: request.url ?? "" });
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      response.flushHeaders();
+      answer.pipe(response);
+      answer.on("error", () => response.destroy());
+    });
+    upstream.on("error", (error: NodeJS.ErrnoException) => {
+      if (response.headersSent) {
+        response.destroy();
+      } else if (error.code === "ECONNREFUSED" && tries + 1 < targets.length) {
+        forward(request, response, body, (target + 1) % targets.length, tries + 1);
+      } else {
+        response.writeHead(502, { "content-type": "application/json" });
+        response.end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: null,
+            error: { code: -32000, message: `bad gateway: ${error.message}` },
+          }),
+        );
+      }
+    });
+    // A client that goes away ends the upstream request too.
+    response.on("close", () => upstream.destroy());
+    upstream.end(body);
+  }
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: new URL(`http://127.0.0.1:${port}/mcp`),
+    routed,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Redis, three replicas on one config and a balancer in front. */
+export interface TestCluster {
+  readonly redis: RedisServerProcess;
+  readonly replicas: ProxyReplica[];
+  readonly balancer: LoadBalancer;
+  /** Stops the balancer, every replica still running (SIGTERM, by pid), Redis, and the config. */
+  stop(): Promise<void>;
+}
+
+/** Starts Redis, `count` replicas of `config` (its `cluster` block added) and the balancer. */
+export async function startTestCluster(config: Record<string, unknown>, count = 3) {
+  const redis = await startRedisServer();
+  // The replica id is a ${VAR} reference; --redis overrides the address written here.
+  const replicaId = ["$", "{REPLICA_ID}"].join("");
+  const file = writeConfig({ ...config, cluster: { redis: "redis://unused:1", replicaId } });
+  const replicas: ProxyReplica[] = [];
+  const stop = async () => {
+    await balancer?.close();
+    await Promise.all(
+      replicas.map(async (replica) => {
+        if (replica.child.exitCode !== null || replica.child.signalCode !== null) return;
+        if (replica.child.pid !== undefined) process.kill(replica.child.pid, "SIGTERM");
+        await replica.exited;
+      }),
+    );
+    await redis.stop();
+    file.remove();
+  };
+  let balancer: LoadBalancer | undefined;
+  try {
+    const started = await Promise.allSettled(
+      Array.from({ length: count }, (_, index) =>
+        startReplica(file.path, redis.url, `replica-${index}`),
+      ),
+    );
+    for (const outcome of started) if (outcome.status === "fulfilled") replicas.push(outcome.value);
+    const failed = started.find((outcome) => outcome.status === "rejected");
+    if (failed !== undefined) throw failed.reason;
+    balancer = await startLoadBalancer(replicas.map((replica) => replica.origin));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { redis, replicas, balancer, stop } satisfies TestCluster;
+}
