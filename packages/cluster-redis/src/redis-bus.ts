@@ -2,7 +2,7 @@ import type { ClusterBus, ClusterDelivery } from "@patchbay/http-gateway";
 import type { Redis } from "ioredis";
 import type { RedisSubscriber } from "./redis-subscriber.js";
 
-/** A bus over Redis pub/sub: one channel `<prefix>replica:<id>` per replica. */
+/** A bus over Redis pub/sub: one channel `<prefix>replica:<id>` per replica, and `<prefix>broadcast`. */
 export function createRedisBus(options: {
   readonly client: Redis;
   readonly subscriber: RedisSubscriber;
@@ -11,6 +11,7 @@ export function createRedisBus(options: {
   readonly onWarning: (message: string) => void;
 }): ClusterBus {
   const channelOf = (replicaId: string) => `${options.prefix}replica:${replicaId}`;
+  const everyone = `${options.prefix}broadcast`;
   return {
     async send(replicaId, delivery) {
       const receivers = await options.client.publish(
@@ -20,6 +21,14 @@ export function createRedisBus(options: {
       if (receivers === 0) {
         options.onWarning(`replica ${replicaId} is gone: a message for it was dropped`);
       }
+    },
+    async broadcast(delivery) {
+      await options.client.publish(everyone, JSON.stringify(delivery));
+    },
+    onBroadcast(listener) {
+      return options.subscriber.listen(everyone, (message) => {
+        listener(JSON.parse(message) as ClusterDelivery);
+      });
     },
     onDelivery(listener) {
       return options.subscriber.listen(channelOf(options.replicaId), (message) => {

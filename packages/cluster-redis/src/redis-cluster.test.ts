@@ -141,6 +141,31 @@ describe("createRedisCluster", () => {
     expect(await limiters[0]?.take("token bob")).toEqual({ allowed: true });
   });
 
+  it("broadcasts to every replica, and publishes each saved record", async () => {
+    const a = await replica("a");
+    const b = await replica("b");
+    const frame: Frame = { jsonrpc: "2.0", method: "notifications/cancelled", params: {} };
+    const atA = new Promise((resolve) => a.bus.onBroadcast(resolve));
+    const atB = new Promise((resolve) => b.bus.onBroadcast(resolve));
+    await a.bus.broadcast({ sessionId: "s", frame });
+    expect(await Promise.all([atA, atB])).toEqual([
+      { sessionId: "s", frame },
+      { sessionId: "s", frame },
+    ]);
+    const saved = new Promise((resolve) => b.sessions.onSaved(resolve));
+    const record = {
+      sessionId: "s2",
+      owner: "o",
+      profile: "p",
+      protocolVersion: "2025-06-18",
+      initializeParams: {},
+      loggingLevel: "error",
+      lastActivityAt: 5,
+    };
+    await a.sessions.save(record, 60_000);
+    expect(await saved).toEqual(record);
+  });
+
   it("carries a delivery to the replica it names, and to no other", async () => {
     const a = await replica("a");
     const b = await replica("b");
@@ -178,7 +203,9 @@ describe("a Redis outage", () => {
   it("is reported, refused while it lasts, and recovered from when Redis is back", async () => {
     const own = await startRedisServer();
     const warnings: string[] = [];
-    let onWarning = (message: string) => warnings.push(message);
+    let onWarning = (message: string): void => {
+      warnings.push(message);
+    };
     let onBack: () => void = () => {};
     const cluster = await createRedisCluster({
       url: own.url,

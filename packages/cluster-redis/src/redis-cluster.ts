@@ -58,6 +58,7 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     throw error;
   });
   let up = true;
+  const availableListeners = new Set<() => void>();
   client.on("close", () => {
     if (!up) return;
     up = false;
@@ -69,6 +70,7 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     if (up) return;
     up = true;
     onInfo(`Redis at ${where} is back`);
+    for (const listener of availableListeners) listener();
   });
   const subscriber = createRedisSubscriber(subscriberConnection, onWarning);
   const heartbeatIntervalMs = options.heartbeatIntervalMs ?? 2000;
@@ -95,6 +97,12 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     bus: createRedisBus({ client, subscriber, prefix, replicaId, onWarning }),
     createRateLimiter: (limiterOptions) =>
       createRedisRateLimiter(client, prefix, limiterOptions, onWarning),
+    onAvailable(listener) {
+      availableListeners.add(listener);
+      return () => {
+        availableListeners.delete(listener);
+      };
+    },
     get available() {
       return client.status === "ready";
     },

@@ -5,7 +5,8 @@ import type { RedisSubscriber } from "./redis-subscriber.js";
 
 /**
  * Session records as Redis hashes `<prefix>session:<id>` (`record`: the JSON, `lastActivityAt`)
- * that expire after the idle TTL; a removal is published on `<prefix>session-removed`.
+ * that expire after the idle TTL; each save is published on `<prefix>session-saved` and each
+ * removal on `<prefix>session-removed`.
  */
 export function createRedisSessionStore(options: {
   readonly client: Redis;
@@ -15,16 +16,21 @@ export function createRedisSessionStore(options: {
   const { client, prefix } = options;
   const keyOf = (sessionId: string) => `${prefix}session:${sessionId}`;
   const removedChannel = `${prefix}session-removed`;
+  const savedChannel = `${prefix}session-saved`;
   return {
     async save(record, ttlMs) {
-      await client
+      const json = JSON.stringify(record);
+      const results = await client
         .multi()
         .hset(keyOf(record.sessionId), {
-          record: JSON.stringify(record),
+          record: json,
           lastActivityAt: String(record.lastActivityAt),
         })
         .pexpire(keyOf(record.sessionId), ttlMs)
+        .publish(savedChannel, json)
         .exec();
+      const failed = results?.find(([error]) => error !== null)?.[0];
+      if (failed) throw failed;
     },
     async load(sessionId) {
       const fields = await client.hgetall(keyOf(sessionId));
@@ -44,6 +50,11 @@ export function createRedisSessionStore(options: {
     },
     onRemoved(listener): Unsubscribe {
       return options.subscriber.listen(removedChannel, listener);
+    },
+    onSaved(listener): Unsubscribe {
+      return options.subscriber.listen(savedChannel, (json) => {
+        listener(JSON.parse(json) as SharedSessionRecord);
+      });
     },
   };
 }

@@ -16,6 +16,7 @@ export interface ClusterSessions {
     sessionId: string,
     owner: TokenIdentity,
     profile: string | undefined,
+    hasStandaloneStream: () => boolean,
   ): Transport;
   /**
    * Opens here a session another replica created, when the shared store has it for this token and
@@ -53,6 +54,20 @@ export function createClusterSessions(options: {
   const offDelivery = cluster.bus.onDelivery(({ sessionId, frame }) => {
     local.get(sessionId)?.deliverRemote(frame);
   });
+  const offBroadcast = cluster.bus.onBroadcast(({ sessionId, frame, toClient }) => {
+    local.get(sessionId)?.applyBroadcast(frame, toClient === true);
+  });
+  const offSaved = cluster.sessions.onSaved((record) => {
+    local.get(record.sessionId)?.applySaved(record);
+  });
+  // Redis may come back empty (no persistence): the sessions held here are saved again.
+  const offAvailable = cluster.onAvailable(() => {
+    for (const [sessionId, shared] of local) {
+      shared.resave().catch((error: unknown) => {
+        options.onWarning(`cannot save session ${sessionId} again: ${String(error)}`);
+      });
+    }
+  });
 
   async function load(
     handler: StreamableHttpHandler,
@@ -89,8 +104,9 @@ export function createClusterSessions(options: {
   }
 
   return {
-    wrap(transport, sessionId, owner, profile) {
+    wrap(transport, sessionId, owner, profile, hasStandaloneStream) {
       const shared = shareSession(transport, {
+        hasStandaloneStream,
         sessionId,
         owner: owner.name,
         profile: profile ?? "",
@@ -120,8 +136,7 @@ export function createClusterSessions(options: {
       return adoptedCount;
     },
     close() {
-      offRemoved();
-      offDelivery();
+      for (const off of [offRemoved, offDelivery, offBroadcast, offSaved, offAvailable]) off();
     },
   };
 }

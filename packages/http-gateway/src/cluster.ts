@@ -31,12 +31,19 @@ export interface SharedSessionStore {
   remove(sessionId: string): Promise<void>;
   /** Hears every session removed by any replica, this one included. */
   onRemoved(listener: (sessionId: string) => void): Unsubscribe;
+  /** Hears every record saved by any replica, this one included (a changed logging level, say). */
+  onSaved(listener: (record: SharedSessionRecord) => void): Unsubscribe;
 }
 
-/** A client's answer to a server-to-client request, on its way to the replica that sent the request. */
+/**
+ * A message of a shared session between replicas: a client's answer on its way to the replica that
+ * asked, a client's cancellation, or a server message for the replica that holds the GET stream.
+ */
 export interface ClusterDelivery {
   readonly sessionId: string;
   readonly frame: Frame;
+  /** A server message for the replica holding the session's GET stream (else: from the client). */
+  readonly toClient?: boolean;
 }
 
 /** Carries messages between replicas. */
@@ -45,6 +52,10 @@ export interface ClusterBus {
   send(replicaId: string, delivery: ClusterDelivery): Promise<void>;
   /** Hears the deliveries sent to this replica. */
   onDelivery(listener: (delivery: ClusterDelivery) => void): Unsubscribe;
+  /** Sends `delivery` to every replica (this one included). */
+  broadcast(delivery: ClusterDelivery): Promise<void>;
+  /** Hears every broadcast delivery. */
+  onBroadcast(listener: (delivery: ClusterDelivery) => void): Unsubscribe;
 }
 
 /** A rate limiter whose buckets live outside the process (shared by replicas). */
@@ -68,6 +79,10 @@ export interface GatewayCluster {
   createRateLimiter(options: RateLimiterOptions): SharedRateLimiter;
   /** False while the shared store cannot be reached: new sessions get 503, `/readyz` 503. */
   readonly available: boolean;
+  /** Hears the shared store come back after an outage (it may have come back empty). */
+  onAvailable(listener: () => void): Unsubscribe;
+  /** Replicas whose heartbeat is fresh, this one included. */
+  readonly liveReplicas: number;
   /** What `/readyz` shows of the cluster (no secrets). */
   status(): Readonly<Record<string, unknown>>;
 }

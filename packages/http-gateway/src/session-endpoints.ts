@@ -37,6 +37,7 @@ export interface SessionEndpointsOptions {
         sessionId: string,
         owner: TokenIdentity,
         profile: string | undefined,
+        hasStandaloneStream: () => boolean,
       ) => Transport)
     | undefined;
 }
@@ -120,7 +121,14 @@ export function createSessionEndpoints(options: SessionEndpointsOptions): Sessio
             const wrap =
               wrapSession === undefined || sessionId === undefined
                 ? undefined
-                : (front: Transport) => wrapSession(front, sessionId, owner, profile);
+                : (front: Transport) =>
+                    wrapSession(
+                      front,
+                      sessionId,
+                      owner,
+                      profile,
+                      () => transport.hasStandaloneStream,
+                    );
             return serve(transport, sessionId, owner, profile, wrap);
           },
           sessionIdleTimeoutMs: limits.sessionIdleTtlMs,

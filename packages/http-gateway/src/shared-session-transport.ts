@@ -8,6 +8,7 @@ import {
 } from "@patchbay/jsonrpc-core";
 import { createAnswerRouting } from "./answer-routing.js";
 import type { GatewayCluster, SharedSessionRecord } from "./cluster.js";
+import { createSessionSync } from "./session-sync.js";
 
 /** JSON-RPC code of an `initialize` whose session could not be shared (the store is unreachable). */
 export const SHARED_STORE_UNAVAILABLE_CODE = -32030;
@@ -27,12 +28,20 @@ export interface SharedSessionOptions {
   /** The record this replica adopts the session from; absent for a session created here. */
   readonly adopted?: SharedSessionRecord | undefined;
   readonly onWarning: (message: string) => void;
+  /** Whether this replica holds the session's standalone GET stream. */
+  readonly hasStandaloneStream: () => boolean;
 }
 
 /** A session transport shared through the cluster. */
 export interface SharedSessionTransport extends Transport {
   /** Delivers a client's answer that another replica received for this replica's request. */
   deliverRemote(frame: Frame): void;
+  /** A record saved by any replica (see `SessionSync.applySaved`). */
+  applySaved(record: SharedSessionRecord): void;
+  /** A client message broadcast by another replica (see `SessionSync.applyBroadcast`). */
+  applyBroadcast(frame: Frame, toClient: boolean): void;
+  /** Saves the record again (after Redis came back empty). */
+  resave(): Promise<void>;
 }
 
 /**
@@ -51,12 +60,19 @@ export function shareSession(
 ): SharedSessionTransport {
   const { cluster, sessionId } = options;
   const listeners = new Set<(frame: Frame, info: FrameInfo) => void>();
-  let record = options.adopted;
-  let buffered: [Frame, FrameInfo][] | undefined = record === undefined ? undefined : [];
+  let buffered: [Frame, FrameInfo][] | undefined = options.adopted === undefined ? undefined : [];
   let initialize: { id: JSONRPCId; params: Record<string, unknown> } | undefined;
   let lastTouch = options.now();
   const warn = (what: string) => (error: unknown) =>
     options.onWarning(`session ${sessionId}: ${what}: ${String(error)}`);
+  const emit = (frame: Frame, info: FrameInfo) => {
+    for (const listener of listeners) listener(frame, info);
+  };
+  const deliver = (frame: Frame, info: FrameInfo) => {
+    if (buffered !== undefined) buffered.push([frame, info]);
+    else emit(frame, info);
+  };
+  const sync = createSessionSync({ ...options, warn, emit: deliver });
   const phase = createPhaseTracker((info) =>
     deliver({ jsonrpc: "2.0", method: "notifications/initialized" }, info),
   );
@@ -69,14 +85,6 @@ export function shareSession(
     onWarning: warn("forwarding an answer to another replica"),
   });
 
-  const emit = (frame: Frame, info: FrameInfo) => {
-    for (const listener of listeners) listener(frame, info);
-  };
-  const deliver = (frame: Frame, info: FrameInfo) => {
-    if (buffered !== undefined) buffered.push([frame, info]);
-    else emit(frame, info);
-  };
-
   function touch(): void {
     const now = options.now();
     if (now - lastTouch < Math.min(options.ttlMs / 10, 60_000)) return;
@@ -85,13 +93,8 @@ export function shareSession(
   }
 
   function observe(message: JSONRPCMessage): void {
-    if (!("method" in message)) return;
-    const params = (message.params ?? {}) as Record<string, unknown>;
-    if (message.method === "initialize" && "id" in message) {
-      initialize = { id: message.id, params };
-    } else if (message.method === "logging/setLevel" && record !== undefined) {
-      record = { ...record, loggingLevel: String(params.level), lastActivityAt: options.now() };
-      cluster.sessions.save(record, options.ttlMs).catch(warn("saving its logging level"));
+    if ("method" in message && message.method === "initialize" && "id" in message) {
+      initialize = { id: message.id, params: (message.params ?? {}) as Record<string, unknown> };
     }
   }
 
@@ -100,7 +103,8 @@ export function shareSession(
     for (const message of messages) observe(message);
     const kept = messages.flatMap((message) => {
       const routed = answers.incoming(message);
-      return routed === undefined || !phase.admit(routed, info) ? [] : [routed];
+      const admitted = routed !== undefined && phase.admit(routed, info) && sync.incoming(routed);
+      return admitted ? [routed] : [];
     });
     if (kept.length === 0) return;
     touch();
@@ -112,8 +116,9 @@ export function shareSession(
     const info: FrameInfo = { extra: { sessionId } };
     phase.initialized();
     emit({ jsonrpc: "2.0", method: "notifications/initialized" }, info);
-    if (record?.loggingLevel !== undefined) {
-      const params = { level: record.loggingLevel };
+    const loggingLevel = sync.record?.loggingLevel;
+    if (loggingLevel !== undefined) {
+      const params = { level: loggingLevel };
       emit({ jsonrpc: "2.0", id: ADOPT_LOGGING_ID, method: "logging/setLevel", params }, info);
     }
     const waiting = buffered ?? [];
@@ -121,51 +126,39 @@ export function shareSession(
     for (const [frame, frameInfo] of waiting) emit(frame, frameInfo);
   }
 
-  /** Saves the new session's record before the `initialize` answer tells the client its id. */
-  async function recordInitialize(message: JSONRPCMessage): Promise<JSONRPCMessage> {
-    if (initialize === undefined || !("result" in message)) return message;
-    const result = message.result as { protocolVersion?: unknown };
-    const created: SharedSessionRecord = {
-      sessionId,
-      owner: options.owner,
-      profile: options.profile,
-      protocolVersion: String(result.protocolVersion),
-      initializeParams: initialize.params,
-      lastActivityAt: options.now(),
-    };
-    initialize = undefined;
-    try {
-      await cluster.sessions.save(created, options.ttlMs);
-      record = created;
-      phase.answered();
-      return message;
-    } catch (error) {
-      warn("saving the new session")(error);
-      const text = "the shared session store cannot be reached; try again shortly";
-      return {
-        jsonrpc: "2.0",
-        id: message.id,
-        error: { code: SHARED_STORE_UNAVAILABLE_CODE, message: text },
-      };
-    }
-  }
-
   async function send(frame: Frame, sendOptions?: Parameters<Transport["send"]>[1]) {
-    if (isBatch(frame)) return inner.send(frame, sendOptions);
+    if (isBatch(frame)) {
+      for (const message of frame) await sync.answered(message);
+      return inner.send(frame, sendOptions);
+    }
     if (!("method" in frame)) {
       if (frame.id === ADOPT_INITIALIZE_ID) return adoptionAnswered();
-      if (frame.id === ADOPT_LOGGING_ID) return;
+      if (frame.id === ADOPT_LOGGING_ID || sync.ownsAnswer(frame)) return;
+      await sync.answered(frame);
       if (initialize === undefined || frame.id !== initialize.id) {
         return inner.send(frame, sendOptions);
       }
-      const answer = await recordInitialize(frame);
+      const created = await createRecord(frame, initialize.params, options);
+      initialize = undefined;
+      if (created !== undefined) {
+        sync.record = created;
+        phase.answered();
+      }
+      const answer = created === undefined ? unavailableAnswer(frame) : frame;
       await inner.send(answer, sendOptions);
       // A session no other replica can find is not handed out.
       if (answer !== frame) await inner.close();
       return;
     }
-    if (!("id" in frame)) return inner.send(frame, sendOptions);
-    return inner.send(answers.outgoing(frame), sendOptions);
+    const outgoing = "id" in frame ? answers.outgoing(frame) : frame;
+    const related = sendOptions?.relatedRequestId;
+    const onCallStream =
+      frame.method === "notifications/progress" ||
+      (related !== undefined && sync.isInFlight(related));
+    if (onCallStream || options.hasStandaloneStream()) return inner.send(outgoing, sendOptions);
+    // For the GET stream, which another replica may hold.
+    const delivery = { sessionId, frame: outgoing, toClient: true };
+    await cluster.bus.broadcast(delivery).catch(warn("sending a message to the GET stream"));
   }
 
   inner.onClose((event) => {
@@ -178,8 +171,8 @@ export function shareSession(
   return {
     async start() {
       await inner.start();
-      if (record === undefined || buffered === undefined) return;
-      const params = record.initializeParams;
+      if (sync.record === undefined || buffered === undefined) return;
+      const params = sync.record.initializeParams;
       const replayed = { jsonrpc: "2.0", id: ADOPT_INITIALIZE_ID, method: "initialize", params };
       emit(replayed as JSONRPCMessage, { extra: { sessionId } });
     },
@@ -191,6 +184,18 @@ export function shareSession(
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    applySaved: (saved) => sync.applySaved(saved),
+    applyBroadcast(frame, toClient) {
+      if (!toClient) {
+        for (const message of isBatch(frame) ? frame : [frame]) sync.applyBroadcast(message);
+      } else if (options.hasStandaloneStream()) {
+        inner.send(frame).catch(warn("sending a message to the GET stream"));
+      }
+    },
+    async resave() {
+      if (sync.record === undefined) return;
+      await cluster.sessions.save({ ...sync.record, lastActivityAt: options.now() }, options.ttlMs);
+    },
     deliverRemote(frame) {
       const messages = isBatch(frame) ? frame : [frame];
       for (const message of messages) {
@@ -199,6 +204,37 @@ export function shareSession(
       }
     },
   };
+}
+
+/** Builds the record of a session created here and saves it; `undefined` when the store failed. */
+async function createRecord(
+  answer: JSONRPCMessage,
+  initializeParams: Record<string, unknown>,
+  options: SharedSessionOptions,
+): Promise<SharedSessionRecord | undefined> {
+  if (!("result" in answer)) return undefined;
+  const record: SharedSessionRecord = {
+    sessionId: options.sessionId,
+    owner: options.owner,
+    profile: options.profile,
+    protocolVersion: String((answer.result as { protocolVersion?: unknown }).protocolVersion),
+    initializeParams,
+    lastActivityAt: options.now(),
+  };
+  try {
+    await options.cluster.sessions.save(record, options.ttlMs);
+    return record;
+  } catch (error) {
+    options.onWarning(`session ${options.sessionId}: saving the new session: ${String(error)}`);
+    return undefined;
+  }
+}
+
+/** The answer to an `initialize` whose session could not be shared. */
+function unavailableAnswer(answer: JSONRPCMessage): JSONRPCMessage {
+  const id = "id" in answer ? answer.id : null;
+  const message = "the shared session store cannot be reached; try again shortly";
+  return { jsonrpc: "2.0", id, error: { code: SHARED_STORE_UNAVAILABLE_CODE, message } };
 }
 
 /**
