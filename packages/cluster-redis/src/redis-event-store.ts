@@ -27,6 +27,7 @@ export function createRedisEventStore(options: RedisEventStoreOptions): EventSto
   const maxEvents = options.maxEventsPerStream ?? 100;
   const keyOf = (streamId: string) => `${prefix}events:${streamId}`;
   let unstored = 0;
+  let degraded = false;
   return {
     async storeEvent(streamId, message) {
       const key = keyOf(streamId);
@@ -39,12 +40,17 @@ export function createRedisEventStore(options: RedisEventStoreOptions): EventSto
           .exec();
         const entryId = results?.[0]?.[1];
         if (typeof entryId !== "string") throw results?.[0]?.[0] ?? new Error("no entry id");
+        degraded = false;
         return `${streamId}${SEPARATOR}${entryId}`;
       } catch (error) {
         unstored += 1;
-        options.onWarning(
-          `an SSE event of stream ${streamId} was sent but not stored (not resumable): ${String(error)}`,
-        );
+        // Once per outage: every event sent meanwhile is just as unresumable.
+        if (!degraded) {
+          options.onWarning(
+            `SSE events are sent but not stored (not resumable) until Redis is back: ${String(error)}`,
+          );
+        }
+        degraded = true;
         return `${streamId}${SEPARATOR}unstored-${unstored}`;
       }
     },

@@ -11,6 +11,10 @@ export interface RedisServerProcess {
   readonly pid: number;
   /** Stops the server (SIGTERM, by pid) and starts a new one on the same socket, empty. */
   restart(): Promise<void>;
+  /** Stops the server (SIGTERM, by pid), keeping its folder for {@link startAgain}. */
+  shutdown(): Promise<void>;
+  /** Starts a new, empty server on the same socket after {@link shutdown}. */
+  startAgain(): Promise<void>;
   /** Stops the server (SIGTERM, by pid) and removes its temp folder. */
   stop(): Promise<void>;
 }
@@ -44,6 +48,12 @@ export async function startRedisServer(
     },
     async restart() {
       await terminate(child);
+      child = await launch(options.command ?? "redis-server", directory, socket);
+    },
+    async shutdown() {
+      await terminate(child);
+    },
+    async startAgain() {
       child = await launch(options.command ?? "redis-server", directory, socket);
     },
     async stop() {
