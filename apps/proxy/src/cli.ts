@@ -27,6 +27,8 @@ Options:
       --redis <url>            share sessions, events and rate limits with other replicas through
                                this Redis (redis://host:port, rediss://…, unix:///path); overrides
                                the config's cluster.redis
+      --replica-id <id>        this replica's name in Redis, logs and metrics (default
+                               <hostname>-<pid>); overrides the config's cluster.replicaId
   -h, --help                   show this help
   -v, --version                show the version
 `;
@@ -47,6 +49,7 @@ async function main(): Promise<number> {
         "log-format": { type: "string" },
         "drain-timeout-ms": { type: "string" },
         redis: { type: "string" },
+        "replica-id": { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -79,9 +82,14 @@ async function main(): Promise<number> {
   ) {
     return fail("--redis must be redis://host:port, rediss://… or unix:///path");
   }
+  const replicaId = values["replica-id"];
+  if (typeof replicaId === "string" && !/^[A-Za-z0-9_.-]{1,64}$/.test(replicaId)) {
+    return fail("--replica-id may only contain [A-Za-z0-9_.-], 1 to 64 characters");
+  }
   try {
     const proxy = await startProxy({
       ...(typeof values.redis === "string" ? { redis: values.redis } : {}),
+      ...(typeof replicaId === "string" ? { replicaId } : {}),
       ...(typeof values.config === "string" ? { configPath: values.config } : {}),
       ...(typeof values.host === "string" ? { host: values.host } : {}),
       port,

@@ -49,6 +49,8 @@ export interface ProxyOptions {
   readonly onBackendTransport?: (backend: BackendConfig, transport: Transport) => void;
   /** Redis shared by replicas (`--redis`); overrides the config's `cluster.redis`. */
   readonly redis?: string;
+  /** This replica's id (`--replica-id`); overrides the config's `cluster.replicaId`. */
+  readonly replicaId?: string;
 }
 
 /** A running proxy. */
@@ -89,7 +91,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     clusterRedis === undefined
       ? undefined
       : await joinProxyCluster(
-          { ...clusterConfig, redis: clusterRedis },
+          {
+            ...clusterConfig,
+            redis: clusterRedis,
+            ...(options.replicaId === undefined ? {} : { replicaId: options.replicaId }),
+          },
           resolvedLimits.sessionIdleTtlMs,
           log,
         );

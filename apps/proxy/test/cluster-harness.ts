@@ -24,7 +24,7 @@ export interface ProxyReplica {
   readonly exited: Promise<[number | null, NodeJS.Signals | null]>;
 }
 
-/** Starts `patchbay-proxy --config <path> --redis <url>` with `REPLICA_ID` set, on a free port. */
+/** Starts `patchbay-proxy --config <path> --redis <url> --replica-id <id>` on a free port. */
 export async function startReplica(
   configPath: string,
   redisUrl: string,
@@ -32,8 +32,12 @@ export async function startReplica(
 ): Promise<ProxyReplica> {
   const child = spawn(
     process.execPath,
-    [proxyCli, "--config", configPath, "--redis", redisUrl, "--port", "0", "--log-format", "json"],
-    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, REPLICA_ID: replicaId } },
+    [
+      proxyCli,
+      ...["--config", configPath, "--redis", redisUrl, "--replica-id", replicaId],
+      ...["--port", "0", "--log-format", "json"],
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
   );
   const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
   let stdout = "";
@@ -169,9 +173,8 @@ export interface TestCluster {
 /** Starts Redis, `count` replicas of `config` (its `cluster` block added) and the balancer. */
 export async function startTestCluster(config: Record<string, unknown>, count = 3) {
   const redis = await startRedisServer();
-  // The replica id is a ${VAR} reference; --redis overrides the address written here.
-  const replicaId = ["$", "{REPLICA_ID}"].join("");
-  const file = writeConfig({ ...config, cluster: { redis: "redis://unused:1", replicaId } });
+  // --redis and --replica-id override what the file says.
+  const file = writeConfig({ ...config, cluster: { redis: "redis://unused:1", replicaId: "x" } });
   const replicas: ProxyReplica[] = [];
   const stop = async () => {
     await balancer?.close();

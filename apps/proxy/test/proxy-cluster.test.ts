@@ -86,5 +86,10 @@ describe("three replicas behind a balancer without affinity", () => {
       ready: true,
       cluster: { replicaId: "replica-0", redis: "connected" },
     });
+    const metrics = await (await fetch(new URL("/metrics", cluster.replicas[1]?.origin))).text();
+    expect(metrics).toContain('patchbay_cluster_store_up{replica="replica-1"} 1');
+    expect(metrics).toMatch(/patchbay_cluster_replicas\{replica="replica-1"\} [1-3]\n/);
+    // The first test's session was adopted by the replicas that did not create it.
+    expect(metrics).toMatch(/patchbay_cluster_adopted_sessions\{replica="replica-1"\} [1-9]/);
   });
 });

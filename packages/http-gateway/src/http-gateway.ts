@@ -10,6 +10,7 @@ import {
 import { admit, isRefusal, type Refusal } from "./admission.js";
 import { backendOfName } from "./backend-of-name.js";
 import type { GatewayCluster } from "./cluster.js";
+import { registerClusterMetrics } from "./cluster-metrics.js";
 import { createClusterSessions } from "./cluster-sessions.js";
 import type { FrontRequestEnd } from "./front-guard.js";
 import type { GatewayLogEntry } from "./gateway-log.js";
@@ -58,6 +59,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
   const metrics = createGatewayMetrics(router.telemetry.registry, () => endpoints.sessionCount);
   const cluster = options.cluster;
   const shared = cluster && createClusterSessions({ cluster, ...clusterTimes(options, limits) });
+  if (cluster && shared) registerClusterMetrics(router.telemetry.registry, cluster, shared);
   const endpoints = createSessionEndpoints({
     router,
     limits,

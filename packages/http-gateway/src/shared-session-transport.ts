@@ -62,9 +62,9 @@ export function shareSession(
   const listeners = new Set<(frame: Frame, info: FrameInfo) => void>();
   let buffered: [Frame, FrameInfo][] | undefined = options.adopted === undefined ? undefined : [];
   let initialize: { id: JSONRPCId; params: Record<string, unknown> } | undefined;
-  let lastTouch = options.now();
   const warn = (what: string) => (error: unknown) =>
     options.onWarning(`session ${sessionId}: ${what}: ${String(error)}`);
+  const touch = createToucher(options, warn("refreshing its record"));
   const emit = (frame: Frame, info: FrameInfo) => {
     for (const listener of listeners) listener(frame, info);
   };
@@ -84,13 +84,6 @@ export function shareSession(
     bus: cluster.bus,
     onWarning: warn("forwarding an answer to another replica"),
   });
-
-  function touch(): void {
-    const now = options.now();
-    if (now - lastTouch < Math.min(options.ttlMs / 10, 60_000)) return;
-    lastTouch = now;
-    cluster.sessions.touch(sessionId, now, options.ttlMs).catch(warn("refreshing its record"));
-  }
 
   function observe(message: JSONRPCMessage): void {
     if ("method" in message && message.method === "initialize" && "id" in message) {
@@ -203,6 +196,17 @@ export function shareSession(
         if (routed !== undefined) deliver(routed, { extra: { sessionId } });
       }
     },
+  };
+}
+
+/** Pushes the record's expiry ahead on activity, at most once per tenth of the TTL (or minute). */
+function createToucher(options: SharedSessionOptions, onError: (error: unknown) => void) {
+  let lastTouch = options.now();
+  return () => {
+    const now = options.now();
+    if (now - lastTouch < Math.min(options.ttlMs / 10, 60_000)) return;
+    lastTouch = now;
+    options.cluster.sessions.touch(options.sessionId, now, options.ttlMs).catch(onError);
   };
 }
 
