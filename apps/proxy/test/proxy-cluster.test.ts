@@ -1,3 +1,5 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestCluster, type TestCluster } from "./cluster-harness.js";
@@ -91,5 +93,42 @@ describe("three replicas behind a balancer without affinity", () => {
     expect(metrics).toMatch(/patchbay_cluster_replicas\{replica="replica-1"\} [1-3]\n/);
     // The first test's session was adopted by the replicas that did not create it.
     expect(metrics).toMatch(/patchbay_cluster_adopted_sessions\{replica="replica-1"\} [1-9]/);
+  });
+});
+
+/** Redis commands run so far, by name (`INFO commandstats`, through Debian's `redis-cli`). */
+async function commandCounts(): Promise<Map<string, number>> {
+  const socket = cluster.redis.url.slice("unix://".length);
+  const { stdout } = await promisify(execFile)("redis-cli", ["-s", socket, "info", "commandstats"]);
+  const counts = new Map<string, number>();
+  for (const match of stdout.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)) {
+    counts.set(match[1] as string, Number(match[2]));
+  }
+  return counts;
+}
+
+describe("Redis operations", () => {
+  it("stay at 13 or fewer commands per tools/call of an open session, all replicas together", async () => {
+    const connected = await connectSdk(cluster.balancer.url, { name: "counted" });
+    await connected.client.ping();
+    const before = await commandCounts();
+    const calls = 30;
+    for (let index = 0; index < calls; index++) {
+      await connected.client.callTool({ name: "sample__add", arguments: { a: index, b: 0 } });
+    }
+    const after = await commandCounts();
+    const used = [...after].map(
+      ([name, count]) => [name, count - (before.get(name) ?? 0)] as const,
+    );
+    const total = used.reduce((sum, [, count]) => sum + count, 0);
+    // Measured and written down in the proxy README ("Redis operations per call"): the rate-limit
+    // script (EVALSHA, counted with the 4 commands it runs) and two MULTI transactions (XADD and
+    // PEXPIRE for the stream's priming event and for the answer). Heartbeats (every 2 s) may add a few.
+    console.info(
+      `Redis commands for ${calls} calls: ${total} (${(total / calls).toFixed(1)} a call)`,
+      Object.fromEntries(used.filter(([, count]) => count > 0)),
+    );
+    expect(total / calls).toBeLessThan(14);
+    await closeSdk(connected);
   });
 });
