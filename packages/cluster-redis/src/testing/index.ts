@@ -1,3 +1,4 @@
+export { type LoadBalancer, startLoadBalancer } from "./load-balancer.js";
 export {
   type RedisServerProcess,
   type StartRedisServerOptions,
