@@ -108,7 +108,7 @@ async function commandCounts(): Promise<Map<string, number>> {
 }
 
 describe("Redis operations", () => {
-  it("stay at 13 or fewer commands per tools/call of an open session, all replicas together", async () => {
+  it("use fewer than 17 Redis commands per tools/call of an open session, all replicas together", async () => {
     const connected = await connectSdk(cluster.balancer.url, { name: "counted" });
     await connected.client.ping();
     const before = await commandCounts();
@@ -123,12 +123,13 @@ describe("Redis operations", () => {
     const total = used.reduce((sum, [, count]) => sum + count, 0);
     // Measured and written down in the proxy README ("Redis operations per call"): the rate-limit
     // script (EVALSHA, counted with the 4 commands it runs) and two MULTI transactions (XADD and
-    // PEXPIRE for the stream's priming event and for the answer). Heartbeats (every 2 s) may add a few.
+    // PEXPIRE for the stream's priming event and for the answer), and the list of calls in flight
+    // (HSET, PEXPIRE, HDEL). Heartbeats (every 2 s) may add a few.
     console.info(
       `Redis commands for ${calls} calls: ${total} (${(total / calls).toFixed(1)} a call)`,
       Object.fromEntries(used.filter(([, count]) => count > 0)),
     );
-    expect(total / calls).toBeLessThan(14);
+    expect(total / calls).toBeLessThan(17);
     await closeSdk(connected);
   });
 });

@@ -2,6 +2,14 @@ import type { ClusterBus, ClusterDelivery } from "@patchbay/http-gateway";
 import type { Redis } from "ioredis";
 import type { RedisSubscriber } from "./redis-subscriber.js";
 
+/** The message that only asks whether a replica still listens (see `createRedisCalls`). */
+export const PING = "ping";
+
+/** The bus channel of replica `replicaId`. */
+export function replicaChannel(prefix: string, replicaId: string): string {
+  return `${prefix}replica:${replicaId}`;
+}
+
 /** A bus over Redis pub/sub: one channel `<prefix>replica:<id>` per replica, and `<prefix>broadcast`. */
 export function createRedisBus(options: {
   readonly client: Redis;
@@ -10,7 +18,7 @@ export function createRedisBus(options: {
   readonly replicaId: string;
   readonly onWarning: (message: string) => void;
 }): ClusterBus {
-  const channelOf = (replicaId: string) => `${options.prefix}replica:${replicaId}`;
+  const channelOf = (replicaId: string) => replicaChannel(options.prefix, replicaId);
   const everyone = `${options.prefix}broadcast`;
   return {
     async send(replicaId, delivery) {
@@ -32,7 +40,7 @@ export function createRedisBus(options: {
     },
     onDelivery(listener) {
       return options.subscriber.listen(channelOf(options.replicaId), (message) => {
-        listener(JSON.parse(message) as ClusterDelivery);
+        if (message !== PING) listener(JSON.parse(message) as ClusterDelivery);
       });
     },
   };

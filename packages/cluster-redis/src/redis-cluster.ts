@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import type { GatewayCluster } from "@patchbay/http-gateway";
 import { startHeartbeat } from "./heartbeat.js";
 import { createRedisBus } from "./redis-bus.js";
+import { createRedisCalls } from "./redis-calls.js";
 import { connectRedis, describeRedisUrl } from "./redis-connection.js";
 import { createRedisEventStore } from "./redis-event-store.js";
 import { createRedisRateLimiter } from "./redis-rate-limiter.js";
@@ -95,6 +96,7 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
         : { maxEventsPerStream: options.maxEventsPerStream }),
     }),
     bus: createRedisBus({ client, subscriber, prefix, replicaId, onWarning }),
+    calls: createRedisCalls({ client, prefix, replicaId, ttlMs: options.sessionTtlMs }),
     createRateLimiter: (limiterOptions) =>
       createRedisRateLimiter(client, prefix, limiterOptions, onWarning),
     onAvailable(listener) {

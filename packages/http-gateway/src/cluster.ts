@@ -1,4 +1,4 @@
-import type { Frame, Unsubscribe } from "@patchbay/jsonrpc-core";
+import type { Frame, JSONRPCId, Unsubscribe } from "@patchbay/jsonrpc-core";
 import type { EventStore } from "@patchbay/transport-http";
 import type { RateDecision, RateLimiterOptions } from "./rate-limiter.js";
 
@@ -58,6 +58,26 @@ export interface ClusterBus {
   onBroadcast(listener: (delivery: ClusterDelivery) => void): Unsubscribe;
 }
 
+/** A client call in flight on a replica, as the cluster lists it. */
+export interface ClusterCall {
+  readonly id: JSONRPCId;
+  /** The replica that ran it. */
+  readonly replicaId: string;
+}
+
+/** The calls in flight per session and replica, so that the calls of a lost replica get an answer. */
+export interface ClusterCalls {
+  /** A client request of `sessionId` is running on this replica (fire and forget). */
+  started(sessionId: string, id: JSONRPCId): void;
+  /** It was answered (fire and forget). */
+  ended(sessionId: string, id: JSONRPCId): void;
+  /**
+   * Takes, once across the cluster, the calls of `sessionId` that were running on a replica that is
+   * gone (its bus subscription closed, or its heartbeat expired): each is returned to one caller only.
+   */
+  claimOrphaned(sessionId: string): Promise<readonly ClusterCall[]>;
+}
+
 /** A rate limiter whose buckets live outside the process (shared by replicas). */
 export interface SharedRateLimiter {
   /** Takes one request from `key`'s bucket. */
@@ -75,6 +95,7 @@ export interface GatewayCluster {
   /** Resumable SSE events, readable by every replica. */
   readonly eventStore: EventStore;
   readonly bus: ClusterBus;
+  readonly calls: ClusterCalls;
   /** A limiter whose buckets every replica shares. */
   createRateLimiter(options: RateLimiterOptions): SharedRateLimiter;
   /** False while the shared store cannot be reached: new sessions get 503, `/readyz` 503. */

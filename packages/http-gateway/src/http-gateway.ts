@@ -21,6 +21,7 @@ import {
   type ResolvedLimits,
   resolveLimits,
 } from "./http-gateway-options.js";
+import { answerOrphanedCalls } from "./orphaned-calls.js";
 import { answerPlainPost } from "./plain-post.js";
 import { createRateLimiter } from "./rate-limiter.js";
 import { readiness } from "./readiness.js";
@@ -137,6 +138,10 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       const handler = endpoints.streamable(route.profile);
       const outcome = await shared.adopt(handler, sessionId, admitted, route.profile, request);
       if (outcome === "unavailable") return refuse(storeUnavailable());
+      const resuming = request.method === "GET" && headerValue(request, "last-event-id");
+      if (outcome !== "unknown" && resuming && cluster) {
+        if (await answerOrphanedCalls(cluster, sessionId, response).catch(() => false)) return;
+      }
     }
     const refusal = await dispatch(route, request, response, admitted, sessionId);
     if (refusal) refuse(refusal);

@@ -15,6 +15,8 @@ export {
 export { clientAddress } from "./client-address.js";
 export type {
   ClusterBus,
+  ClusterCall,
+  ClusterCalls,
   ClusterDelivery,
   GatewayCluster,
   SharedRateLimiter,
@@ -42,6 +44,7 @@ export {
   type HttpGatewayOptions,
   resolveLimits,
 } from "./http-gateway-options.js";
+export { REPLICA_LOST_CODE } from "./orphaned-calls.js";
 export {
   createPlainJsonRpcEndpoint,
   type PlainJsonRpcEndpoint,

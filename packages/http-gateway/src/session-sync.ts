@@ -1,4 +1,4 @@
-import type { FrameInfo, JSONRPCMessage, JSONRPCRequest } from "@patchbay/jsonrpc-core";
+import type { FrameInfo, JSONRPCId, JSONRPCMessage, JSONRPCRequest } from "@patchbay/jsonrpc-core";
 import type { GatewayCluster, SharedSessionRecord } from "./cluster.js";
 
 const SYNC_LOGGING_ID = "~sync~logging";
@@ -42,6 +42,12 @@ export function createSessionSync(options: {
   let level = options.adopted?.loggingLevel;
   const keyOf = (id: unknown) => JSON.stringify(id);
   const info: FrameInfo = { extra: { sessionId } };
+  /** A call answered or cancelled: no longer in flight here nor in the cluster's list. */
+  const finish = (id: unknown): boolean => {
+    if (!inFlight.delete(keyOf(id))) return false;
+    cluster.calls.ended(sessionId, id as JSONRPCId);
+    return true;
+  };
   const sync: SessionSync = {
     record: options.adopted,
     incoming(message) {
@@ -49,6 +55,7 @@ export function createSessionSync(options: {
       const params = (message.params ?? {}) as Record<string, unknown>;
       if ("id" in message) {
         inFlight.add(keyOf(message.id));
+        cluster.calls.started(sessionId, message.id);
         if (message.method === "logging/setLevel") {
           levelRequests.set(keyOf(message.id), String(params.level));
         }
@@ -56,7 +63,7 @@ export function createSessionSync(options: {
       }
       if (message.method !== "notifications/cancelled") return true;
       // A cancelled call's later messages no longer belong on its (closed) stream.
-      if (inFlight.delete(keyOf(params.requestId))) return true;
+      if (finish(params.requestId)) return true;
       const delivery = { sessionId, frame: message };
       cluster.bus.broadcast(delivery).catch(options.warn("broadcasting a cancellation"));
       return false;
@@ -64,7 +71,7 @@ export function createSessionSync(options: {
     async answered(message) {
       if ("method" in message) return;
       const key = keyOf(message.id);
-      inFlight.delete(key);
+      finish(message.id);
       const asked = levelRequests.get(key);
       levelRequests.delete(key);
       if (asked === undefined || !("result" in message) || sync.record === undefined) return;
@@ -89,7 +96,7 @@ export function createSessionSync(options: {
     applyBroadcast(message) {
       if (!("method" in message) || message.method !== "notifications/cancelled") return;
       const params = (message.params ?? {}) as Record<string, unknown>;
-      if (inFlight.delete(keyOf(params.requestId))) options.emit(message, info);
+      if (finish(params.requestId)) options.emit(message, info);
     },
     isInFlight: (id) => inFlight.has(keyOf(id)),
     ownsAnswer: (message) => !("method" in message) && message.id === SYNC_LOGGING_ID,
