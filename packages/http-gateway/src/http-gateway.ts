@@ -3,6 +3,7 @@ import { PROMETHEUS_CONTENT_TYPE } from "@patchbay/telemetry";
 import {
   createOriginGuard,
   headerValue,
+  type StreamableHttpHandler,
   systemClock,
   writeJsonBody,
   writeJsonError,
@@ -11,7 +12,7 @@ import { admit, isRefusal, type Refusal } from "./admission.js";
 import { backendOfName } from "./backend-of-name.js";
 import type { GatewayCluster } from "./cluster.js";
 import { registerClusterMetrics } from "./cluster-metrics.js";
-import { createClusterSessions } from "./cluster-sessions.js";
+import { type ClusterSessions, createClusterSessions } from "./cluster-sessions.js";
 import type { FrontRequestEnd } from "./front-guard.js";
 import type { GatewayLogEntry } from "./gateway-log.js";
 import { createGatewayMetrics } from "./gateway-metrics.js";
@@ -133,15 +134,12 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     const admitted = await admit(request, route.profile, sessionId, admission);
     if (isRefusal(admitted)) return refuse(admitted);
     identities.set(request, admitted);
-    if (shared !== undefined && route.kind === "mcp" && sessionId !== undefined) {
-      // Another replica's session is adopted here before the transport looks it up.
+    if (cluster && shared && route.kind === "mcp" && sessionId !== undefined) {
       const handler = endpoints.streamable(route.profile);
-      const outcome = await shared.adopt(handler, sessionId, admitted, route.profile, request);
-      if (outcome === "unavailable") return refuse(storeUnavailable());
-      const resuming = request.method === "GET" && headerValue(request, "last-event-id");
-      if (outcome !== "unknown" && resuming && cluster) {
-        if (await answerOrphanedCalls(cluster, sessionId, response).catch(() => false)) return;
-      }
+      const step = { cluster, shared, handler, sessionId, identity: admitted, request, response };
+      const outcome = await prepareSharedSession(step, route.profile);
+      if (outcome === "answered") return;
+      if (outcome !== undefined) return refuse(outcome);
     }
     const refusal = await dispatch(route, request, response, admitted, sessionId);
     if (refusal) refuse(refusal);
@@ -226,6 +224,33 @@ function serveOperational(
   const text = router.telemetry.registry.render();
   response.writeHead(200, { "content-type": PROMETHEUS_CONTENT_TYPE });
   response.end(text);
+}
+
+/**
+ * Cluster mode, a request naming a session: adopts another replica's session before the transport
+ * looks it up, and answers the calls lost with a replica to a client resuming its stream.
+ */
+async function prepareSharedSession(
+  step: {
+    readonly cluster: GatewayCluster;
+    readonly shared: ClusterSessions;
+    readonly handler: StreamableHttpHandler;
+    readonly sessionId: string;
+    readonly identity: TokenIdentity;
+    readonly request: IncomingMessage;
+    readonly response: ServerResponse;
+  },
+  profile: string | undefined,
+): Promise<Refusal | "answered" | undefined> {
+  const { sessionId, request } = step;
+  const outcome = await step.shared.adopt(step.handler, sessionId, step.identity, profile, request);
+  if (outcome === "unavailable") return storeUnavailable();
+  if (outcome === "unknown") return undefined;
+  if (request.method !== "GET" || headerValue(request, "last-event-id") === undefined) return;
+  const answered = await answerOrphanedCalls(step.cluster, sessionId, step.response).catch(
+    () => false,
+  );
+  return answered ? "answered" : undefined;
 }
 
 /** The shared sessions' TTL, clock and warnings. */
