@@ -1,4 +1,4 @@
-export { type LoadBalancer, startLoadBalancer } from "./load-balancer.js";
+export { type LoadBalancer, type RoutedRequest, startLoadBalancer } from "./load-balancer.js";
 export {
   type RedisServerProcess,
   type StartRedisServerOptions,

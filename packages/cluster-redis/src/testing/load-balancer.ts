@@ -7,12 +7,21 @@ import {
 } from "node:http";
 import type { AddressInfo } from "node:net";
 
+/** One request the balancer forwarded: to which target, with which method and path. */
+export interface RoutedRequest {
+  readonly target: number;
+  readonly method: string;
+  readonly path: string;
+}
+
 /** A round-robin load balancer without affinity: each request goes to the next target. */
 export interface LoadBalancer {
   /** `http://127.0.0.1:<port>/mcp`. */
   readonly url: URL;
   /** The target index each request went to, in order, with its method and path. */
-  readonly routed: { readonly target: number; readonly method: string; readonly path: string }[];
+  readonly routed: RoutedRequest[];
+  /** Resolves with the next request routed from now on that `matches` accepts. */
+  next(matches: (hop: RoutedRequest) => boolean): Promise<RoutedRequest>;
   close(): Promise<void>;
 }
 
@@ -23,7 +32,8 @@ export interface LoadBalancer {
  */
 export async function startLoadBalancer(targets: readonly URL[]): Promise<LoadBalancer> {
   let next = 0;
-  const routed: LoadBalancer["routed"][number][] = [];
+  const routed: RoutedRequest[] = [];
+  const waiters = new Set<(hop: RoutedRequest) => void>();
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -46,7 +56,9 @@ export async function startLoadBalancer(targets: readonly URL[]): Promise<LoadBa
       headers: request.headers,
     });
     upstream.on("response", (answer) => {
-      routed.push({ target, method: request.method ?? "", path: request.url ?? "" });
+      const hop = { target, method: request.method ?? "", path: request.url ?? "" };
+      routed.push(hop);
+      for (const waiter of [...waiters]) waiter(hop);
       response.writeHead(answer.statusCode ?? 502, answer.headers);
       response.flushHeaders();
       answer.pipe(response);
@@ -77,6 +89,16 @@ export async function startLoadBalancer(targets: readonly URL[]): Promise<LoadBa
   return {
     url: new URL(`http://127.0.0.1:${port}/mcp`),
     routed,
+    next(matches) {
+      return new Promise((resolve) => {
+        const waiter = (hop: RoutedRequest) => {
+          if (!matches(hop)) return;
+          waiters.delete(waiter);
+          resolve(hop);
+        };
+        waiters.add(waiter);
+      });
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
