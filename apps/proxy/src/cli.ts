@@ -111,7 +111,11 @@ async function main(): Promise<number> {
     proxy.log.info("stopped");
     return 0;
   } catch (error) {
-    const known = error instanceof GatewayConfigError || error instanceof AuthRequiredError;
+    const known =
+      error instanceof GatewayConfigError ||
+      error instanceof AuthRequiredError ||
+      // From @patchbay/cluster-redis, which is loaded only with a cluster: matched by its code.
+      (error as { code?: unknown }).code === "REDIS_UNREACHABLE";
     process.stderr.write(
       `patchbay-proxy: ${known ? (error as Error).message : String((error as Error).stack ?? error)}\n`,
     );

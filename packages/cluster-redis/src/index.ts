@@ -3,6 +3,10 @@ export {
   type RedisCluster,
   type RedisClusterOptions,
 } from "./redis-cluster.js";
-export { describeRedisUrl, redisOptionsOf } from "./redis-connection.js";
+export {
+  describeRedisUrl,
+  RedisUnreachableError,
+  redisOptionsOf,
+} from "./redis-connection.js";
 export { createRedisEventStore, type RedisEventStoreOptions } from "./redis-event-store.js";
 export { createRedisRateLimiter } from "./redis-rate-limiter.js";

@@ -8,6 +8,15 @@ export interface RedisConnectionOptions {
   readonly connectTimeoutMs?: number;
 }
 
+/** Start-up could not reach Redis (a local error: code `REDIS_UNREACHABLE`, the reason as `cause`). */
+export class RedisUnreachableError extends Error {
+  readonly code = "REDIS_UNREACHABLE";
+  constructor(message: string, options: { cause: unknown }) {
+    super(message, options);
+    this.name = "RedisUnreachableError";
+  }
+}
+
 /** Where a Redis URL points, without its credentials (for logs). */
 export function describeRedisUrl(url: string): string {
   if (url.startsWith("unix://")) return url;
@@ -63,8 +72,9 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Red
     ]);
   } catch (error) {
     client.disconnect();
-    throw new Error(
+    throw new RedisUnreachableError(
       `cannot reach Redis at ${describeRedisUrl(options.url)}: ${(error as Error).message}`,
+      { cause: error },
     );
   } finally {
     clearTimeout(timer);
