@@ -81,6 +81,17 @@ describe("three replicas behind a balancer without affinity", () => {
     await closeSdk(connected);
   });
 
+  it("never show the cluster block (the Redis URL) to clients in gateway_status", async () => {
+    const connected = await connectSdk(cluster.balancer.url, { name: "status" });
+    const status = JSON.stringify(
+      await connected.client.callTool({ name: "gateway_status", arguments: {} }),
+    );
+    expect(status).toContain("sample");
+    expect(status).not.toContain("redis://");
+    expect(status).not.toContain('"cluster"');
+    await closeSdk(connected);
+  });
+
   it("report Redis and the live replicas in /readyz and /metrics", async () => {
     const ready = await fetch(new URL("/readyz", cluster.replicas[0]?.origin));
     expect(ready.status).toBe(200);
