@@ -11,7 +11,7 @@ const version = (
   }
 ).version;
 
-const help = `Usage: patchbay-proxy [--config <file>] [--host 127.0.0.1] [--port 8080]
+const help = `Usage: patchbay-proxy [--config <file>] [--host 127.0.0.1] [--port 8080] [--redis <url>]
 
 Serves the MCP servers listed in <file> (JSON, JSON with comments, or YAML), aggregated under
 namespaced names, over HTTP to many clients: Streamable HTTP at /mcp and /mcp/<profile>, legacy
@@ -24,6 +24,11 @@ Options:
   -p, --port <n>               port (default $PORT or 8080; 0 picks a free one)
       --log-format <format>    json | pretty (default pretty); logs go to stderr
       --drain-timeout-ms <n>   on SIGTERM/SIGINT, how long in-flight calls may finish (default 10000)
+      --redis <url>            share sessions, events and rate limits with other replicas through
+                               this Redis (redis://host:port, rediss://…, unix:///path); overrides
+                               the config's cluster.redis
+      --replica-id <id>        this replica's name in Redis, logs and metrics (default
+                               <hostname>-<pid>); overrides the config's cluster.replicaId
   -h, --help                   show this help
   -v, --version                show the version
 `;
@@ -43,6 +48,8 @@ async function main(): Promise<number> {
         port: { type: "string", short: "p" },
         "log-format": { type: "string" },
         "drain-timeout-ms": { type: "string" },
+        redis: { type: "string" },
+        "replica-id": { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -69,8 +76,20 @@ async function main(): Promise<number> {
   if (!Number.isInteger(drainTimeoutMs) || drainTimeoutMs < 0) {
     return fail("--drain-timeout-ms must be a whole number of milliseconds");
   }
+  if (
+    typeof values.redis === "string" &&
+    !/^(rediss?:\/\/\S+|unix:\/\/\/\S+)$/.test(values.redis)
+  ) {
+    return fail("--redis must be redis://host:port, rediss://… or unix:///path");
+  }
+  const replicaId = values["replica-id"];
+  if (typeof replicaId === "string" && !/^[A-Za-z0-9_.-]{1,64}$/.test(replicaId)) {
+    return fail("--replica-id may only contain [A-Za-z0-9_.-], 1 to 64 characters");
+  }
   try {
     const proxy = await startProxy({
+      ...(typeof values.redis === "string" ? { redis: values.redis } : {}),
+      ...(typeof replicaId === "string" ? { replicaId } : {}),
       ...(typeof values.config === "string" ? { configPath: values.config } : {}),
       ...(typeof values.host === "string" ? { host: values.host } : {}),
       port,
@@ -92,7 +111,11 @@ async function main(): Promise<number> {
     proxy.log.info("stopped");
     return 0;
   } catch (error) {
-    const known = error instanceof GatewayConfigError || error instanceof AuthRequiredError;
+    const known =
+      error instanceof GatewayConfigError ||
+      error instanceof AuthRequiredError ||
+      // From @patchbay/cluster-redis, which is loaded only with a cluster: matched by its code.
+      (error as { code?: unknown }).code === "REDIS_UNREACHABLE";
     process.stderr.write(
       `patchbay-proxy: ${known ? (error as Error).message : String((error as Error).stack ?? error)}\n`,
     );

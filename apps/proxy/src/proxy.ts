@@ -22,6 +22,7 @@ import { createRedactor } from "@patchbay/telemetry";
 import { createProxyBackendTransports } from "./backend-transports.js";
 import { demoConfig } from "./demo-config.js";
 import { loadProxyConfig } from "./load-config-file.js";
+import { joinProxyCluster } from "./proxy-cluster.js";
 import { createProxyFront } from "./proxy-front.js";
 import { createProxyLog, type ProxyLog } from "./proxy-log.js";
 import { createProxyTelemetry } from "./proxy-telemetry.js";
@@ -46,6 +47,10 @@ export interface ProxyOptions {
   readonly version: string;
   /** Sees every backend transport the proxy opens (tests watch per-session backends stop). */
   readonly onBackendTransport?: (backend: BackendConfig, transport: Transport) => void;
+  /** Redis shared by replicas (`--redis`); overrides the config's `cluster.redis`. */
+  readonly redis?: string;
+  /** This replica's id (`--replica-id`); overrides the config's `cluster.replicaId`. */
+  readonly replicaId?: string;
 }
 
 /** A running proxy. */
@@ -72,7 +77,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     options.configPath === undefined
       ? parseGatewayConfig(demoConfig(), { source: "(demo)" })
       : await loadProxyConfig(resolve(options.configPath), environment);
-  const { auth, limits, http, ...routerConfig } = parsed.config;
+  const { auth, limits, http, cluster: clusterConfig, ...routerConfig } = parsed.config;
   const decision = decideAuth(auth, host);
   const secrets = (auth?.tokens ?? []).flatMap((entry) => (entry.token ? [entry.token] : []));
   const redact = createRedactor({ secretValues: secrets });
@@ -81,6 +86,19 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   if (decision.notice) log.warn(decision.notice);
 
   const resolvedLimits = resolveLimits(limits);
+  const clusterRedis = options.redis ?? clusterConfig?.redis;
+  const cluster =
+    clusterRedis === undefined
+      ? undefined
+      : await joinProxyCluster(
+          {
+            ...clusterConfig,
+            redis: clusterRedis,
+            ...(options.replicaId === undefined ? {} : { replicaId: options.replicaId }),
+          },
+          resolvedLimits.sessionIdleTtlMs,
+          log,
+        );
   const feed = createCallFeed();
   const telemetry = await createProxyTelemetry(routerConfig.telemetry, options.configPath, log, [
     feed.sink,
@@ -129,6 +147,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     ...originLists,
     trustProxy,
     onLog: (entry) => log.request(entry),
+    ...(cluster === undefined ? {} : { cluster, onWarning: (message) => log.warn(message) }),
   });
   const websocket = createProxyWebSocketEndpoint({
     router: dashboard.router,
@@ -171,6 +190,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       ]);
       await dashboard.close();
       await router.close();
+      await cluster?.close();
       server.closeAllConnections();
       await closed;
       await telemetry.close();

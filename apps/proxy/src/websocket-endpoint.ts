@@ -120,7 +120,7 @@ export function createProxyWebSocketEndpoint(
       }
       if (draining) return refuseUpgrade(socket, 503, "the proxy is shutting down");
       // Admission answers exactly as the HTTP endpoints do (403, 429, 401, 403).
-      const admitted = admit(request, profile, undefined, admission);
+      const admitted = await admit(request, profile, undefined, admission);
       if (isRefusal(admitted)) {
         return refuseUpgrade(socket, admitted.status, admitted.message, admitted.headers);
       }

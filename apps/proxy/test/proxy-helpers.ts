@@ -81,12 +81,18 @@ export async function startTestProxy(
 /** Connects the official SDK client over Streamable HTTP, with a bearer token when given. */
 export async function connectSdk(
   url: URL,
-  options: { token?: string; capabilities?: Record<string, unknown>; name?: string } = {},
+  options: {
+    token?: string;
+    capabilities?: Record<string, unknown>;
+    name?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const transport = new StreamableHTTPClientTransport(url, {
-    requestInit:
-      options.token === undefined ? {} : { headers: { authorization: `Bearer ${options.token}` } },
-  });
+  const headers = {
+    ...options.headers,
+    ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }),
+  };
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
   const client = new Client(
     { name: options.name ?? "proxy-test", version: "1.0.0" },
     { capabilities: options.capabilities ?? {} },

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { headerValue, type OriginGuard, SESSION_NOT_FOUND_CODE } from "@patchbay/transport-http";
 import { clientAddress } from "./client-address.js";
+import type { SharedRateLimiter } from "./cluster.js";
 import type { RateLimiter } from "./rate-limiter.js";
 import { mayUseProfile, type TokenAuthenticator, type TokenIdentity } from "./token-auth.js";
 
@@ -23,7 +24,8 @@ export interface Refusal {
 /** What admission needs. */
 export interface AdmissionOptions {
   readonly guard: OriginGuard;
-  readonly limiter: RateLimiter;
+  /** In-process buckets, or buckets shared by replicas. */
+  readonly limiter: RateLimiter | SharedRateLimiter;
   readonly requestsPerMinute: number;
   readonly authenticator: TokenAuthenticator | undefined;
   readonly trustProxy: boolean;
@@ -50,15 +52,17 @@ function rateLimited(
  * Origin (403), rate limit per client address (429, before auth so token guessing is limited too),
  * bearer token (401), profile (403), rate limit per token (429), session ownership (404).
  */
-export function admit(
+export async function admit(
   request: IncomingMessage,
   profile: string | undefined,
   sessionId: string | undefined,
   options: AdmissionOptions,
-): TokenIdentity | Refusal {
+): Promise<TokenIdentity | Refusal> {
   const rejection = options.guard(request);
   if (rejection) return { status: 403, message: rejection.message };
-  const byAddress = options.limiter.take(`address ${clientAddress(request, options.trustProxy)}`);
+  const byAddress = await options.limiter.take(
+    `address ${clientAddress(request, options.trustProxy)}`,
+  );
   if (!byAddress.allowed) {
     return rateLimited(byAddress.retryAfterSeconds, options.requestsPerMinute, "address");
   }
@@ -89,7 +93,7 @@ export function admit(
         headers: { "www-authenticate": 'Bearer realm="patchbay", error="insufficient_scope"' },
       };
     }
-    const byToken = options.limiter.take(`token ${identity.name}`);
+    const byToken = await options.limiter.take(`token ${identity.name}`);
     if (!byToken.allowed) {
       return rateLimited(byToken.retryAfterSeconds, options.requestsPerMinute, "token");
     }

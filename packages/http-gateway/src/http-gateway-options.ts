@@ -1,5 +1,6 @@
 import type { Router } from "@patchbay/router";
 import type { Clock, OriginGuardOptions } from "@patchbay/transport-http";
+import type { GatewayCluster } from "./cluster.js";
 import type { GatewayLogEntry } from "./gateway-log.js";
 import type { BearerTokenConfig } from "./token-auth.js";
 
@@ -50,6 +51,14 @@ export interface HttpGatewayOptions extends OriginGuardOptions {
   readonly keepAliveIntervalMs?: number | undefined;
   /** Receives one entry per HTTP refusal and per JSON-RPC request answered. */
   readonly onLog?: (entry: GatewayLogEntry) => void;
+  /**
+   * Replicas behind one load balancer: session records, resumable events and rate limits shared
+   * through the cluster (see `@patchbay/cluster-redis`), so that any replica serves any request.
+   * Default: none (one process, everything in memory).
+   */
+  readonly cluster?: GatewayCluster | undefined;
+  /** Receives operator warnings (the cluster's store unreachable, say). */
+  readonly onWarning?: (message: string) => void;
 }
 
 /** Applies the defaults to `limits`, ignoring `undefined` values. */

@@ -3,15 +3,26 @@ import { PROMETHEUS_CONTENT_TYPE } from "@patchbay/telemetry";
 import {
   createOriginGuard,
   headerValue,
+  type StreamableHttpHandler,
   systemClock,
   writeJsonBody,
   writeJsonError,
 } from "@patchbay/transport-http";
 import { admit, isRefusal, type Refusal } from "./admission.js";
 import { backendOfName } from "./backend-of-name.js";
+import type { GatewayCluster } from "./cluster.js";
+import { registerClusterMetrics } from "./cluster-metrics.js";
+import { type ClusterSessions, createClusterSessions } from "./cluster-sessions.js";
+import type { FrontRequestEnd } from "./front-guard.js";
+import type { GatewayLogEntry } from "./gateway-log.js";
 import { createGatewayMetrics } from "./gateway-metrics.js";
 import { type GatewayRoute, parseGatewayPath } from "./gateway-path.js";
-import { type HttpGatewayOptions, resolveLimits } from "./http-gateway-options.js";
+import {
+  type HttpGatewayOptions,
+  type ResolvedLimits,
+  resolveLimits,
+} from "./http-gateway-options.js";
+import { answerOrphanedCalls } from "./orphaned-calls.js";
 import { answerPlainPost } from "./plain-post.js";
 import { createRateLimiter } from "./rate-limiter.js";
 import { readiness } from "./readiness.js";
@@ -48,33 +59,27 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
   const log = options.onLog ?? (() => {});
   const identities = new WeakMap<IncomingMessage, TokenIdentity>();
   const metrics = createGatewayMetrics(router.telemetry.registry, () => endpoints.sessionCount);
+  const cluster = options.cluster;
+  const shared = cluster && createClusterSessions({ cluster, ...clusterTimes(options, limits) });
+  if (cluster && shared) registerClusterMetrics(router.telemetry.registry, cluster, shared);
   const endpoints = createSessionEndpoints({
     router,
     limits,
     clock,
+    eventStore: cluster?.eventStore,
+    wrapSession: shared?.wrap,
     ...(options.keepAliveIntervalMs === undefined
       ? {}
       : { keepAliveIntervalMs: options.keepAliveIntervalMs }),
     identityOf: (request) => identities.get(request),
     onRequestEnd(end, profile, owner) {
       metrics.rpc(end.method, end.status);
-      const backend = end.backend ?? backendOfName(router.config, end.name, end.method);
-      log({
-        kind: "rpc",
-        method: end.method,
-        ...(profile === undefined ? {} : { profile }),
-        ...(backend === undefined ? {} : { backend }),
-        ...(end.name === undefined ? {} : { tool: end.name }),
-        status: end.status,
-        durationMs: end.durationMs,
-        ...(end.traceId === undefined ? {} : { traceId: end.traceId }),
-        client: owner.name,
-      });
+      log(rpcLogEntry(router, end, profile, owner));
     },
   });
   const admission = {
     guard: createOriginGuard(options),
-    limiter: createRateLimiter({
+    limiter: (cluster?.createRateLimiter ?? createRateLimiter)({
       requestsPerMinute: limits.requestsPerMinute,
       now: () => clock.now(),
     }),
@@ -113,7 +118,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       if (request.method !== "GET" && request.method !== "HEAD") {
         return refuse(methodNotAllowed(request, "GET, HEAD"));
       }
-      return serveOperational(router, route.kind, response);
+      return serveOperational(router, route.kind, response, cluster);
     }
     if (route.profile !== undefined && !(route.profile in router.config.profiles)) {
       return refuse({ status: 404, message: `unknown profile: ${route.profile}` });
@@ -126,9 +131,16 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     if (closing && (sessionId === undefined || endpoints.ownerOf(sessionId) === undefined)) {
       return refuse({ status: 503, message: "the gateway is shutting down" });
     }
-    const admitted = admit(request, route.profile, sessionId, admission);
+    const admitted = await admit(request, route.profile, sessionId, admission);
     if (isRefusal(admitted)) return refuse(admitted);
     identities.set(request, admitted);
+    if (cluster && shared && route.kind === "mcp" && sessionId !== undefined) {
+      const handler = endpoints.streamable(route.profile);
+      const step = { cluster, shared, handler, sessionId, identity: admitted, request, response };
+      const outcome = await prepareSharedSession(step, route.profile);
+      if (outcome === "answered") return;
+      if (outcome !== undefined) return refuse(outcome);
+    }
     const refusal = await dispatch(route, request, response, admitted, sessionId);
     if (refusal) refuse(refusal);
   };
@@ -156,6 +168,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     }
     const opensSession =
       route.kind === "sse" || (route.kind === "mcp" && post && sessionId === undefined);
+    if (opensSession && cluster !== undefined && !cluster.available) return storeUnavailable();
     if (opensSession && endpoints.sessionCount >= limits.maxSessions) {
       return {
         status: 503,
@@ -177,6 +190,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       await Promise.race([endpoints.idle(), deadline]);
       clock.clearTimeout(timer);
       await endpoints.close();
+      shared?.close();
     })();
     return closing;
   }
@@ -193,15 +207,89 @@ function serveOperational(
   router: HttpGatewayOptions["router"],
   kind: "healthz" | "readyz" | "metrics",
   response: ServerResponse,
+  cluster: GatewayCluster | undefined,
 ) {
   if (kind === "healthz") return writeJsonBody(response, 200, { status: "ok" });
   if (kind === "readyz") {
     const state = readiness(router);
-    return writeJsonBody(response, state.ready ? 200 : 503, state);
+    if (cluster === undefined) return writeJsonBody(response, state.ready ? 200 : 503, state);
+    // A replica that cannot reach the shared store takes no new sessions: the balancer skips it.
+    const ready = state.ready && cluster.available;
+    return writeJsonBody(response, ready ? 200 : 503, {
+      ...state,
+      ready,
+      cluster: cluster.status(),
+    });
   }
   const text = router.telemetry.registry.render();
   response.writeHead(200, { "content-type": PROMETHEUS_CONTENT_TYPE });
   response.end(text);
+}
+
+/**
+ * Cluster mode, a request naming a session: adopts another replica's session before the transport
+ * looks it up, and answers the calls lost with a replica to a client resuming its stream.
+ */
+async function prepareSharedSession(
+  step: {
+    readonly cluster: GatewayCluster;
+    readonly shared: ClusterSessions;
+    readonly handler: StreamableHttpHandler;
+    readonly sessionId: string;
+    readonly identity: TokenIdentity;
+    readonly request: IncomingMessage;
+    readonly response: ServerResponse;
+  },
+  profile: string | undefined,
+): Promise<Refusal | "answered" | undefined> {
+  const { sessionId, request } = step;
+  const outcome = await step.shared.adopt(step.handler, sessionId, step.identity, profile, request);
+  if (outcome === "unavailable") return storeUnavailable();
+  if (outcome === "unknown") return undefined;
+  if (request.method !== "GET" || headerValue(request, "last-event-id") === undefined) return;
+  const answered = await answerOrphanedCalls(step.cluster, sessionId, step.response).catch(
+    () => false,
+  );
+  return answered ? "answered" : undefined;
+}
+
+/** The shared sessions' TTL, clock and warnings. */
+function clusterTimes(options: HttpGatewayOptions, limits: ResolvedLimits) {
+  return {
+    ttlMs: limits.sessionIdleTtlMs,
+    // Records are compared across machines: wall time, not the gateway's (test) clock.
+    now: Date.now,
+    onWarning: options.onWarning ?? (() => {}),
+  };
+}
+
+/** The log line of one answered JSON-RPC request. */
+function rpcLogEntry(
+  router: HttpGatewayOptions["router"],
+  end: FrontRequestEnd,
+  profile: string | undefined,
+  owner: TokenIdentity,
+): GatewayLogEntry {
+  const backend = end.backend ?? backendOfName(router.config, end.name, end.method);
+  return {
+    kind: "rpc",
+    method: end.method,
+    ...(profile === undefined ? {} : { profile }),
+    ...(backend === undefined ? {} : { backend }),
+    ...(end.name === undefined ? {} : { tool: end.name }),
+    status: end.status,
+    durationMs: end.durationMs,
+    ...(end.traceId === undefined ? {} : { traceId: end.traceId }),
+    client: owner.name,
+  };
+}
+
+function storeUnavailable(): Refusal {
+  return {
+    status: 503,
+    message: "the shared session store cannot be reached; try again shortly",
+    headers: { "retry-after": "1" },
+  };
 }
 
 function methodNotAllowed(request: IncomingMessage, allow: string): Refusal {

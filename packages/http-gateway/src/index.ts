@@ -13,6 +13,16 @@ export {
   isLoopbackHost,
 } from "./auth-policy.js";
 export { clientAddress } from "./client-address.js";
+export type {
+  ClusterBus,
+  ClusterCall,
+  ClusterCalls,
+  ClusterDelivery,
+  GatewayCluster,
+  SharedRateLimiter,
+  SharedSessionRecord,
+  SharedSessionStore,
+} from "./cluster.js";
 export {
   type FrontGuardOptions,
   type FrontRequestEnd,
@@ -34,6 +44,7 @@ export {
   type HttpGatewayOptions,
   resolveLimits,
 } from "./http-gateway-options.js";
+export { REPLICA_LOST_CODE } from "./orphaned-calls.js";
 export {
   createPlainJsonRpcEndpoint,
   type PlainJsonRpcEndpoint,
@@ -46,6 +57,7 @@ export {
   type RateLimiterOptions,
 } from "./rate-limiter.js";
 export { type Readiness, readiness } from "./readiness.js";
+export { SHARED_STORE_UNAVAILABLE_CODE } from "./shared-session-transport.js";
 export {
   type BearerTokenConfig,
   createTokenAuthenticator,

@@ -4,6 +4,7 @@ import type { Router } from "@patchbay/router";
 import {
   type Clock,
   createStreamableHttpHandler,
+  type EventStore,
   type StreamableHttpHandler,
 } from "@patchbay/transport-http";
 import { createSseHandler, type SseHandler } from "@patchbay/transport-sse";
@@ -27,6 +28,18 @@ export interface SessionEndpointsOptions {
     profile: string | undefined,
     owner: TokenIdentity,
   ) => void;
+  /** Where Streamable HTTP keeps resumable events; default bounded in memory per profile. */
+  readonly eventStore?: EventStore | undefined;
+  /** Wraps each Streamable HTTP session's transport before the router serves it (replicas). */
+  readonly wrapSession?:
+    | ((
+        transport: Transport,
+        sessionId: string,
+        owner: TokenIdentity,
+        profile: string | undefined,
+        hasStandaloneStream: () => boolean,
+      ) => Transport)
+    | undefined;
 }
 
 /** The per-profile Streamable HTTP, SSE and plain JSON-RPC endpoints and their sessions. */
@@ -76,6 +89,7 @@ export function createSessionEndpoints(options: SessionEndpointsOptions): Sessio
     sessionId: string | undefined,
     owner: TokenIdentity,
     profile: string | undefined,
+    wrap?: (front: Transport) => Transport,
   ): Promise<void> {
     const front = guardFrontTransport(transport, {
       requestTimeoutMs: limits.requestTimeoutMs,
@@ -89,7 +103,8 @@ export function createSessionEndpoints(options: SessionEndpointsOptions): Sessio
       fronts.delete(front);
       if (sessionId !== undefined) owners.delete(sessionId);
     });
-    await options.router.serve(front, profile === undefined ? {} : { profile });
+    const served = wrap === undefined ? front : wrap(front);
+    await options.router.serve(served, profile === undefined ? {} : { profile });
   }
 
   return {
@@ -99,9 +114,25 @@ export function createSessionEndpoints(options: SessionEndpointsOptions): Sessio
       if (handler === undefined) {
         handler = createStreamableHttpHandler({
           ...common,
-          onSession: (transport, session) =>
-            serve(transport, session.sessionId, session.authInfo as TokenIdentity, profile),
+          onSession: (transport, session) => {
+            const owner = session.authInfo as TokenIdentity;
+            const { sessionId } = session;
+            const wrapSession = options.wrapSession;
+            const wrap =
+              wrapSession === undefined || sessionId === undefined
+                ? undefined
+                : (front: Transport) =>
+                    wrapSession(
+                      front,
+                      sessionId,
+                      owner,
+                      profile,
+                      () => transport.hasStandaloneStream,
+                    );
+            return serve(transport, sessionId, owner, profile, wrap);
+          },
           sessionIdleTimeoutMs: limits.sessionIdleTtlMs,
+          ...(options.eventStore === undefined ? {} : { eventStore: options.eventStore }),
         });
         streamable.set(key, handler);
       }

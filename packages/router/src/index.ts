@@ -82,6 +82,8 @@ export {
   type AuthConfig,
   AuthConfigSchema,
   AuthTokenConfigSchema,
+  type ClusterConfig,
+  ClusterConfigSchema,
   type HttpConfig,
   HttpConfigSchema,
   type LimitsConfig,

@@ -53,6 +53,7 @@ export {
   readTextLimited,
 } from "./response-limits.js";
 export { SlowReaderError } from "./server-sse-stream.js";
+export type { StreamableHttpAdoption } from "./session-adoption.js";
 export {
   DEFAULT_MAX_SESSIONS,
   DEFAULT_MAX_SESSIONS_PER_IDENTITY,

@@ -10,8 +10,11 @@ import { openSessionStream, type SessionSettings, type StreamSession } from "./s
  * go out, in order, when the next stream opens.
  */
 export class StandaloneChannel {
-  /** The stream's id in the event store, stable across reconnections. */
-  readonly streamId = randomUUID();
+  /**
+   * The stream's id in the event store, stable across reconnections; derived from the session id,
+   * so that a replica serving the same session resumes it from a shared store.
+   */
+  readonly streamId: string;
   private readonly settings: SessionSettings;
   private readonly onDrop: () => void;
   private readonly session: StreamSession;
@@ -27,6 +30,8 @@ export class StandaloneChannel {
     this.settings = settings;
     this.onDrop = onDrop;
     this.session = session;
+    this.streamId =
+      session.sessionId === undefined ? randomUUID() : `${session.sessionId}.standalone`;
   }
 
   /** True while a GET stream is open. */

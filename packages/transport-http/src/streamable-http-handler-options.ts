@@ -4,6 +4,7 @@ import type { Clock } from "./clock.js";
 import type { EventStore } from "./event-store.js";
 import type { ModernMessageHandler } from "./modern-http-request.js";
 import type { OriginGuardOptions } from "./origin-guard.js";
+import type { StreamableHttpAdoption } from "./session-adoption.js";
 import type {
   ResponseMode,
   StreamableHttpServerTransport,
@@ -109,6 +110,14 @@ export interface StreamableHttpHandler {
   readonly sessionCount: number;
   /** The transport of an open session. */
   getSession(sessionId: string): StreamableHttpServerTransport | undefined;
+  /**
+   * Serves here a session that another process created (replicas sharing session records): see
+   * `StreamableHttpAdoption`. Resolves to the session's transport once `onSession` has run.
+   */
+  adoptSession(
+    sessionId: string,
+    adoption: StreamableHttpAdoption,
+  ): Promise<StreamableHttpServerTransport>;
 }
 
 /** Whether a batch is accepted under `policy` for a session of `protocolVersion`. */

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { adoptSession } from "./adopt-session.js";
 import { systemClock } from "./clock.js";
 import {
   DEFAULT_KEEP_ALIVE_INTERVAL_MS,
@@ -19,6 +20,7 @@ import { isModernRequest } from "./modern-http-request.js";
 import { handleModernRequest } from "./modern-post.js";
 import { createOriginGuard } from "./origin-guard.js";
 import { admitRequest, type RequestGate } from "./request-gate.js";
+import type { StreamableHttpAdoption } from "./session-adoption.js";
 import {
   DEFAULT_MAX_SESSIONS,
   DEFAULT_MAX_SESSIONS_PER_IDENTITY,
@@ -97,6 +99,10 @@ export function createStreamableHttpHandler(
     },
     sessionCount: { get: () => context.sessions.size },
     getSession: { value: (sessionId: string) => context.sessions.get(sessionId) },
+    adoptSession: {
+      value: (sessionId: string, adoption: StreamableHttpAdoption) =>
+        adoptSession(context, sessionId, adoption),
+    },
   }) as StreamableHttpHandler;
 }
 

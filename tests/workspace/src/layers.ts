@@ -47,5 +47,16 @@ export const allowedDependencies: Readonly<Record<string, readonly string[]>> = 
     "@patchbay/transport-http",
     "@patchbay/http-gateway",
   ],
+  "@patchbay/cluster-redis": [
+    "@patchbay/jsonrpc-core",
+    "@patchbay/mcp-types",
+    "@patchbay/server",
+    "@patchbay/client",
+    "@patchbay/router",
+    "@patchbay/telemetry",
+    "@patchbay/transport-http",
+    "@patchbay/transport-sse",
+    "@patchbay/http-gateway",
+  ],
   "@patchbay/contract-tests": ["@patchbay/jsonrpc-core", "@patchbay/mcp-types", "@patchbay/client"],
 };

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { AuthConfigSchema, HttpConfigSchema, LimitsConfigSchema } from "./proxy-config-schema.js";
+import {
+  AuthConfigSchema,
+  ClusterConfigSchema,
+  HttpConfigSchema,
+  LimitsConfigSchema,
+} from "./proxy-config-schema.js";
 
 const stringRecord = z.record(z.string(), z.string());
 const globList = z.array(z.string().min(1));
@@ -89,6 +94,8 @@ export const GatewayConfigFileSchema = z.object({
   limits: LimitsConfigSchema.optional(),
   /** Host/Origin lists and reverse-proxy trust of the HTTP proxy (the stdio gateway ignores it). */
   http: HttpConfigSchema.optional(),
+  /** Redis shared by the HTTP proxy's replicas (the stdio gateway ignores it). */
+  cluster: ClusterConfigSchema.optional(),
 });
 
 /** The config file as written, keys optional. */

@@ -1,6 +1,6 @@
 import type { ConflictPolicy } from "../catalogue/conflict.js";
 import type { RestartPolicyOptions } from "../lifecycle/restart-policy.js";
-import type { AuthConfig, HttpConfig, LimitsConfig } from "./proxy-config-schema.js";
+import type { AuthConfig, ClusterConfig, HttpConfig, LimitsConfig } from "./proxy-config-schema.js";
 
 /** The per-request timeout of a backend unless configured otherwise (DESIGN.md: 60 s). */
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -94,4 +94,6 @@ export interface GatewayConfig {
   readonly limits?: LimitsConfig;
   /** The HTTP proxy's `http` block as written, when the file has one. */
   readonly http?: HttpConfig;
+  /** The HTTP proxy's `cluster` block as written, when the file has one. */
+  readonly cluster?: ClusterConfig;
 }

@@ -27,7 +27,12 @@ import {
   ProfileConfigSchema,
   TelemetryConfigSchema,
 } from "./gateway-config-schema.js";
-import { AuthConfigSchema, HttpConfigSchema, LimitsConfigSchema } from "./proxy-config-schema.js";
+import {
+  AuthConfigSchema,
+  ClusterConfigSchema,
+  HttpConfigSchema,
+  LimitsConfigSchema,
+} from "./proxy-config-schema.js";
 import { suggestKey } from "./suggest-key.js";
 
 /** Options of `parseGatewayConfig`. */
@@ -145,6 +150,7 @@ export function parseGatewayConfig(
       ...(file.auth === undefined ? {} : { auth: file.auth }),
       ...(file.limits === undefined ? {} : { limits: file.limits }),
       ...(file.http === undefined ? {} : { http: file.http }),
+      ...(file.cluster === undefined ? {} : { cluster: file.cluster }),
     },
     warnings,
   };
@@ -283,6 +289,7 @@ const knownAuth = new Set(Object.keys(AuthConfigSchema.shape));
 const knownToken = new Set(["name", "token", "sha256", "profiles"]);
 const knownLimits = new Set(Object.keys(LimitsConfigSchema.shape));
 const knownHttp = new Set(Object.keys(HttpConfigSchema.shape));
+const knownCluster = new Set(Object.keys(ClusterConfigSchema.shape));
 
 /** A misspelt key is often why a config is invalid: name it and the likely intent. */
 function misspeltKeys(value: unknown): ConfigIssue[] {
@@ -327,6 +334,7 @@ function unknownKeys(value: unknown): string[] {
   }
   check(root.limits, knownLimits, "limits");
   check(root.http, knownHttp, "http");
+  check(root.cluster, knownCluster, "cluster");
   return warnings;
 }
 

@@ -51,9 +51,33 @@ export const HttpConfigSchema = z.object({
   trustProxy: z.boolean().optional(),
 });
 
+/**
+ * The `cluster` block of the HTTP proxy: replicas that share sessions, resumable events and rate
+ * limits through one Redis.
+ */
+export const ClusterConfigSchema = z.object({
+  /** `redis://[user:password@]host:port[/db]`, `rediss://…` (TLS) or `unix:///path/to/redis.sock`. */
+  redis: z
+    .string()
+    .regex(
+      /^(rediss?:\/\/[^\s]+|unix:\/\/\/[^\s]+)$/,
+      "expected redis://host:port, rediss://… or unix:///path",
+    ),
+  /** This replica's name in Redis keys, logs and metrics; default `<hostname>-<pid>`. */
+  replicaId: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9_.-]{1,64}$/,
+      "replica ids may only contain [A-Za-z0-9_.-], 1 to 64 characters",
+    )
+    .optional(),
+});
+
 /** The `auth` block as written. */
 export type AuthConfig = z.infer<typeof AuthConfigSchema>;
 /** The `limits` block as written. */
 export type LimitsConfig = z.infer<typeof LimitsConfigSchema>;
 /** The `http` block as written. */
 export type HttpConfig = z.infer<typeof HttpConfigSchema>;
+/** The `cluster` block as written. */
+export type ClusterConfig = z.infer<typeof ClusterConfigSchema>;

@@ -1,0 +1,26 @@
+import type { RedisCluster } from "@patchbay/cluster-redis";
+import type { ClusterConfig } from "@patchbay/router";
+import type { ProxyLog } from "./proxy-log.js";
+
+/**
+ * Joins the replicas that share `config.redis`. `@patchbay/cluster-redis` (and its Redis client)
+ * is loaded only here, so a proxy without `cluster` never loads it.
+ */
+export async function joinProxyCluster(
+  config: ClusterConfig,
+  sessionTtlMs: number,
+  log: ProxyLog,
+): Promise<RedisCluster> {
+  const { createRedisCluster, describeRedisUrl } = await import("@patchbay/cluster-redis");
+  const cluster = await createRedisCluster({
+    url: config.redis,
+    replicaId: config.replicaId,
+    sessionTtlMs,
+    onWarning: (message) => log.warn(`cluster: ${message}`),
+    onInfo: (message) => log.info(`cluster: ${message}`),
+  });
+  log.info(
+    `cluster: replica ${cluster.replicaId} on Redis at ${describeRedisUrl(config.redis)} (${cluster.liveReplicas} live)`,
+  );
+  return cluster;
+}

@@ -1,0 +1,197 @@
+import { createSseParser } from "@patchbay/transport-http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ProxyReplica, startTestCluster, type TestCluster } from "./cluster-harness.js";
+import { connectSdk, sampleEntry } from "./proxy-helpers.js";
+
+// Three replicas on one Redis behind a round-robin balancer; one of them is killed with SIGKILL.
+let cluster: TestCluster;
+beforeAll(async () => {
+  cluster = await startTestCluster({
+    mcpServers: { sample: sampleEntry() },
+    limits: { requestsPerMinute: 100_000 },
+  });
+}, 60_000);
+afterAll(() => cluster?.stop(), 30_000);
+
+const VERSION = "2025-11-25";
+
+/** A POST through the balancer, read whole. */
+async function post(body: unknown, sessionId?: string): Promise<Response> {
+  return fetch(cluster.balancer.url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": VERSION,
+      ...(sessionId === undefined ? {} : { "mcp-session-id": sessionId }),
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+interface Event {
+  readonly id: string | undefined;
+  readonly data: string;
+}
+
+/** A GET stream through the balancer, read event by event. */
+async function openGet(sessionId: string, lastEventId?: string) {
+  const controller = new AbortController();
+  const response = await fetch(cluster.balancer.url, {
+    headers: {
+      accept: "text/event-stream",
+      "mcp-session-id": sessionId,
+      "mcp-protocol-version": VERSION,
+      ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId }),
+    },
+    signal: controller.signal,
+  });
+  const events: Event[] = [];
+  let wake: () => void = () => {};
+  const parser = createSseParser({
+    onEvent: (event) => {
+      events.push({ id: event.id, data: event.data });
+      wake();
+    },
+  });
+  void (async () => {
+    const decoder = new TextDecoder();
+    try {
+      const body = response.body as unknown as AsyncIterable<Uint8Array> | null;
+      for await (const chunk of body ?? []) parser.push(decoder.decode(chunk));
+    } catch {
+      // Broken off: the replica was killed, or the test aborted.
+    }
+    wake();
+  })();
+  return {
+    status: response.status,
+    events,
+    abort: () => controller.abort(),
+    /** Resolves once `count` events with data have arrived. */
+    async messages(count: number): Promise<Event[]> {
+      const withData = () => events.filter((event) => event.data !== "");
+      while (withData().length < count) await new Promise<void>((resolve) => (wake = resolve));
+      return withData();
+    },
+  };
+}
+
+/** The replica the balancer sent the last GET to. */
+function lastGetTarget(): ProxyReplica {
+  const hop = cluster.balancer.routed.filter((entry) => entry.method === "GET").at(-1);
+  return cluster.replicas[hop?.target ?? -1] as ProxyReplica;
+}
+
+describe("a replica killed with SIGKILL", () => {
+  it("leaves its GET stream resumable on another replica, no event lost or repeated", async () => {
+    const opened = await post({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: VERSION,
+        capabilities: {},
+        clientInfo: { name: "raw", version: "1" },
+      },
+    });
+    const sessionId = opened.headers.get("mcp-session-id") as string;
+    await opened.text();
+    await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, sessionId)).text();
+    const stream = await openGet(sessionId);
+    expect(stream.status).toBe(200);
+    const holder = lastGetTarget();
+    // Each toggle changes one replica's backend, whose router tells the session's GET stream.
+    for (let index = 1; index <= 3; index++) {
+      const call = { name: "sample__toggle_extra_tool", arguments: {} };
+      await (
+        await post(
+          { jsonrpc: "2.0", id: 10 + index, method: "tools/call", params: call },
+          sessionId,
+        )
+      ).text();
+      await stream.messages(index);
+    }
+    const seen = await stream.messages(3);
+    expect(
+      seen.every((event) => JSON.parse(event.data).method === "notifications/tools/list_changed"),
+    ).toBe(true);
+
+    process.kill(holder.child.pid as number, "SIGKILL");
+    await holder.exited;
+    stream.abort();
+    // A client that had read only the first event resumes from it, through another replica.
+    const resumed = await openGet(sessionId, seen[0]?.id);
+    expect(resumed.status).toBe(200);
+    expect(lastGetTarget()).not.toBe(holder);
+    const replayed = await resumed.messages(2);
+    expect(replayed.map((event) => event.id)).toEqual([seen[1]?.id, seen[2]?.id]);
+    // And the stream goes on there.
+    const call = { name: "sample__toggle_extra_tool", arguments: {} };
+    await (
+      await post({ jsonrpc: "2.0", id: 20, method: "tools/call", params: call }, sessionId)
+    ).text();
+    const after = await resumed.messages(3);
+    expect(JSON.parse(after[2]?.data ?? "{}").method).toBe("notifications/tools/list_changed");
+    resumed.abort();
+  });
+
+  it("answers every call of a concurrent load once, and the sessions go on without initialize", async () => {
+    const alive = cluster.replicas.filter(
+      (replica) => replica.child.exitCode === null && replica.child.signalCode === null,
+    );
+    expect(alive.length).toBeGreaterThanOrEqual(2);
+    const initializes = () =>
+      cluster.replicas.flatMap((replica) =>
+        replica.logs().filter((line) => line.kind === "rpc" && line.method === "initialize"),
+      ).length;
+    const clients = await Promise.all(
+      ["a", "b", "c"].map((name) => connectSdk(cluster.balancer.url, { name: `load-${name}` })),
+    );
+    const before = initializes();
+    const victim = alive[0] as ProxyReplica;
+    let killed = false;
+    const settled = await Promise.allSettled(
+      clients.flatMap(({ client }) =>
+        Array.from({ length: 6 }, (_, index) =>
+          client.callTool(
+            { name: "sample__long_task", arguments: { steps: 4, stepMs: 50 + index * 10 } },
+            undefined,
+            {
+              timeout: 5_000,
+              onprogress: () => {
+                if (killed) return;
+                killed = true;
+                process.kill(victim.child.pid as number, "SIGKILL");
+              },
+            },
+          ),
+        ),
+      ),
+    );
+    await victim.exited;
+    expect(settled).toHaveLength(18);
+    const results = settled.filter((outcome) => outcome.status === "fulfilled");
+    for (const outcome of results) {
+      expect(outcome.value.content).toEqual([{ type: "text", text: "Completed 4 steps" }]);
+    }
+    // Calls that were on the killed replica end with an error: the balancer's 502 when the replica
+    // died before its answer began, else -32031 from the replica the client resumed its stream on;
+    // every other call has its result.
+    for (const outcome of settled) {
+      if (outcome.status === "rejected")
+        expect(String(outcome.reason)).toMatch(
+          /replica running this call \(replica-\d\) stopped|bad gateway/,
+        );
+    }
+    expect(results.length).toBeGreaterThan(0);
+    expect(settled.some((outcome) => outcome.status === "rejected")).toBe(true);
+    // Every session goes on, on the replicas left, without a new initialize.
+    for (const { client } of clients) {
+      const result = await client.callTool({ name: "sample__add", arguments: { a: 1, b: 1 } });
+      expect(result.structuredContent).toEqual({ sum: 2 });
+    }
+    expect(initializes()).toBe(before);
+    await Promise.all(clients.map(({ client }) => client.close()));
+  }, 30_000);
+});

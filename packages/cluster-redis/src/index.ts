@@ -1,0 +1,12 @@
+export {
+  createRedisCluster,
+  type RedisCluster,
+  type RedisClusterOptions,
+} from "./redis-cluster.js";
+export {
+  describeRedisUrl,
+  RedisUnreachableError,
+  redisOptionsOf,
+} from "./redis-connection.js";
+export { createRedisEventStore, type RedisEventStoreOptions } from "./redis-event-store.js";
+export { createRedisRateLimiter } from "./redis-rate-limiter.js";

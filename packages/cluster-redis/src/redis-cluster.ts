@@ -1,0 +1,129 @@
+import { hostname } from "node:os";
+import type { GatewayCluster } from "@patchbay/http-gateway";
+import { startHeartbeat } from "./heartbeat.js";
+import { createRedisBus } from "./redis-bus.js";
+import { createRedisCalls } from "./redis-calls.js";
+import { connectRedis, describeRedisUrl } from "./redis-connection.js";
+import { createRedisEventStore } from "./redis-event-store.js";
+import { createRedisRateLimiter } from "./redis-rate-limiter.js";
+import { createRedisSessionStore } from "./redis-session-store.js";
+import { createRedisSubscriber } from "./redis-subscriber.js";
+
+/** Options of {@link createRedisCluster}. */
+export interface RedisClusterOptions {
+  /** `redis://[user:password@]host:port[/db]`, `rediss://…` or `unix:///path/to/redis.sock`. */
+  readonly url: string;
+  /** This replica's name; unique among replicas. Default `<hostname>-<pid>`. */
+  readonly replicaId?: string | undefined;
+  /** Prefix of every key and channel. Default `patchbay:`. */
+  readonly keyPrefix?: string;
+  /** How long session records and SSE events outlive the last activity (the session idle TTL). */
+  readonly sessionTtlMs: number;
+  /** SSE events kept per stream for `Last-Event-ID`. Default 100. */
+  readonly maxEventsPerStream?: number;
+  /** Heartbeat interval; a replica silent for three intervals counts as gone. Default 2 s. */
+  readonly heartbeatIntervalMs?: number;
+  /** How long the first connection may take before start-up fails. Default 10 s. */
+  readonly connectTimeoutMs?: number;
+  /** Operator warnings: Redis lost, an event not stored. Never carries the URL's password. */
+  readonly onWarning?: (message: string) => void;
+  /** Operator notes: Redis back. */
+  readonly onInfo?: (message: string) => void;
+}
+
+/** A replica's connection to the cluster: a `GatewayCluster` plus its lifecycle. */
+export interface RedisCluster extends GatewayCluster {
+  /** Replicas whose heartbeat is fresh (as of this replica's last beat). */
+  readonly liveReplicas: number;
+  /** Beats now and resolves with the replicas whose heartbeat is fresh. */
+  heartbeat(): Promise<number>;
+  /** Leaves the cluster and closes both Redis connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Connects a replica to Redis (two connections: commands, and subscriptions) and builds what the
+ * HTTP gateway shares through it. Rejects when Redis cannot be reached at start; later outages are
+ * survived: `available` turns false (new sessions get 503), warnings say so, and the client
+ * reconnects by itself.
+ */
+export async function createRedisCluster(options: RedisClusterOptions): Promise<RedisCluster> {
+  const prefix = options.keyPrefix ?? "patchbay:";
+  const replicaId = options.replicaId ?? `${hostname()}-${process.pid}`;
+  const onWarning = options.onWarning ?? (() => {});
+  const onInfo = options.onInfo ?? (() => {});
+  const where = describeRedisUrl(options.url);
+  const client = await connectRedis(options);
+  const subscriberConnection = await connectRedis(options).catch((error: unknown) => {
+    client.disconnect();
+    throw error;
+  });
+  let up = true;
+  const availableListeners = new Set<() => void>();
+  client.on("close", () => {
+    if (!up) return;
+    up = false;
+    onWarning(
+      `lost Redis at ${where}: new sessions get 503 until it is back; open ones go on here`,
+    );
+  });
+  client.on("ready", () => {
+    if (up) return;
+    up = true;
+    onInfo(`Redis at ${where} is back`);
+    for (const listener of availableListeners) listener();
+  });
+  const subscriber = createRedisSubscriber(subscriberConnection, onWarning);
+  const heartbeatIntervalMs = options.heartbeatIntervalMs ?? 2000;
+  const heartbeat = startHeartbeat({
+    client,
+    prefix,
+    replicaId,
+    intervalMs: heartbeatIntervalMs,
+    ttlMs: heartbeatIntervalMs * 3,
+  });
+  await heartbeat.beat();
+  return {
+    replicaId,
+    sessions: createRedisSessionStore({ client, subscriber, prefix }),
+    eventStore: createRedisEventStore({
+      client,
+      prefix,
+      ttlMs: options.sessionTtlMs,
+      onWarning,
+      ...(options.maxEventsPerStream === undefined
+        ? {}
+        : { maxEventsPerStream: options.maxEventsPerStream }),
+    }),
+    bus: createRedisBus({ client, subscriber, prefix, replicaId, onWarning }),
+    calls: createRedisCalls({ client, prefix, replicaId, ttlMs: options.sessionTtlMs }),
+    createRateLimiter: (limiterOptions) =>
+      createRedisRateLimiter(client, prefix, limiterOptions, onWarning),
+    onAvailable(listener) {
+      availableListeners.add(listener);
+      return () => {
+        availableListeners.delete(listener);
+      };
+    },
+    get available() {
+      return client.status === "ready";
+    },
+    get liveReplicas() {
+      return heartbeat.liveReplicas;
+    },
+    async heartbeat() {
+      await heartbeat.beat();
+      return heartbeat.liveReplicas;
+    },
+    status: () => ({
+      replicaId,
+      redis: client.status === "ready" ? "connected" : "disconnected",
+      liveReplicas: heartbeat.liveReplicas,
+    }),
+    async close() {
+      await heartbeat.stop();
+      client.disconnect();
+      subscriberConnection.disconnect();
+    },
+  };
+}

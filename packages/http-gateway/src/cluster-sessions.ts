@@ -1,0 +1,142 @@
+import type { IncomingMessage } from "node:http";
+import type { Transport } from "@patchbay/jsonrpc-core";
+import type { StreamableHttpHandler } from "@patchbay/transport-http";
+import type { GatewayCluster, SharedSessionRecord } from "./cluster.js";
+import { type SharedSessionTransport, shareSession } from "./shared-session-transport.js";
+import type { TokenIdentity } from "./token-auth.js";
+
+/** How {@link ClusterSessions.adopt} ended. */
+export type AdoptionOutcome = "here" | "adopted" | "unknown" | "unavailable";
+
+/** The gateway's side of sessions shared between replicas. */
+export interface ClusterSessions {
+  /** Wraps a new or adopted Streamable HTTP session's transport (see `shareSession`). */
+  wrap(
+    transport: Transport,
+    sessionId: string,
+    owner: TokenIdentity,
+    profile: string | undefined,
+    hasStandaloneStream: () => boolean,
+  ): Transport;
+  /**
+   * Opens here a session another replica created, when the shared store has it for this token and
+   * profile: `here` (already open), `adopted`, `unknown` (the transport then answers 404) or
+   * `unavailable` (the store cannot be reached).
+   */
+  adopt(
+    handler: StreamableHttpHandler,
+    sessionId: string,
+    identity: TokenIdentity,
+    profile: string | undefined,
+    request: IncomingMessage,
+  ): Promise<AdoptionOutcome>;
+  /** Sessions adopted from the store since start. */
+  readonly adoptedCount: number;
+  /** Stops listening to the cluster. */
+  close(): void;
+}
+
+/** Creates the shared-session glue of one gateway. */
+export function createClusterSessions(options: {
+  readonly cluster: GatewayCluster;
+  readonly ttlMs: number;
+  readonly now: () => number;
+  readonly onWarning: (message: string) => void;
+}): ClusterSessions {
+  const { cluster } = options;
+  const local = new Map<string, SharedSessionTransport>();
+  const adopting = new Map<string, SharedSessionRecord>();
+  const pending = new Map<string, Promise<AdoptionOutcome>>();
+  let adoptedCount = 0;
+  const offRemoved = cluster.sessions.onRemoved((sessionId) => {
+    void local.get(sessionId)?.close();
+  });
+  const offDelivery = cluster.bus.onDelivery(({ sessionId, frame }) => {
+    local.get(sessionId)?.deliverRemote(frame);
+  });
+  const offBroadcast = cluster.bus.onBroadcast(({ sessionId, frame, toClient }) => {
+    local.get(sessionId)?.applyBroadcast(frame, toClient === true);
+  });
+  const offSaved = cluster.sessions.onSaved((record) => {
+    local.get(record.sessionId)?.applySaved(record);
+  });
+  // Redis may come back empty (no persistence): the sessions held here are saved again.
+  const offAvailable = cluster.onAvailable(() => {
+    for (const [sessionId, shared] of local) {
+      shared.resave().catch((error: unknown) => {
+        options.onWarning(`cannot save session ${sessionId} again: ${String(error)}`);
+      });
+    }
+  });
+
+  async function load(
+    handler: StreamableHttpHandler,
+    sessionId: string,
+    identity: TokenIdentity,
+    profile: string,
+    request: IncomingMessage,
+  ): Promise<AdoptionOutcome> {
+    let record: SharedSessionRecord | undefined;
+    try {
+      record = await cluster.sessions.load(sessionId);
+    } catch (error) {
+      options.onWarning(
+        `cannot look up session ${sessionId} in the shared store: ${String(error)}`,
+      );
+      return "unavailable";
+    }
+    // Another token's session, or another profile's, does not exist for this request.
+    if (record === undefined || record.owner !== identity.name || record.profile !== profile) {
+      return "unknown";
+    }
+    adopting.set(sessionId, record);
+    try {
+      await handler.adoptSession(sessionId, {
+        protocolVersion: record.protocolVersion,
+        request,
+        authInfo: identity,
+      });
+    } finally {
+      adopting.delete(sessionId);
+    }
+    adoptedCount += 1;
+    return "adopted";
+  }
+
+  return {
+    wrap(transport, sessionId, owner, profile, hasStandaloneStream) {
+      const shared = shareSession(transport, {
+        hasStandaloneStream,
+        sessionId,
+        owner: owner.name,
+        profile: profile ?? "",
+        cluster,
+        ttlMs: options.ttlMs,
+        now: options.now,
+        adopted: adopting.get(sessionId),
+        onWarning: options.onWarning,
+      });
+      local.set(sessionId, shared);
+      transport.onClose(() => {
+        if (local.get(sessionId) === shared) local.delete(sessionId);
+      });
+      return shared;
+    },
+    async adopt(handler, sessionId, identity, profile, request) {
+      if (handler.getSession(sessionId) !== undefined) return "here";
+      let outcome = pending.get(sessionId);
+      if (outcome === undefined) {
+        outcome = load(handler, sessionId, identity, profile ?? "", request);
+        pending.set(sessionId, outcome);
+        void outcome.finally(() => pending.delete(sessionId));
+      }
+      return outcome;
+    },
+    get adoptedCount() {
+      return adoptedCount;
+    },
+    close() {
+      for (const off of [offRemoved, offDelivery, offBroadcast, offSaved, offAvailable]) off();
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import type { Frame, JSONRPCId, Unsubscribe } from "@patchbay/jsonrpc-core";
+import type { EventStore } from "@patchbay/transport-http";
+import type { RateDecision, RateLimiterOptions } from "./rate-limiter.js";
+
+/** What a replica stores about a Streamable HTTP session so that any replica can serve it. */
+export interface SharedSessionRecord {
+  readonly sessionId: string;
+  /** The token name that created the session; other tokens get 404. */
+  readonly owner: string;
+  /** The profile it was opened on; `""` for the default endpoint. */
+  readonly profile: string;
+  /** The revision negotiated at `initialize`. */
+  readonly protocolVersion: string;
+  /** The client's `initialize` params: the revision it asked for, `clientInfo`, `capabilities`. */
+  readonly initializeParams: Readonly<Record<string, unknown>>;
+  /** The level of the client's last `logging/setLevel`, when it sent one. */
+  readonly loggingLevel?: string | undefined;
+  /** When a replica last saw a request of this session (ms since the epoch). */
+  readonly lastActivityAt: number;
+}
+
+/** The session records every replica shares; each expires after the session idle TTL. */
+export interface SharedSessionStore {
+  /** Stores (or replaces) a record that expires `ttlMs` after now. */
+  save(record: SharedSessionRecord, ttlMs: number): Promise<void>;
+  /** The record of `sessionId`, or `undefined` when none (expired, deleted, never created). */
+  load(sessionId: string): Promise<SharedSessionRecord | undefined>;
+  /** Records activity at `at` and pushes the expiry `ttlMs` ahead. */
+  touch(sessionId: string, at: number, ttlMs: number): Promise<void>;
+  /** Deletes the record and tells every replica (see `onRemoved`). */
+  remove(sessionId: string): Promise<void>;
+  /** Hears every session removed by any replica, this one included. */
+  onRemoved(listener: (sessionId: string) => void): Unsubscribe;
+  /** Hears every record saved by any replica, this one included (a changed logging level, say). */
+  onSaved(listener: (record: SharedSessionRecord) => void): Unsubscribe;
+}
+
+/**
+ * A message of a shared session between replicas: a client's answer on its way to the replica that
+ * asked, a client's cancellation, or a server message for the replica that holds the GET stream.
+ */
+export interface ClusterDelivery {
+  readonly sessionId: string;
+  readonly frame: Frame;
+  /** A server message for the replica holding the session's GET stream (else: from the client). */
+  readonly toClient?: boolean;
+}
+
+/** Carries messages between replicas. */
+export interface ClusterBus {
+  /** Sends `delivery` to replica `replicaId`; resolves once handed to the bus. */
+  send(replicaId: string, delivery: ClusterDelivery): Promise<void>;
+  /** Hears the deliveries sent to this replica. */
+  onDelivery(listener: (delivery: ClusterDelivery) => void): Unsubscribe;
+  /** Sends `delivery` to every replica (this one included). */
+  broadcast(delivery: ClusterDelivery): Promise<void>;
+  /** Hears every broadcast delivery. */
+  onBroadcast(listener: (delivery: ClusterDelivery) => void): Unsubscribe;
+}
+
+/** A client call in flight on a replica, as the cluster lists it. */
+export interface ClusterCall {
+  readonly id: JSONRPCId;
+  /** The replica that ran it. */
+  readonly replicaId: string;
+}
+
+/** The calls in flight per session and replica, so that the calls of a lost replica get an answer. */
+export interface ClusterCalls {
+  /** A client request of `sessionId` is running on this replica (fire and forget). */
+  started(sessionId: string, id: JSONRPCId): void;
+  /** It was answered (fire and forget). */
+  ended(sessionId: string, id: JSONRPCId): void;
+  /**
+   * Takes, once across the cluster, the calls of `sessionId` that were running on a replica that is
+   * gone (its bus subscription closed, or its heartbeat expired): each is returned to one caller only.
+   */
+  claimOrphaned(sessionId: string): Promise<readonly ClusterCall[]>;
+}
+
+/** A rate limiter whose buckets live outside the process (shared by replicas). */
+export interface SharedRateLimiter {
+  /** Takes one request from `key`'s bucket. */
+  take(key: string): Promise<RateDecision>;
+}
+
+/**
+ * What an HTTP gateway replica shares with the others (see `@patchbay/cluster-redis`): session
+ * records, the SSE event store, rate-limit buckets and a bus between replicas.
+ */
+export interface GatewayCluster {
+  /** This replica's name, unique among the replicas. */
+  readonly replicaId: string;
+  readonly sessions: SharedSessionStore;
+  /** Resumable SSE events, readable by every replica. */
+  readonly eventStore: EventStore;
+  readonly bus: ClusterBus;
+  readonly calls: ClusterCalls;
+  /** A limiter whose buckets every replica shares. */
+  createRateLimiter(options: RateLimiterOptions): SharedRateLimiter;
+  /** False while the shared store cannot be reached: new sessions get 503, `/readyz` 503. */
+  readonly available: boolean;
+  /** Hears the shared store come back after an outage (it may have come back empty). */
+  onAvailable(listener: () => void): Unsubscribe;
+  /** Replicas whose heartbeat is fresh, this one included. */
+  readonly liveReplicas: number;
+  /** What `/readyz` shows of the cluster (no secrets). */
+  status(): Readonly<Record<string, unknown>>;
+}

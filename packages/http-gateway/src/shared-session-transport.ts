@@ -1,0 +1,271 @@
+import {
+  type Frame,
+  type FrameInfo,
+  isBatch,
+  type JSONRPCId,
+  type JSONRPCMessage,
+  type Transport,
+} from "@patchbay/jsonrpc-core";
+import { createAnswerRouting } from "./answer-routing.js";
+import type { GatewayCluster, SharedSessionRecord } from "./cluster.js";
+import { createSessionSync } from "./session-sync.js";
+
+/** JSON-RPC code of an `initialize` whose session could not be shared (the store is unreachable). */
+export const SHARED_STORE_UNAVAILABLE_CODE = -32030;
+const ADOPT_INITIALIZE_ID = "~adopt~initialize";
+const ADOPT_LOGGING_ID = "~adopt~logging";
+
+/** Options of {@link shareSession}. */
+export interface SharedSessionOptions {
+  readonly sessionId: string;
+  readonly owner: string;
+  /** `""` for the default endpoint. */
+  readonly profile: string;
+  readonly cluster: GatewayCluster;
+  /** The session idle TTL: how long the shared record outlives the last activity. */
+  readonly ttlMs: number;
+  readonly now: () => number;
+  /** The record this replica adopts the session from; absent for a session created here. */
+  readonly adopted?: SharedSessionRecord | undefined;
+  readonly onWarning: (message: string) => void;
+  /** Whether this replica holds the session's standalone GET stream. */
+  readonly hasStandaloneStream: () => boolean;
+}
+
+/** A session transport shared through the cluster. */
+export interface SharedSessionTransport extends Transport {
+  /** Delivers a client's answer that another replica received for this replica's request. */
+  deliverRemote(frame: Frame): void;
+  /** A record saved by any replica (see `SessionSync.applySaved`). */
+  applySaved(record: SharedSessionRecord): void;
+  /** A client message broadcast by another replica (see `SessionSync.applyBroadcast`). */
+  applyBroadcast(frame: Frame, toClient: boolean): void;
+  /** Saves the record again (after Redis came back empty). */
+  resave(): Promise<void>;
+}
+
+/**
+ * Wraps a Streamable HTTP session's transport (below the router) so that any replica can serve it:
+ * - created here: the client's `initialize` params and the negotiated revision are saved to the
+ *   shared store before the answer leaves (so the client's next request may land anywhere), and
+ *   `logging/setLevel` updates the record;
+ * - adopted from the store: the router session is brought past `initialize` with the stored params
+ *   (and logging level) before the client's own frames reach it, and those answers are dropped;
+ * - server-to-client request ids are prefixed with the replica id, so that a client's answer that
+ *   lands on another replica travels back over the bus to the replica that asked.
+ */
+export function shareSession(
+  inner: Transport,
+  options: SharedSessionOptions,
+): SharedSessionTransport {
+  const { cluster, sessionId } = options;
+  const listeners = new Set<(frame: Frame, info: FrameInfo) => void>();
+  let buffered: [Frame, FrameInfo][] | undefined = options.adopted === undefined ? undefined : [];
+  let initialize: { id: JSONRPCId; params: Record<string, unknown> } | undefined;
+  const warn = (what: string) => (error: unknown) =>
+    options.onWarning(`session ${sessionId}: ${what}: ${String(error)}`);
+  const touch = createToucher(options, warn("refreshing its record"));
+  const emit = (frame: Frame, info: FrameInfo) => {
+    for (const listener of listeners) listener(frame, info);
+  };
+  const deliver = (frame: Frame, info: FrameInfo) => {
+    if (buffered !== undefined) buffered.push([frame, info]);
+    else emit(frame, info);
+  };
+  const sync = createSessionSync({ ...options, warn, emit: deliver });
+  const phase = createPhaseTracker((info) =>
+    deliver({ jsonrpc: "2.0", method: "notifications/initialized" }, info),
+  );
+  // An adopted session's router session gets its `initialized` with the replayed handshake.
+  if (options.adopted !== undefined) phase.initialized();
+  const answers = createAnswerRouting({
+    replicaId: cluster.replicaId,
+    sessionId,
+    bus: cluster.bus,
+    onWarning: warn("forwarding an answer to another replica"),
+  });
+
+  function observe(message: JSONRPCMessage): void {
+    if ("method" in message && message.method === "initialize" && "id" in message) {
+      initialize = { id: message.id, params: (message.params ?? {}) as Record<string, unknown> };
+    }
+  }
+
+  inner.onFrame((frame, info) => {
+    const messages = isBatch(frame) ? frame : [frame];
+    for (const message of messages) observe(message);
+    const kept = messages.flatMap((message) => {
+      const routed = answers.incoming(message);
+      const admitted = routed !== undefined && phase.admit(routed, info) && sync.incoming(routed);
+      return admitted ? [routed] : [];
+    });
+    if (kept.length === 0) return;
+    touch();
+    deliver(isBatch(frame) ? kept : (kept[0] as JSONRPCMessage), info);
+  });
+
+  /** The router answered the replayed `initialize`: the client's own frames may go in now. */
+  function adoptionAnswered(): void {
+    const info: FrameInfo = { extra: { sessionId } };
+    phase.initialized();
+    emit({ jsonrpc: "2.0", method: "notifications/initialized" }, info);
+    const loggingLevel = sync.record?.loggingLevel;
+    if (loggingLevel !== undefined) {
+      const params = { level: loggingLevel };
+      emit({ jsonrpc: "2.0", id: ADOPT_LOGGING_ID, method: "logging/setLevel", params }, info);
+    }
+    const waiting = buffered ?? [];
+    buffered = undefined;
+    for (const [frame, frameInfo] of waiting) emit(frame, frameInfo);
+  }
+
+  async function send(frame: Frame, sendOptions?: Parameters<Transport["send"]>[1]) {
+    if (isBatch(frame)) {
+      for (const message of frame) await sync.answered(message);
+      return inner.send(frame, sendOptions);
+    }
+    if (!("method" in frame)) {
+      if (frame.id === ADOPT_INITIALIZE_ID) return adoptionAnswered();
+      if (frame.id === ADOPT_LOGGING_ID || sync.ownsAnswer(frame)) return;
+      await sync.answered(frame);
+      if (initialize === undefined || frame.id !== initialize.id) {
+        return inner.send(frame, sendOptions);
+      }
+      const created = await createRecord(frame, initialize.params, options);
+      initialize = undefined;
+      if (created !== undefined) {
+        sync.record = created;
+        phase.answered();
+      }
+      const answer = created === undefined ? unavailableAnswer(frame) : frame;
+      await inner.send(answer, sendOptions);
+      // A session no other replica can find is not handed out.
+      if (answer !== frame) await inner.close();
+      return;
+    }
+    const outgoing = "id" in frame ? answers.outgoing(frame) : frame;
+    const related = sendOptions?.relatedRequestId;
+    const onCallStream =
+      frame.method === "notifications/progress" ||
+      (related !== undefined && sync.isInFlight(related));
+    if (onCallStream || options.hasStandaloneStream()) return inner.send(outgoing, sendOptions);
+    // For the GET stream, which another replica may hold.
+    const delivery = { sessionId, frame: outgoing, toClient: true };
+    await cluster.bus.broadcast(delivery).catch(warn("sending a message to the GET stream"));
+  }
+
+  inner.onClose((event) => {
+    // Only a DELETE ends the session everywhere; an idle or draining replica ends its copy.
+    if (event.details?.reason === "deleted") {
+      cluster.sessions.remove(sessionId).catch(warn("removing its record"));
+    }
+  });
+
+  return {
+    async start() {
+      await inner.start();
+      if (sync.record === undefined || buffered === undefined) return;
+      const params = sync.record.initializeParams;
+      const replayed = { jsonrpc: "2.0", id: ADOPT_INITIALIZE_ID, method: "initialize", params };
+      emit(replayed as JSONRPCMessage, { extra: { sessionId } });
+    },
+    send,
+    close: () => inner.close(),
+    onError: (listener) => inner.onError(listener),
+    onClose: (listener) => inner.onClose(listener),
+    onFrame(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    applySaved: (saved) => sync.applySaved(saved),
+    applyBroadcast(frame, toClient) {
+      if (!toClient) {
+        for (const message of isBatch(frame) ? frame : [frame]) sync.applyBroadcast(message);
+      } else if (options.hasStandaloneStream()) {
+        inner.send(frame).catch(warn("sending a message to the GET stream"));
+      }
+    },
+    async resave() {
+      if (sync.record === undefined) return;
+      await cluster.sessions.save({ ...sync.record, lastActivityAt: options.now() }, options.ttlMs);
+    },
+    deliverRemote(frame) {
+      const messages = isBatch(frame) ? frame : [frame];
+      for (const message of messages) {
+        const routed = answers.incoming(message);
+        if (routed !== undefined) deliver(routed, { extra: { sessionId } });
+      }
+    },
+  };
+}
+
+/** Pushes the record's expiry ahead on activity, at most once per tenth of the TTL (or minute). */
+function createToucher(options: SharedSessionOptions, onError: (error: unknown) => void) {
+  let lastTouch = options.now();
+  return () => {
+    const now = options.now();
+    if (now - lastTouch < Math.min(options.ttlMs / 10, 60_000)) return;
+    lastTouch = now;
+    options.cluster.sessions.touch(options.sessionId, now, options.ttlMs).catch(onError);
+  };
+}
+
+/** Builds the record of a session created here and saves it; `undefined` when the store failed. */
+async function createRecord(
+  answer: JSONRPCMessage,
+  initializeParams: Record<string, unknown>,
+  options: SharedSessionOptions,
+): Promise<SharedSessionRecord | undefined> {
+  if (!("result" in answer)) return undefined;
+  const record: SharedSessionRecord = {
+    sessionId: options.sessionId,
+    owner: options.owner,
+    profile: options.profile,
+    protocolVersion: String((answer.result as { protocolVersion?: unknown }).protocolVersion),
+    initializeParams,
+    lastActivityAt: options.now(),
+  };
+  try {
+    await options.cluster.sessions.save(record, options.ttlMs);
+    return record;
+  } catch (error) {
+    options.onWarning(`session ${options.sessionId}: saving the new session: ${String(error)}`);
+    return undefined;
+  }
+}
+
+/** The answer to an `initialize` whose session could not be shared. */
+function unavailableAnswer(answer: JSONRPCMessage): JSONRPCMessage {
+  const id = "id" in answer ? answer.id : null;
+  const message = "the shared session store cannot be reached; try again shortly";
+  return { jsonrpc: "2.0", id, error: { code: SHARED_STORE_UNAVAILABLE_CODE, message } };
+}
+
+/**
+ * Where a shared session's router session is in the handshake. The client sends
+ * `notifications/initialized` once, to whichever replica the balancer picks: a replica whose router
+ * session did not get it infers it from the client's next request (MCP "Lifecycle": only pings may
+ * come before it), and a second one (after an adoption) is dropped.
+ */
+function createPhaseTracker(injectInitialized: (info: FrameInfo) => void) {
+  let state: "new" | "answered" | "initialized" = "new";
+  return {
+    answered() {
+      if (state === "new") state = "answered";
+    },
+    initialized() {
+      state = "initialized";
+    },
+    /** Whether `message` goes on to the router (after an inferred `initialized`, if due). */
+    admit(message: JSONRPCMessage, info: FrameInfo): boolean {
+      const isInitialized = "method" in message && message.method === "notifications/initialized";
+      if (state === "initialized") return !isInitialized;
+      if (state === "answered" && isInitialized) state = "initialized";
+      else if (state === "answered" && !("method" in message && message.method === "ping")) {
+        state = "initialized";
+        injectInitialized(info);
+      }
+      return true;
+    },
+  };
+}

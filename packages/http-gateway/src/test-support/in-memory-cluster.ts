@@ -1,0 +1,111 @@
+import type { Unsubscribe } from "@patchbay/jsonrpc-core";
+import { createInMemoryEventStore } from "@patchbay/transport-http";
+import type {
+  ClusterCall,
+  ClusterDelivery,
+  GatewayCluster,
+  SharedSessionRecord,
+} from "../cluster.js";
+import { createRateLimiter } from "../rate-limiter.js";
+
+/** The state several in-process replicas share (what Redis holds in production). */
+export interface InMemoryClusterStore {
+  readonly records: Map<string, SharedSessionRecord>;
+  /** While false, every store operation rejects and `available` is false. */
+  up: boolean;
+  /** Makes the next `save` reject (a store that fails at that moment). */
+  failNextSave: boolean;
+  replica(replicaId: string): GatewayCluster;
+}
+
+/** Creates the shared state; `replica(id)` gives each replica its `GatewayCluster` view. */
+export function createInMemoryClusterStore(): InMemoryClusterStore {
+  const records = new Map<string, SharedSessionRecord>();
+  const calls = new Map<string, Map<string, string>>();
+  const channels = new Map<string, Set<(payload: unknown) => void>>();
+  const eventStore = createInMemoryEventStore();
+  const listen = (channel: string, listener: (payload: never) => void): Unsubscribe => {
+    const set = channels.get(channel) ?? new Set();
+    channels.set(channel, set);
+    set.add(listener as (payload: unknown) => void);
+    return () => set.delete(listener as (payload: unknown) => void);
+  };
+  const publish = (channel: string, payload: unknown) => {
+    for (const listener of channels.get(channel) ?? []) queueMicrotask(() => listener(payload));
+  };
+  const store: InMemoryClusterStore = {
+    records,
+    up: true,
+    failNextSave: false,
+    replica(replicaId) {
+      const check = async () => {
+        if (!store.up) throw new Error("store down");
+      };
+      return {
+        replicaId,
+        sessions: {
+          async save(record) {
+            await check();
+            if (store.failNextSave) {
+              store.failNextSave = false;
+              throw new Error("save failed");
+            }
+            records.set(record.sessionId, record);
+            publish("saved", record);
+          },
+          async load(sessionId) {
+            await check();
+            return records.get(sessionId);
+          },
+          async touch() {
+            await check();
+          },
+          async remove(sessionId) {
+            await check();
+            records.delete(sessionId);
+            publish("removed", sessionId);
+          },
+          onRemoved: (listener) => listen("removed", listener),
+          onSaved: (listener) => listen("saved", listener),
+        },
+        eventStore,
+        bus: {
+          async send(target, delivery) {
+            publish(`replica:${target}`, delivery);
+          },
+          onDelivery: (listener: (delivery: ClusterDelivery) => void) =>
+            listen(`replica:${replicaId}`, listener),
+          async broadcast(delivery) {
+            publish("broadcast", delivery);
+          },
+          onBroadcast: (listener: (delivery: ClusterDelivery) => void) =>
+            listen("broadcast", listener),
+        },
+        calls: {
+          started(sessionId, id) {
+            const own = calls.get(sessionId) ?? new Map<string, string>();
+            calls.set(sessionId, own);
+            own.set(JSON.stringify(id), replicaId);
+          },
+          ended(sessionId, id) {
+            calls.get(sessionId)?.delete(JSON.stringify(id));
+          },
+          async claimOrphaned(): Promise<readonly ClusterCall[]> {
+            return [];
+          },
+        },
+        createRateLimiter(options) {
+          const limiter = createRateLimiter(options);
+          return { take: async (key) => limiter.take(key) };
+        },
+        onAvailable: () => () => {},
+        get available() {
+          return store.up;
+        },
+        liveReplicas: 1,
+        status: () => ({ replicaId, store: store.up ? "up" : "down" }),
+      };
+    },
+  };
+  return store;
+}

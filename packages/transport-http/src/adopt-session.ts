@@ -1,0 +1,31 @@
+import type { EndpointContext } from "./endpoint-context.js";
+import { identityOf } from "./identity.js";
+import type { StreamableHttpAdoption } from "./session-adoption.js";
+import type { StreamableHttpServerTransport } from "./streamable-http-server-transport.js";
+
+/**
+ * Opens, in this handler, a session that another process (a replica behind the same load balancer)
+ * created: a transport with the same id, bound to the same identity, handed to `onSession` as a new
+ * session is, but already past `initialize`. The application restores the server session's state.
+ * Returns the session's transport when it is open here already.
+ */
+export async function adoptSession(
+  context: EndpointContext,
+  sessionId: string,
+  adoption: StreamableHttpAdoption,
+): Promise<StreamableHttpServerTransport> {
+  if (context.stateless) throw new Error("a stateless handler has no sessions to adopt");
+  const open = context.sessions.get(sessionId);
+  if (open !== undefined) return open;
+  const identity = identityOf(adoption.identity, adoption.authInfo);
+  const transport = context.newTransport(sessionId, adoption.protocolVersion, identity);
+  // The client is past initialize: the full idle timeout applies from the start.
+  transport.touch();
+  await context.options.onSession(transport, {
+    sessionId,
+    request: adoption.request,
+    authInfo: adoption.authInfo,
+    identity,
+  });
+  return transport;
+}
