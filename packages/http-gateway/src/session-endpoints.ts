@@ -97,8 +97,19 @@ export function createSessionEndpoints(options: SessionEndpointsOptions): Sessio
       const key = profile ?? "";
       let handler = streamable.get(key);
       if (handler === undefined) {
+        const modern = options.router.modern(profile === undefined ? {} : { profile });
         handler = createStreamableHttpHandler({
           ...common,
+          // Modern (2026-07-28) requests: no session; each token is a caller of its own.
+          modern: {
+            protocolVersions: modern.protocolVersions,
+            handle: (message, context) =>
+              modern.handle(message, {
+                ...context,
+                caller: ((context.info.extra?.authInfo as TokenIdentity | undefined) ?? ANONYMOUS)
+                  .name,
+              }),
+          },
           onSession: (transport, session) =>
             serve(transport, session.sessionId, session.authInfo as TokenIdentity, profile),
           sessionIdleTimeoutMs: limits.sessionIdleTtlMs,

@@ -119,6 +119,12 @@ export {
   type RestartPolicyOptions,
   type RestartPolicySettings,
 } from "./lifecycle/restart-policy.js";
+export { MAX_HELD_CALL_STATE_LENGTH } from "./modern/held-call-state.js";
+export { INPUT_KEY_META_KEY } from "./modern/held-calls.js";
+export type { ModernCallContext, ModernEndpoint } from "./modern/modern-endpoint.js";
+export type { ModernRequestContext } from "./modern/modern-front.js";
+export type { ModernCaching } from "./modern/modern-result.js";
+export type { ModernFrontOptions } from "./modern/modern-settings.js";
 export {
   checkNamespaceSeparator,
   createNameCodec,

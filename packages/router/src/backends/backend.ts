@@ -320,7 +320,7 @@ export class Backend {
       .then((listing) => {
         if (this.#client !== current) return;
         this.#listing = listing;
-        this.#deps.listener({ type: "changed", backend: this.name });
+        this.#deps.listener({ type: "changed", backend: this.name, list: kind });
       })
       .catch((error: unknown) => {
         this.#lastError = `refreshing ${kind} failed: ${describeError(error)}`;

@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ConformanceCli, resolveConformanceCli } from "./conformance-cli.js";
+import { readScenarioLines, scoredServerScenarios } from "./modern-scenarios.js";
+import { runConformance } from "./run-conformance.js";
+import { proxyBin, sampleBackendBin } from "./sample-backend-bin.js";
+import { type StartedServer, startServer } from "./start-server.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The sample backend's arguments: stdio (a legacy-only transport for it). */
+const BACKEND_ARGS = ["--transport", "stdio"];
+
+describe("official MCP conformance suite, modern era, against patchbay-proxy bridging to a legacy backend", () => {
+  let cli: ConformanceCli;
+  let server: StartedServer | undefined;
+  const directory = mkdtempSync(join(tmpdir(), "patchbay-proxy-modern-conformance-"));
+
+  beforeAll(async () => {
+    cli = resolveConformanceCli("modern");
+    // The proxy in front of the sample backend over stdio, which the proxy speaks legacy to: every
+    // modern request is translated (MRTR for the backend's sampling, elicitation and roots).
+    const config = join(directory, "proxy.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          sample: {
+            command: process.execPath,
+            args: [sampleBackendBin, ...BACKEND_ARGS],
+            namespace: "",
+          },
+        },
+        limits: { requestsPerMinute: 100_000 },
+      }),
+    );
+    server = await startServer(proxyBin, ["--config", config, "--port", "0"]);
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it("passes every scored 2026-07-28 scenario through the bridge", async () => {
+    const result = await runConformance(cli, [
+      "server",
+      "--url",
+      server!.url,
+      "--requirements",
+      "2026-07-28",
+      "--expected-failures",
+      join(here, "..", "conformance-modern-proxy-expected-failures.yml"),
+    ]);
+    const scored = scoredServerScenarios(cli, "2026-07-28");
+    const ran = readScenarioLines(result.output);
+    const failing = scored.filter((name) => ran.get(name) !== true);
+    expect(failing, result.output).toEqual([]);
+    expect(result.code, result.output).toBe(0);
+  }, 300_000);
+});
