@@ -195,9 +195,10 @@ export class HeldCalls {
       }
       if (held.pending.size > 0) {
         // Questions a backend asks at once (Promise.all) arrive one by one: gather them.
-        await new Promise<void>((resolve) =>
-          this.#settings.clock.setTimeout(resolve, this.#settings.inputGatherMs),
-        );
+        const gather = this.#settings.inputGatherMs;
+        if (gather > 0) {
+          await new Promise<void>((resolve) => this.#settings.clock.setTimeout(resolve, gather));
+        }
         if (held.outcome === undefined) return await this.#suspend(held);
         continue;
       }

@@ -5,6 +5,7 @@ import {
   type JSONRPCResponse,
   type Transport,
 } from "@patchbay/jsonrpc-core";
+import type { BackendWiring } from "../backends/backend-pool.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import type { RouterSession } from "../sessions/router-session.js";
 import { ModernFront, type ModernRequestContext } from "./modern-front.js";
@@ -114,4 +115,25 @@ export class ModernFronts {
     }
     return front;
   }
+}
+
+/** A backend wiring that also tells the modern fronts of each list change a backend announces. */
+export function tellingListChanges(
+  wiring: BackendWiring,
+  fronts: () => ModernFronts | undefined,
+): BackendWiring {
+  return {
+    wire(backend, owner) {
+      const wired = wiring.wire(backend, owner);
+      return {
+        audience: wired.audience,
+        listener(event) {
+          wired.listener(event);
+          if (event.type === "changed" && event.list !== undefined) {
+            fronts()?.listChanged(event.backend, event.list, owner);
+          }
+        },
+      };
+    },
+  };
 }

@@ -21,7 +21,7 @@ export interface ModernFrontOptions {
   readonly requestStateKey?: Uint8Array;
   /**
    * How long to wait, after a backend's first question in a round, for more questions asked at
-   * once before answering `input_required`. Default 5 ms.
+   * once before answering `input_required` (0: answer with the first at once). Default 5 ms.
    */
   readonly inputGatherMs?: number;
 }

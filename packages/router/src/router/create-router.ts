@@ -6,7 +6,11 @@ import { BackendPool } from "../backends/backend-pool.js";
 import { type RouterClock, systemRouterClock } from "../backends/router-clock.js";
 import { CatalogueConflictError } from "../catalogue/conflict.js";
 import type { GatewayConfig } from "../config/gateway-config.js";
-import { type ModernEndpoint, ModernFronts } from "../modern/modern-endpoint.js";
+import {
+  type ModernEndpoint,
+  ModernFronts,
+  tellingListChanges,
+} from "../modern/modern-endpoint.js";
 import { splitModernFrames } from "../modern/modern-frames.js";
 import { type ModernFrontOptions, resolveModernSettings } from "../modern/modern-settings.js";
 import { createRouterSession, type RouterSession } from "../sessions/router-session.js";
@@ -95,21 +99,7 @@ export function createRouter(options: RouterOptions): Router {
     clock,
     connect: async (backend) =>
       instrumentTransport(await options.connect(backend), telemetry, { backend: backend.name }),
-    // Modern fronts hear each list change a backend announces (see `ModernFronts.listChanged`).
-    wiring: {
-      wire(backend, owner) {
-        const wired = switchboard.wire(backend, owner);
-        return {
-          audience: wired.audience,
-          listener(event) {
-            wired.listener(event);
-            if (event.type === "changed" && event.list !== undefined) {
-              modernFronts?.listChanged(event.backend, event.list, owner);
-            }
-          },
-        };
-      },
-    },
+    wiring: tellingListChanges(switchboard, () => modernFronts),
   });
   pool.sync(state.config);
   const deferStart = options.startBackends === "with-first-client";
