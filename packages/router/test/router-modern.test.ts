@@ -78,6 +78,12 @@ function defineAsker(server: Server, onCancel?: () => void): void {
     return { content: [{ type: "text", text: `${String(first.content?.name)} likes ${colour}` }] };
   });
   server.registerTool("plain", {}, () => ({ content: [{ type: "text", text: "plain" }] }));
+  server.registerTool("chatty", {}, async (_args, context) => {
+    await context.log("debug", "details");
+    await context.log("warning", "careful");
+    await context.progress(1, 2);
+    return { content: [{ type: "text", text: "said" }] };
+  });
   server.registerResource("note", "test://note", {}, () => ({
     contents: [{ uri: "test://note", text: "a note" }],
   }));
@@ -345,5 +351,24 @@ describe("the router's modern (2026-07-28) front over a legacy backend", () => {
     });
     const other = await send(endpoint, "tools/call", { name: "greet" }, { caller: "bob" });
     expect(other.result?.resultType).toBe("input_required");
+  });
+
+  it("sends a call's logs only when its _meta asked with a level, and its progress with the client's token", async () => {
+    harness = await createHarness(config, { asker: (server) => defineAsker(server) });
+    const endpoint = harness.router.modern();
+    const quiet = await send(endpoint, "tools/call", { name: "chatty" }, {
+      meta: { progressToken: "p1" },
+    });
+    expect(quiet.notes.map((note) => note.method)).toEqual(["notifications/progress"]);
+    expect(quiet.notes[0]?.params).toMatchObject({ progressToken: "p1", progress: 1, total: 2 });
+    const told = await send(endpoint, "tools/call", { name: "chatty" }, {
+      meta: { "io.modelcontextprotocol/logLevel": "info" },
+    });
+    expect(told.notes).toEqual([
+      {
+        method: "notifications/message",
+        params: expect.objectContaining({ level: "warning", data: "careful", logger: "asker" }),
+      },
+    ]);
   });
 });
