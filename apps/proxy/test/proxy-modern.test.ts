@@ -36,11 +36,11 @@ let nextId = 0;
 async function modernPost(
   method: string,
   params: Record<string, unknown>,
-  options: { token?: string; headers?: Record<string, string> } = {},
+  options: { token?: string; headers?: Record<string, string>; url?: URL } = {},
 ) {
   nextId += 1;
   const name = params.name ?? params.uri;
-  const response = await fetch(proxy.url, {
+  const response = await fetch(options.url ?? proxy.url, {
     method: "POST",
     headers: {
       "content-type": "application/json",
@@ -76,6 +76,15 @@ describe("the proxy's modern (2026-07-28) requests beside legacy sessions", () =
       const tools = (modern.body?.result?.tools ?? []) as { name: string }[];
       const names = tools.map((tool) => tool.name);
       expect(names).toContain("sample__echo");
+      const logged = proxy.logs.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(logged).toContainEqual(
+        expect.objectContaining({
+          kind: "rpc",
+          method: "tools/list",
+          status: "ok",
+          client: "alice",
+        }),
+      );
       const legacyTools = await legacy.client.listTools();
       expect(legacyTools.tools.map((tool) => tool.name)).toEqual(names);
     } finally {
@@ -115,5 +124,23 @@ describe("the proxy's modern (2026-07-28) requests beside legacy sessions", () =
       resultType: "complete",
       content: [{ type: "text", text: "Hello, Alice!" }],
     });
+  });
+});
+
+describe("the proxy's limits on modern requests", () => {
+  it("fails a modern result over limits.maxResultBytes with -32010, as on sessions", async () => {
+    const small = await startTestProxy({
+      mcpServers: { sample: sampleEntry() },
+      limits: { maxResultBytes: 256 },
+    });
+    try {
+      const answer = await modernPost("tools/list", {}, { url: small.url });
+      expect(answer.body?.error).toMatchObject({
+        code: -32010,
+        message: expect.stringMatching(/maxResultBytes/),
+      });
+    } finally {
+      await small.stop();
+    }
   });
 });

@@ -10,6 +10,7 @@ import { createSseHandler, type SseHandler } from "@patchbay/transport-sse";
 import { ANONYMOUS } from "./admission.js";
 import { type FrontRequestEnd, type GuardedTransport, guardFrontTransport } from "./front-guard.js";
 import type { ResolvedLimits } from "./http-gateway-options.js";
+import { modernRequests } from "./modern-requests.js";
 import { createPlainJsonRpcEndpoint, type PlainJsonRpcEndpoint } from "./plain-json-rpc.js";
 import type { TokenIdentity } from "./token-auth.js";
 
@@ -97,19 +98,18 @@ export function createSessionEndpoints(options: SessionEndpointsOptions): Sessio
       const key = profile ?? "";
       let handler = streamable.get(key);
       if (handler === undefined) {
-        const modern = options.router.modern(profile === undefined ? {} : { profile });
+        const modern = modernRequests(
+          options.router.modern(profile === undefined ? {} : { profile }),
+          {
+            maxResultBytes: limits.maxResultBytes,
+            clock,
+            onRequestEnd: (end, owner) => options.onRequestEnd(end, profile, owner),
+          },
+        );
         handler = createStreamableHttpHandler({
           ...common,
           // Modern (2026-07-28) requests: no session; each token is a caller of its own.
-          modern: {
-            protocolVersions: modern.protocolVersions,
-            handle: (message, context) =>
-              modern.handle(message, {
-                ...context,
-                caller: ((context.info.extra?.authInfo as TokenIdentity | undefined) ?? ANONYMOUS)
-                  .name,
-              }),
-          },
+          modern,
           onSession: (transport, session) =>
             serve(transport, session.sessionId, session.authInfo as TokenIdentity, profile),
           sessionIdleTimeoutMs: limits.sessionIdleTtlMs,
