@@ -30,9 +30,12 @@ async function main(): Promise<void> {
     );
     return;
   }
-  const server = createSampleServer(
-    options.stepDelayMs === undefined ? {} : { stepDelayMs: options.stepDelayMs },
-  );
+  const server = createSampleServer({
+    ...(options.stepDelayMs === undefined ? {} : { stepDelayMs: options.stepDelayMs }),
+    ...(options.protocolVersions === undefined
+      ? {}
+      : { protocolVersions: options.protocolVersions }),
+  });
   if (options.transport === "stdio") {
     const { closed } = await serveStdio(server);
     // stdin may still be open (the client did not close it): end the process once sessions closed.

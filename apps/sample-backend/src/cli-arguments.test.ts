@@ -32,7 +32,22 @@ describe("parseCliArguments", () => {
     expect(parseCliArguments([])).not.toHaveProperty("stepDelayMs");
   });
 
+  it("reads --protocol-versions as a comma-separated list, and leaves it out when absent", () => {
+    expect(parseCliArguments(["--protocol-versions", "2025-11-25"]).protocolVersions).toEqual([
+      "2025-11-25",
+    ]);
+    expect(
+      parseCliArguments(["--protocol-versions=2026-07-28, 2025-06-18"]).protocolVersions,
+    ).toEqual(["2026-07-28", "2025-06-18"]);
+    expect(parseCliArguments([])).not.toHaveProperty("protocolVersions");
+  });
+
   it.each([
+    [
+      ["--protocol-versions", "2025-11-25,1999-01-01"],
+      /--protocol-versions must list .* got 1999-01-01/,
+    ],
+    [["--protocol-versions", ","], /--protocol-versions must list .* got none/],
     [["--transport", "websocket"], /--transport must be/],
     [["--port", "x"], /--port must be/],
     [["--port", "70000"], /--port must be/],

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { PROTOCOL_VERSIONS } from "@patchbay/mcp-types";
 
 /** The transports the sample backend serves. */
 export type TransportKind = "stdio" | "http" | "sse" | "ws";
@@ -10,6 +11,8 @@ export interface CliArguments {
   port: number;
   /** `--step-delay-ms`: pause after each progress report (absent: the server's default, 50). */
   stepDelayMs?: number;
+  /** `--protocol-versions`: the revisions served on every transport (absent: every known one). */
+  protocolVersions?: string[];
   /** `-h`/`--help`: print the usage to stdout and exit 0. */
   help: boolean;
   /** `--version`: print the version to stdout and exit 0. */
@@ -19,11 +22,15 @@ export interface CliArguments {
 /** Usage text printed for `--help` and after a bad argument. */
 export const USAGE =
   "Usage: patchbay-sample-backend [--transport stdio|http|sse|ws] [--host 127.0.0.1] [--port N] [--step-delay-ms N]\n" +
+  "                               [--protocol-versions LIST]\n" +
   "  --transport      how to serve: stdio (default), http (Streamable HTTP at /mcp), sse (legacy HTTP+SSE at /sse)\n" +
   "                   or ws (WebSocket at ws://host:port/mcp, subprotocol mcp)\n" +
   "  --host           address to bind for http/sse/ws (default 127.0.0.1)\n" +
   "  --port           port for http/sse/ws (default $PORT or 3000; 0 picks a free port)\n" +
   "  --step-delay-ms  pause after each progress report of the progress tools (default 50; 0: none)\n" +
+  "  --protocol-versions  comma-separated revisions to accept on every transport (default: all of\n" +
+  `                   ${PROTOCOL_VERSIONS.join(", ")}); 2025-11-25 alone: legacy only,\n` +
+  "                   2026-07-28 alone: modern only\n" +
   "  -h, --help       show this help\n" +
   "  --version        show the version\n";
 
@@ -33,6 +40,7 @@ const OPTIONS = {
   host: { type: "string" },
   port: { type: "string" },
   "step-delay-ms": { type: "string" },
+  "protocol-versions": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
 } as const;
@@ -69,10 +77,30 @@ export function parseCliArguments(
     help: values.help === true,
     version: values.version === true,
   };
+  const versionsText = values["protocol-versions"];
+  if (versionsText !== undefined) parsed.protocolVersions = parseProtocolVersions(versionsText);
   const stepDelayText = values["step-delay-ms"];
   if (stepDelayText === undefined) return parsed;
   if (!/^\d+$/.test(stepDelayText) || Number(stepDelayText) > 60_000) {
     throw new TypeError(`--step-delay-ms must be an integer from 0 to 60000, got ${stepDelayText}`);
   }
   return { ...parsed, stepDelayMs: Number(stepDelayText) };
+}
+
+/** Reads `--protocol-versions`: a comma-separated, non-empty list of known revisions. */
+function parseProtocolVersions(text: string): string[] {
+  const versions = text
+    .split(",")
+    .map((version) => version.trim())
+    .filter((version) => version !== "");
+  const known: readonly string[] = PROTOCOL_VERSIONS;
+  const unknown = versions.filter((version) => !known.includes(version));
+  if (versions.length === 0 || unknown.length > 0) {
+    throw new TypeError(
+      `--protocol-versions must list revisions from ${known.join(", ")}, got ${
+        versions.length === 0 ? "none" : unknown.join(", ")
+      }`,
+    );
+  }
+  return [...new Set(versions)];
 }

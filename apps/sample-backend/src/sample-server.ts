@@ -22,6 +22,11 @@ export interface SampleServerOptions {
    * progress and result reach the client in one read, and SDK 1.x clients drop the progress.
    */
   stepDelayMs?: number;
+  /**
+   * The revisions served on every transport (default: every revision `@patchbay/mcp-types` knows):
+   * `["2025-11-25"]` stands up a legacy-only backend, `["2026-07-28"]` a modern-only one.
+   */
+  protocolVersions?: readonly string[];
 }
 
 /** The default pause after a progress report, in ms (see `SampleServerOptions.stepDelayMs`). */
@@ -43,6 +48,9 @@ export function createSampleServer(options: SampleServerOptions = {}): Server {
     instructions:
       "A reference MCP server: its tools exercise every protocol feature (content types, structured output, progress, cancellation, logging, sampling, elicitation, roots).",
     ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
+    ...(options.protocolVersions === undefined
+      ? {}
+      : { protocolVersions: options.protocolVersions }),
   });
   registerContentTools(server);
   registerStructuredTools(server);

@@ -11,7 +11,7 @@ export interface RunningListener {
 
 /**
  * Serves Streamable HTTP at `/mcp`: one session of `server` per `initialize`, and session-less
- * modern (2026-07-28) requests through `server.modern`.
+ * modern (2026-07-28) requests through `server.modern` when the server serves a modern revision.
  */
 export async function serveHttp(
   server: Server,
@@ -21,7 +21,7 @@ export async function serveHttp(
   const http = await createStreamableHttpServer({
     host,
     port,
-    modern: server.modern,
+    ...(server.modern.protocolVersions.length > 0 ? { modern: server.modern } : {}),
     onSession: async (transport) => {
       await server.connect(transport);
     },

@@ -10,6 +10,11 @@ export interface ClientRequestContext {
    * tell (a Streamable HTTP POST stream, the memory pair); absent over stdio.
    */
   readonly relatedRequestId?: JSONRPCId;
+  /**
+   * Modern era (2026-07-28): the key of this input request in the server's `input_required`
+   * result; `relatedRequestId` is then the id of the request round that received it.
+   */
+  readonly inputKey?: string;
 }
 
 /** Answers `sampling/createMessage`: run the client's model on the messages. */

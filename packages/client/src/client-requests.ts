@@ -1,7 +1,9 @@
 import type { Connection, JSONRPCParams, RequestOptions } from "@patchbay/jsonrpc-core";
 import type { CallOptions, ClientOptions, ListOptions } from "./client-types.js";
 import { NotConnectedError } from "./errors/not-connected-error.js";
+import { type InputRoundsSettings, runInputRounds } from "./input-rounds.js";
 import { listAllPages, type PageResult } from "./list-all-pages.js";
+import type { ModernSession } from "./modern-session.js";
 
 /** How a client sends requests once connected: single requests, pages and whole lists. */
 export interface ClientRequests {
@@ -12,11 +14,15 @@ export interface ClientRequests {
 
 /**
  * Builds the request helpers over the connection that `ready` returns (it throws a
- * `NotConnectedError` before the handshake finished or after close).
+ * `NotConnectedError` before the handshake finished or after close). In the modern era (`modern()`
+ * returns the session) every request carries the per-request `_meta`, and `input_required`
+ * results are answered and retried (MRTR).
  */
 export function createClientRequests(
   options: ClientOptions,
   ready: (method: string) => Connection,
+  modern: () => ModernSession | undefined = () => undefined,
+  rounds?: InputRoundsSettings,
 ): ClientRequests {
   const requestOptions = (callOptions: CallOptions = {}): RequestOptions => {
     const { onProgress, ...rest } = callOptions;
@@ -29,8 +35,27 @@ export function createClientRequests(
     }
     return result;
   };
-  const send = async (method: string, params?: JSONRPCParams, callOptions?: CallOptions) =>
-    await ready(method).request(method, params, requestOptions(callOptions));
+  const send = async (method: string, params?: JSONRPCParams, callOptions?: CallOptions) => {
+    const connection = ready(method);
+    const session = modern();
+    if (session === undefined || rounds === undefined) {
+      return await connection.request(method, params, requestOptions(callOptions));
+    }
+    return await runInputRounds(
+      method,
+      session.withRequestMeta(params),
+      (roundParams, onRequestId) =>
+        connection.request(method, roundParams as JSONRPCParams, {
+          ...requestOptions(callOptions),
+          onRequestId(id) {
+            onRequestId(id);
+            callOptions?.onRequestId?.(id);
+          },
+        }),
+      rounds,
+      callOptions?.signal,
+    );
+  };
   const page = (method: string, listOptions: ListOptions = {}) => {
     const { cursor, ...rest } = listOptions;
     return send(method, cursor === undefined ? {} : { cursor }, rest) as Promise<PageResult>;

@@ -1,14 +1,22 @@
 import type {
   Connection,
   ConnectionOptions,
+  JSONRPCId,
   JSONRPCNotification,
   JSONRPCParams,
   Transport,
   Unsubscribe,
 } from "@patchbay/jsonrpc-core";
-import type { JsonSchemaValidator, LoggingLevel, v2025_11_25 } from "@patchbay/mcp-types";
+import type {
+  JsonSchemaValidator,
+  LoggingLevel,
+  ProtocolEra,
+  v2025_11_25,
+} from "@patchbay/mcp-types";
 import type { ServerNotificationMap, ServerNotificationMethod } from "./client-events.js";
 import type { ClientHandlers } from "./client-handlers.js";
+import type { Subscription, SubscriptionFilter } from "./modern-listen.js";
+import type { EraCache, ProtocolEraOption } from "./protocol-era.js";
 
 /** Options of `createClient`. */
 export interface ClientOptions extends ClientHandlers {
@@ -16,6 +24,19 @@ export interface ClientOptions extends ClientHandlers {
   capabilities?: v2025_11_25.ClientCapabilities;
   /** The revision to ask for in `initialize` (default: the newest legacy revision, 2025-11-25). */
   protocolVersion?: string;
+  /**
+   * The era to speak (default `"legacy"`): `"modern"` speaks 2026-07-28 only; `"auto"` probes with
+   * `server/discover` and falls back to `initialize` when the answer shows a legacy server.
+   */
+  protocolEra?: ProtocolEraOption;
+  /** Modern revisions this client offers (default: every modern revision it knows, 2026-07-28). */
+  protocolVersions?: readonly string[];
+  /** Where `"auto"` keeps its verdict per server, so later connections skip the probe. */
+  eraCache?: EraCache;
+  /** How long `"auto"` waits for the `server/discover` answer before deciding "legacy" (10 000). */
+  discoverTimeoutMs?: number;
+  /** Retries of one request for `input_required` results before giving up (default 10). */
+  maxInputRounds?: number;
   /** Default timeout of every request in milliseconds (default 60 000; `0` for none). */
   requestTimeoutMs?: number;
   /** Further options for the JSON-RPC connection. */
@@ -40,6 +61,8 @@ export interface CallOptions {
   maxTotalTimeoutMs?: number;
   /** Receives `notifications/progress` for this request (a `progressToken` is sent for you). */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** Called with the id of each request sent (modern `input_required` retries get new ids). */
+  onRequestId?: (id: JSONRPCId) => void;
 }
 
 /** A page of a list request. */
@@ -62,8 +85,10 @@ export interface CompleteParams {
 
 /** An MCP client session over one transport. */
 export interface Client {
-  /** The revision agreed in `initialize`, once connected. */
+  /** The revision agreed in `initialize` (or `server/discover`), once connected. */
   readonly protocolVersion: string | undefined;
+  /** The era this client speaks with the server, once connected. */
+  readonly protocolEra: ProtocolEra | undefined;
   /** The server's `serverInfo`, once connected. */
   readonly serverInfo: v2025_11_25.Implementation | undefined;
   /** The server's capabilities, once connected. */
@@ -75,11 +100,14 @@ export interface Client {
   /** The JSON-RPC connection, once `connect` has been called. */
   readonly connection: Connection | undefined;
 
-  /** Runs `initialize` and `notifications/initialized` over the transport. */
+  /**
+   * Opens the session in the era of `protocolEra`: `initialize` and `notifications/initialized`, or
+   * `server/discover` (whose result is returned in the shape of an `initialize` result).
+   */
   connect(transport: Transport): Promise<v2025_11_25.InitializeResult>;
   /** Closes the connection; pending requests reject with `ConnectionClosedError`. */
   close(): Promise<void>;
-  /** Sends `ping`. */
+  /** Sends `ping` (modern era: `server/discover`, since 2026-07-28 has no ping). */
   ping(options?: CallOptions): Promise<void>;
 
   /** One page of `tools/list`. */
@@ -122,16 +150,21 @@ export interface Client {
   ): Promise<v2025_11_25.GetPromptResult>;
   /** Asks for completions of a prompt argument or template variable. */
   complete(params: CompleteParams, options?: CallOptions): Promise<v2025_11_25.CompleteResult>;
-  /** Sets the threshold of the server's `notifications/message`. */
+  /** Sets the threshold of the server's `notifications/message` (modern era: sent in every request's `_meta`). */
   setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void>;
-  /** Subscribes to `notifications/resources/updated` for `uri`. */
+  /** Subscribes to `notifications/resources/updated` for `uri` (modern era: a `subscriptions/listen` stream). */
   subscribeResource(uri: string, options?: CallOptions): Promise<void>;
   /** Ends a subscription. */
   unsubscribeResource(uri: string, options?: CallOptions): Promise<void>;
   /** Sends any request (for methods this client has no helper for). */
   request(method: string, params?: JSONRPCParams, options?: CallOptions): Promise<unknown>;
-  /** Tells the server the roots changed (needs the `roots` handler). */
+  /** Tells the server the roots changed (needs the `roots` handler; modern era: nothing to send). */
   notifyRootsListChanged(): Promise<void>;
+  /**
+   * Modern era: opens a `subscriptions/listen` stream; its notifications reach `on(...)` listeners.
+   * Rejects in the legacy era, where the server sends them unasked.
+   */
+  listen(filter: SubscriptionFilter, options?: { signal?: AbortSignal }): Promise<Subscription>;
 
   /** Subscribes to one server notification; any number of listeners; returns unsubscribe. */
   on<Method extends ServerNotificationMethod>(

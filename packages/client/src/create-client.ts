@@ -4,10 +4,14 @@ import { deriveClientCapabilities } from "./client-capabilities.js";
 import { ClientEvents } from "./client-events.js";
 import { createClientRequests, requireConnected } from "./client-requests.js";
 import type { Client, ClientOptions } from "./client-types.js";
-import { initializeSession } from "./initialize-session.js";
+import { createEraMethods } from "./era-methods.js";
+import { DEFAULT_MAX_INPUT_ROUNDS } from "./input-rounds.js";
 import { installClientHandlers } from "./install-client-handlers.js";
 import { createJsonSchemaChecks } from "./json-schema-checks.js";
 import type { PageResult } from "./list-all-pages.js";
+import { guardModernFrames } from "./modern-frame-guard.js";
+import type { ModernSession } from "./modern-session.js";
+import { openSession } from "./open-session.js";
 
 /** Creates a client that identifies itself as `clientInfo`. */
 export function createClient(
@@ -19,11 +23,16 @@ export function createClient(
   const closeListeners = new Set<() => void>();
   let connection: Connection | undefined;
   let initializeResult: v2025_11_25.InitializeResult | undefined;
+  let modern: ModernSession | undefined;
 
   const checks = createJsonSchemaChecks(options.jsonSchemaValidator);
   const ready = (method: string) =>
     requireConnected(connection, initializeResult !== undefined, method);
-  const { send, page, all } = createClientRequests(options, ready);
+  const { send, page, all } = createClientRequests(options, ready, () => modern, {
+    handlers: options,
+    checks,
+    maxRounds: options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+  });
   // Every tools/list page passes here, so that callTool knows each tool's output schema.
   const rememberTools = <Result extends PageResult | v2025_11_25.Tool[]>(listed: Result) => {
     checks.rememberTools(
@@ -31,10 +40,15 @@ export function createClient(
     );
     return listed;
   };
+  const eraMethods = createEraMethods({ options, send, ready, modern: () => modern });
 
   const client: Client = {
     get protocolVersion() {
       return initializeResult?.protocolVersion;
+    },
+    get protocolEra() {
+      if (initializeResult === undefined) return undefined;
+      return modern === undefined ? "legacy" : "modern";
     },
     get serverInfo() {
       return initializeResult?.serverInfo;
@@ -53,13 +67,17 @@ export function createClient(
     async connect(transport) {
       if (connection !== undefined)
         throw new Error("This client is already connected; create another");
-      const target = createConnection(transport, {
-        ...createMcpConnectionHooks(),
-        ...(options.requestTimeoutMs === undefined
-          ? {}
-          : { defaultTimeoutMs: options.requestTimeoutMs }),
-        ...options.connection,
-      });
+      let guarded = false;
+      const target = createConnection(
+        guardModernFrames(transport, () => guarded),
+        {
+          ...createMcpConnectionHooks(),
+          ...(options.requestTimeoutMs === undefined
+            ? {}
+            : { defaultTimeoutMs: options.requestTimeoutMs }),
+          ...options.connection,
+        },
+      );
       connection = target;
       installClientHandlers(target, options, checks);
       events.attach(target);
@@ -67,22 +85,16 @@ export function createClient(
         for (const listener of [...closeListeners]) listener();
       });
       await target.start();
-      const result = await initializeSession(
-        target,
-        clientInfo,
-        capabilities,
-        options.protocolVersion,
-      );
-      initializeResult = result;
-      await target.notify("notifications/initialized");
-      return result;
+      const opened = await openSession(target, clientInfo, capabilities, options);
+      modern = opened.modern;
+      guarded = modern !== undefined;
+      initializeResult = opened.result;
+      return opened.result;
     },
     async close() {
       await connection?.close();
     },
-    async ping(callOptions) {
-      await send("ping", undefined, callOptions);
-    },
+    ...eraMethods,
 
     listTools: async (listOptions) => rememberTools(await page("tools/list", listOptions)) as never,
     listAllTools: async (callOptions) =>
@@ -116,22 +128,7 @@ export function createClient(
         params as unknown as JSONRPCParams,
         callOptions,
       ) as Promise<v2025_11_25.CompleteResult>,
-    async setLoggingLevel(level, callOptions) {
-      await send("logging/setLevel", { level }, callOptions);
-    },
-    async subscribeResource(uri, callOptions) {
-      await send("resources/subscribe", { uri }, callOptions);
-    },
-    async unsubscribeResource(uri, callOptions) {
-      await send("resources/unsubscribe", { uri }, callOptions);
-    },
     request: (method, params, callOptions) => send(method, params, callOptions),
-    async notifyRootsListChanged() {
-      if (options.roots === undefined) {
-        throw new Error("notifyRootsListChanged needs the roots handler (the roots capability)");
-      }
-      await ready("notifications/roots/list_changed").notify("notifications/roots/list_changed");
-    },
 
     on: ((method: string, listener: (params: Record<string, unknown>) => void) =>
       events.on(method, listener)) as Client["on"],

@@ -35,10 +35,21 @@ export type {
   ListOptions,
 } from "./client-types.js";
 export { createClient } from "./create-client.js";
+export { DEFAULT_DISCOVER_TIMEOUT_MS } from "./era-probe.js";
+export { InputRequiredRoundsExceededError } from "./errors/input-required-rounds-exceeded-error.js";
 export { InvalidToolOutputError } from "./errors/invalid-tool-output-error.js";
 export { NotConnectedError } from "./errors/not-connected-error.js";
+export { UnsupportedInputRequestError } from "./errors/unsupported-input-request-error.js";
 export { UnsupportedProtocolVersionError } from "./errors/unsupported-protocol-version-error.js";
+export {
+  DEFAULT_MAX_INPUT_ROUNDS,
+  MAX_CLIENT_REQUEST_STATE_LENGTH,
+  MAX_INPUT_REQUESTS_PER_ROUND,
+} from "./input-rounds.js";
 export { MAX_REMEMBERED_OUTPUT_SCHEMAS } from "./json-schema-checks.js";
+export type { Subscription, SubscriptionFilter } from "./modern-listen.js";
+export { MAX_MODERN_RESOURCE_SUBSCRIPTIONS } from "./modern-resource-subscriptions.js";
+export type { EraCache, EraStore, ProtocolEraOption } from "./protocol-era.js";
 
 /** The result of `tools/call` (MCP 2025-11-25). */
 export type CallToolResult = v2025_11_25.CallToolResult;

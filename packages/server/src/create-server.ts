@@ -6,6 +6,7 @@ import {
 } from "@patchbay/jsonrpc-core";
 import {
   createSchemaCache,
+  isModernProtocolVersion,
   type JsonSchemaValidator,
   type LoggingLevel,
   loadDefaultJsonSchemaValidator,
@@ -37,6 +38,7 @@ import {
   type ResourceTemplateEntry,
   type ResourceTemplateReader,
 } from "./resource-template-entry.js";
+import { checkServedVersions } from "./served-versions.js";
 import { deriveServerCapabilities } from "./server-capabilities.js";
 import { type ListKind, ServerSession } from "./server-session.js";
 import type { SessionHost } from "./session-host.js";
@@ -69,6 +71,12 @@ export interface ServerOptions {
   jsonSchemaValidator?: JsonSchemaValidator;
   /** The session-less modern (2026-07-28) request path: versions, request-state key, caching. */
   modern?: ModernOptions;
+  /**
+   * The revisions served, of both eras (default: every revision `@patchbay/mcp-types` knows).
+   * Without a legacy revision `initialize` is refused (-32022); without a modern one, modern
+   * requests on stdio/WebSocket connections are not recognised (they get the legacy answers).
+   */
+  protocolVersions?: readonly string[];
 }
 
 /**
@@ -128,8 +136,10 @@ export function createServer(options: ServerOptions): Server {
     connection,
     jsonSchemaValidator,
     modern,
+    protocolVersions: servedVersions,
     ...info
   } = options;
+  const protocolVersions = checkServedVersions(servedVersions);
   if (!Number.isInteger(pageSize) || pageSize < 1) {
     throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
   }
@@ -141,6 +151,7 @@ export function createServer(options: ServerOptions): Server {
     serverInfo: info,
     instructions,
     pageSize,
+    protocolVersions,
     tools: new Registry<ToolEntry>("tool"),
     resources: new Registry<ResourceEntry>("resource"),
     resourceTemplates: new Registry<ResourceTemplateEntry>("resource template"),
@@ -177,7 +188,12 @@ export function createServer(options: ServerOptions): Server {
   host.resourceTemplates.onChange(announce("resources"));
   host.prompts.onChange(announce("prompts"));
 
-  const modernEndpoint = createModernEndpoint(host, modern);
+  const modernEndpoint = createModernEndpoint(host, {
+    protocolVersions: protocolVersions.filter((version) => isModernProtocolVersion(version)),
+    ...modern,
+  });
+  // Connections (stdio, WebSocket, memory) answer modern requests only when a modern one is served.
+  const connectionModern = modernEndpoint.protocolVersions.length > 0 ? modernEndpoint : undefined;
   return {
     serverInfo: info,
     modern: modernEndpoint,
@@ -200,7 +216,7 @@ export function createServer(options: ServerOptions): Server {
       return host.prompts.add(name, createPromptEntry(name, config, handler));
     },
     async connect(transport) {
-      const session = new ServerSession(host, transport, connection);
+      const session = new ServerSession(host, transport, connection, connectionModern);
       sessions.add(session);
       session.onClose(() => sessions.delete(session));
       for (const listener of [...sessionListeners]) listener(session);

@@ -1,11 +1,22 @@
-import { InvalidParamsError } from "@patchbay/jsonrpc-core";
-import { negotiateLegacyProtocolVersion, type v2025_11_25 } from "@patchbay/mcp-types";
+import { InvalidParamsError, JSONRPCError } from "@patchbay/jsonrpc-core";
+import {
+  createUnsupportedProtocolVersionError,
+  isLegacyProtocolVersion,
+  negotiateLegacyProtocolVersion,
+  type v2025_11_25,
+} from "@patchbay/mcp-types";
 
 /** What a server answers `initialize` with, besides the negotiated revision. */
 export interface InitializeOffer {
   readonly capabilities: v2025_11_25.ServerCapabilities;
   readonly serverInfo: v2025_11_25.Implementation;
   readonly instructions?: string | undefined;
+  /**
+   * Every revision the server serves, of both eras (default: every legacy revision). The legacy
+   * ones are negotiated; with none, `initialize` is refused with -32022 naming this list (a
+   * modern-only server SHOULD name its versions in that error, MCP 2026-07-28).
+   */
+  readonly supportedVersions?: readonly string[] | undefined;
 }
 
 /** The outcome of an accepted `initialize`: what the client declared and the answer to send. */
@@ -32,7 +43,17 @@ export function acceptInitialize(
   if (!isObject(clientInfo) || typeof clientInfo.name !== "string") {
     throw new InvalidParamsError('initialize: "clientInfo" must be an object with a "name"');
   }
-  const negotiated = negotiateLegacyProtocolVersion(protocolVersion);
+  const supported = offer.supportedVersions;
+  const legacy = supported?.filter((version) => isLegacyProtocolVersion(version));
+  if (supported !== undefined && legacy?.length === 0) {
+    const error = createUnsupportedProtocolVersionError(protocolVersion, supported);
+    throw new JSONRPCError(
+      error.code,
+      `${error.message}: this server speaks only ${supported.join(", ")}, without initialize`,
+      error.data,
+    );
+  }
+  const negotiated = negotiateLegacyProtocolVersion(protocolVersion, legacy);
   const result: v2025_11_25.InitializeResult = {
     protocolVersion: negotiated,
     capabilities: offer.capabilities,

@@ -4,6 +4,7 @@ import {
   createConnection,
   InvalidParamsError,
   type JSONRPCId,
+  MethodNotFoundError,
   type Transport,
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
@@ -15,6 +16,11 @@ import {
   type v2025_11_25,
 } from "@patchbay/mcp-types";
 import { MissingClientCapabilityError } from "./errors/missing-client-capability-error.js";
+import {
+  isModernConnectionRequest,
+  serveModernOnConnection,
+} from "./modern/modern-connection-bridge.js";
+import type { ModernEndpoint } from "./modern/modern-dispatcher.js";
 import {
   createRequestHandlerContext,
   type RequestHandlerContext,
@@ -48,15 +54,34 @@ export class ServerSession implements ServerSessionApi {
   readonly #closed = new AbortController();
   readonly #initializedListeners = new Set<() => void>();
   readonly #rootsListeners = new Set<() => void>();
+  readonly #modern: ModernEndpoint | undefined;
 
-  /** Use `server.connect(transport)`; this constructor is internal. */
-  constructor(host: SessionHost, transport: Transport, options: ConnectionOptions = {}) {
+  /**
+   * Use `server.connect(transport)`; this constructor is internal. With `modern`, requests of the
+   * modern era (2026-07-28) that arrive before `initialize` are answered session-less by it.
+   */
+  constructor(
+    host: SessionHost,
+    transport: Transport,
+    options: ConnectionOptions = {},
+    modern?: ModernEndpoint,
+  ) {
     sessionCounter += 1;
     this.id = `session-${sessionCounter}`;
     this.#host = host;
+    this.#modern = modern;
     this.#state = { phase: "new", subscriptions: new Set() };
     this.connection = createConnection(transport, { ...createMcpConnectionHooks(), ...options });
     this.connection.onClose(() => this.#closed.abort(new Error("Connection closed")));
+    if (modern !== undefined) {
+      // Modern-only methods (server/discover, subscriptions/listen) have no legacy handler.
+      this.connection.setFallbackRequestHandler(async (params, context) => {
+        if (!this.#takesModernPath(context.method, params)) {
+          throw new MethodNotFoundError(undefined, { method: context.method });
+        }
+        return await serveModernOnConnection(modern, this.connection, params, context);
+      });
+    }
     const scope = {
       session: this,
       state: this.#state,
@@ -234,6 +259,9 @@ export class ServerSession implements ServerSessionApi {
     options: { beforeInitialize?: boolean } = {},
   ): void {
     this.connection.handle(method, async (params, requestContext) => {
+      if (this.#modern !== undefined && this.#takesModernPath(method, params)) {
+        return await serveModernOnConnection(this.#modern, this.connection, params, requestContext);
+      }
       if (this.#state.phase === "new" && options.beforeInitialize !== true) {
         this.#host.refuseUninitialized(method);
       }
@@ -251,6 +279,15 @@ export class ServerSession implements ServerSessionApi {
       );
       return await handler(record, context);
     });
+  }
+
+  /** A request before `initialize` that names a modern revision goes the session-less way. */
+  #takesModernPath(method: string, params: unknown): boolean {
+    return (
+      this.#state.phase === "new" &&
+      method !== "initialize" &&
+      isModernConnectionRequest(method, params)
+    );
   }
 
   #require(method: string, capability: string): void {

@@ -11,6 +11,8 @@ export interface SessionHost {
   readonly serverInfo: v2025_11_25.Implementation;
   readonly instructions: string | undefined;
   readonly pageSize: number;
+  /** Every revision served, of both eras (`ServerOptions.protocolVersions`). */
+  readonly protocolVersions: readonly string[];
   readonly tools: Registry<ToolEntry>;
   readonly resources: Registry<ResourceEntry>;
   readonly resourceTemplates: Registry<ResourceTemplateEntry>;

@@ -18,6 +18,13 @@ import { MCP_PROTOCOL_VERSION_HEADER, MCP_SESSION_ID_HEADER } from "./constants.
 import { HttpStatusError, SessionExpiredError } from "./http-errors.js";
 import { idKey, isInitializeRequest, messagesOf } from "./message-keys.js";
 import {
+  cancelledRequestKey,
+  isErrorResponseTo,
+  type ModernRequestFacts,
+  modernRequestHeaders,
+  modernRequestOf,
+} from "./modern-client-requests.js";
+import {
   DEFAULT_MAX_EVENT_BYTES,
   DEFAULT_MAX_RESPONSE_BODY_BYTES,
   ResponseTooLargeError,
@@ -39,6 +46,9 @@ export type {
  * The client side of Streamable HTTP (MCP 2025-03-26 … 2025-11-25): every frame is a POST; answers
  * come back as JSON or SSE; server-initiated messages come on a standalone GET stream; broken SSE
  * streams are resumed with `Last-Event-ID` after the server's `retry:` delay; `close()` sends DELETE.
+ * A modern request (2026-07-28: its `_meta` names the revision) goes out in the modern shape:
+ * `Mcp-Method`/`Mcp-Name` headers, no session id, its JSON-RPC error delivered from a 4xx body, and
+ * `notifications/cancelled` for it closes its response stream instead of being sent.
  */
 export class StreamableHttpClientTransport implements Transport {
   private readonly options: StreamableHttpClientTransportOptions;
@@ -52,6 +62,11 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly streams: ClientSseStreams;
   /** The request each one-request POST's SSE answer belongs to (reported as `relatedRequestId`). */
   private readonly relatedByAnswer = new WeakMap<Set<string>, JSONRPCId>();
+  /** Modern requests whose answer is still coming, by id key: closing one is its cancellation. */
+  private readonly modernAnswers = new Map<
+    string,
+    { controller: AbortController; pending?: Set<string> }
+  >();
   private currentSessionId: string | undefined;
   private currentProtocolVersion: string | undefined;
   private standaloneOpen = false;
@@ -115,26 +130,48 @@ export class StreamableHttpClientTransport implements Transport {
       throw new TransportError("Streamable HTTP client transport is closed");
     }
     const messages = messagesOf(frame);
+    const cancelKey = cancelledRequestKey(messages);
+    const cancelled = cancelKey === undefined ? undefined : this.modernAnswers.get(cancelKey);
+    if (cancelKey !== undefined && cancelled !== undefined) {
+      // 2026-07-28 Streamable HTTP: a request is cancelled by closing its response stream.
+      this.modernAnswers.delete(cancelKey);
+      cancelled.pending?.clear();
+      cancelled.controller.abort();
+      return;
+    }
+    const modern = modernRequestOf(messages);
+    const modernKey = modern?.id === undefined ? undefined : idKey(modern.id);
+    const tracked: { controller: AbortController; pending?: Set<string> } | undefined =
+      modernKey === undefined ? undefined : { controller: new AbortController() };
+    if (modernKey !== undefined && tracked !== undefined)
+      this.modernAnswers.set(modernKey, tracked);
+    const answered = () => {
+      if (modernKey !== undefined) this.modernAnswers.delete(modernKey);
+    };
     for (const message of messages) {
       if (isInitializeRequest(message) && "id" in message && message.id !== null) {
         this.initializeIds.add(idKey(message.id));
       }
     }
-    const sentSessionId = this.currentSessionId;
+    const sentSessionId = modern === undefined ? this.currentSessionId : undefined;
     let response: Response;
     try {
       response = await this.fetch(this.url, {
         method: "POST",
-        headers: await this.headers({
-          accept: "application/json, text/event-stream",
-          "content-type": "application/json",
-        }),
+        headers: await this.headers(
+          { accept: "application/json, text/event-stream", "content-type": "application/json" },
+          modern,
+        ),
         body: JSON.stringify(frame),
-        signal: this.abort.signal,
+        signal:
+          tracked === undefined
+            ? this.abort.signal
+            : AbortSignal.any([this.abort.signal, tracked.controller.signal]),
       });
     } catch (error) {
-      // Aborted by close(): the frame was handed over; the close event tells the rest.
-      if (this.closing) return;
+      answered();
+      // Aborted by close() or by cancelling a modern request: the close or cancel tells the rest.
+      if (this.closing || tracked?.controller.signal.aborted === true) return;
       throw new TransportError(`POST ${this.url.href} failed`, { cause: error });
     }
     const sessionId = response.headers.get(MCP_SESSION_ID_HEADER);
@@ -142,6 +179,11 @@ export class StreamableHttpClientTransport implements Transport {
 
     if (!response.ok) {
       const body = await readTextLimited(response, this.maxBodyBytes).catch(() => "");
+      answered();
+      if (modern?.id !== undefined && isErrorResponseTo(body, modern.id)) {
+        this.receive(body);
+        return;
+      }
       if (response.status === 404 && sentSessionId !== undefined) {
         const error = new SessionExpiredError(sentSessionId, body);
         this.expire(error);
@@ -157,6 +199,7 @@ export class StreamableHttpClientTransport implements Transport {
       );
     }
     if (response.status === 202 || response.body === null) {
+      answered();
       await response.body?.cancel();
       if (messages.some(isInitializedNotification)) this.openStandaloneSoon();
       return;
@@ -173,21 +216,27 @@ export class StreamableHttpClientTransport implements Transport {
       }
       // What the server sends on the answer of a one-request POST belongs to that request.
       if (requestIds.length === 1) this.relatedByAnswer.set(pending, requestIds[0] as JSONRPCId);
-      void this.streams.readAnswer(response, pending);
+      if (tracked !== undefined) tracked.pending = pending;
+      void this.streams.readAnswer(response, pending).finally(answered);
       return;
     }
     if (contentType.includes("application/json")) {
       // Read in the background: a server may send the headers long before the answer is ready.
       void readTextLimited(response, this.maxBodyBytes).then(
-        (text) => this.receive(text),
+        (text) => {
+          answered();
+          this.receive(text);
+        },
         (error: unknown) => {
-          if (this.closing) return;
+          answered();
+          if (this.closing || tracked?.controller.signal.aborted === true) return;
           if (error instanceof ResponseTooLargeError) this.events.emitError(error);
           else this.events.emitError(new TransportError("JSON answer broke off", { cause: error }));
         },
       );
       return;
     }
+    answered();
     await response.body.cancel();
     throw new TransportError(
       `POST ${this.url.href} answered unexpected content type ${contentType}`,
@@ -247,10 +296,15 @@ export class StreamableHttpClientTransport implements Transport {
     this.events.emitClose({ initiator: "remote", error });
   }
 
-  private async headers(base: Record<string, string>): Promise<Record<string, string>> {
+  private async headers(
+    base: Record<string, string>,
+    modern?: ModernRequestFacts,
+  ): Promise<Record<string, string>> {
     const headers: Record<string, string> = { ...this.options.headers, ...base };
     if (this.options.authHeaders !== undefined)
       Object.assign(headers, await this.options.authHeaders());
+    // 2026-07-28: no session; the request names its revision, method and target in headers.
+    if (modern !== undefined) return Object.assign(headers, modernRequestHeaders(modern));
     if (this.currentSessionId !== undefined) headers[MCP_SESSION_ID_HEADER] = this.currentSessionId;
     if (this.currentProtocolVersion !== undefined) {
       headers[MCP_PROTOCOL_VERSION_HEADER] = this.currentProtocolVersion;

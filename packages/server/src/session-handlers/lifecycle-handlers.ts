@@ -19,6 +19,7 @@ export function installLifecycleHandlers(scope: HandlerScope): void {
         capabilities: host.capabilities(),
         serverInfo: host.serverInfo,
         instructions: host.instructions,
+        supportedVersions: host.protocolVersions,
       });
       state.protocolVersion = accepted.protocolVersion;
       state.clientInfo = accepted.clientInfo;

@@ -1,0 +1,89 @@
+import type { JSONRPCId, JSONRPCMessage } from "@patchbay/jsonrpc-core";
+import { MCP_PROTOCOL_VERSION_HEADER } from "./constants.js";
+import { idKey } from "./message-keys.js";
+
+/** `_meta` key naming a modern request's revision (MCP 2026-07-28). */
+const PROTOCOL_VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion";
+
+/** What the client transport needs to know of a modern (2026-07-28) request it sends. */
+export interface ModernRequestFacts {
+  readonly version: string;
+  readonly method: string;
+  /** `params.name` (tools/call, prompts/get) or `params.uri` (resources/read). */
+  readonly name: string | undefined;
+  /** The request's id (undefined for a notification). */
+  readonly id: JSONRPCId | undefined;
+}
+
+/**
+ * The facts of a modern request: a single message whose `params._meta` names its revision (that is
+ * how a client of the modern era sends every request); undefined for anything else.
+ */
+export function modernRequestOf(
+  messages: readonly JSONRPCMessage[],
+): ModernRequestFacts | undefined {
+  const [message] = messages;
+  if (messages.length !== 1 || message === undefined || !("method" in message)) return undefined;
+  const params = (message.params ?? {}) as Record<string, unknown>;
+  const meta = params._meta as Record<string, unknown> | undefined;
+  const version = meta?.[PROTOCOL_VERSION_META_KEY];
+  if (typeof version !== "string") return undefined;
+  const target =
+    message.method === "resources/read"
+      ? params.uri
+      : message.method === "tools/call" || message.method === "prompts/get"
+        ? params.name
+        : undefined;
+  return {
+    version,
+    method: message.method,
+    name: typeof target === "string" ? target : undefined,
+    id: "id" in message ? message.id : undefined,
+  };
+}
+
+/** The headers of a modern POST: `MCP-Protocol-Version`, `Mcp-Method` and, when it applies, `Mcp-Name`. */
+export function modernRequestHeaders(facts: ModernRequestFacts): Record<string, string> {
+  const headers: Record<string, string> = {
+    [MCP_PROTOCOL_VERSION_HEADER]: facts.version,
+    "mcp-method": encodeHeaderValue(facts.method),
+  };
+  if (facts.name !== undefined) headers["mcp-name"] = encodeHeaderValue(facts.name);
+  return headers;
+}
+
+/**
+ * A header value as 2026-07-28 sends it: plain when it is printable ASCII without surrounding
+ * spaces, else `=?base64?<base64 of the UTF-8 bytes>?=`.
+ */
+export function encodeHeaderValue(value: string): string {
+  if (/^[\x21-\x7E]([\x20-\x7E]*[\x21-\x7E])?$/.test(value)) return value;
+  let binary = "";
+  for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
+  return `=?base64?${btoa(binary)}?=`;
+}
+
+/** The map key of the request a `notifications/cancelled` names, or undefined. */
+export function cancelledRequestKey(messages: readonly JSONRPCMessage[]): string | undefined {
+  const [message] = messages;
+  if (messages.length !== 1 || message === undefined || !("method" in message)) return undefined;
+  if (message.method !== "notifications/cancelled" || "id" in message) return undefined;
+  const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+  return typeof requestId === "string" || typeof requestId === "number"
+    ? idKey(requestId as JSONRPCId)
+    : undefined;
+}
+
+/**
+ * Whether an error body answers the request `id`: a modern server puts the JSON-RPC error of a
+ * request in the body of its 4xx answer (400 + -32022, 404 + -32601), which the client then
+ * delivers like any response.
+ */
+export function isErrorResponseTo(text: string, id: JSONRPCId): boolean {
+  try {
+    const body = JSON.parse(text) as { jsonrpc?: unknown; id?: unknown; error?: unknown };
+    return body.jsonrpc === "2.0" && body.id === id && typeof body.error === "object";
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,114 @@
+import {
+  CancelledError,
+  createConnection,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+} from "@patchbay/jsonrpc-core";
+import { createMcpConnectionHooks } from "@patchbay/mcp-types";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ModernMessageHandler } from "./modern-http-request.js";
+import { StreamableHttpClientTransport } from "./streamable-http-client-transport.js";
+import { startTestServer, type TestServer } from "./test-support/http-fixtures.js";
+
+const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28" };
+
+interface Seen {
+  readonly message: JSONRPCRequest | JSONRPCNotification;
+  readonly headers: Record<string, unknown>;
+}
+
+/** A stand-in for `server.modern` that records each message with its HTTP headers. */
+function createRecordingHandler(seen: Seen[], onAbort: () => void): ModernMessageHandler {
+  return {
+    protocolVersions: ["2026-07-28"],
+    async handle(message, context) {
+      const requestInfo = context.info.extra?.requestInfo as
+        | { headers: Record<string, unknown> }
+        | undefined;
+      const headers = requestInfo?.headers ?? {};
+      seen.push({ message, headers });
+      if (!("id" in message)) return undefined;
+      if (message.method === "wait") {
+        context.notify("notifications/progress", { progressToken: 1, progress: 1 });
+        await new Promise((resolve) => context.signal.addEventListener("abort", resolve));
+        onAbort();
+      }
+      if (message.method === "missing") {
+        return { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "no such" } };
+      }
+      return { jsonrpc: "2.0", id: message.id, result: { resultType: "complete" } };
+    },
+  };
+}
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function connectModern() {
+  const seen: Seen[] = [];
+  let onAbort: () => void = () => undefined;
+  const handlerAborted = new Promise<void>((resolve) => {
+    onAbort = resolve;
+  });
+  server = await startTestServer({ modern: createRecordingHandler(seen, () => onAbort()) });
+  const transport = new StreamableHttpClientTransport({ url: server.url, sessionId: "stale" });
+  const connection = createConnection(transport, createMcpConnectionHooks());
+  await connection.start();
+  return { seen, handlerAborted, connection };
+}
+
+describe("modern (2026-07-28) requests from the client transport", () => {
+  it("carry Mcp-Method, Mcp-Name (base64 when not ASCII) and the version, never a session", async () => {
+    const { seen, connection } = await connectModern();
+    await connection.request("tools/call", { name: "héllo wörld", _meta: META });
+    await connection.request("resources/read", { uri: "file:///a", _meta: META });
+    expect(seen.map(({ headers }) => headers["mcp-session-id"])).toEqual([undefined, undefined]);
+    expect(seen[0]?.headers).toMatchObject({
+      "mcp-method": "tools/call",
+      "mcp-name": `=?base64?${Buffer.from("héllo wörld").toString("base64")}?=`,
+      "mcp-protocol-version": "2026-07-28",
+    });
+    expect(seen[1]?.headers).toMatchObject({
+      "mcp-method": "resources/read",
+      "mcp-name": "file:///a",
+    });
+    await connection.close();
+  });
+
+  it("deliver the JSON-RPC error of a 4xx answer as the request's error", async () => {
+    const { connection } = await connectModern();
+    await expect(connection.request("missing", { _meta: META })).rejects.toMatchObject({
+      code: -32601,
+      message: "no such",
+    });
+    await connection.close();
+  });
+
+  it("are cancelled by closing the response stream, not by a cancel notification", async () => {
+    const { seen, handlerAborted, connection } = await connectModern();
+    const controller = new AbortController();
+    const progressed = new Promise<void>((resolve) =>
+      connection.onNotification((notification) => {
+        if (notification.method === "notifications/progress") resolve();
+      }),
+    );
+    const waiting = connection.request(
+      "wait",
+      { _meta: META },
+      {
+        signal: controller.signal,
+        onProgress: () => undefined,
+      },
+    );
+    waiting.catch(() => undefined);
+    await progressed;
+    controller.abort();
+    expect(CancelledError.isInstance(await waiting.catch((error: unknown) => error))).toBe(true);
+    await handlerAborted;
+    expect(seen.map(({ message }) => message.method)).toEqual(["wait"]);
+    await connection.close();
+  });
+});
