@@ -356,14 +356,24 @@ describe("the router's modern (2026-07-28) front over a legacy backend", () => {
   it("sends a call's logs only when its _meta asked with a level, and its progress with the client's token", async () => {
     harness = await createHarness(config, { asker: (server) => defineAsker(server) });
     const endpoint = harness.router.modern();
-    const quiet = await send(endpoint, "tools/call", { name: "chatty" }, {
-      meta: { progressToken: "p1" },
-    });
+    const quiet = await send(
+      endpoint,
+      "tools/call",
+      { name: "chatty" },
+      {
+        meta: { progressToken: "p1" },
+      },
+    );
     expect(quiet.notes.map((note) => note.method)).toEqual(["notifications/progress"]);
     expect(quiet.notes[0]?.params).toMatchObject({ progressToken: "p1", progress: 1, total: 2 });
-    const told = await send(endpoint, "tools/call", { name: "chatty" }, {
-      meta: { "io.modelcontextprotocol/logLevel": "info" },
-    });
+    const told = await send(
+      endpoint,
+      "tools/call",
+      { name: "chatty" },
+      {
+        meta: { "io.modelcontextprotocol/logLevel": "info" },
+      },
+    );
     expect(told.notes).toEqual([
       {
         method: "notifications/message",

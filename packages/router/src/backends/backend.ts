@@ -22,6 +22,7 @@ import { createRestartPolicy, type RestartPolicy } from "../lifecycle/restart-po
 import type { BackendListener, ServerToClientMethod } from "./backend-events.js";
 import { type CallCause, CallCauses } from "./call-causes.js";
 import { discoverListing, LIST_KINDS, type ListKind } from "./discover-listing.js";
+import { listenForListChanges, sendToModernBackend } from "./modern-backend.js";
 import type { RouterClock } from "./router-clock.js";
 import { serverRequestHandlers } from "./server-request-handlers.js";
 import { describeError, withinTimeout } from "./within-timeout.js";
@@ -164,6 +165,8 @@ export class Backend {
   /** Sends a notification if it runs. */
   async notify(method: string, params?: JSONRPCParams): Promise<void> {
     const connection = this.#client?.connection;
+    // 2026-07-28 has no client notifications but cancellation (roots are asked for per request).
+    if (this.#client?.protocolEra === "modern") return;
     if (this.#status === "running" && connection && !connection.closed)
       await connection.notify(method, params);
   }
@@ -229,6 +232,7 @@ export class Backend {
       );
       this.#initializeResult = initializeResult;
       this.#forwardNotifications(current);
+      if (current.protocolEra === "modern") listenForListChanges(current);
       let listing: BackendListing = {
         backend: config.name,
         namespace: config.namespace,
@@ -279,6 +283,8 @@ export class Backend {
       // Starting may take long (npx downloading a server): initialize gets the hard maximum;
       // every other request passes its own timeoutMs.
       requestTimeoutMs: config.maxTimeoutMs,
+      // Each backend is spoken to in its own era (MCP 2026-07-28 era detection).
+      protocolEra: config.protocolEra ?? "auto",
       // Request timeouts run on the router's clock, so tests can drive them.
       connection: { clock: this.#deps.clock },
       ...serverRequestHandlers(audience.capabilities, (method, params, context) =>
@@ -306,6 +312,8 @@ export class Backend {
       if (this.#client !== current) return;
       const method = notification.method;
       if (method.endsWith("/list_changed") || method === "notifications/progress") return;
+      // A modern backend's listen stream is the router's own business.
+      if (method === "notifications/subscriptions/acknowledged") return;
       if (method === "notifications/cancelled") return;
       const related = info.relatedRequestId;
       const cause = related === undefined ? undefined : this.causes.of(related);
@@ -403,14 +411,18 @@ export class Backend {
   ): Promise<unknown> {
     const cause = options.cause;
     const tracked = cause === undefined ? undefined : this.causes.track(cause);
-    const sent = (target.connection as Connection).request(method, params, {
+    const requestOptions = {
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       ...(tracked === undefined ? {} : { onRequestId: tracked.onRequestId }),
       timeoutMs: this.config.timeoutMs,
       resetTimeoutOnProgress: true,
       maxTotalTimeoutMs: this.config.maxTimeoutMs,
-    });
+    };
+    const sent =
+      target.protocolEra === "modern"
+        ? sendToModernBackend(target, method, params, requestOptions)
+        : (target.connection as Connection).request(method, params, requestOptions);
     // Ended beside the caller's await, not in its chain: the answer costs no extra tick.
     if (tracked !== undefined) sent.then(tracked.end, tracked.end);
     return sent;

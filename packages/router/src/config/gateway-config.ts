@@ -24,6 +24,11 @@ export interface BackendConfigCommon {
   readonly restart: RestartPolicyOptions;
   /** A disabled backend is kept in the config but never started. */
   readonly disabled: boolean;
+  /**
+   * The MCP era to speak to it: `auto` (the default: `server/discover` first, `initialize` when
+   * the answer shows a legacy server), `legacy` (`initialize` only) or `modern` (2026-07-28 only).
+   */
+  readonly protocolEra?: "auto" | "legacy" | "modern";
 }
 
 /** A backend the gateway spawns and talks to over stdio. */
