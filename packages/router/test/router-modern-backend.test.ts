@@ -94,7 +94,8 @@ describe("a legacy client through the router to a modern-only backend", () => {
       modernOnly,
     );
     await harness.client.listTools();
-    const server = harness.servers.get("m")?.[0] as Server;
+    // The newest server: the first one refused initialize (modern-only), the next is spoken to.
+    const server = harness.servers.get("m")?.at(-1) as Server;
     const changed = waitForNotification(harness.client, "notifications/tools/list_changed");
     server.registerTool("late", {}, () => ({ content: [] }));
     await changed;
@@ -103,5 +104,25 @@ describe("a legacy client through the router to a modern-only backend", () => {
     const updated = waitForNotification(harness.client, "notifications/resources/updated");
     await server.notifyResourceUpdated("test://note");
     expect(await updated).toMatchObject({ uri: "test://note" });
+  });
+
+  it("speaks legacy to a dual-era backend unless its config says protocolEra auto", async () => {
+    const versionOf = async (entry: Record<string, unknown>) => {
+      harness = await createHarness(
+        { mcpServers: { m: { command: "x", ...entry } } },
+        { m: defineModern },
+        { backendVersions: ["2025-11-25", "2026-07-28"], client: handlers },
+      );
+      const text = (
+        (await harness.client.callTool({ name: "gateway_status" })).content[0] as {
+          text: string;
+        }
+      ).text;
+      await harness.close();
+      harness = undefined;
+      return text.includes("2026-07-28") ? "modern" : "legacy";
+    };
+    expect(await versionOf({})).toBe("legacy");
+    expect(await versionOf({ protocolEra: "auto" })).toBe("modern");
   });
 });

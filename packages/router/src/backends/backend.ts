@@ -22,7 +22,12 @@ import { createRestartPolicy, type RestartPolicy } from "../lifecycle/restart-po
 import type { BackendListener, ServerToClientMethod } from "./backend-events.js";
 import { type CallCause, CallCauses } from "./call-causes.js";
 import { discoverListing, LIST_KINDS, type ListKind } from "./discover-listing.js";
-import { listenForListChanges, sendToModernBackend } from "./modern-backend.js";
+import {
+  eraOf,
+  listenForListChanges,
+  refusesLegacy,
+  sendToModernBackend,
+} from "./modern-backend.js";
 import type { RouterClock } from "./router-clock.js";
 import { serverRequestHandlers } from "./server-request-handlers.js";
 import { describeError, withinTimeout } from "./within-timeout.js";
@@ -87,6 +92,8 @@ export class Backend {
   #startedAt: number | undefined;
   #lastError: string | undefined;
   #stopping = false;
+  /** It refused `initialize` naming only modern revisions: it is spoken to in 2026-07-28. */
+  #modernOnly = false;
   #generation = 0;
   readonly #policy: RestartPolicy;
   readonly #toolFilter: NameFilter;
@@ -270,7 +277,13 @@ export class Backend {
           () => {},
         );
       }
-      if (runGeneration === this.#generation) this.#onExit(`start failed: ${this.#lastError}`);
+      if (runGeneration !== this.#generation) return;
+      if (config.protocolEra === undefined && !this.#modernOnly && refusesLegacy(error)) {
+        this.#modernOnly = true;
+        await this.#run();
+        return;
+      }
+      this.#onExit(`start failed: ${this.#lastError}`);
     }
   }
 
@@ -283,8 +296,8 @@ export class Backend {
       // Starting may take long (npx downloading a server): initialize gets the hard maximum;
       // every other request passes its own timeoutMs.
       requestTimeoutMs: config.maxTimeoutMs,
-      // Each backend is spoken to in its own era (MCP 2026-07-28 era detection).
-      protocolEra: config.protocolEra ?? "auto",
+      // Each backend is spoken to in its own era: see `eraOf`.
+      protocolEra: eraOf(config, this.#modernOnly),
       // Request timeouts run on the router's clock, so tests can drive them.
       connection: { clock: this.#deps.clock },
       ...serverRequestHandlers(audience.capabilities, (method, params, context) =>

@@ -1,5 +1,30 @@
-import type { CallOptions, Client } from "@patchbay/client";
-import type { JSONRPCParams } from "@patchbay/jsonrpc-core";
+import type { CallOptions, Client, ProtocolEraOption } from "@patchbay/client";
+import { JSONRPCError, type JSONRPCParams } from "@patchbay/jsonrpc-core";
+import { isModernProtocolVersion } from "@patchbay/mcp-types";
+import type { BackendConfig } from "../config/gateway-config.js";
+
+/**
+ * The era the router speaks to a backend: its `protocolEra` when configured; otherwise legacy
+ * (`initialize`), until the backend refuses `initialize` naming only modern revisions
+ * (`modernOnly`), and modern from then on.
+ */
+export function eraOf(config: BackendConfig, modernOnly: boolean): ProtocolEraOption {
+  return config.protocolEra ?? (modernOnly ? "modern" : "legacy");
+}
+
+/**
+ * True for a refused `initialize` from a modern-only server (MCP 2026-07-28: -32022 with the
+ * revisions it supports in `data.supported`, all of them modern).
+ */
+export function refusesLegacy(error: unknown): boolean {
+  if (!JSONRPCError.isInstance(error) || error.code !== -32022) return false;
+  const supported = (error.data as { supported?: unknown } | undefined)?.supported;
+  return (
+    Array.isArray(supported) &&
+    supported.length > 0 &&
+    supported.every((version) => isModernProtocolVersion(version))
+  );
+}
 
 /**
  * Sends a request on to a backend spoken to in the modern era (MCP 2026-07-28), through the client

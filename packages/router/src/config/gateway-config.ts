@@ -25,8 +25,10 @@ export interface BackendConfigCommon {
   /** A disabled backend is kept in the config but never started. */
   readonly disabled: boolean;
   /**
-   * The MCP era to speak to it: `auto` (the default: `server/discover` first, `initialize` when
-   * the answer shows a legacy server), `legacy` (`initialize` only) or `modern` (2026-07-28 only).
+   * The MCP era to speak to it: `auto` (`server/discover` first, `initialize` when the answer
+   * shows a legacy server), `legacy` (`initialize` only) or `modern` (2026-07-28 only). Unset:
+   * `initialize`, and 2026-07-28 from then on when the backend refuses it naming only modern
+   * revisions (-32022).
    */
   readonly protocolEra?: "auto" | "legacy" | "modern";
 }
