@@ -24,7 +24,12 @@ describe("a modern (2026-07-28) client over stdio, through the gateway, to a leg
 
   beforeAll(async () => {
     const path = writeConfig(directory, {
-      mcpServers: { sample: { command: process.execPath, args: [backends.sample] } },
+      mcpServers: {
+        sample: {
+          command: process.execPath,
+          args: [backends.sample, "--protocol-versions", "2025-11-25"],
+        },
+      },
     });
     const transport = createStdioClientTransport({
       command: process.execPath,

@@ -17,8 +17,8 @@ const baseline = [...readFileSync(baselineFile, "utf8").matchAll(/^ {2}- ([\w-]+
   (match) => match[1] as string,
 );
 
-/** The sample backend's arguments: stdio (a legacy-only transport for it). */
-const BACKEND_ARGS = ["--transport", "stdio"];
+/** The sample backend restricted to the legacy era (2025-11-25), over stdio. */
+const BACKEND_ARGS = ["--transport", "stdio", "--protocol-versions", "2025-11-25"];
 
 describe("official MCP conformance suite, modern era, against patchbay-proxy bridging to a legacy backend", () => {
   let cli: ConformanceCli;
