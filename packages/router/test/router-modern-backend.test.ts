@@ -36,6 +36,17 @@ function defineModern(server: Server): void {
     await context.log("warning", "working");
     return { content: [{ type: "text", text: "done" }] };
   });
+  server.registerTool("keyed", {}, async (_args, context) => {
+    const answer = await context.elicit(
+      {
+        mode: "form",
+        message: "Name?",
+        requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+      },
+      { inputKey: "user_name" },
+    );
+    return { content: [{ type: "text", text: `Hello, ${String(answer.content?.name)}!` }] };
+  });
   server.registerResource("note", "test://note", {}, () => ({
     contents: [{ uri: "test://note", text: "a note" }],
   }));
@@ -124,5 +135,35 @@ describe("a legacy client through the router to a modern-only backend", () => {
     };
     expect(await versionOf({})).toBe("legacy");
     expect(await versionOf({ protocolEra: "auto" })).toBe("modern");
+  });
+
+  it("keeps a modern backend's input keys for a modern client (both eras modern, via the legacy session)", async () => {
+    harness = await createHarness(
+      { mcpServers: { m: { command: "x" } } },
+      { m: defineModern },
+      modernOnly,
+    );
+    const endpoint = harness.router.modern();
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+    };
+    const call = async (params: Record<string, unknown>) =>
+      (await endpoint.handle(
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "m__keyed", ...params, _meta: meta },
+        },
+        { signal: new AbortController().signal, notify: () => {} },
+      )) as { result: Record<string, unknown> };
+    const first = await call({});
+    expect(Object.keys(first.result.inputRequests as object)).toEqual(["user_name"]);
+    const done = await call({
+      inputResponses: { user_name: { action: "accept", content: { name: "Alice" } } },
+      requestState: first.result.requestState,
+    });
+    expect(done.result.content).toEqual([{ type: "text", text: "Hello, Alice!" }]);
   });
 });

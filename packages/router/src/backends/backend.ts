@@ -27,6 +27,7 @@ import {
   listenForListChanges,
   refusesLegacy,
   sendToModernBackend,
+  withInputKey,
 } from "./modern-backend.js";
 import type { RouterClock } from "./router-clock.js";
 import { serverRequestHandlers } from "./server-request-handlers.js";
@@ -355,13 +356,14 @@ export class Backend {
     context: ClientRequestContext,
   ): Promise<unknown> {
     const related = context.relatedRequestId;
+    const asked = withInputKey(params, context.inputKey);
     return new Promise((resolve, reject) => {
       let responded = false;
       this.#deps.listener({
         type: "server-request",
         backend: this.name,
         method,
-        params,
+        params: asked,
         signal: context.signal,
         relatedRequestId: related,
         cause: related === undefined ? undefined : this.causes.of(related),

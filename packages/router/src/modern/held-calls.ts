@@ -1,15 +1,13 @@
 import { JSONRPCError, type JSONRPCId, type RequestOptions } from "@patchbay/jsonrpc-core";
 import { createMissingRequiredClientCapabilityError } from "@patchbay/mcp-types";
 import type { ServerToClientMethod } from "../backends/backend-events.js";
+import { INPUT_KEY_META_KEY } from "../backends/modern-backend.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { INVALID_PARAMS } from "../errors/map-error.js";
 import { type ActiveRound, HeldCall } from "./held-call.js";
 import { HeldCallStateCodec } from "./held-call-state.js";
 import { applyInputResponses } from "./input-answers.js";
 import type { ModernSettings } from "./modern-settings.js";
-
-/** Where a backend may name the input key its question should have (a Patchbay convention). */
-export const INPUT_KEY_META_KEY = "io.patchbay/input-key";
 
 const CAPABILITY_OF: Record<ServerToClientMethod, string> = {
   "sampling/createMessage": "sampling",
