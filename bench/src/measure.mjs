@@ -1,6 +1,6 @@
 // What one figure means: latency (sequential calls, p50/p99 in microseconds) and throughput (calls
 // per second with `concurrency` calls kept in flight). Every call is checked to have answered.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 export function percentile(sorted, fraction) {
   if (sorted.length === 0) return Number.NaN;
@@ -54,4 +54,22 @@ export function residentBytes(pid) {
 /** Milliseconds since `start` (a bigint from process.hrtime.bigint()). */
 export function millisecondsSince(start) {
   return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/**
+ * CPU time a process has run so far, all its threads, in microseconds (Linux: the first field of
+ * each `/proc/<pid>/task/<tid>/schedstat`, nanoseconds on a CPU). On a shared machine this tells the
+ * work done per call apart from the time spent waiting for a core.
+ */
+export function cpuMicros(pid) {
+  let nanos = 0;
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8");
+      nanos += Number(stat.split(" ")[0]);
+    }
+  } catch {
+    return Number.NaN;
+  }
+  return nanos / 1_000;
 }

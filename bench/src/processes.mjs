@@ -69,6 +69,37 @@ export function announcedUrl(started, timeoutMs = 20_000) {
 }
 
 /**
+ * The heap a target started with `heapProbeEnvironment()` holds after a full GC (SIGUSR2 to it; it
+ * answers on stderr): `{ heap, external }` in bytes.
+ */
+export function heapOf(started, timeoutMs = 10_000) {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    const timer = setTimeout(() => {
+      started.child.stderr.off("data", check);
+      reject(new Error(`no heap figure within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const check = (chunk) => {
+      text += chunk;
+      const match = /patchbay-bench-heap (\d+) (\d+)/.exec(text);
+      if (!match) return;
+      clearTimeout(timer);
+      started.child.stderr.off("data", check);
+      resolve({ heap: Number(match[1]), external: Number(match[2]) });
+    };
+    started.child.stderr.on("data", check);
+    started.child.kill("SIGUSR2");
+  });
+}
+
+/** The environment that makes a Node target answer `heapOf` (see heap-probe.mjs). */
+export function heapProbeEnvironment() {
+  const probe = new URL("./heap-probe.mjs", import.meta.url).href;
+  const inherited = process.env.NODE_OPTIONS ?? "";
+  return { ...process.env, NODE_OPTIONS: `${inherited} --expose-gc --import=${probe}`.trim() };
+}
+
+/**
  * For peers that do not announce their URL: retries `attempt` until it succeeds (a benchmark
  * helper, not a test; bounded to `timeoutMs`).
  */

@@ -3,15 +3,23 @@
 // run. Each repetition measures every target once, in turn; ratios are taken within a repetition and
 // the tables show medians. Every process started here is stopped by its pid.
 //   BENCH_REPETITIONS (default 3), BENCH_SCALE (default 1; 0.2 for a quick look)
+//   BENCH_ONLY: a regular expression; only targets whose name matches run (baselines and the
+//   Patchbay server over stdio always do)
+//   BENCH_SECTIONS: comma-separated subset of stdio,http,sdk,catalogue,large (default all)
 import { readdirSync, readFileSync } from "node:fs";
 import { createAgent } from "./clients/http-peer.mjs";
+import { SdkPeer } from "./clients/sdk-peer.mjs";
 import { StdioPeer } from "./clients/stdio-peer.mjs";
-import { latency, median, millisecondsSince, throughput } from "./measure.mjs";
+import { latency, millisecondsSince, throughput } from "./measure.mjs";
+import { heapOf } from "./processes.mjs";
+import { format, Results, ratioRows, table, verdictRows } from "./report.mjs";
 import {
   connectHttp,
   gatewayCli,
   httpTargets,
+  largeResultTargets,
   removeWorkDir,
+  sdkClientTargets,
   startStdioTarget,
   stdioTargets,
   writeGatewayConfig,
@@ -19,15 +27,16 @@ import {
 
 const repetitions = Number(process.env.BENCH_REPETITIONS ?? 3);
 const scale = Number(process.env.BENCH_SCALE ?? 1);
+const only = process.env.BENCH_ONLY === undefined ? undefined : new RegExp(process.env.BENCH_ONLY);
+const sections = new Set(
+  (process.env.BENCH_SECTIONS ?? "stdio,http,sdk,catalogue,large").split(",").map((s) => s.trim()),
+);
+// Baselines, and the direct server the gateway is judged against, always run.
+const selected = (target) =>
+  target.baseline || target.reference || only === undefined || only.test(target.name);
 const count = (n) => Math.max(20, Math.round(n * scale));
-const results = new Map();
-
-function record(name, figure, value) {
-  if (!results.has(name)) results.set(name, {});
-  const figures = results.get(name);
-  figures[figure] ??= [];
-  figures[figure].push(value);
-}
+const results = new Results();
+const record = (name, figure, value) => results.record(name, figure, value);
 
 /** Resident memory of a process and all its descendants (Linux), in bytes. */
 function treeResidentBytes(pid) {
@@ -50,6 +59,16 @@ function treeResidentBytes(pid) {
 
 const callArguments = (tool) => ({ name: tool, arguments: { text: "hello" } });
 
+/** p50/p99 with one call in flight, calls/s at 1, 16 and 64 in flight. */
+async function measureCalls(name, call, latencyCalls, throughputCalls, levels = [1, 16, 64]) {
+  const { p50, p99 } = await latency(call, count(latencyCalls));
+  record(name, "p50", p50);
+  record(name, "p99", p99);
+  for (const concurrency of levels) {
+    record(name, `t${concurrency}`, await throughput(call, count(throughputCalls), concurrency));
+  }
+}
+
 async function measureStdio(target) {
   const start = process.hrtime.bigint();
   const peer = startStdioTarget(target);
@@ -57,13 +76,7 @@ async function measureStdio(target) {
     await peer.initialize();
     record(target.name, "startup", millisecondsSince(start));
     const params = callArguments(target.tool);
-    const call = () => peer.request("tools/call", params);
-    const { p50, p99 } = await latency(call, count(1_000));
-    record(target.name, "p50", p50);
-    record(target.name, "p99", p99);
-    for (const concurrency of [1, 16, 64]) {
-      record(target.name, `t${concurrency}`, await throughput(call, count(2_000), concurrency));
-    }
+    await measureCalls(target.name, () => peer.request("tools/call", params), 1_000, 2_000);
     record(target.name, "rss", treeResidentBytes(peer.pid));
   } finally {
     await peer.close();
@@ -78,23 +91,35 @@ async function measureHttp(target) {
     const peer = await connectHttp(url, agent);
     record(target.name, "startup", millisecondsSince(start));
     const params = callArguments(target.tool);
-    const call = () => peer.request("tools/call", params);
-    const { p50, p99 } = await latency(call, count(500));
-    record(target.name, "p50", p50);
-    record(target.name, "p99", p99);
-    for (const concurrency of [1, 16, 64]) {
-      record(target.name, `t${concurrency}`, await throughput(call, count(1_000), concurrency));
-    }
+    await measureCalls(target.name, () => peer.request("tools/call", params), 500, 1_000);
     const before = treeResidentBytes(started.child.pid);
+    const heapBefore = await heapOf(started);
     record(target.name, "rss", before);
     const sessions = Math.max(10, Math.round((target.sessions ?? 500) * scale));
     const sessionAgent = createAgent(8);
     for (let index = 0; index < sessions; index++) await connectHttp(url, sessionAgent);
     record(target.name, "perSession", (treeResidentBytes(started.child.pid) - before) / sessions);
+    const heapAfter = await heapOf(started);
+    const held = heapAfter.heap + heapAfter.external - heapBefore.heap - heapBefore.external;
+    record(target.name, "heapPerSession", held / sessions);
     agent.destroy();
     sessionAgent.destroy();
   } finally {
     await started.stop();
+  }
+}
+
+/** The official SDK's client against a target: what its users see. */
+async function measureSdkClient(target) {
+  const started = target.start === undefined ? undefined : await target.start();
+  const peer = new SdkPeer(started === undefined ? target.stdio : { url: started.url });
+  try {
+    await peer.initialize();
+    const params = callArguments(target.tool);
+    await measureCalls(target.name, () => peer.request("tools/call", params), 300, 600, [1, 16]);
+  } finally {
+    await peer.close();
+    await started?.started.stop();
   }
 }
 
@@ -141,102 +166,40 @@ async function measureCatalogue() {
   }
 }
 
-async function measureLargeResults() {
-  const targets = [
-    ["Patchbay server (stdio)", () => startStdioTarget(stdioTargets[1]), "blob"],
-    ["Patchbay stdio gateway → server", () => startStdioTarget(stdioTargets[3]), "echo__blob"],
-  ];
-  for (const [name, start, tool] of targets) {
-    const peer = start();
-    try {
-      await peer.initialize();
-      for (const megabytes of [1, 10, 50]) {
-        const params = { name: tool, arguments: { bytes: megabytes * 1024 * 1024 } };
-        const times = [];
-        for (let index = 0; index < 3; index++) {
-          const begin = process.hrtime.bigint();
-          const answer = await Promise.race([
-            peer.request("tools/call", params).then(
-              () => "ok",
-              (error) => `error: ${error.message}`,
-            ),
-            new Promise((resolve) =>
-              setTimeout(() => resolve("no answer in 60 s"), 60_000).unref(),
-            ),
-          ]);
-          if (answer !== "ok") {
-            record(name, `mb${megabytes}`, answer);
-            break;
-          }
-          times.push(millisecondsSince(begin));
-        }
-        if (times.length === 3) record(name, `mb${megabytes}`, median(times));
+/** One call with a result of `bytes`: milliseconds, or why there was no answer. */
+async function timeLargeCall(peer, params) {
+  const begin = process.hrtime.bigint();
+  let timer;
+  const answer = await Promise.race([
+    peer.request("tools/call", params).then(
+      () => "ok",
+      (error) => `error: ${error.message}`,
+    ),
+    new Promise((resolve) => {
+      timer = setTimeout(() => resolve("no answer in 60 s"), 60_000);
+    }),
+  ]);
+  clearTimeout(timer);
+  return answer === "ok" ? millisecondsSince(begin) : answer;
+}
+
+async function measureLargeResults(target) {
+  const { peer, stop } = await target.open();
+  try {
+    for (const megabytes of [1, 10, 50]) {
+      const params = { name: target.tool, arguments: { bytes: megabytes * 1024 * 1024 } };
+      for (let index = 0; index < 3; index++) {
+        const time = await timeLargeCall(peer, params);
+        record(target.name, `mb${megabytes}`, time);
+        if (typeof time === "string") break;
       }
-    } finally {
-      await peer.close();
     }
+  } finally {
+    await stop();
   }
 }
 
-const format = (value, digits = 0) =>
-  typeof value === "string"
-    ? value
-    : Number.isFinite(value)
-      ? value.toLocaleString("en-US", { maximumFractionDigits: digits })
-      : "–";
-
-function table(title, headers, rows) {
-  console.log(`\n### ${title}\n`);
-  console.log(`| ${headers.join(" | ")} |`);
-  console.log(`| ${headers.map(() => "---").join(" | ")} |`);
-  for (const row of rows) console.log(`| ${row.join(" | ")} |`);
-}
-
-function ratioRows(targets, withSessions) {
-  const baseline = results.get(targets.find((target) => target.baseline).name);
-  return targets
-    .filter((target) => results.has(target.name))
-    .map((target) => {
-      const figures = results.get(target.name);
-      const m = (key) => median(figures[key] ?? []);
-      // Ratios within each repetition, then the median of those.
-      const ratio = (key) =>
-        median((figures[key] ?? []).map((value, index) => value / baseline[key][index]));
-      return [
-        target.name,
-        format(m("p50")),
-        format(m("p99")),
-        format(m("t1")),
-        format(m("t16")),
-        format(m("t64")),
-        `${format(ratio("t16") * 100)}%`,
-        `${format(ratio("t64") * 100)}%`,
-        format(m("startup")),
-        format(m("rss") / 1048576, 1),
-        ...(withSessions ? [format(m("perSession") / 1024, 1)] : []),
-      ];
-    });
-}
-
-async function main() {
-  const started = Date.now();
-  const http = httpTargets.filter((target) => target.available?.() ?? true);
-  for (let repetition = 1; repetition <= repetitions; repetition++) {
-    process.stderr.write(`repetition ${repetition} of ${repetitions}\n`);
-    for (const target of stdioTargets) {
-      process.stderr.write(`  ${target.name}\n`);
-      await measureStdio(target);
-    }
-    for (const target of http) {
-      process.stderr.write(`  ${target.name}\n`);
-      await measureHttp(target);
-    }
-  }
-  process.stderr.write("catalogue of 500 tools\n");
-  await measureCatalogue();
-  process.stderr.write("large results\n");
-  await measureLargeResults();
-
+function printTables(http, sdk) {
   const headers = [
     "target",
     "p50 µs",
@@ -249,36 +212,100 @@ async function main() {
     "start ms",
     "RSS MiB",
   ];
-  table(`stdio (${repetitions} repetitions, medians)`, headers, ratioRows(stdioTargets, false));
+  const stdio = stdioTargets.filter(selected);
+  if (sections.has("stdio"))
+    table(`stdio (${repetitions} repetitions, medians)`, headers, ratioRows(results, stdio));
+  if (sections.has("http")) {
+    table(
+      "Streamable HTTP, one session over 64 keep-alive connections",
+      [...headers, "heap KiB per idle session", "RSS KiB per idle session"],
+      ratioRows(results, http, [
+        (m) => format(m("heapPerSession") / 1024, 1),
+        (m) => format(m("perSession") / 1024, 1),
+      ]),
+    );
+  }
+  if (sections.has("sdk")) {
+    table(
+      "The official SDK client (what its users see)",
+      ["target", "p50 µs", "p99 µs", "calls/s @1", "calls/s @16"],
+      sdk.map(({ name }) => [
+        name,
+        ...["p50", "p99", "t1", "t16"].map((key) => format(results.median(name, key))),
+      ]),
+    );
+  }
+  if (sections.has("catalogue")) {
+    table(
+      "tools/list of 500 tools (every page)",
+      ["target", "p50 µs"],
+      ["Patchbay server, 500 tools", "Patchbay stdio gateway, 5 backends x 100 tools"].map(
+        (name) => [name, format(results.median(name, "list500"))],
+      ),
+    );
+  }
+  if (sections.has("large")) {
+    table(
+      "Large results (ms per call, median of 3)",
+      ["target", "1 MB", "10 MB", "50 MB"],
+      largeResultTargets
+        .filter(selected)
+        .map(({ name }) => [
+          name,
+          ...[1, 10, 50].map((mb) => format(results.median(name, `mb${mb}`))),
+        ]),
+    );
+  }
   table(
-    `Streamable HTTP, one session over 64 keep-alive connections`,
-    [...headers, "KiB per idle session"],
-    ratioRows(http, true),
+    "The issue's targets in this run",
+    ["target", "goal", "this run", "holds"],
+    verdictRows(results, {
+      server: stdioTargets[1].name,
+      gateway: stdioTargets[3].name,
+      rawHttp: httpTargets[0].name,
+      httpServer: httpTargets[1].name,
+      sdkHttp: httpTargets[2].name,
+      proxy: httpTargets[5].name,
+      largeStdio: largeResultTargets[0].name,
+      largeGateway: largeResultTargets[1].name,
+      largeHttp: largeResultTargets[2].name,
+      largeProxy: largeResultTargets[3].name,
+    }),
   );
-  const m = (name, key) => median(results.get(name)?.[key] ?? []);
-  table(
-    "tools/list of 500 tools (every page)",
-    ["target", "p50 µs"],
-    [
-      ["Patchbay server, 500 tools", format(m("Patchbay server, 500 tools", "list500"))],
-      [
-        "Patchbay stdio gateway, 5 backends x 100 tools",
-        format(m("Patchbay stdio gateway, 5 backends x 100 tools", "list500")),
-      ],
-    ],
+}
+
+async function main() {
+  const started = Date.now();
+  const http = httpTargets.filter((target) => (target.available?.() ?? true) && selected(target));
+  const sdk = sdkClientTargets.filter(
+    (target) => (target.available?.() ?? true) && selected(target),
   );
-  const large = ["Patchbay server (stdio)", "Patchbay stdio gateway → server"];
-  table(
-    "Large results (ms per call, median of 3)",
-    ["target", "1 MB", "10 MB", "50 MB"],
-    large.map((name) => [
-      name,
-      ...[1, 10, 50].map((mb) => {
-        const values = results.get(name)?.[`mb${mb}`] ?? [];
-        return typeof values[0] === "string" ? values[0] : format(median(values));
-      }),
-    ]),
-  );
+  for (let repetition = 1; repetition <= repetitions; repetition++) {
+    process.stderr.write(`repetition ${repetition} of ${repetitions}\n`);
+    const rounds = [
+      ["stdio", stdioTargets.filter(selected), measureStdio],
+      ["http", http, measureHttp],
+      ["sdk", sdk, measureSdkClient],
+    ];
+    for (const [section, targets, measure] of rounds) {
+      if (!sections.has(section)) continue;
+      for (const target of targets) {
+        process.stderr.write(`  ${target.name}\n`);
+        await measure(target);
+      }
+    }
+  }
+  if (sections.has("catalogue")) {
+    process.stderr.write("catalogue of 500 tools\n");
+    await measureCatalogue();
+  }
+  if (sections.has("large")) {
+    for (const target of largeResultTargets.filter(selected)) {
+      process.stderr.write(`large results: ${target.name}\n`);
+      await measureLargeResults(target);
+    }
+  }
+  printTables(http, sdk);
   console.log(
     `\nNode ${process.version}, ${repetitions} repetitions, scale ${scale}, ${Math.round((Date.now() - started) / 1000)} s`,
   );

@@ -4,9 +4,15 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { HttpPeer } from "./clients/http-peer.mjs";
+import { createAgent, HttpPeer } from "./clients/http-peer.mjs";
 import { StdioPeer } from "./clients/stdio-peer.mjs";
-import { announcedUrl, freePort, retryUntilReady, startProcess } from "./processes.mjs";
+import {
+  announcedUrl,
+  freePort,
+  heapProbeEnvironment,
+  retryUntilReady,
+  startProcess,
+} from "./processes.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -16,13 +22,18 @@ const bin = (name) => join(root, "bench", "node_modules", ".bin", name);
 export const gatewayCli = join(root, "apps", "gateway", "dist", "cli.js");
 export const proxyCli = join(root, "apps", "proxy", "dist", "cli.js");
 
-const workDir = mkdtempSync(join(tmpdir(), "patchbay-bench-"));
+// Made on first use, so that a script importing a helper from here leaves no folder behind.
+let workDir;
 export function removeWorkDir() {
-  rmSync(workDir, { recursive: true, force: true });
+  if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
 }
 
-/** Writes a gateway config whose backends are Patchbay echo servers over stdio. */
-export function writeGatewayConfig(name, backends) {
+/**
+ * Writes a gateway config whose backends are Patchbay echo servers over stdio; `extra` adds top-level
+ * keys (the proxy's `limits`).
+ */
+export function writeGatewayConfig(name, backends, extra = {}) {
+  workDir ??= mkdtempSync(join(tmpdir(), "patchbay-bench-"));
   const path = join(workDir, `${name}.json`);
   const mcpServers = Object.fromEntries(
     backends.map(({ key, args = [] }) => [
@@ -30,11 +41,27 @@ export function writeGatewayConfig(name, backends) {
       { command: node, args: [server("patchbay-echo.mjs"), ...args] },
     ]),
   );
-  writeFileSync(path, JSON.stringify({ mcpServers }));
+  writeFileSync(path, JSON.stringify({ mcpServers, ...extra }));
   return path;
 }
 
 const echoBackend = [{ key: "echo" }];
+const proxyAvailable = () => existsSync(proxyCli);
+const startProxy = () =>
+  spawnAnnounced([
+    proxyCli,
+    "--config",
+    writeGatewayConfig("http-proxy", echoBackend),
+    "--port",
+    "0",
+  ]);
+const startHttpServer = () => spawnAnnounced([server("patchbay-echo.mjs"), "http"]);
+const startSdkHttpServer = () => spawnAnnounced([server("sdk-echo.mjs"), "http"]);
+const gatewayArgs = () => [
+  gatewayCli,
+  "--config",
+  writeGatewayConfig("stdio-gateway", echoBackend),
+];
 
 /** Targets spoken to over a child's stdio; each process is one session. */
 export const stdioTargets = [
@@ -44,12 +71,13 @@ export const stdioTargets = [
     args: [server("raw-stdio-echo.mjs")],
     baseline: true,
   },
-  { name: "Patchbay server", tool: "echo", args: [server("patchbay-echo.mjs")] },
+  // The reference the gateway's added latency and kept throughput are taken against.
+  { name: "Patchbay server", tool: "echo", args: [server("patchbay-echo.mjs")], reference: true },
   { name: "official SDK server", tool: "echo", args: [server("sdk-echo.mjs")] },
   {
     name: "Patchbay stdio gateway → Patchbay server",
     tool: "echo__echo",
-    args: () => [gatewayCli, "--config", writeGatewayConfig("stdio-gateway", echoBackend)],
+    args: gatewayArgs,
   },
 ];
 
@@ -58,15 +86,16 @@ export function startStdioTarget(target) {
   return new StdioPeer(node, args);
 }
 
+// HTTP targets answer SIGUSR2 with their heap after a full GC (memory per idle session).
 async function spawnAnnounced(args) {
-  const started = startProcess(node, args);
+  const started = startProcess(node, args, { env: heapProbeEnvironment() });
   const url = await announcedUrl(started);
   return { started, url };
 }
 
 async function spawnOnPort(command, argsFor, path = "/mcp") {
   const port = await freePort();
-  const started = startProcess(command, argsFor(port));
+  const started = startProcess(command, argsFor(port), { env: heapProbeEnvironment() });
   const url = `http://127.0.0.1:${port}${path}`;
   return { started, url };
 }
@@ -81,16 +110,8 @@ export const httpTargets = [
     baseline: true,
     start: () => spawnAnnounced([server("raw-http-echo.mjs")]),
   },
-  {
-    name: "Patchbay Streamable HTTP server",
-    tool: "echo",
-    start: () => spawnAnnounced([server("patchbay-echo.mjs"), "http"]),
-  },
-  {
-    name: "official SDK Streamable HTTP server",
-    tool: "echo",
-    start: () => spawnAnnounced([server("sdk-echo.mjs"), "http"]),
-  },
+  { name: "Patchbay Streamable HTTP server", tool: "echo", start: startHttpServer },
+  { name: "official SDK Streamable HTTP server", tool: "echo", start: startSdkHttpServer },
   {
     name: "supergateway (stateful) → Patchbay server",
     tool: "echo",
@@ -128,11 +149,86 @@ export const httpTargets = [
   {
     name: "Patchbay HTTP proxy → Patchbay server",
     tool: "echo__echo",
-    available: () => existsSync(proxyCli),
-    start: async () => {
-      const config = writeGatewayConfig("http-proxy", echoBackend);
-      return spawnAnnounced([proxyCli, "--config", config, "--port", "0"]);
+    available: proxyAvailable,
+    start: startProxy,
+  },
+];
+
+/** The official SDK's client in front of Patchbay and of the SDK's own server. */
+export const sdkClientTargets = [
+  {
+    name: "SDK client → Patchbay server (stdio)",
+    tool: "echo",
+    stdio: { command: node, args: [server("patchbay-echo.mjs")] },
+  },
+  {
+    name: "SDK client → official SDK server (stdio)",
+    tool: "echo",
+    stdio: { command: node, args: [server("sdk-echo.mjs")] },
+  },
+  {
+    name: "SDK client → Patchbay stdio gateway → server",
+    tool: "echo__echo",
+    get stdio() {
+      return { command: node, args: gatewayArgs() };
     },
+  },
+  { name: "SDK client → Patchbay Streamable HTTP server", tool: "echo", start: startHttpServer },
+  {
+    name: "SDK client → official SDK Streamable HTTP server",
+    tool: "echo",
+    start: startSdkHttpServer,
+  },
+  {
+    name: "SDK client → Patchbay HTTP proxy → server",
+    tool: "echo__echo",
+    available: proxyAvailable,
+    start: startProxy,
+  },
+];
+
+async function openHttp(start) {
+  const { started, url } = await start();
+  const agent = createAgent(1);
+  const peer = await connectHttp(url, agent);
+  return {
+    peer,
+    stop: async () => {
+      agent.destroy();
+      await started.stop();
+    },
+  };
+}
+
+function openStdio(args) {
+  const peer = new StdioPeer(node, args);
+  return peer.initialize().then(() => ({ peer, stop: () => peer.close() }));
+}
+
+/** 1, 10 and 50 MB results: directly and through each hop (`baseline`: the direct ones). */
+export const largeResultTargets = [
+  {
+    name: "Patchbay server (stdio)",
+    tool: "blob",
+    baseline: true,
+    open: () => openStdio([server("patchbay-echo.mjs")]),
+  },
+  {
+    name: "Patchbay stdio gateway → server",
+    tool: "echo__blob",
+    open: () => openStdio(gatewayArgs()),
+  },
+  {
+    name: "Patchbay server (Streamable HTTP)",
+    tool: "blob",
+    baseline: true,
+    open: () => openHttp(startHttpServer),
+  },
+  {
+    name: "Patchbay HTTP proxy → server (Streamable HTTP)",
+    tool: "echo__blob",
+    available: proxyAvailable,
+    open: () => openHttp(startProxy),
   },
 ];
 

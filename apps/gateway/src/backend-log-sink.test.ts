@@ -40,4 +40,20 @@ describe("createBackendLogSink", () => {
       `patchbay-gateway debug: tool.called tools/call gh__x: success, 12 ms, trace ${"a".repeat(32)}\n`,
     ]);
   });
+
+  it("declines request events unless debug lines are written, and events it never logs", () => {
+    const event = (event_type: string) => ({
+      ...base,
+      status: "success" as const,
+      event_type,
+      data: {},
+    });
+    const atInfo = createBackendLogSink(createLogger("info", () => {}));
+    expect(atInfo.accepts?.(event("backend.started"))).toBe(true);
+    expect(atInfo.accepts?.(event("tool.called"))).toBe(false);
+    expect(atInfo.accepts?.(event("request.received"))).toBe(false);
+    const atDebug = createBackendLogSink(createLogger("debug", () => {}));
+    expect(atDebug.accepts?.(event("tool.called"))).toBe(true);
+    expect(atDebug.accepts?.(event("request.received"))).toBe(false);
+  });
 });

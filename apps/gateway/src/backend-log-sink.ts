@@ -40,9 +40,30 @@ function describeEvent(
   }
 }
 
-/** Logs the events a person running the gateway cares about (backends up, down, restarted). */
+const requestEvents = new Set([
+  "tool.called",
+  "request.completed",
+  "request.timeout",
+  "request.cancelled",
+]);
+const lifecycleEvents = new Set([
+  "backend.started",
+  "backend.restarted",
+  "backend.crashed",
+  "backend.stopped",
+  "gateway.reloaded",
+]);
+
+/**
+ * Logs the events a person running the gateway cares about (backends up, down, restarted; requests
+ * at `debug`). Other events, and request events when `debug` lines are dropped, are declined before
+ * they are queued: the message path pays nothing for them.
+ */
 export function createBackendLogSink(logger: Logger): EventSink {
+  const debug = logger.isEnabled?.("debug") ?? true;
   return {
+    accepts: (event) =>
+      lifecycleEvents.has(event.event_type) || (debug && requestEvents.has(event.event_type)),
     async write(events) {
       for (const event of events) {
         const line = describeEvent(event);

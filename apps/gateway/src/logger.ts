@@ -10,6 +10,8 @@ export interface Logger {
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;
+  /** False when lines of `level` are dropped anyway (callers then skip formatting them). */
+  isEnabled?(level: Exclude<LogLevel, "silent">): boolean;
 }
 
 /** True for a valid `--log-level` value. */
@@ -26,7 +28,13 @@ export function createLogger(
   const at = (name: Exclude<LogLevel, "silent">) => (message: string) => {
     if (LOG_LEVELS.indexOf(name) >= threshold) write(`patchbay-gateway ${name}: ${message}\n`);
   };
-  return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+  return {
+    debug: at("debug"),
+    info: at("info"),
+    warn: at("warn"),
+    error: at("error"),
+    isEnabled: (name) => LOG_LEVELS.indexOf(name) >= threshold,
+  };
 }
 
 /**
@@ -40,5 +48,6 @@ export function createRedactingLogger(logger: Logger, redact: (text: string) => 
     info: (message) => logger.info(redact(message)),
     warn: (message) => logger.warn(redact(message)),
     error: (message) => logger.error(redact(message)),
+    isEnabled: (level) => logger.isEnabled?.(level) ?? true,
   };
 }

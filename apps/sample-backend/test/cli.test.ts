@@ -23,6 +23,7 @@ describe("patchbay-sample-backend", () => {
     expect(outcome).toMatchObject({ code: 0, stderr: "" });
     expect(outcome.stdout).toMatch(/^Usage: patchbay-sample-backend /);
     expect(outcome.stdout).toContain("--version");
+    expect(outcome.stdout).toContain("--protocol-versions");
   });
 
   it("prints its version for --version and exits 0", async () => {

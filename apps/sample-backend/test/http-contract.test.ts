@@ -22,5 +22,6 @@ describeServerContract({
     requestsBeforeInitialize: {
       unsupported: "Streamable HTTP answers a request without a session with HTTP 400 itself",
     },
+    modernEra: true,
   },
 });

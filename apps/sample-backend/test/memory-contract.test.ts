@@ -12,4 +12,5 @@ describeServerContract({
     await server.connect(serverSide);
     return { transport: clientSide };
   },
+  capabilities: { modernEra: true },
 });

@@ -112,11 +112,23 @@ describe("--protocol-versions over Streamable HTTP (child processes)", () => {
   const http = (name: string) =>
     new StreamableHttpClientTransport({ url: (servers[name] as { url: URL }).url });
 
-  it("serves both eras by default: auto detection picks modern", async () => {
-    await expectWorking(
-      await connect(http("both"), { ...ELICITING, protocolEra: "auto" }),
-      "modern",
-    );
+  it("serves both eras by default: auto detection picks modern, POSTs only, no session", async () => {
+    const sent: { method: string; session: string | null }[] = [];
+    const transport = new StreamableHttpClientTransport({
+      url: (servers.both as { url: URL }).url,
+      fetch: (input, init) => {
+        const headers = new Headers(init?.headers);
+        sent.push({ method: init?.method ?? "GET", session: headers.get("mcp-session-id") });
+        return fetch(input, init);
+      },
+    });
+    const client = await connect(transport, { ...ELICITING, protocolEra: "auto" });
+    const subscription = await client.listen({ toolsListChanged: true });
+    await subscription.close();
+    await expectWorking(client, "modern");
+    // 2026-07-28: no GET stream, no session; change notifications come on a listen POST.
+    expect(new Set(sent.map((request) => request.method))).toEqual(new Set(["POST"]));
+    expect(sent.every((request) => request.session === null)).toBe(true);
   });
 
   it("legacy only: the modern POST gets a legacy answer and auto falls back to initialize", async () => {

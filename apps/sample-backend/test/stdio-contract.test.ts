@@ -17,5 +17,6 @@ describeServerContract({
   },
   capabilities: {
     concurrentSessions: { unsupported: "each stdio connection is its own server process" },
+    modernEra: true,
   },
 });

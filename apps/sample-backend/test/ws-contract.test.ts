@@ -19,4 +19,5 @@ describeServerContract({
     const transport = createNodeWebSocketClientTransport({ url: listener.url });
     return { transport, dispose: () => transport.close() };
   },
+  capabilities: { modernEra: true },
 });

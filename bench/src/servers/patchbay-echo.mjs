@@ -40,6 +40,8 @@ if (transport === "stdio") {
   const http = await createStreamableHttpServer({
     host: "127.0.0.1",
     port: 0,
+    // Room for the 50 MB result (the default refuses answers past 16 MiB).
+    maxResponseBytes: 64 * 1024 * 1024,
     onSession: async (session) => {
       await server.connect(session);
     },

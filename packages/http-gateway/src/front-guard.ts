@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import {
   type Frame,
   type FrameInfo,
@@ -8,7 +7,9 @@ import {
   type JSONRPCMessage,
   type Transport,
 } from "@patchbay/jsonrpc-core";
+import { createIdGenerator } from "@patchbay/telemetry";
 import type { Clock } from "@patchbay/transport-http";
+import { jsonBytesBound } from "./result-size.js";
 
 /** JSON-RPC code of a request the gateway gave up on (the router's `BackendTimeout`). */
 export const REQUEST_TIMEOUT_CODE = -32001;
@@ -146,7 +147,11 @@ export function guardFrontTransport(
       if (backend === undefined || data?.server !== undefined) return message;
       return { ...message, error: { ...message.error, data: { ...data, server: backend } } };
     }
-    const size = Buffer.byteLength(JSON.stringify(message.result));
+    // Serialized to learn the exact size only when a cheap bound cannot tell it is within the limit.
+    const size =
+      jsonBytesBound(message.result, options.maxResultBytes) <= options.maxResultBytes
+        ? 0
+        : Buffer.byteLength(JSON.stringify(message.result));
     if (size > options.maxResultBytes) {
       if (!settle(message.id, RESULT_TOO_LARGE_CODE, undefined)) return undefined;
       return {
@@ -217,6 +222,9 @@ function traceIdOf(value: unknown): string | undefined {
   return match && !/^0+$/.test(match[1] as string) ? match[1] : undefined;
 }
 
+// Random bytes drawn 4 KiB at a time, not twice per request.
+const traceIds = createIdGenerator();
+
 function newTraceparent(): string {
-  return `00-${randomBytes(16).toString("hex")}-${randomBytes(8).toString("hex")}-01`;
+  return `00-${traceIds.traceId()}-${traceIds.spanId()}-01`;
 }

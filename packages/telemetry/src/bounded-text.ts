@@ -27,6 +27,28 @@ export function truncateText(text: string, max: number): string {
   return max < 1 ? "" : `${text.slice(0, max - 1)}${TRUNCATION_MARK}`;
 }
 
+/** Most entries of data that {@link boundEventData} passes through without a walk. */
+const SMALL_FLAT_ENTRIES = 16;
+/** Longest string or key of such data (far within every limit above, even all together). */
+const SMALL_FLAT_STRING_LENGTH = 256;
+
+/** True for a plain object of at most 16 entries, each a scalar or a string of at most 256 characters. */
+function isSmallFlat(data: object): boolean {
+  if (Object.getPrototypeOf(data) !== Object.prototype) return false;
+  let entries = 0;
+  for (const key in data) {
+    entries += 1;
+    if (entries > SMALL_FLAT_ENTRIES || key.length > SMALL_FLAT_STRING_LENGTH) return false;
+    const value = (data as Record<string, unknown>)[key];
+    if (typeof value === "string") {
+      if (value.length > SMALL_FLAT_STRING_LENGTH) return false;
+    } else if (value !== null && typeof value === "object") {
+      return false;
+    }
+  }
+  return true;
+}
+
 /**
  * Bounds an event's `data` to the limits above (strings, keys, entries, nodes, total characters),
  * copying only what changes, so a peer cannot make one event (or a thousand of them in the store)
@@ -36,6 +58,8 @@ export function boundEventData(data: Readonly<Record<string, unknown>>): {
   data: Readonly<Record<string, unknown>>;
   truncated: boolean;
 } {
+  // Most events carry a few short scalars (`direction`, `id`, `outcome`): nothing to cut or copy.
+  if (isSmallFlat(data)) return { data, truncated: false };
   let characters = MAX_EVENT_DATA_LENGTH;
   let nodes = MAX_EVENT_DATA_NODES;
   let truncated = false;

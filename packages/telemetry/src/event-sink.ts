@@ -8,6 +8,11 @@ import type { TelemetryEvent } from "./event.js";
 export interface EventSink {
   /** Persists a batch of events, oldest first; the next batch waits until this one settles. */
   write(events: readonly TelemetryEvent[]): Promise<void>;
+  /**
+   * Which events the sink wants (default: all). Events it declines are never queued for it, so a
+   * sink that cares about a few event types costs nothing on the message path for the others.
+   */
+  accepts?(event: TelemetryEvent): boolean;
   /** Releases resources (file handles); called once by `Telemetry.close()` after the last write. */
   close?(): Promise<void>;
 }

@@ -44,6 +44,18 @@ describe("createQueuedSink", () => {
     expect(sink.written).toEqual([]);
   });
 
+  it("never queues the events its sink declines", async () => {
+    const sink = {
+      ...collectingSink(),
+      accepts: (item: TelemetryEvent) => item.event_type !== "test.1",
+    };
+    const queued = createQueuedSink(sink, { maxQueue: 2 });
+    for (let index = 0; index < 3; index += 1) expect(queued.enqueue(event(index))).toBe(true);
+    await queued.flush();
+    expect(sink.written).toEqual(["test.0", "test.2"]);
+    expect(queued.dropped).toBe(0);
+  });
+
   it("writes queued events in order, in batches", async () => {
     const sink = collectingSink();
     const queued = createQueuedSink(sink, { maxBatch: 2 });

@@ -13,7 +13,10 @@ export interface QueuedSinkOptions {
 
 /** A sink behind a bounded queue: `enqueue` returns at once, a background loop drains the queue. */
 export interface QueuedSink {
-  /** Queues an event; returns `false` (and counts it in `dropped`) when the queue is full. */
+  /**
+   * Queues an event (unless the sink's `accepts` declines it); returns `false` (and counts it in
+   * `dropped`) when the queue is full.
+   */
   enqueue(event: TelemetryEvent): boolean;
   /** Events dropped because the sink fell behind. */
   readonly dropped: number;
@@ -92,6 +95,7 @@ export function createQueuedSink(sink: EventSink, options: QueuedSinkOptions = {
 
   return {
     enqueue(event) {
+      if (sink.accepts !== undefined && !sink.accepts(event)) return true;
       if (closed || queue.length + writing >= maxQueue) {
         dropped += 1;
         return false;

@@ -157,6 +157,15 @@ describe("redact: credentials in URLs and header text", () => {
     );
   });
 
+  it("masks a string seen before its secret was learnt (remembered results are forgotten)", () => {
+    const learning = createRedactor();
+    expect(learning("token s3cr3t-two")).toBe("token s3cr3t-two");
+    expect(learning({ text: "token s3cr3t-two" })).toEqual({ text: "token s3cr3t-two" });
+    learning.addSecretValues(["s3cr3t-two"]);
+    expect(learning("token s3cr3t-two")).toBe(`token ${REDACTED}`);
+    expect(learning({ text: "token s3cr3t-two" })).toEqual({ text: `token ${REDACTED}` });
+  });
+
   it("finishes quickly on long hostile text for every pattern (no backtracking blow-up)", () => {
     const long = `${"://".repeat(20_000)}${"?aaaa".repeat(20_000)}${"Authorization:".repeat(5_000)}`;
     const output = redact(long);

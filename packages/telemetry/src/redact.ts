@@ -76,6 +76,9 @@ const headerTextHint = /authorization|api-key|cookie/i;
 const anyRuleHint = /bearer|basic|authorization|api-key|cookie|:\/\/|=/i;
 const minimumSecretValueLength = 4;
 const maxCachedKeys = 4096;
+// Short strings recur on every message (methods, tool names, `incoming`, `success`): redact each once.
+const maxCachedStrings = 4096;
+const maxCachedStringLength = 256;
 
 type KeyKind = "plain" | "secret" | "env";
 
@@ -147,7 +150,10 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     // Longest first, so a secret containing another is masked whole.
     const values = [...secretValues].sort((a, b) => b.length - a.length);
     valuePattern = new RegExp(values.map(escapeRegExp).join("|"), "g");
+    // What was clean before may hold a secret learnt now.
+    strings.clear();
   };
+  const strings = new Map<string, string>();
   addSecretValues(options.secretValues ?? []);
   const maxDepth = options.maxDepth ?? 12;
   // Object keys repeat endlessly (`method`, `params`, ...): classify each once, in a bounded cache.
@@ -164,6 +170,17 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   };
 
   const redactString = (text: string): string => {
+    if (text.length > maxCachedStringLength) return redactUncached(text);
+    let result = strings.get(text);
+    if (result === undefined) {
+      result = redactUncached(text);
+      if (strings.size >= maxCachedStrings) strings.clear();
+      strings.set(text, result);
+    }
+    return result;
+  };
+
+  const redactUncached = (text: string): string => {
     let result = valuePattern === undefined ? text : text.replace(valuePattern, REDACTED);
     // Cheap tests first: most strings are short and name no credential at all.
     if (result.length < 8 || !anyRuleHint.test(result)) return result;

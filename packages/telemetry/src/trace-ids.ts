@@ -9,7 +9,7 @@ export interface IdGenerator {
   spanId(): string;
 }
 
-const hexByte = Array.from({ length: 256 }, (_, index) => index.toString(16).padStart(2, "0"));
+const hexDigitCodes = Uint8Array.from("0123456789abcdef", (digit) => digit.charCodeAt(0));
 const poolSize = 4096;
 
 function defaultRandomSource(): RandomSource {
@@ -24,24 +24,36 @@ function defaultRandomSource(): RandomSource {
  */
 export function createIdGenerator(random: RandomSource = defaultRandomSource()): IdGenerator {
   const pool = new Uint8Array(poolSize);
+  // The pool in hex, made once per draw (character codes, decoded to one string): an id is then
+  // one slice of it, not 16 concatenations.
+  const hexCodes = new Uint8Array(poolSize * 2);
+  const decoder = new TextDecoder();
+  let hexPool = "";
   let offset = poolSize;
 
   const next = (length: number): string => {
     for (;;) {
       if (offset + length > poolSize) {
         random(pool);
+        for (let index = 0; index < poolSize; index += 1) {
+          const byte = pool[index]!;
+          hexCodes[index * 2] = hexDigitCodes[byte >> 4]!;
+          hexCodes[index * 2 + 1] = hexDigitCodes[byte & 15]!;
+        }
+        hexPool = decoder.decode(hexCodes);
         offset = 0;
       }
-      let text = "";
       let zero = true;
       for (let index = offset; index < offset + length; index += 1) {
-        const byte = pool[index]!;
-        if (byte !== 0) zero = false;
-        text += hexByte[byte];
+        if (pool[index] !== 0) {
+          zero = false;
+          break;
+        }
       }
+      const start = offset;
       offset += length;
       // All-zero ids are invalid (Trace Context sections 3.2.2.3, 3.2.2.4): draw again.
-      if (!zero) return text;
+      if (!zero) return hexPool.slice(start * 2, offset * 2);
     }
   };
 

@@ -70,4 +70,29 @@ describe("FrameWriter", () => {
       TransportError.isInstance(error),
     );
   });
+
+  it("writes the first frame of a turn at once and the rest of the turn as one chunk", async () => {
+    const chunks: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        chunks.push(chunk.toString());
+        callback();
+      },
+    });
+    const writer = new FrameWriter(stream, () => "the test stream");
+    const sends = ["a", "b", "c"].map((method) => writer.send(message(method)));
+    expect(chunks).toHaveLength(1);
+    await Promise.all(sends);
+    expect(chunks).toHaveLength(2);
+    expect(
+      chunks[1]
+        ?.split("\n")
+        .filter((line) => line !== "")
+        .map((line) => JSON.parse(line).method),
+    ).toEqual(["b", "c"]);
+    // A later turn starts over: its first frame goes out at once again.
+    await new Promise((resolve) => setImmediate(resolve));
+    void writer.send(message("d"));
+    expect(chunks).toHaveLength(3);
+  });
 });

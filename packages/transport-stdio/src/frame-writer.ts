@@ -7,10 +7,17 @@ interface PendingWrite {
   readonly reject: (error: Error) => void;
 }
 
+/** Lines written together in one `write()` at most (larger lines go alone). */
+const MAX_BATCH_CHARS = 256 * 1024;
+
 /**
  * Writes frames as lines to a stream, in order, honouring backpressure: once `write()` returns false,
  * later frames wait for `drain` in a queue instead of piling up in the stream's buffer. Each send
  * resolves when its line was flushed to the stream's destination.
+ *
+ * Writes are coalesced: the first frame of an event-loop turn is written at once (no added latency),
+ * frames sent after it in the same turn go out together in one `write()` when the turn ends
+ * (`setImmediate`), so a burst of answers costs one system call instead of one each.
  */
 export class FrameWriter {
   readonly #output: Writable;
@@ -19,6 +26,8 @@ export class FrameWriter {
   #waitingForDrain = false;
   #closeAfterQueue = false;
   #failure: TransportError | undefined;
+  /** True from a write until the end of its event-loop turn: later sends wait for the batch. */
+  #batchOpen = false;
 
   /** `describe` names the destination in error messages (for example `the stdin of "npx"`). */
   constructor(output: Writable, describe: () => string) {
@@ -33,9 +42,49 @@ export class FrameWriter {
     const line = encodeLine(frame);
     return new Promise<void>((resolve, reject) => {
       this.#queue.push({ line, resolve, reject });
+      if (this.#batchOpen) return;
       this.#pump();
+      this.#openBatch();
     });
   }
+
+  #openBatch(): void {
+    if (this.#batchOpen) return;
+    this.#batchOpen = true;
+    setImmediate(this.#flushBatch);
+  }
+
+  /** The end of the turn: what was sent since the first write goes out as one chunk. */
+  readonly #flushBatch = () => {
+    this.#batchOpen = false;
+    if (this.#waitingForDrain || this.#failure !== undefined || this.#queue.length === 0) return;
+    let chars = 0;
+    let count = 0;
+    while (count < this.#queue.length) {
+      const length = (this.#queue[count] as PendingWrite).line.length;
+      if (count > 0 && chars + length > MAX_BATCH_CHARS) break;
+      chars += length;
+      count++;
+    }
+    if (count === 1) {
+      this.#pump();
+    } else {
+      const batch = this.#queue.splice(0, count);
+      const accepted = this.#output.write(
+        batch.map((pending) => pending.line).join(""),
+        (error) => {
+          const failure = error ? this.writeError(error) : undefined;
+          for (const pending of batch) {
+            if (failure) pending.reject(failure);
+            else pending.resolve();
+          }
+        },
+      );
+      if (!accepted) this.#waitingForDrain = true;
+      this.#pump();
+    }
+    this.#openBatch();
+  };
 
   /**
    * Stops writing: every queued and later send rejects with `error`. Returns the error for

@@ -6,6 +6,8 @@ import { runRule } from "../transport/known-failure.js";
 import { defineClientRequestCases } from "./cases/client-request-cases.js";
 import { defineLifecycleCases } from "./cases/lifecycle-cases.js";
 import { defineListCases } from "./cases/list-cases.js";
+import { defineModernCases } from "./cases/modern-cases.js";
+import { defineModernRoundTripCases } from "./cases/modern-round-trip-cases.js";
 import { defineNotificationCases } from "./cases/notification-cases.js";
 import { definePromptCases } from "./cases/prompt-cases.js";
 import { defineResourceCases } from "./cases/resource-cases.js";
@@ -79,5 +81,9 @@ export function describeServerContract(options: ServerContractOptions): void {
     describe("logging, progress and cancellation", () => defineUtilityCases(context));
     describe("server-to-client requests", () => defineClientRequestCases(context));
     describe("notifications", () => defineNotificationCases(context));
+    describe("modern era (2026-07-28)", () => {
+      defineModernCases(context);
+      defineModernRoundTripCases(context);
+    });
   });
 }

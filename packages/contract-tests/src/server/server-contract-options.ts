@@ -29,6 +29,12 @@ export interface ServerContractCapabilities {
    * (Streamable HTTP refuses it itself, with HTTP 400, before any server sees it).
    */
   readonly requestsBeforeInitialize?: ServerCapability;
+  /**
+   * The server speaks the modern era (2026-07-28) over this transport: `server/discover`, per-request
+   * `_meta`, MRTR, `subscriptions/listen`. The one capability that is opt-in (default: not declared),
+   * since most servers and gateways are legacy-only.
+   */
+  readonly modernEra?: ServerCapability;
 }
 
 /** What `describeServerContract` needs to run the suite against one server. */

@@ -18,29 +18,35 @@ export function createFrameSender(
   isClosed: () => boolean,
   report: (error: Error) => void,
 ): FrameSender {
-  const send = (frame: Frame, relatedRequestId?: JSONRPCId): Promise<void> => {
-    if (isClosed()) return Promise.reject(new ConnectionClosedError());
-    let sending: Promise<void>;
+  const transportSend = (frame: Frame, relatedRequestId?: JSONRPCId): Promise<void> => {
     try {
-      sending =
-        relatedRequestId === undefined
-          ? transport.send(frame)
-          : transport.send(frame, { relatedRequestId });
+      return relatedRequestId === undefined
+        ? transport.send(frame)
+        : transport.send(frame, { relatedRequestId });
     } catch (error) {
       // A transport that throws instead of rejecting still fails only this call.
-      sending = Promise.reject(error);
+      return Promise.reject(error);
     }
-    return sending.catch((error: unknown) => {
-      throw TransportError.isInstance(error)
-        ? error
-        : new TransportError("The transport failed to send", { cause: error });
-    });
   };
   return {
-    send,
+    send(frame, relatedRequestId) {
+      if (isClosed()) return Promise.reject(new ConnectionClosedError());
+      return transportSend(frame, relatedRequestId).catch((error: unknown) => {
+        throw asTransportError(error);
+      });
+    },
+    // One handler on the transport's promise: responses are sent this way, once per request.
     sendQuietly(frame, relatedRequestId) {
-      if (!isClosed())
-        send(frame, relatedRequestId).catch((error: unknown) => report(toError(error)));
+      if (isClosed()) return;
+      transportSend(frame, relatedRequestId).then(undefined, (error: unknown) =>
+        report(toError(asTransportError(error))),
+      );
     },
   };
+}
+
+function asTransportError(error: unknown): unknown {
+  return TransportError.isInstance(error)
+    ? error
+    : new TransportError("The transport failed to send", { cause: error });
 }

@@ -10,6 +10,7 @@ import {
   type Connection,
   JSONRPCError,
   type JSONRPCParams,
+  type RequestOptions,
   type Transport,
 } from "@patchbay/jsonrpc-core";
 import type { EventInput } from "@patchbay/telemetry";
@@ -426,14 +427,15 @@ export class Backend {
   ): Promise<unknown> {
     const cause = options.cause;
     const tracked = cause === undefined ? undefined : this.causes.track(cause);
-    const requestOptions = {
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-      ...(tracked === undefined ? {} : { onRequestId: tracked.onRequestId }),
+    // Built by assignment, not spreads: this runs for every forwarded call.
+    const requestOptions: { -readonly [K in keyof RequestOptions]: RequestOptions[K] } = {
       timeoutMs: this.config.timeoutMs,
       resetTimeoutOnProgress: true,
       maxTotalTimeoutMs: this.config.maxTimeoutMs,
     };
+    if (options.signal !== undefined) requestOptions.signal = options.signal;
+    if (options.onProgress !== undefined) requestOptions.onProgress = options.onProgress;
+    if (tracked !== undefined) requestOptions.onRequestId = tracked.onRequestId;
     const sent =
       target.protocolEra === "modern"
         ? sendToModernBackend(target, method, params, requestOptions)

@@ -42,7 +42,8 @@ export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
     request: Params,
     context: RequestContext,
   ): Promise<unknown> => {
-    await view.awaitStartingBackends();
+    // Checked first: awaiting nothing would still cost a turn on every forwarded call.
+    if (view.hasStartingBackends()) await view.awaitStartingBackends();
     const key = kind === "resource" ? "uri" : "name";
     const exposed = String(request[key] ?? "");
     const catalogue = view.current();
@@ -109,7 +110,7 @@ export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
     if (local && view.gatewayTools().some((tool) => tool.name === name)) {
       return local(asParams(request.arguments as JSONRPCParams));
     }
-    return await callOwner("tool", "tools/call", request, context);
+    return callOwner("tool", "tools/call", request, context);
   });
 
   lifecycle.handle("prompts/get", (params, context) =>

@@ -5,6 +5,7 @@ import {
   type RequestContext,
 } from "@patchbay/jsonrpc-core";
 import { injectTraceContext, requestTraceOf } from "@patchbay/telemetry";
+import type { BackendRequestOptions } from "../backends/backend.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { mapBackendError, unknownNameError } from "../errors/map-error.js";
 import { prepareForwardedParams } from "../forwarding/forwarded-params.js";
@@ -53,11 +54,12 @@ export function createForwarder(
             connection.notify("notifications/progress", forwarded, related).catch(() => {});
           };
     try {
-      return await backend.request(method, sent as JSONRPCParams, {
+      const options: { -readonly [K in keyof BackendRequestOptions]: BackendRequestOptions[K] } = {
         signal: context.signal,
         cause: { caller: sessionId, requestId: context.id },
-        ...(onProgress ? { onProgress } : {}),
-      });
+      };
+      if (onProgress) options.onProgress = onProgress;
+      return await backend.request(method, sent as JSONRPCParams, options);
     } catch (error) {
       if (JSONRPCError.isInstance(error) && isGatewayMade(error.code) && hasBackend(error.data))
         throw error;

@@ -168,6 +168,13 @@ export class SessionCatalogue {
   // list_changed), so the gateway can answer `initialize` before slow backends are up. Restarting
   // backends are not waited for.
   /** Starts lazy backends and waits for those in their first start, until each runs or failed. */
+  /** True while a backend this session sees is idle or starting (its calls wait for it first). */
+  hasStartingBackends(): boolean {
+    return this.backends().some(
+      (backend) => backend.status === "idle" || backend.status === "starting",
+    );
+  }
+
   async awaitStartingBackends(): Promise<void> {
     const pending = this.backends().filter(
       (backend) => backend.status === "idle" || backend.status === "starting",

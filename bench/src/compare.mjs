@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// `node bench/src/compare.mjs <other checkout>`: what a change bought, side by side in one run. The
+// Patchbay server over stdio, the stdio gateway in front of it and the HTTP proxy in front of it,
+// from this checkout and from another built one (say `git worktree add /tmp/base main && cd
+// /tmp/base && pnpm i && pnpm build`), measured in alternation with the bench's lean clients: p50
+// with one call in flight, calls/s with 16 in flight (64 for the proxy) and the CPU time the target
+// process spent per call (its own threads, from /proc: robust on a shared machine), medians of
+// COMPARE_REPETITIONS (default 3).
+//   COMPARE_CALLS (default 4000) calls per throughput figure.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createAgent } from "./clients/http-peer.mjs";
+import { StdioPeer } from "./clients/stdio-peer.mjs";
+import { cpuMicros, latency, median, throughput } from "./measure.mjs";
+import { announcedUrl, startProcess } from "./processes.mjs";
+import { connectHttp } from "./targets.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const roots = [
+  ["before", resolve(process.argv[2] ?? "")],
+  ["after", join(here, "..", "..")],
+];
+const repetitions = Number(process.env.COMPARE_REPETITIONS ?? 3);
+const calls = Number(process.env.COMPARE_CALLS ?? 4000);
+const workDir = mkdtempSync(join(tmpdir(), "patchbay-compare-"));
+
+function targets(label, root) {
+  const echo = join(root, "bench", "src", "servers", "patchbay-echo.mjs");
+  const config = join(workDir, `${label}.json`);
+  writeFileSync(
+    config,
+    JSON.stringify({
+      mcpServers: { echo: { command: process.execPath, args: [echo] } },
+      limits: { requestsPerMinute: 1_000_000_000 },
+    }),
+  );
+  return [
+    { name: `server (${label})`, tool: "echo", args: [echo] },
+    {
+      name: `gateway (${label})`,
+      tool: "echo__echo",
+      args: [join(root, "apps", "gateway", "dist", "cli.js"), "--config", config],
+    },
+    {
+      name: `proxy (${label})`,
+      tool: "echo__echo",
+      http: [join(root, "apps", "proxy", "dist", "cli.js"), "--config", config, "--port", "0"],
+    },
+  ];
+}
+
+async function measureHttp(target) {
+  const started = startProcess(process.execPath, target.http);
+  const agent = createAgent(64);
+  try {
+    const peer = await connectHttp(await announcedUrl(started), agent);
+    const params = { name: target.tool, arguments: { text: "hello" } };
+    const call = () => peer.request("tools/call", params);
+    const { p50 } = await latency(call, Math.round(calls / 4));
+    const before = cpuMicros(started.child.pid);
+    const t16 = await throughput(call, calls, 64);
+    return { p50, t16, cpu: (cpuMicros(started.child.pid) - before) / calls };
+  } finally {
+    agent.destroy();
+    await started.stop();
+  }
+}
+
+async function measure(target) {
+  if (target.http !== undefined) return measureHttp(target);
+  const peer = new StdioPeer(process.execPath, target.args);
+  try {
+    await peer.initialize();
+    const params = { name: target.tool, arguments: { text: "hello" } };
+    const call = () => peer.request("tools/call", params);
+    const { p50 } = await latency(call, Math.round(calls / 2));
+    const before = cpuMicros(peer.pid);
+    const t16 = await throughput(call, calls, 16);
+    return { p50, t16, cpu: (cpuMicros(peer.pid) - before) / calls };
+  } finally {
+    await peer.close();
+  }
+}
+
+const all = roots.flatMap(([label, root]) => targets(label, root));
+const figures = new Map(all.map((target) => [target.name, { p50: [], t16: [], cpu: [] }]));
+try {
+  for (let repetition = 0; repetition < repetitions; repetition++) {
+    for (const target of all) {
+      const measured = await measure(target);
+      for (const key of ["p50", "t16", "cpu"]) figures.get(target.name)[key].push(measured[key]);
+    }
+  }
+} finally {
+  rmSync(workDir, { recursive: true, force: true });
+}
+const m = (name, key) => median(figures.get(name)[key]);
+console.log(
+  "| target | p50 µs | calls/s @16 (proxy: @64) | CPU µs per call (own process) |\n| --- | --- | --- | --- |",
+);
+for (const target of all) {
+  console.log(
+    `| ${target.name} | ${Math.round(m(target.name, "p50"))} | ${Math.round(m(target.name, "t16"))} | ${m(target.name, "cpu").toFixed(1)} |`,
+  );
+}
+for (const [label] of roots) {
+  const added = m(`gateway (${label})`, "p50") - m(`server (${label})`, "p50");
+  const share = m(`gateway (${label})`, "t16") / m(`server (${label})`, "t16");
+  console.log(
+    `${label}: gateway adds ${Math.round(added)} µs p50; keeps ${Math.round(share * 100)}% of direct calls/s @16; CPU per call: gateway ${m(`gateway (${label})`, "cpu").toFixed(1)} µs, proxy ${m(`proxy (${label})`, "cpu").toFixed(1)} µs`,
+  );
+}
