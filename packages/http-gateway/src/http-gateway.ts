@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { isLegacyProtocolVersion } from "@patchbay/mcp-types";
 import { PROMETHEUS_CONTENT_TYPE } from "@patchbay/telemetry";
 import {
   createOriginGuard,
@@ -166,8 +167,10 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
         maxBodyBytes: limits.maxBodyBytes,
       });
     }
+    // A modern (2026-07-28) POST opens no session: it never counts against maxSessions.
     const opensSession =
-      route.kind === "sse" || (route.kind === "mcp" && post && sessionId === undefined);
+      route.kind === "sse" ||
+      (route.kind === "mcp" && post && sessionId === undefined && !isModernPost(request));
     if (opensSession && cluster !== undefined && !cluster.available) return storeUnavailable();
     if (opensSession && endpoints.sessionCount >= limits.maxSessions) {
       return {
@@ -200,6 +203,12 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     pendingRequests: { get: () => endpoints.pendingRequests },
     close: { value: close },
   }) as HttpGateway;
+}
+
+/** A POST naming a protocol revision that is not a legacy one (the transport's modern path). */
+function isModernPost(request: IncomingMessage): boolean {
+  const version = headerValue(request, "mcp-protocol-version");
+  return version !== undefined && !isLegacyProtocolVersion(version);
 }
 
 /** `/healthz` (alive), `/readyz` (backends up) and `/metrics` (Prometheus text). */

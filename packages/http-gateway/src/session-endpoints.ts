@@ -11,6 +11,7 @@ import { createSseHandler, type SseHandler } from "@patchbay/transport-sse";
 import { ANONYMOUS } from "./admission.js";
 import { type FrontRequestEnd, type GuardedTransport, guardFrontTransport } from "./front-guard.js";
 import type { ResolvedLimits } from "./http-gateway-options.js";
+import { modernRequests } from "./modern-requests.js";
 import { createPlainJsonRpcEndpoint, type PlainJsonRpcEndpoint } from "./plain-json-rpc.js";
 import type { TokenIdentity } from "./token-auth.js";
 
@@ -112,8 +113,18 @@ export function createSessionEndpoints(options: SessionEndpointsOptions): Sessio
       const key = profile ?? "";
       let handler = streamable.get(key);
       if (handler === undefined) {
+        const modern = modernRequests(
+          options.router.modern(profile === undefined ? {} : { profile }),
+          {
+            maxResultBytes: limits.maxResultBytes,
+            clock,
+            onRequestEnd: (end, owner) => options.onRequestEnd(end, profile, owner),
+          },
+        );
         handler = createStreamableHttpHandler({
           ...common,
+          // Modern (2026-07-28) requests: no session; each token is a caller of its own.
+          modern,
           onSession: (transport, session) => {
             const owner = session.authInfo as TokenIdentity;
             const { sessionId } = session;

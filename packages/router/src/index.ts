@@ -1,5 +1,6 @@
 export type { BackendStatus, BackendTransportFactory } from "./backends/backend.js";
 export type { ServerToClientMethod } from "./backends/backend-events.js";
+export { INPUT_KEY_META_KEY } from "./backends/modern-backend.js";
 export { type RouterClock, systemRouterClock } from "./backends/router-clock.js";
 export {
   type BackendListing,
@@ -121,6 +122,11 @@ export {
   type RestartPolicyOptions,
   type RestartPolicySettings,
 } from "./lifecycle/restart-policy.js";
+export { MAX_HELD_CALL_STATE_LENGTH } from "./modern/held-call-state.js";
+export type { ModernCallContext, ModernEndpoint } from "./modern/modern-endpoint.js";
+export type { ModernRequestContext } from "./modern/modern-front.js";
+export type { ModernCaching } from "./modern/modern-result.js";
+export type { ModernFrontOptions } from "./modern/modern-settings.js";
 export {
   checkNamespaceSeparator,
   createNameCodec,

@@ -4,6 +4,7 @@ import {
   createManualClock as createManualClockAt,
   type ManualClock,
 } from "@patchbay/jsonrpc-core/testing";
+import { LEGACY_PROTOCOL_VERSIONS } from "@patchbay/mcp-types";
 import { createServer, type Server } from "@patchbay/server";
 import type { GatewayConfig } from "../src/config/gateway-config.js";
 import { parseGatewayConfig } from "../src/config/parse-gateway-config.js";
@@ -42,6 +43,11 @@ export async function createHarness(
     start?: boolean;
     /** The `instructions` each backend's server gives in `initialize`. */
     instructions?: Record<string, string>;
+    /**
+     * The revisions the backends' servers serve (default: the legacy ones, so the router speaks
+     * the legacy era to them; add 2026-07-28 for modern backends).
+     */
+    backendVersions?: readonly string[];
   } = {},
 ): Promise<Harness> {
   const config = configOf(file);
@@ -58,6 +64,7 @@ export async function createHarness(
         name: `${backend.name}-server`,
         version: "1.0.0",
         ...(instructions === undefined ? {} : { instructions }),
+        protocolVersions: options.backendVersions ?? LEGACY_PROTOCOL_VERSIONS,
       });
       define(server, list.length);
       list.push(server);

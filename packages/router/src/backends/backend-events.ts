@@ -25,8 +25,12 @@ export interface ServerRequestEvent {
 
 /** What a backend tells the router, which knows the sessions it does not. */
 export type BackendEvent =
-  /** Its status or its listing changed. */
-  | { readonly type: "changed"; readonly backend: string }
+  /** Its status or its listing changed (`list`: the backend said that list changed). */
+  | {
+      readonly type: "changed";
+      readonly backend: string;
+      readonly list?: "tools" | "prompts" | "resources";
+    }
   /** A notification other than list_changed, progress and cancelled (logging, resources/updated...). */
   | {
       readonly type: "notification";

@@ -23,6 +23,13 @@ import { createRestartPolicy, type RestartPolicy } from "../lifecycle/restart-po
 import type { BackendListener, ServerToClientMethod } from "./backend-events.js";
 import { type CallCause, CallCauses } from "./call-causes.js";
 import { discoverListing, LIST_KINDS, type ListKind } from "./discover-listing.js";
+import {
+  eraOf,
+  listenForListChanges,
+  refusesLegacy,
+  sendToModernBackend,
+  withInputKey,
+} from "./modern-backend.js";
 import type { RouterClock } from "./router-clock.js";
 import { serverRequestHandlers } from "./server-request-handlers.js";
 import { describeError, withinTimeout } from "./within-timeout.js";
@@ -87,6 +94,8 @@ export class Backend {
   #startedAt: number | undefined;
   #lastError: string | undefined;
   #stopping = false;
+  /** It refused `initialize` naming only modern revisions: it is spoken to in 2026-07-28. */
+  #modernOnly = false;
   #generation = 0;
   readonly #policy: RestartPolicy;
   readonly #toolFilter: NameFilter;
@@ -165,6 +174,8 @@ export class Backend {
   /** Sends a notification if it runs. */
   async notify(method: string, params?: JSONRPCParams): Promise<void> {
     const connection = this.#client?.connection;
+    // 2026-07-28 has no client notifications but cancellation (roots are asked for per request).
+    if (this.#client?.protocolEra === "modern") return;
     if (this.#status === "running" && connection && !connection.closed)
       await connection.notify(method, params);
   }
@@ -230,6 +241,7 @@ export class Backend {
       );
       this.#initializeResult = initializeResult;
       this.#forwardNotifications(current);
+      if (current.protocolEra === "modern") listenForListChanges(current);
       let listing: BackendListing = {
         backend: config.name,
         namespace: config.namespace,
@@ -267,7 +279,13 @@ export class Backend {
           () => {},
         );
       }
-      if (runGeneration === this.#generation) this.#onExit(`start failed: ${this.#lastError}`);
+      if (runGeneration !== this.#generation) return;
+      if (config.protocolEra === undefined && !this.#modernOnly && refusesLegacy(error)) {
+        this.#modernOnly = true;
+        await this.#run();
+        return;
+      }
+      this.#onExit(`start failed: ${this.#lastError}`);
     }
   }
 
@@ -280,6 +298,8 @@ export class Backend {
       // Starting may take long (npx downloading a server): initialize gets the hard maximum;
       // every other request passes its own timeoutMs.
       requestTimeoutMs: config.maxTimeoutMs,
+      // Each backend is spoken to in its own era: see `eraOf`.
+      protocolEra: eraOf(config, this.#modernOnly),
       // Request timeouts run on the router's clock, so tests can drive them.
       connection: { clock: this.#deps.clock },
       ...serverRequestHandlers(audience.capabilities, (method, params, context) =>
@@ -307,6 +327,8 @@ export class Backend {
       if (this.#client !== current) return;
       const method = notification.method;
       if (method.endsWith("/list_changed") || method === "notifications/progress") return;
+      // A modern backend's listen stream is the router's own business.
+      if (method === "notifications/subscriptions/acknowledged") return;
       if (method === "notifications/cancelled") return;
       const related = info.relatedRequestId;
       const cause = related === undefined ? undefined : this.causes.of(related);
@@ -321,7 +343,7 @@ export class Backend {
       .then((listing) => {
         if (this.#client !== current) return;
         this.#listing = listing;
-        this.#deps.listener({ type: "changed", backend: this.name });
+        this.#deps.listener({ type: "changed", backend: this.name, list: kind });
       })
       .catch((error: unknown) => {
         this.#lastError = `refreshing ${kind} failed: ${describeError(error)}`;
@@ -335,13 +357,14 @@ export class Backend {
     context: ClientRequestContext,
   ): Promise<unknown> {
     const related = context.relatedRequestId;
+    const asked = withInputKey(params, context.inputKey);
     return new Promise((resolve, reject) => {
       let responded = false;
       this.#deps.listener({
         type: "server-request",
         backend: this.name,
         method,
-        params,
+        params: asked,
         signal: context.signal,
         relatedRequestId: related,
         cause: related === undefined ? undefined : this.causes.of(related),
@@ -413,7 +436,10 @@ export class Backend {
     if (options.signal !== undefined) requestOptions.signal = options.signal;
     if (options.onProgress !== undefined) requestOptions.onProgress = options.onProgress;
     if (tracked !== undefined) requestOptions.onRequestId = tracked.onRequestId;
-    const sent = (target.connection as Connection).request(method, params, requestOptions);
+    const sent =
+      target.protocolEra === "modern"
+        ? sendToModernBackend(target, method, params, requestOptions)
+        : (target.connection as Connection).request(method, params, requestOptions);
     // Ended beside the caller's await, not in its chain: the answer costs no extra tick.
     if (tracked !== undefined) sent.then(tracked.end, tracked.end);
     return sent;

@@ -7,7 +7,10 @@ export interface CallCause {
   readonly requestId: JSONRPCId;
 }
 
-/** One tracked call: hand `onRequestId` to the connection, call `end` once it settles. */
+/**
+ * One tracked call: hand `onRequestId` to the connection (called once per id the call is sent
+ * under), call `end` once it settles.
+ */
 export interface TrackedCall {
   onRequestId(id: JSONRPCId): void;
   end(): void;
@@ -28,15 +31,22 @@ export class CallCauses {
     const perCaller = this.#perCaller;
     perCaller.set(cause.caller, (perCaller.get(cause.caller) ?? 0) + 1);
     let sentId: JSONRPCId | undefined;
+    // A modern backend's call is retried under a new id per input round (MCP 2026-07-28 MRTR).
+    let earlierIds: JSONRPCId[] | undefined;
     let ended = false;
     return {
       onRequestId(id) {
+        if (sentId !== undefined) {
+          earlierIds ??= [];
+          earlierIds.push(sentId);
+        }
         sentId = id;
         byRequest.set(id, cause);
       },
       end() {
         if (ended) return;
         ended = true;
+        for (const id of earlierIds ?? []) if (byRequest.get(id) === cause) byRequest.delete(id);
         if (sentId !== undefined && byRequest.get(sentId) === cause) byRequest.delete(sentId);
         const left = (perCaller.get(cause.caller) ?? 1) - 1;
         if (left > 0) perCaller.set(cause.caller, left);

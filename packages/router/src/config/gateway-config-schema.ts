@@ -48,6 +48,7 @@ export const BackendConfigSchema = z.object({
   start: z.enum(["eager", "lazy"]).optional(),
   restart: RestartConfigSchema.optional(),
   disabled: z.boolean().optional(),
+  protocolEra: z.enum(["auto", "legacy", "modern"]).optional(),
 });
 
 /** The `telemetry` block: where events go. */

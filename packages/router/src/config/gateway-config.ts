@@ -24,6 +24,13 @@ export interface BackendConfigCommon {
   readonly restart: RestartPolicyOptions;
   /** A disabled backend is kept in the config but never started. */
   readonly disabled: boolean;
+  /**
+   * The MCP era to speak to it: `auto` (`server/discover` first, `initialize` when the answer
+   * shows a legacy server), `legacy` (`initialize` only) or `modern` (2026-07-28 only). Unset:
+   * `initialize`, and 2026-07-28 from then on when the backend refuses it naming only modern
+   * revisions (-32022).
+   */
+  readonly protocolEra?: "auto" | "legacy" | "modern";
 }
 
 /** A backend the gateway spawns and talks to over stdio. */

@@ -159,6 +159,16 @@ describe("parseGatewayConfig", () => {
     expect(issue?.message).toMatch(/"shared"\|"per-session"/);
   });
 
+  it("reads a backend's protocolEra, leaves it unset by default and names a wrong one", () => {
+    const { config } = parseGatewayConfig({
+      mcpServers: { a: { command: "x", protocolEra: "auto" }, b: { command: "y" } },
+    });
+    expect(config.backends[0]?.protocolEra).toBe("auto");
+    expect(config.backends[1]).not.toHaveProperty("protocolEra");
+    const [issue] = issuesOf({ mcpServers: { a: { command: "x", protocolEra: "2026" } } });
+    expect(issue?.path).toBe("mcpServers.a.protocolEra");
+  });
+
   it("requires mcpServers", () => {
     expect(issuesOf({})).toEqual([
       { path: "mcpServers", message: expect.stringMatching(/expected record/) },

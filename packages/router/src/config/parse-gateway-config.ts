@@ -240,6 +240,7 @@ function toBackendConfig(
     start: entry.start ?? "eager",
     restart,
     disabled: entry.disabled ?? false,
+    ...(entry.protocolEra === undefined ? {} : { protocolEra: entry.protocolEra }),
   } as const;
   if (entry.command !== undefined) {
     return {

@@ -23,6 +23,13 @@ export const GatewayErrorCode = {
    * have caused it.
    */
   RelayTargetUnknown: -32008,
+  /**
+   * A modern client's retry names a held call (by its `requestState`) that has ended: its
+   * deadline passed, it was cancelled, or the gateway restarted.
+   */
+  HeldCallEnded: -32009,
+  /** A modern client has `maxHeldCalls` calls waiting for its input already. */
+  TooManyHeldCalls: -32011,
   /** The gateway failed in a way no other code describes. */
   GatewayInternalError: -32019,
 } as const;
@@ -76,6 +83,17 @@ export const GATEWAY_ERROR_TABLE: readonly {
     code: GatewayErrorCode.RelayTargetUnknown,
     meaning:
       "the gateway cannot tell which client a backend's request (sampling, elicitation, roots) is for",
+  },
+  {
+    name: "HeldCallEnded",
+    code: GatewayErrorCode.HeldCallEnded,
+    meaning:
+      "a modern client's retry names a held call that has ended (deadline passed, cancelled, or the gateway restarted)",
+  },
+  {
+    name: "TooManyHeldCalls",
+    code: GatewayErrorCode.TooManyHeldCalls,
+    meaning: "a modern client has maxHeldCalls calls waiting for its input already",
   },
   {
     name: "GatewayInternalError",

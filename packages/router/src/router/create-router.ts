@@ -6,6 +6,13 @@ import { BackendPool } from "../backends/backend-pool.js";
 import { type RouterClock, systemRouterClock } from "../backends/router-clock.js";
 import { CatalogueConflictError } from "../catalogue/conflict.js";
 import type { GatewayConfig } from "../config/gateway-config.js";
+import {
+  type ModernEndpoint,
+  ModernFronts,
+  tellingListChanges,
+} from "../modern/modern-endpoint.js";
+import { splitModernFrames } from "../modern/modern-frames.js";
+import { type ModernFrontOptions, resolveModernSettings } from "../modern/modern-settings.js";
 import { createRouterSession, type RouterSession } from "../sessions/router-session.js";
 import { Switchboard } from "../switchboard/switchboard.js";
 import { describeRouter, sharedCatalogue } from "./gateway-status.js";
@@ -37,6 +44,8 @@ export interface RouterOptions {
    * with what is up (the rest arrive with `list_changed`); 10 s by default.
    */
   readonly listWaitMs?: number;
+  /** The modern (2026-07-28) front: held-call deadline and limits, caching hints, state key. */
+  readonly modern?: ModernFrontOptions;
 }
 
 /** Aggregates many backend MCP servers behind one MCP server per client. */
@@ -55,6 +64,12 @@ export interface Router {
    * tools; an unknown profile throws `UnknownProfileError`.
    */
   serve(transport: Transport, options?: { readonly profile?: string }): Promise<RouterSession>;
+  /**
+   * The modern (2026-07-28) request path of a profile (default: all backends), for a transport
+   * that serves modern requests beside legacy sessions. Modern clients on a transport handed to
+   * `serve` (stdio) are served without it. An unknown profile throws `UnknownProfileError`.
+   */
+  modern(options?: { readonly profile?: string }): ModernEndpoint;
   /** The status `gateway_status` shows (as the given session sees it, when one is given). */
   status(sessionId?: string): Record<string, unknown>;
   /** Applies a new config: stops removed or changed backends, starts new ones, refreshes clients. */
@@ -78,17 +93,19 @@ export function createRouter(options: RouterOptions): Router {
   });
   const startedAt = clock.now();
   const switchboard = new Switchboard<RouterSession>(telemetry);
+  let modernFronts: ModernFronts | undefined;
   const pool = new BackendPool({
     clientInfo: serverInfo,
     clock,
     connect: async (backend) =>
       instrumentTransport(await options.connect(backend), telemetry, { backend: backend.name }),
-    wiring: switchboard,
+    wiring: tellingListChanges(switchboard, () => modernFronts),
   });
   pool.sync(state.config);
   const deferStart = options.startBackends === "with-first-client";
   const sessions = switchboard.sessions;
   let sessionCounter = 0;
+  let transportCounter = 0;
   let started = false;
   let closed: Promise<void> | undefined;
 
@@ -100,6 +117,29 @@ export function createRouter(options: RouterOptions): Router {
   };
 
   // The status is a tool result a model may read (prompt injection): no secret may reach it.
+  const openSession = async (transport: Transport, profile: string | undefined) => {
+    sessionCounter += 1;
+    const id = `session-${sessionCounter}`;
+    const session = createRouterSession(id, transport, sessionDependencies, profile);
+    sessions.set(id, session);
+    telemetry.record({
+      event_type: "session.started",
+      data: profile === undefined ? { session: id } : { session: id, profile },
+    });
+    await session.connection.start();
+    return session;
+  };
+  const fronts = new ModernFronts(
+    resolveModernSettings(options.modern ?? {}, clock),
+    serverInfo,
+    openSession,
+  );
+  modernFronts = fronts;
+  const checkProfile = (profile: string | undefined) => {
+    if (profile !== undefined && !(profile in state.config.profiles))
+      throw new UnknownProfileError(profile);
+  };
+
   const status = (sessionId?: string) =>
     telemetry.redact(
       describeRouter({ state, pool, sessions, uptimeMs: clock.now() - startedAt }, sessionId),
@@ -144,18 +184,22 @@ export function createRouter(options: RouterOptions): Router {
     },
     async serve(transport, serveOptions = {}) {
       const profile = serveOptions.profile;
-      if (profile !== undefined && !(profile in state.config.profiles))
-        throw new UnknownProfileError(profile);
-      sessionCounter += 1;
-      const id = `session-${sessionCounter}`;
-      const session = createRouterSession(id, transport, sessionDependencies, profile);
-      sessions.set(id, session);
-      telemetry.record({
-        event_type: "session.started",
-        data: profile === undefined ? { session: id } : { session: id, profile },
+      checkProfile(profile);
+      // A modern client on this transport (stdio) is a caller of its own, ended with the transport.
+      transportCounter += 1;
+      const caller = `transport-${transportCounter}`;
+      const modern = fronts.endpoint(profile);
+      const split = splitModernFrames(transport, (message, context) =>
+        modern.handle(message, { ...context, caller }),
+      );
+      transport.onClose(() => {
+        fronts.release(caller).catch(() => {});
       });
-      await session.connection.start();
-      return session;
+      return await openSession(split, profile);
+    },
+    modern(modernOptions = {}) {
+      checkProfile(modernOptions.profile);
+      return fronts.endpoint(modernOptions.profile);
     },
     status,
     async reload(next) {
@@ -173,6 +217,7 @@ export function createRouter(options: RouterOptions): Router {
       // One shutdown, whoever asks: a session closing during it may ask again and must wait too.
       closed ??= (async () => {
         state.closing = true;
+        await fronts.closeAll();
         await Promise.all([...sessions.values()].map((session) => session.close().catch(() => {})));
         await pool.stopAll();
         telemetry.record({ event_type: "gateway.stopped" });

@@ -1,0 +1,45 @@
+import { JSONRPCError } from "@patchbay/jsonrpc-core";
+import { v2026_07_28 } from "@patchbay/mcp-types";
+import { INVALID_PARAMS } from "../errors/map-error.js";
+import type { HeldCall } from "./held-call.js";
+
+/** The result shape each kind of input request must be answered with (2026-07-28 schemas). */
+const ANSWER_SCHEMAS: Record<string, { safeParse(value: unknown): { success: boolean } }> = {
+  "elicitation/create": v2026_07_28.ElicitResultSchema,
+  "sampling/createMessage": v2026_07_28.CreateMessageResultSchema,
+  "roots/list": v2026_07_28.ListRootsResultSchema,
+};
+
+/**
+ * Hands a retry's `inputResponses` to the backend requests they answer: every answer for an open
+ * question is checked first (a malformed one is -32602 and nothing is answered, so the client can
+ * retry), then each question is answered. Keys that name no open question are ignored (MCP
+ * 2026-07-28: extra input responses are not an error); questions left unanswered stay open.
+ */
+export function applyInputResponses(held: HeldCall, responses: unknown): void {
+  if (responses === undefined) return;
+  if (typeof responses !== "object" || responses === null || Array.isArray(responses)) {
+    throw new JSONRPCError(
+      INVALID_PARAMS,
+      "inputResponses must be an object keyed by input request",
+    );
+  }
+  const answers = responses as Record<string, unknown>;
+  const ready: [string, unknown][] = [];
+  for (const [key, input] of held.pending) {
+    if (!Object.hasOwn(answers, key)) continue;
+    const answer = answers[key];
+    if (ANSWER_SCHEMAS[input.method]?.safeParse(answer).success !== true) {
+      throw new JSONRPCError(
+        INVALID_PARAMS,
+        `inputResponses["${key}"] is not a valid ${input.method} result`,
+      );
+    }
+    ready.push([key, answer]);
+  }
+  for (const [key, answer] of ready) {
+    const input = held.pending.get(key);
+    held.pending.delete(key);
+    input?.resolve(answer);
+  }
+}

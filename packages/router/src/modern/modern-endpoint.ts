@@ -1,0 +1,139 @@
+import {
+  JSONRPCError,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  type Transport,
+} from "@patchbay/jsonrpc-core";
+import type { BackendWiring } from "../backends/backend-pool.js";
+import { GatewayErrorCode } from "../errors/gateway-error-code.js";
+import type { RouterSession } from "../sessions/router-session.js";
+import { ModernFront, type ModernRequestContext } from "./modern-front.js";
+import { completeModernResult, modernErrorObject } from "./modern-result.js";
+import type { ModernSettings } from "./modern-settings.js";
+
+/** What a modern request is answered with besides its message: who sent it, where to notify. */
+export interface ModernCallContext extends ModernRequestContext {
+  /**
+   * Who sent it (a token name on HTTP, a stdio session): held calls, their limits and request
+   * state belong to a caller, and each caller has its own session behind the front.
+   */
+  readonly caller?: string;
+}
+
+/**
+ * The modern (2026-07-28) request path of a router for one profile: hand it to a transport that
+ * serves modern requests (`createStreamableHttpHandler({ modern })`); stdio clients reach it
+ * through `router.serve` (see the README).
+ */
+export interface ModernEndpoint {
+  /** The modern revisions served. */
+  readonly protocolVersions: readonly string[];
+  /** Answers a request (undefined for a notification). */
+  handle(
+    message: JSONRPCRequest | JSONRPCNotification,
+    context: ModernCallContext,
+  ): Promise<JSONRPCResponse | undefined>;
+}
+
+/** The callers' modern fronts of a router, made on first use. */
+export class ModernFronts {
+  readonly #fronts = new Map<string, ModernFront>();
+  readonly #settings: ModernSettings;
+  readonly #serverInfo: Readonly<Record<string, unknown>>;
+  readonly #serve: (transport: Transport, profile: string | undefined) => Promise<RouterSession>;
+
+  constructor(
+    settings: ModernSettings,
+    serverInfo: Readonly<Record<string, unknown>>,
+    serve: (transport: Transport, profile: string | undefined) => Promise<RouterSession>,
+  ) {
+    this.#settings = settings;
+    this.#serverInfo = serverInfo;
+    this.#serve = serve;
+  }
+
+  /** The endpoint of a profile. */
+  endpoint(profile: string | undefined): ModernEndpoint {
+    return {
+      protocolVersions: this.#settings.protocolVersions,
+      handle: async (message, context) => {
+        if (!("id" in message)) return undefined;
+        const { id } = message;
+        try {
+          const front = this.#front(profile, context.caller ?? "anonymous");
+          const result = await front.handle(message.method, id, message.params, context);
+          const body = completeModernResult(
+            message.method,
+            result,
+            this.#serverInfo,
+            this.#settings.caching,
+          );
+          return { jsonrpc: "2.0", id, result: body };
+        } catch (error) {
+          return { jsonrpc: "2.0", id, error: modernErrorObject(error) };
+        }
+      },
+    };
+  }
+
+  /** A backend announced that a list changed: the fronts that see it tell their listeners. */
+  listChanged(backend: string, list: "tools" | "prompts" | "resources", owner?: string): void {
+    for (const front of this.#fronts.values()) front.listChanged(backend, list, owner);
+  }
+
+  /** Ends a caller's fronts (a stdio client went away). */
+  async release(caller: string): Promise<void> {
+    const ending = [...this.#fronts].filter(([, front]) => front.caller === caller);
+    for (const [key] of ending) this.#fronts.delete(key);
+    await Promise.all(ending.map(([, front]) => front.close()));
+  }
+
+  /** Ends every front. */
+  async closeAll(): Promise<void> {
+    const fronts = [...this.#fronts.values()];
+    this.#fronts.clear();
+    await Promise.all(fronts.map((front) => front.close()));
+  }
+
+  #front(profile: string | undefined, caller: string): ModernFront {
+    const key = `${profile ?? ""}\u0000${caller}`;
+    let front = this.#fronts.get(key);
+    if (front === undefined) {
+      if (this.#fronts.size >= this.#settings.maxCallers) {
+        throw new JSONRPCError(
+          GatewayErrorCode.GatewayInternalError,
+          `The gateway serves its maximum of ${this.#settings.maxCallers} modern callers (modern.maxCallers)`,
+        );
+      }
+      front = new ModernFront(caller, {
+        serve: (transport) => this.#serve(transport, profile),
+        settings: this.#settings,
+        serverInfo: this.#serverInfo,
+      });
+      this.#fronts.set(key, front);
+    }
+    return front;
+  }
+}
+
+/** A backend wiring that also tells the modern fronts of each list change a backend announces. */
+export function tellingListChanges(
+  wiring: BackendWiring,
+  fronts: () => ModernFronts | undefined,
+): BackendWiring {
+  return {
+    wire(backend, owner) {
+      const wired = wiring.wire(backend, owner);
+      return {
+        audience: wired.audience,
+        listener(event) {
+          wired.listener(event);
+          if (event.type === "changed" && event.list !== undefined) {
+            fronts()?.listChanged(event.backend, event.list, owner);
+          }
+        },
+      };
+    },
+  };
+}

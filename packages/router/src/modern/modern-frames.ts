@@ -1,0 +1,124 @@
+import type {
+  Frame,
+  FrameInfo,
+  JSONRPCId,
+  JSONRPCMessage,
+  JSONRPCNotification,
+  JSONRPCRequest,
+  JSONRPCResponse,
+  Transport,
+  Unsubscribe,
+} from "@patchbay/jsonrpc-core";
+import { PROTOCOL_VERSION_META_KEY } from "@patchbay/mcp-types";
+
+/** Answers one modern request that came on a transport. */
+export type ModernFrameHandler = (
+  message: JSONRPCRequest | JSONRPCNotification,
+  context: {
+    signal: AbortSignal;
+    info: FrameInfo;
+    notify(method: string, params: Record<string, unknown>): void;
+  },
+) => Promise<JSONRPCResponse | undefined>;
+
+/** Most modern requests in flight at once on one transport. */
+export const MAX_MODERN_REQUESTS_PER_TRANSPORT = 1000;
+
+/**
+ * One transport carrying both eras (MCP 2026-07-28 stdio: a dual-era server tells them apart by how
+ * the client opens). Until a legacy `initialize` passes, a request that is `server/discover` or
+ * carries `_meta["io.modelcontextprotocol/protocolVersion"]` goes to `modern`, which answers it on
+ * the transport (notifications it sends for the request go first; the gateway never sends a modern
+ * client a request); `notifications/cancelled` naming such a request aborts it. Every other frame
+ * reaches the legacy session on the returned transport, untouched.
+ */
+export function splitModernFrames(transport: Transport, modern: ModernFrameHandler): Transport {
+  const listeners = new Set<(frame: Frame, info: FrameInfo) => void>();
+  const inFlight = new Map<JSONRPCId, AbortController>();
+  let legacy = false;
+
+  const serveModern = (message: JSONRPCRequest | JSONRPCNotification, info: FrameInfo) => {
+    const id = "id" in message ? message.id : undefined;
+    if (
+      id !== undefined &&
+      (inFlight.has(id) || inFlight.size >= MAX_MODERN_REQUESTS_PER_TRANSPORT)
+    ) {
+      const reason = inFlight.has(id)
+        ? "a request with this id is in flight"
+        : `more than ${MAX_MODERN_REQUESTS_PER_TRANSPORT} modern requests in flight`;
+      transport
+        .send({
+          jsonrpc: "2.0",
+          id,
+          error: { code: -32600, message: `Invalid Request: ${reason}` },
+        })
+        .catch(() => {});
+      return;
+    }
+    const aborter = new AbortController();
+    if (id !== undefined) inFlight.set(id, aborter);
+    const notify = (method: string, params: Record<string, unknown>) => {
+      if (!aborter.signal.aborted)
+        transport.send({ jsonrpc: "2.0", method, params }).catch(() => {});
+    };
+    modern(message, { signal: aborter.signal, info, notify })
+      .then((answer) => {
+        if (answer !== undefined && !aborter.signal.aborted) return transport.send(answer);
+      })
+      .catch(() => {})
+      .finally(() => {
+        if (id !== undefined && inFlight.get(id) === aborter) inFlight.delete(id);
+      });
+  };
+
+  transport.onFrame((frame, info) => {
+    if (!legacy && !Array.isArray(frame)) {
+      const message = frame as JSONRPCMessage;
+      if ("method" in message && message.method === "initialize") legacy = true;
+      else if (isModern(message)) return serveModern(message, info);
+      else if (cancelsModern(message, inFlight)) return;
+    }
+    for (const listener of listeners) listener(frame, info);
+  });
+  transport.onClose(() => {
+    for (const aborter of inFlight.values()) aborter.abort(new Error("the transport closed"));
+    inFlight.clear();
+  });
+
+  return {
+    start: () => transport.start(),
+    send: (frame, options) => transport.send(frame, options),
+    close: () => transport.close(),
+    onFrame(listener): Unsubscribe {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    onError: (listener) => transport.onError(listener),
+    onClose: (listener) => transport.onClose(listener),
+  };
+}
+
+function isModern(message: JSONRPCMessage): message is JSONRPCRequest {
+  if (!("method" in message) || !("id" in message)) return false;
+  if (message.method === "server/discover") return true;
+  const meta = (message.params as { _meta?: unknown } | undefined)?._meta;
+  return typeof meta === "object" && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
+}
+
+function cancelsModern(
+  message: JSONRPCMessage,
+  inFlight: Map<JSONRPCId, AbortController>,
+): boolean {
+  if (!("method" in message) || "id" in message || message.method !== "notifications/cancelled") {
+    return false;
+  }
+  const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+  const aborter =
+    typeof requestId === "string" || typeof requestId === "number"
+      ? inFlight.get(requestId)
+      : undefined;
+  if (aborter === undefined) return false;
+  inFlight.delete(requestId as JSONRPCId);
+  aborter.abort(new Error("the client cancelled the request"));
+  return true;
+}

@@ -1,0 +1,231 @@
+import {
+  type Connection,
+  createConnection,
+  createMemoryTransportPair,
+  type FrameInfo,
+  JSONRPCError,
+  type JSONRPCNotification,
+  type JSONRPCParams,
+  MethodNotFoundError,
+  type Transport,
+} from "@patchbay/jsonrpc-core";
+import {
+  checkModernProtocolVersion,
+  createMcpConnectionHooks,
+  getModernRequestMeta,
+  isLoggingLevel,
+  isLoggingLevelEnabled,
+  LATEST_LEGACY_PROTOCOL_VERSION,
+  type ModernRequestMeta,
+} from "@patchbay/mcp-types";
+import type { ServerToClientMethod } from "../backends/backend-events.js";
+import { INVALID_PARAMS } from "../errors/map-error.js";
+import type { RouterSession } from "../sessions/router-session.js";
+import { discoverResult } from "./discover-result.js";
+import type { ActiveRound } from "./held-call.js";
+import { HeldCalls } from "./held-calls.js";
+import { ModernListeners } from "./modern-listen.js";
+import type { ModernSettings } from "./modern-settings.js";
+
+/** What the transport gives the modern front with each request. */
+export interface ModernRequestContext {
+  /** Aborted when the client goes away or cancels (HTTP: the response stream closed). */
+  readonly signal: AbortSignal;
+  /** How the request arrived (HTTP headers, authentication). */
+  readonly info?: FrameInfo;
+  /** Sends a notification related to this request (progress, log, listen) before its response. */
+  notify(method: string, params: Record<string, unknown>): void;
+}
+
+/** Methods whose calls may be answered `input_required` (MCP 2026-07-28 MRTR), and their target. */
+export const MRTR_TARGETS: Readonly<Record<string, string>> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+};
+
+/** Methods the front forwards to the legacy session behind it as they are. */
+const FORWARDED_METHODS = new Set([
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "completion/complete",
+]);
+
+const SERVER_REQUESTS: readonly ServerToClientMethod[] = [
+  "sampling/createMessage",
+  "elicitation/create",
+  "roots/list",
+];
+
+/** What a front is made with. */
+export interface ModernFrontDependencies {
+  /** Serves the legacy session behind the front (the router's own `serve`). */
+  serve(transport: Transport): Promise<RouterSession>;
+  readonly settings: ModernSettings;
+  readonly serverInfo: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The modern (2026-07-28) front of one caller (a token on HTTP, a stdio client) on one profile. It
+ * owns a legacy session of the router, reached over an in-memory transport and initialized once
+ * with sampling, elicitation and roots, so that everything the legacy path does (catalogue,
+ * namespacing, forwarding, route by cause, isolation) serves modern requests too: each modern
+ * request is validated (`_meta`), sent on as a legacy request, and its answer made modern. A
+ * backend's question during a call becomes an `input_required` result (see `HeldCalls`).
+ */
+export class ModernFront {
+  readonly caller: string;
+  readonly #deps: ModernFrontDependencies;
+  readonly #listeners: ModernListeners;
+  readonly #held: HeldCalls;
+  #opened: Promise<{ connection: Connection; session: RouterSession; instructions?: string }>;
+
+  constructor(caller: string, deps: ModernFrontDependencies) {
+    this.caller = caller;
+    this.#deps = deps;
+    this.#opened = this.#open();
+    // Unhandled until a request awaits it; a failed open is reported to that request.
+    this.#opened.catch(() => {});
+    this.#listeners = new ModernListeners(async (method, params) =>
+      (await this.#opened).connection.request(method, params as JSONRPCParams),
+    );
+    this.#held = new HeldCalls(caller, deps.settings, async (method, params, options) =>
+      (await this.#opened).connection.request(method, params as JSONRPCParams, options),
+    );
+  }
+
+  /** Calls held for this caller, waiting for its retry. */
+  get waitingCalls(): number {
+    return this.#held.waiting;
+  }
+
+  /** Answers one modern request (undefined for a notification). */
+  async handle(
+    method: string,
+    id: string | number,
+    rawParams: unknown,
+    context: ModernRequestContext,
+  ): Promise<unknown> {
+    const params =
+      typeof rawParams === "object" && rawParams !== null && !Array.isArray(rawParams)
+        ? (rawParams as Record<string, unknown>)
+        : undefined;
+    if (params === undefined) throw new JSONRPCError(INVALID_PARAMS, "params must be an object");
+    const check = checkModernProtocolVersion(params, this.#deps.settings.protocolVersions);
+    if (!check.ok) throw new JSONRPCError(check.error.code, check.error.message, check.error.data);
+    const meta = getModernRequestMeta(params);
+    if (meta === undefined) {
+      throw new JSONRPCError(
+        INVALID_PARAMS,
+        'Missing required _meta field "io.modelcontextprotocol/clientCapabilities"',
+      );
+    }
+    const opened = await this.#opened;
+    if (method === "server/discover" || method === "subscriptions/listen") {
+      // The legacy session's lists wait for backends in their first start (listWaitMs), so the
+      // capabilities below come from every backend that can come up.
+      await opened.connection.request("tools/list", {}, { signal: context.signal });
+    }
+    if (method === "server/discover") {
+      return discoverResult(opened.session, this.#deps.settings, opened.instructions);
+    }
+    if (method === "subscriptions/listen") {
+      const capabilities = discoverResult(opened.session, this.#deps.settings).capabilities;
+      return await this.#listeners.listen(id, params, capabilities, context);
+    }
+    if (FORWARDED_METHODS.has(method)) {
+      return await opened.connection.request(method, params as JSONRPCParams, {
+        signal: context.signal,
+      });
+    }
+    const targetKey = MRTR_TARGETS[method];
+    if (targetKey === undefined) throw new MethodNotFoundError(`Method not found: ${method}`);
+    return await this.#held.call(method, String(params[targetKey] ?? ""), params, {
+      signal: context.signal,
+      round: roundOf(meta, params, context),
+    });
+  }
+
+  /**
+   * A backend announced that a list changed. Listeners hear it even when the aggregated list ends
+   * up as it was (a backend that added and removed an entry), which the legacy session, comparing
+   * catalogues, would not announce; that session's own announcements reach them too.
+   */
+  listChanged(backend: string, list: "tools" | "prompts" | "resources", owner?: string): void {
+    this.#opened.then(
+      ({ session }) => {
+        const sees = owner === undefined ? session.sees(backend) : owner === session.id;
+        if (sees)
+          this.#listeners.dispatch({
+            jsonrpc: "2.0",
+            method: `notifications/${list}/list_changed`,
+          });
+      },
+      () => {},
+    );
+  }
+
+  /** Ends the legacy session behind the front (held calls are released with it). */
+  async close(): Promise<void> {
+    this.#held.releaseAll();
+    const opened = await this.#opened.catch(() => undefined);
+    await opened?.connection.close();
+  }
+
+  async #open() {
+    const [clientSide, gatewaySide] = createMemoryTransportPair();
+    const connection = createConnection(clientSide, {
+      ...createMcpConnectionHooks(),
+      defaultTimeoutMs: 0,
+    });
+    for (const method of SERVER_REQUESTS) {
+      connection.handle(method, (params, context) =>
+        this.#held.onBackendRequest(method, params, context.info.relatedRequestId),
+      );
+    }
+    connection.onNotification((notification, info) => this.#onNotification(notification, info));
+    const session = await this.#deps.serve(gatewaySide);
+    await connection.start();
+    const result = (await connection.request("initialize", {
+      protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION,
+      capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } },
+      clientInfo: { name: "patchbay-modern-front", version: "1.0.0" },
+    })) as { instructions?: unknown };
+    await connection.notify("notifications/initialized");
+    const instructions =
+      typeof result.instructions === "string" ? { instructions: result.instructions } : {};
+    return { connection, session, ...instructions };
+  }
+
+  #onNotification(notification: JSONRPCNotification, info: FrameInfo): void {
+    if (notification.method === "notifications/progress") return;
+    if (notification.method === "notifications/message") {
+      const round = this.#held.liveRound(info.relatedRequestId);
+      const params = (notification.params ?? {}) as Record<string, unknown>;
+      const threshold = round?.logLevel;
+      // 2026-07-28: no notifications/message for a request that did not ask with _meta logLevel.
+      if (round === undefined || threshold === undefined || !isLoggingLevel(threshold)) return;
+      if (isLoggingLevel(params.level) && !isLoggingLevelEnabled(params.level, threshold)) return;
+      round.notify(notification.method, params);
+      return;
+    }
+    this.#listeners.dispatch(notification);
+  }
+}
+
+function roundOf(
+  meta: ModernRequestMeta,
+  params: Record<string, unknown>,
+  context: ModernRequestContext,
+): ActiveRound {
+  const raw = (params._meta ?? {}) as Record<string, unknown>;
+  const token = raw.progressToken;
+  return {
+    notify: (method, body) => context.notify(method, body),
+    progressToken: typeof token === "string" || typeof token === "number" ? token : undefined,
+    logLevel: meta.logLevel,
+    clientCapabilities: meta.clientCapabilities,
+  };
+}

@@ -1,0 +1,30 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { ConformanceCli } from "./conformance-cli.js";
+
+/** The `✓ name: …` / `✗ name: …` summary lines of a run: which scenarios passed. */
+export function readScenarioLines(output: string): Map<string, boolean> {
+  return new Map(
+    [...output.matchAll(/^([✓✗]) ([\w-]+): \d+ passed, \d+ failed$/gm)].map((match) => [
+      match[2] ?? "",
+      match[1] === "✓",
+    ]),
+  );
+}
+
+/**
+ * The scored server scenarios of a revision, from the requirements file that ships inside the
+ * pinned CLI (its top-level `server:` list; `not_scored:` entries are run but never count).
+ */
+export function scoredServerScenarios(cli: ConformanceCli, revision: string): string[] {
+  const file = join(dirname(cli.script), "..", "requirements", `${revision}.yaml`);
+  const lines = readFileSync(file, "utf8").split("\n");
+  const start = lines.indexOf("server:");
+  const names: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    const match = /^ {2}- ([\w-]+)$/.exec(line);
+    if (match?.[1] === undefined) break;
+    names.push(match[1]);
+  }
+  return names;
+}

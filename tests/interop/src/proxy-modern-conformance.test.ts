@@ -1,0 +1,74 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ConformanceCli, resolveConformanceCli } from "./conformance-cli.js";
+import { readScenarioLines, scoredServerScenarios } from "./modern-scenarios.js";
+import { runConformance } from "./run-conformance.js";
+import { proxyBin, sampleBackendBin } from "./sample-backend-bin.js";
+import { type StartedServer, startServer } from "./start-server.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const baselineFile = join(here, "..", "conformance-modern-proxy-expected-failures.yml");
+
+/** The scenario names the baseline file lists under `server:`. */
+const baseline = [...readFileSync(baselineFile, "utf8").matchAll(/^ {2}- ([\w-]+)$/gm)].map(
+  (match) => match[1] as string,
+);
+
+/** The sample backend restricted to the legacy era (2025-11-25), over stdio. */
+const BACKEND_ARGS = ["--transport", "stdio", "--protocol-versions", "2025-11-25"];
+
+describe("official MCP conformance suite, modern era, against patchbay-proxy bridging to a legacy backend", () => {
+  let cli: ConformanceCli;
+  let server: StartedServer | undefined;
+  const directory = mkdtempSync(join(tmpdir(), "patchbay-proxy-modern-conformance-"));
+
+  beforeAll(async () => {
+    cli = resolveConformanceCli("modern");
+    // The proxy in front of the sample backend over stdio, which the proxy speaks legacy to: every
+    // modern request is translated (MRTR for the backend's sampling, elicitation and roots).
+    const config = join(directory, "proxy.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          sample: {
+            command: process.execPath,
+            args: [sampleBackendBin, ...BACKEND_ARGS],
+            namespace: "",
+          },
+        },
+        limits: { requestsPerMinute: 100_000 },
+      }),
+    );
+    server = await startServer(proxyBin, ["--config", config, "--port", "0"]);
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it("passes every scored 2026-07-28 scenario through the bridge but the baseline's", async () => {
+    const result = await runConformance(cli, [
+      "server",
+      "--url",
+      server!.url,
+      "--requirements",
+      "2026-07-28",
+      "--expected-failures",
+      baselineFile,
+    ]);
+    const scored = scoredServerScenarios(cli, "2026-07-28");
+    const ran = readScenarioLines(result.output);
+    // Every scored scenario outside the baseline passes; the CLI exits 0 only when each baseline
+    // entry still fails (or warns: in baseline mode a warning counts as a failure), each with its
+    // reason in the file.
+    const failing = scored.filter((name) => !baseline.includes(name) && ran.get(name) !== true);
+    expect(failing, result.output).toEqual([]);
+    expect(scored).toEqual(expect.arrayContaining(baseline));
+    expect(result.code, result.output).toBe(0);
+  }, 300_000);
+});
