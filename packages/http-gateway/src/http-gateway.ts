@@ -171,14 +171,9 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     const opensSession =
       route.kind === "sse" ||
       (route.kind === "mcp" && post && sessionId === undefined && !isModernPost(request));
-    if (opensSession && cluster !== undefined && !cluster.available) return storeUnavailable();
-    if (opensSession && endpoints.sessionCount >= limits.maxSessions) {
-      return {
-        status: 503,
-        message: `the gateway serves its maximum of ${limits.maxSessions} sessions`,
-        headers: { "retry-after": "5" },
-      };
-    }
+    const full =
+      opensSession && refuseNewSession(cluster, endpoints.sessionCount, limits.maxSessions);
+    if (full) return full;
     if (route.kind === "mcp") await endpoints.streamable(route.profile)(request, response);
     else await endpoints.sse(route.profile)(request, response);
     return undefined;
@@ -203,6 +198,21 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     pendingRequests: { get: () => endpoints.pendingRequests },
     close: { value: close },
   }) as HttpGateway;
+}
+
+/** Why a new session cannot open now (shared store down, or `maxSessions` reached), if it cannot. */
+function refuseNewSession(
+  cluster: HttpGatewayOptions["cluster"],
+  sessionCount: number,
+  maxSessions: number,
+): Refusal | undefined {
+  if (cluster !== undefined && !cluster.available) return storeUnavailable();
+  if (sessionCount < maxSessions) return undefined;
+  return {
+    status: 503,
+    message: `the gateway serves its maximum of ${maxSessions} sessions`,
+    headers: { "retry-after": "5" },
+  };
 }
 
 /** A POST naming a protocol revision that is not a legacy one (the transport's modern path). */

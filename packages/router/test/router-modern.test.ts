@@ -77,6 +77,10 @@ function defineAsker(server: Server, onCancel?: () => void): void {
     const colour = (second.content as { text?: string }).text;
     return { content: [{ type: "text", text: `${String(first.content?.name)} likes ${colour}` }] };
   });
+  server.registerTool("greet_keyed", {}, async (_args, context) => {
+    const answer = await context.elicit(ASK_NAME, { inputKey: "user_name" });
+    return { content: [{ type: "text", text: `Hello, ${String(answer.content?.name)}!` }] };
+  });
   server.registerTool("plain", {}, () => ({ content: [{ type: "text", text: "plain" }] }));
   server.registerTool("chatty", {}, async (_args, context) => {
     await context.log("debug", "details");
@@ -242,6 +246,33 @@ describe("the router's modern (2026-07-28) front over a legacy backend", () => {
     expect((await retry(state, "alice")).result?.content).toEqual([
       { type: "text", text: "Hello, Eve!" },
     ]);
+  });
+
+  it("asks under the backend's input key, and uses a valid answer sent up front with the first request", async () => {
+    harness = await createHarness(config, { asker: (server) => defineAsker(server) });
+    const endpoint = harness.router.modern();
+    const asked = await send(endpoint, "tools/call", { name: "greet_keyed", arguments: {} });
+    expect(Object.keys(asked.result?.inputRequests as object)).toEqual(["user_name"]);
+    const upFront = await send(endpoint, "tools/call", {
+      name: "greet_keyed",
+      arguments: {},
+      inputResponses: {
+        user_name: { action: "accept", content: { name: "Early" } },
+        unrelated: { action: "accept", content: {} },
+      },
+    });
+    expect(upFront.result).toMatchObject({
+      resultType: "complete",
+      content: [{ type: "text", text: "Hello, Early!" }],
+    });
+    // A malformed answer up front is not used: the question is asked.
+    const malformed = await send(endpoint, "tools/call", {
+      name: "greet_keyed",
+      arguments: {},
+      inputResponses: { user_name: 12345 },
+    });
+    expect(malformed.result?.resultType).toBe("input_required");
+    expect(Object.keys(malformed.result?.inputRequests as object)).toEqual(["user_name"]);
   });
 
   it("asks again for what a retry left unanswered", async () => {

@@ -22,6 +22,7 @@ export {
   acceptInitialize,
   type InitializeOffer,
 } from "./initialize-handshake.js";
+export { INPUT_KEY_META_KEY, withInputKey } from "./input-key-meta.js";
 export type { SchemaInput } from "./input-schema.js";
 export type { ModernRequestContext } from "./modern/modern-context.js";
 export type { ModernEndpoint, ModernOptions } from "./modern/modern-dispatcher.js";

@@ -16,6 +16,7 @@ import {
   type v2025_11_25,
 } from "@patchbay/mcp-types";
 import { MissingClientCapabilityError } from "./errors/missing-client-capability-error.js";
+import { withInputKey } from "./input-key-meta.js";
 import {
   isModernConnectionRequest,
   serveModernOnConnection,
@@ -193,7 +194,7 @@ export class ServerSession implements ServerSessionApi {
     }
     return (await this.connection.request(
       "sampling/createMessage",
-      params,
+      withInputKey(params, options.inputKey),
       options,
     )) as v2025_11_25.CreateMessageResult;
   }
@@ -207,7 +208,7 @@ export class ServerSession implements ServerSessionApi {
     else this.#requireFormElicitation();
     const result = (await this.connection.request(
       "elicitation/create",
-      params,
+      withInputKey(params, options.inputKey),
       options,
     )) as v2025_11_25.ElicitResult;
     // An accepted form answer must match what was asked for before a tool relies on it.
@@ -228,7 +229,7 @@ export class ServerSession implements ServerSessionApi {
     this.#require("roots/list", "roots");
     return (await this.connection.request(
       "roots/list",
-      {},
+      withInputKey({}, options.inputKey),
       options,
     )) as v2025_11_25.ListRootsResult;
   }

@@ -17,7 +17,8 @@ export interface ClientRequestOptions {
   relatedRequestId?: JSONRPCId;
   /**
    * Modern (2026-07-28) requests: the key of this input request in the `input_required` result
-   * (default `<kind>-<n>`, numbered in call order). Ignored on legacy sessions.
+   * (default `<kind>-<n>`, numbered in call order). On legacy sessions it travels in
+   * `_meta["io.patchbay/input-key"]` of the request, so a gateway bridging to a modern client keeps it.
    */
   inputKey?: string;
 }

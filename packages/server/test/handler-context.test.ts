@@ -161,6 +161,44 @@ describe("handler context", () => {
     );
   });
 
+  it("names a request's input key in _meta on a legacy session, and sends none without one", async () => {
+    server = createServer({ name: "s", version: "1" });
+    server.registerTool("ask", {}, async (_args, context) => {
+      await context.elicit(
+        { message: "Name?", requestedSchema: { type: "object", properties: {} } },
+        { inputKey: "user_name" },
+      );
+      await context.sample({ messages: [], maxTokens: 1 }, { inputKey: "draft" });
+      await context.listRoots({ inputKey: "client_roots" });
+      await context.listRoots();
+      return { content: [] };
+    });
+    const seen: unknown[] = [];
+    const { client } = await connectClient(server, {
+      elicitation: (params) => {
+        seen.push(params._meta);
+        return { action: "accept", content: {} };
+      },
+      sampling: (params) => {
+        seen.push(params._meta);
+        return { role: "assistant", model: "m", content: { type: "text", text: "" } };
+      },
+      roots: () => ({ roots: [] }),
+    });
+    // The client's roots handler sees no params: read the request itself.
+    client.connection?.handle("roots/list", (params) => {
+      seen.push((params as { _meta?: unknown } | undefined)?._meta);
+      return { roots: [] };
+    });
+    await client.callTool({ name: "ask" });
+    expect(seen).toEqual([
+      { "io.patchbay/input-key": "user_name" },
+      { "io.patchbay/input-key": "draft" },
+      { "io.patchbay/input-key": "client_roots" },
+      undefined,
+    ]);
+  });
+
   it.each([
     ["sample", "sampling"],
     ["elicit", "elicitation"],

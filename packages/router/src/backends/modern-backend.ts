@@ -75,23 +75,4 @@ export function listenForListChanges(client: Client): void {
   client.listen(filter).catch(() => {});
 }
 
-/** Where a relayed request names the input key a modern backend gave it (see `withInputKey`). */
-export const INPUT_KEY_META_KEY = "io.patchbay/input-key";
-
-/**
- * A modern backend's input request as the router relays it: its key (MRTR `inputRequests` key)
- * in `_meta["io.patchbay/input-key"]`, so that a modern client behind the router is asked under
- * the same key. Params are returned as they are when there is no key.
- */
-export function withInputKey(params: unknown, inputKey: string | undefined): unknown {
-  if (inputKey === undefined) return params;
-  const base = (typeof params === "object" && params !== null ? params : {}) as Record<
-    string,
-    unknown
-  >;
-  const meta = (typeof base._meta === "object" && base._meta !== null ? base._meta : {}) as Record<
-    string,
-    unknown
-  >;
-  return { ...base, _meta: { ...meta, [INPUT_KEY_META_KEY]: inputKey } };
-}
+export { INPUT_KEY_META_KEY, withInputKey } from "@patchbay/server";

@@ -53,6 +53,8 @@ export class HeldCall {
   internalId: string | number | undefined;
   /** The deadline timer while it waits for a retry. */
   deadline: unknown;
+  /** Answers the first request carried before any question was asked, by input key. */
+  earlyResponses: Record<string, unknown> | undefined;
   #outcome: CallOutcome | undefined;
   #inputCount = 0;
   #wake: (() => void) | undefined;
@@ -81,10 +83,15 @@ export class HeldCall {
   }
 
   /** Records a backend question under a key of its own choosing when valid and free. */
-  ask(method: ServerToClientMethod, params: Record<string, unknown>, wanted: unknown) {
-    return new Promise<unknown>((resolve, reject) => {
+  ask(
+    method: ServerToClientMethod,
+    params: Record<string, unknown>,
+    wanted: unknown,
+  ): { key: string; answer: Promise<unknown> } {
+    let key = "";
+    const answer = new Promise<unknown>((resolve, reject) => {
       this.#inputCount += 1;
-      const key =
+      key =
         typeof wanted === "string" &&
         wanted.length > 0 &&
         wanted.length <= MAX_INPUT_KEY_LENGTH &&
@@ -94,6 +101,7 @@ export class HeldCall {
       this.pending.set(key, { method, params, resolve, reject });
       this.#wakeUp();
     });
+    return { key, answer };
   }
 
   /** Resolves when the call settles or a question arrives (or at once when either already has). */

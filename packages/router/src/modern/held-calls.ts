@@ -6,7 +6,7 @@ import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { INVALID_PARAMS } from "../errors/map-error.js";
 import { type ActiveRound, HeldCall } from "./held-call.js";
 import { HeldCallStateCodec } from "./held-call-state.js";
-import { applyInputResponses } from "./input-answers.js";
+import { answerFromEarlyResponses, applyInputResponses } from "./input-answers.js";
 import type { ModernSettings } from "./modern-settings.js";
 
 const CAPABILITY_OF: Record<ServerToClientMethod, string> = {
@@ -117,7 +117,9 @@ export class HeldCalls {
     const { [INPUT_KEY_META_KEY]: wanted, ...meta } = (body._meta ?? {}) as Record<string, unknown>;
     const { _meta: _dropped, ...rest } = body;
     const shown = Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
-    return held.ask(method, shown, wanted);
+    const { key, answer } = held.ask(method, shown, wanted);
+    answerFromEarlyResponses(held, key);
+    return answer;
   }
 
   /** Releases every call (the front closes). */
@@ -130,7 +132,10 @@ export class HeldCalls {
   #start(method: string, target: string, params: Record<string, unknown>, round: ActiveRound) {
     const held = new HeldCall(crypto.randomUUID(), { method, target, caller: this.#caller }, round);
     this.#byKey.set(held.key, held);
-    const { inputResponses: _answers, requestState: _state, ...forwarded } = params;
+    const { inputResponses: answers, requestState: _state, ...forwarded } = params;
+    if (typeof answers === "object" && answers !== null && !Array.isArray(answers)) {
+      held.earlyResponses = { ...(answers as Record<string, unknown>) };
+    }
     this.#request(method, withoutProgressToken(forwarded), {
       signal: held.abort.signal,
       onRequestId: (id) => {

@@ -43,3 +43,20 @@ export function applyInputResponses(held: HeldCall, responses: unknown): void {
     input?.resolve(answer);
   }
 }
+
+/**
+ * Answers a backend question from the `inputResponses` the client sent with the call's first
+ * request, before it was asked anything (MCP 2026-07-28 lets a client answer up front, under the
+ * keys the server uses). A matching, valid answer is used once; anything else leaves the question
+ * open, to be asked in an `input_required` result.
+ */
+export function answerFromEarlyResponses(held: HeldCall, key: string): void {
+  const early = held.earlyResponses;
+  const input = held.pending.get(key);
+  if (early === undefined || input === undefined || !Object.hasOwn(early, key)) return;
+  const answer = early[key];
+  delete early[key];
+  if (ANSWER_SCHEMAS[input.method]?.safeParse(answer).success !== true) return;
+  held.pending.delete(key);
+  input.resolve(answer);
+}
