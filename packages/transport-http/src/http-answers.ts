@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { type HasHttpHeaders, type HttpResponseSink, headerOf, utf8Length } from "./http-io.js";
 
 /** A JSON-RPC error code that the HTTP handlers put in error bodies (SDK 1.x uses -32000). */
 export const HTTP_ERROR_CODE = -32000;
@@ -8,7 +8,7 @@ export const SESSION_NOT_FOUND_CODE = -32001;
 
 /** Writes a JSON-RPC error body (id null) with an HTTP status, unless headers were already sent. */
 export function writeJsonError(
-  response: ServerResponse,
+  response: HttpResponseSink,
   status: number,
   code: number,
   message: string,
@@ -22,7 +22,7 @@ export function writeJsonError(
   response.writeHead(status, {
     ...headers,
     "content-type": "application/json",
-    "content-length": String(Buffer.byteLength(body)),
+    "content-length": String(utf8Length(body)),
   });
   response.end(body);
 }
@@ -44,7 +44,7 @@ export function hasContentType(contentType: string | undefined, mediaType: strin
 
 /** Writes a JSON body with an HTTP status. */
 export function writeJsonBody(
-  response: ServerResponse,
+  response: HttpResponseSink,
   status: number,
   body: unknown,
   headers: Readonly<Record<string, string>> = {},
@@ -53,13 +53,12 @@ export function writeJsonBody(
   response.writeHead(status, {
     ...headers,
     "content-type": "application/json",
-    "content-length": String(Buffer.byteLength(text)),
+    "content-length": String(utf8Length(text)),
   });
   response.end(text);
 }
 
 /** The first value of a request header (node:http gives arrays for repeated headers). */
-export function headerValue(request: IncomingMessage, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
+export function headerValue(request: HasHttpHeaders, name: string): string | undefined {
+  return headerOf(request.headers, name);
 }

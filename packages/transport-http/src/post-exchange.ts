@@ -1,6 +1,5 @@
-import { randomUUID } from "node:crypto";
-import type { ServerResponse } from "node:http";
 import type { Frame, JSONRPCResponse } from "@patchbay/jsonrpc-core";
+import { type HttpResponseSink, randomId } from "./http-io.js";
 import { idKey, messagesOf, progressTokenOf } from "./message-keys.js";
 import type { ServerSseStream } from "./server-sse-stream.js";
 import type { ResponseMode } from "./session-settings.js";
@@ -15,7 +14,7 @@ export interface PostExchange {
   readonly progressTokens: readonly string[];
   /** JSON mode: the responses gathered so far (invalid batch elements first). */
   readonly collected: JSONRPCResponse[];
-  readonly response: ServerResponse;
+  readonly response: HttpResponseSink;
   /** SSE mode: the stream currently carrying the answer (replaced when the client resumes). */
   stream: ServerSseStream | undefined;
   /** The answer's id in the event store, stable across resumptions. */
@@ -32,7 +31,7 @@ export const RESPONSE_TOO_LARGE_CODE = -32011;
 /** Creates the exchange of a POST whose frame carries at least one request. */
 export function createPostExchange(
   frame: Frame,
-  response: ServerResponse,
+  response: HttpResponseSink,
   mode: ResponseMode,
   rejected: readonly JSONRPCResponse[],
 ): PostExchange {
@@ -52,7 +51,7 @@ export function createPostExchange(
     collected: [...rejected],
     response,
     stream: undefined,
-    streamId: randomUUID(),
+    streamId: randomId(),
     done: false,
     responseBytes: 0,
   };

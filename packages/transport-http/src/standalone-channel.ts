@@ -1,6 +1,5 @@
-import { randomUUID } from "node:crypto";
-import type { ServerResponse } from "node:http";
 import type { Frame, JSONRPCMessage } from "@patchbay/jsonrpc-core";
+import { type HttpResponseSink, randomId } from "./http-io.js";
 import type { ServerSseStream } from "./server-sse-stream.js";
 import { openSessionStream, type SessionSettings, type StreamSession } from "./session-settings.js";
 
@@ -11,7 +10,7 @@ import { openSessionStream, type SessionSettings, type StreamSession } from "./s
  */
 export class StandaloneChannel {
   /** The stream's id in the event store, stable across reconnections. */
-  readonly streamId = randomUUID();
+  readonly streamId = randomId();
   private readonly settings: SessionSettings;
   private readonly onDrop: () => void;
   private readonly session: StreamSession;
@@ -36,7 +35,7 @@ export class StandaloneChannel {
 
   /** Takes a GET response as the stream; replays `replay` first (a resumption), then the queue. */
   async attach(
-    response: ServerResponse,
+    response: HttpResponseSink,
     headers: Readonly<Record<string, string>>,
     options: { prime: boolean; replay?: readonly (readonly [string, Frame])[] },
   ): Promise<void> {
