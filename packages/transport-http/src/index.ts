@@ -31,6 +31,12 @@ export {
   writeJsonError,
 } from "./http-answers.js";
 export { HttpStatusError, SessionExpiredError } from "./http-errors.js";
+export type {
+  HasHttpHeaders,
+  HttpHeaders,
+  HttpRequestView,
+  HttpResponseSink,
+} from "./http-io.js";
 export { identityOf } from "./identity.js";
 export { type BoundHttpServer, listenLoopback } from "./loopback.js";
 export type { ModernMessageContext, ModernMessageHandler } from "./modern-http-request.js";
@@ -42,7 +48,7 @@ export {
   type OriginGuardRejection,
 } from "./origin-guard.js";
 export { RESPONSE_TOO_LARGE_CODE } from "./post-exchange.js";
-export { BodyTooLargeError, readBody } from "./read-body.js";
+export { BodyTooLargeError, MAX_DRAIN_BYTES, readBody } from "./read-body.js";
 export { readSseBody, type SseBodyCallbacks } from "./read-sse-body.js";
 export { type Admission, admitRequest, type RequestGate } from "./request-gate.js";
 export {
@@ -84,3 +90,8 @@ export {
   type ResponseMode,
   StreamableHttpServerTransport,
 } from "./streamable-http-server-transport.js";
+export {
+  createWebStreamableHttpHandler,
+  type WebStreamableHttpHandler,
+  type WebStreamableHttpHandlerOptions,
+} from "./web-streamable-http-handler.js";
