@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { expect, it } from "vitest";
-import { handle, mcp as bunDenoEndpoint } from "../examples/bun-deno.js";
+import { mcp as bunDenoEndpoint, handle } from "../examples/bun-deno.js";
 import { main } from "../examples/echo-server.js";
 import { createHonoApp } from "../examples/hono-app.js";
 import { createAppServer } from "../examples/mount-in-node-http.js";

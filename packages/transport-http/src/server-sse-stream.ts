@@ -98,12 +98,11 @@ export class ServerSseStream {
   }
 
   /**
-   * Stores (when resumable) and writes one message. After the client went away the message is
-   * still stored, so that a resumed stream replays it.
+   * Stores (when resumable) and writes one message (`data`: its JSON text, when already made). After
+   * the client went away the message is still stored, so that a resumed stream replays it.
    */
-  send(message: Frame): Promise<void> {
+  send(message: Frame, data: string = JSON.stringify(message)): Promise<void> {
     const store = this.options.eventStore;
-    const data = JSON.stringify(message);
     this.queuedBytes += data.length;
     if (this.waitingForDrain && this.overflows()) return Promise.resolve();
     return this.enqueue(async () => {

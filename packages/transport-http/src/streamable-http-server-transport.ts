@@ -353,9 +353,10 @@ export class StreamableHttpServerTransport implements Transport {
     exchange: PostExchange,
     payload: JSONRPCResponse | readonly JSONRPCResponse[],
   ): Promise<void> {
-    const responses = capResponses(
+    const batch = Array.isArray(payload);
+    const { responses, texts } = capResponses(
       exchange,
-      Array.isArray(payload) ? payload : [payload as JSONRPCResponse],
+      batch ? payload : [payload as JSONRPCResponse],
       this.settings.maxResponseBytes,
     );
     const finished = this.routes.settle(exchange, responses);
@@ -365,11 +366,13 @@ export class StreamableHttpServerTransport implements Transport {
       queueMicrotask(() => this.end({ initiator: "remote", details: { reason: "answered" } }));
     }
     if (exchange.mode === "sse") {
-      await exchange.stream?.send(Array.isArray(payload) ? responses : (responses[0] as Frame));
+      // A single response goes out as the text already made while counting its bytes.
+      if (batch) await exchange.stream?.send(responses);
+      else await exchange.stream?.send(responses[0] as Frame, texts[0]);
       if (finished) await exchange.stream?.end();
       return;
     }
-    exchange.collected.push(...responses);
+    exchange.collected.push(...texts);
     if (finished) endJsonAnswer(exchange);
   }
 
