@@ -49,8 +49,14 @@ export {
 } from "./origin-guard.js";
 export { RESPONSE_TOO_LARGE_CODE } from "./post-exchange.js";
 export { BodyTooLargeError, MAX_DRAIN_BYTES, readBody } from "./read-body.js";
+export { readBodyOrRefuse } from "./read-request-body.js";
 export { readSseBody, type SseBodyCallbacks } from "./read-sse-body.js";
-export { type Admission, admitRequest, type RequestGate } from "./request-gate.js";
+export {
+  type Admission,
+  admitHttpRequest,
+  admitRequest,
+  type RequestGate,
+} from "./request-gate.js";
 export {
   DEFAULT_MAX_EVENT_BYTES,
   DEFAULT_MAX_RESPONSE_BODY_BYTES,
@@ -90,6 +96,8 @@ export {
   type ResponseMode,
   StreamableHttpServerTransport,
 } from "./streamable-http-server-transport.js";
+export { webRequestView } from "./web-request-view.js";
+export { WEB_STREAM_HIGH_WATER_MARK, WebResponseSink } from "./web-response-sink.js";
 export {
   createWebStreamableHttpHandler,
   type WebStreamableHttpHandler,

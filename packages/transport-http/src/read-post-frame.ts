@@ -16,7 +16,7 @@ import {
 } from "./http-answers.js";
 import type { HasHttpHeaders, HttpRequestView, HttpResponseSink } from "./http-io.js";
 import { isInitializeRequest, messagesOf } from "./message-keys.js";
-import { BodyTooLargeError } from "./read-body.js";
+import { readBodyOrRefuse } from "./read-request-body.js";
 
 /** A POST body that passed the header, size and JSON-RPC checks. */
 export interface PostFrame {
@@ -65,18 +65,8 @@ export async function readPostFrame(
   if (headerVersion === false) return undefined;
   let decoded: ReturnType<typeof decode>;
   if (parsedBody === undefined) {
-    let text: string;
-    try {
-      text = await request.readBody(maxBodyBytes);
-    } catch (error) {
-      if (error instanceof BodyTooLargeError) {
-        // A body read to its end leaves the connection usable; otherwise it has to close.
-        const headers: Record<string, string> = error.drained ? {} : { connection: "close" };
-        writeJsonError(response, 413, HTTP_ERROR_CODE, error.message, headers);
-        return undefined;
-      }
-      throw error;
-    }
+    const text = await readBodyOrRefuse(request, response, maxBodyBytes);
+    if (text === undefined) return undefined;
     decoded = decode(text);
   } else {
     decoded = decodeValue(parsedBody);
