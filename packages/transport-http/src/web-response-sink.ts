@@ -35,13 +35,15 @@ export class WebResponseSink implements HttpResponseSink {
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   #listeners: Record<SinkEvent, Set<() => void>> = { close: new Set(), drain: new Set() };
   #closeEmitted = false;
+  #closeDelivered = false;
 
   /** `signal`: the request's abort signal (the client went away). */
   constructor(signal?: AbortSignal) {
     this.response = new Promise((resolve) => {
       this.#resolve = resolve;
     });
-    signal?.addEventListener("abort", () => this.#gone(), { once: true });
+    if (signal?.aborted) this.#gone();
+    else signal?.addEventListener("abort", () => this.#gone(), { once: true });
   }
 
   get writableLength(): number {
@@ -69,7 +71,11 @@ export class WebResponseSink implements HttpResponseSink {
   end(chunk?: string): this {
     if (this.writableEnded) return this;
     this.writableEnded = true;
-    if (this.destroyed) return this;
+    if (this.destroyed) {
+      // The client left before the answer began: settle the promise anyway; nobody reads it.
+      if (!this.headersSent) this.#commit(chunk ?? null);
+      return this;
+    }
     const controller = this.#controller;
     if (controller === undefined) this.#commit(chunk ?? null);
     else {
@@ -94,8 +100,10 @@ export class WebResponseSink implements HttpResponseSink {
     return this;
   }
 
+  /** A `close` listener added after the answer closed is called too (the client may leave first). */
   on(event: SinkEvent, listener: () => void): this {
-    this.#listeners[event].add(listener);
+    if (event === "close" && this.#closeDelivered) queueMicrotask(listener);
+    else this.#listeners[event].add(listener);
     return this;
   }
 
@@ -153,6 +161,10 @@ export class WebResponseSink implements HttpResponseSink {
   #emitClose(): void {
     if (this.#closeEmitted) return;
     this.#closeEmitted = true;
-    queueMicrotask(() => this.#emit("close"));
+    queueMicrotask(() => {
+      this.#closeDelivered = true;
+      this.#emit("close");
+      this.#listeners.close.clear();
+    });
   }
 }

@@ -200,6 +200,17 @@ describe("web SSE streams", () => {
     expect(transports[0]?.hasStandaloneStream).toBe(false);
   });
 
+  it("treat a request aborted before it arrived as a client already gone", async () => {
+    const { handler: web, transports } = start();
+    const sessionId = await openSession(web);
+    const aborter = new AbortController();
+    aborter.abort();
+    const answer = await web.handleRequest(getStream(sessionId, {}, aborter.signal));
+    expect(answer.status).toBe(200);
+    await Promise.resolve();
+    expect(transports[0]?.hasStandaloneStream).toBe(false);
+  });
+
   it("resume with Last-Event-ID: the missed message is replayed, then the queued one", async () => {
     const { handler: web, transports } = start();
     const sessionId = await openSession(web);
