@@ -1,5 +1,7 @@
-import type { HttpRequestView } from "./http-io.js";
+import { type HttpRequestView, utf8Length } from "./http-io.js";
 import { BodyTooLargeError, MAX_DRAIN_BYTES } from "./read-body.js";
+
+const decoder = new TextDecoder();
 
 /**
  * The web adapter's request side: the headers as a plain object of lower-case names (the runtime's
@@ -33,6 +35,12 @@ export async function readWebBody(request: Request, maxBytes: number): Promise<s
     throw new BodyTooLargeError(maxBytes, false);
   }
   if (body === null) return "";
+  if (request.headers.has("content-length") && declared <= maxBytes) {
+    // The runtime holds a body to its declared length; the check below guards in-process callers.
+    const text = await request.text();
+    if (utf8Length(text) > maxBytes) throw new BodyTooLargeError(maxBytes, true);
+    return text;
+  }
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -57,5 +65,5 @@ export async function readWebBody(request: Request, maxBytes: number): Promise<s
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return decoder.decode(bytes);
 }
