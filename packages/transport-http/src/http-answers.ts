@@ -27,14 +27,23 @@ export function writeJsonError(
   response.end(body);
 }
 
+/** The last `Accept` value checked per media type, and the answer: clients send the same one each time. */
+const lastAccepted = new Map<string, { readonly accept: string; readonly result: boolean }>();
+
 /** True when an `Accept` header lists the media type (or a wildcard covering it). */
 export function accepts(accept: string | undefined, mediaType: string): boolean {
   if (accept === undefined) return false;
+  const last = lastAccepted.get(mediaType);
+  if (last?.accept === accept) return last.result;
   const [type] = mediaType.split("/");
-  return accept.split(",").some((part) => {
+  const result = accept.split(",").some((part) => {
     const value = part.split(";")[0]?.trim().toLowerCase();
     return value === mediaType || value === `${type}/*` || value === "*/*";
   });
+  // One entry per media type asked about: a handful in this code; bounded for other callers.
+  if (lastAccepted.size >= 16 && last === undefined) lastAccepted.clear();
+  lastAccepted.set(mediaType, { accept, result });
+  return result;
 }
 
 /** True when a `Content-Type` header names the media type (parameters such as charset allowed). */

@@ -1,5 +1,5 @@
 import type { Frame, JSONRPCResponse } from "@patchbay/jsonrpc-core";
-import { type HttpResponseSink, randomId } from "./http-io.js";
+import type { HttpResponseSink } from "./http-io.js";
 import { idKey, messagesOf, progressTokenOf } from "./message-keys.js";
 import type { ServerSseStream } from "./server-sse-stream.js";
 import type { ResponseMode } from "./session-settings.js";
@@ -34,6 +34,7 @@ export function createPostExchange(
   response: HttpResponseSink,
   mode: ResponseMode,
   rejected: readonly JSONRPCResponse[],
+  streamId: string,
 ): PostExchange {
   const pending = new Set<string>();
   const progressTokens: string[] = [];
@@ -51,7 +52,7 @@ export function createPostExchange(
     collected: rejected.map((response) => JSON.stringify(response)),
     response,
     stream: undefined,
-    streamId: randomId(),
+    streamId,
     done: false,
     responseBytes: 0,
   };

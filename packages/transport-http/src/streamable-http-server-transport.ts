@@ -12,7 +12,7 @@ import {
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
 import { ExchangeRoutes } from "./exchange-routes.js";
-import type { HttpResponseSink } from "./http-io.js";
+import { type HttpResponseSink, randomId } from "./http-io.js";
 import { IdleTimer } from "./idle-timer.js";
 import { messagesOf } from "./message-keys.js";
 import {
@@ -67,6 +67,12 @@ export class StreamableHttpServerTransport implements Transport {
   private readonly idleTimeoutMs: number;
   private readonly streamSession: StreamSession;
   private established = false;
+  /**
+   * POST answers' stream ids: one random prefix per session and a count, unique across sessions
+   * (a stream is resumed only by the session that owns it).
+   */
+  private readonly streamPrefix = randomId();
+  private postCount = 0;
   private readonly onEnded: (transport: StreamableHttpServerTransport) => void;
 
   /** @internal Created by the handler; not meant to be constructed by users. */
@@ -215,7 +221,9 @@ export class StreamableHttpServerTransport implements Transport {
     headers: Readonly<Record<string, string>>,
     rejected: readonly JSONRPCResponse[] = [],
   ): Promise<void> {
-    const exchange = createPostExchange(frame, response, mode, rejected);
+    this.postCount += 1;
+    const streamId = `${this.streamPrefix}-${this.postCount}`;
+    const exchange = createPostExchange(frame, response, mode, rejected, streamId);
     this.routes.add(exchange);
     if (mode === "sse") {
       exchange.stream = openSessionStream(
