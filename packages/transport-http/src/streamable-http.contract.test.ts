@@ -146,8 +146,8 @@ async function createStatelessPair(
  * `@hono/node-server`) the web handler runs the two stateful suites, SSE and JSON answers over a
  * socket, without doubling the slowest cases. Not the stateless JSON suite there: its case "a 10 MiB
  * frame from the server arrives whole" expects the answers of two POSTs in the order sent, and
- * behind `@hono/node-server` the small answer sometimes overtakes the large one (seen in 3 of 5
- * full runs of that suite on a loaded machine, never in isolation; both answers arrive whole).
+ * behind `@hono/node-server` the small answer sometimes overtakes the large one (3 of 4 runs of
+ * that suite on a loaded machine; the case alone passed 3 of 3; both answers arrive whole).
  */
 const MOUNTS: readonly (readonly [MountKind, string, readonly string[]])[] = [
   [
