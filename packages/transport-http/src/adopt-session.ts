@@ -9,10 +9,10 @@ import type { StreamableHttpServerTransport } from "./streamable-http-server-tra
  * session is, but already past `initialize`. The application restores the server session's state.
  * Returns the session's transport when it is open here already.
  */
-export async function adoptSession(
-  context: EndpointContext,
+export async function adoptSession<Request>(
+  context: EndpointContext<Request>,
   sessionId: string,
-  adoption: StreamableHttpAdoption,
+  adoption: StreamableHttpAdoption<Request>,
 ): Promise<StreamableHttpServerTransport> {
   if (context.stateless) throw new Error("a stateless handler has no sessions to adopt");
   const open = context.sessions.get(sessionId);

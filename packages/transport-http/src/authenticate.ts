@@ -24,7 +24,10 @@ export type AuthenticateResult =
       readonly message?: string;
     };
 
-/** Decides whether a request may proceed; runs before any session lookup or body read. */
-export type Authenticate = (
-  request: IncomingMessage,
+/**
+ * Decides whether a request may proceed; runs before any session lookup or body read. It gets the
+ * runtime's request: node:http's `IncomingMessage`, or a web `Request` with the web handler.
+ */
+export type Authenticate<Request = IncomingMessage> = (
+  request: Request,
 ) => AuthenticateResult | Promise<AuthenticateResult>;

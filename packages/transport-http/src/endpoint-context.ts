@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { MCP_SESSION_ID_HEADER } from "./constants.js";
 import {
   HTTP_ERROR_CODE,
@@ -6,6 +5,7 @@ import {
   SESSION_NOT_FOUND_CODE,
   writeJsonError,
 } from "./http-answers.js";
+import type { HasHttpHeaders, HttpResponseSink } from "./http-io.js";
 import type { SessionRegistry } from "./session-registry.js";
 import type {
   BatchPolicy,
@@ -17,9 +17,12 @@ import type {
   StreamableHttpServerTransport,
 } from "./streamable-http-server-transport.js";
 
-/** The resolved options and state of one Streamable HTTP endpoint, shared by its method handlers. */
-export interface EndpointContext {
-  readonly options: StreamableHttpHandlerOptions;
+/**
+ * The resolved options and state of one Streamable HTTP endpoint, shared by its method handlers.
+ * `Request` is the runtime's request type; `never` (the default) reads as "any runtime".
+ */
+export interface EndpointContext<Request = never> {
+  readonly options: StreamableHttpHandlerOptions<Request>;
   readonly stateless: boolean;
   readonly responseMode: ResponseMode;
   readonly standaloneEnabled: boolean;
@@ -49,8 +52,8 @@ export interface EndpointContext {
  */
 export function findSession(
   context: EndpointContext,
-  request: IncomingMessage,
-  response: ServerResponse,
+  request: HasHttpHeaders,
+  response: HttpResponseSink,
   identity: string | undefined,
 ): StreamableHttpServerTransport | undefined {
   const sessionId = headerValue(request, MCP_SESSION_ID_HEADER);

@@ -52,11 +52,16 @@ export function createInMemoryEventStore(options: InMemoryEventStoreOptions = {}
   // Map and Set keep insertion order, which is the order events were stored in.
   const events = new Map<string, StoredEvent>();
   const bySession = new Map<string, Set<string>>();
+  // Each stream's events, so that forgetting a stream does not scan every event.
+  const byStream = new Map<string, Set<string>>();
   let counter = 0;
   const remove = (eventId: string) => {
     const event = events.get(eventId);
     if (event === undefined) return;
     events.delete(eventId);
+    const stream = byStream.get(event.streamId);
+    stream?.delete(eventId);
+    if (stream?.size === 0) byStream.delete(event.streamId);
     if (event.sessionId === undefined) return;
     const own = bySession.get(event.sessionId);
     own?.delete(eventId);
@@ -67,6 +72,9 @@ export function createInMemoryEventStore(options: InMemoryEventStoreOptions = {}
       counter += 1;
       const eventId = `${streamId}_${counter}`;
       events.set(eventId, { streamId, message, sessionId });
+      const stream = byStream.get(streamId) ?? new Set<string>();
+      byStream.set(streamId, stream);
+      stream.add(eventId);
       if (sessionId !== undefined) {
         const own = bySession.get(sessionId) ?? new Set<string>();
         bySession.set(sessionId, own);
@@ -81,22 +89,19 @@ export function createInMemoryEventStore(options: InMemoryEventStoreOptions = {}
       if (last === undefined) return undefined;
       let found = false;
       const replay: [string, Frame][] = [];
-      for (const [eventId, event] of events) {
+      for (const eventId of byStream.get(last.streamId) ?? []) {
         if (eventId === lastEventId) {
           found = true;
           continue;
         }
-        if (found && event.streamId === last.streamId && event.message !== undefined) {
-          replay.push([eventId, event.message]);
-        }
+        const message = found ? events.get(eventId)?.message : undefined;
+        if (message !== undefined) replay.push([eventId, message]);
       }
       for (const [eventId, message] of replay) await send(eventId, message);
       return last.streamId;
     },
     forgetStream(streamId) {
-      for (const [eventId, event] of events) {
-        if (event.streamId === streamId) remove(eventId);
-      }
+      for (const eventId of [...(byStream.get(streamId) ?? [])]) remove(eventId);
     },
   };
 }

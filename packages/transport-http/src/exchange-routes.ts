@@ -9,7 +9,8 @@ import type { PostExchange } from "./post-exchange.js";
 export class ExchangeRoutes {
   private readonly byRequest = new Map<string, PostExchange>();
   private readonly byProgressToken = new Map<string, PostExchange>();
-  private readonly open = new Set<PostExchange>();
+  /** The open exchanges by the stream id of their answer (insertion order: oldest first). */
+  private readonly open = new Map<string, PostExchange>();
 
   /** The number of exchanges still waiting for responses. */
   get size(): number {
@@ -20,12 +21,12 @@ export class ExchangeRoutes {
   add(exchange: PostExchange): void {
     for (const key of exchange.pending) this.byRequest.set(key, exchange);
     for (const token of exchange.progressTokens) this.byProgressToken.set(token, exchange);
-    this.open.add(exchange);
+    this.open.set(exchange.streamId, exchange);
   }
 
   /** True while the exchange waits for responses here. */
   has(exchange: PostExchange): boolean {
-    return this.open.has(exchange);
+    return this.open.get(exchange.streamId) === exchange;
   }
 
   /** The exchange awaiting the response with this id. */
@@ -40,8 +41,7 @@ export class ExchangeRoutes {
 
   /** The open exchange whose answer has this stream id. */
   forStream(streamId: string): PostExchange | undefined {
-    for (const exchange of this.open) if (exchange.streamId === streamId) return exchange;
-    return undefined;
+    return this.open.get(streamId);
   }
 
   /** The exchange a batch of responses answers as a whole, when every element answers the same one. */
@@ -70,7 +70,7 @@ export class ExchangeRoutes {
     }
     if (exchange.pending.size > 0) return false;
     exchange.done = true;
-    this.open.delete(exchange);
+    this.open.delete(exchange.streamId);
     for (const token of exchange.progressTokens) {
       if (this.byProgressToken.get(token) === exchange) this.byProgressToken.delete(token);
     }
@@ -79,15 +79,15 @@ export class ExchangeRoutes {
 
   /** Forgets every exchange and returns them (the session ended). */
   clear(): PostExchange[] {
-    const open = [...this.open];
+    const open = [...this.open.values()];
     this.open.clear();
     this.byRequest.clear();
     this.byProgressToken.clear();
     return open;
   }
 
-  /** The stream ids of the exchanges still open. */
-  openStreamIds(): Set<string> {
-    return new Set([...this.open].map((exchange) => exchange.streamId));
+  /** True while the exchange answered on this stream id is open. */
+  isOpenStream(streamId: string): boolean {
+    return this.open.has(streamId);
   }
 }

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { type HasHttpHeaders, type HttpResponseSink, headerOf, utf8Length } from "./http-io.js";
 
 /** A JSON-RPC error code that the HTTP handlers put in error bodies (SDK 1.x uses -32000). */
 export const HTTP_ERROR_CODE = -32000;
@@ -8,7 +8,7 @@ export const SESSION_NOT_FOUND_CODE = -32001;
 
 /** Writes a JSON-RPC error body (id null) with an HTTP status, unless headers were already sent. */
 export function writeJsonError(
-  response: ServerResponse,
+  response: HttpResponseSink,
   status: number,
   code: number,
   message: string,
@@ -22,19 +22,28 @@ export function writeJsonError(
   response.writeHead(status, {
     ...headers,
     "content-type": "application/json",
-    "content-length": String(Buffer.byteLength(body)),
+    "content-length": String(utf8Length(body)),
   });
   response.end(body);
 }
 
+/** The last `Accept` value checked per media type, and the answer: clients send the same one each time. */
+const lastAccepted = new Map<string, { readonly accept: string; readonly result: boolean }>();
+
 /** True when an `Accept` header lists the media type (or a wildcard covering it). */
 export function accepts(accept: string | undefined, mediaType: string): boolean {
   if (accept === undefined) return false;
+  const last = lastAccepted.get(mediaType);
+  if (last?.accept === accept) return last.result;
   const [type] = mediaType.split("/");
-  return accept.split(",").some((part) => {
+  const result = accept.split(",").some((part) => {
     const value = part.split(";")[0]?.trim().toLowerCase();
     return value === mediaType || value === `${type}/*` || value === "*/*";
   });
+  // One entry per media type asked about: a handful in this code; bounded for other callers.
+  if (lastAccepted.size >= 16 && last === undefined) lastAccepted.clear();
+  lastAccepted.set(mediaType, { accept, result });
+  return result;
 }
 
 /** True when a `Content-Type` header names the media type (parameters such as charset allowed). */
@@ -44,7 +53,7 @@ export function hasContentType(contentType: string | undefined, mediaType: strin
 
 /** Writes a JSON body with an HTTP status. */
 export function writeJsonBody(
-  response: ServerResponse,
+  response: HttpResponseSink,
   status: number,
   body: unknown,
   headers: Readonly<Record<string, string>> = {},
@@ -53,13 +62,12 @@ export function writeJsonBody(
   response.writeHead(status, {
     ...headers,
     "content-type": "application/json",
-    "content-length": String(Buffer.byteLength(text)),
+    "content-length": String(utf8Length(text)),
   });
   response.end(text);
 }
 
 /** The first value of a request header (node:http gives arrays for repeated headers). */
-export function headerValue(request: IncomingMessage, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
+export function headerValue(request: HasHttpHeaders, name: string): string | undefined {
+  return headerOf(request.headers, name);
 }

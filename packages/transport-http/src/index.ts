@@ -31,6 +31,12 @@ export {
   writeJsonError,
 } from "./http-answers.js";
 export { HttpStatusError, SessionExpiredError } from "./http-errors.js";
+export type {
+  HasHttpHeaders,
+  HttpHeaders,
+  HttpRequestView,
+  HttpResponseSink,
+} from "./http-io.js";
 export { identityOf } from "./identity.js";
 export { type BoundHttpServer, listenLoopback } from "./loopback.js";
 export type { ModernMessageContext, ModernMessageHandler } from "./modern-http-request.js";
@@ -42,9 +48,15 @@ export {
   type OriginGuardRejection,
 } from "./origin-guard.js";
 export { RESPONSE_TOO_LARGE_CODE } from "./post-exchange.js";
-export { BodyTooLargeError, readBody } from "./read-body.js";
+export { BodyTooLargeError, MAX_DRAIN_BYTES, readBody } from "./read-body.js";
+export { readBodyOrRefuse } from "./read-request-body.js";
 export { readSseBody, type SseBodyCallbacks } from "./read-sse-body.js";
-export { type Admission, admitRequest, type RequestGate } from "./request-gate.js";
+export {
+  type Admission,
+  admitHttpRequest,
+  admitRequest,
+  type RequestGate,
+} from "./request-gate.js";
 export {
   DEFAULT_MAX_EVENT_BYTES,
   DEFAULT_MAX_RESPONSE_BODY_BYTES,
@@ -85,3 +97,10 @@ export {
   type ResponseMode,
   StreamableHttpServerTransport,
 } from "./streamable-http-server-transport.js";
+export { webRequestView } from "./web-request-view.js";
+export { WEB_STREAM_HIGH_WATER_MARK, WebResponseSink } from "./web-response-sink.js";
+export {
+  createWebStreamableHttpHandler,
+  type WebStreamableHttpHandler,
+  type WebStreamableHttpHandlerOptions,
+} from "./web-streamable-http-handler.js";

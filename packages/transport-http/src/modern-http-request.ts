@@ -1,4 +1,3 @@
-import type { IncomingMessage } from "node:http";
 import type {
   FrameInfo,
   JSONRPCNotification,
@@ -7,6 +6,7 @@ import type {
 } from "@patchbay/jsonrpc-core";
 import { MCP_PROTOCOL_VERSION_HEADER, MCP_SESSION_ID_HEADER } from "./constants.js";
 import { headerValue } from "./http-answers.js";
+import { decodeBase64Utf8, type HasHttpHeaders } from "./http-io.js";
 
 /** The JSON-RPC method of a modern request (MCP 2026-07-28 Streamable HTTP). */
 export const MCP_METHOD_HEADER = "mcp-method";
@@ -44,7 +44,7 @@ export interface ModernMessageHandler {
  * Everything else, including every `initialize`, stays on the legacy path untouched.
  */
 export function isModernRequest(
-  request: IncomingMessage,
+  request: HasHttpHeaders,
   legacyVersions: readonly string[],
 ): boolean {
   if (headerValue(request, MCP_SESSION_ID_HEADER) !== undefined) return false;
@@ -67,7 +67,7 @@ export function expectedMcpName(message: JSONRPCRequest | JSONRPCNotification): 
 /** A header value as sent: plain, or `=?base64?…?=` for values that are not safe ASCII (2026-07-28). */
 export function decodeHeaderValue(value: string): string {
   const match = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/i.exec(value);
-  return match?.[1] === undefined ? value : Buffer.from(match[1], "base64").toString("utf8");
+  return match?.[1] === undefined ? value : decodeBase64Utf8(match[1]);
 }
 
 /**
@@ -75,7 +75,7 @@ export function decodeHeaderValue(value: string): string {
  * body's method, `Mcp-Name` the name/URI it targets, `MCP-Protocol-Version` the `_meta` version.
  */
 export function headerMismatch(
-  request: IncomingMessage,
+  request: HasHttpHeaders,
   message: JSONRPCRequest | JSONRPCNotification,
 ): string | undefined {
   const method = headerValue(request, MCP_METHOD_HEADER);

@@ -1,7 +1,7 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FrameInfo, JSONRPCMessage, JSONRPCResponse } from "@patchbay/jsonrpc-core";
 import type { Clock, TimerHandle } from "./clock.js";
-import { HTTP_ERROR_CODE, writeJsonBody, writeJsonError } from "./http-answers.js";
+import { HTTP_ERROR_CODE, headerValue, writeJsonBody, writeJsonError } from "./http-answers.js";
+import type { HttpRequestView, HttpResponseSink } from "./http-io.js";
 import {
   headerMismatch,
   type ModernMessageHandler,
@@ -32,8 +32,8 @@ export interface ModernPostSettings {
  * related notification (progress, log) before it. Closing the response aborts the handler.
  */
 export async function handleModernRequest(
-  request: IncomingMessage,
-  response: ServerResponse,
+  request: HttpRequestView,
+  response: HttpResponseSink,
   handler: ModernMessageHandler,
   settings: ModernPostSettings,
 ): Promise<void> {
@@ -48,12 +48,12 @@ export async function handleModernRequest(
 }
 
 async function handleModernPost(
-  request: IncomingMessage,
-  response: ServerResponse,
+  request: HttpRequestView,
+  response: HttpResponseSink,
   handler: ModernMessageHandler,
   limits: ModernPostSettings,
 ): Promise<void> {
-  const version = request.headers["mcp-protocol-version"];
+  const version = headerValue(request, "mcp-protocol-version");
   // The revision is checked against `_meta` below and by the handler (-32022), not here.
   const supported = typeof version === "string" ? [version] : [];
   const { maxBodyBytes, parsedBody } = limits;
@@ -97,12 +97,12 @@ async function handleModernPost(
 
 /** The response of one modern request: JSON until the first notification, SSE from then on. */
 class ModernResponseStream {
-  readonly #response: ServerResponse;
+  readonly #response: HttpResponseSink;
   readonly #settings: ModernPostSettings;
   #streaming = false;
   #keepAlive: TimerHandle | undefined;
 
-  constructor(response: ServerResponse, settings: ModernPostSettings) {
+  constructor(response: HttpResponseSink, settings: ModernPostSettings) {
     this.#response = response;
     this.#settings = settings;
   }
@@ -156,7 +156,7 @@ class ModernResponseStream {
 }
 
 function writeError(
-  response: ServerResponse,
+  response: HttpResponseSink,
   id: string | number | null,
   code: number,
   message: string,

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import { type HasHttpHeaders, headerOf } from "./http-io.js";
 
 /** The host names accepted by default: loopback only, on any port. */
 export const LOCALHOST_NAMES: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
@@ -23,7 +23,7 @@ export interface OriginGuardRejection {
 }
 
 /** Checks a request's `Host` and `Origin`; returns a rejection for a foreign one. */
-export type OriginGuard = (request: IncomingMessage) => OriginGuardRejection | undefined;
+export type OriginGuard = (request: HasHttpHeaders) => OriginGuardRejection | undefined;
 
 function hostName(host: string): string {
   const lower = host.toLowerCase();
@@ -49,11 +49,11 @@ export function createOriginGuard(options: OriginGuardOptions = {}): OriginGuard
   const allowedHosts = options.allowedHosts ?? LOCALHOST_NAMES;
   const allowedOrigins = options.allowedOrigins;
   return (request) => {
-    const host = request.headers.host;
+    const host = headerOf(request.headers, "host");
     if (allowedHosts !== "any" && (host === undefined || !hostMatches(host, allowedHosts))) {
       return { message: `Forbidden: invalid Host: ${host ?? "(none)"}` };
     }
-    const origin = request.headers.origin;
+    const origin = headerOf(request.headers, "origin");
     if (origin === undefined || allowedOrigins === "any") return undefined;
     if (allowedOrigins !== undefined) {
       return allowedOrigins.includes(origin)

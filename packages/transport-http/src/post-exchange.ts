@@ -1,6 +1,5 @@
-import { randomUUID } from "node:crypto";
-import type { ServerResponse } from "node:http";
 import type { Frame, JSONRPCResponse } from "@patchbay/jsonrpc-core";
+import type { HttpResponseSink } from "./http-io.js";
 import { idKey, messagesOf, progressTokenOf } from "./message-keys.js";
 import type { ServerSseStream } from "./server-sse-stream.js";
 import type { ResponseMode } from "./session-settings.js";
@@ -13,9 +12,9 @@ export interface PostExchange {
   readonly pending: Set<string>;
   /** Keys of the progress tokens its requests asked for. */
   readonly progressTokens: readonly string[];
-  /** JSON mode: the responses gathered so far (invalid batch elements first). */
-  readonly collected: JSONRPCResponse[];
-  readonly response: ServerResponse;
+  /** JSON mode: the responses gathered so far (invalid batch elements first), serialized. */
+  readonly collected: string[];
+  readonly response: HttpResponseSink;
   /** SSE mode: the stream currently carrying the answer (replaced when the client resumes). */
   stream: ServerSseStream | undefined;
   /** The answer's id in the event store, stable across resumptions. */
@@ -32,9 +31,10 @@ export const RESPONSE_TOO_LARGE_CODE = -32011;
 /** Creates the exchange of a POST whose frame carries at least one request. */
 export function createPostExchange(
   frame: Frame,
-  response: ServerResponse,
+  response: HttpResponseSink,
   mode: ResponseMode,
   rejected: readonly JSONRPCResponse[],
+  streamId: string,
 ): PostExchange {
   const pending = new Set<string>();
   const progressTokens: string[] = [];
@@ -49,13 +49,19 @@ export function createPostExchange(
     isBatch: Array.isArray(frame),
     pending,
     progressTokens,
-    collected: [...rejected],
+    collected: rejected.map((response) => JSON.stringify(response)),
     response,
     stream: undefined,
-    streamId: randomUUID(),
+    streamId,
     done: false,
     responseBytes: 0,
   };
+}
+
+/** Responses as they will be sent, each with its JSON text (serialized once). */
+export interface CappedResponses {
+  readonly responses: JSONRPCResponse[];
+  readonly texts: string[];
 }
 
 /**
@@ -67,11 +73,13 @@ export function capResponses(
   exchange: PostExchange,
   responses: readonly JSONRPCResponse[],
   maxBytes: number,
-): JSONRPCResponse[] {
-  return responses.map((response) => {
-    const bytes = JSON.stringify(response).length;
-    if (exchange.responseBytes + bytes <= maxBytes) {
-      exchange.responseBytes += bytes;
+): CappedResponses {
+  const texts: string[] = [];
+  const capped = responses.map((response) => {
+    const text = JSON.stringify(response);
+    if (exchange.responseBytes + text.length <= maxBytes) {
+      exchange.responseBytes += text.length;
+      texts.push(text);
       return response;
     }
     const replaced: JSONRPCResponse = {
@@ -82,16 +90,20 @@ export function capResponses(
         message: `Response too large: the answer to this POST would exceed the limit of ${maxBytes} bytes (maxResponseBytes)`,
       },
     };
-    exchange.responseBytes += JSON.stringify(replaced).length;
+    const replacedText = JSON.stringify(replaced);
+    exchange.responseBytes += replacedText.length;
+    texts.push(replacedText);
     return replaced;
   });
+  return { responses: capped, texts };
 }
 
 /** JSON mode: writes the body once every response is in (a batch gets an array). */
 export function endJsonAnswer(exchange: PostExchange): void {
   const response = exchange.response;
   if (response.writableEnded || response.destroyed) return;
-  response.end(JSON.stringify(exchange.isBatch ? exchange.collected : exchange.collected[0]));
+  const texts = exchange.collected;
+  response.end(exchange.isBatch ? `[${texts.join(",")}]` : texts[0]);
 }
 
 /** Gives an exchange up (its session ended): ends its stream, or breaks off a promised JSON body. */

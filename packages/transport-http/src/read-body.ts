@@ -1,57 +1,75 @@
 import type { IncomingMessage } from "node:http";
 
+/**
+ * How many bytes past its limit an over-limit body is still read (and dropped) so that the client,
+ * which is still sending, gets the 413 answer instead of a reset connection (EPIPE/ECONNRESET).
+ */
+export const MAX_DRAIN_BYTES = 16 * 1024 * 1024;
+
 /** Raised by {@link readBody} when a body exceeds its limit; the handlers answer 413. */
 export class BodyTooLargeError extends Error {
   /** Local error code. */
   readonly code = "BODY_TOO_LARGE";
   /** The limit that was exceeded, in bytes. */
   readonly limit: number;
+  /**
+   * True when the body was read to its end (and dropped), so the connection can carry the answer
+   * and further requests; false when it was too large even for that and the connection should close.
+   */
+  readonly drained: boolean;
 
-  constructor(limit: number) {
+  constructor(limit: number, drained = false) {
     super(`Payload Too Large: request body exceeds the limit of ${limit} bytes`);
     this.name = "BodyTooLargeError";
     this.limit = limit;
+    this.drained = drained;
   }
 }
 
 /**
  * Reads a request body as UTF-8 text, refusing more than `maxBytes` (checked against
- * `Content-Length` first, then while reading, so a lying or absent length is caught too).
+ * `Content-Length` first, then while reading, so a lying or absent length is caught too). An
+ * over-limit body is read to its end without keeping it (up to {@link MAX_DRAIN_BYTES} more) before
+ * the refusal, so that the answer reaches a client still sending.
  */
 export function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const declared = request.headers["content-length"];
-    if (declared !== undefined && Number(declared) > maxBytes) {
-      // Drain without keeping the bytes, so the 413 answer can still be written.
-      request.resume();
-      reject(new BodyTooLargeError(maxBytes));
-      return;
-    }
+    const declared = Number(request.headers["content-length"] ?? 0);
     const chunks: Buffer[] = [];
     let total = 0;
+    let tooLarge = declared > maxBytes;
     const cleanup = () => {
       request.off("data", onData);
       request.off("end", onEnd);
       request.off("error", onError);
     };
+    const giveUp = () => {
+      cleanup();
+      // Keep reading without holding the bytes, so the answer can still be written.
+      request.resume();
+      reject(new BodyTooLargeError(maxBytes, false));
+    };
     const onData = (chunk: Buffer) => {
       total += chunk.length;
-      if (total > maxBytes) {
-        cleanup();
-        request.resume();
-        reject(new BodyTooLargeError(maxBytes));
-        return;
-      }
-      chunks.push(chunk);
+      if (total > maxBytes + MAX_DRAIN_BYTES) giveUp();
+      else if (total > maxBytes) {
+        tooLarge = true;
+        chunks.length = 0;
+      } else if (!tooLarge) chunks.push(chunk);
     };
     const onEnd = () => {
       cleanup();
-      resolve(Buffer.concat(chunks).toString("utf8"));
+      if (tooLarge) reject(new BodyTooLargeError(maxBytes, true));
+      else resolve(Buffer.concat(chunks).toString("utf8"));
     };
     const onError = (error: Error) => {
       cleanup();
       reject(error);
     };
+    if (declared > maxBytes + MAX_DRAIN_BYTES) {
+      giveUp();
+      return;
+    }
     request.on("data", onData);
     request.on("end", onEnd);
     request.on("error", onError);

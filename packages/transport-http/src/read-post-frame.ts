@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   decode,
   decodeValue,
@@ -15,8 +14,9 @@ import {
   writeJsonBody,
   writeJsonError,
 } from "./http-answers.js";
+import type { HasHttpHeaders, HttpRequestView, HttpResponseSink } from "./http-io.js";
 import { isInitializeRequest, messagesOf } from "./message-keys.js";
-import { BodyTooLargeError, readBody } from "./read-body.js";
+import { readBodyOrRefuse } from "./read-request-body.js";
 
 /** A POST body that passed the header, size and JSON-RPC checks. */
 export interface PostFrame {
@@ -37,12 +37,12 @@ export interface PostFrame {
  * and `initialize` comes alone (400). Answers the request itself and returns `undefined` on failure.
  */
 export async function readPostFrame(
-  request: IncomingMessage,
-  response: ServerResponse,
+  request: HttpRequestView,
+  response: HttpResponseSink,
   limits: { maxBodyBytes: number; supported: readonly string[]; parsedBody: unknown },
 ): Promise<PostFrame | undefined> {
   const { maxBodyBytes, supported, parsedBody } = limits;
-  const accept = request.headers.accept;
+  const accept = headerValue(request, "accept");
   if (!accepts(accept, "application/json") || !accepts(accept, "text/event-stream")) {
     writeJsonError(
       response,
@@ -52,7 +52,7 @@ export async function readPostFrame(
     );
     return undefined;
   }
-  if (!hasContentType(request.headers["content-type"], "application/json")) {
+  if (!hasContentType(headerValue(request, "content-type"), "application/json")) {
     writeJsonError(
       response,
       415,
@@ -65,16 +65,8 @@ export async function readPostFrame(
   if (headerVersion === false) return undefined;
   let decoded: ReturnType<typeof decode>;
   if (parsedBody === undefined) {
-    let text: string;
-    try {
-      text = await readBody(request, maxBodyBytes);
-    } catch (error) {
-      if (error instanceof BodyTooLargeError) {
-        writeJsonError(response, 413, HTTP_ERROR_CODE, error.message, { connection: "close" });
-        return undefined;
-      }
-      throw error;
-    }
+    const text = await readBodyOrRefuse(request, response, maxBodyBytes);
+    if (text === undefined) return undefined;
     decoded = decode(text);
   } else {
     decoded = decodeValue(parsedBody);
@@ -112,8 +104,8 @@ export async function readPostFrame(
  * unsupported ⇒ 400). Returns the header (`undefined` when absent), or false after answering 400.
  */
 export function checkProtocolVersion(
-  request: IncomingMessage,
-  response: ServerResponse,
+  request: HasHttpHeaders,
+  response: HttpResponseSink,
   supported: readonly string[],
 ): string | undefined | false {
   const headerVersion = headerValue(request, MCP_PROTOCOL_VERSION_HEADER);

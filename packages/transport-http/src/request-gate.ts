@@ -1,11 +1,12 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { Authenticate } from "./authenticate.js";
 import { HTTP_ERROR_CODE, writeJsonError } from "./http-answers.js";
+import type { HasHttpHeaders, HttpResponseSink } from "./http-io.js";
 import { identityOf } from "./identity.js";
 import type { OriginGuard } from "./origin-guard.js";
 
 /** What every request of an HTTP transport handler passes before its method is looked at. */
-export interface RequestGate {
+export interface RequestGate<Request = IncomingMessage> {
   /** True once the handler is closing: requests get 503. */
   readonly closing: () => boolean;
   /** The Host/Origin check: a rejection gets 403. */
@@ -13,7 +14,7 @@ export interface RequestGate {
   /** The methods served; others get 405 with this list in `Allow`. */
   readonly allowedMethods: readonly string[];
   /** The optional authentication hook: a refusal gets 401/403 with `WWW-Authenticate`. */
-  readonly authenticate?: Authenticate | undefined;
+  readonly authenticate?: Authenticate<Request> | undefined;
 }
 
 /**
@@ -28,10 +29,20 @@ export type Admission =
  * Runs the checks every request passes, in order: closing (503), Host/Origin (403), method (405 with
  * `Allow`), authentication (401/403). Answers the request itself when it is refused.
  */
-export async function admitRequest(
+export function admitRequest(
   request: IncomingMessage,
-  response: ServerResponse,
+  response: HttpResponseSink,
   gate: RequestGate,
+): Promise<Admission> {
+  return admitHttpRequest(request, request, response, gate);
+}
+
+/** {@link admitRequest} for any runtime: `request` is read, `raw` goes to the hook. */
+export async function admitHttpRequest<Request>(
+  request: HasHttpHeaders & { readonly method?: string | undefined },
+  raw: Request,
+  response: HttpResponseSink,
+  gate: RequestGate<Request>,
 ): Promise<Admission> {
   if (gate.closing()) {
     writeJsonError(response, 503, HTTP_ERROR_CODE, "Service Unavailable: server is closing", {
@@ -53,7 +64,7 @@ export async function admitRequest(
   if (gate.authenticate === undefined) {
     return { admitted: true, authInfo: undefined, identity: undefined };
   }
-  const result = await gate.authenticate(request);
+  const result = await gate.authenticate(raw);
   if (result.ok) {
     return {
       admitted: true,

@@ -1,7 +1,7 @@
-import type { ServerResponse } from "node:http";
 import type { Frame } from "@patchbay/jsonrpc-core";
 import type { Clock, TimerHandle } from "./clock.js";
 import type { EventStore } from "./event-store.js";
+import type { HttpResponseSink } from "./http-io.js";
 import { formatSseComment, formatSseEvent } from "./sse-event.js";
 
 /** Options of a {@link ServerSseStream}. */
@@ -50,7 +50,7 @@ export class SlowReaderError extends Error {
  */
 export class ServerSseStream {
   readonly streamId: string;
-  private readonly response: ServerResponse;
+  private readonly response: HttpResponseSink;
   private readonly options: ServerSseStreamOptions;
   private keepAlive: TimerHandle | undefined;
   private writes: Promise<void> = Promise.resolve();
@@ -60,7 +60,7 @@ export class ServerSseStream {
   /** True while a write waits for the client to read (`drain`). */
   private waitingForDrain = false;
 
-  constructor(response: ServerResponse, options: ServerSseStreamOptions) {
+  constructor(response: HttpResponseSink, options: ServerSseStreamOptions) {
     this.response = response;
     this.options = options;
     this.streamId = options.streamId;
@@ -98,12 +98,11 @@ export class ServerSseStream {
   }
 
   /**
-   * Stores (when resumable) and writes one message. After the client went away the message is
-   * still stored, so that a resumed stream replays it.
+   * Stores (when resumable) and writes one message (`data`: its JSON text, when already made). After
+   * the client went away the message is still stored, so that a resumed stream replays it.
    */
-  send(message: Frame): Promise<void> {
+  send(message: Frame, data: string = JSON.stringify(message)): Promise<void> {
     const store = this.options.eventStore;
-    const data = JSON.stringify(message);
     this.queuedBytes += data.length;
     if (this.waitingForDrain && this.overflows()) return Promise.resolve();
     return this.enqueue(async () => {

@@ -1,5 +1,5 @@
-import type { ServerResponse } from "node:http";
 import { HTTP_ERROR_CODE, writeJsonError } from "./http-answers.js";
+import type { HttpResponseSink } from "./http-io.js";
 
 /** The default most open sessions of one handler. */
 export const DEFAULT_MAX_SESSIONS = 1000;
@@ -60,7 +60,7 @@ export class SessionRegistry<T> {
    * Answers 503 with `Retry-After` and returns false when a new session of `identity` would pass a
    * limit; true when there is room.
    */
-  admit(identity: string | undefined, response: ServerResponse): boolean {
+  admit(identity: string | undefined, response: HttpResponseSink): boolean {
     const { maxSessions, maxSessionsPerIdentity, retryAfterSeconds } = this.limits;
     let refusal: string | undefined;
     if (this.entries.size >= maxSessions) {

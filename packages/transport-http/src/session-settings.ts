@@ -1,6 +1,6 @@
-import type { ServerResponse } from "node:http";
 import type { Clock } from "./clock.js";
 import type { EventStore } from "./event-store.js";
+import type { HttpResponseSink } from "./http-io.js";
 import { ServerSseStream } from "./server-sse-stream.js";
 
 /** How a POST that carries requests is answered. */
@@ -31,7 +31,7 @@ export interface StreamSession {
 /** Opens an SSE response with the session's keep-alive, event store and buffer limit. */
 export function openSessionStream(
   settings: SessionSettings,
-  response: ServerResponse,
+  response: HttpResponseSink,
   streamId: string,
   headers: Readonly<Record<string, string>>,
   session: StreamSession,

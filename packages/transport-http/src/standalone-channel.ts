@@ -1,6 +1,5 @@
-import { randomUUID } from "node:crypto";
-import type { ServerResponse } from "node:http";
 import type { Frame, JSONRPCMessage } from "@patchbay/jsonrpc-core";
+import { type HttpResponseSink, randomId } from "./http-io.js";
 import type { ServerSseStream } from "./server-sse-stream.js";
 import { openSessionStream, type SessionSettings, type StreamSession } from "./session-settings.js";
 
@@ -31,7 +30,7 @@ export class StandaloneChannel {
     this.onDrop = onDrop;
     this.session = session;
     this.streamId =
-      session.sessionId === undefined ? randomUUID() : `${session.sessionId}.standalone`;
+      session.sessionId === undefined ? randomId() : `${session.sessionId}.standalone`;
   }
 
   /** True while a GET stream is open. */
@@ -41,7 +40,7 @@ export class StandaloneChannel {
 
   /** Takes a GET response as the stream; replays `replay` first (a resumption), then the queue. */
   async attach(
-    response: ServerResponse,
+    response: HttpResponseSink,
     headers: Readonly<Record<string, string>>,
     options: { prime: boolean; replay?: readonly (readonly [string, Frame])[] },
   ): Promise<void> {

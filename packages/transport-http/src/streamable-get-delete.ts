@@ -1,14 +1,14 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { LAST_EVENT_ID_HEADER } from "./constants.js";
 import { type EndpointContext, findSession, sessionHeaders } from "./endpoint-context.js";
 import { accepts, HTTP_ERROR_CODE, headerValue, writeJsonError } from "./http-answers.js";
+import type { HttpRequestView, HttpResponseSink } from "./http-io.js";
 import { checkProtocolVersion } from "./read-post-frame.js";
 
 /** GET: opens (or resumes, with `Last-Event-ID`) a session's standalone SSE stream. */
 export async function handleStreamableGet(
   context: EndpointContext,
-  request: IncomingMessage,
-  response: ServerResponse,
+  request: HttpRequestView,
+  response: HttpResponseSink,
   identity: string | undefined,
 ): Promise<void> {
   if (!context.standaloneEnabled) {
@@ -18,7 +18,7 @@ export async function handleStreamableGet(
     });
     return;
   }
-  if (!accepts(request.headers.accept, "text/event-stream")) {
+  if (!accepts(headerValue(request, "accept"), "text/event-stream")) {
     writeJsonError(
       response,
       406,
@@ -53,8 +53,8 @@ export async function handleStreamableGet(
 /** DELETE: ends the session (only its creator may). */
 export async function handleStreamableDelete(
   context: EndpointContext,
-  request: IncomingMessage,
-  response: ServerResponse,
+  request: HttpRequestView,
+  response: HttpResponseSink,
   identity: string | undefined,
 ): Promise<void> {
   if (checkProtocolVersion(request, response, context.supported) === false) return;

@@ -11,11 +11,14 @@ import type {
 } from "./streamable-http-server-transport.js";
 
 /** What `onSession` learns about a new session besides its transport. */
-export interface StreamableHttpSession {
+export interface StreamableHttpSession<Request = IncomingMessage> {
   /** The minted `Mcp-Session-Id`; `undefined` in stateless mode. */
   readonly sessionId: string | undefined;
-  /** The HTTP request that created the session (the initialize POST, or the stateless POST). */
-  readonly request: IncomingMessage;
+  /**
+   * The HTTP request that created the session (the initialize POST, or the stateless POST):
+   * node:http's `IncomingMessage`, or the web `Request` with the web handler.
+   */
+  readonly request: Request;
   /** What the `authenticate` hook returned as `info`. */
   readonly authInfo: unknown;
   /**
@@ -29,14 +32,15 @@ export interface StreamableHttpSession {
 export type BatchPolicy = "accept" | "by-revision" | "reject";
 
 /** Options of {@link createStreamableHttpHandler}. */
-export interface StreamableHttpHandlerOptions extends OriginGuardOptions {
+export interface StreamableHttpHandlerOptions<Request = IncomingMessage>
+  extends OriginGuardOptions {
   /**
    * Receives each new session's transport (stateless: one per POST) before its first frame is
    * delivered; connect a server to it here. Frames queue until the transport is started.
    */
   readonly onSession: (
     transport: StreamableHttpServerTransport,
-    session: StreamableHttpSession,
+    session: StreamableHttpSession<Request>,
   ) => void | Promise<void>;
   /** No sessions: every POST gets its own transport, GET and DELETE answer 405. Default false. */
   readonly stateless?: boolean;
@@ -89,7 +93,7 @@ export interface StreamableHttpHandlerOptions extends OriginGuardOptions {
    */
   readonly modern?: ModernMessageHandler;
   /** Runs first on every request; may refuse with 401/403 and a `WWW-Authenticate` challenge. */
-  readonly authenticate?: Authenticate;
+  readonly authenticate?: Authenticate<Request>;
   /** Time and timers (idle timeout, keep-alive). Default: the system clock. */
   readonly clock?: Clock;
   /** Mints session ids. Default: `crypto.randomUUID()` (cryptographically random, visible ASCII). */

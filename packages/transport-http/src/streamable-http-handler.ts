@@ -1,41 +1,11 @@
-import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { adoptSession } from "./adopt-session.js";
-import { systemClock } from "./clock.js";
-import {
-  DEFAULT_KEEP_ALIVE_INTERVAL_MS,
-  DEFAULT_MAX_BATCH_SIZE,
-  DEFAULT_MAX_BODY_BYTES,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_MAX_SSE_BUFFER_BYTES,
-  DEFAULT_RETRY_INTERVAL_MS,
-  DEFAULT_SESSION_IDLE_TIMEOUT_MS,
-  DEFAULT_UNINITIALIZED_SESSION_TIMEOUT_MS,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "./constants.js";
-import type { EndpointContext } from "./endpoint-context.js";
-import { createInMemoryEventStore } from "./event-store.js";
-import { writeJsonError } from "./http-answers.js";
-import { isModernRequest } from "./modern-http-request.js";
-import { handleModernRequest } from "./modern-post.js";
-import { createOriginGuard } from "./origin-guard.js";
-import { admitRequest, type RequestGate } from "./request-gate.js";
+import { nodeRequestView } from "./node-request-view.js";
 import type { StreamableHttpAdoption } from "./session-adoption.js";
-import {
-  DEFAULT_MAX_SESSIONS,
-  DEFAULT_MAX_SESSIONS_PER_IDENTITY,
-  SessionRegistry,
-} from "./session-registry.js";
-import { handleStreamableDelete, handleStreamableGet } from "./streamable-get-delete.js";
+import { createStreamableHttpCore } from "./streamable-http-core.js";
 import type {
   StreamableHttpHandler,
   StreamableHttpHandlerOptions,
 } from "./streamable-http-handler-options.js";
-import {
-  type SessionSettings,
-  StreamableHttpServerTransport,
-} from "./streamable-http-server-transport.js";
-import { handleStreamablePost } from "./streamable-post.js";
 
 export type {
   BatchPolicy,
@@ -44,122 +14,27 @@ export type {
   StreamableHttpSession,
 } from "./streamable-http-handler-options.js";
 
-/** Creates a Streamable HTTP (MCP 2025-03-26 … 2025-11-25) endpoint handler for node:http. */
+/**
+ * Creates a Streamable HTTP (MCP 2025-03-26 … 2025-11-25, and 2026-07-28 with `modern`) endpoint
+ * handler for node:http: the protocol core reading the `IncomingMessage` and writing the
+ * `ServerResponse` directly, with no conversion to web `Request`/`Response`.
+ */
 export function createStreamableHttpHandler(
   options: StreamableHttpHandlerOptions,
 ): StreamableHttpHandler {
-  let closing = false;
-  const context = resolveContext(options);
-  const gate: RequestGate = {
-    closing: () => closing,
-    guard: createOriginGuard(options),
-    allowedMethods: context.allowed.split(", "),
-    authenticate: options.authenticate,
-  };
-
-  const handler = async (
+  const core = createStreamableHttpCore(options);
+  const handler = (
     request: IncomingMessage,
     response: ServerResponse,
     parsedBody?: unknown,
-  ): Promise<void> => {
-    try {
-      const admission = await admitRequest(request, response, gate);
-      if (!admission.admitted) return;
-      const method = request.method ?? "GET";
-      const { authInfo, identity } = admission;
-      if (options.modern !== undefined && isModernRequest(request, context.supported)) {
-        await handleModernRequest(request, response, options.modern, {
-          maxBodyBytes: context.maxBodyBytes,
-          parsedBody,
-          authInfo,
-          clock: context.settings.clock,
-          keepAliveIntervalMs: context.settings.keepAliveIntervalMs,
-        });
-      } else if (method === "POST") {
-        await handleStreamablePost(context, request, response, parsedBody, { authInfo, identity });
-      } else if (method === "GET") await handleStreamableGet(context, request, response, identity);
-      else await handleStreamableDelete(context, request, response, identity);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      writeJsonError(response, 500, -32603, `Internal error: ${message}`);
-    }
-  };
-
+  ): Promise<void> => core.serve(nodeRequestView(request), response, parsedBody);
   return Object.defineProperties(handler, {
-    close: {
-      value: async () => {
-        closing = true;
-        for (const transport of [
-          ...context.sessions.transports(),
-          ...context.statelessTransports,
-        ]) {
-          transport.end({ initiator: "remote", details: { reason: "server-closing" } });
-        }
-      },
-    },
-    sessionCount: { get: () => context.sessions.size },
-    getSession: { value: (sessionId: string) => context.sessions.get(sessionId) },
+    close: { value: () => core.close() },
+    sessionCount: { get: () => core.sessionCount },
+    getSession: { value: (sessionId: string) => core.getSession(sessionId) },
     adoptSession: {
       value: (sessionId: string, adoption: StreamableHttpAdoption) =>
-        adoptSession(context, sessionId, adoption),
+        core.adoptSession(sessionId, adoption),
     },
   }) as StreamableHttpHandler;
-}
-
-/** Resolves the options and their defaults into the state the method handlers share. */
-function resolveContext(options: StreamableHttpHandlerOptions): EndpointContext {
-  const stateless = options.stateless ?? false;
-  const responseMode = options.responseMode ?? "sse";
-  const idleTimeoutMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;
-  const uninitializedTimeoutMs =
-    options.uninitializedSessionTimeoutMs ?? DEFAULT_UNINITIALIZED_SESSION_TIMEOUT_MS;
-  const settings: SessionSettings = {
-    clock: options.clock ?? systemClock,
-    keepAliveIntervalMs: options.keepAliveIntervalMs ?? DEFAULT_KEEP_ALIVE_INTERVAL_MS,
-    retryIntervalMs: options.retryIntervalMs ?? DEFAULT_RETRY_INTERVAL_MS,
-    eventStore:
-      options.eventStore === false ? undefined : (options.eventStore ?? createInMemoryEventStore()),
-    maxPendingMessages: options.maxPendingMessages ?? 1000,
-    maxSseBufferBytes: options.maxSseBufferBytes ?? DEFAULT_MAX_SSE_BUFFER_BYTES,
-    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-  };
-  const sessions = new SessionRegistry<StreamableHttpServerTransport>({
-    maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
-    maxSessionsPerIdentity: options.maxSessionsPerIdentity ?? DEFAULT_MAX_SESSIONS_PER_IDENTITY,
-    // Abandoned handshakes free their slots after the uninitialized timeout at the latest.
-    retryAfterSeconds: Math.max(1, Math.ceil((uninitializedTimeoutMs || idleTimeoutMs) / 1000)),
-  });
-  const statelessTransports = new Set<StreamableHttpServerTransport>();
-  const onEnded = (transport: StreamableHttpServerTransport) => {
-    if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
-    else statelessTransports.delete(transport);
-  };
-  return {
-    options,
-    stateless,
-    responseMode,
-    standaloneEnabled: !stateless && (options.standaloneStream ?? true),
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    maxBatchSize: options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE,
-    batches: options.batches ?? "by-revision",
-    supported: options.supportedProtocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS,
-    allowed: stateless ? "POST" : "GET, POST, DELETE",
-    settings,
-    sessions,
-    statelessTransports,
-    generateSessionId: options.generateSessionId ?? randomUUID,
-    newTransport(sessionId, protocolVersion, identity) {
-      const transport = new StreamableHttpServerTransport({
-        sessionId,
-        protocolVersion,
-        settings,
-        idleTimeoutMs: sessionId === undefined ? 0 : idleTimeoutMs,
-        uninitializedTimeoutMs: sessionId === undefined ? 0 : uninitializedTimeoutMs,
-        onEnded,
-      });
-      if (sessionId !== undefined) sessions.add(sessionId, transport, identity);
-      else statelessTransports.add(transport);
-      return transport;
-    },
-  };
 }

@@ -1,3 +1,4 @@
+import { Agent, request as httpRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   initializeRequest,
@@ -257,6 +258,43 @@ describe("POST", () => {
     } as RequestInit);
     expect(response.status).toBe(413);
     expect(await response.text()).toContain("1000 bytes");
+  });
+
+  it("answers 413 only once an over-limit body is in, keeping the connection usable", async () => {
+    const { url } = await start({ maxBodyBytes: 1000 });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const send = (body: string, headers: Record<string, string>) =>
+        new Promise<{ status: number; reused: boolean; text: string }>((resolve, reject) => {
+          const request = httpRequest(url, { method: "POST", agent, headers });
+          request.on("error", reject);
+          request.on("response", (response) => {
+            const chunks: Buffer[] = [];
+            response.on("data", (chunk: Buffer) => chunks.push(chunk));
+            response.on("end", () =>
+              resolve({
+                status: response.statusCode ?? 0,
+                reused: request.reusedSocket,
+                text: Buffer.concat(chunks).toString("utf8"),
+              }),
+            );
+          });
+          request.end(body);
+        });
+      const headers = { accept: POST_ACCEPT, "content-type": "application/json" };
+      const large = " ".repeat(4 * 1024 * 1024);
+      const declared = await send(large, { ...headers, "content-length": String(large.length) });
+      expect(declared.status).toBe(413);
+      const chunked = await send(large, headers);
+      expect(chunked).toMatchObject({ status: 413, reused: true });
+      expect(chunked.text).toContain("1000 bytes");
+      // Without draining, the 413 came with `Connection: close` and the next request needed a new
+      // socket (a client still sending saw EPIPE/ECONNRESET instead of the answer).
+      const next = await send(JSON.stringify(initializeRequest(1)), headers);
+      expect(next).toMatchObject({ status: 200, reused: true });
+    } finally {
+      agent.destroy();
+    }
   });
 
   it("uses a 10 MiB limit by default", async () => {

@@ -1,4 +1,3 @@
-import type { ServerResponse } from "node:http";
 import {
   type Frame,
   type FrameInfo,
@@ -13,6 +12,7 @@ import {
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
 import { ExchangeRoutes } from "./exchange-routes.js";
+import { type HttpResponseSink, randomId } from "./http-io.js";
 import { IdleTimer } from "./idle-timer.js";
 import { messagesOf } from "./message-keys.js";
 import {
@@ -57,13 +57,22 @@ export class StreamableHttpServerTransport implements Transport {
   private readonly settings: SessionSettings;
   private readonly events = new TransportEvents();
   private readonly routes = new ExchangeRoutes();
-  /** Ids of this session's resumable POST answers, oldest first. */
+  /**
+   * Ids of this session's finished, still resumable POST answers, oldest first (the open ones are
+   * in `routes`).
+   */
   private readonly postStreamIds = new Set<string>();
   private readonly standalone: StandaloneChannel;
   private readonly idleTimer: IdleTimer;
   private readonly idleTimeoutMs: number;
   private readonly streamSession: StreamSession;
   private established = false;
+  /**
+   * POST answers' stream ids: one random prefix per session and a count, unique across sessions
+   * (a stream is resumed only by the session that owns it).
+   */
+  private readonly streamPrefix = randomId();
+  private postCount = 0;
   private readonly onEnded: (transport: StreamableHttpServerTransport) => void;
 
   /** @internal Created by the handler; not meant to be constructed by users. */
@@ -182,10 +191,13 @@ export class StreamableHttpServerTransport implements Transport {
   end(event: TransportCloseEvent): void {
     if (this.events.closed) return;
     this.idleTimer.stop();
-    for (const exchange of this.routes.clear()) abandonPostExchange(exchange);
+    const open = this.routes.clear();
+    for (const exchange of open) abandonPostExchange(exchange);
     this.standalone.end();
     const store = this.settings.eventStore;
-    for (const streamId of [this.standalone.streamId, ...this.postStreamIds]) {
+    const streamIds = [this.standalone.streamId, ...this.postStreamIds];
+    for (const exchange of open) streamIds.push(exchange.streamId);
+    for (const streamId of streamIds) {
       store?.forgetStream?.(streamId);
     }
     this.onEnded(this);
@@ -204,15 +216,15 @@ export class StreamableHttpServerTransport implements Transport {
   async exchange(
     frame: Frame,
     info: FrameInfo,
-    response: ServerResponse,
+    response: HttpResponseSink,
     mode: ResponseMode,
     headers: Readonly<Record<string, string>>,
     rejected: readonly JSONRPCResponse[] = [],
   ): Promise<void> {
-    const exchange = createPostExchange(frame, response, mode, rejected);
+    this.postCount += 1;
+    const streamId = `${this.streamPrefix}-${this.postCount}`;
+    const exchange = createPostExchange(frame, response, mode, rejected, streamId);
     this.routes.add(exchange);
-    this.postStreamIds.add(exchange.streamId);
-    this.forgetOldStreams();
     if (mode === "sse") {
       exchange.stream = openSessionStream(
         this.settings,
@@ -239,7 +251,7 @@ export class StreamableHttpServerTransport implements Transport {
 
   /** @internal Opens the standalone GET stream; false when one is already open. */
   async openStandalone(
-    response: ServerResponse,
+    response: HttpResponseSink,
     headers: Readonly<Record<string, string>>,
   ): Promise<boolean> {
     if (this.standalone.isOpen) return false;
@@ -255,7 +267,7 @@ export class StreamableHttpServerTransport implements Transport {
    */
   async resume(
     lastEventId: string,
-    response: ServerResponse,
+    response: HttpResponseSink,
     headers: Readonly<Record<string, string>>,
   ): Promise<"resumed" | "unknown" | "conflict"> {
     const store = this.settings.eventStore;
@@ -270,7 +282,12 @@ export class StreamableHttpServerTransport implements Transport {
       await this.standalone.attach(response, headers, { prime: false, replay });
       return "resumed";
     }
-    if (streamId === undefined || !this.postStreamIds.has(streamId)) return "unknown";
+    if (
+      streamId === undefined ||
+      !(this.postStreamIds.has(streamId) || this.routes.isOpenStream(streamId))
+    ) {
+      return "unknown";
+    }
     const exchange = this.routes.forStream(streamId);
     if (exchange?.stream !== undefined && !exchange.stream.closed) return "conflict";
     const stream = openSessionStream(
@@ -344,22 +361,26 @@ export class StreamableHttpServerTransport implements Transport {
     exchange: PostExchange,
     payload: JSONRPCResponse | readonly JSONRPCResponse[],
   ): Promise<void> {
-    const responses = capResponses(
+    const batch = Array.isArray(payload);
+    const { responses, texts } = capResponses(
       exchange,
-      Array.isArray(payload) ? payload : [payload as JSONRPCResponse],
+      batch ? payload : [payload as JSONRPCResponse],
       this.settings.maxResponseBytes,
     );
     const finished = this.routes.settle(exchange, responses);
+    if (finished) this.keepResumable(exchange.streamId);
     if (finished && this.sessionId === undefined && this.routes.size === 0) {
       // Stateless: the transport lives for one POST; it ends once that POST is answered.
       queueMicrotask(() => this.end({ initiator: "remote", details: { reason: "answered" } }));
     }
     if (exchange.mode === "sse") {
-      await exchange.stream?.send(Array.isArray(payload) ? responses : (responses[0] as Frame));
+      // A single response goes out as the text already made while counting its bytes.
+      if (batch) await exchange.stream?.send(responses);
+      else await exchange.stream?.send(responses[0] as Frame, texts[0]);
       if (finished) await exchange.stream?.end();
       return;
     }
-    exchange.collected.push(...responses);
+    exchange.collected.push(...texts);
     if (finished) endJsonAnswer(exchange);
   }
 
@@ -370,20 +391,15 @@ export class StreamableHttpServerTransport implements Transport {
   };
 
   /**
-   * Keeps the ids of the most recent POST answers only, so that a long session does not grow
-   * without bound; the events of forgotten answers are dropped from the store too.
+   * Keeps the ids of the most recent finished POST answers only, so that a long session does not
+   * grow without bound; the events of forgotten answers are dropped from the store too.
    */
-  private forgetOldStreams(): void {
-    let excess = this.postStreamIds.size - MAX_RESUMABLE_POST_STREAMS;
-    if (excess <= 0) return;
-    const live = this.routes.openStreamIds();
-    for (const streamId of this.postStreamIds) {
-      if (excess === 0) break;
-      if (live.has(streamId)) continue;
-      this.postStreamIds.delete(streamId);
-      this.settings.eventStore?.forgetStream?.(streamId);
-      excess--;
-    }
+  private keepResumable(streamId: string): void {
+    this.postStreamIds.add(streamId);
+    if (this.postStreamIds.size <= MAX_RESUMABLE_POST_STREAMS) return;
+    const oldest = this.postStreamIds.values().next().value as string;
+    this.postStreamIds.delete(oldest);
+    this.settings.eventStore?.forgetStream?.(oldest);
   }
 }
 

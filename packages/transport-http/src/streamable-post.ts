@@ -1,8 +1,8 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FrameInfo } from "@patchbay/jsonrpc-core";
 import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION, MCP_SESSION_ID_HEADER } from "./constants.js";
 import { type EndpointContext, findSession, sessionHeaders } from "./endpoint-context.js";
 import { HTTP_ERROR_CODE, headerValue, writeJsonBody, writeJsonError } from "./http-answers.js";
+import type { HttpRequestView, HttpResponseSink } from "./http-io.js";
 import { requestedVersion } from "./message-keys.js";
 import { type PostFrame, readPostFrame } from "./read-post-frame.js";
 import { batchAllowed } from "./streamable-http-handler-options.js";
@@ -16,10 +16,10 @@ export interface Caller {
 }
 
 /** POST: delivers a frame to its session (creating one for `initialize`) and answers it. */
-export async function handleStreamablePost(
-  context: EndpointContext,
-  request: IncomingMessage,
-  response: ServerResponse,
+export async function handleStreamablePost<Request>(
+  context: EndpointContext<Request>,
+  request: HttpRequestView<Request>,
+  response: HttpResponseSink,
   parsedBody: unknown,
   caller: Caller,
 ): Promise<void> {
@@ -40,7 +40,7 @@ export async function handleStreamablePost(
     try {
       await context.options.onSession(transport, {
         sessionId: transport.sessionId,
-        request,
+        request: request.raw,
         authInfo: caller.authInfo,
         identity: caller.identity,
       });
@@ -59,8 +59,8 @@ export async function handleStreamablePost(
  */
 function targetOf(
   context: EndpointContext,
-  request: IncomingMessage,
-  response: ServerResponse,
+  request: HttpRequestView,
+  response: HttpResponseSink,
   post: PostFrame,
   identity: string | undefined,
 ): { transport: StreamableHttpServerTransport; created: boolean } | undefined {
@@ -92,7 +92,7 @@ function targetOf(
  */
 function checkBatch(
   context: EndpointContext,
-  response: ServerResponse,
+  response: HttpResponseSink,
   post: PostFrame,
   transport: StreamableHttpServerTransport,
 ): boolean {
@@ -122,8 +122,8 @@ function checkBatch(
 /** Hands the frame to the transport: 202 for notifications and responses, an exchange for requests. */
 async function deliverPost(
   context: EndpointContext,
-  request: IncomingMessage,
-  response: ServerResponse,
+  request: HttpRequestView,
+  response: HttpResponseSink,
   post: PostFrame,
   transport: StreamableHttpServerTransport,
   authInfo: unknown,

@@ -8,5 +8,6 @@ it("exports exactly the documented runtime names", () => {
     "SseServerTransport",
     "createSseHandler",
     "createSseServer",
+    "createWebSseHandler",
   ]);
 });

@@ -12,3 +12,8 @@ export {
 } from "./sse-handler.js";
 export { createSseServer, type SseServer, type SseServerOptions } from "./sse-server.js";
 export { SseServerTransport } from "./sse-server-transport.js";
+export {
+  createWebSseHandler,
+  type WebSseHandler,
+  type WebSseHandlerOptions,
+} from "./web-sse-handler.js";

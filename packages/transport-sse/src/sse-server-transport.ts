@@ -1,4 +1,3 @@
-import type { ServerResponse } from "node:http";
 import {
   type Frame,
   type FrameInfo,
@@ -12,6 +11,7 @@ import {
   type Clock,
   formatSseComment,
   formatSseEvent,
+  type HttpResponseSink,
   SlowReaderError,
   type TimerHandle,
 } from "@patchbay/transport-http";
@@ -24,7 +24,7 @@ import {
 export class SseServerTransport implements Transport {
   /** The session id carried in the endpoint URL (`?sessionId=`). */
   readonly sessionId: string;
-  private readonly response: ServerResponse;
+  private readonly response: HttpResponseSink;
   private readonly events = new TransportEvents();
   private readonly clock: Clock;
   private keepAlive: TimerHandle | undefined;
@@ -37,7 +37,7 @@ export class SseServerTransport implements Transport {
   /** @internal Created by the SSE handler on GET. */
   constructor(init: {
     sessionId: string;
-    response: ServerResponse;
+    response: HttpResponseSink;
     endpoint: string;
     clock: Clock;
     keepAliveIntervalMs: number;

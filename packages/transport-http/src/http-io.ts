@@ -1,0 +1,72 @@
+/**
+ * The two I/O shapes the Streamable HTTP core is written against, so that one protocol core serves
+ * both node:http (whose `IncomingMessage`/`ServerResponse` fit as they are, with no per-request
+ * conversion) and web `Request`/`Response` (through a small adapter).
+ */
+
+/** Request headers with lower-case names; repeated headers may come as arrays (node:http). */
+export type HttpHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/** Anything with request headers (an `IncomingMessage`, a {@link HttpRequestView}). */
+export interface HasHttpHeaders {
+  readonly headers: HttpHeaders;
+}
+
+/** One incoming HTTP request as the core reads it. */
+export interface HttpRequestView<Raw = unknown> extends HasHttpHeaders {
+  /** The upper-case method. */
+  readonly method: string;
+  /** The runtime's own request (`IncomingMessage` or `Request`), handed to hooks. */
+  readonly raw: Raw;
+  /** Reads the body as UTF-8 text; more than `maxBytes` rejects with `BodyTooLargeError`. */
+  readBody(maxBytes: number): Promise<string>;
+}
+
+/**
+ * Where the core writes an answer: the part of node:http's `ServerResponse` it uses (so a
+ * `ServerResponse` is one as it is). `write` returns false when the client has not read what was
+ * written before (backpressure); `drain` follows once it has. `close` fires once, when the answer
+ * ended or the client went away.
+ */
+export interface HttpResponseSink {
+  readonly headersSent: boolean;
+  readonly writableEnded: boolean;
+  readonly writableFinished: boolean;
+  readonly destroyed: boolean;
+  /** Bytes written and not yet taken by the client. */
+  readonly writableLength: number;
+  writeHead(status: number, headers?: Readonly<Record<string, string>>): unknown;
+  /** Commits the status and headers now (a streamed or late body follows). */
+  flushHeaders(): void;
+  write(chunk: string): boolean;
+  end(chunk?: string): unknown;
+  /** Breaks the answer off (the client sees a broken connection or body). */
+  destroy(): unknown;
+  on(event: "close" | "drain", listener: () => void): unknown;
+  off(event: "close" | "drain", listener: () => void): unknown;
+}
+
+/** The first value of a request header (node:http gives arrays for repeated headers). */
+export function headerOf(headers: HttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+const encoder = new TextEncoder();
+
+/** The UTF-8 length of a text (`Buffer.byteLength` where there is a `Buffer`). */
+export function utf8Length(text: string): number {
+  return typeof Buffer === "undefined" ? encoder.encode(text).length : Buffer.byteLength(text);
+}
+
+/** A random UUID from the runtime's Web Crypto (`crypto.randomUUID`, Node 19+ and every web runtime). */
+export function randomId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+/** Decodes base64 to UTF-8 text without Node's `Buffer` where there is none. */
+export function decodeBase64Utf8(base64: string): string {
+  if (typeof Buffer !== "undefined") return Buffer.from(base64, "base64").toString("utf8");
+  const binary = atob(base64);
+  return new TextDecoder().decode(Uint8Array.from(binary, (char) => char.charCodeAt(0)));
+}

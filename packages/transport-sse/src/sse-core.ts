@@ -1,0 +1,235 @@
+import { decode, decodeValue, InvalidFrameError } from "@patchbay/jsonrpc-core";
+import {
+  accepts,
+  admitHttpRequest,
+  createOriginGuard,
+  DEFAULT_KEEP_ALIVE_INTERVAL_MS,
+  DEFAULT_MAX_BATCH_SIZE,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_SESSIONS_PER_IDENTITY,
+  DEFAULT_MAX_SSE_BUFFER_BYTES,
+  DEFAULT_UNINITIALIZED_SESSION_TIMEOUT_MS,
+  HTTP_ERROR_CODE,
+  type HttpRequestView,
+  type HttpResponseSink,
+  hasContentType,
+  headerValue,
+  type RequestGate,
+  readBodyOrRefuse,
+  SESSION_NOT_FOUND_CODE,
+  SessionRegistry,
+  systemClock,
+  writeJsonError,
+} from "@patchbay/transport-http";
+import type { SseHandlerOptions } from "./sse-handler-options.js";
+import { SseServerTransport } from "./sse-server-transport.js";
+
+/** One request of the legacy SSE handler: the core's view, plus the URL (it carries `sessionId`). */
+export interface SseRequestView<Request> extends HttpRequestView<Request> {
+  /** The request URL, absolute or a path. */
+  readonly url: string;
+}
+
+/** The runtime-independent legacy HTTP+SSE handler, behind the node:http and web adapters. */
+export interface SseCore<Request> {
+  /** Answers one request (GET opens a stream, POST delivers a frame). */
+  serve(
+    request: SseRequestView<Request>,
+    response: HttpResponseSink,
+    parsedBody?: unknown,
+  ): Promise<void>;
+  /** Stops accepting requests (503) and ends every session. */
+  close(): Promise<void>;
+  /** The number of open sessions. */
+  readonly sessionCount: number;
+  /** The transport of an open session. */
+  getSession(sessionId: string): SseServerTransport | undefined;
+}
+
+/** Creates the legacy HTTP+SSE (MCP 2024-11-05) core. */
+export function createSseCore<Request>(options: SseHandlerOptions<Request>): SseCore<Request> {
+  const endpoint = options.endpoint ?? "/messages";
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxBatchSize = options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
+  const keepAliveIntervalMs = options.keepAliveIntervalMs ?? DEFAULT_KEEP_ALIVE_INTERVAL_MS;
+  const clock = options.clock ?? systemClock;
+  const generateSessionId = options.generateSessionId ?? (() => globalThis.crypto.randomUUID());
+  const guard = createOriginGuard(options);
+  const uninitializedTimeoutMs =
+    options.uninitializedSessionTimeoutMs ?? DEFAULT_UNINITIALIZED_SESSION_TIMEOUT_MS;
+  const maxBufferedBytes = options.maxSseBufferBytes ?? DEFAULT_MAX_SSE_BUFFER_BYTES;
+  const sessions = new SessionRegistry<SseServerTransport>({
+    maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    maxSessionsPerIdentity: options.maxSessionsPerIdentity ?? DEFAULT_MAX_SESSIONS_PER_IDENTITY,
+    retryAfterSeconds: Math.max(1, Math.ceil(uninitializedTimeoutMs / 1000)),
+  });
+  let closing = false;
+  const gate: RequestGate<Request> = {
+    closing: () => closing,
+    guard,
+    allowedMethods: ["GET", "POST"],
+    authenticate: options.authenticate,
+  };
+
+  const handleGet = async (
+    request: SseRequestView<Request>,
+    response: HttpResponseSink,
+    authInfo: unknown,
+    identity: string | undefined,
+  ) => {
+    if (!accepts(headerValue(request, "accept") ?? "text/event-stream", "text/event-stream")) {
+      writeJsonError(
+        response,
+        406,
+        HTTP_ERROR_CODE,
+        "Not Acceptable: Client must accept text/event-stream",
+      );
+      return;
+    }
+    if (!sessions.admit(identity, response)) return;
+    const sessionId = generateSessionId();
+    const separator = endpoint.includes("?") ? "&" : "?";
+    const transport = new SseServerTransport({
+      sessionId,
+      response,
+      endpoint: `${endpoint}${separator}sessionId=${encodeURIComponent(sessionId)}`,
+      clock,
+      keepAliveIntervalMs,
+      maxBufferedBytes,
+      uninitializedTimeoutMs,
+      onEnded: (ended) => sessions.delete(ended.sessionId),
+    });
+    sessions.add(sessionId, transport, identity);
+    try {
+      await options.onSession(transport, { sessionId, request: request.raw, authInfo, identity });
+    } catch (error) {
+      transport.end({
+        initiator: "error",
+        error: error instanceof Error ? error : new Error(String(error)),
+      });
+    }
+  };
+
+  const handlePost = async (
+    request: SseRequestView<Request>,
+    response: HttpResponseSink,
+    parsedBody: unknown,
+    authInfo: unknown,
+    identity: string | undefined,
+  ) => {
+    const transport = findSession(request, response, sessions, identity);
+    if (transport === undefined) return;
+    const sessionId = transport.sessionId;
+    if (!hasContentType(headerValue(request, "content-type"), "application/json")) {
+      writeJsonError(
+        response,
+        415,
+        HTTP_ERROR_CODE,
+        "Unsupported Media Type: Content-Type must be application/json",
+      );
+      return;
+    }
+    const decoded = await readFrame(request, response, parsedBody, maxBodyBytes);
+    if (decoded === undefined) return;
+    if (!decoded.ok) {
+      // Answered on the HTTP exchange, and reported to the session so its Connection can also send
+      // the error response on the stream (the legacy transport's only way back to the client).
+      transport.report(
+        new InvalidFrameError("Received text that is not valid JSON-RPC", decoded.response),
+      );
+      const body = JSON.stringify(decoded.response);
+      response.writeHead(400, { "content-type": "application/json" });
+      response.end(body);
+      return;
+    }
+    const size = Array.isArray(decoded.frame) ? decoded.frame.length + decoded.rejected.length : 1;
+    if (size > maxBatchSize) {
+      writeJsonError(
+        response,
+        413,
+        HTTP_ERROR_CODE,
+        `Payload Too Large: a batch of ${size} messages exceeds the limit of ${maxBatchSize} (maxBatchSize)`,
+      );
+      return;
+    }
+    const info = {
+      ...(decoded.rejected.length > 0 ? { rejected: decoded.rejected } : {}),
+      extra: { sessionId, authInfo, requestInfo: { headers: request.headers } },
+    };
+    transport.deliver(decoded.frame, info);
+    response.writeHead(202, { "content-type": "text/plain" });
+    response.end("Accepted");
+  };
+
+  const serve = async (
+    request: SseRequestView<Request>,
+    response: HttpResponseSink,
+    parsedBody?: unknown,
+  ) => {
+    try {
+      const admission = await admitHttpRequest(request, request.raw, response, gate);
+      if (!admission.admitted) return;
+      const method = request.method;
+      const { authInfo, identity } = admission;
+      if (method === "GET") await handleGet(request, response, authInfo, identity);
+      else await handlePost(request, response, parsedBody, authInfo, identity);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      writeJsonError(response, 500, -32603, `Internal error: ${message}`);
+    }
+  };
+
+  return {
+    serve,
+    async close() {
+      closing = true;
+      for (const transport of sessions.transports()) {
+        transport.end({ initiator: "remote", details: { reason: "server-closing" } });
+      }
+    },
+    get sessionCount() {
+      return sessions.size;
+    },
+    getSession: (sessionId) => sessions.get(sessionId),
+  };
+}
+
+/** Reads and decodes a POST body; answers 413 itself (and returns `undefined`) when it is too large. */
+async function readFrame<Request>(
+  request: SseRequestView<Request>,
+  response: HttpResponseSink,
+  parsedBody: unknown,
+  maxBodyBytes: number,
+): Promise<ReturnType<typeof decode> | undefined> {
+  if (parsedBody !== undefined) return decodeValue(parsedBody);
+  const text = await readBodyOrRefuse(request, response, maxBodyBytes);
+  return text === undefined ? undefined : decode(text);
+}
+
+/**
+ * Finds the session named by `?sessionId=` and created by `identity`, answering 400/404 itself when
+ * there is none. Another identity's session is answered like an unknown one (404).
+ */
+function findSession<Request>(
+  request: SseRequestView<Request>,
+  response: HttpResponseSink,
+  sessions: SessionRegistry<SseServerTransport>,
+  identity: string | undefined,
+): SseServerTransport | undefined {
+  const sessionId = new URL(request.url, "http://localhost").searchParams.get("sessionId");
+  if (sessionId === null) {
+    writeJsonError(
+      response,
+      400,
+      HTTP_ERROR_CODE,
+      "Bad Request: sessionId query parameter is required",
+    );
+    return undefined;
+  }
+  const transport = sessions.find(sessionId, identity);
+  if (transport === undefined) {
+    writeJsonError(response, 404, SESSION_NOT_FOUND_CODE, "Session not found");
+  }
+  return transport;
+}
