@@ -4,7 +4,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type BoundHttpServer, listenLoopback } from "./loopback.js";
 import { ResponseTooLargeError } from "./response-limits.js";
 import { formatSseEvent } from "./sse-event.js";
-import { StreamableHttpClientTransport } from "./streamable-http-client-transport.js";
+import {
+  type FetchLike,
+  StreamableHttpClientTransport,
+} from "./streamable-http-client-transport.js";
 import { initializeRequest } from "./test-support/http-fixtures.js";
 
 const servers: BoundHttpServer[] = [];
@@ -28,6 +31,21 @@ function answerWith(contentType: string, body: string) {
     }
     response.writeHead(200, { "content-type": contentType });
     response.end(body);
+  };
+}
+
+/** A fetch whose POSTs are answered with an SSE body of exactly these chunks (GET: 405). */
+function fetchStreaming(chunks: readonly string[]): FetchLike {
+  const encoder = new TextEncoder();
+  return async (_input, init) => {
+    if (init?.method !== "POST") return new Response(null, { status: 405 });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
+        controller.close();
+      },
+    });
+    return new Response(body, { headers: { "content-type": "text/event-stream" } });
   };
 }
 
@@ -118,6 +136,48 @@ describe("client limits", () => {
     await transport.start();
     await transport.send(initializeRequest(1));
     expect(await frame).toEqual(JSON.parse(answer));
+    await transport.close();
+  });
+
+  it("reads one message sent on two data lines when an empty chunk splits its CRLF", async () => {
+    const transport = new StreamableHttpClientTransport({
+      url: "http://127.0.0.1:9/mcp",
+      fetch: fetchStreaming([
+        'data: {"jsonrpc":"2.0","id":1,\r',
+        "",
+        '\ndata: "result":{}}\r\n\r\n',
+      ]),
+    });
+    // Split into two events, each half is invalid JSON-RPC and comes out as an error.
+    const outcome = new Promise((resolve) => {
+      transport.onFrame(resolve);
+      transport.onError(resolve);
+    });
+    await transport.start();
+    await transport.send(initializeRequest(1));
+    expect(await outcome).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+    await transport.close();
+  });
+
+  it("reads an event over the parser's 16 MiB default when maxEventBytes allows it", async () => {
+    const answer = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { blob: "z".repeat(17 * 1024 * 1024) },
+    });
+    const transport = new StreamableHttpClientTransport({
+      url: "http://127.0.0.1:9/mcp",
+      fetch: fetchStreaming([formatSseEvent({ data: answer })]),
+      maxEventBytes: 32 * 1024 * 1024,
+    });
+    const errors: Error[] = [];
+    transport.onError((error) => errors.push(error));
+    const frame = new Promise<unknown>((resolve) => transport.onFrame(resolve));
+    await transport.start();
+    await transport.send(initializeRequest(1));
+    const received = (await frame) as { result: { blob: string } };
+    expect(received.result.blob.length).toBe(17 * 1024 * 1024);
+    expect(errors).toEqual([]);
     await transport.close();
   });
 });
