@@ -180,4 +180,41 @@ describe("client limits", () => {
     expect(errors).toEqual([]);
     await transport.close();
   });
+
+  it("gives each POST its own abort signal, and aborts those still being read on close", async () => {
+    // One shared signal would collect a listener per POST for the transport's lifetime (undici
+    // warns past 1,500); each POST gets its own instead, released when its answer ends.
+    const signals: AbortSignal[] = [];
+    const fetchLike: FetchLike = async (_input, init) => {
+      if (init?.method !== "POST") return new Response(null, { status: 405 });
+      const signal = init.signal as AbortSignal;
+      signals.push(signal);
+      const id = (JSON.parse(init.body as string) as { id: number }).id;
+      if (id === 2) {
+        const body = JSON.stringify({ jsonrpc: "2.0", id, result: {} });
+        return new Response(body, { headers: { "content-type": "application/json" } });
+      }
+      // The answer to request 1 starts and never ends.
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(": open\n\n"));
+        },
+      });
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    };
+    const transport = new StreamableHttpClientTransport({
+      url: "http://127.0.0.1:9/mcp",
+      fetch: fetchLike,
+    });
+    const answered = new Promise((resolve) => transport.onFrame(resolve));
+    await transport.start();
+    await transport.send({ jsonrpc: "2.0", id: 1, method: "ping" });
+    await transport.send({ jsonrpc: "2.0", id: 2, method: "ping" });
+    await answered;
+    expect(signals).toHaveLength(2);
+    expect(signals[0]).not.toBe(signals[1]);
+    expect(signals.map((signal) => signal.aborted)).toEqual([false, false]);
+    await transport.close();
+    expect(signals.map((signal) => signal.aborted)).toEqual([true, false]);
+  });
 });

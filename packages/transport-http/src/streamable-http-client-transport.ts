@@ -1,4 +1,3 @@
-import { setMaxListeners } from "node:events";
 import {
   decode,
   type Frame,
@@ -48,6 +47,11 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly maxBodyBytes: number;
   private readonly events = new TransportEvents();
   private readonly abort = new AbortController();
+  /**
+   * One controller per POST whose answer is still being read, aborted on close. Sharing the close
+   * signal instead would hang thousands of listeners on it (Node warns past 10).
+   */
+  private readonly posts = new Set<AbortController>();
   private readonly initializeIds = new Set<string>();
   private readonly streams: ClientSseStreams;
   /** The request each one-request POST's SSE answer belongs to (reported as `relatedRequestId`). */
@@ -65,9 +69,6 @@ export class StreamableHttpClientTransport implements Transport {
     this.clock = options.clock ?? systemClock;
     this.currentSessionId = options.sessionId;
     this.currentProtocolVersion = options.protocolVersion;
-    // Every POST in flight listens to the close signal until its answer ends; thousands may be in
-    // flight at once, which is no leak, so lift Node's 1,500-listener warning for this signal.
-    setMaxListeners(0, this.abort.signal);
     this.streams = new ClientSseStreams({
       url: this.url,
       fetch: this.fetch,
@@ -121,18 +122,25 @@ export class StreamableHttpClientTransport implements Transport {
       }
     }
     const sentSessionId = this.currentSessionId;
+    const headers = await this.headers({
+      accept: "application/json, text/event-stream",
+      "content-type": "application/json",
+    });
+    const post = new AbortController();
+    // Closed while the headers were computed: the POST is aborted like any other in flight.
+    if (this.closing) post.abort();
+    else this.posts.add(post);
+    const answered = () => this.posts.delete(post);
     let response: Response;
     try {
       response = await this.fetch(this.url, {
         method: "POST",
-        headers: await this.headers({
-          accept: "application/json, text/event-stream",
-          "content-type": "application/json",
-        }),
+        headers,
         body: JSON.stringify(frame),
-        signal: this.abort.signal,
+        signal: post.signal,
       });
     } catch (error) {
+      answered();
       // Aborted by close(): the frame was handed over; the close event tells the rest.
       if (this.closing) return;
       throw new TransportError(`POST ${this.url.href} failed`, { cause: error });
@@ -142,6 +150,7 @@ export class StreamableHttpClientTransport implements Transport {
 
     if (!response.ok) {
       const body = await readTextLimited(response, this.maxBodyBytes).catch(() => "");
+      answered();
       if (response.status === 404 && sentSessionId !== undefined) {
         const error = new SessionExpiredError(sentSessionId, body);
         this.expire(error);
@@ -157,6 +166,7 @@ export class StreamableHttpClientTransport implements Transport {
       );
     }
     if (response.status === 202 || response.body === null) {
+      answered();
       await response.body?.cancel();
       if (messages.some(isInitializedNotification)) this.openStandaloneSoon();
       return;
@@ -173,14 +183,18 @@ export class StreamableHttpClientTransport implements Transport {
       }
       // What the server sends on the answer of a one-request POST belongs to that request.
       if (requestIds.length === 1) this.relatedByAnswer.set(pending, requestIds[0] as JSONRPCId);
-      void this.streams.readAnswer(response, pending);
+      void this.streams.readAnswer(response, pending).finally(answered);
       return;
     }
     if (contentType.includes("application/json")) {
       // Read in the background: a server may send the headers long before the answer is ready.
       void readTextLimited(response, this.maxBodyBytes).then(
-        (text) => this.receive(text),
+        (text) => {
+          answered();
+          this.receive(text);
+        },
         (error: unknown) => {
+          answered();
           if (this.closing) return;
           if (error instanceof ResponseTooLargeError) this.events.emitError(error);
           else this.events.emitError(new TransportError("JSON answer broke off", { cause: error }));
@@ -188,6 +202,7 @@ export class StreamableHttpClientTransport implements Transport {
       );
       return;
     }
+    answered();
     await response.body.cancel();
     throw new TransportError(
       `POST ${this.url.href} answered unexpected content type ${contentType}`,
@@ -205,7 +220,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.events.closed || this.closing) return;
     this.closing = true;
     this.streams.stop();
-    this.abort.abort();
+    this.abortAll();
     const sessionId = this.currentSessionId;
     if (sessionId !== undefined) {
       try {
@@ -242,9 +257,16 @@ export class StreamableHttpClientTransport implements Transport {
     this.currentSessionId = undefined;
     this.closing = true;
     this.streams.stop();
-    this.abort.abort();
+    this.abortAll();
     this.events.emitError(error);
     this.events.emitClose({ initiator: "remote", error });
+  }
+
+  /** Aborts the streams and every POST whose answer is still being read. */
+  private abortAll(): void {
+    this.abort.abort();
+    for (const post of this.posts) post.abort();
+    this.posts.clear();
   }
 
   private async headers(base: Record<string, string>): Promise<Record<string, string>> {
