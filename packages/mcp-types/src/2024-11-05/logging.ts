@@ -19,11 +19,11 @@ export const SetLevelRequestParamsSchema: SetLevelRequestParamsSchemaType =
 /** Params of `logging/setLevel`. */
 export type SetLevelRequestParams = z.infer<typeof SetLevelRequestParamsSchema>;
 
-const setLevelRequestSchema = defineRequestSchema("logging/setLevel", SetLevelRequestParamsSchema);
-/** The zod type of {@link SetLevelRequestSchema}, named so that declarations refer to it. */
-export interface SetLevelRequestSchemaType extends SchemaType<typeof setLevelRequestSchema> {}
 /** `logging/setLevel` (legacy only). */
-export const SetLevelRequestSchema: SetLevelRequestSchemaType = setLevelRequestSchema;
+export const SetLevelRequestSchema = defineRequestSchema(
+  "logging/setLevel",
+  SetLevelRequestParamsSchema,
+);
 /** `logging/setLevel`. */
 export type SetLevelRequest = z.infer<typeof SetLevelRequestSchema>;
 

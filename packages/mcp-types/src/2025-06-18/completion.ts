@@ -36,13 +36,10 @@ export const CompleteRequestParamsSchema: CompleteRequestParamsSchemaType =
 /** Params of `completion/complete`. */
 export type CompleteRequestParams = z.infer<typeof CompleteRequestParamsSchema>;
 
-const completeRequestSchema = defineRequestSchema(
+/** `completion/complete`. */
+export const CompleteRequestSchema = defineRequestSchema(
   "completion/complete",
   CompleteRequestParamsSchema,
 );
-/** The zod type of {@link CompleteRequestSchema}, named so that declarations refer to it. */
-export interface CompleteRequestSchemaType extends SchemaType<typeof completeRequestSchema> {}
-/** `completion/complete`. */
-export const CompleteRequestSchema: CompleteRequestSchemaType = completeRequestSchema;
 /** `completion/complete`. */
 export type CompleteRequest = z.infer<typeof CompleteRequestSchema>;

@@ -86,11 +86,11 @@ export const InitializeRequestParamsSchema: InitializeRequestParamsSchemaType =
 /** Params of `initialize`. */
 export type InitializeRequestParams = z.infer<typeof InitializeRequestParamsSchema>;
 
-const initializeRequestSchema = defineRequestSchema("initialize", InitializeRequestParamsSchema);
-/** The zod type of {@link InitializeRequestSchema}, named so that declarations refer to it. */
-export interface InitializeRequestSchemaType extends SchemaType<typeof initializeRequestSchema> {}
 /** The `initialize` request. */
-export const InitializeRequestSchema: InitializeRequestSchemaType = initializeRequestSchema;
+export const InitializeRequestSchema = defineRequestSchema(
+  "initialize",
+  InitializeRequestParamsSchema,
+);
 /** The `initialize` request. */
 export type InitializeRequest = z.infer<typeof InitializeRequestSchema>;
 

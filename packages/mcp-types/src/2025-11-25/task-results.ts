@@ -27,10 +27,7 @@ export const CreateMessageResultOrTaskSchema: CreateMessageResultOrTaskSchemaTyp
 /** Result of `sampling/createMessage` (possibly a task). */
 export type CreateMessageResultOrTask = z.infer<typeof CreateMessageResultOrTaskSchema>;
 
-const elicitResultOrTaskSchema = orCreateTask(ElicitResultSchema);
-/** The zod type of {@link ElicitResultOrTaskSchema}, named so that declarations refer to it. */
-export interface ElicitResultOrTaskSchemaType extends SchemaType<typeof elicitResultOrTaskSchema> {}
 /** Result of `elicitation/create`, or a CreateTaskResult. */
-export const ElicitResultOrTaskSchema: ElicitResultOrTaskSchemaType = elicitResultOrTaskSchema;
+export const ElicitResultOrTaskSchema = orCreateTask(ElicitResultSchema);
 /** Result of `elicitation/create` (possibly a task). */
 export type ElicitResultOrTask = z.infer<typeof ElicitResultOrTaskSchema>;

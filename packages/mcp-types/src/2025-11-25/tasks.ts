@@ -62,11 +62,8 @@ export const GetTaskRequestSchema = defineRequestSchema("tasks/get", TaskRequest
 /** `tasks/get`. */
 export type GetTaskRequest = z.infer<typeof GetTaskRequestSchema>;
 
-const getTaskResultSchema = ResultSchema.extend(TaskSchema.shape);
-/** The zod type of {@link GetTaskResultSchema}, named so that declarations refer to it. */
-export interface GetTaskResultSchemaType extends SchemaType<typeof getTaskResultSchema> {}
 /** Result of `tasks/get`: the task's fields at the top level. */
-export const GetTaskResultSchema: GetTaskResultSchemaType = getTaskResultSchema;
+export const GetTaskResultSchema = ResultSchema.extend(TaskSchema.shape);
 /** Result of `tasks/get`. */
 export type GetTaskResult = z.infer<typeof GetTaskResultSchema>;
 
@@ -93,11 +90,8 @@ export const ListTasksRequestSchema = defineRequestSchema(
 /** `tasks/list`. */
 export type ListTasksRequest = z.infer<typeof ListTasksRequestSchema>;
 
-const listTasksResultSchema = PaginatedResultSchema.extend({ tasks: z.array(TaskSchema) });
-/** The zod type of {@link ListTasksResultSchema}, named so that declarations refer to it. */
-export interface ListTasksResultSchemaType extends SchemaType<typeof listTasksResultSchema> {}
 /** Result of `tasks/list`. */
-export const ListTasksResultSchema: ListTasksResultSchemaType = listTasksResultSchema;
+export const ListTasksResultSchema = PaginatedResultSchema.extend({ tasks: z.array(TaskSchema) });
 /** Result of `tasks/list`. */
 export type ListTasksResult = z.infer<typeof ListTasksResultSchema>;
 
@@ -106,11 +100,8 @@ export const CancelTaskRequestSchema = defineRequestSchema("tasks/cancel", TaskR
 /** `tasks/cancel`. */
 export type CancelTaskRequest = z.infer<typeof CancelTaskRequestSchema>;
 
-const cancelTaskResultSchema = ResultSchema.extend(TaskSchema.shape);
-/** The zod type of {@link CancelTaskResultSchema}, named so that declarations refer to it. */
-export interface CancelTaskResultSchemaType extends SchemaType<typeof cancelTaskResultSchema> {}
 /** Result of `tasks/cancel`: the task's fields. */
-export const CancelTaskResultSchema: CancelTaskResultSchemaType = cancelTaskResultSchema;
+export const CancelTaskResultSchema = ResultSchema.extend(TaskSchema.shape);
 /** Result of `tasks/cancel`. */
 export type CancelTaskResult = z.infer<typeof CancelTaskResultSchema>;
 

@@ -13,22 +13,19 @@ export interface DiscoverRequestParamsSchemaType
 export const DiscoverRequestParamsSchema: DiscoverRequestParamsSchemaType =
   discoverRequestParamsSchema;
 
-const discoverRequestSchema = defineRequestSchema("server/discover", DiscoverRequestParamsSchema);
-/** The zod type of {@link DiscoverRequestSchema}, named so that declarations refer to it. */
-export interface DiscoverRequestSchemaType extends SchemaType<typeof discoverRequestSchema> {}
 /** `server/discover`: every modern server MUST implement it. */
-export const DiscoverRequestSchema: DiscoverRequestSchemaType = discoverRequestSchema;
+export const DiscoverRequestSchema = defineRequestSchema(
+  "server/discover",
+  DiscoverRequestParamsSchema,
+);
 /** `server/discover`. */
 export type DiscoverRequest = z.infer<typeof DiscoverRequestSchema>;
 
-const discoverResultSchema = CacheableResultSchema.extend({
+/** Result of `server/discover`. */
+export const DiscoverResultSchema = CacheableResultSchema.extend({
   supportedVersions: z.array(z.string()),
   capabilities: ServerCapabilitiesSchema,
   instructions: z.string().optional(),
 });
-/** The zod type of {@link DiscoverResultSchema}, named so that declarations refer to it. */
-export interface DiscoverResultSchemaType extends SchemaType<typeof discoverResultSchema> {}
-/** Result of `server/discover`. */
-export const DiscoverResultSchema: DiscoverResultSchemaType = discoverResultSchema;
 /** Result of `server/discover`. */
 export type DiscoverResult = z.infer<typeof DiscoverResultSchema>;

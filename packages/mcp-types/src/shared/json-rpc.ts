@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SchemaType } from "../shared/define.js";
+import type { SchemaType } from "./define.js";
 import { RequestIdSchema } from "./primitives.js";
 
 /** The JSON-RPC version string every message carries. */
@@ -51,23 +51,20 @@ export const JSONRPCErrorResponseSchema = z.looseObject({
 /** A JSON-RPC error response envelope. */
 export type JSONRPCErrorResponse = z.infer<typeof JSONRPCErrorResponseSchema>;
 
-const jSONRPCMessageSchema = z.union([
+const jsonrpcMessageSchema = z.union([
   JSONRPCRequestSchema,
   JSONRPCNotificationSchema,
   JSONRPCResultResponseSchema,
   JSONRPCErrorResponseSchema,
 ]);
 /** The zod type of {@link JSONRPCMessageSchema}, named so that declarations refer to it. */
-export interface JSONRPCMessageSchemaType extends SchemaType<typeof jSONRPCMessageSchema> {}
+export interface JSONRPCMessageSchemaType extends SchemaType<typeof jsonrpcMessageSchema> {}
 /** Any single JSON-RPC message. Order matters: a request has an id, a notification has none. */
-export const JSONRPCMessageSchema: JSONRPCMessageSchemaType = jSONRPCMessageSchema;
+export const JSONRPCMessageSchema: JSONRPCMessageSchemaType = jsonrpcMessageSchema;
 /** Any single JSON-RPC message. */
 export type JSONRPCMessage = z.infer<typeof JSONRPCMessageSchema>;
 
-const jSONRPCBatchSchema = z.array(JSONRPCMessageSchema).min(1);
-/** The zod type of {@link JSONRPCBatchSchema}, named so that declarations refer to it. */
-export interface JSONRPCBatchSchemaType extends SchemaType<typeof jSONRPCBatchSchema> {}
 /** A non-empty JSON-RPC batch (only revision 2025-03-26 allows batches on the wire). */
-export const JSONRPCBatchSchema: JSONRPCBatchSchemaType = jSONRPCBatchSchema;
+export const JSONRPCBatchSchema = z.array(JSONRPCMessageSchema).min(1);
 /** A non-empty JSON-RPC batch. */
 export type JSONRPCBatch = z.infer<typeof JSONRPCBatchSchema>;
