@@ -39,11 +39,12 @@ export interface SseClientTransportOptions {
 }
 
 /**
- * The client side of the legacy HTTP+SSE transport (MCP 2024-11-05), on fetch and the SSE reading of
- * `@patchbay/transport-http/client` (no Node built-in, no EventSource): `start()` opens the stream and resolves once the `endpoint` event names the POST URL; frames go
- * out as POSTs; `message` events come in as frames. A legacy session lives exactly as long as its
- * stream, so the transport closes (initiator `remote`) when the stream fails instead of reconnecting
- * into a new session.
+ * The client side of the legacy HTTP+SSE transport (MCP 2024-11-05), on fetch and the SSE reading
+ * of `@patchbay/transport-http/client` (no Node built-in, no EventSource): `start()` opens the
+ * stream and resolves once the `endpoint` event names the POST URL; frames go out as POSTs;
+ * `message` events come in as frames. A legacy session lives exactly as long as its stream, so the
+ * transport closes (initiator `remote`) when the stream ends or fails instead of reconnecting into
+ * a new session.
  */
 export class SseClientTransport implements Transport {
   private readonly options: SseClientTransportOptions;
