@@ -47,11 +47,6 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly maxBodyBytes: number;
   private readonly events = new TransportEvents();
   private readonly abort = new AbortController();
-  /**
-   * One controller per POST whose answer is still being read, aborted on close. Sharing the close
-   * signal instead would hang thousands of listeners on it (Node warns past 10).
-   */
-  private readonly posts = new Set<AbortController>();
   private readonly initializeIds = new Set<string>();
   private readonly streams: ClientSseStreams;
   /** The request each one-request POST's SSE answer belongs to (reported as `relatedRequestId`). */
@@ -69,6 +64,9 @@ export class StreamableHttpClientTransport implements Transport {
     this.clock = options.clock ?? systemClock;
     this.currentSessionId = options.sessionId;
     this.currentProtocolVersion = options.protocolVersion;
+    // Every POST in flight listens to the close signal until its answer ends; thousands may be in
+    // flight at once, which is no leak, so lift Node's listener warning for this signal.
+    liftListenerLimit(this.abort.signal);
     this.streams = new ClientSseStreams({
       url: this.url,
       fetch: this.fetch,
@@ -122,25 +120,18 @@ export class StreamableHttpClientTransport implements Transport {
       }
     }
     const sentSessionId = this.currentSessionId;
-    const headers = await this.headers({
-      accept: "application/json, text/event-stream",
-      "content-type": "application/json",
-    });
-    const post = new AbortController();
-    // Closed while the headers were computed: the POST is aborted like any other in flight.
-    if (this.closing) post.abort();
-    else this.posts.add(post);
-    const answered = () => this.posts.delete(post);
     let response: Response;
     try {
       response = await this.fetch(this.url, {
         method: "POST",
-        headers,
+        headers: await this.headers({
+          accept: "application/json, text/event-stream",
+          "content-type": "application/json",
+        }),
         body: JSON.stringify(frame),
-        signal: post.signal,
+        signal: this.abort.signal,
       });
     } catch (error) {
-      answered();
       // Aborted by close(): the frame was handed over; the close event tells the rest.
       if (this.closing) return;
       throw new TransportError(`POST ${this.url.href} failed`, { cause: error });
@@ -150,7 +141,6 @@ export class StreamableHttpClientTransport implements Transport {
 
     if (!response.ok) {
       const body = await readTextLimited(response, this.maxBodyBytes).catch(() => "");
-      answered();
       if (response.status === 404 && sentSessionId !== undefined) {
         const error = new SessionExpiredError(sentSessionId, body);
         this.expire(error);
@@ -166,7 +156,6 @@ export class StreamableHttpClientTransport implements Transport {
       );
     }
     if (response.status === 202 || response.body === null) {
-      answered();
       await response.body?.cancel();
       if (messages.some(isInitializedNotification)) this.openStandaloneSoon();
       return;
@@ -183,18 +172,14 @@ export class StreamableHttpClientTransport implements Transport {
       }
       // What the server sends on the answer of a one-request POST belongs to that request.
       if (requestIds.length === 1) this.relatedByAnswer.set(pending, requestIds[0] as JSONRPCId);
-      void this.streams.readAnswer(response, pending).finally(answered);
+      void this.streams.readAnswer(response, pending);
       return;
     }
     if (contentType.includes("application/json")) {
       // Read in the background: a server may send the headers long before the answer is ready.
       void readTextLimited(response, this.maxBodyBytes).then(
-        (text) => {
-          answered();
-          this.receive(text);
-        },
+        (text) => this.receive(text),
         (error: unknown) => {
-          answered();
           if (this.closing) return;
           if (error instanceof ResponseTooLargeError) this.events.emitError(error);
           else this.events.emitError(new TransportError("JSON answer broke off", { cause: error }));
@@ -202,7 +187,6 @@ export class StreamableHttpClientTransport implements Transport {
       );
       return;
     }
-    answered();
     await response.body.cancel();
     throw new TransportError(
       `POST ${this.url.href} answered unexpected content type ${contentType}`,
@@ -220,7 +204,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.events.closed || this.closing) return;
     this.closing = true;
     this.streams.stop();
-    this.abortAll();
+    this.abort.abort();
     const sessionId = this.currentSessionId;
     if (sessionId !== undefined) {
       try {
@@ -257,16 +241,9 @@ export class StreamableHttpClientTransport implements Transport {
     this.currentSessionId = undefined;
     this.closing = true;
     this.streams.stop();
-    this.abortAll();
+    this.abort.abort();
     this.events.emitError(error);
     this.events.emitClose({ initiator: "remote", error });
-  }
-
-  /** Aborts the streams and every POST whose answer is still being read. */
-  private abortAll(): void {
-    this.abort.abort();
-    for (const post of this.posts) post.abort();
-    this.posts.clear();
   }
 
   private async headers(base: Record<string, string>): Promise<Record<string, string>> {
@@ -326,4 +303,18 @@ function isInitializedNotification(message: JSONRPCMessage): boolean {
  */
 export function noRedirects(fetchFunction: FetchLike): FetchLike {
   return (input, init) => fetchFunction(input, { ...init, redirect: "error" });
+}
+
+/**
+ * Lifts Node's warning about many listeners on one signal (fetch sets it to 1,500), without
+ * importing a Node built-in: `process.getBuiltinModule` exists on Node 20.16+ only, so browsers,
+ * workers and other runtimes, which have no such warning, skip this.
+ */
+function liftListenerLimit(signal: AbortSignal): void {
+  const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } })
+    .process;
+  const events = runtime?.getBuiltinModule?.("events") as
+    | { setMaxListeners(count: number, ...targets: EventTarget[]): void }
+    | undefined;
+  events?.setMaxListeners(0, signal);
 }
