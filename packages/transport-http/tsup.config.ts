@@ -1,3 +1,4 @@
 import { definePackageBuild } from "../../tsup.shared.js";
 
-export default definePackageBuild();
+// `src/client.ts` is the Node-free client entry (`@patchbay/transport-http/client`).
+export default definePackageBuild({ entry: ["src/index.ts", "src/client.ts"] });

@@ -1,5 +1,6 @@
-// What a consumer pays for this package: declaration size, the compiler's time and memory for a
-// file that imports one type, and the minified bundle of importing one constant.
+// What a consumer pays for this package: declaration size, the compiler's time, memory, types and
+// instantiations (tsc --extendedDiagnostics) for a file that imports one type from the root entry
+// and from each revision's subpath, and the minified bundle of importing one constant.
 // Run: pnpm --filter @patchbay/mcp-types build && node packages/mcp-types/bench/package-size.mjs
 // To measure another build (for example main's), pass a folder holding its package.json and dist.
 import { execFileSync } from "node:child_process";
@@ -7,6 +8,7 @@ import {
   cpSync,
   mkdirSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -62,7 +64,12 @@ function compile(name, source, skipLibCheck = false) {
     encoding: "utf8",
   });
   const figure = (label) => output.match(new RegExp(`${label}:\\s+([\\d.]+)`))?.[1];
-  return { memoryKB: Number(figure("Memory used")), totalSeconds: Number(figure("Total time")) };
+  return {
+    memoryKB: Number(figure("Memory used")),
+    totalSeconds: Number(figure("Total time")),
+    types: Number(figure("Types")),
+    instantiations: Number(figure("Instantiations")),
+  };
 }
 
 async function bundledBytes(source) {
@@ -96,13 +103,18 @@ try {
     'import type { Tool } from "@patchbay/mcp-types";\nexport const t: Tool | undefined = undefined;\n',
     true,
   );
-  const revision =
-    measured !== undefined
-      ? undefined
-      : compile(
-          "revision",
-          'import type { Tool } from "@patchbay/mcp-types/2025-11-25";\nexport const t: Tool | undefined = undefined;\n',
-        );
+  // Every revision subpath the measured build exports (none in the single-bundle build).
+  const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
+  const revisions = Object.keys(manifest.exports ?? {})
+    .filter((key) => /^\.\/\d{4}-\d{2}-\d{2}$/.test(key))
+    .map((key) => key.slice(2));
+  const perRevision = revisions.map((revision) => ({
+    revision,
+    figures: compile(
+      `revision-${revision}`,
+      `import type { Tool } from "@patchbay/mcp-types/${revision}";\nexport const t: Tool | undefined = undefined;\n`,
+    ),
+  }));
   const oneConstant = await bundledBytes(
     'import { LATEST_LEGACY_PROTOCOL_VERSION } from "@patchbay/mcp-types";\nconsole.log(LATEST_LEGACY_PROTOCOL_VERSION);\n',
   );
@@ -117,9 +129,12 @@ try {
   console.log(
     `the same with skipLibCheck: ${rootSkipping.totalSeconds} s, ${Math.round(rootSkipping.memoryKB / 1024)} MB`,
   );
-  if (revision !== undefined) {
+  const counts = (figures) =>
+    `${figures.types.toLocaleString("en-US")} types, ${figures.instantiations.toLocaleString("en-US")} instantiations`;
+  console.log(`  (root: ${counts(root)}; zod alone: ${counts(zodOnly)})`);
+  for (const { revision, figures } of perRevision) {
     console.log(
-      `tsc, one type from @patchbay/mcp-types/2025-11-25: ${revision.totalSeconds} s, ${Math.round(revision.memoryKB / 1024)} MB`,
+      `tsc, one type from @patchbay/mcp-types/${revision}: ${figures.totalSeconds} s, ${Math.round(figures.memoryKB / 1024)} MB (${counts(figures)})`,
     );
   }
   console.log(`bundle importing LATEST_LEGACY_PROTOCOL_VERSION, minified: ${kb(oneConstant)}`);

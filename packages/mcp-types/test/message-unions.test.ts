@@ -56,4 +56,20 @@ describe("per-direction unions", () => {
     expectTypeOf<v2025_11_25.CallToolResult>().toExtend<v2025_11_25.ServerResult>();
     expectTypeOf<v2025_11_25.CreateMessageResult>().toExtend<v2025_11_25.ClientResult>();
   });
+
+  it("type each message as exactly what its method's own schema outputs", () => {
+    expectTypeOf<
+      Extract<v2025_11_25.ClientRequest, { method: "tools/call" }>
+    >().toEqualTypeOf<v2025_11_25.CallToolRequest>();
+    expectTypeOf<
+      Extract<v2025_11_25.ServerRequest, { method: "sampling/createMessage" }>
+    >().toEqualTypeOf<v2025_11_25.CreateMessageRequest>();
+    expectTypeOf<
+      Extract<v2024_11_05.ServerNotification, { method: "notifications/message" }>
+    >().toEqualTypeOf<v2024_11_05.LoggingMessageNotification>();
+    expectTypeOf<
+      Extract<v2026_07_28.ClientRequest, { method: "tools/call" }>
+    >().toEqualTypeOf<v2026_07_28.CallToolRequest>();
+    expectTypeOf<v2026_07_28.CallToolResultOrInputRequired>().toExtend<v2026_07_28.ServerResult>();
+  });
 });

@@ -4,7 +4,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type BoundHttpServer, listenLoopback } from "./loopback.js";
 import { ResponseTooLargeError } from "./response-limits.js";
 import { formatSseEvent } from "./sse-event.js";
-import { StreamableHttpClientTransport } from "./streamable-http-client-transport.js";
+import {
+  type FetchLike,
+  StreamableHttpClientTransport,
+} from "./streamable-http-client-transport.js";
 import { initializeRequest } from "./test-support/http-fixtures.js";
 
 const servers: BoundHttpServer[] = [];
@@ -28,6 +31,21 @@ function answerWith(contentType: string, body: string) {
     }
     response.writeHead(200, { "content-type": contentType });
     response.end(body);
+  };
+}
+
+/** A fetch whose POSTs are answered with an SSE body of exactly these chunks (GET: 405). */
+function fetchStreaming(chunks: readonly string[]): FetchLike {
+  const encoder = new TextEncoder();
+  return async (_input, init) => {
+    if (init?.method !== "POST") return new Response(null, { status: 405 });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
+        controller.close();
+      },
+    });
+    return new Response(body, { headers: { "content-type": "text/event-stream" } });
   };
 }
 
@@ -119,5 +137,78 @@ describe("client limits", () => {
     await transport.send(initializeRequest(1));
     expect(await frame).toEqual(JSON.parse(answer));
     await transport.close();
+  });
+
+  it("reads one message sent on two data lines when an empty chunk splits its CRLF", async () => {
+    const transport = new StreamableHttpClientTransport({
+      url: "http://127.0.0.1:9/mcp",
+      fetch: fetchStreaming([
+        'data: {"jsonrpc":"2.0","id":1,\r',
+        "",
+        '\ndata: "result":{}}\r\n\r\n',
+      ]),
+    });
+    // Split into two events, each half is invalid JSON-RPC and comes out as an error.
+    const outcome = new Promise((resolve) => {
+      transport.onFrame(resolve);
+      transport.onError(resolve);
+    });
+    await transport.start();
+    await transport.send(initializeRequest(1));
+    expect(await outcome).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+    await transport.close();
+  });
+
+  it("reads an event over the parser's 16 MiB default when maxEventBytes allows it", async () => {
+    const answer = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { blob: "z".repeat(17 * 1024 * 1024) },
+    });
+    const transport = new StreamableHttpClientTransport({
+      url: "http://127.0.0.1:9/mcp",
+      fetch: fetchStreaming([formatSseEvent({ data: answer })]),
+      maxEventBytes: 32 * 1024 * 1024,
+    });
+    const errors: Error[] = [];
+    transport.onError((error) => errors.push(error));
+    const frame = new Promise<unknown>((resolve) => transport.onFrame(resolve));
+    await transport.start();
+    await transport.send(initializeRequest(1));
+    const received = (await frame) as { result: { blob: string } };
+    expect(received.result.blob.length).toBe(17 * 1024 * 1024);
+    expect(errors).toEqual([]);
+    await transport.close();
+  });
+
+  it("keeps many POSTs listening on its close signal without a listener warning", async () => {
+    // fetch adds an abort listener to the signal of every request; Node warns past a limit.
+    const signals = new Set<AbortSignal>();
+    const fetchLike: FetchLike = async (_input, init) => {
+      const signal = init?.signal as AbortSignal;
+      signals.add(signal);
+      signal.addEventListener("abort", () => {});
+      return new Response(null, { status: 202 });
+    };
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      const transport = new StreamableHttpClientTransport({
+        url: "http://127.0.0.1:9/mcp",
+        fetch: fetchLike,
+      });
+      await transport.start();
+      for (let index = 0; index < 50; index++) {
+        await transport.send({ jsonrpc: "2.0", method: "notifications/progress" });
+      }
+      await transport.close();
+      // Node emits warnings on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(signals.size).toBe(1);
+    expect(warnings.map((warning) => warning.message)).toEqual([]);
   });
 });

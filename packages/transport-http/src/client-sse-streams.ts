@@ -83,15 +83,22 @@ export class ClientSseStreams {
         response.body as ReadableStream<Uint8Array>,
         this.host.maxEventBytes,
       );
-      await readSseBody(body, {
-        onEvent: (event: SseEvent) => {
-          if (event.id !== undefined) state.lastEventId = event.id;
-          if (event.retry !== undefined) state.retryMs = event.retry;
-          if ((event.event === undefined || event.event === "message") && event.data !== "") {
-            this.host.receive(event.data, pending);
-          }
+      await readSseBody(
+        body,
+        {
+          onEvent: (event: SseEvent) => {
+            if (event.id !== undefined) state.lastEventId = event.id;
+            if ((event.event === undefined || event.event === "message") && event.data !== "") {
+              this.host.receive(event.data, pending);
+            }
+          },
+          onRetry: (retryMs) => {
+            state.retryMs = retryMs;
+          },
         },
-      });
+        // The bytes were counted above; the parser's own bound must not be the lower one.
+        { maxEventSize: this.host.maxEventBytes },
+      );
     } catch (error) {
       failure = error;
     }

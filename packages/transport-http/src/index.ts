@@ -73,7 +73,12 @@ export {
   SessionRegistry,
 } from "./session-registry.js";
 export { formatSseComment, formatSseEvent, type SseEvent } from "./sse-event.js";
-export { createSseParser, type SseParser, type SseParserCallbacks } from "./sse-parser.js";
+export {
+  createSseParser,
+  type SseParser,
+  type SseParserCallbacks,
+  type SseParserOptions,
+} from "./sse-parser.js";
 export {
   type FetchLike,
   noRedirects,

@@ -1,14 +1,18 @@
 import { describe, expect, it } from "vitest";
+import { ResponseTooLargeError } from "./response-limits.js";
 import { formatSseComment, formatSseEvent, type SseEvent } from "./sse-event.js";
-import { createSseParser } from "./sse-parser.js";
+import { createSseParser, type SseParserOptions } from "./sse-parser.js";
 
-function parseChunks(chunks: readonly string[]) {
+function parseChunks(chunks: readonly string[], options: SseParserOptions = {}) {
   const events: SseEvent[] = [];
   const retries: number[] = [];
-  const parser = createSseParser({
-    onEvent: (event) => events.push(event),
-    onRetry: (retry) => retries.push(retry),
-  });
+  const parser = createSseParser(
+    {
+      onEvent: (event) => events.push(event),
+      onRetry: (retry) => retries.push(retry),
+    },
+    options,
+  );
   for (const chunk of chunks) parser.push(chunk);
   return { events, retries };
 }
@@ -61,5 +65,69 @@ describe("createSseParser", () => {
       retry: 10,
     };
     expect(parseChunks([formatSseComment("hi"), formatSseEvent(event)]).events).toEqual([event]);
+  });
+
+  it("treats a CRLF split by an empty chunk as one line end, not a blank line", () => {
+    // One message on two data lines; the CR ends one chunk, an empty chunk follows, then the LF.
+    const { events } = parseChunks(['data: {"jsonrpc":"2.0",\r', "", '\ndata: "id":1}\r\n\r\n']);
+    expect(events).toEqual([{ data: '{"jsonrpc":"2.0",\n"id":1}' }]);
+  });
+
+  it("reports an id-only event with empty data, so the last event id is known", () => {
+    const { events } = parseChunks(["id: 1\n\nid: 2\ndata: x\n\nid: 3\n\n", "data: y\n\n"]);
+    expect(events).toEqual([
+      { id: "1", data: "" },
+      { id: "2", data: "x" },
+      { id: "3", data: "" },
+      { data: "y" },
+    ]);
+  });
+
+  it("accepts an event of exactly maxEventSize characters", () => {
+    const { events } = parseChunks(["data: ", "x".repeat(100), "\n\n"], { maxEventSize: 106 });
+    expect(events).toEqual([{ data: "x".repeat(100) }]);
+  });
+
+  it("throws a ResponseTooLargeError naming the limit when one event's data passes maxEventSize", () => {
+    const events: SseEvent[] = [];
+    const parser = createSseParser(
+      { onEvent: (event) => events.push(event) },
+      { maxEventSize: 100 },
+    );
+    parser.push("data: small\n\n");
+    // Many short data lines, none of them alone over the limit: the event as a whole is.
+    const push = () => {
+      for (let line = 0; line < 30; line++) parser.push("data: 0123456789\n");
+    };
+    expect(push).toThrow(ResponseTooLargeError);
+    expect(push).toThrow("SSE event exceeds the limit of 100 characters (maxEventSize)");
+    expect(events).toEqual([{ data: "small" }]);
+    parser.reset();
+    parser.push("data: again\n\n");
+    expect(events).toEqual([{ data: "small" }, { data: "again" }]);
+  });
+
+  it("throws when an unfinished line passes maxEventSize, before its end arrives", () => {
+    const parser = createSseParser({ onEvent: () => {} }, { maxEventSize: 1000 });
+    parser.push("data: ");
+    let pushed = 0;
+    let thrown: unknown;
+    try {
+      for (; pushed < 100; pushed++) parser.push("x".repeat(100));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ResponseTooLargeError);
+    expect((thrown as ResponseTooLargeError).limit).toBe(1000);
+    expect(pushed).toBe(9);
+  });
+
+  it("has a default limit of 16 MiB per event", () => {
+    const parser = createSseParser({ onEvent: () => {} });
+    const megabyte = "x".repeat(1024 * 1024);
+    parser.push("data: ");
+    expect(() => {
+      for (let index = 0; index < 17; index++) parser.push(megabyte);
+    }).toThrow("SSE event exceeds the limit of 16777216 characters (maxEventSize)");
   });
 });

@@ -1,3 +1,5 @@
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { DEFAULT_MAX_EVENT_BYTES, ResponseTooLargeError } from "./response-limits.js";
 import type { SseEvent } from "./sse-event.js";
 
 /** What {@link createSseParser} reports. */
@@ -8,109 +10,99 @@ export interface SseParserCallbacks {
   onRetry?(retryMs: number): void;
 }
 
+/** Options of {@link createSseParser}. */
+export interface SseParserOptions {
+  /**
+   * Most characters (UTF-16 code units, never more than the UTF-8 bytes they came from) the
+   * parser holds for one event: the data gathered so far plus an unfinished line. Past it,
+   * `push` throws a {@link ResponseTooLargeError} and the parser refuses more text until `reset`.
+   * Comments and unknown fields are dropped as they come, so this also bounds what is buffered
+   * between two event boundaries. Default {@link DEFAULT_MAX_EVENT_BYTES} (16 MiB).
+   */
+  readonly maxEventSize?: number;
+}
+
 /** An incremental SSE parser: feed it decoded text in chunks split anywhere. */
 export interface SseParser {
-  /** Parses a chunk of text. */
+  /** Parses a chunk of text; throws a {@link ResponseTooLargeError} past `maxEventSize`. */
   push(chunk: string): void;
   /** Resets the parser (for example before reading a new stream). */
   reset(): void;
 }
 
 /**
- * Creates an SSE parser following the WHATWG event-stream interpretation rules: lines end with CRLF,
- * LF or CR; a leading BOM is dropped; `:` lines are comments; a blank line dispatches the event.
+ * Creates an SSE parser following the WHATWG event-stream interpretation rules (on
+ * `eventsource-parser`): lines end with CRLF, LF or CR, even when a CRLF is split over chunks with
+ * empty chunks between; a leading BOM is dropped; `:` lines are comments; a blank line dispatches
+ * the event. An event that carries an `id:` but no `data:` is reported with empty data, so a reader
+ * can track the last event id (MCP's priming events).
  */
-export function createSseParser(callbacks: SseParserCallbacks): SseParser {
-  let partial: string[] = [];
-  let firstChunk = true;
-  let pendingCarriageReturn = false;
-  let data: string[] = [];
-  let eventType: string | undefined;
-  let eventId: string | undefined;
+export function createSseParser(
+  callbacks: SseParserCallbacks,
+  options: SseParserOptions = {},
+): SseParser {
+  const maxEventSize = options.maxEventSize ?? DEFAULT_MAX_EVENT_BYTES;
+  // `onId` comes just before `onEvent` for an event with data; an id seen with no event after it
+  // (the next `onId`, an event without id, or the end of the chunk) was an id-only event.
+  let idOnly: string | undefined;
   let retry: number | undefined;
+  let overflow: ResponseTooLargeError | undefined;
 
-  const dispatch = () => {
-    if (data.length === 0 && eventId === undefined) {
-      eventType = undefined;
+  const emit = (event: SseEvent) => {
+    if (retry === undefined) callbacks.onEvent(event);
+    else {
+      callbacks.onEvent({ ...event, retry });
       retry = undefined;
-      return;
-    }
-    const event: { event?: string; data: string; id?: string; retry?: number } = {
-      data: data.join("\n"),
-    };
-    if (eventType !== undefined) event.event = eventType;
-    if (eventId !== undefined) event.id = eventId;
-    if (retry !== undefined) event.retry = retry;
-    data = [];
-    eventType = undefined;
-    eventId = undefined;
-    retry = undefined;
-    callbacks.onEvent(event);
-  };
-
-  const processLine = (line: string) => {
-    if (line === "") {
-      dispatch();
-      return;
-    }
-    if (line.startsWith(":")) return;
-    const colon = line.indexOf(":");
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? "" : line.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-    switch (field) {
-      case "data":
-        data.push(value);
-        break;
-      case "event":
-        eventType = value;
-        break;
-      case "id":
-        if (!value.includes("\0")) eventId = value;
-        break;
-      case "retry":
-        if (/^\d+$/.test(value)) {
-          retry = Number(value);
-          callbacks.onRetry?.(retry);
-        }
-        break;
     }
   };
+  const flushIdOnly = () => {
+    if (idOnly === undefined) return;
+    const id = idOnly;
+    idOnly = undefined;
+    emit({ id, data: "" });
+  };
+  const parser = createParser({
+    maxBufferSize: maxEventSize,
+    onId: (id) => {
+      flushIdOnly();
+      idOnly = id;
+    },
+    onEvent: (message: EventSourceMessage) => {
+      if (message.id === undefined) flushIdOnly();
+      idOnly = undefined;
+      emit(toSseEvent(message));
+    },
+    onRetry: (retryMs) => {
+      retry = retryMs;
+      callbacks.onRetry?.(retryMs);
+    },
+    onError: (error) => {
+      if (error.type !== "max-buffer-size-exceeded") return;
+      overflow = new ResponseTooLargeError(
+        `SSE event exceeds the limit of ${maxEventSize} characters (maxEventSize)`,
+        maxEventSize,
+      );
+    },
+  });
 
   return {
     push(chunk) {
-      let text = chunk;
-      if (firstChunk && text.length > 0) {
-        firstChunk = false;
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      }
-      if (pendingCarriageReturn && text.startsWith("\n")) text = text.slice(1);
-      pendingCarriageReturn = false;
-      // Parts of an unfinished line are kept in a list and joined once, so that a long line arriving
-      // in many chunks costs linear time.
-      let start = 0;
-      for (let index = 0; index < text.length; index++) {
-        const code = text.charCodeAt(index);
-        if (code !== 10 && code !== 13) continue;
-        partial.push(text.slice(start, index));
-        processLine(partial.length === 1 ? (partial[0] as string) : partial.join(""));
-        partial = [];
-        if (code === 13) {
-          if (index + 1 === text.length) pendingCarriageReturn = true;
-          else if (text.charCodeAt(index + 1) === 10) index++;
-        }
-        start = index + 1;
-      }
-      if (start < text.length) partial.push(text.slice(start));
+      if (overflow !== undefined) throw overflow;
+      parser.feed(chunk);
+      flushIdOnly();
+      if (overflow !== undefined) throw overflow;
     },
     reset() {
-      partial = [];
-      firstChunk = true;
-      pendingCarriageReturn = false;
-      data = [];
-      eventType = undefined;
-      eventId = undefined;
+      parser.reset();
+      idOnly = undefined;
       retry = undefined;
+      overflow = undefined;
     },
   };
+}
+
+function toSseEvent(message: EventSourceMessage): SseEvent {
+  const { id, event, data } = message;
+  if (id === undefined) return event === undefined ? { data } : { event, data };
+  return event === undefined ? { id, data } : { id, event, data };
 }

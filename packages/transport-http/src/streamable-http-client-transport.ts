@@ -1,4 +1,3 @@
-import { setMaxListeners } from "node:events";
 import {
   decode,
   type Frame,
@@ -81,8 +80,8 @@ export class StreamableHttpClientTransport implements Transport {
     this.currentSessionId = options.sessionId;
     this.currentProtocolVersion = options.protocolVersion;
     // Every POST in flight listens to the close signal until its answer ends; thousands may be in
-    // flight at once, which is no leak, so lift Node's 1,500-listener warning for this signal.
-    setMaxListeners(0, this.abort.signal);
+    // flight at once, which is no leak, so lift Node's listener warning for this signal.
+    liftListenerLimit(this.abort.signal);
     this.streams = new ClientSseStreams({
       url: this.url,
       fetch: this.fetch,
@@ -358,4 +357,18 @@ function isInitializedNotification(message: JSONRPCMessage): boolean {
  */
 export function noRedirects(fetchFunction: FetchLike): FetchLike {
   return (input, init) => fetchFunction(input, { ...init, redirect: "error" });
+}
+
+/**
+ * Lifts Node's warning about many listeners on one signal (fetch sets it to 1,500), without
+ * importing a Node built-in: `process.getBuiltinModule` exists on Node 20.16+ only, so browsers,
+ * workers and other runtimes, which have no such warning, skip this.
+ */
+function liftListenerLimit(signal: AbortSignal): void {
+  const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } })
+    .process;
+  const events = runtime?.getBuiltinModule?.("events") as
+    | { setMaxListeners(count: number, ...targets: EventTarget[]): void }
+    | undefined;
+  events?.setMaxListeners(0, signal);
 }

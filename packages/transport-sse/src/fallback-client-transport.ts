@@ -12,7 +12,7 @@ import {
   HttpStatusError,
   StreamableHttpClientTransport,
   type StreamableHttpClientTransportOptions,
-} from "@patchbay/transport-http";
+} from "@patchbay/transport-http/client";
 import { SseClientTransport } from "./sse-client-transport.js";
 
 /** Which transport a {@link FallbackClientTransport} settled on. */

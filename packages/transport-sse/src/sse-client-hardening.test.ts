@@ -67,4 +67,39 @@ describe("legacy SSE client limits", () => {
     expect(event.error?.message).toBe("SSE event exceeds the limit of 1024 bytes (maxEventBytes)");
     expect(frames).toEqual([]);
   });
+
+  it("fails start with a TransportError when the stream answer is not text/event-stream", async () => {
+    const server = await serve((request, response) => {
+      request.resume();
+      response.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+    const transport = new SseClientTransport({ url: `${server.origin}/sse` });
+    const error = await transport.start().catch((caught: unknown) => caught);
+    expect(TransportError.isInstance(error)).toBe(true);
+    expect(String(error)).toContain("answered content type application/json");
+    await transport.close();
+  });
+
+  it("reads one message sent on two data lines when the server splits its CRLF", async () => {
+    const server = await serve((request, response) => {
+      request.resume();
+      if (request.method !== "GET") {
+        response.writeHead(202).end();
+        return;
+      }
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.write("event: endpoint\r\ndata: /messages?sessionId=s\r\n\r\n");
+      response.write('event: message\r\ndata: {"jsonrpc":"2.0",\r');
+      // Its own write, so the LF arrives in a later chunk than the CR.
+      setImmediate(() => response.write('\ndata: "method":"x"}\r\n\r\n'));
+    });
+    const transport = new SseClientTransport({ url: `${server.origin}/sse` });
+    const outcome = new Promise((resolve) => {
+      transport.onFrame(resolve);
+      transport.onError(resolve);
+    });
+    await transport.start();
+    expect(await outcome).toEqual({ jsonrpc: "2.0", method: "x" });
+    await transport.close();
+  });
 });

@@ -16,11 +16,10 @@ import {
   HttpStatusError,
   limitSseEvents,
   noRedirects,
-  type ResponseTooLargeError,
+  readSseBody,
   readTextLimited,
-} from "@patchbay/transport-http";
-import { EventSource } from "eventsource";
-
+  type SseEvent,
+} from "@patchbay/transport-http/client";
 /** Options of {@link SseClientTransport}. */
 export interface SseClientTransportOptions {
   /** The SSE stream URL (e.g. `http://127.0.0.1:3000/sse`). */
@@ -40,18 +39,20 @@ export interface SseClientTransportOptions {
 }
 
 /**
- * The client side of the legacy HTTP+SSE transport (MCP 2024-11-05), on the `eventsource` package:
- * `start()` opens the stream and resolves once the `endpoint` event names the POST URL; frames go
- * out as POSTs; `message` events come in as frames. A legacy session lives exactly as long as its
- * stream, so the transport closes (initiator `remote`) when the stream fails instead of reconnecting
- * into a new session.
+ * The client side of the legacy HTTP+SSE transport (MCP 2024-11-05), on fetch and the SSE reading
+ * of `@patchbay/transport-http/client` (no Node built-in, no EventSource): `start()` opens the
+ * stream and resolves once the `endpoint` event names the POST URL; frames go out as POSTs;
+ * `message` events come in as frames. A legacy session lives exactly as long as its stream, so the
+ * transport closes (initiator `remote`) when the stream ends or fails instead of reconnecting into
+ * a new session.
  */
 export class SseClientTransport implements Transport {
   private readonly options: SseClientTransportOptions;
   private readonly url: URL;
   private readonly fetch: FetchLike;
   private readonly events = new TransportEvents();
-  private source: EventSource | undefined;
+  /** Aborts the stream request and its reading. */
+  private readonly abort = new AbortController();
   private endpoint: URL | undefined;
   private starting: Promise<void> | undefined;
 
@@ -122,84 +123,96 @@ export class SseClientTransport implements Transport {
     return headers;
   }
 
-  private open(): Promise<void> {
-    if (this.events.closed)
-      return Promise.reject(new TransportError("SSE client transport is closed"));
-    return new Promise<void>((resolve, reject) => {
-      let lastStatus: number | undefined;
-      let tooLarge: ResponseTooLargeError | undefined;
-      const maxEventBytes = this.options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
-      const source = new EventSource(this.url, {
-        fetch: async (input, init) => {
-          const response = await this.fetch(input, {
-            ...init,
-            headers: { ...(await this.headers()), ...init.headers },
-          } as RequestInit);
-          lastStatus = response.status;
-          if (response.body === null) return response;
-          const body = limitSseEvents(response.body, maxEventBytes, (error) => {
-            tooLarge = error;
-          });
-          const { status, statusText, headers } = response;
-          return new Response(body, { status, statusText, headers });
-        },
+  private async open(): Promise<void> {
+    if (this.events.closed) throw new TransportError("SSE client transport is closed");
+    let response: Response;
+    try {
+      response = await this.fetch(this.url, {
+        method: "GET",
+        headers: { ...(await this.headers()), accept: "text/event-stream" },
+        signal: this.abort.signal,
       });
-      this.source = source;
-      source.addEventListener("endpoint", (event) => {
-        let endpoint: URL;
-        try {
-          endpoint = new URL(event.data, this.url);
-        } catch (error) {
-          this.fail(new TransportError(`Invalid endpoint event: ${event.data}`, { cause: error }));
-          reject(new TransportError(`Invalid endpoint event: ${event.data}`, { cause: error }));
-          return;
-        }
-        // The POST target must be the stream's origin: a server must not send our frames elsewhere.
-        if (endpoint.origin !== this.url.origin) {
-          const error = new TransportError(
-            `Endpoint origin ${endpoint.origin} differs from ${this.url.origin}`,
-          );
-          this.fail(error);
-          reject(error);
-          return;
-        }
-        this.endpoint = endpoint;
-        resolve();
-      });
-      source.addEventListener("message", (event) => {
-        const decoded = decode(event.data);
-        if (!decoded.ok) {
-          this.events.emitError(
-            new InvalidFrameError("Server sent invalid JSON-RPC", decoded.response),
-          );
-          return;
-        }
-        this.events.emitFrame(
-          decoded.frame,
-          decoded.rejected.length > 0 ? { rejected: decoded.rejected } : {},
-        );
-      });
-      source.onerror = (event) => {
-        const status = (event as { code?: number }).code ?? lastStatus;
-        const message = (event as { message?: string }).message;
-        const error =
-          tooLarge ??
-          (status !== undefined && status >= 400
-            ? new HttpStatusError(`GET ${this.url.href} answered HTTP ${status}`, {
-                status,
-                body: message ?? "",
-              })
-            : new TransportError(
-                `SSE stream ${this.url.href} failed${message ? `: ${message}` : ""}`,
-              ));
+    } catch (error) {
+      throw new TransportError(`SSE stream ${this.url.href} failed`, { cause: error });
+    }
+    const contentType = response.headers.get("content-type") ?? "";
+    if (!response.ok || response.body === null || !contentType.includes("text/event-stream")) {
+      const maxBodyBytes = this.options.maxResponseBodyBytes ?? DEFAULT_MAX_RESPONSE_BODY_BYTES;
+      const body = await readTextLimited(response, maxBodyBytes).catch(() => "");
+      if (!response.ok) {
+        throw new HttpStatusError(`GET ${this.url.href} answered HTTP ${response.status}`, {
+          status: response.status,
+          body,
+          wwwAuthenticate: response.headers.get("www-authenticate") ?? undefined,
+        });
+      }
+      throw new TransportError(`GET ${this.url.href} answered content type ${contentType}`);
+    }
+    const stream = response.body;
+    await new Promise<void>((resolve, reject) => {
+      void this.read(stream, resolve).then((error) => {
         if (this.endpoint === undefined) {
-          source.close();
+          this.abort.abort();
           reject(error);
-          return;
-        }
-        this.fail(error);
-      };
+        } else this.fail(error);
+      });
     });
+  }
+
+  /**
+   * Reads the stream until it ends; `announced` is called once the endpoint is known. Resolves
+   * with the error that ends the session (a legacy session lives as long as its stream).
+   */
+  private async read(stream: ReadableStream<Uint8Array>, announced: () => void): Promise<Error> {
+    const maxEventBytes = this.options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+    const onEvent = (event: SseEvent) => {
+      if (event.event === "endpoint") {
+        if (this.endpoint === undefined) this.acceptEndpoint(event.data);
+        if (this.endpoint !== undefined) announced();
+      } else if (event.event === undefined || event.event === "message") {
+        this.receive(event.data);
+      }
+    };
+    try {
+      const body = limitSseEvents(stream, maxEventBytes);
+      await readSseBody(body, { onEvent }, { maxEventSize: maxEventBytes });
+      return new TransportError(`SSE stream ${this.url.href} ended`);
+    } catch (error) {
+      // A ResponseTooLargeError (a TransportError) or a refused endpoint ends the session as is.
+      if (TransportError.isInstance(error)) return error as Error;
+      return new TransportError(`SSE stream ${this.url.href} failed`, { cause: error });
+    }
+  }
+
+  /** Takes the announced POST URL, which must be on the stream's origin; fails the session if not. */
+  private acceptEndpoint(data: string): void {
+    let endpoint: URL;
+    try {
+      endpoint = new URL(data, this.url);
+    } catch (error) {
+      throw new TransportError(`Invalid endpoint event: ${data}`, { cause: error });
+    }
+    // The POST target must be the stream's origin: a server must not send our frames elsewhere.
+    if (endpoint.origin !== this.url.origin) {
+      throw new TransportError(
+        `Endpoint origin ${endpoint.origin} differs from ${this.url.origin}`,
+      );
+    }
+    this.endpoint = endpoint;
+  }
+
+  private receive(data: string): void {
+    const decoded = decode(data);
+    if (!decoded.ok) {
+      this.events.emitError(
+        new InvalidFrameError("Server sent invalid JSON-RPC", decoded.response),
+      );
+      return;
+    }
+    this.events.emitFrame(
+      decoded.frame,
+      decoded.rejected.length > 0 ? { rejected: decoded.rejected } : {},
+    );
   }
 
   private fail(error: Error): void {
@@ -209,7 +222,7 @@ export class SseClientTransport implements Transport {
   }
 
   private finish(event: TransportCloseEvent): void {
-    this.source?.close();
+    this.abort.abort();
     this.events.emitClose(event);
   }
 }

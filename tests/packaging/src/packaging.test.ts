@@ -1,6 +1,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConsumerProject, createConsumerProject, NOT_INSTALLED } from "./consumer-project.js";
@@ -144,24 +145,45 @@ describe("a project that installs the tarballs with no registry", () => {
     });
   });
 
-  it("bundles the client side for the browser with no Node built-in left", async () => {
-    const result = await build({
-      absWorkingDir: project.dir,
-      entryPoints: ["src/browser.ts"],
-      bundle: true,
-      platform: "browser",
-      format: "esm",
-      minify: true,
-      write: false,
-      metafile: true,
-      logLevel: "silent",
-    });
-    const inputs = Object.keys(result.metafile.inputs);
-    expect(inputs.some((input) => input.includes("@patchbay/client/"))).toBe(true);
-    const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports);
-    expect(imports.filter((entry) => entry.external).map((entry) => entry.path)).toEqual([]);
-    expect(result.outputFiles[0]?.text).not.toMatch(/\bnode:[a-z_]+/);
-  });
+  // Each fixture imports one client side as a browser app would; `from` is the installed file that
+  // must be in the bundle, and `not` a file that must not (the Node-side entry beside it).
+  it.each([
+    { fixture: "browser.ts", from: "@patchbay/client/", not: undefined },
+    {
+      fixture: "browser-http-client.ts",
+      from: "@patchbay/transport-http/dist/client.js",
+      not: "@patchbay/transport-http/dist/index.js",
+    },
+    {
+      fixture: "browser-sse-client.ts",
+      from: "@patchbay/transport-sse/dist/client.js",
+      not: "@patchbay/transport-sse/dist/index.js",
+    },
+  ])(
+    "bundles $fixture for the browser with no Node built-in left",
+    async ({ fixture, from, not }) => {
+      const result = await build({
+        absWorkingDir: project.dir,
+        entryPoints: [`src/${fixture}`],
+        bundle: true,
+        platform: "browser",
+        format: "esm",
+        minify: true,
+        write: false,
+        metafile: true,
+        logLevel: "silent",
+      });
+      const inputs = Object.keys(result.metafile.inputs);
+      expect(inputs.some((input) => input.includes(from))).toBe(true);
+      if (not !== undefined) expect(inputs.filter((input) => input.includes(not))).toEqual([]);
+      const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports);
+      expect(imports.filter((entry) => entry.external).map((entry) => entry.path)).toEqual([]);
+      const text = result.outputFiles[0]?.text ?? "";
+      expect(text).not.toMatch(/\bnode:[a-z_]+/);
+      // The size goes to the package READMEs; printed here so that a run shows it.
+      console.log(`${fixture}: ${text.length} bytes minified, ${gzipSync(text).length} gzipped`);
+    },
+  );
 
   it("drops every module of @patchbay/mcp-types but the one a program imports", async () => {
     const result = await build({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineRequestSchema } from "../shared/define.js";
+import { defineRequestSchema, type SchemaType } from "../shared/define.js";
 import { RequestParamsSchema, ResultSchema } from "./base.js";
 
 /** Identifies a prompt to complete an argument of. */
@@ -18,11 +18,16 @@ export const ResourceReferenceSchema = z.looseObject({
 /** Identifies a resource or resource template. */
 export type ResourceReference = z.infer<typeof ResourceReferenceSchema>;
 
-/** Params of `completion/complete`. */
-export const CompleteRequestParamsSchema = RequestParamsSchema.extend({
+const completeRequestParamsSchema = RequestParamsSchema.extend({
   ref: z.discriminatedUnion("type", [PromptReferenceSchema, ResourceReferenceSchema]),
   argument: z.looseObject({ name: z.string(), value: z.string() }),
 });
+/** The zod type of {@link CompleteRequestParamsSchema}, named so that declarations refer to it. */
+export interface CompleteRequestParamsSchemaType
+  extends SchemaType<typeof completeRequestParamsSchema> {}
+/** Params of `completion/complete`. */
+export const CompleteRequestParamsSchema: CompleteRequestParamsSchemaType =
+  completeRequestParamsSchema;
 /** Params of `completion/complete`. */
 export type CompleteRequestParams = z.infer<typeof CompleteRequestParamsSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { SchemaType } from "../shared/define.js";
 import { RoleSchema } from "../shared/primitives.js";
 
 /** Annotations a client may use to decide how to use or show an object ("Annotated" in 2024-11-05). */
@@ -52,20 +53,26 @@ export const ResourceContentsUnionSchema = z.union([
   BlobResourceContentsSchema,
 ]);
 
-/** A resource embedded into a prompt or tool result. */
-export const EmbeddedResourceSchema = z.looseObject({
+const embeddedResourceSchema = z.looseObject({
   type: z.literal("resource"),
   resource: ResourceContentsUnionSchema,
   annotations: AnnotationsSchema.optional(),
 });
+/** The zod type of {@link EmbeddedResourceSchema}, named so that declarations refer to it. */
+export interface EmbeddedResourceSchemaType extends SchemaType<typeof embeddedResourceSchema> {}
+/** A resource embedded into a prompt or tool result. */
+export const EmbeddedResourceSchema: EmbeddedResourceSchemaType = embeddedResourceSchema;
 /** A resource embedded into a prompt or tool result. */
 export type EmbeddedResource = z.infer<typeof EmbeddedResourceSchema>;
 
-/** Content of a tool result or prompt message in 2024-11-05: text, image or embedded resource. */
-export const ContentBlockSchema = z.discriminatedUnion("type", [
+const contentBlockSchema = z.discriminatedUnion("type", [
   TextContentSchema,
   ImageContentSchema,
   EmbeddedResourceSchema,
 ]);
+/** The zod type of {@link ContentBlockSchema}, named so that declarations refer to it. */
+export interface ContentBlockSchemaType extends SchemaType<typeof contentBlockSchema> {}
+/** Content of a tool result or prompt message in 2024-11-05: text, image or embedded resource. */
+export const ContentBlockSchema: ContentBlockSchemaType = contentBlockSchema;
 /** A content block. */
 export type ContentBlock = z.infer<typeof ContentBlockSchema>;

@@ -1,5 +1,9 @@
 import { z } from "zod";
-import { defineNotificationSchema, defineRequestSchema } from "../shared/define.js";
+import {
+  defineNotificationSchema,
+  defineRequestSchema,
+  type SchemaType,
+} from "../shared/define.js";
 import { ObjectSchema } from "../shared/primitives.js";
 import {
   ImplementationSchema,
@@ -17,8 +21,7 @@ export const ClientCapabilitiesSchema = z.looseObject({
 /** Capabilities a client declares. */
 export type ClientCapabilities = z.infer<typeof ClientCapabilitiesSchema>;
 
-/** Capabilities a server declares in its `initialize` result. */
-export const ServerCapabilitiesSchema = z.looseObject({
+const serverCapabilitiesSchema = z.looseObject({
   experimental: z.record(z.string(), ObjectSchema).optional(),
   logging: ObjectSchema.optional(),
   prompts: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
@@ -27,15 +30,24 @@ export const ServerCapabilitiesSchema = z.looseObject({
     .optional(),
   tools: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
 });
+/** The zod type of {@link ServerCapabilitiesSchema}, named so that declarations refer to it. */
+export interface ServerCapabilitiesSchemaType extends SchemaType<typeof serverCapabilitiesSchema> {}
+/** Capabilities a server declares in its `initialize` result. */
+export const ServerCapabilitiesSchema: ServerCapabilitiesSchemaType = serverCapabilitiesSchema;
 /** Capabilities a server declares. */
 export type ServerCapabilities = z.infer<typeof ServerCapabilitiesSchema>;
 
-/** Params of `initialize`; `protocolVersion` is any string (negotiation decides what to answer). */
-export const InitializeRequestParamsSchema = RequestParamsSchema.extend({
+const initializeRequestParamsSchema = RequestParamsSchema.extend({
   protocolVersion: z.string(),
   capabilities: ClientCapabilitiesSchema,
   clientInfo: ImplementationSchema,
 });
+/** The zod type of {@link InitializeRequestParamsSchema}, named so that declarations refer to it. */
+export interface InitializeRequestParamsSchemaType
+  extends SchemaType<typeof initializeRequestParamsSchema> {}
+/** Params of `initialize`; `protocolVersion` is any string (negotiation decides what to answer). */
+export const InitializeRequestParamsSchema: InitializeRequestParamsSchemaType =
+  initializeRequestParamsSchema;
 /** Params of `initialize`. */
 export type InitializeRequestParams = z.infer<typeof InitializeRequestParamsSchema>;
 
@@ -47,13 +59,16 @@ export const InitializeRequestSchema = defineRequestSchema(
 /** The `initialize` request. */
 export type InitializeRequest = z.infer<typeof InitializeRequestSchema>;
 
-/** The server's answer to `initialize`. */
-export const InitializeResultSchema = ResultSchema.extend({
+const initializeResultSchema = ResultSchema.extend({
   protocolVersion: z.string(),
   capabilities: ServerCapabilitiesSchema,
   serverInfo: ImplementationSchema,
   instructions: z.string().optional(),
 });
+/** The zod type of {@link InitializeResultSchema}, named so that declarations refer to it. */
+export interface InitializeResultSchemaType extends SchemaType<typeof initializeResultSchema> {}
+/** The server's answer to `initialize`. */
+export const InitializeResultSchema: InitializeResultSchemaType = initializeResultSchema;
 /** The server's answer to `initialize`. */
 export type InitializeResult = z.infer<typeof InitializeResultSchema>;
 

@@ -1,5 +1,9 @@
 import { z } from "zod";
-import { defineNotificationSchema, defineRequestSchema } from "../shared/define.js";
+import {
+  defineNotificationSchema,
+  defineRequestSchema,
+  type SchemaType,
+} from "../shared/define.js";
 import { RoleSchema } from "../shared/primitives.js";
 import {
   NotificationParamsSchema,
@@ -28,11 +32,14 @@ export const PromptSchema = z.looseObject({
 /** A prompt or prompt template. */
 export type Prompt = z.infer<typeof PromptSchema>;
 
-/** A message of a prompt. */
-export const PromptMessageSchema = z.looseObject({
+const promptMessageSchema = z.looseObject({
   role: RoleSchema,
   content: ContentBlockSchema,
 });
+/** The zod type of {@link PromptMessageSchema}, named so that declarations refer to it. */
+export interface PromptMessageSchemaType extends SchemaType<typeof promptMessageSchema> {}
+/** A message of a prompt. */
+export const PromptMessageSchema: PromptMessageSchemaType = promptMessageSchema;
 /** A message of a prompt. */
 export type PromptMessage = z.infer<typeof PromptMessageSchema>;
 
@@ -46,10 +53,13 @@ export const ListPromptsRequestSchema = defineRequestSchema(
 /** `prompts/list`. */
 export type ListPromptsRequest = z.infer<typeof ListPromptsRequestSchema>;
 
-/** Result of `prompts/list`. */
-export const ListPromptsResultSchema = PaginatedResultSchema.extend({
+const listPromptsResultSchema = PaginatedResultSchema.extend({
   prompts: z.array(PromptSchema),
 });
+/** The zod type of {@link ListPromptsResultSchema}, named so that declarations refer to it. */
+export interface ListPromptsResultSchemaType extends SchemaType<typeof listPromptsResultSchema> {}
+/** Result of `prompts/list`. */
+export const ListPromptsResultSchema: ListPromptsResultSchemaType = listPromptsResultSchema;
 /** Result of `prompts/list`. */
 export type ListPromptsResult = z.infer<typeof ListPromptsResultSchema>;
 
@@ -69,11 +79,14 @@ export const GetPromptRequestSchema = defineRequestSchema(
 /** `prompts/get`. */
 export type GetPromptRequest = z.infer<typeof GetPromptRequestSchema>;
 
-/** Result of `prompts/get`. */
-export const GetPromptResultSchema = ResultSchema.extend({
+const getPromptResultSchema = ResultSchema.extend({
   description: z.string().optional(),
   messages: z.array(PromptMessageSchema),
 });
+/** The zod type of {@link GetPromptResultSchema}, named so that declarations refer to it. */
+export interface GetPromptResultSchemaType extends SchemaType<typeof getPromptResultSchema> {}
+/** Result of `prompts/get`. */
+export const GetPromptResultSchema: GetPromptResultSchemaType = getPromptResultSchema;
 /** Result of `prompts/get`. */
 export type GetPromptResult = z.infer<typeof GetPromptResultSchema>;
 

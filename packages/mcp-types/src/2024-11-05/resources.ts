@@ -1,5 +1,9 @@
 import { z } from "zod";
-import { defineNotificationSchema, defineRequestSchema } from "../shared/define.js";
+import {
+  defineNotificationSchema,
+  defineRequestSchema,
+  type SchemaType,
+} from "../shared/define.js";
 import {
   NotificationParamsSchema,
   PaginatedRequestParamsSchema,
@@ -9,25 +13,31 @@ import {
 } from "./base.js";
 import { AnnotationsSchema, ResourceContentsUnionSchema } from "./content.js";
 
-/** A resource the server can read. */
-export const ResourceSchema = z.looseObject({
+const resourceSchema = z.looseObject({
   uri: z.string(),
   name: z.string(),
   description: z.string().optional(),
   mimeType: z.string().optional(),
   annotations: AnnotationsSchema.optional(),
 });
+/** The zod type of {@link ResourceSchema}, named so that declarations refer to it. */
+export interface ResourceSchemaType extends SchemaType<typeof resourceSchema> {}
+/** A resource the server can read. */
+export const ResourceSchema: ResourceSchemaType = resourceSchema;
 /** A resource the server can read. */
 export type Resource = z.infer<typeof ResourceSchema>;
 
-/** A template (RFC 6570) for resources the server can read. */
-export const ResourceTemplateSchema = z.looseObject({
+const resourceTemplateSchema = z.looseObject({
   uriTemplate: z.string(),
   name: z.string(),
   description: z.string().optional(),
   mimeType: z.string().optional(),
   annotations: AnnotationsSchema.optional(),
 });
+/** The zod type of {@link ResourceTemplateSchema}, named so that declarations refer to it. */
+export interface ResourceTemplateSchemaType extends SchemaType<typeof resourceTemplateSchema> {}
+/** A template (RFC 6570) for resources the server can read. */
+export const ResourceTemplateSchema: ResourceTemplateSchemaType = resourceTemplateSchema;
 /** A resource template. */
 export type ResourceTemplate = z.infer<typeof ResourceTemplateSchema>;
 
@@ -41,10 +51,14 @@ export const ListResourcesRequestSchema = defineRequestSchema(
 /** `resources/list`. */
 export type ListResourcesRequest = z.infer<typeof ListResourcesRequestSchema>;
 
-/** Result of `resources/list`. */
-export const ListResourcesResultSchema = PaginatedResultSchema.extend({
+const listResourcesResultSchema = PaginatedResultSchema.extend({
   resources: z.array(ResourceSchema),
 });
+/** The zod type of {@link ListResourcesResultSchema}, named so that declarations refer to it. */
+export interface ListResourcesResultSchemaType
+  extends SchemaType<typeof listResourcesResultSchema> {}
+/** Result of `resources/list`. */
+export const ListResourcesResultSchema: ListResourcesResultSchemaType = listResourcesResultSchema;
 /** Result of `resources/list`. */
 export type ListResourcesResult = z.infer<typeof ListResourcesResultSchema>;
 
@@ -58,10 +72,15 @@ export const ListResourceTemplatesRequestSchema = defineRequestSchema(
 /** `resources/templates/list`. */
 export type ListResourceTemplatesRequest = z.infer<typeof ListResourceTemplatesRequestSchema>;
 
-/** Result of `resources/templates/list`. */
-export const ListResourceTemplatesResultSchema = PaginatedResultSchema.extend({
+const listResourceTemplatesResultSchema = PaginatedResultSchema.extend({
   resourceTemplates: z.array(ResourceTemplateSchema),
 });
+/** The zod type of {@link ListResourceTemplatesResultSchema}, named so that declarations refer to it. */
+export interface ListResourceTemplatesResultSchemaType
+  extends SchemaType<typeof listResourceTemplatesResultSchema> {}
+/** Result of `resources/templates/list`. */
+export const ListResourceTemplatesResultSchema: ListResourceTemplatesResultSchemaType =
+  listResourceTemplatesResultSchema;
 /** Result of `resources/templates/list`. */
 export type ListResourceTemplatesResult = z.infer<typeof ListResourceTemplatesResultSchema>;
 
@@ -80,10 +99,13 @@ export const ReadResourceRequestSchema = defineRequestSchema(
 /** `resources/read`. */
 export type ReadResourceRequest = z.infer<typeof ReadResourceRequestSchema>;
 
-/** Result of `resources/read`. */
-export const ReadResourceResultSchema = ResultSchema.extend({
+const readResourceResultSchema = ResultSchema.extend({
   contents: z.array(ResourceContentsUnionSchema),
 });
+/** The zod type of {@link ReadResourceResultSchema}, named so that declarations refer to it. */
+export interface ReadResourceResultSchemaType extends SchemaType<typeof readResourceResultSchema> {}
+/** Result of `resources/read`. */
+export const ReadResourceResultSchema: ReadResourceResultSchemaType = readResourceResultSchema;
 /** Result of `resources/read`. */
 export type ReadResourceResult = z.infer<typeof ReadResourceResultSchema>;
 

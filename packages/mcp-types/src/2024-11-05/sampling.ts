@@ -1,22 +1,25 @@
 import { z } from "zod";
-import { defineRequestSchema } from "../shared/define.js";
+import { defineRequestSchema, type SchemaType } from "../shared/define.js";
 import { JSONObjectSchema, RoleSchema } from "../shared/primitives.js";
 import { RequestParamsSchema, ResultSchema } from "./base.js";
 import { ImageContentSchema, TextContentSchema } from "./content.js";
 
+const samplingContentSchema = z.discriminatedUnion("type", [TextContentSchema, ImageContentSchema]);
+/** The zod type of {@link SamplingContentSchema}, named so that declarations refer to it. */
+export interface SamplingContentSchemaType extends SchemaType<typeof samplingContentSchema> {}
 /** Content of a sampling message in 2024-11-05: text or image. */
-export const SamplingContentSchema = z.discriminatedUnion("type", [
-  TextContentSchema,
-  ImageContentSchema,
-]);
+export const SamplingContentSchema: SamplingContentSchemaType = samplingContentSchema;
 /** Content of a sampling message. */
 export type SamplingContent = z.infer<typeof SamplingContentSchema>;
 
-/** A message to or from an LLM. */
-export const SamplingMessageSchema = z.looseObject({
+const samplingMessageSchema = z.looseObject({
   role: RoleSchema,
   content: SamplingContentSchema,
 });
+/** The zod type of {@link SamplingMessageSchema}, named so that declarations refer to it. */
+export interface SamplingMessageSchemaType extends SchemaType<typeof samplingMessageSchema> {}
+/** A message to or from an LLM. */
+export const SamplingMessageSchema: SamplingMessageSchemaType = samplingMessageSchema;
 /** A message to or from an LLM. */
 export type SamplingMessage = z.infer<typeof SamplingMessageSchema>;
 
@@ -35,8 +38,7 @@ export const ModelPreferencesSchema = z.looseObject({
 /** The server's model preferences. */
 export type ModelPreferences = z.infer<typeof ModelPreferencesSchema>;
 
-/** Params of `sampling/createMessage`. */
-export const CreateMessageRequestParamsSchema = RequestParamsSchema.extend({
+const createMessageRequestParamsSchema = RequestParamsSchema.extend({
   messages: z.array(SamplingMessageSchema),
   modelPreferences: ModelPreferencesSchema.optional(),
   systemPrompt: z.string().optional(),
@@ -46,23 +48,38 @@ export const CreateMessageRequestParamsSchema = RequestParamsSchema.extend({
   stopSequences: z.array(z.string()).optional(),
   metadata: JSONObjectSchema.optional(),
 });
+/** The zod type of {@link CreateMessageRequestParamsSchema}, named so that declarations refer to it. */
+export interface CreateMessageRequestParamsSchemaType
+  extends SchemaType<typeof createMessageRequestParamsSchema> {}
+/** Params of `sampling/createMessage`. */
+export const CreateMessageRequestParamsSchema: CreateMessageRequestParamsSchemaType =
+  createMessageRequestParamsSchema;
 /** Params of `sampling/createMessage`. */
 export type CreateMessageRequestParams = z.infer<typeof CreateMessageRequestParamsSchema>;
 
-/** `sampling/createMessage`, a server-to-client request. */
-export const CreateMessageRequestSchema = defineRequestSchema(
+const createMessageRequestSchema = defineRequestSchema(
   "sampling/createMessage",
   CreateMessageRequestParamsSchema,
 );
+/** The zod type of {@link CreateMessageRequestSchema}, named so that declarations refer to it. */
+export interface CreateMessageRequestSchemaType
+  extends SchemaType<typeof createMessageRequestSchema> {}
+/** `sampling/createMessage`, a server-to-client request. */
+export const CreateMessageRequestSchema: CreateMessageRequestSchemaType =
+  createMessageRequestSchema;
 /** `sampling/createMessage`. */
 export type CreateMessageRequest = z.infer<typeof CreateMessageRequestSchema>;
 
-/** Result of `sampling/createMessage`; `stopReason` is an open string. */
-export const CreateMessageResultSchema = ResultSchema.extend({
+const createMessageResultSchema = ResultSchema.extend({
   role: RoleSchema,
   content: SamplingContentSchema,
   model: z.string(),
   stopReason: z.string().optional(),
 });
+/** The zod type of {@link CreateMessageResultSchema}, named so that declarations refer to it. */
+export interface CreateMessageResultSchemaType
+  extends SchemaType<typeof createMessageResultSchema> {}
+/** Result of `sampling/createMessage`; `stopReason` is an open string. */
+export const CreateMessageResultSchema: CreateMessageResultSchemaType = createMessageResultSchema;
 /** Result of `sampling/createMessage`. */
 export type CreateMessageResult = z.infer<typeof CreateMessageResultSchema>;

@@ -1,5 +1,9 @@
 import { z } from "zod";
-import { defineNotificationSchema, defineRequestSchema } from "../shared/define.js";
+import {
+  defineNotificationSchema,
+  defineRequestSchema,
+  type SchemaType,
+} from "../shared/define.js";
 import { ObjectSchema } from "../shared/primitives.js";
 import {
   NotificationParamsSchema,
@@ -38,8 +42,11 @@ export const ListToolsRequestSchema = defineRequestSchema(
 /** `tools/list`. */
 export type ListToolsRequest = z.infer<typeof ListToolsRequestSchema>;
 
+const listToolsResultSchema = PaginatedResultSchema.extend({ tools: z.array(ToolSchema) });
+/** The zod type of {@link ListToolsResultSchema}, named so that declarations refer to it. */
+export interface ListToolsResultSchemaType extends SchemaType<typeof listToolsResultSchema> {}
 /** Result of `tools/list`. */
-export const ListToolsResultSchema = PaginatedResultSchema.extend({ tools: z.array(ToolSchema) });
+export const ListToolsResultSchema: ListToolsResultSchemaType = listToolsResultSchema;
 /** Result of `tools/list`. */
 export type ListToolsResult = z.infer<typeof ListToolsResultSchema>;
 
@@ -56,11 +63,14 @@ export const CallToolRequestSchema = defineRequestSchema("tools/call", CallToolR
 /** `tools/call`. */
 export type CallToolRequest = z.infer<typeof CallToolRequestSchema>;
 
-/** Result of `tools/call`; a tool that ran and failed answers `isError: true`. */
-export const CallToolResultSchema = ResultSchema.extend({
+const callToolResultSchema = ResultSchema.extend({
   content: z.array(ContentBlockSchema),
   isError: z.boolean().optional(),
 });
+/** The zod type of {@link CallToolResultSchema}, named so that declarations refer to it. */
+export interface CallToolResultSchemaType extends SchemaType<typeof callToolResultSchema> {}
+/** Result of `tools/call`; a tool that ran and failed answers `isError: true`. */
+export const CallToolResultSchema: CallToolResultSchemaType = callToolResultSchema;
 /** Result of `tools/call`. */
 export type CallToolResult = z.infer<typeof CallToolResultSchema>;
 

@@ -5,6 +5,7 @@ import {
   ImageContentSchema,
   TextContentSchema,
 } from "../2024-11-05/content.js";
+import type { SchemaType } from "../shared/define.js";
 
 export {
   type Annotations,
@@ -34,12 +35,15 @@ export const AudioContentSchema = z.looseObject({
 /** Base64-encoded audio. */
 export type AudioContent = z.infer<typeof AudioContentSchema>;
 
-/** Content of a tool result or prompt message in 2025-03-26: 2024-11-05's plus audio. */
-export const ContentBlockSchema = z.discriminatedUnion("type", [
+const contentBlockSchema = z.discriminatedUnion("type", [
   TextContentSchema,
   ImageContentSchema,
   AudioContentSchema,
   EmbeddedResourceSchema,
 ]);
+/** The zod type of {@link ContentBlockSchema}, named so that declarations refer to it. */
+export interface ContentBlockSchemaType extends SchemaType<typeof contentBlockSchema> {}
+/** Content of a tool result or prompt message in 2025-03-26: 2024-11-05's plus audio. */
+export const ContentBlockSchema: ContentBlockSchemaType = contentBlockSchema;
 /** A content block. */
 export type ContentBlock = z.infer<typeof ContentBlockSchema>;

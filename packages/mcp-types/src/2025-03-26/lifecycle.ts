@@ -3,6 +3,7 @@ import {
   InitializeResultSchema as PreviousInitializeResultSchema,
   ServerCapabilitiesSchema as PreviousServerCapabilitiesSchema,
 } from "../2024-11-05/lifecycle.js";
+import type { SchemaType } from "../shared/define.js";
 import { ObjectSchema } from "../shared/primitives.js";
 
 export {
@@ -20,16 +21,22 @@ export {
   PingRequestSchema,
 } from "../2024-11-05/lifecycle.js";
 
-/** Capabilities a server declares: 2024-11-05's plus `completions`. */
-export const ServerCapabilitiesSchema = PreviousServerCapabilitiesSchema.extend({
+const serverCapabilitiesSchema = PreviousServerCapabilitiesSchema.extend({
   completions: ObjectSchema.optional(),
 });
+/** The zod type of {@link ServerCapabilitiesSchema}, named so that declarations refer to it. */
+export interface ServerCapabilitiesSchemaType extends SchemaType<typeof serverCapabilitiesSchema> {}
+/** Capabilities a server declares: 2024-11-05's plus `completions`. */
+export const ServerCapabilitiesSchema: ServerCapabilitiesSchemaType = serverCapabilitiesSchema;
 /** Capabilities a server declares. */
 export type ServerCapabilities = z.infer<typeof ServerCapabilitiesSchema>;
 
-/** The server's answer to `initialize`. */
-export const InitializeResultSchema = PreviousInitializeResultSchema.extend({
+const initializeResultSchema = PreviousInitializeResultSchema.extend({
   capabilities: ServerCapabilitiesSchema,
 });
+/** The zod type of {@link InitializeResultSchema}, named so that declarations refer to it. */
+export interface InitializeResultSchemaType extends SchemaType<typeof initializeResultSchema> {}
+/** The server's answer to `initialize`. */
+export const InitializeResultSchema: InitializeResultSchemaType = initializeResultSchema;
 /** The server's answer to `initialize`. */
 export type InitializeResult = z.infer<typeof InitializeResultSchema>;

@@ -3,6 +3,7 @@ import {
   GetPromptResultSchema as PreviousGetPromptResultSchema,
   PromptMessageSchema as PreviousPromptMessageSchema,
 } from "../2024-11-05/prompts.js";
+import type { SchemaType } from "../shared/define.js";
 import { ContentBlockSchema } from "./content.js";
 
 export {
@@ -23,16 +24,22 @@ export {
   PromptSchema,
 } from "../2024-11-05/prompts.js";
 
-/** A message of a prompt: content may now hold audio. */
-export const PromptMessageSchema = PreviousPromptMessageSchema.extend({
+const promptMessageSchema = PreviousPromptMessageSchema.extend({
   content: ContentBlockSchema,
 });
+/** The zod type of {@link PromptMessageSchema}, named so that declarations refer to it. */
+export interface PromptMessageSchemaType extends SchemaType<typeof promptMessageSchema> {}
+/** A message of a prompt: content may now hold audio. */
+export const PromptMessageSchema: PromptMessageSchemaType = promptMessageSchema;
 /** A message of a prompt. */
 export type PromptMessage = z.infer<typeof PromptMessageSchema>;
 
-/** Result of `prompts/get`. */
-export const GetPromptResultSchema = PreviousGetPromptResultSchema.extend({
+const getPromptResultSchema = PreviousGetPromptResultSchema.extend({
   messages: z.array(PromptMessageSchema),
 });
+/** The zod type of {@link GetPromptResultSchema}, named so that declarations refer to it. */
+export interface GetPromptResultSchemaType extends SchemaType<typeof getPromptResultSchema> {}
+/** Result of `prompts/get`. */
+export const GetPromptResultSchema: GetPromptResultSchemaType = getPromptResultSchema;
 /** Result of `prompts/get`. */
 export type GetPromptResult = z.infer<typeof GetPromptResultSchema>;

@@ -5,6 +5,7 @@ import {
   ToolInputSchemaSchema as PreviousToolInputSchemaSchema,
   ToolSchema as PreviousToolSchema,
 } from "../2024-11-05/tools.js";
+import type { SchemaType } from "../shared/define.js";
 import { ContentBlockSchema } from "./content.js";
 
 export {
@@ -37,24 +38,33 @@ export const ToolInputSchemaSchema = PreviousToolInputSchemaSchema.extend({
 /** A tool's input schema. */
 export type ToolInputSchema = z.infer<typeof ToolInputSchemaSchema>;
 
-/** A tool: 2024-11-05's plus `annotations`. */
-export const ToolSchema = PreviousToolSchema.extend({
+const toolSchema = PreviousToolSchema.extend({
   inputSchema: ToolInputSchemaSchema,
   annotations: ToolAnnotationsSchema.optional(),
 });
+/** The zod type of {@link ToolSchema}, named so that declarations refer to it. */
+export interface ToolSchemaType extends SchemaType<typeof toolSchema> {}
+/** A tool: 2024-11-05's plus `annotations`. */
+export const ToolSchema: ToolSchemaType = toolSchema;
 /** A tool the client can call. */
 export type Tool = z.infer<typeof ToolSchema>;
 
-/** Result of `tools/list`. */
-export const ListToolsResultSchema = PreviousListToolsResultSchema.extend({
+const listToolsResultSchema = PreviousListToolsResultSchema.extend({
   tools: z.array(ToolSchema),
 });
+/** The zod type of {@link ListToolsResultSchema}, named so that declarations refer to it. */
+export interface ListToolsResultSchemaType extends SchemaType<typeof listToolsResultSchema> {}
+/** Result of `tools/list`. */
+export const ListToolsResultSchema: ListToolsResultSchemaType = listToolsResultSchema;
 /** Result of `tools/list`. */
 export type ListToolsResult = z.infer<typeof ListToolsResultSchema>;
 
-/** Result of `tools/call`: content may now hold audio. */
-export const CallToolResultSchema = PreviousCallToolResultSchema.extend({
+const callToolResultSchema = PreviousCallToolResultSchema.extend({
   content: z.array(ContentBlockSchema),
 });
+/** The zod type of {@link CallToolResultSchema}, named so that declarations refer to it. */
+export interface CallToolResultSchemaType extends SchemaType<typeof callToolResultSchema> {}
+/** Result of `tools/call`: content may now hold audio. */
+export const CallToolResultSchema: CallToolResultSchemaType = callToolResultSchema;
 /** Result of `tools/call`. */
 export type CallToolResult = z.infer<typeof CallToolResultSchema>;

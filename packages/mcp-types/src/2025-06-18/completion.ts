@@ -4,7 +4,7 @@ import {
   PromptReferenceSchema as PreviousPromptReferenceSchema,
   ResourceReferenceSchema,
 } from "../2024-11-05/completion.js";
-import { defineRequestSchema } from "../shared/define.js";
+import { defineRequestSchema, type SchemaType } from "../shared/define.js";
 
 export {
   type CompleteResult,
@@ -23,11 +23,16 @@ export const ResourceTemplateReferenceSchema = ResourceReferenceSchema;
 /** Identifies a resource template. */
 export type ResourceTemplateReference = z.infer<typeof ResourceTemplateReferenceSchema>;
 
-/** Params of `completion/complete`: plus `context.arguments` (already resolved variables). */
-export const CompleteRequestParamsSchema = PreviousCompleteRequestParamsSchema.extend({
+const completeRequestParamsSchema = PreviousCompleteRequestParamsSchema.extend({
   ref: z.discriminatedUnion("type", [PromptReferenceSchema, ResourceTemplateReferenceSchema]),
   context: z.looseObject({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
 });
+/** The zod type of {@link CompleteRequestParamsSchema}, named so that declarations refer to it. */
+export interface CompleteRequestParamsSchemaType
+  extends SchemaType<typeof completeRequestParamsSchema> {}
+/** Params of `completion/complete`: plus `context.arguments` (already resolved variables). */
+export const CompleteRequestParamsSchema: CompleteRequestParamsSchemaType =
+  completeRequestParamsSchema;
 /** Params of `completion/complete`. */
 export type CompleteRequestParams = z.infer<typeof CompleteRequestParamsSchema>;
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { RequestParamsSchema, ResultSchema } from "../2024-11-05/base.js";
-import { defineRequestSchema } from "../shared/define.js";
+import { defineRequestSchema, type SchemaType } from "../shared/define.js";
 
 /* Revision 2025-06-18: elicitation is new (form mode only). */
 
@@ -48,38 +48,52 @@ export const EnumSchemaSchema = z.looseObject({
 /** An enum field of an elicitation form. */
 export type EnumSchema = z.infer<typeof EnumSchemaSchema>;
 
-/** A primitive field: no nested objects or arrays. Enums are tried first (they are strings too). */
-export const PrimitiveSchemaDefinitionSchema = z.union([
+const primitiveSchemaDefinitionSchema = z.union([
   EnumSchemaSchema,
   StringSchemaSchema,
   NumberSchemaSchema,
   BooleanSchemaSchema,
 ]);
+/** The zod type of {@link PrimitiveSchemaDefinitionSchema}, named so that declarations refer to it. */
+export interface PrimitiveSchemaDefinitionSchemaType
+  extends SchemaType<typeof primitiveSchemaDefinitionSchema> {}
+/** A primitive field: no nested objects or arrays. Enums are tried first (they are strings too). */
+export const PrimitiveSchemaDefinitionSchema: PrimitiveSchemaDefinitionSchemaType =
+  primitiveSchemaDefinitionSchema;
 /** A primitive field of an elicitation form. */
 export type PrimitiveSchemaDefinition = z.infer<typeof PrimitiveSchemaDefinitionSchema>;
 
-/** The restricted JSON Schema of an elicitation form: a flat object of primitive properties. */
-export const ElicitationRequestedSchemaSchema = z.looseObject({
+const elicitationRequestedSchemaSchema = z.looseObject({
   type: z.literal("object"),
   properties: z.record(z.string(), PrimitiveSchemaDefinitionSchema),
   required: z.array(z.string()).optional(),
 });
+/** The zod type of {@link ElicitationRequestedSchemaSchema}, named so that declarations refer to it. */
+export interface ElicitationRequestedSchemaSchemaType
+  extends SchemaType<typeof elicitationRequestedSchemaSchema> {}
+/** The restricted JSON Schema of an elicitation form: a flat object of primitive properties. */
+export const ElicitationRequestedSchemaSchema: ElicitationRequestedSchemaSchemaType =
+  elicitationRequestedSchemaSchema;
 /** The requested schema of an elicitation form. */
 export type ElicitationRequestedSchema = z.infer<typeof ElicitationRequestedSchemaSchema>;
 
-/** Params of `elicitation/create`. */
-export const ElicitRequestParamsSchema = RequestParamsSchema.extend({
+const elicitRequestParamsSchema = RequestParamsSchema.extend({
   message: z.string(),
   requestedSchema: ElicitationRequestedSchemaSchema,
 });
+/** The zod type of {@link ElicitRequestParamsSchema}, named so that declarations refer to it. */
+export interface ElicitRequestParamsSchemaType
+  extends SchemaType<typeof elicitRequestParamsSchema> {}
+/** Params of `elicitation/create`. */
+export const ElicitRequestParamsSchema: ElicitRequestParamsSchemaType = elicitRequestParamsSchema;
 /** Params of `elicitation/create`. */
 export type ElicitRequestParams = z.infer<typeof ElicitRequestParamsSchema>;
 
+const elicitRequestSchema = defineRequestSchema("elicitation/create", ElicitRequestParamsSchema);
+/** The zod type of {@link ElicitRequestSchema}, named so that declarations refer to it. */
+export interface ElicitRequestSchemaType extends SchemaType<typeof elicitRequestSchema> {}
 /** `elicitation/create`, a server-to-client request. */
-export const ElicitRequestSchema = defineRequestSchema(
-  "elicitation/create",
-  ElicitRequestParamsSchema,
-);
+export const ElicitRequestSchema: ElicitRequestSchemaType = elicitRequestSchema;
 /** `elicitation/create`. */
 export type ElicitRequest = z.infer<typeof ElicitRequestSchema>;
 

@@ -4,7 +4,7 @@ import {
   InitializeRequestParamsSchema as PreviousInitializeRequestParamsSchema,
 } from "../2024-11-05/lifecycle.js";
 import { InitializeResultSchema as PreviousInitializeResultSchema } from "../2025-03-26/lifecycle.js";
-import { defineRequestSchema } from "../shared/define.js";
+import { defineRequestSchema, type SchemaType } from "../shared/define.js";
 import { ObjectSchema } from "../shared/primitives.js";
 import { ImplementationSchema } from "./base.js";
 
@@ -26,11 +26,16 @@ export const ClientCapabilitiesSchema = PreviousClientCapabilitiesSchema.extend(
 /** Capabilities a client declares. */
 export type ClientCapabilities = z.infer<typeof ClientCapabilitiesSchema>;
 
-/** Params of `initialize`. */
-export const InitializeRequestParamsSchema = PreviousInitializeRequestParamsSchema.extend({
+const initializeRequestParamsSchema = PreviousInitializeRequestParamsSchema.extend({
   capabilities: ClientCapabilitiesSchema,
   clientInfo: ImplementationSchema,
 });
+/** The zod type of {@link InitializeRequestParamsSchema}, named so that declarations refer to it. */
+export interface InitializeRequestParamsSchemaType
+  extends SchemaType<typeof initializeRequestParamsSchema> {}
+/** Params of `initialize`. */
+export const InitializeRequestParamsSchema: InitializeRequestParamsSchemaType =
+  initializeRequestParamsSchema;
 /** Params of `initialize`. */
 export type InitializeRequestParams = z.infer<typeof InitializeRequestParamsSchema>;
 
@@ -42,9 +47,12 @@ export const InitializeRequestSchema = defineRequestSchema(
 /** The `initialize` request. */
 export type InitializeRequest = z.infer<typeof InitializeRequestSchema>;
 
-/** The server's answer to `initialize`. */
-export const InitializeResultSchema = PreviousInitializeResultSchema.extend({
+const initializeResultSchema = PreviousInitializeResultSchema.extend({
   serverInfo: ImplementationSchema,
 });
+/** The zod type of {@link InitializeResultSchema}, named so that declarations refer to it. */
+export interface InitializeResultSchemaType extends SchemaType<typeof initializeResultSchema> {}
+/** The server's answer to `initialize`. */
+export const InitializeResultSchema: InitializeResultSchemaType = initializeResultSchema;
 /** The server's answer to `initialize`. */
 export type InitializeResult = z.infer<typeof InitializeResultSchema>;

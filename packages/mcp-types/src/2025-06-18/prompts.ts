@@ -8,6 +8,7 @@ import {
   GetPromptResultSchema as PreviousGetPromptResultSchema,
   PromptMessageSchema as PreviousPromptMessageSchema,
 } from "../2025-03-26/prompts.js";
+import type { SchemaType } from "../shared/define.js";
 import { MetaSchema } from "../shared/primitives.js";
 import { ContentBlockSchema } from "./content.js";
 
@@ -30,32 +31,44 @@ export const PromptArgumentSchema = PreviousPromptArgumentSchema.extend({
 /** An argument a prompt template accepts. */
 export type PromptArgument = z.infer<typeof PromptArgumentSchema>;
 
-/** A prompt: 2025-03-26's plus `title` and `_meta`. */
-export const PromptSchema = PreviousPromptSchema.extend({
+const promptSchema = PreviousPromptSchema.extend({
   title: z.string().optional(),
   arguments: z.array(PromptArgumentSchema).optional(),
   _meta: MetaSchema.optional(),
 });
+/** The zod type of {@link PromptSchema}, named so that declarations refer to it. */
+export interface PromptSchemaType extends SchemaType<typeof promptSchema> {}
+/** A prompt: 2025-03-26's plus `title` and `_meta`. */
+export const PromptSchema: PromptSchemaType = promptSchema;
 /** A prompt or prompt template. */
 export type Prompt = z.infer<typeof PromptSchema>;
 
-/** A message of a prompt: any 2025-06-18 content block. */
-export const PromptMessageSchema = PreviousPromptMessageSchema.extend({
+const promptMessageSchema = PreviousPromptMessageSchema.extend({
   content: ContentBlockSchema,
 });
+/** The zod type of {@link PromptMessageSchema}, named so that declarations refer to it. */
+export interface PromptMessageSchemaType extends SchemaType<typeof promptMessageSchema> {}
+/** A message of a prompt: any 2025-06-18 content block. */
+export const PromptMessageSchema: PromptMessageSchemaType = promptMessageSchema;
 /** A message of a prompt. */
 export type PromptMessage = z.infer<typeof PromptMessageSchema>;
 
-/** Result of `prompts/list`. */
-export const ListPromptsResultSchema = PreviousListPromptsResultSchema.extend({
+const listPromptsResultSchema = PreviousListPromptsResultSchema.extend({
   prompts: z.array(PromptSchema),
 });
+/** The zod type of {@link ListPromptsResultSchema}, named so that declarations refer to it. */
+export interface ListPromptsResultSchemaType extends SchemaType<typeof listPromptsResultSchema> {}
+/** Result of `prompts/list`. */
+export const ListPromptsResultSchema: ListPromptsResultSchemaType = listPromptsResultSchema;
 /** Result of `prompts/list`. */
 export type ListPromptsResult = z.infer<typeof ListPromptsResultSchema>;
 
-/** Result of `prompts/get`. */
-export const GetPromptResultSchema = PreviousGetPromptResultSchema.extend({
+const getPromptResultSchema = PreviousGetPromptResultSchema.extend({
   messages: z.array(PromptMessageSchema),
 });
+/** The zod type of {@link GetPromptResultSchema}, named so that declarations refer to it. */
+export interface GetPromptResultSchemaType extends SchemaType<typeof getPromptResultSchema> {}
+/** Result of `prompts/get`. */
+export const GetPromptResultSchema: GetPromptResultSchemaType = getPromptResultSchema;
 /** Result of `prompts/get`. */
 export type GetPromptResult = z.infer<typeof GetPromptResultSchema>;

@@ -7,6 +7,7 @@ import {
   ResourceSchema as PreviousResourceSchema,
   ResourceTemplateSchema as PreviousResourceTemplateSchema,
 } from "../2025-03-26/resources.js";
+import type { SchemaType } from "../shared/define.js";
 import { MetaSchema } from "../shared/primitives.js";
 import { AnnotationsSchema } from "./base.js";
 
@@ -36,21 +37,27 @@ export {
   UnsubscribeRequestSchema,
 } from "../2025-03-26/resources.js";
 
-/** A resource: 2025-03-26's plus `title` and `_meta`. */
-export const ResourceSchema = PreviousResourceSchema.extend({
+const resourceSchema = PreviousResourceSchema.extend({
   title: z.string().optional(),
   annotations: AnnotationsSchema.optional(),
   _meta: MetaSchema.optional(),
 });
+/** The zod type of {@link ResourceSchema}, named so that declarations refer to it. */
+export interface ResourceSchemaType extends SchemaType<typeof resourceSchema> {}
+/** A resource: 2025-03-26's plus `title` and `_meta`. */
+export const ResourceSchema: ResourceSchemaType = resourceSchema;
 /** A resource the server can read. */
 export type Resource = z.infer<typeof ResourceSchema>;
 
-/** A resource template: 2025-03-26's plus `title` and `_meta`. */
-export const ResourceTemplateSchema = PreviousResourceTemplateSchema.extend({
+const resourceTemplateSchema = PreviousResourceTemplateSchema.extend({
   title: z.string().optional(),
   annotations: AnnotationsSchema.optional(),
   _meta: MetaSchema.optional(),
 });
+/** The zod type of {@link ResourceTemplateSchema}, named so that declarations refer to it. */
+export interface ResourceTemplateSchemaType extends SchemaType<typeof resourceTemplateSchema> {}
+/** A resource template: 2025-03-26's plus `title` and `_meta`. */
+export const ResourceTemplateSchema: ResourceTemplateSchemaType = resourceTemplateSchema;
 /** A resource template. */
 export type ResourceTemplate = z.infer<typeof ResourceTemplateSchema>;
 
@@ -77,23 +84,35 @@ export const ResourceContentsUnionSchema = z.union([
   BlobResourceContentsSchema,
 ]);
 
-/** Result of `resources/list`. */
-export const ListResourcesResultSchema = PreviousListResourcesResultSchema.extend({
+const listResourcesResultSchema = PreviousListResourcesResultSchema.extend({
   resources: z.array(ResourceSchema),
 });
+/** The zod type of {@link ListResourcesResultSchema}, named so that declarations refer to it. */
+export interface ListResourcesResultSchemaType
+  extends SchemaType<typeof listResourcesResultSchema> {}
+/** Result of `resources/list`. */
+export const ListResourcesResultSchema: ListResourcesResultSchemaType = listResourcesResultSchema;
 /** Result of `resources/list`. */
 export type ListResourcesResult = z.infer<typeof ListResourcesResultSchema>;
 
-/** Result of `resources/templates/list`. */
-export const ListResourceTemplatesResultSchema = PreviousListResourceTemplatesResultSchema.extend({
+const listResourceTemplatesResultSchema = PreviousListResourceTemplatesResultSchema.extend({
   resourceTemplates: z.array(ResourceTemplateSchema),
 });
+/** The zod type of {@link ListResourceTemplatesResultSchema}, named so that declarations refer to it. */
+export interface ListResourceTemplatesResultSchemaType
+  extends SchemaType<typeof listResourceTemplatesResultSchema> {}
+/** Result of `resources/templates/list`. */
+export const ListResourceTemplatesResultSchema: ListResourceTemplatesResultSchemaType =
+  listResourceTemplatesResultSchema;
 /** Result of `resources/templates/list`. */
 export type ListResourceTemplatesResult = z.infer<typeof ListResourceTemplatesResultSchema>;
 
-/** Result of `resources/read`. */
-export const ReadResourceResultSchema = PreviousReadResourceResultSchema.extend({
+const readResourceResultSchema = PreviousReadResourceResultSchema.extend({
   contents: z.array(ResourceContentsUnionSchema),
 });
+/** The zod type of {@link ReadResourceResultSchema}, named so that declarations refer to it. */
+export interface ReadResourceResultSchemaType extends SchemaType<typeof readResourceResultSchema> {}
+/** Result of `resources/read`. */
+export const ReadResourceResultSchema: ReadResourceResultSchemaType = readResourceResultSchema;
 /** Result of `resources/read`. */
 export type ReadResourceResult = z.infer<typeof ReadResourceResultSchema>;

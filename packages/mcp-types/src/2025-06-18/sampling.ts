@@ -4,7 +4,7 @@ import {
   CreateMessageResultSchema as PreviousCreateMessageResultSchema,
   SamplingMessageSchema as PreviousSamplingMessageSchema,
 } from "../2025-03-26/sampling.js";
-import { defineRequestSchema } from "../shared/define.js";
+import { defineRequestSchema, type SchemaType } from "../shared/define.js";
 import { AudioContentSchema, ImageContentSchema, TextContentSchema } from "./content.js";
 
 export {
@@ -14,40 +14,60 @@ export {
   ModelPreferencesSchema,
 } from "../2025-03-26/sampling.js";
 
-/** Content of a sampling message: the 2025-06-18 text, image and audio blocks (with `_meta`). */
-export const SamplingContentSchema = z.discriminatedUnion("type", [
+const samplingContentSchema = z.discriminatedUnion("type", [
   TextContentSchema,
   ImageContentSchema,
   AudioContentSchema,
 ]);
+/** The zod type of {@link SamplingContentSchema}, named so that declarations refer to it. */
+export interface SamplingContentSchemaType extends SchemaType<typeof samplingContentSchema> {}
+/** Content of a sampling message: the 2025-06-18 text, image and audio blocks (with `_meta`). */
+export const SamplingContentSchema: SamplingContentSchemaType = samplingContentSchema;
 /** Content of a sampling message. */
 export type SamplingContent = z.infer<typeof SamplingContentSchema>;
 
-/** A message to or from an LLM. */
-export const SamplingMessageSchema = PreviousSamplingMessageSchema.extend({
+const samplingMessageSchema = PreviousSamplingMessageSchema.extend({
   content: SamplingContentSchema,
 });
+/** The zod type of {@link SamplingMessageSchema}, named so that declarations refer to it. */
+export interface SamplingMessageSchemaType extends SchemaType<typeof samplingMessageSchema> {}
+/** A message to or from an LLM. */
+export const SamplingMessageSchema: SamplingMessageSchemaType = samplingMessageSchema;
 /** A message to or from an LLM. */
 export type SamplingMessage = z.infer<typeof SamplingMessageSchema>;
 
-/** Params of `sampling/createMessage`. */
-export const CreateMessageRequestParamsSchema = PreviousCreateMessageRequestParamsSchema.extend({
+const createMessageRequestParamsSchema = PreviousCreateMessageRequestParamsSchema.extend({
   messages: z.array(SamplingMessageSchema),
 });
+/** The zod type of {@link CreateMessageRequestParamsSchema}, named so that declarations refer to it. */
+export interface CreateMessageRequestParamsSchemaType
+  extends SchemaType<typeof createMessageRequestParamsSchema> {}
+/** Params of `sampling/createMessage`. */
+export const CreateMessageRequestParamsSchema: CreateMessageRequestParamsSchemaType =
+  createMessageRequestParamsSchema;
 /** Params of `sampling/createMessage`. */
 export type CreateMessageRequestParams = z.infer<typeof CreateMessageRequestParamsSchema>;
 
-/** `sampling/createMessage`. */
-export const CreateMessageRequestSchema = defineRequestSchema(
+const createMessageRequestSchema = defineRequestSchema(
   "sampling/createMessage",
   CreateMessageRequestParamsSchema,
 );
+/** The zod type of {@link CreateMessageRequestSchema}, named so that declarations refer to it. */
+export interface CreateMessageRequestSchemaType
+  extends SchemaType<typeof createMessageRequestSchema> {}
+/** `sampling/createMessage`. */
+export const CreateMessageRequestSchema: CreateMessageRequestSchemaType =
+  createMessageRequestSchema;
 /** `sampling/createMessage`. */
 export type CreateMessageRequest = z.infer<typeof CreateMessageRequestSchema>;
 
-/** Result of `sampling/createMessage`. */
-export const CreateMessageResultSchema = PreviousCreateMessageResultSchema.extend({
+const createMessageResultSchema = PreviousCreateMessageResultSchema.extend({
   content: SamplingContentSchema,
 });
+/** The zod type of {@link CreateMessageResultSchema}, named so that declarations refer to it. */
+export interface CreateMessageResultSchemaType
+  extends SchemaType<typeof createMessageResultSchema> {}
+/** Result of `sampling/createMessage`. */
+export const CreateMessageResultSchema: CreateMessageResultSchemaType = createMessageResultSchema;
 /** Result of `sampling/createMessage`. */
 export type CreateMessageResult = z.infer<typeof CreateMessageResultSchema>;

@@ -4,6 +4,7 @@ import {
   ListToolsResultSchema as PreviousListToolsResultSchema,
   ToolSchema as PreviousToolSchema,
 } from "../2025-03-26/tools.js";
+import type { SchemaType } from "../shared/define.js";
 import { MetaSchema, ObjectSchema } from "../shared/primitives.js";
 import { ContentBlockSchema } from "./content.js";
 
@@ -32,26 +33,35 @@ export const ToolOutputSchemaSchema = z.looseObject({
 /** A tool's output schema. */
 export type ToolOutputSchema = z.infer<typeof ToolOutputSchemaSchema>;
 
-/** A tool: 2025-03-26's plus `title`, `outputSchema` and `_meta`. */
-export const ToolSchema = PreviousToolSchema.extend({
+const toolSchema = PreviousToolSchema.extend({
   title: z.string().optional(),
   outputSchema: ToolOutputSchemaSchema.optional(),
   _meta: MetaSchema.optional(),
 });
+/** The zod type of {@link ToolSchema}, named so that declarations refer to it. */
+export interface ToolSchemaType extends SchemaType<typeof toolSchema> {}
+/** A tool: 2025-03-26's plus `title`, `outputSchema` and `_meta`. */
+export const ToolSchema: ToolSchemaType = toolSchema;
 /** A tool the client can call. */
 export type Tool = z.infer<typeof ToolSchema>;
 
-/** Result of `tools/list`. */
-export const ListToolsResultSchema = PreviousListToolsResultSchema.extend({
+const listToolsResultSchema = PreviousListToolsResultSchema.extend({
   tools: z.array(ToolSchema),
 });
+/** The zod type of {@link ListToolsResultSchema}, named so that declarations refer to it. */
+export interface ListToolsResultSchemaType extends SchemaType<typeof listToolsResultSchema> {}
+/** Result of `tools/list`. */
+export const ListToolsResultSchema: ListToolsResultSchemaType = listToolsResultSchema;
 /** Result of `tools/list`. */
 export type ListToolsResult = z.infer<typeof ListToolsResultSchema>;
 
-/** Result of `tools/call`: content blocks of 2025-06-18 plus `structuredContent` (an object). */
-export const CallToolResultSchema = PreviousCallToolResultSchema.extend({
+const callToolResultSchema = PreviousCallToolResultSchema.extend({
   content: z.array(ContentBlockSchema),
   structuredContent: z.record(z.string(), z.unknown()).optional(),
 });
+/** The zod type of {@link CallToolResultSchema}, named so that declarations refer to it. */
+export interface CallToolResultSchemaType extends SchemaType<typeof callToolResultSchema> {}
+/** Result of `tools/call`: content blocks of 2025-06-18 plus `structuredContent` (an object). */
+export const CallToolResultSchema: CallToolResultSchemaType = callToolResultSchema;
 /** Result of `tools/call`. */
 export type CallToolResult = z.infer<typeof CallToolResultSchema>;

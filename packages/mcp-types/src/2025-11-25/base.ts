@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { RequestParamsSchema as PreviousRequestParamsSchema } from "../2024-11-05/base.js";
 import { ImplementationSchema as PreviousImplementationSchema } from "../2025-06-18/base.js";
+import type { SchemaType } from "../shared/define.js";
 
 export {
   type Annotations,
@@ -35,12 +36,15 @@ export type Icon = z.infer<typeof IconSchema>;
 /** Optional sized icons of an implementation, tool, prompt, resource or template. */
 export const IconsSchema = z.array(IconSchema);
 
-/** An implementation: 2025-06-18's plus `icons`, `description` and `websiteUrl`. */
-export const ImplementationSchema = PreviousImplementationSchema.extend({
+const implementationSchema = PreviousImplementationSchema.extend({
   icons: IconsSchema.optional(),
   description: z.string().optional(),
   websiteUrl: z.string().optional(),
 });
+/** The zod type of {@link ImplementationSchema}, named so that declarations refer to it. */
+export interface ImplementationSchemaType extends SchemaType<typeof implementationSchema> {}
+/** An implementation: 2025-06-18's plus `icons`, `description` and `websiteUrl`. */
+export const ImplementationSchema: ImplementationSchemaType = implementationSchema;
 /** An MCP implementation. */
 export type Implementation = z.infer<typeof ImplementationSchema>;
 

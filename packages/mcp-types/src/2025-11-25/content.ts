@@ -5,6 +5,7 @@ import {
   ImageContentSchema,
   TextContentSchema,
 } from "../2025-06-18/content.js";
+import type { SchemaType } from "../shared/define.js";
 import { MetaSchema } from "../shared/primitives.js";
 import { ResourceSchema } from "./resources.js";
 
@@ -19,19 +20,25 @@ export {
   TextContentSchema,
 } from "../2025-06-18/content.js";
 
+const resourceLinkSchema = ResourceSchema.extend({ type: z.literal("resource_link") });
+/** The zod type of {@link ResourceLinkSchema}, named so that declarations refer to it. */
+export interface ResourceLinkSchemaType extends SchemaType<typeof resourceLinkSchema> {}
 /** A link to a resource (a 2025-11-25 resource, so it may carry `icons`). */
-export const ResourceLinkSchema = ResourceSchema.extend({ type: z.literal("resource_link") });
+export const ResourceLinkSchema: ResourceLinkSchemaType = resourceLinkSchema;
 /** A link to a resource. */
 export type ResourceLink = z.infer<typeof ResourceLinkSchema>;
 
-/** A content block: text, image, audio, resource link or embedded resource. */
-export const ContentBlockSchema = z.discriminatedUnion("type", [
+const contentBlockSchema = z.discriminatedUnion("type", [
   TextContentSchema,
   ImageContentSchema,
   AudioContentSchema,
   ResourceLinkSchema,
   EmbeddedResourceSchema,
 ]);
+/** The zod type of {@link ContentBlockSchema}, named so that declarations refer to it. */
+export interface ContentBlockSchemaType extends SchemaType<typeof contentBlockSchema> {}
+/** A content block: text, image, audio, resource link or embedded resource. */
+export const ContentBlockSchema: ContentBlockSchemaType = contentBlockSchema;
 /** A content block. */
 export type ContentBlock = z.infer<typeof ContentBlockSchema>;
 
@@ -46,8 +53,7 @@ export const ToolUseContentSchema = z.looseObject({
 /** A model's request to call a tool. */
 export type ToolUseContent = z.infer<typeof ToolUseContentSchema>;
 
-/** The result of a tool use, given back to the model (new in 2025-11-25). */
-export const ToolResultContentSchema = z.looseObject({
+const toolResultContentSchema = z.looseObject({
   type: z.literal("tool_result"),
   toolUseId: z.string(),
   content: z.array(ContentBlockSchema),
@@ -55,5 +61,9 @@ export const ToolResultContentSchema = z.looseObject({
   isError: z.boolean().optional(),
   _meta: MetaSchema.optional(),
 });
+/** The zod type of {@link ToolResultContentSchema}, named so that declarations refer to it. */
+export interface ToolResultContentSchemaType extends SchemaType<typeof toolResultContentSchema> {}
+/** The result of a tool use, given back to the model (new in 2025-11-25). */
+export const ToolResultContentSchema: ToolResultContentSchemaType = toolResultContentSchema;
 /** The result of a tool use. */
 export type ToolResultContent = z.infer<typeof ToolResultContentSchema>;

@@ -5,17 +5,24 @@ import {
   NumberSchemaSchema as PreviousNumberSchemaSchema,
   StringSchemaSchema as PreviousStringSchemaSchema,
 } from "../2025-06-18/elicitation.js";
-import { defineNotificationSchema, defineRequestSchema } from "../shared/define.js";
+import {
+  defineNotificationSchema,
+  defineRequestSchema,
+  type SchemaType,
+} from "../shared/define.js";
 import { TaskAugmentedRequestParamsSchema } from "./base.js";
 
 export { type BooleanSchema, BooleanSchemaSchema } from "../2025-06-18/elicitation.js";
 
 /* Revision 2025-11-25: URL mode, reworked enums (SEP-1330) and defaults for every type (SEP-1034). */
 
-/** A string field: plus `default`. */
-export const StringSchemaSchema = PreviousStringSchemaSchema.extend({
+const stringSchemaSchema = PreviousStringSchemaSchema.extend({
   default: z.string().optional(),
 });
+/** The zod type of {@link StringSchemaSchema}, named so that declarations refer to it. */
+export interface StringSchemaSchemaType extends SchemaType<typeof stringSchemaSchema> {}
+/** A string field: plus `default`. */
+export const StringSchemaSchema: StringSchemaSchemaType = stringSchemaSchema;
 /** A string field of an elicitation form. */
 export type StringSchema = z.infer<typeof StringSchemaSchema>;
 
@@ -50,8 +57,7 @@ export const TitledSingleSelectEnumSchemaSchema = z.looseObject({
 /** Single select with display titles. */
 export type TitledSingleSelectEnumSchema = z.infer<typeof TitledSingleSelectEnumSchemaSchema>;
 
-/** Multiple select without display titles. */
-export const UntitledMultiSelectEnumSchemaSchema = z.looseObject({
+const untitledMultiSelectEnumSchemaSchema = z.looseObject({
   type: z.literal("array"),
   title: z.string().optional(),
   description: z.string().optional(),
@@ -60,11 +66,16 @@ export const UntitledMultiSelectEnumSchemaSchema = z.looseObject({
   items: z.looseObject({ type: z.literal("string"), enum: z.array(z.string()) }),
   default: z.array(z.string()).optional(),
 });
+/** The zod type of {@link UntitledMultiSelectEnumSchemaSchema}, named so that declarations refer to it. */
+export interface UntitledMultiSelectEnumSchemaSchemaType
+  extends SchemaType<typeof untitledMultiSelectEnumSchemaSchema> {}
+/** Multiple select without display titles. */
+export const UntitledMultiSelectEnumSchemaSchema: UntitledMultiSelectEnumSchemaSchemaType =
+  untitledMultiSelectEnumSchemaSchema;
 /** Multiple select without display titles. */
 export type UntitledMultiSelectEnumSchema = z.infer<typeof UntitledMultiSelectEnumSchemaSchema>;
 
-/** Multiple select with a display title per option. */
-export const TitledMultiSelectEnumSchemaSchema = z.looseObject({
+const titledMultiSelectEnumSchemaSchema = z.looseObject({
   type: z.literal("array"),
   title: z.string().optional(),
   description: z.string().optional(),
@@ -73,22 +84,38 @@ export const TitledMultiSelectEnumSchemaSchema = z.looseObject({
   items: z.looseObject({ anyOf: z.array(EnumOptionSchema) }),
   default: z.array(z.string()).optional(),
 });
+/** The zod type of {@link TitledMultiSelectEnumSchemaSchema}, named so that declarations refer to it. */
+export interface TitledMultiSelectEnumSchemaSchemaType
+  extends SchemaType<typeof titledMultiSelectEnumSchemaSchema> {}
+/** Multiple select with a display title per option. */
+export const TitledMultiSelectEnumSchemaSchema: TitledMultiSelectEnumSchemaSchemaType =
+  titledMultiSelectEnumSchemaSchema;
 /** Multiple select with display titles. */
 export type TitledMultiSelectEnumSchema = z.infer<typeof TitledMultiSelectEnumSchemaSchema>;
 
-/** Any single-select enum field. */
-export const SingleSelectEnumSchemaSchema = z.union([
+const singleSelectEnumSchemaSchema = z.union([
   TitledSingleSelectEnumSchemaSchema,
   UntitledSingleSelectEnumSchemaSchema,
 ]);
+/** The zod type of {@link SingleSelectEnumSchemaSchema}, named so that declarations refer to it. */
+export interface SingleSelectEnumSchemaSchemaType
+  extends SchemaType<typeof singleSelectEnumSchemaSchema> {}
+/** Any single-select enum field. */
+export const SingleSelectEnumSchemaSchema: SingleSelectEnumSchemaSchemaType =
+  singleSelectEnumSchemaSchema;
 /** Any single-select enum field. */
 export type SingleSelectEnumSchema = z.infer<typeof SingleSelectEnumSchemaSchema>;
 
-/** Any multiple-select enum field. */
-export const MultiSelectEnumSchemaSchema = z.union([
+const multiSelectEnumSchemaSchema = z.union([
   TitledMultiSelectEnumSchemaSchema,
   UntitledMultiSelectEnumSchemaSchema,
 ]);
+/** The zod type of {@link MultiSelectEnumSchemaSchema}, named so that declarations refer to it. */
+export interface MultiSelectEnumSchemaSchemaType
+  extends SchemaType<typeof multiSelectEnumSchemaSchema> {}
+/** Any multiple-select enum field. */
+export const MultiSelectEnumSchemaSchema: MultiSelectEnumSchemaSchemaType =
+  multiSelectEnumSchemaSchema;
 /** Any multiple-select enum field. */
 export type MultiSelectEnumSchema = z.infer<typeof MultiSelectEnumSchemaSchema>;
 
@@ -99,42 +126,60 @@ export const LegacyTitledEnumSchemaSchema = UntitledSingleSelectEnumSchemaSchema
 /** The legacy titled enum. */
 export type LegacyTitledEnumSchema = z.infer<typeof LegacyTitledEnumSchemaSchema>;
 
-/** Any enum field. */
-export const EnumSchemaSchema = z.union([
+const enumSchemaSchema = z.union([
   TitledSingleSelectEnumSchemaSchema,
   LegacyTitledEnumSchemaSchema,
   TitledMultiSelectEnumSchemaSchema,
   UntitledMultiSelectEnumSchemaSchema,
 ]);
+/** The zod type of {@link EnumSchemaSchema}, named so that declarations refer to it. */
+export interface EnumSchemaSchemaType extends SchemaType<typeof enumSchemaSchema> {}
+/** Any enum field. */
+export const EnumSchemaSchema: EnumSchemaSchemaType = enumSchemaSchema;
 /** Any enum field. */
 export type EnumSchema = z.infer<typeof EnumSchemaSchema>;
 
-/** A primitive field: no nested objects; arrays only as multi-select enums. */
-export const PrimitiveSchemaDefinitionSchema = z.union([
+const primitiveSchemaDefinitionSchema = z.union([
   EnumSchemaSchema,
   StringSchemaSchema,
   NumberSchemaSchema,
   BooleanSchemaSchema,
 ]);
+/** The zod type of {@link PrimitiveSchemaDefinitionSchema}, named so that declarations refer to it. */
+export interface PrimitiveSchemaDefinitionSchemaType
+  extends SchemaType<typeof primitiveSchemaDefinitionSchema> {}
+/** A primitive field: no nested objects; arrays only as multi-select enums. */
+export const PrimitiveSchemaDefinitionSchema: PrimitiveSchemaDefinitionSchemaType =
+  primitiveSchemaDefinitionSchema;
 /** A primitive field of an elicitation form. */
 export type PrimitiveSchemaDefinition = z.infer<typeof PrimitiveSchemaDefinitionSchema>;
 
-/** The requested schema of a form: a flat object of primitive properties. */
-export const ElicitationRequestedSchemaSchema = z.looseObject({
+const elicitationRequestedSchemaSchema = z.looseObject({
   $schema: z.string().optional(),
   type: z.literal("object"),
   properties: z.record(z.string(), PrimitiveSchemaDefinitionSchema),
   required: z.array(z.string()).optional(),
 });
+/** The zod type of {@link ElicitationRequestedSchemaSchema}, named so that declarations refer to it. */
+export interface ElicitationRequestedSchemaSchemaType
+  extends SchemaType<typeof elicitationRequestedSchemaSchema> {}
+/** The requested schema of a form: a flat object of primitive properties. */
+export const ElicitationRequestedSchemaSchema: ElicitationRequestedSchemaSchemaType =
+  elicitationRequestedSchemaSchema;
 /** The requested schema of a form. */
 export type ElicitationRequestedSchema = z.infer<typeof ElicitationRequestedSchemaSchema>;
 
-/** Params of a form-mode `elicitation/create` (`mode` may be omitted). */
-export const ElicitRequestFormParamsSchema = TaskAugmentedRequestParamsSchema.extend({
+const elicitRequestFormParamsSchema = TaskAugmentedRequestParamsSchema.extend({
   mode: z.literal("form").optional(),
   message: z.string(),
   requestedSchema: ElicitationRequestedSchemaSchema,
 });
+/** The zod type of {@link ElicitRequestFormParamsSchema}, named so that declarations refer to it. */
+export interface ElicitRequestFormParamsSchemaType
+  extends SchemaType<typeof elicitRequestFormParamsSchema> {}
+/** Params of a form-mode `elicitation/create` (`mode` may be omitted). */
+export const ElicitRequestFormParamsSchema: ElicitRequestFormParamsSchemaType =
+  elicitRequestFormParamsSchema;
 /** Params of a form-mode elicitation. */
 export type ElicitRequestFormParams = z.infer<typeof ElicitRequestFormParamsSchema>;
 
@@ -148,19 +193,23 @@ export const ElicitRequestURLParamsSchema = TaskAugmentedRequestParamsSchema.ext
 /** Params of a URL-mode elicitation. */
 export type ElicitRequestURLParams = z.infer<typeof ElicitRequestURLParamsSchema>;
 
-/** Params of `elicitation/create`: URL mode when `mode` is `"url"`, form mode otherwise. */
-export const ElicitRequestParamsSchema = z.union([
+const elicitRequestParamsSchema = z.union([
   ElicitRequestURLParamsSchema,
   ElicitRequestFormParamsSchema,
 ]);
+/** The zod type of {@link ElicitRequestParamsSchema}, named so that declarations refer to it. */
+export interface ElicitRequestParamsSchemaType
+  extends SchemaType<typeof elicitRequestParamsSchema> {}
+/** Params of `elicitation/create`: URL mode when `mode` is `"url"`, form mode otherwise. */
+export const ElicitRequestParamsSchema: ElicitRequestParamsSchemaType = elicitRequestParamsSchema;
 /** Params of `elicitation/create`. */
 export type ElicitRequestParams = z.infer<typeof ElicitRequestParamsSchema>;
 
+const elicitRequestSchema = defineRequestSchema("elicitation/create", ElicitRequestParamsSchema);
+/** The zod type of {@link ElicitRequestSchema}, named so that declarations refer to it. */
+export interface ElicitRequestSchemaType extends SchemaType<typeof elicitRequestSchema> {}
 /** `elicitation/create`. */
-export const ElicitRequestSchema = defineRequestSchema(
-  "elicitation/create",
-  ElicitRequestParamsSchema,
-);
+export const ElicitRequestSchema: ElicitRequestSchemaType = elicitRequestSchema;
 /** `elicitation/create`. */
 export type ElicitRequest = z.infer<typeof ElicitRequestSchema>;
 

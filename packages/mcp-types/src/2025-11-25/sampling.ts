@@ -8,7 +8,7 @@ import {
   CreateMessageRequestParamsSchema as PreviousCreateMessageRequestParamsSchema,
   CreateMessageResultSchema as PreviousCreateMessageResultSchema,
 } from "../2025-06-18/sampling.js";
-import { defineRequestSchema } from "../shared/define.js";
+import { defineRequestSchema, type SchemaType } from "../shared/define.js";
 import { MetaSchema, RoleSchema } from "../shared/primitives.js";
 import { TaskMetadataSchema } from "./base.js";
 import { ToolResultContentSchema, ToolUseContentSchema } from "./content.js";
@@ -21,31 +21,42 @@ export {
   ModelPreferencesSchema,
 } from "../2025-06-18/sampling.js";
 
-/** A block of a sampling message: text, image, audio, tool use or tool result. */
-export const SamplingMessageContentBlockSchema = z.discriminatedUnion("type", [
+const samplingMessageContentBlockSchema = z.discriminatedUnion("type", [
   TextContentSchema,
   ImageContentSchema,
   AudioContentSchema,
   ToolUseContentSchema,
   ToolResultContentSchema,
 ]);
+/** The zod type of {@link SamplingMessageContentBlockSchema}, named so that declarations refer to it. */
+export interface SamplingMessageContentBlockSchemaType
+  extends SchemaType<typeof samplingMessageContentBlockSchema> {}
+/** A block of a sampling message: text, image, audio, tool use or tool result. */
+export const SamplingMessageContentBlockSchema: SamplingMessageContentBlockSchemaType =
+  samplingMessageContentBlockSchema;
 /** A block of a sampling message. */
 export type SamplingMessageContentBlock = z.infer<typeof SamplingMessageContentBlockSchema>;
 
-/** Content of a sampling message: one block or (new in 2025-11-25) an array of blocks. */
-export const SamplingContentSchema = z.union([
+const samplingContentSchema = z.union([
   SamplingMessageContentBlockSchema,
   z.array(SamplingMessageContentBlockSchema),
 ]);
+/** The zod type of {@link SamplingContentSchema}, named so that declarations refer to it. */
+export interface SamplingContentSchemaType extends SchemaType<typeof samplingContentSchema> {}
+/** Content of a sampling message: one block or (new in 2025-11-25) an array of blocks. */
+export const SamplingContentSchema: SamplingContentSchemaType = samplingContentSchema;
 /** Content of a sampling message. */
 export type SamplingContent = z.infer<typeof SamplingContentSchema>;
 
-/** A message to or from an LLM (plus `_meta`). */
-export const SamplingMessageSchema = z.looseObject({
+const samplingMessageSchema = z.looseObject({
   role: RoleSchema,
   content: SamplingContentSchema,
   _meta: MetaSchema.optional(),
 });
+/** The zod type of {@link SamplingMessageSchema}, named so that declarations refer to it. */
+export interface SamplingMessageSchemaType extends SchemaType<typeof samplingMessageSchema> {}
+/** A message to or from an LLM (plus `_meta`). */
+export const SamplingMessageSchema: SamplingMessageSchemaType = samplingMessageSchema;
 /** A message to or from an LLM. */
 export type SamplingMessage = z.infer<typeof SamplingMessageSchema>;
 
@@ -79,28 +90,42 @@ export const ToolChoiceSchema = z.looseObject({
 /** How the model may use tools during sampling. */
 export type ToolChoice = z.infer<typeof ToolChoiceSchema>;
 
-/** Params of `sampling/createMessage`: plus `tools`, `toolChoice` and `task`. */
-export const CreateMessageRequestParamsSchema = PreviousCreateMessageRequestParamsSchema.extend({
+const createMessageRequestParamsSchema = PreviousCreateMessageRequestParamsSchema.extend({
   messages: samplingMessagesSchema(SamplingMessageSchema),
   tools: z.array(ToolSchema).optional(),
   toolChoice: ToolChoiceSchema.optional(),
   task: TaskMetadataSchema.optional(),
 });
+/** The zod type of {@link CreateMessageRequestParamsSchema}, named so that declarations refer to it. */
+export interface CreateMessageRequestParamsSchemaType
+  extends SchemaType<typeof createMessageRequestParamsSchema> {}
+/** Params of `sampling/createMessage`: plus `tools`, `toolChoice` and `task`. */
+export const CreateMessageRequestParamsSchema: CreateMessageRequestParamsSchemaType =
+  createMessageRequestParamsSchema;
 /** Params of `sampling/createMessage`. */
 export type CreateMessageRequestParams = z.infer<typeof CreateMessageRequestParamsSchema>;
 
-/** `sampling/createMessage`. */
-export const CreateMessageRequestSchema = defineRequestSchema(
+const createMessageRequestSchema = defineRequestSchema(
   "sampling/createMessage",
   CreateMessageRequestParamsSchema,
 );
+/** The zod type of {@link CreateMessageRequestSchema}, named so that declarations refer to it. */
+export interface CreateMessageRequestSchemaType
+  extends SchemaType<typeof createMessageRequestSchema> {}
+/** `sampling/createMessage`. */
+export const CreateMessageRequestSchema: CreateMessageRequestSchemaType =
+  createMessageRequestSchema;
 /** `sampling/createMessage`. */
 export type CreateMessageRequest = z.infer<typeof CreateMessageRequestSchema>;
 
-/** Result of `sampling/createMessage`; `stopReason` may be `"toolUse"`. */
-export const CreateMessageResultSchema = PreviousCreateMessageResultSchema.extend({
+const createMessageResultSchema = PreviousCreateMessageResultSchema.extend({
   content: SamplingContentSchema,
   _meta: MetaSchema.optional(),
 });
+/** The zod type of {@link CreateMessageResultSchema}, named so that declarations refer to it. */
+export interface CreateMessageResultSchemaType
+  extends SchemaType<typeof createMessageResultSchema> {}
+/** Result of `sampling/createMessage`; `stopReason` may be `"toolUse"`. */
+export const CreateMessageResultSchema: CreateMessageResultSchemaType = createMessageResultSchema;
 /** Result of `sampling/createMessage`. */
 export type CreateMessageResult = z.infer<typeof CreateMessageResultSchema>;

@@ -6,7 +6,11 @@ import {
   RequestParamsSchema,
   ResultSchema,
 } from "../2024-11-05/base.js";
-import { defineNotificationSchema, defineRequestSchema } from "../shared/define.js";
+import {
+  defineNotificationSchema,
+  defineRequestSchema,
+  type SchemaType,
+} from "../shared/define.js";
 
 /* Revision 2025-11-25: experimental tasks (moved to an extension in 2026-07-28). */
 
@@ -21,8 +25,7 @@ export const TaskStatusSchema = z.enum([
 /** The status of a task. */
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;
 
-/** A pollable task; `ttl` null means unlimited lifetime. */
-export const TaskSchema = z.looseObject({
+const taskSchema = z.looseObject({
   taskId: z.string(),
   status: TaskStatusSchema,
   statusMessage: z.string().optional(),
@@ -31,6 +34,10 @@ export const TaskSchema = z.looseObject({
   ttl: z.union([z.number(), z.null()]),
   pollInterval: z.number().optional(),
 });
+/** The zod type of {@link TaskSchema}, named so that declarations refer to it. */
+export interface TaskSchemaType extends SchemaType<typeof taskSchema> {}
+/** A pollable task; `ttl` null means unlimited lifetime. */
+export const TaskSchema: TaskSchemaType = taskSchema;
 /** A pollable task. */
 export type Task = z.infer<typeof TaskSchema>;
 
@@ -39,8 +46,11 @@ export const RelatedTaskMetadataSchema = z.looseObject({ taskId: z.string() });
 /** Ties a message to a task. */
 export type RelatedTaskMetadata = z.infer<typeof RelatedTaskMetadataSchema>;
 
+const createTaskResultSchema = ResultSchema.extend({ task: TaskSchema });
+/** The zod type of {@link CreateTaskResultSchema}, named so that declarations refer to it. */
+export interface CreateTaskResultSchemaType extends SchemaType<typeof createTaskResultSchema> {}
 /** The immediate answer to a task-augmented request. */
-export const CreateTaskResultSchema = ResultSchema.extend({ task: TaskSchema });
+export const CreateTaskResultSchema: CreateTaskResultSchemaType = createTaskResultSchema;
 /** The immediate answer to a task-augmented request. */
 export type CreateTaskResult = z.infer<typeof CreateTaskResultSchema>;
 
@@ -95,14 +105,24 @@ export const CancelTaskResultSchema = ResultSchema.extend(TaskSchema.shape);
 /** Result of `tasks/cancel`. */
 export type CancelTaskResult = z.infer<typeof CancelTaskResultSchema>;
 
+const taskStatusNotificationParamsSchema = NotificationParamsSchema.extend(TaskSchema.shape);
+/** The zod type of {@link TaskStatusNotificationParamsSchema}, named so that declarations refer to it. */
+export interface TaskStatusNotificationParamsSchemaType
+  extends SchemaType<typeof taskStatusNotificationParamsSchema> {}
 /** Params of `notifications/tasks/status`: the task's fields. */
-export const TaskStatusNotificationParamsSchema = NotificationParamsSchema.extend(TaskSchema.shape);
+export const TaskStatusNotificationParamsSchema: TaskStatusNotificationParamsSchemaType =
+  taskStatusNotificationParamsSchema;
 
-/** `notifications/tasks/status`. */
-export const TaskStatusNotificationSchema = defineNotificationSchema(
+const taskStatusNotificationSchema = defineNotificationSchema(
   "notifications/tasks/status",
   TaskStatusNotificationParamsSchema,
 );
+/** The zod type of {@link TaskStatusNotificationSchema}, named so that declarations refer to it. */
+export interface TaskStatusNotificationSchemaType
+  extends SchemaType<typeof taskStatusNotificationSchema> {}
+/** `notifications/tasks/status`. */
+export const TaskStatusNotificationSchema: TaskStatusNotificationSchemaType =
+  taskStatusNotificationSchema;
 /** `notifications/tasks/status`. */
 export type TaskStatusNotification = z.infer<typeof TaskStatusNotificationSchema>;
 

@@ -7,7 +7,7 @@ import {
   ToolOutputSchemaSchema as PreviousToolOutputSchemaSchema,
   ToolSchema as PreviousToolSchema,
 } from "../2025-06-18/tools.js";
-import { defineRequestSchema } from "../shared/define.js";
+import { defineRequestSchema, type SchemaType } from "../shared/define.js";
 import { IconsSchema, TaskMetadataSchema } from "./base.js";
 import { ContentBlockSchema } from "./content.js";
 
@@ -42,20 +42,26 @@ export const ToolExecutionSchema = z.looseObject({
 /** How a tool may run as a task. */
 export type ToolExecution = z.infer<typeof ToolExecutionSchema>;
 
-/** A tool: 2025-06-18's plus `icons` and `execution`. */
-export const ToolSchema = PreviousToolSchema.extend({
+const toolSchema = PreviousToolSchema.extend({
   inputSchema: ToolInputSchemaSchema,
   outputSchema: ToolOutputSchemaSchema.optional(),
   icons: IconsSchema.optional(),
   execution: ToolExecutionSchema.optional(),
 });
+/** The zod type of {@link ToolSchema}, named so that declarations refer to it. */
+export interface ToolSchemaType extends SchemaType<typeof toolSchema> {}
+/** A tool: 2025-06-18's plus `icons` and `execution`. */
+export const ToolSchema: ToolSchemaType = toolSchema;
 /** A tool the client can call. */
 export type Tool = z.infer<typeof ToolSchema>;
 
-/** Result of `tools/list`. */
-export const ListToolsResultSchema = PreviousListToolsResultSchema.extend({
+const listToolsResultSchema = PreviousListToolsResultSchema.extend({
   tools: z.array(ToolSchema),
 });
+/** The zod type of {@link ListToolsResultSchema}, named so that declarations refer to it. */
+export interface ListToolsResultSchemaType extends SchemaType<typeof listToolsResultSchema> {}
+/** Result of `tools/list`. */
+export const ListToolsResultSchema: ListToolsResultSchemaType = listToolsResultSchema;
 /** Result of `tools/list`. */
 export type ListToolsResult = z.infer<typeof ListToolsResultSchema>;
 
@@ -66,14 +72,20 @@ export const CallToolRequestParamsSchema = PreviousCallToolRequestParamsSchema.e
 /** Params of `tools/call`. */
 export type CallToolRequestParams = z.infer<typeof CallToolRequestParamsSchema>;
 
+const callToolRequestSchema = defineRequestSchema("tools/call", CallToolRequestParamsSchema);
+/** The zod type of {@link CallToolRequestSchema}, named so that declarations refer to it. */
+export interface CallToolRequestSchemaType extends SchemaType<typeof callToolRequestSchema> {}
 /** `tools/call`. */
-export const CallToolRequestSchema = defineRequestSchema("tools/call", CallToolRequestParamsSchema);
+export const CallToolRequestSchema: CallToolRequestSchemaType = callToolRequestSchema;
 /** `tools/call`. */
 export type CallToolRequest = z.infer<typeof CallToolRequestSchema>;
 
-/** Result of `tools/call`. */
-export const CallToolResultSchema = PreviousCallToolResultSchema.extend({
+const callToolResultSchema = PreviousCallToolResultSchema.extend({
   content: z.array(ContentBlockSchema),
 });
+/** The zod type of {@link CallToolResultSchema}, named so that declarations refer to it. */
+export interface CallToolResultSchemaType extends SchemaType<typeof callToolResultSchema> {}
+/** Result of `tools/call`. */
+export const CallToolResultSchema: CallToolResultSchemaType = callToolResultSchema;
 /** Result of `tools/call`. */
 export type CallToolResult = z.infer<typeof CallToolResultSchema>;

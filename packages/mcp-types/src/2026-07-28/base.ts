@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ImplementationSchema } from "../2025-11-25/base.js";
+import type { SchemaType } from "../shared/define.js";
 import {
   CursorSchema,
   LoggingLevelSchema,
@@ -22,19 +23,25 @@ export {
  * the client's capabilities in `_meta`, and every result says its `resultType`.
  */
 
-/** `_meta` of a modern request: version and capabilities are required (missing ⇒ -32602). */
-export const RequestMetaSchema = z.looseObject({
+const requestMetaSchema = z.looseObject({
   progressToken: ProgressTokenSchema.optional(),
   "io.modelcontextprotocol/protocolVersion": z.string(),
   "io.modelcontextprotocol/clientInfo": ImplementationSchema.optional(),
   "io.modelcontextprotocol/clientCapabilities": ClientCapabilitiesSchema,
   "io.modelcontextprotocol/logLevel": LoggingLevelSchema.optional(),
 });
+/** The zod type of {@link RequestMetaSchema}, named so that declarations refer to it. */
+export interface RequestMetaSchemaType extends SchemaType<typeof requestMetaSchema> {}
+/** `_meta` of a modern request: version and capabilities are required (missing ⇒ -32602). */
+export const RequestMetaSchema: RequestMetaSchemaType = requestMetaSchema;
 /** `_meta` of a modern request. */
 export type RequestMeta = z.infer<typeof RequestMetaSchema>;
 
+const requestParamsSchema = z.looseObject({ _meta: RequestMetaSchema });
+/** The zod type of {@link RequestParamsSchema}, named so that declarations refer to it. */
+export interface RequestParamsSchemaType extends SchemaType<typeof requestParamsSchema> {}
 /** Params every modern request carries: `_meta` is required. */
-export const RequestParamsSchema = z.looseObject({ _meta: RequestMetaSchema });
+export const RequestParamsSchema: RequestParamsSchemaType = requestParamsSchema;
 /** Params every modern request carries. */
 export type RequestParams = z.infer<typeof RequestParamsSchema>;
 
@@ -53,45 +60,65 @@ export type NotificationParams = z.infer<typeof NotificationParamsSchema>;
 /** Params of notifications whose params are optional (list_changed). */
 export const OptionalNotificationParamsSchema = NotificationParamsSchema.optional();
 
-/** `_meta` of a result: the server SHOULD name itself. */
-export const ResultMetaSchema = z.looseObject({
+const resultMetaSchema = z.looseObject({
   "io.modelcontextprotocol/serverInfo": ImplementationSchema.optional(),
 });
+/** The zod type of {@link ResultMetaSchema}, named so that declarations refer to it. */
+export interface ResultMetaSchemaType extends SchemaType<typeof resultMetaSchema> {}
+/** `_meta` of a result: the server SHOULD name itself. */
+export const ResultMetaSchema: ResultMetaSchemaType = resultMetaSchema;
 
+const resultSchema = z.looseObject({
+  _meta: ResultMetaSchema.optional(),
+  resultType: z.string(),
+});
+/** The zod type of {@link ResultSchema}, named so that declarations refer to it. */
+export interface ResultSchemaType extends SchemaType<typeof resultSchema> {}
 /**
  * Fields every modern result carries. `resultType` is required of a 2026-07-28 server; a client
  * treats its absence (an older server) as `"complete"`, which the legacy schemas model.
  */
-export const ResultSchema = z.looseObject({
-  _meta: ResultMetaSchema.optional(),
-  resultType: z.string(),
-});
+export const ResultSchema: ResultSchemaType = resultSchema;
 /** Fields every modern result carries. */
 export type Result = z.infer<typeof ResultSchema>;
 
+const emptyResultSchema = ResultSchema;
+/** The zod type of {@link EmptyResultSchema}, named so that declarations refer to it. */
+export interface EmptyResultSchemaType extends SchemaType<typeof emptyResultSchema> {}
 /** A result that carries no data. */
-export const EmptyResultSchema = ResultSchema;
+export const EmptyResultSchema: EmptyResultSchemaType = emptyResultSchema;
 /** A result that carries no data. */
 export type EmptyResult = z.infer<typeof EmptyResultSchema>;
 
-/** Caching hints required on list results, `resources/read` and `server/discover`. */
-export const CacheableResultSchema = ResultSchema.extend({
+const cacheableResultSchema = ResultSchema.extend({
   ttlMs: z.number().min(0),
   cacheScope: z.enum(["public", "private"]),
 });
+/** The zod type of {@link CacheableResultSchema}, named so that declarations refer to it. */
+export interface CacheableResultSchemaType extends SchemaType<typeof cacheableResultSchema> {}
+/** Caching hints required on list results, `resources/read` and `server/discover`. */
+export const CacheableResultSchema: CacheableResultSchemaType = cacheableResultSchema;
 /** Caching hints. */
 export type CacheableResult = z.infer<typeof CacheableResultSchema>;
 
-/** Params of a paginated list request. */
-export const PaginatedRequestParamsSchema = RequestParamsSchema.extend({
+const paginatedRequestParamsSchema = RequestParamsSchema.extend({
   cursor: CursorSchema.optional(),
 });
+/** The zod type of {@link PaginatedRequestParamsSchema}, named so that declarations refer to it. */
+export interface PaginatedRequestParamsSchemaType
+  extends SchemaType<typeof paginatedRequestParamsSchema> {}
+/** Params of a paginated list request. */
+export const PaginatedRequestParamsSchema: PaginatedRequestParamsSchemaType =
+  paginatedRequestParamsSchema;
 /** Params of a paginated list request. */
 export type PaginatedRequestParams = z.infer<typeof PaginatedRequestParamsSchema>;
 
-/** Fields of a paginated, cacheable list result (each page has its own `ttlMs`). */
-export const PaginatedResultSchema = CacheableResultSchema.extend({
+const paginatedResultSchema = CacheableResultSchema.extend({
   nextCursor: CursorSchema.optional(),
 });
+/** The zod type of {@link PaginatedResultSchema}, named so that declarations refer to it. */
+export interface PaginatedResultSchemaType extends SchemaType<typeof paginatedResultSchema> {}
+/** Fields of a paginated, cacheable list result (each page has its own `ttlMs`). */
+export const PaginatedResultSchema: PaginatedResultSchemaType = paginatedResultSchema;
 /** Fields of a paginated list result. */
 export type PaginatedResult = z.infer<typeof PaginatedResultSchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { SchemaType } from "../shared/define.js";
 import { JSONValueObjectSchema } from "../shared/primitives.js";
 
 /*
@@ -10,8 +11,7 @@ import { JSONValueObjectSchema } from "../shared/primitives.js";
 /** Extension support keyed by extension id (e.g. `io.modelcontextprotocol/tasks`). */
 export const ExtensionsCapabilitySchema = z.record(z.string(), JSONValueObjectSchema);
 
-/** Capabilities a modern client declares in every request's `_meta` (`{}` for none). */
-export const ClientCapabilitiesSchema = z.looseObject({
+const clientCapabilitiesSchema = z.looseObject({
   experimental: z.record(z.string(), JSONValueObjectSchema).optional(),
   roots: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
   sampling: z
@@ -25,11 +25,14 @@ export const ClientCapabilitiesSchema = z.looseObject({
     .optional(),
   extensions: ExtensionsCapabilitySchema.optional(),
 });
+/** The zod type of {@link ClientCapabilitiesSchema}, named so that declarations refer to it. */
+export interface ClientCapabilitiesSchemaType extends SchemaType<typeof clientCapabilitiesSchema> {}
+/** Capabilities a modern client declares in every request's `_meta` (`{}` for none). */
+export const ClientCapabilitiesSchema: ClientCapabilitiesSchemaType = clientCapabilitiesSchema;
 /** Capabilities a modern client declares. */
 export type ClientCapabilities = z.infer<typeof ClientCapabilitiesSchema>;
 
-/** Capabilities a modern server declares in `server/discover`. */
-export const ServerCapabilitiesSchema = z.looseObject({
+const serverCapabilitiesSchema = z.looseObject({
   experimental: z.record(z.string(), JSONValueObjectSchema).optional(),
   logging: JSONValueObjectSchema.optional(),
   completions: JSONValueObjectSchema.optional(),
@@ -40,5 +43,9 @@ export const ServerCapabilitiesSchema = z.looseObject({
   tools: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
   extensions: ExtensionsCapabilitySchema.optional(),
 });
+/** The zod type of {@link ServerCapabilitiesSchema}, named so that declarations refer to it. */
+export interface ServerCapabilitiesSchemaType extends SchemaType<typeof serverCapabilitiesSchema> {}
+/** Capabilities a modern server declares in `server/discover`. */
+export const ServerCapabilitiesSchema: ServerCapabilitiesSchemaType = serverCapabilitiesSchema;
 /** Capabilities a modern server declares. */
 export type ServerCapabilities = z.infer<typeof ServerCapabilitiesSchema>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CompleteRequestParamsSchema as PreviousCompleteRequestParamsSchema } from "../2025-06-18/completion.js";
-import { defineRequestSchema } from "../shared/define.js";
+import { defineRequestSchema, type SchemaType } from "../shared/define.js";
 import { RequestMetaSchema, ResultSchema } from "./base.js";
 
 export {
@@ -10,10 +10,15 @@ export {
   ResourceTemplateReferenceSchema,
 } from "../2025-06-18/completion.js";
 
-/** Params of `completion/complete` (with the required modern `_meta`). */
-export const CompleteRequestParamsSchema = PreviousCompleteRequestParamsSchema.extend({
+const completeRequestParamsSchema = PreviousCompleteRequestParamsSchema.extend({
   _meta: RequestMetaSchema,
 });
+/** The zod type of {@link CompleteRequestParamsSchema}, named so that declarations refer to it. */
+export interface CompleteRequestParamsSchemaType
+  extends SchemaType<typeof completeRequestParamsSchema> {}
+/** Params of `completion/complete` (with the required modern `_meta`). */
+export const CompleteRequestParamsSchema: CompleteRequestParamsSchemaType =
+  completeRequestParamsSchema;
 /** Params of `completion/complete`. */
 export type CompleteRequestParams = z.infer<typeof CompleteRequestParamsSchema>;
 
@@ -25,13 +30,16 @@ export const CompleteRequestSchema = defineRequestSchema(
 /** `completion/complete`. */
 export type CompleteRequest = z.infer<typeof CompleteRequestSchema>;
 
-/** Result of `completion/complete`; at most 100 values. */
-export const CompleteResultSchema = ResultSchema.extend({
+const completeResultSchema = ResultSchema.extend({
   completion: z.looseObject({
     values: z.array(z.string()).max(100),
     total: z.number().int().optional(),
     hasMore: z.boolean().optional(),
   }),
 });
+/** The zod type of {@link CompleteResultSchema}, named so that declarations refer to it. */
+export interface CompleteResultSchemaType extends SchemaType<typeof completeResultSchema> {}
+/** Result of `completion/complete`; at most 100 values. */
+export const CompleteResultSchema: CompleteResultSchemaType = completeResultSchema;
 /** Result of `completion/complete`. */
 export type CompleteResult = z.infer<typeof CompleteResultSchema>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ToolResultContentSchema as PreviousToolResultContentSchema } from "../2025-11-25/content.js";
+import type { SchemaType } from "../shared/define.js";
 
 export {
   type AudioContent,
@@ -18,9 +19,12 @@ export {
   ToolUseContentSchema,
 } from "../2025-11-25/content.js";
 
-/** The result of a tool use: `structuredContent` may be any JSON value in 2026-07-28. */
-export const ToolResultContentSchema = PreviousToolResultContentSchema.extend({
+const toolResultContentSchema = PreviousToolResultContentSchema.extend({
   structuredContent: z.unknown().optional(),
 });
+/** The zod type of {@link ToolResultContentSchema}, named so that declarations refer to it. */
+export interface ToolResultContentSchemaType extends SchemaType<typeof toolResultContentSchema> {}
+/** The result of a tool use: `structuredContent` may be any JSON value in 2026-07-28. */
+export const ToolResultContentSchema: ToolResultContentSchemaType = toolResultContentSchema;
 /** The result of a tool use. */
 export type ToolResultContent = z.infer<typeof ToolResultContentSchema>;

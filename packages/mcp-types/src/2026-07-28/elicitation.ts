@@ -3,7 +3,7 @@ import {
   ElicitRequestFormParamsSchema as PreviousElicitRequestFormParamsSchema,
   ElicitRequestURLParamsSchema as PreviousElicitRequestURLParamsSchema,
 } from "../2025-11-25/elicitation.js";
-import { defineRequestSchema } from "../shared/define.js";
+import { defineRequestSchema, type SchemaType } from "../shared/define.js";
 
 export {
   type BooleanSchema,
@@ -42,10 +42,15 @@ export {
  * `notifications/elicitation/complete` are removed, and so is task augmentation.
  */
 
-/** Params of a form-mode elicitation. */
-export const ElicitRequestFormParamsSchema = PreviousElicitRequestFormParamsSchema.omit({
+const elicitRequestFormParamsSchema = PreviousElicitRequestFormParamsSchema.omit({
   task: true,
 });
+/** The zod type of {@link ElicitRequestFormParamsSchema}, named so that declarations refer to it. */
+export interface ElicitRequestFormParamsSchemaType
+  extends SchemaType<typeof elicitRequestFormParamsSchema> {}
+/** Params of a form-mode elicitation. */
+export const ElicitRequestFormParamsSchema: ElicitRequestFormParamsSchemaType =
+  elicitRequestFormParamsSchema;
 /** Params of a form-mode elicitation. */
 export type ElicitRequestFormParams = z.infer<typeof ElicitRequestFormParamsSchema>;
 
@@ -57,18 +62,22 @@ export const ElicitRequestURLParamsSchema = PreviousElicitRequestURLParamsSchema
 /** Params of a URL-mode elicitation. */
 export type ElicitRequestURLParams = z.infer<typeof ElicitRequestURLParamsSchema>;
 
-/** Params of `elicitation/create`. */
-export const ElicitRequestParamsSchema = z.union([
+const elicitRequestParamsSchema = z.union([
   ElicitRequestURLParamsSchema,
   ElicitRequestFormParamsSchema,
 ]);
+/** The zod type of {@link ElicitRequestParamsSchema}, named so that declarations refer to it. */
+export interface ElicitRequestParamsSchemaType
+  extends SchemaType<typeof elicitRequestParamsSchema> {}
+/** Params of `elicitation/create`. */
+export const ElicitRequestParamsSchema: ElicitRequestParamsSchemaType = elicitRequestParamsSchema;
 /** Params of `elicitation/create`. */
 export type ElicitRequestParams = z.infer<typeof ElicitRequestParamsSchema>;
 
+const elicitRequestSchema = defineRequestSchema("elicitation/create", ElicitRequestParamsSchema);
+/** The zod type of {@link ElicitRequestSchema}, named so that declarations refer to it. */
+export interface ElicitRequestSchemaType extends SchemaType<typeof elicitRequestSchema> {}
 /** An `elicitation/create` input request. */
-export const ElicitRequestSchema = defineRequestSchema(
-  "elicitation/create",
-  ElicitRequestParamsSchema,
-);
+export const ElicitRequestSchema: ElicitRequestSchemaType = elicitRequestSchema;
 /** An `elicitation/create` input request. */
 export type ElicitRequest = z.infer<typeof ElicitRequestSchema>;

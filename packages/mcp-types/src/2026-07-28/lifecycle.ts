@@ -1,12 +1,17 @@
 import { z } from "zod";
-import { defineRequestSchema } from "../shared/define.js";
+import { defineRequestSchema, type SchemaType } from "../shared/define.js";
 import { CacheableResultSchema, RequestParamsSchema } from "./base.js";
 import { ServerCapabilitiesSchema } from "./capabilities.js";
 
 /* Revision 2026-07-28: `server/discover` replaces `initialize`; `ping` is removed. */
 
+const discoverRequestParamsSchema = RequestParamsSchema;
+/** The zod type of {@link DiscoverRequestParamsSchema}, named so that declarations refer to it. */
+export interface DiscoverRequestParamsSchemaType
+  extends SchemaType<typeof discoverRequestParamsSchema> {}
 /** Params of `server/discover`. */
-export const DiscoverRequestParamsSchema = RequestParamsSchema;
+export const DiscoverRequestParamsSchema: DiscoverRequestParamsSchemaType =
+  discoverRequestParamsSchema;
 
 /** `server/discover`: every modern server MUST implement it. */
 export const DiscoverRequestSchema = defineRequestSchema(

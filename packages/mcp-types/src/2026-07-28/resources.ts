@@ -1,7 +1,11 @@
 import { z } from "zod";
 import { ResourceContentsUnionSchema } from "../2025-06-18/resources.js";
 import { ResourceSchema, ResourceTemplateSchema } from "../2025-11-25/resources.js";
-import { defineNotificationSchema, defineRequestSchema } from "../shared/define.js";
+import {
+  defineNotificationSchema,
+  defineRequestSchema,
+  type SchemaType,
+} from "../shared/define.js";
 import {
   CacheableResultSchema,
   NotificationParamsSchema,
@@ -30,59 +34,100 @@ export {
 /* Revision 2026-07-28: lists and reads are cacheable; subscribe/unsubscribe are replaced by
  * `subscriptions/listen`; not found is -32602 (no longer -32002). */
 
+const listResourcesRequestParamsSchema = PaginatedRequestParamsSchema;
+/** The zod type of {@link ListResourcesRequestParamsSchema}, named so that declarations refer to it. */
+export interface ListResourcesRequestParamsSchemaType
+  extends SchemaType<typeof listResourcesRequestParamsSchema> {}
 /** Params of `resources/list` (required: they carry `_meta`). */
-export const ListResourcesRequestParamsSchema = PaginatedRequestParamsSchema;
-/** `resources/list`. */
-export const ListResourcesRequestSchema = defineRequestSchema(
+export const ListResourcesRequestParamsSchema: ListResourcesRequestParamsSchemaType =
+  listResourcesRequestParamsSchema;
+const listResourcesRequestSchema = defineRequestSchema(
   "resources/list",
   ListResourcesRequestParamsSchema,
 );
+/** The zod type of {@link ListResourcesRequestSchema}, named so that declarations refer to it. */
+export interface ListResourcesRequestSchemaType
+  extends SchemaType<typeof listResourcesRequestSchema> {}
+/** `resources/list`. */
+export const ListResourcesRequestSchema: ListResourcesRequestSchemaType =
+  listResourcesRequestSchema;
 /** `resources/list`. */
 export type ListResourcesRequest = z.infer<typeof ListResourcesRequestSchema>;
 
-/** Result of `resources/list`. */
-export const ListResourcesResultSchema = PaginatedResultSchema.extend({
+const listResourcesResultSchema = PaginatedResultSchema.extend({
   resources: z.array(ResourceSchema),
 });
+/** The zod type of {@link ListResourcesResultSchema}, named so that declarations refer to it. */
+export interface ListResourcesResultSchemaType
+  extends SchemaType<typeof listResourcesResultSchema> {}
+/** Result of `resources/list`. */
+export const ListResourcesResultSchema: ListResourcesResultSchemaType = listResourcesResultSchema;
 /** Result of `resources/list`. */
 export type ListResourcesResult = z.infer<typeof ListResourcesResultSchema>;
 
+const listResourceTemplatesRequestParamsSchema = PaginatedRequestParamsSchema;
+/** The zod type of {@link ListResourceTemplatesRequestParamsSchema}, named so that declarations refer to it. */
+export interface ListResourceTemplatesRequestParamsSchemaType
+  extends SchemaType<typeof listResourceTemplatesRequestParamsSchema> {}
 /** Params of `resources/templates/list`. */
-export const ListResourceTemplatesRequestParamsSchema = PaginatedRequestParamsSchema;
-/** `resources/templates/list`. */
-export const ListResourceTemplatesRequestSchema = defineRequestSchema(
+export const ListResourceTemplatesRequestParamsSchema: ListResourceTemplatesRequestParamsSchemaType =
+  listResourceTemplatesRequestParamsSchema;
+const listResourceTemplatesRequestSchema = defineRequestSchema(
   "resources/templates/list",
   ListResourceTemplatesRequestParamsSchema,
 );
+/** The zod type of {@link ListResourceTemplatesRequestSchema}, named so that declarations refer to it. */
+export interface ListResourceTemplatesRequestSchemaType
+  extends SchemaType<typeof listResourceTemplatesRequestSchema> {}
+/** `resources/templates/list`. */
+export const ListResourceTemplatesRequestSchema: ListResourceTemplatesRequestSchemaType =
+  listResourceTemplatesRequestSchema;
 /** `resources/templates/list`. */
 export type ListResourceTemplatesRequest = z.infer<typeof ListResourceTemplatesRequestSchema>;
 
-/** Result of `resources/templates/list`. */
-export const ListResourceTemplatesResultSchema = PaginatedResultSchema.extend({
+const listResourceTemplatesResultSchema = PaginatedResultSchema.extend({
   resourceTemplates: z.array(ResourceTemplateSchema),
 });
+/** The zod type of {@link ListResourceTemplatesResultSchema}, named so that declarations refer to it. */
+export interface ListResourceTemplatesResultSchemaType
+  extends SchemaType<typeof listResourceTemplatesResultSchema> {}
+/** Result of `resources/templates/list`. */
+export const ListResourceTemplatesResultSchema: ListResourceTemplatesResultSchemaType =
+  listResourceTemplatesResultSchema;
 /** Result of `resources/templates/list`. */
 export type ListResourceTemplatesResult = z.infer<typeof ListResourceTemplatesResultSchema>;
 
-/** Params of `resources/read` (may carry MRTR `inputResponses` and `requestState`). */
-export const ReadResourceRequestParamsSchema = InputResponseRequestParamsSchema.extend({
+const readResourceRequestParamsSchema = InputResponseRequestParamsSchema.extend({
   uri: z.string(),
 });
+/** The zod type of {@link ReadResourceRequestParamsSchema}, named so that declarations refer to it. */
+export interface ReadResourceRequestParamsSchemaType
+  extends SchemaType<typeof readResourceRequestParamsSchema> {}
+/** Params of `resources/read` (may carry MRTR `inputResponses` and `requestState`). */
+export const ReadResourceRequestParamsSchema: ReadResourceRequestParamsSchemaType =
+  readResourceRequestParamsSchema;
 /** Params of `resources/read`. */
 export type ReadResourceRequestParams = z.infer<typeof ReadResourceRequestParamsSchema>;
 
-/** `resources/read`. */
-export const ReadResourceRequestSchema = defineRequestSchema(
+const readResourceRequestSchema = defineRequestSchema(
   "resources/read",
   ReadResourceRequestParamsSchema,
 );
+/** The zod type of {@link ReadResourceRequestSchema}, named so that declarations refer to it. */
+export interface ReadResourceRequestSchemaType
+  extends SchemaType<typeof readResourceRequestSchema> {}
+/** `resources/read`. */
+export const ReadResourceRequestSchema: ReadResourceRequestSchemaType = readResourceRequestSchema;
 /** `resources/read`. */
 export type ReadResourceRequest = z.infer<typeof ReadResourceRequestSchema>;
 
-/** Complete result of `resources/read` (cacheable). */
-export const ReadResourceResultSchema = CacheableResultSchema.extend({
+const readResourceResultSchema = CacheableResultSchema.extend({
   contents: z.array(ResourceContentsUnionSchema),
 });
+/** The zod type of {@link ReadResourceResultSchema}, named so that declarations refer to it. */
+export interface ReadResourceResultSchemaType extends SchemaType<typeof readResourceResultSchema> {}
+/** Complete result of `resources/read` (cacheable). */
+export const ReadResourceResultSchema: ReadResourceResultSchemaType = readResourceResultSchema;
 /** Result of `resources/read`. */
 export type ReadResourceResult = z.infer<typeof ReadResourceResultSchema>;
 

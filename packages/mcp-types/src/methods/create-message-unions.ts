@@ -1,11 +1,6 @@
 import { z } from "zod";
 import { defineNotificationSchema, defineRequestSchema } from "../shared/define.js";
-import type {
-  McpMethodDescriptor,
-  McpNotificationDescriptor,
-  McpRequestDescriptor,
-} from "./method-descriptor.js";
-import type { MethodDirection } from "./method-table.js";
+import type { McpMethodDescriptor } from "./method-descriptor.js";
 
 type FromClient = "client-to-server" | "both";
 type FromServer = "server-to-client" | "both";
@@ -19,23 +14,45 @@ type Sent<Methods, Kind extends "request" | "notification", Direction> = {
     : never;
 }[keyof Methods];
 
+/*
+ * The message types below read the descriptors' properties with plain `infer` instead of matching
+ * `McpRequestDescriptor<..., z.ZodType, ...>`: that match compared every schema of a revision with
+ * `z.ZodType` member by member, which was most of what a consumer's compiler spent on this package
+ * (about 190 MB of 508 for the root entry). The types are the same: what `defineRequestSchema` (a
+ * loose object) outputs, pinned by test/message-unions.test.ts.
+ */
+
+/** The output of the loose `{ method, params }` object `defineRequestSchema` builds. */
+type MethodMessage<Method, Params> = z.core.$InferObjectOutput<
+  { method: z.ZodLiteral<Method & string>; params: Params },
+  z.core.$loose["out"]
+>;
+
 /** The `{ method, params }` message a request descriptor describes. */
-type RequestMessage<Descriptor> =
-  Descriptor extends McpRequestDescriptor<infer Method, infer Params, z.ZodType, MethodDirection>
-    ? z.output<ReturnType<typeof defineRequestSchema<Method, Params>>>
-    : never;
+type RequestMessage<Descriptor> = Descriptor extends {
+  readonly kind: "request";
+  readonly method: infer Method;
+  readonly params: infer Params;
+}
+  ? MethodMessage<Method, Params>
+  : never;
 
 /** The `{ method, params }` message a notification descriptor describes. */
-type NotificationMessage<Descriptor> =
-  Descriptor extends McpNotificationDescriptor<infer Method, infer Params, MethodDirection>
-    ? z.output<ReturnType<typeof defineNotificationSchema<Method, Params>>>
-    : never;
+type NotificationMessage<Descriptor> = Descriptor extends {
+  readonly kind: "notification";
+  readonly method: infer Method;
+  readonly params: infer Params;
+}
+  ? MethodMessage<Method, Params>
+  : never;
 
 /** The result a request descriptor describes. */
-type ResultOf<Descriptor> =
-  Descriptor extends McpRequestDescriptor<string, z.ZodType, infer Result, MethodDirection>
-    ? z.output<Result>
-    : never;
+type ResultOf<Descriptor> = Descriptor extends {
+  readonly kind: "request";
+  readonly result: infer Result;
+}
+  ? z.output<Result>
+  : never;
 
 function unionOf(schemas: z.ZodType[]): z.ZodType {
   if (schemas.length === 0) return z.never();

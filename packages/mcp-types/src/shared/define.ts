@@ -18,3 +18,11 @@ export function defineNotificationSchema<const Method extends string, Params ext
 ) {
   return z.looseObject({ method: z.literal(method), params });
 }
+
+/**
+ * A schema's own type, for naming it: `export interface XSchemaType extends SchemaType<typeof
+ * xSchema> {}` and `export const XSchema: XSchemaType = xSchema`. Declarations then refer to the
+ * interface by name wherever another schema embeds this one, instead of repeating its whole
+ * inferred type; that keeps the `.d.ts` files small and a consumer's compiler memory low.
+ */
+export type SchemaType<Schema> = Schema;

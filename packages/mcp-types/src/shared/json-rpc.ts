@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { SchemaType } from "./define.js";
 import { RequestIdSchema } from "./primitives.js";
 
 /** The JSON-RPC version string every message carries. */
@@ -50,13 +51,16 @@ export const JSONRPCErrorResponseSchema = z.looseObject({
 /** A JSON-RPC error response envelope. */
 export type JSONRPCErrorResponse = z.infer<typeof JSONRPCErrorResponseSchema>;
 
-/** Any single JSON-RPC message. Order matters: a request has an id, a notification has none. */
-export const JSONRPCMessageSchema = z.union([
+const jsonrpcMessageSchema = z.union([
   JSONRPCRequestSchema,
   JSONRPCNotificationSchema,
   JSONRPCResultResponseSchema,
   JSONRPCErrorResponseSchema,
 ]);
+/** The zod type of {@link JSONRPCMessageSchema}, named so that declarations refer to it. */
+export interface JSONRPCMessageSchemaType extends SchemaType<typeof jsonrpcMessageSchema> {}
+/** Any single JSON-RPC message. Order matters: a request has an id, a notification has none. */
+export const JSONRPCMessageSchema: JSONRPCMessageSchemaType = jsonrpcMessageSchema;
 /** Any single JSON-RPC message. */
 export type JSONRPCMessage = z.infer<typeof JSONRPCMessageSchema>;
 
