@@ -42,7 +42,7 @@ export function requestTraceOf(context: RequestContext): RequestTrace | undefine
 function settle(
   tracker: RequestTracker,
   run: () => unknown,
-  signal?: AbortSignal,
+  signal?: Pick<AbortSignal, "aborted" | "reason">,
 ): Promise<unknown> {
   let pending: Promise<unknown>;
   try {
@@ -63,7 +63,26 @@ function settle(
   );
 }
 
-function cancelled(signal: AbortSignal): RequestEnd {
+/**
+ * The handler's context with another connection. A jsonrpc-core context (it has `cancellation`)
+ * is copied field by field so that its `signal` stays lazy (a spread would read it).
+ */
+function withConnection(context: RequestContext, connection: Connection): TracedContext {
+  const cancellation = context.cancellation;
+  if (cancellation === undefined) return { ...context, connection };
+  return {
+    id: context.id,
+    method: context.method,
+    get signal() {
+      return context.signal;
+    },
+    cancellation,
+    info: context.info,
+    connection,
+  };
+}
+
+function cancelled(signal: Pick<AbortSignal, "reason">): RequestEnd {
   const reason: unknown = signal.reason;
   return {
     outcome: "cancelled",
@@ -109,9 +128,10 @@ export function instrumentConnection(
         id: context.id,
         ...labels,
       });
-      const wrappedContext: TracedContext = { ...context, connection: instrumented };
+      const wrappedContext = withConnection(context, instrumented);
       wrappedContext[traceKey] = tracker.trace;
-      return settle(tracker, () => handler(params, wrappedContext), context.signal);
+      const cancellation = context.cancellation ?? context.signal;
+      return settle(tracker, () => handler(params, wrappedContext), cancellation);
     };
 
   const overrides = {

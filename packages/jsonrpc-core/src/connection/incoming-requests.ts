@@ -12,8 +12,9 @@ import type {
   JSONRPCResponse,
 } from "../messages.js";
 import type { FrameInfo } from "../transport.js";
+import { LazyAbort } from "./cancellation.js";
 import { ConcurrencyLimit, DEFAULT_MAX_QUEUED_HANDLERS } from "./concurrency-limit.js";
-import type { Connection, RequestHandler } from "./connection-types.js";
+import type { Connection, RequestContext, RequestHandler } from "./connection-types.js";
 import { describeSchemaFailure, type SchemaLike } from "./descriptors.js";
 
 /** A registered request handler with the descriptor's params schema, if any. */
@@ -26,7 +27,7 @@ export interface HandlerEntry {
 export class IncomingRequests {
   readonly handlers = new Map<string, HandlerEntry>();
   fallback: HandlerEntry | undefined;
-  readonly #active = new Map<JSONRPCId, AbortController>();
+  readonly #active = new Map<JSONRPCId, LazyAbort>();
   readonly #limit: ConcurrencyLimit;
   readonly #connection: Connection;
   readonly #report: (error: Error) => void;
@@ -52,24 +53,28 @@ export class IncomingRequests {
   async dispatch(request: JSONRPCRequest, info: FrameInfo): Promise<JSONRPCResponse | undefined> {
     const slot = this.#limit.acquire();
     if (slot === undefined) return this.#busy(request);
-    const controller = new AbortController();
+    const controller = new LazyAbort();
     this.#active.set(request.id, controller);
     await slot;
     try {
-      if (controller.signal.aborted) return undefined;
-      const context = {
+      if (controller.aborted) return undefined;
+      // The signal is a getter: no AbortSignal unless the handler reads it.
+      const context: RequestContext = {
         id: request.id,
         method: request.method,
-        signal: controller.signal,
+        get signal() {
+          return controller.signal;
+        },
+        cancellation: controller,
         info,
         connection: this.#connection,
       };
       const result = await this.#invoke(request, context);
-      if (controller.signal.aborted) return undefined;
+      if (controller.aborted) return undefined;
       // A success response must carry `result`; `undefined` would vanish from the JSON.
       return { jsonrpc: "2.0", id: request.id, result: result === undefined ? null : result };
     } catch (error) {
-      if (controller.signal.aborted) return undefined;
+      if (controller.aborted) return undefined;
       return { jsonrpc: "2.0", id: request.id, error: this.#toWireError(error, request.method) };
     } finally {
       this.#limit.release();

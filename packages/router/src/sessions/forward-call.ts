@@ -55,9 +55,11 @@ export function createForwarder(
           };
     try {
       const options: { -readonly [K in keyof BackendRequestOptions]: BackendRequestOptions[K] } = {
-        signal: context.signal,
         cause: { caller: sessionId, requestId: context.id },
       };
+      // Relayed without an AbortSignal where the context allows (made only when read).
+      if (context.cancellation !== undefined) options.cancellation = context.cancellation;
+      else options.signal = context.signal;
       if (onProgress) options.onProgress = onProgress;
       return await backend.request(method, sent as JSONRPCParams, options);
     } catch (error) {
