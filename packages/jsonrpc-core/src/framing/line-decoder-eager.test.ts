@@ -1,19 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { cut } from "../../test/chunks.js";
 import { createLineSplitter, type DroppedLine } from "./line-decoder.js";
-
-/** Splits bytes at the given cut points (taken modulo the length). */
-function chunksOf(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[] {
-  const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
-  const chunks: Uint8Array[] = [];
-  let start = 0;
-  for (const point of points) {
-    chunks.push(bytes.slice(start, point));
-    start = point;
-  }
-  chunks.push(bytes.slice(start));
-  return chunks;
-}
 
 function split(chunks: readonly Uint8Array[], eagerDecodeBytes: number, maxLineBytes = 1 << 20) {
   const lines: string[] = [];
@@ -38,7 +26,7 @@ describe("createLineSplitter: long lines decoded as they arrive", () => {
         fc.array(fc.nat(), { maxLength: 30 }),
         (lines, cuts) => {
           const text = lines.map(([body, crlf]) => `${body}${crlf ? "\r\n" : "\n"}`).join("");
-          const chunks = chunksOf(new TextEncoder().encode(text), cuts);
+          const chunks = cut(new TextEncoder().encode(text), cuts);
           expect(split(chunks, 4)).toEqual(split(chunks, Number.POSITIVE_INFINITY));
         },
       ),
@@ -47,7 +35,7 @@ describe("createLineSplitter: long lines decoded as they arrive", () => {
 
   it("drops a line over the limit that it had started decoding, and goes on", () => {
     const long = new TextEncoder().encode(`${"é".repeat(40)}\r\nok\n${"x".repeat(50)}`);
-    const chunks = chunksOf(long, [3, 17, 40, 81, 90]);
+    const chunks = cut(long, [3, 17, 40, 81, 90]);
     expect(split(chunks, 8, 60)).toEqual({ lines: ["ok", "x".repeat(50)], dropped: [80] });
     expect(split(chunks, 8, 80)).toEqual({
       lines: ["é".repeat(40), "ok", "x".repeat(50)],
