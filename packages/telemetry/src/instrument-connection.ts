@@ -1,4 +1,5 @@
 import type {
+  Cancellation,
   Connection,
   JSONRPCParams,
   RequestContext,
@@ -70,16 +71,30 @@ function settle(
 function withConnection(context: RequestContext, connection: Connection): TracedContext {
   const cancellation = context.cancellation;
   if (cancellation === undefined) return { ...context, connection };
-  return {
-    id: context.id,
-    method: context.method,
-    get signal() {
-      return context.signal;
-    },
-    cancellation,
-    info: context.info,
-    connection,
-  };
+  return new RelayedContext(context, cancellation, connection);
+}
+
+/** A jsonrpc-core context on another connection; its signal is the original's, read when read. */
+class RelayedContext implements RequestContext {
+  readonly id: RequestContext["id"];
+  readonly method: string;
+  readonly cancellation: Cancellation;
+  readonly info: RequestContext["info"];
+  readonly connection: Connection;
+  readonly #original: RequestContext;
+
+  constructor(original: RequestContext, cancellation: Cancellation, connection: Connection) {
+    this.id = original.id;
+    this.method = original.method;
+    this.cancellation = cancellation;
+    this.info = original.info;
+    this.connection = connection;
+    this.#original = original;
+  }
+
+  get signal(): AbortSignal {
+    return this.#original.signal;
+  }
 }
 
 function cancelled(signal: Pick<AbortSignal, "reason">): RequestEnd {

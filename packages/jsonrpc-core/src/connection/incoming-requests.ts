@@ -12,6 +12,7 @@ import type {
   JSONRPCResponse,
 } from "../messages.js";
 import type { FrameInfo } from "../transport.js";
+import type { Cancellation } from "./cancellation.js";
 import { LazyAbort } from "./cancellation.js";
 import { ConcurrencyLimit, DEFAULT_MAX_QUEUED_HANDLERS } from "./concurrency-limit.js";
 import type { Connection, RequestContext, RequestHandler } from "./connection-types.js";
@@ -58,17 +59,7 @@ export class IncomingRequests {
     await slot;
     try {
       if (controller.aborted) return undefined;
-      // The signal is a getter: no AbortSignal unless the handler reads it.
-      const context: RequestContext = {
-        id: request.id,
-        method: request.method,
-        get signal() {
-          return controller.signal;
-        },
-        cancellation: controller,
-        info,
-        connection: this.#connection,
-      };
+      const context = new HandlerContext(request, controller, info, this.#connection);
       const result = await this.#invoke(request, context);
       if (controller.aborted) return undefined;
       // A success response must carry `result`; `undefined` would vanish from the JSON.
@@ -133,5 +124,33 @@ export class IncomingRequests {
     const message = `Handler for "${method}" failed: ${failure.message}`;
     this.#report(new LocalError("HANDLER_FAILED", message, { cause: failure }));
     return { code: ErrorCode.InternalError, message: "Internal error" };
+  }
+}
+
+/**
+ * What a handler gets. `signal` is a getter on the prototype, made on first read (no AbortSignal
+ * unless a handler reads it); a class keeps one shape for every context, where an object literal
+ * with a getter would make a new one each time. Copy a context field by field: a spread leaves the
+ * signal out.
+ */
+class HandlerContext implements RequestContext {
+  readonly id: JSONRPCId;
+  readonly method: string;
+  readonly cancellation: Cancellation;
+  readonly info: FrameInfo;
+  readonly connection: Connection;
+  readonly #abort: LazyAbort;
+
+  constructor(request: JSONRPCRequest, abort: LazyAbort, info: FrameInfo, connection: Connection) {
+    this.id = request.id;
+    this.method = request.method;
+    this.cancellation = abort;
+    this.info = info;
+    this.connection = connection;
+    this.#abort = abort;
+  }
+
+  get signal(): AbortSignal {
+    return this.#abort.signal;
   }
 }
