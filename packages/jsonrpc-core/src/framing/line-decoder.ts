@@ -84,8 +84,7 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
   const textDecoder = new TextDecoder();
   const textEncoder = new TextEncoder();
   const eagerDecodeBytes = options.eagerDecodeBytes ?? EAGER_DECODE_BYTES;
-  // Decodes a long pending line chunk by chunk (a character split between chunks stays whole).
-  const streamDecoder = new TextDecoder();
+  const streamDecoder = new TextDecoder(); // a long pending line's, chunk by chunk
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
   // The text of the pending chunks so far, once the line grew past eagerDecodeBytes.
@@ -126,8 +125,8 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
       return;
     }
     decoded = undefined;
-    const final = last.length > 0 ? last : pending[pending.length - 1];
-    const carriageReturn = final !== undefined && final[final.length - 1] === CARRIAGE_RETURN;
+    const final = last.length > 0 ? last : (pending[pending.length - 1] as Uint8Array);
+    const carriageReturn = final[final.length - 1] === CARRIAGE_RETURN;
     if (pendingBytes + last.length - (carriageReturn ? 1 : 0) > maxLineBytes) {
       streamDecoder.decode(); // resets it
       emit(takePending(last));
@@ -156,10 +155,8 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
   }
 
   function startDropping(): void {
-    if (decoded !== undefined) {
-      decoded = undefined;
-      streamDecoder.decode(); // resets it
-    }
+    if (decoded !== undefined) streamDecoder.decode(); // resets it
+    decoded = undefined;
     const line = takePending(new Uint8Array(0));
     dropping = {
       head: line.slice(0, HEAD_BYTES),
