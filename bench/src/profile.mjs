@@ -5,6 +5,7 @@
 // gateway and in the backend. The .cpuprofile files stay in the printed directory for a closer look
 // (Chrome DevTools, or `node bench/src/profile.mjs --summary <file>`).
 //   PROFILE_TARGET=direct profiles the Patchbay server alone (no gateway).
+//   PROFILE_BYTES=10485760 calls the blob tool for results of that size (say 20 calls, 1 in flight).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -109,7 +110,13 @@ async function run() {
       ]);
   try {
     await peer.initialize();
-    const params = { name: direct ? "echo" : "echo__echo", arguments: { text: "hello" } };
+    // PROFILE_BYTES: call the blob tool for results of that many bytes instead (large results).
+    const bytes = Number(process.env.PROFILE_BYTES ?? 0);
+    const tool = bytes > 0 ? "blob" : "echo";
+    const params = {
+      name: direct ? tool : `echo__${tool}`,
+      arguments: bytes > 0 ? { bytes } : { text: "hello" },
+    };
     const call = () => peer.request("tools/call", params);
     const perSecond = await throughput(call, calls, concurrency);
     console.log(`${calls} calls, ${concurrency} in flight: ${Math.round(perSecond)} calls/s`);

@@ -55,5 +55,8 @@ describe("createBackendLogSink", () => {
     const atDebug = createBackendLogSink(createLogger("debug", () => {}));
     expect(atDebug.accepts?.(event("tool.called"))).toBe(true);
     expect(atDebug.accepts?.(event("request.received"))).toBe(false);
+    expect(atInfo.acceptsType?.("tool.called")).toBe(false);
+    expect(atInfo.acceptsType?.("backend.started")).toBe(true);
+    expect(atDebug.acceptsType?.("tool.called")).toBe(true);
   });
 });

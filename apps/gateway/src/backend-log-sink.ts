@@ -61,9 +61,12 @@ const lifecycleEvents = new Set([
  */
 export function createBackendLogSink(logger: Logger): EventSink {
   const debug = logger.isEnabled?.("debug") ?? true;
+  // By type alone, so the telemetry keeps declined request events unbuilt (recordDeferred).
+  const acceptsType = (type: string) =>
+    lifecycleEvents.has(type) || (debug && requestEvents.has(type));
   return {
-    accepts: (event) =>
-      lifecycleEvents.has(event.event_type) || (debug && requestEvents.has(event.event_type)),
+    acceptsType,
+    accepts: (event) => acceptsType(event.event_type),
     async write(events) {
       for (const event of events) {
         const line = describeEvent(event);

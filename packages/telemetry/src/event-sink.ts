@@ -13,6 +13,12 @@ export interface EventSink {
    * sink that cares about a few event types costs nothing on the message path for the others.
    */
   accepts?(event: TelemetryEvent): boolean;
+  /**
+   * Which event types the sink wants, when the type alone decides (`accepts`, if also given, is
+   * then asked only about accepted types). Declining types this way lets the telemetry keep request
+   * events unbuilt (see `Telemetry.recordDeferred`) while no sink wants them.
+   */
+  acceptsType?(eventType: string): boolean;
   /** Releases resources (file handles); called once by `Telemetry.close()` after the last write. */
   close?(): Promise<void>;
 }

@@ -111,6 +111,7 @@ export {
 } from "./trace-context.js";
 export { createIdGenerator, type IdGenerator, type RandomSource } from "./trace-ids.js";
 export {
+  handOffTrace,
   injectTraceContext,
   type RequestTrace,
   readTraceContext,

@@ -1,4 +1,5 @@
 import type {
+  Cancellation,
   Connection,
   JSONRPCParams,
   RequestContext,
@@ -42,7 +43,7 @@ export function requestTraceOf(context: RequestContext): RequestTrace | undefine
 function settle(
   tracker: RequestTracker,
   run: () => unknown,
-  signal?: AbortSignal,
+  signal?: Pick<AbortSignal, "aborted" | "reason">,
 ): Promise<unknown> {
   let pending: Promise<unknown>;
   try {
@@ -63,7 +64,40 @@ function settle(
   );
 }
 
-function cancelled(signal: AbortSignal): RequestEnd {
+/**
+ * The handler's context with another connection. A jsonrpc-core context (it has `cancellation`)
+ * is copied field by field so that its `signal` stays lazy (a spread would read it).
+ */
+function withConnection(context: RequestContext, connection: Connection): TracedContext {
+  const cancellation = context.cancellation;
+  if (cancellation === undefined) return { ...context, connection };
+  return new RelayedContext(context, cancellation, connection);
+}
+
+/** A jsonrpc-core context on another connection; its signal is the original's, read when read. */
+class RelayedContext implements RequestContext {
+  readonly id: RequestContext["id"];
+  readonly method: string;
+  readonly cancellation: Cancellation;
+  readonly info: RequestContext["info"];
+  readonly connection: Connection;
+  readonly #original: RequestContext;
+
+  constructor(original: RequestContext, cancellation: Cancellation, connection: Connection) {
+    this.id = original.id;
+    this.method = original.method;
+    this.cancellation = cancellation;
+    this.info = original.info;
+    this.connection = connection;
+    this.#original = original;
+  }
+
+  get signal(): AbortSignal {
+    return this.#original.signal;
+  }
+}
+
+function cancelled(signal: Pick<AbortSignal, "reason">): RequestEnd {
   const reason: unknown = signal.reason;
   return {
     outcome: "cancelled",
@@ -109,9 +143,10 @@ export function instrumentConnection(
         id: context.id,
         ...labels,
       });
-      const wrappedContext: TracedContext = { ...context, connection: instrumented };
+      const wrappedContext = withConnection(context, instrumented);
       wrappedContext[traceKey] = tracker.trace;
-      return settle(tracker, () => handler(params, wrappedContext), context.signal);
+      const cancellation = context.cancellation ?? context.signal;
+      return settle(tracker, () => handler(params, wrappedContext), cancellation);
     };
 
   const overrides = {

@@ -12,6 +12,8 @@ export interface MemoryEventStore {
   readonly evicted: number;
   /** Stores an event (synchronously), evicting the oldest when full. */
   add(event: TelemetryEvent): void;
+  /** Stores an event that `build` makes when it is first queried (then kept as built). */
+  addDeferred(build: () => TelemetryEvent): void;
   /**
    * Events matching the query, most recent first. Validates the query (it may come from a client)
    * and throws a `TelemetryError` with code `INVALID_QUERY` naming the bad field.
@@ -31,7 +33,7 @@ export interface MemoryEventStoreOptions {
 
 /** Creates a {@link MemoryEventStore}. */
 export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): MemoryEventStore {
-  const buffer = createRingBuffer<TelemetryEvent>(options.capacity ?? 1000);
+  const buffer = createRingBuffer<TelemetryEvent | DeferredEvent>(options.capacity ?? 1000);
   const now = options.now ?? Date.now;
   return {
     capacity: buffer.capacity,
@@ -44,10 +46,14 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): M
     add(event) {
       buffer.push(event);
     },
+    addDeferred(build) {
+      buffer.push(new DeferredEvent(build));
+    },
     query(query = {}) {
       const compiled = compileEventQuery(query, now());
       const result: TelemetryEvent[] = [];
-      buffer.visitNewestFirst((event) => {
+      buffer.visitNewestFirst((stored) => {
+        const event = stored instanceof DeferredEvent ? stored.event : stored;
         if (compiled.matches(event)) result.push(event);
         return result.length < compiled.limit;
       });
@@ -57,4 +63,22 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): M
       buffer.clear();
     },
   };
+}
+
+/** An event stored unbuilt: built once, on the first query that reaches it. */
+class DeferredEvent {
+  #build: (() => TelemetryEvent) | undefined;
+  #event: TelemetryEvent | undefined;
+
+  constructor(build: () => TelemetryEvent) {
+    this.#build = build;
+  }
+
+  get event(): TelemetryEvent {
+    if (this.#event === undefined) {
+      this.#event = (this.#build as () => TelemetryEvent)();
+      this.#build = undefined;
+    }
+    return this.#event;
+  }
 }

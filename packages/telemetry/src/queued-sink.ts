@@ -18,6 +18,8 @@ export interface QueuedSink {
    * `dropped`) when the queue is full.
    */
   enqueue(event: TelemetryEvent): boolean;
+  /** False when the sink declines events of this type by `acceptsType`; true when it may want them. */
+  mayAccept(eventType: string): boolean;
   /** Events dropped because the sink fell behind. */
   readonly dropped: number;
   /** Events lost because a `write` failed. */
@@ -94,7 +96,11 @@ export function createQueuedSink(sink: EventSink, options: QueuedSinkOptions = {
   };
 
   return {
+    mayAccept(eventType) {
+      return sink.acceptsType === undefined || sink.acceptsType(eventType);
+    },
     enqueue(event) {
+      if (sink.acceptsType !== undefined && !sink.acceptsType(event.event_type)) return true;
       if (sink.accepts !== undefined && !sink.accepts(event)) return true;
       if (closed || queue.length + writing >= maxQueue) {
         dropped += 1;

@@ -53,6 +53,12 @@ function closingEventType(outcome: RequestOutcome, tool: string | undefined): st
   return tool === undefined ? EventTypes.requestCompleted : EventTypes.toolCalled;
 }
 
+/** Request events are many and rarely read: recorded deferred where the telemetry can. */
+function record(telemetry: Telemetry, input: EventInput): void {
+  if (telemetry.recordDeferred !== undefined) telemetry.recordDeferred(input);
+  else telemetry.record(input);
+}
+
 function bounded(telemetry: Telemetry, text: string): string {
   if (text.length <= MAX_EVENT_FIELD_LENGTH) return text;
   telemetry.metrics.truncations.inc({ what: "event_field" });
@@ -116,7 +122,8 @@ export function trackRequest(telemetry: Telemetry, start: RequestStart): Request
     if (start.id !== undefined) data.id = start.id;
     return data;
   };
-  telemetry.record(
+  record(
+    telemetry,
     event(
       direction === "incoming" ? EventTypes.requestReceived : EventTypes.requestSent,
       "pending",
@@ -143,7 +150,7 @@ export function trackRequest(telemetry: Telemetry, start: RequestStart): Request
       if (result.error !== undefined) data.error = result.error;
       const closing = event(closingEventType(result.outcome, tool), status, data);
       closing.duration_ms = durationMs;
-      telemetry.record(closing);
+      record(telemetry, closing);
       span?.end(result.error === undefined ? undefined : result.error.message);
     },
   };

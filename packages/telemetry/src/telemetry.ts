@@ -68,6 +68,12 @@ export interface Telemetry {
    * waiting for any sink. Returns the stored event.
    */
   record(input: EventInput): TelemetryEvent;
+  /**
+   * Records an event like `record`, without returning it. While no sink may want its type (see
+   * `EventSink.acceptsType`), the event is stored unbuilt: filled, bounded and redacted (with the
+   * secrets known by then) when first queried. Its time is taken now. Request trackers use it.
+   */
+  recordDeferred?(input: EventInput): void;
   /** Same as `store.query`: validated, most recent first, 100 by default. */
   query(query?: EventQuery | Readonly<Record<string, unknown>>): TelemetryEvent[];
   /** Events dropped so far because a sink fell behind (summed over sinks). */
@@ -163,8 +169,7 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
   // Formatting a date costs more than the rest of an event; events in the same millisecond share it.
   let lastMillisecond = Number.NaN;
   let lastTimestamp = "";
-  const timestamp = (): string => {
-    const millisecond = now();
+  const timestamp = (millisecond: number): string => {
     if (millisecond !== lastMillisecond) {
       lastMillisecond = millisecond;
       lastTimestamp = new Date(millisecond).toISOString();
@@ -172,10 +177,10 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     return lastTimestamp;
   };
 
-  const record = (input: EventInput): TelemetryEvent => {
+  const build = (input: EventInput, millisecond: number): TelemetryEvent => {
     // Built by assignment (not spreads) and redacted field by field: this runs per message.
     const event: { -readonly [K in keyof TelemetryEvent]: TelemetryEvent[K] } = {
-      timestamp: input.timestamp ?? timestamp(),
+      timestamp: input.timestamp ?? timestamp(millisecond),
       trace_id: input.trace_id ?? ids.traceId(),
       status: input.status ?? "success",
       event_type: field(input.event_type),
@@ -188,6 +193,11 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     if (input.method !== undefined) event.method = field(input.method);
     if (input.tool !== undefined) event.tool = field(input.tool);
     if (input.duration_ms !== undefined) event.duration_ms = input.duration_ms;
+    return event;
+  };
+
+  const record = (input: EventInput): TelemetryEvent => {
+    const event = build(input, now());
     store.add(event);
     for (const queue of queues) queue.enqueue(event);
     metrics.events.inc({ event_type: event.event_type });
@@ -206,6 +216,17 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     now,
     monotonicNow: options.monotonicNow ?? (() => performance.now()),
     record,
+    recordDeferred(input) {
+      for (const queue of queues) {
+        if (queue.mayAccept(input.event_type)) {
+          record(input);
+          return;
+        }
+      }
+      const millisecond = now();
+      store.addDeferred(() => build(input, millisecond));
+      metrics.events.inc({ event_type: field(input.event_type) });
+    },
     query: (query) => store.query(query),
     get dropped() {
       return countDropped();

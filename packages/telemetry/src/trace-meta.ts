@@ -22,11 +22,34 @@ function readMeta(params: unknown): Record<string, unknown> | undefined {
   return meta as Record<string, unknown>;
 }
 
+/** Where {@link handOffTrace} leaves a trace: a symbol key, which JSON never writes. */
+const handedOffTrace = Symbol("patchbay.handedOffTrace");
+
 /**
- * Reads the W3C trace context from `params._meta.traceparent` / `tracestate` of an MCP request.
+ * Marks `params` (in place, under a symbol key that `JSON.stringify` leaves out and copies by
+ * spread or `Object.assign` keep) as sent on behalf of `trace`: `readTraceContext`, and so the
+ * tracker of an instrumented transport or connection that sends them on, reads it as the parent
+ * and writes its own `traceparent`. Cheaper than `injectTraceContext` (no copy, no formatting and
+ * parsing) when the next hop is instrumented; params that cannot take a key get
+ * `injectTraceContext` instead.
+ */
+export function handOffTrace<P extends object>(params: P, trace: TraceContext): P {
+  if (Array.isArray(params) || !Object.isExtensible(params))
+    return injectTraceContext(params, trace);
+  (params as { [handedOffTrace]?: TraceContext })[handedOffTrace] = trace;
+  return params;
+}
+
+/**
+ * Reads the W3C trace context from `params._meta.traceparent` / `tracestate` of an MCP request
+ * (or the trace {@link handOffTrace} left on them, first).
  * Returns `undefined` when absent or malformed; an invalid `tracestate` is dropped on its own.
  */
 export function readTraceContext(params: unknown): TraceContext | undefined {
+  if (params !== null && typeof params === "object") {
+    const handed = (params as { [handedOffTrace]?: TraceContext })[handedOffTrace];
+    if (handed !== undefined) return handed;
+  }
   const meta = readMeta(params);
   if (meta === undefined || typeof meta.traceparent !== "string") return undefined;
   const parent = parseTraceparent(meta.traceparent);

@@ -37,15 +37,27 @@ export const incomingTraceparent = `00-${incomingTraceId}-${incomingSpanId}-01`;
 
 /** Resolves with the first event of `eventType` that `telemetry` records from now on. */
 export function whenRecorded(telemetry: Telemetry, eventType: string): Promise<TelemetryEvent> {
+  type Recording = Pick<Telemetry, "record" | "recordDeferred">;
+  const target = telemetry as Recording;
   return new Promise((resolve) => {
-    const original = telemetry.record;
-    (telemetry as { record: Telemetry["record"] }).record = (input) => {
-      const event = original(input);
-      if (event.event_type === eventType) {
-        (telemetry as { record: Telemetry["record"] }).record = original;
-        resolve(event);
-      }
+    const { record, recordDeferred } = target;
+    const done = (event: TelemetryEvent) => {
+      target.record = record;
+      if (recordDeferred !== undefined) target.recordDeferred = recordDeferred;
+      resolve(event);
+    };
+    target.record = (input) => {
+      const event = record(input);
+      if (event.event_type === eventType) done(event);
       return event;
+    };
+    if (recordDeferred === undefined) return;
+    // Deferred events are stored unbuilt: the newest stored one is the one just recorded.
+    target.recordDeferred = (input) => {
+      recordDeferred(input);
+      if (input.event_type !== eventType) return;
+      const [event] = telemetry.query({ limit: 1 });
+      if (event !== undefined) done(event);
     };
   });
 }

@@ -1,5 +1,6 @@
 import type { JSONRPCId, JSONRPCNotification, JSONRPCParams } from "../messages.js";
 import type { FrameInfo, TransportCloseEvent, Unsubscribe } from "../transport.js";
+import type { Cancellation } from "./cancellation.js";
 import type { TimerClock } from "./clock.js";
 import type { NotificationDescriptor, RequestDescriptor } from "./descriptors.js";
 import type { CancellationHooks, ProgressHooks } from "./hooks.js";
@@ -30,6 +31,11 @@ export interface ConnectionOptions {
 export interface RequestOptions {
   /** Aborting it rejects the request with CancelledError and sends the cancel notification. */
   signal?: AbortSignal;
+  /**
+   * The same as `signal`, without an `AbortSignal`: pass a handler's `context.cancellation` to
+   * cancel this request when the handler's request is cancelled.
+   */
+  cancellation?: Cancellation;
   /** Milliseconds without a response before TimeoutError; `0` or `Infinity` means none. */
   timeoutMs?: number;
   /** Restart the `timeoutMs` countdown whenever progress for this request arrives. */
@@ -64,6 +70,11 @@ export interface RequestContext {
   readonly method: string;
   /** Aborted when the peer cancels the request (cancellation hooks) or the connection closes. */
   readonly signal: AbortSignal;
+  /**
+   * The same cancellation without an `AbortSignal` (a Connection's handlers always get one; the
+   * signal is only made when read, so code that relays cancellation should prefer this).
+   */
+  readonly cancellation?: Cancellation;
   /** How the frame carrying the request arrived. */
   readonly info: FrameInfo;
   /** The connection the request arrived on (to send notifications or requests back). */

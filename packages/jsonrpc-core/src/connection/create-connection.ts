@@ -61,10 +61,10 @@ export function createConnection(
     ): Promise<never> {
       const method = typeof target === "string" ? target : target.method;
       if (closed) return Promise.reject(new ConnectionClosedError());
-      const signal = requestOptions.signal;
-      if (signal?.aborted === true) {
+      const cancelled = requestOptions.signal ?? requestOptions.cancellation;
+      if (cancelled?.aborted === true) {
         const message = `Request "${method}" was cancelled before it was sent`;
-        return Promise.reject(new CancelledError(message, { cause: signal.reason }));
+        return Promise.reject(new CancelledError(message, { cause: cancelled.reason }));
       }
       const resultSchema = typeof target === "string" ? undefined : target.result;
       const begun = outgoing.begin(

@@ -12,8 +12,10 @@ import type {
   JSONRPCResponse,
 } from "../messages.js";
 import type { FrameInfo } from "../transport.js";
+import type { Cancellation } from "./cancellation.js";
+import { LazyAbort } from "./cancellation.js";
 import { ConcurrencyLimit, DEFAULT_MAX_QUEUED_HANDLERS } from "./concurrency-limit.js";
-import type { Connection, RequestHandler } from "./connection-types.js";
+import type { Connection, RequestContext, RequestHandler } from "./connection-types.js";
 import { describeSchemaFailure, type SchemaLike } from "./descriptors.js";
 
 /** A registered request handler with the descriptor's params schema, if any. */
@@ -26,7 +28,7 @@ export interface HandlerEntry {
 export class IncomingRequests {
   readonly handlers = new Map<string, HandlerEntry>();
   fallback: HandlerEntry | undefined;
-  readonly #active = new Map<JSONRPCId, AbortController>();
+  readonly #active = new Map<JSONRPCId, LazyAbort>();
   readonly #limit: ConcurrencyLimit;
   readonly #connection: Connection;
   readonly #report: (error: Error) => void;
@@ -52,24 +54,18 @@ export class IncomingRequests {
   async dispatch(request: JSONRPCRequest, info: FrameInfo): Promise<JSONRPCResponse | undefined> {
     const slot = this.#limit.acquire();
     if (slot === undefined) return this.#busy(request);
-    const controller = new AbortController();
+    const controller = new LazyAbort();
     this.#active.set(request.id, controller);
     await slot;
     try {
-      if (controller.signal.aborted) return undefined;
-      const context = {
-        id: request.id,
-        method: request.method,
-        signal: controller.signal,
-        info,
-        connection: this.#connection,
-      };
+      if (controller.aborted) return undefined;
+      const context = new HandlerContext(request, controller, info, this.#connection);
       const result = await this.#invoke(request, context);
-      if (controller.signal.aborted) return undefined;
+      if (controller.aborted) return undefined;
       // A success response must carry `result`; `undefined` would vanish from the JSON.
       return { jsonrpc: "2.0", id: request.id, result: result === undefined ? null : result };
     } catch (error) {
-      if (controller.signal.aborted) return undefined;
+      if (controller.aborted) return undefined;
       return { jsonrpc: "2.0", id: request.id, error: this.#toWireError(error, request.method) };
     } finally {
       this.#limit.release();
@@ -128,5 +124,33 @@ export class IncomingRequests {
     const message = `Handler for "${method}" failed: ${failure.message}`;
     this.#report(new LocalError("HANDLER_FAILED", message, { cause: failure }));
     return { code: ErrorCode.InternalError, message: "Internal error" };
+  }
+}
+
+/**
+ * What a handler gets. `signal` is a getter on the prototype, made on first read (no AbortSignal
+ * unless a handler reads it); a class keeps one shape for every context, where an object literal
+ * with a getter would make a new one each time. Copy a context field by field: a spread leaves the
+ * signal out.
+ */
+class HandlerContext implements RequestContext {
+  readonly id: JSONRPCId;
+  readonly method: string;
+  readonly cancellation: Cancellation;
+  readonly info: FrameInfo;
+  readonly connection: Connection;
+  readonly #abort: LazyAbort;
+
+  constructor(request: JSONRPCRequest, abort: LazyAbort, info: FrameInfo, connection: Connection) {
+    this.id = request.id;
+    this.method = request.method;
+    this.cancellation = abort;
+    this.info = info;
+    this.connection = connection;
+    this.#abort = abort;
+  }
+
+  get signal(): AbortSignal {
+    return this.#abort.signal;
   }
 }

@@ -10,6 +10,7 @@ import type { TimerClock } from "./clock.js";
 import type { RequestOptions } from "./connection-types.js";
 import type { SchemaLike } from "./descriptors.js";
 import type { ProgressHooks } from "./hooks.js";
+import { SweepTimer, tellsTime } from "./sweep-timer.js";
 
 interface PendingRequest {
   readonly id: JSONRPCId;
@@ -21,6 +22,9 @@ interface PendingRequest {
   readonly reject: (error: Error) => void;
   idleTimer?: unknown;
   totalTimer?: unknown;
+  /** With a clock that tells time: when the idle and total limits fall due (`Infinity`: never). */
+  idleDue: number;
+  totalDue: number;
   removeAbortListener?: () => void;
 }
 
@@ -39,10 +43,14 @@ export interface OutgoingRequestsOptions {
 export class OutgoingRequests {
   readonly #pending = new Map<JSONRPCId, PendingRequest>();
   readonly #options: OutgoingRequestsOptions;
+  /** One timer for every request's limits, when the clock tells time (else a timer per limit). */
+  readonly #sweeper: SweepTimer | undefined;
   #nextId = 0;
 
   constructor(options: OutgoingRequestsOptions) {
     this.#options = options;
+    const clock = options.clock;
+    this.#sweeper = tellsTime(clock) ? new SweepTimer(clock, (now) => this.#sweep(now)) : undefined;
   }
 
   /**
@@ -76,25 +84,20 @@ export class OutgoingRequests {
         resultSchema,
         resolve,
         reject,
+        idleDue: Number.POSITIVE_INFINITY,
+        totalDue: Number.POSITIVE_INFINITY,
       };
       this.#pending.set(id, pending);
-      this.#armIdleTimer(pending);
-      const maxTotal = options.maxTotalTimeoutMs;
-      if (maxTotal !== undefined && isTimerLimit(maxTotal)) {
-        pending.totalTimer = this.#options.clock.setTimeout(
-          () => this.#timeOut(pending, maxTotal, "maximum total time"),
-          maxTotal,
-        );
-      }
+      this.#armLimits(pending);
       const signal = options.signal;
       if (signal !== undefined) {
-        const onAbort = () => {
-          if (!this.#settle(pending)) return;
-          this.#options.sendCancel(id, describeReason(signal.reason));
-          reject(new CancelledError(`Request "${method}" was cancelled`, { cause: signal.reason }));
-        };
+        const onAbort = () => this.#abort(pending, signal.reason);
         signal.addEventListener("abort", onAbort, { once: true });
         pending.removeAbortListener = () => signal.removeEventListener("abort", onAbort);
+      } else if (options.cancellation !== undefined) {
+        pending.removeAbortListener = options.cancellation.onAbort((reason) =>
+          this.#abort(pending, reason),
+        );
       }
     });
     return { message, result };
@@ -140,8 +143,14 @@ export class OutgoingRequests {
     const onProgress = pending?.options.onProgress;
     if (pending === undefined || onProgress === undefined) return false;
     if (pending.options.resetTimeoutOnProgress === true) {
-      this.#options.clock.clearTimeout(pending.idleTimer);
-      this.#armIdleTimer(pending);
+      if (this.#sweeper !== undefined) {
+        // Only later: the sweep that finds it not yet due re-arms for it.
+        if (isTimerLimit(pending.timeoutMs))
+          pending.idleDue = this.#sweeper.now() + pending.timeoutMs;
+      } else {
+        this.#options.clock.clearTimeout(pending.idleTimer);
+        this.#armIdleTimer(pending);
+      }
     }
     try {
       onProgress(params);
@@ -157,6 +166,52 @@ export class OutgoingRequests {
       this.#settle(pending);
       pending.reject(error);
     }
+  }
+
+  #abort(pending: PendingRequest, reason: unknown): void {
+    if (!this.#settle(pending)) return;
+    this.#options.sendCancel(pending.id, describeReason(reason));
+    const message = `Request "${pending.method}" was cancelled`;
+    pending.reject(new CancelledError(message, { cause: reason }));
+  }
+
+  /** Starts the request's idle and total limits: deadlines for the sweep, or timers. */
+  #armLimits(pending: PendingRequest): void {
+    const maxTotal = pending.options.maxTotalTimeoutMs;
+    const sweeper = this.#sweeper;
+    if (sweeper !== undefined) {
+      const now = sweeper.now();
+      if (isTimerLimit(pending.timeoutMs)) pending.idleDue = now + pending.timeoutMs;
+      if (maxTotal !== undefined && isTimerLimit(maxTotal)) pending.totalDue = now + maxTotal;
+      sweeper.watch(Math.min(pending.idleDue, pending.totalDue));
+      return;
+    }
+    this.#armIdleTimer(pending);
+    if (maxTotal !== undefined && isTimerLimit(maxTotal)) {
+      pending.totalTimer = this.#options.clock.setTimeout(
+        () => this.#timeOut(pending, maxTotal, "maximum total time"),
+        maxTotal,
+      );
+    }
+  }
+
+  /** Times out what fell due by `now` (in the order sent); returns the next deadline. */
+  #sweep(now: number): number {
+    let next = Number.POSITIVE_INFINITY;
+    const due: PendingRequest[] = [];
+    for (const pending of this.#pending.values()) {
+      const at = Math.min(pending.idleDue, pending.totalDue);
+      if (at <= now) due.push(pending);
+      else if (at < next) next = at;
+    }
+    for (const pending of due) {
+      if (pending.idleDue <= pending.totalDue) this.#timeOut(pending, pending.timeoutMs, "timeout");
+      else {
+        const maxTotal = pending.options.maxTotalTimeoutMs as number;
+        this.#timeOut(pending, maxTotal, "maximum total time");
+      }
+    }
+    return next;
   }
 
   #armIdleTimer(pending: PendingRequest): void {
@@ -181,6 +236,7 @@ export class OutgoingRequests {
     const clock = this.#options.clock;
     if (pending.idleTimer !== undefined) clock.clearTimeout(pending.idleTimer);
     if (pending.totalTimer !== undefined) clock.clearTimeout(pending.totalTimer);
+    if (this.#pending.size === 0) this.#sweeper?.stop();
     pending.removeAbortListener?.();
     return true;
   }

@@ -1,24 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { frameArbitrary } from "../../test/arbitraries.js";
+import { cut } from "../../test/chunks.js";
 import type { Frame } from "../messages.js";
 import { encodeLine } from "./encode-line.js";
 import { createFrameDecoder } from "./frame-decoder.js";
-
-/** Cuts `bytes` at the given positions (any position: inside characters too). */
-function cut(bytes: Uint8Array, positions: number[]): Uint8Array[] {
-  const sorted = [...new Set(positions.map((position) => position % (bytes.length + 1)))].sort(
-    (a, b) => a - b,
-  );
-  const chunks: Uint8Array[] = [];
-  let start = 0;
-  for (const position of sorted) {
-    chunks.push(bytes.subarray(start, position));
-    start = position;
-  }
-  chunks.push(bytes.subarray(start));
-  return chunks;
-}
 
 describe("framing properties", () => {
   it("decodes the same frames however the byte stream is chunked", () => {

@@ -11,6 +11,11 @@ const CARRIAGE_RETURN = 0x0d;
 /** Bytes kept from the start and from the end of a dropped line, to name what was dropped. */
 const HEAD_BYTES = 1024;
 const TAIL_BYTES = 256;
+/**
+ * A line pending past this many bytes is decoded chunk by chunk as it arrives (while the rest is
+ * still on its way) instead of copied into one buffer and decoded at its newline.
+ */
+const EAGER_DECODE_BYTES = 64 * 1024;
 
 /** Options of {@link createLineDecoder}. */
 export interface LineDecoderOptions {
@@ -49,6 +54,8 @@ export interface DroppedLine {
 /** Options of the internal splitter: a dropped line is described instead of reported. */
 export interface LineSplitterOptions {
   maxLineBytes?: number;
+  /** Pending bytes from which a line is decoded as it arrives (default 64 KiB; for tests). */
+  eagerDecodeBytes?: number;
   onLine(text: string): void;
   onDroppedLine(line: DroppedLine): void;
 }
@@ -76,8 +83,12 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const textDecoder = new TextDecoder();
   const textEncoder = new TextEncoder();
+  const eagerDecodeBytes = options.eagerDecodeBytes ?? EAGER_DECODE_BYTES;
+  const streamDecoder = new TextDecoder(); // a long pending line's, chunk by chunk
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
+  // The text of the pending chunks so far, once the line grew past eagerDecodeBytes.
+  let decoded: string[] | undefined;
   // Set while dropping the rest of an overlong line, up to its newline.
   let dropping: { head: Uint8Array; tail: Uint8Array; lineBytes: number } | undefined;
 
@@ -97,6 +108,38 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
     options.onLine(text);
   }
 
+  /** Decodes the chunk just added to a long pending line (all of them, when it just grew long). */
+  function decodeEagerly(part: Uint8Array): void {
+    if (decoded !== undefined) {
+      decoded.push(streamDecoder.decode(part, { stream: true }));
+    } else if (pendingBytes >= eagerDecodeBytes) {
+      decoded = pending.map((chunk) => streamDecoder.decode(chunk, { stream: true }));
+    }
+  }
+
+  /** Ends the pending line with `last` (the bytes before its newline). */
+  function finishLine(last: Uint8Array): void {
+    const parts = decoded;
+    if (parts === undefined) {
+      emit(takePending(last));
+      return;
+    }
+    decoded = undefined;
+    const final = last.length > 0 ? last : (pending[pending.length - 1] as Uint8Array);
+    const carriageReturn = final[final.length - 1] === CARRIAGE_RETURN;
+    if (pendingBytes + last.length - (carriageReturn ? 1 : 0) > maxLineBytes) {
+      streamDecoder.decode(); // resets it
+      emit(takePending(last));
+      return;
+    }
+    parts.push(streamDecoder.decode(last));
+    pending = [];
+    pendingBytes = 0;
+    const text = parts.join("");
+    const line = carriageReturn ? text.slice(0, -1) : text;
+    if (line.trim() !== "") options.onLine(line);
+  }
+
   function takePending(tail: Uint8Array): Uint8Array {
     if (pending.length === 0) return tail;
     const line = new Uint8Array(pendingBytes + tail.length);
@@ -112,6 +155,8 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
   }
 
   function startDropping(): void {
+    if (decoded !== undefined) streamDecoder.decode(); // resets it
+    decoded = undefined;
     const line = takePending(new Uint8Array(0));
     dropping = {
       head: line.slice(0, HEAD_BYTES),
@@ -153,7 +198,7 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
         keepDropping(chunk.subarray(start, newline));
         finishDropping();
       } else {
-        emit(takePending(chunk.subarray(start, newline)));
+        finishLine(chunk.subarray(start, newline));
       }
       start = newline + 1;
     }
@@ -168,6 +213,7 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
     pendingBytes += tail.length;
     // +1 leaves room for a "\r" that a CRLF line ending may still add.
     if (pendingBytes > maxLineBytes + 1) startDropping();
+    else decodeEagerly(tail);
   }
 
   return {
@@ -176,7 +222,7 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
     },
     end() {
       if (dropping !== undefined) finishDropping();
-      else if (pendingBytes > 0) emit(takePending(new Uint8Array(0)));
+      else if (pendingBytes > 0) finishLine(new Uint8Array(0));
       pending = [];
       pendingBytes = 0;
     },

@@ -7,6 +7,7 @@ import {
   type LoggingLevel,
 } from "@patchbay/client";
 import {
+  type Cancellation,
   type Connection,
   JSONRPCError,
   type JSONRPCParams,
@@ -74,6 +75,8 @@ export interface BackendDependencies {
 /** Options of one forwarded request. */
 export interface BackendRequestOptions {
   readonly signal?: AbortSignal;
+  /** Like `signal`, without an AbortSignal (the client request's `context.cancellation`). */
+  readonly cancellation?: Cancellation;
   readonly onProgress?: (params: unknown) => void;
   /** Who made the call, so that the backend's requests during it reach that caller. */
   readonly cause?: CallCause;
@@ -434,6 +437,7 @@ export class Backend {
       maxTotalTimeoutMs: this.config.maxTimeoutMs,
     };
     if (options.signal !== undefined) requestOptions.signal = options.signal;
+    if (options.cancellation !== undefined) requestOptions.cancellation = options.cancellation;
     if (options.onProgress !== undefined) requestOptions.onProgress = options.onProgress;
     if (tracked !== undefined) requestOptions.onRequestId = tracked.onRequestId;
     const sent =

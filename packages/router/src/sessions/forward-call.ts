@@ -4,7 +4,7 @@ import {
   type JSONRPCParams,
   type RequestContext,
 } from "@patchbay/jsonrpc-core";
-import { injectTraceContext, requestTraceOf } from "@patchbay/telemetry";
+import { handOffTrace, requestTraceOf } from "@patchbay/telemetry";
 import type { BackendRequestOptions } from "../backends/backend.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { mapBackendError, unknownNameError } from "../errors/map-error.js";
@@ -44,7 +44,8 @@ export function createForwarder(
     const prepared = prepareForwardedParams(params);
     const clientToken = prepared.progressToken;
     const trace = requestTraceOf(context);
-    const sent = trace ? injectTraceContext(prepared.params, trace) : prepared.params;
+    // The backend transport's tracker (create-router instruments it) writes the traceparent.
+    const sent = trace ? handOffTrace(prepared.params, trace) : prepared.params;
     const related = { relatedRequestId: context.id };
     const onProgress =
       clientToken === undefined
@@ -55,9 +56,11 @@ export function createForwarder(
           };
     try {
       const options: { -readonly [K in keyof BackendRequestOptions]: BackendRequestOptions[K] } = {
-        signal: context.signal,
         cause: { caller: sessionId, requestId: context.id },
       };
+      // Relayed without an AbortSignal where the context allows (made only when read).
+      if (context.cancellation !== undefined) options.cancellation = context.cancellation;
+      else options.signal = context.signal;
       if (onProgress) options.onProgress = onProgress;
       return await backend.request(method, sent as JSONRPCParams, options);
     } catch (error) {
