@@ -1,3 +1,4 @@
+import { adoptSession } from "./adopt-session.js";
 import { systemClock } from "./clock.js";
 import {
   DEFAULT_KEEP_ALIVE_INTERVAL_MS,
@@ -10,9 +11,7 @@ import {
   DEFAULT_UNINITIALIZED_SESSION_TIMEOUT_MS,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./constants.js";
-import { adoptSession } from "./adopt-session.js";
 import type { EndpointContext } from "./endpoint-context.js";
-import type { StreamableHttpAdoption } from "./session-adoption.js";
 import { createInMemoryEventStore } from "./event-store.js";
 import { writeJsonError } from "./http-answers.js";
 import { type HttpRequestView, type HttpResponseSink, randomId } from "./http-io.js";
@@ -20,6 +19,7 @@ import { isModernRequest } from "./modern-http-request.js";
 import { handleModernRequest } from "./modern-post.js";
 import { createOriginGuard } from "./origin-guard.js";
 import { admitHttpRequest, type RequestGate } from "./request-gate.js";
+import type { StreamableHttpAdoption } from "./session-adoption.js";
 import {
   DEFAULT_MAX_SESSIONS,
   DEFAULT_MAX_SESSIONS_PER_IDENTITY,
