@@ -28,6 +28,7 @@ export type { ModernRequestContext } from "./modern/modern-context.js";
 export type { ModernEndpoint, ModernOptions } from "./modern/modern-dispatcher.js";
 export type { CachingHints } from "./modern/modern-result.js";
 export { MAX_REQUEST_STATE_LENGTH } from "./modern/request-state.js";
+export { SealedJson } from "./modern/sealed-json.js";
 export {
   DEFAULT_PAGE_SIZE,
   decodeCursor,

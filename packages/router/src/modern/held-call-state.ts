@@ -1,4 +1,5 @@
 import { JSONRPCError } from "@patchbay/jsonrpc-core";
+import { SealedJson } from "@patchbay/server";
 import { INVALID_PARAMS } from "../errors/map-error.js";
 
 /** The largest `requestState` the gateway accepts back from a client (characters). */
@@ -17,31 +18,22 @@ export interface HeldCallState {
   readonly caller: string;
 }
 
-const HMAC = { name: "HMAC", hash: "SHA-256" } as const;
-
 /**
  * Seals and opens the `requestState` of the gateway's `input_required` results (MCP 2026-07-28:
- * request state is opaque to the client and must not be trusted blindly). The text is
- * `base64url(JSON).base64url(HMAC-SHA256)` under a per-router key (Web Crypto, any runtime); an
- * altered state, one issued by another gateway, for another request or to another caller is
- * refused with -32602. `verify` compares in constant time.
+ * request state is opaque to the client and must not be trusted blindly), as `SealedJson` of
+ * `@patchbay/server` under a per-router key: an altered state, one issued by another gateway, for
+ * another request or to another caller is refused with -32602.
  */
 export class HeldCallStateCodec {
-  readonly #key: Promise<CryptoKey>;
+  readonly #sealed: SealedJson;
 
   constructor(key: Uint8Array = crypto.getRandomValues(new Uint8Array(32))) {
-    if (key.byteLength < 32) throw new RangeError("the request state key needs at least 32 bytes");
-    this.#key = crypto.subtle.importKey("raw", new Uint8Array(key), HMAC, false, [
-      "sign",
-      "verify",
-    ]);
+    this.#sealed = new SealedJson(key);
   }
 
   /** The sealed text of `state`. */
-  async seal(state: HeldCallState): Promise<string> {
-    const body = toBase64Url(new TextEncoder().encode(JSON.stringify(state)));
-    const signature = await crypto.subtle.sign(HMAC, await this.#key, ascii(body));
-    return `${body}.${toBase64Url(new Uint8Array(signature))}`;
+  seal(state: HeldCallState): Promise<string> {
+    return this.#sealed.seal(state);
   }
 
   /** Opens `text` and checks it was issued for this request and caller, or throws -32602. */
@@ -52,15 +44,8 @@ export class HeldCallStateCodec {
     if (typeof text !== "string" || text.length > MAX_HELD_CALL_STATE_LENGTH) {
       throw invalidState(`requestState must be a string of at most ${MAX_HELD_CALL_STATE_LENGTH}`);
     }
-    const [body = "", signature = "", ...rest] = text.split(".");
-    const signatureBytes = fromBase64Url(signature);
-    const valid =
-      rest.length === 0 &&
-      signatureBytes !== undefined &&
-      (await crypto.subtle.verify(HMAC, await this.#key, signatureBytes, ascii(body)));
-    const bytes = valid ? fromBase64Url(body) : undefined;
-    if (bytes === undefined) throw invalidState("requestState failed its integrity check");
-    const state = JSON.parse(new TextDecoder().decode(bytes)) as HeldCallState;
+    const state = (await this.#sealed.open(text)) as HeldCallState | undefined;
+    if (state === undefined) throw invalidState("requestState failed its integrity check");
     if (
       state.method !== expected.method ||
       state.target !== expected.target ||
@@ -74,24 +59,4 @@ export class HeldCallStateCodec {
 
 function invalidState(message: string): JSONRPCError {
   return new JSONRPCError(INVALID_PARAMS, `Invalid requestState: ${message}`);
-}
-
-function ascii(text: string): Uint8Array<ArrayBuffer> {
-  return new TextEncoder().encode(text);
-}
-
-function toBase64Url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
-  try {
-    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-    return Uint8Array.from(binary, (char) => char.charCodeAt(0));
-  } catch {
-    return undefined;
-  }
 }
