@@ -69,11 +69,16 @@ describe("three replicas behind a balancer without affinity", () => {
       content: { type: "text", text: "from the client" },
     }));
     const before = cluster.balancer.routed.length;
+    // A hop is recorded when its answer's headers come back: the 202 to the client's answer may
+    // come after the tool's result, so wait for the second POST rather than read the list at once.
+    let postsSeen = 0;
+    const secondPost = cluster.balancer.next((hop) => hop.method === "POST" && ++postsSeen === 2);
     const result = await connected.client.callTool({
       name: "sample__test_sampling",
       arguments: { prompt: "hi" },
     });
     expect(result.content).toEqual([{ type: "text", text: "LLM response: from the client" }]);
+    await secondPost;
     // The call's POST and the POST of the client's answer went to two different replicas.
     const posts = cluster.balancer.routed.slice(before).filter((hop) => hop.method === "POST");
     expect(posts).toHaveLength(2);
