@@ -26,7 +26,7 @@ export { INPUT_KEY_META_KEY, withInputKey } from "./input-key-meta.js";
 export type { SchemaInput } from "./input-schema.js";
 export type { ModernRequestContext } from "./modern/modern-context.js";
 export type { ModernEndpoint, ModernOptions } from "./modern/modern-dispatcher.js";
-export type { CachingHints } from "./modern/modern-result.js";
+export { type CachingHints, completeModernResult } from "./modern/modern-result.js";
 export { MAX_REQUEST_STATE_LENGTH } from "./modern/request-state.js";
 export { SealedJson } from "./modern/sealed-json.js";
 export {

@@ -5,11 +5,12 @@ import {
   type JSONRPCResponse,
   type Transport,
 } from "@patchbay/jsonrpc-core";
+import { completeModernResult } from "@patchbay/server";
 import type { BackendWiring } from "../backends/backend-pool.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import type { RouterSession } from "../sessions/router-session.js";
 import { ModernFront, type ModernRequestContext } from "./modern-front.js";
-import { completeModernResult, modernErrorObject } from "./modern-result.js";
+import { modernErrorObject } from "./modern-result.js";
 import type { ModernSettings } from "./modern-settings.js";
 
 /** What a modern request is answered with besides its message: who sent it, where to notify. */

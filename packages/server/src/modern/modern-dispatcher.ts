@@ -128,10 +128,7 @@ export function createModernEndpoint(
       const id: JSONRPCId = message.id;
       try {
         const result = await dispatch(message, context);
-        const body =
-          (result as { resultType?: unknown }).resultType === "input_required"
-            ? completeMeta(result as Record<string, unknown>, host)
-            : completeModernResult(message.method, result, host.serverInfo, caching);
+        const body = completeModernResult(message.method, result, host.serverInfo, caching);
         return { jsonrpc: "2.0", id, result: body };
       } catch (error) {
         return { jsonrpc: "2.0", id, error: toErrorObject(error) };
@@ -157,10 +154,6 @@ async function readAnswers(
   const earlier =
     requestState === undefined ? {} : (await codec.open(requestState, method, target)).responses;
   return { ...earlier, ...(inputResponses as Record<string, unknown> | undefined) };
-}
-
-function completeMeta(result: Record<string, unknown>, host: SessionHost): Record<string, unknown> {
-  return { ...result, _meta: { "io.modelcontextprotocol/serverInfo": host.serverInfo } };
 }
 
 function toErrorObject(error: unknown): { code: number; message: string; data?: unknown } {

@@ -19,13 +19,15 @@ export interface CachingHints {
 }
 
 /**
- * A complete modern result: `resultType: "complete"` (every 2026-07-28 result says its type), the
- * server's info in `_meta`, and caching hints where the method is cacheable.
+ * A modern result as it goes on the wire: its `resultType` (every 2026-07-28 result says its type:
+ * `input_required` when it says so, else `complete`), the server's info in `_meta` beside the keys
+ * already there, and caching hints where the method is cacheable and the result complete. A gateway
+ * completes the results it relays with it too.
  */
 export function completeModernResult(
   method: string,
   result: unknown,
-  serverInfo: v2025_11_25.Implementation,
+  serverInfo: v2025_11_25.Implementation | Readonly<Record<string, unknown>>,
   caching: CachingHints,
 ): Record<string, unknown> {
   const body = (typeof result === "object" && result !== null ? result : {}) as Record<
@@ -38,10 +40,10 @@ export function completeModernResult(
   >;
   const complete: Record<string, unknown> = {
     ...body,
-    resultType: "complete",
+    resultType: body.resultType === "input_required" ? "input_required" : "complete",
     _meta: { ...meta, [SERVER_INFO_META_KEY]: serverInfo },
   };
-  if (CACHEABLE_METHODS.has(method)) {
+  if (CACHEABLE_METHODS.has(method) && complete.resultType === "complete") {
     complete.ttlMs = caching.ttlMs;
     complete.cacheScope = caching.cacheScope;
   }
