@@ -65,6 +65,8 @@ export interface ModernFrontDependencies {
   serve(transport: Transport): Promise<RouterSession>;
   readonly settings: ModernSettings;
   readonly serverInfo: Readonly<Record<string, unknown>>;
+  /** The caller and profile, as the cluster's held-call ledger counts them. Default: the caller. */
+  readonly scope?: string;
 }
 
 /**
@@ -81,6 +83,7 @@ export class ModernFront {
   readonly #listeners: ModernListeners;
   readonly #held: HeldCalls;
   #opened: Promise<{ connection: Connection; session: RouterSession; instructions?: string }>;
+  #session: RouterSession | undefined;
 
   constructor(caller: string, deps: ModernFrontDependencies) {
     this.caller = caller;
@@ -91,9 +94,18 @@ export class ModernFront {
     this.#listeners = new ModernListeners(async (method, params) =>
       (await this.#opened).connection.request(method, params as JSONRPCParams),
     );
-    this.#held = new HeldCalls(caller, deps.settings, async (method, params, options) =>
-      (await this.#opened).connection.request(method, params as JSONRPCParams, options),
+    this.#held = new HeldCalls(
+      caller,
+      deps.settings,
+      async (method, params, options) =>
+        (await this.#opened).connection.request(method, params as JSONRPCParams, options),
+      deps.scope,
     );
+  }
+
+  /** The legacy session behind the front, once open. */
+  get session(): RouterSession | undefined {
+    return this.#session;
   }
 
   /** Calls held for this caller, waiting for its retry. */
@@ -187,6 +199,7 @@ export class ModernFront {
     }
     connection.onNotification((notification, info) => this.#onNotification(notification, info));
     const session = await this.#deps.serve(gatewaySide);
+    this.#session = session;
     await connection.start();
     const result = (await connection.request("initialize", {
       protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION,
