@@ -27,7 +27,8 @@ export function createRedisListChanges(options: {
   readonly dedupMs: number;
   readonly onWarning: (message: string) => void;
 }): {
-  publish(change: ListChange): void;
+  /** Resolves once the change is announced (or, Redis down, handed to this replica's listeners). */
+  publish(change: ListChange): Promise<void>;
   subscribe(listener: (change: ListChange) => void): Unsubscribe;
 } {
   const { client, prefix } = options;
@@ -50,7 +51,7 @@ export function createRedisListChanges(options: {
   }
   return {
     publish(change) {
-      announce(change).catch((error: unknown) => {
+      return announce(change).catch((error: unknown) => {
         options.onWarning(
           `a ${change.list} change of ${change.backend} reached this replica's listeners only: ${String(error)}`,
         );

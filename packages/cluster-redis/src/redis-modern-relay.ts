@@ -29,7 +29,7 @@ type Handler = Parameters<ModernRelay["serve"]>[1];
 
 /** The relay and what closing it needs. */
 export interface RedisModernRelay extends ModernRelay {
-  /** Fails every relayed request still waiting here and stops probing. */
+  /** Stops listening, fails every relayed request still waiting here and cancels those served. */
   close(): void;
 }
 
@@ -100,7 +100,7 @@ export function createRedisModernRelay(options: {
       });
   }
 
-  options.subscriber.listen(channelOf(replicaId), (text) => {
+  const stopListening = options.subscriber.listen(channelOf(replicaId), (text) => {
     const envelope = JSON.parse(text) as Envelope;
     switch (envelope.t) {
       case "call":
@@ -181,6 +181,7 @@ export function createRedisModernRelay(options: {
       };
     },
     close() {
+      stopListening();
       for (const entry of [...waiting.values()]) entry.fail(new Error("this replica is stopping"));
       for (const aborter of serving.values()) aborter.abort(new Error("the replica is stopping"));
       serving.clear();

@@ -18,7 +18,7 @@ export interface ModernFrontClusterOptions {
       release(scope: string, key: string): void;
     };
     readonly listChanges: {
-      publish(change: ListChange): void;
+      publish(change: ListChange): Promise<void>;
       subscribe(listener: (change: ListChange) => void): () => void;
     };
   };
