@@ -145,6 +145,29 @@ describe("modern clients of three replicas without affinity", () => {
     await subscription.close();
   });
 
+  it("tell a listen stream held by one replica of a resource update caused on another", async () => {
+    const client = await modernClient("watching-modern");
+    const uri = "test://watched-resource";
+    const updated = new Promise<Record<string, unknown>>((resolve) => {
+      const off = client.on("notifications/resources/updated", (params) => {
+        off();
+        resolve(params);
+      });
+    });
+    const start = cluster.balancer.routed.length;
+    const subscription = await client.listen({ resourceSubscriptions: [uri] });
+    expect(subscription.acknowledged).toEqual({ resourceSubscriptions: [uri] });
+    const listenTarget = hopsFrom(start)[0]?.target;
+    const changed = cluster.balancer.routed.length;
+    await client.callTool({ name: "sample__update_watched_resource", arguments: {} });
+    expect(hopsFrom(changed)[0]?.target).not.toBe(listenTarget);
+    expect(await updated).toEqual({
+      uri,
+      _meta: { "io.modelcontextprotocol/subscriptionId": subscription.id },
+    });
+    await subscription.close();
+  });
+
   // Last: it kills a replica.
   it("answer a retry whose call was held by a replica that died with a clear error, at once", async () => {
     const name = "sample__test_input_required_result_elicitation";

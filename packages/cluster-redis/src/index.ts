@@ -13,3 +13,7 @@ export type { ListChange } from "./redis-list-changes.js";
 export type { ModernFrontClusterOptions } from "./redis-modern.js";
 export { MAX_RELAYED_MODERN_REQUESTS, type RedisModernRelay } from "./redis-modern-relay.js";
 export { createRedisRateLimiter } from "./redis-rate-limiter.js";
+export {
+  RESOURCE_WANT_TIMEOUT_MS,
+  type ResourceUpdateListener,
+} from "./redis-resource-updates.js";

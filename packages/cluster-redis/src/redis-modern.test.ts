@@ -163,4 +163,53 @@ describe("the router's modern options on Redis", () => {
       ]);
     }
   });
+
+  it("carry a listen stream's resource wants to the other replicas, acknowledged, and updates back", async () => {
+    const [a, b] = await Promise.all(["a", "b"].map(async (id) => await replica(id)));
+    const [onA, onB] = await Promise.all(
+      [a, b].map(async (cluster) => (await cluster?.modernFrontOptions())?.cluster.resourceUpdates),
+    );
+    if (onA === undefined || onB === undefined) throw new Error("no relays");
+    const wants: unknown[] = [];
+    let release: () => void = () => {};
+    const subscribedOnB = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let reached: () => void = () => {};
+    const reachedB = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    onB.subscribe({
+      wanted: async (from, scope, uri, wanted) => {
+        reached();
+        await subscribedOnB;
+        wants.push({ from, scope, uri, wanted });
+      },
+      updated: () => {},
+    });
+    const updates: unknown[] = [];
+    const updated = new Promise<void>((resolve) => {
+      onA.subscribe({
+        wanted: async () => {},
+        updated: (scope, uri) => {
+          updates.push({ scope, uri });
+          resolve();
+        },
+      });
+    });
+    let settled = false;
+    const wanting = onA.want("\u0000alice", "test://note", true).then(() => {
+      settled = true;
+    });
+    // Not acknowledged before replica b subscribed.
+    await reachedB;
+    expect(settled).toBe(false);
+    release();
+    await wanting;
+    expect(wants).toEqual([{ from: "a", scope: "\u0000alice", uri: "test://note", wanted: true }]);
+    expect(await onB.deliver("a", "\u0000alice", "test://note")).toBe(true);
+    await updated;
+    expect(updates).toEqual([{ scope: "\u0000alice", uri: "test://note" }]);
+    expect(await onB.deliver("gone", "\u0000alice", "test://note")).toBe(false);
+  });
 });

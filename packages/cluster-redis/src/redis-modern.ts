@@ -2,12 +2,17 @@ import type { Redis } from "ioredis";
 import { createRedisHeldCallLedger, sharedRequestStateKey } from "./redis-held-calls.js";
 import { createRedisListChanges, type ListChange } from "./redis-list-changes.js";
 import { createRedisModernRelay, type RedisModernRelay } from "./redis-modern-relay.js";
+import {
+  createRedisResourceUpdates,
+  type ResourceUpdateListener,
+} from "./redis-resource-updates.js";
 import type { RedisSubscriber } from "./redis-subscriber.js";
 
 /**
  * The router's `modern` options of a replica (`createRouter({ modern: { ...options } })`): the key
  * every replica seals `requestState` with, and the `cluster` hooks (this replica's id, the ledger
- * counting held calls per caller across replicas, the relay of shared backends' list changes).
+ * counting held calls per caller across replicas, the relay of shared backends' list changes, and
+ * the relay of listen streams' resource subscriptions and their updates).
  */
 export interface ModernFrontClusterOptions {
   readonly requestStateKey: Uint8Array;
@@ -20,6 +25,11 @@ export interface ModernFrontClusterOptions {
     readonly listChanges: {
       publish(change: ListChange): Promise<void>;
       subscribe(listener: (change: ListChange) => void): () => void;
+    };
+    readonly resourceUpdates: {
+      want(scope: string, uri: string, wanted: boolean): Promise<void>;
+      deliver(replicaId: string, scope: string, uri: string): Promise<boolean>;
+      subscribe(listener: ResourceUpdateListener): () => void;
     };
   };
 }
@@ -50,6 +60,7 @@ export function createRedisModern(options: {
         replicaId: options.replicaId,
         heldCallLedger: createRedisHeldCallLedger(options),
         listChanges: createRedisListChanges({ ...options, dedupMs: options.listChangeDedupMs }),
+        resourceUpdates: createRedisResourceUpdates(options),
       },
     };
   }

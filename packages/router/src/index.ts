@@ -128,6 +128,8 @@ export type {
   ListChangeNotice,
   ListChangeRelay,
   ModernClusterOptions,
+  ResourceUpdateListener,
+  ResourceUpdateRelay,
 } from "./modern/modern-cluster.js";
 export type { ModernCallContext, ModernEndpoint } from "./modern/modern-endpoint.js";
 export type { ModernRequestContext } from "./modern/modern-front.js";

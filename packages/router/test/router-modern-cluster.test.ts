@@ -6,6 +6,8 @@ import type {
   HeldCallLedger,
   ListChangeNotice,
   ListChangeRelay,
+  ResourceUpdateListener,
+  ResourceUpdateRelay,
 } from "../src/modern/modern-cluster.js";
 import type { ModernEndpoint } from "../src/modern/modern-endpoint.js";
 import { createHarness, type Harness } from "./harness.js";
@@ -34,6 +36,9 @@ function defineAsker(server: Server): void {
     });
     return { content: [{ type: "text", text: `Hello, ${String(answer.content?.name)}!` }] };
   });
+  server.registerResource("note", "test://note", {}, () => ({
+    contents: [{ uri: "test://note", text: "a note" }],
+  }));
 }
 
 function memoryLedger(): HeldCallLedger & { readonly sets: Map<string, Set<string>> } {
@@ -67,16 +72,37 @@ function memoryRelay(): ListChangeRelay & { readonly published: ListChangeNotice
   };
 }
 
+/** Resource-update relays of replicas, in memory: `relayOf(replicaId)`. */
+function memoryUpdates(): (replicaId: string) => ResourceUpdateRelay {
+  const members = new Map<string, ResourceUpdateListener>();
+  return (me) => ({
+    async want(scope, uri, wanted) {
+      const others = [...members].filter(([id]) => id !== me);
+      await Promise.all(others.map(([, listener]) => listener.wanted(me, scope, uri, wanted)));
+    },
+    async deliver(replicaId, scope, uri) {
+      members.get(replicaId)?.updated(scope, uri);
+      return members.has(replicaId);
+    },
+    subscribe(listener) {
+      members.set(me, listener);
+      return () => members.delete(me);
+    },
+  });
+}
+
 async function replicas(
   ledger: HeldCallLedger | undefined,
   relay?: ListChangeRelay,
   maxHeldCalls = 64,
+  updatesOf?: (replicaId: string) => ResourceUpdateRelay,
 ) {
   for (const replicaId of ["a", "b"]) {
     const cluster = {
       replicaId,
       ...(ledger === undefined ? {} : { heldCallLedger: ledger }),
       ...(relay === undefined ? {} : { listChanges: relay }),
+      ...(updatesOf === undefined ? {} : { resourceUpdates: updatesOf(replicaId) }),
     };
     harnesses.push(
       await createHarness(
@@ -194,5 +220,50 @@ describe("the modern front of replicas sharing a request-state key", () => {
       { backend: "asker", list: "tools", digest: expect.stringMatching(/^[0-9a-f]{16}$/) },
     ]);
     expect(heard.map((note) => note.method)).toEqual(["notifications/tools/list_changed"]);
+  });
+
+  it("subscribes every replica's backends for a listen stream's URIs and brings their updates to it", async () => {
+    const [, b] = await replicas(undefined, undefined, 64, memoryUpdates());
+    const heard: JSONRPCNotification[] = [];
+    let onHeard: () => void = () => {};
+    const aborter = new AbortController();
+    let agreed: unknown;
+    const acknowledged = new Promise<void>((resolve) => {
+      void b.handle(
+        request("subscriptions/listen", {
+          notifications: { resourceSubscriptions: ["test://note"] },
+        }),
+        {
+          signal: aborter.signal,
+          caller: "bob",
+          notify(method, params) {
+            if (method === "notifications/subscriptions/acknowledged") {
+              agreed = params.notifications;
+              resolve();
+            } else {
+              heard.push({ jsonrpc: "2.0", method, params });
+              onHeard();
+            }
+          },
+        },
+      );
+    });
+    await acknowledged;
+    expect(agreed).toEqual({ resourceSubscriptions: ["test://note"] });
+    // Replica a's copy of the backend was subscribed before the stream was acknowledged.
+    const updated = new Promise<void>((resolve) => {
+      onHeard = resolve;
+    });
+    const backendOnA = harnesses[0]?.servers.get("asker")?.[0] as Server;
+    await backendOnA.notifyResourceUpdated("test://note");
+    await updated;
+    aborter.abort();
+    expect(heard).toEqual([
+      {
+        jsonrpc: "2.0",
+        method: "notifications/resources/updated",
+        params: { uri: "test://note", _meta: expect.any(Object) },
+      },
+    ]);
   });
 });

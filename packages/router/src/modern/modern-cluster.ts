@@ -39,6 +39,34 @@ export interface ListChangeRelay {
   subscribe(listener: (change: ListChangeNotice) => void): Unsubscribe;
 }
 
+/** What a replica hears of the others' resource subscriptions (see {@link ResourceUpdateRelay}). */
+export interface ResourceUpdateListener {
+  /**
+   * Replica `from` has listen streams of `scope` wanting updates of `uri` (or no longer): this
+   * replica subscribes (unsubscribes) its own backends; resolves once done.
+   */
+  wanted(from: string, scope: string, uri: string, wanted: boolean): Promise<void>;
+  /** A backend on another replica announced an update of `uri` for the listen streams of `scope` here. */
+  updated(scope: string, uri: string): void;
+}
+
+/**
+ * Carries resource subscriptions of listen streams between replicas: each replica subscribes its
+ * own copies of the backends to the URIs listen streams on any replica want, and sends the updates
+ * they announce to the replicas whose streams want them.
+ */
+export interface ResourceUpdateRelay {
+  /**
+   * Tells every other replica that this replica's streams of `scope` want updates of `uri` (or no
+   * longer); resolves once the replicas that can be reached subscribed, or gave no word in time.
+   */
+  want(scope: string, uri: string, wanted: boolean): Promise<void>;
+  /** Sends an update of `uri` to replica `replicaId`; resolves false when that replica is gone. */
+  deliver(replicaId: string, scope: string, uri: string): Promise<boolean>;
+  /** Hears the other replicas' wants and the updates sent to this replica. */
+  subscribe(listener: ResourceUpdateListener): Unsubscribe;
+}
+
 /**
  * What a modern front needs when several replicas of a gateway serve the same clients (see the
  * proxy's `cluster` and `@patchbay/cluster-redis`). Give every replica the same `requestStateKey`.
@@ -50,4 +78,6 @@ export interface ModernClusterOptions {
   readonly heldCallLedger?: HeldCallLedger;
   /** Tells listeners on every replica of a shared backend's list change seen on any one. */
   readonly listChanges?: ListChangeRelay;
+  /** Shares listen streams' resource subscriptions, and their updates, between replicas. */
+  readonly resourceUpdates?: ResourceUpdateRelay;
 }

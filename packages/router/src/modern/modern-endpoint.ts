@@ -61,6 +61,13 @@ export class ModernFronts {
     settings.cluster?.listChanges?.subscribe((change) => {
       for (const front of this.#fronts.values()) front.listChanged(change.backend, change.list);
     });
+    settings.cluster?.resourceUpdates?.subscribe({
+      wanted: async (from, scope, uri, wanted) => {
+        const front = wanted ? this.#frontOfScope(scope) : this.#fronts.get(scope);
+        await front?.remoteWant(from, uri, wanted);
+      },
+      updated: (scope, uri) => this.#fronts.get(scope)?.remoteUpdated(uri),
+    });
   }
 
   /** The endpoint of a profile. */
@@ -144,6 +151,13 @@ export class ModernFronts {
       if (listing !== undefined) return digestOf(JSON.stringify(listing[list] ?? []));
     }
     return undefined;
+  }
+
+  /** The front of a scope (`<profile>\u0000<caller>`, as `#front` keys them). */
+  #frontOfScope(scope: string): ModernFront {
+    const at = scope.indexOf("\u0000");
+    const profile = scope.slice(0, Math.max(at, 0));
+    return this.#front(profile === "" ? undefined : profile, scope.slice(at + 1));
   }
 
   #front(profile: string | undefined, caller: string): ModernFront {
