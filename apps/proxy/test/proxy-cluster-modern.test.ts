@@ -1,7 +1,7 @@
 import { type Client, createClient } from "@patchbay/client";
 import { StreamableHttpClientTransport } from "@patchbay/transport-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestCluster, type TestCluster } from "./cluster-harness.js";
+import { redisCommandCounts, startTestCluster, type TestCluster } from "./cluster-harness.js";
 import { sampleEntry } from "./proxy-helpers.js";
 
 // Modern (2026-07-28) clients of three real proxy processes on one Redis behind a round-robin
@@ -106,8 +106,9 @@ describe("modern clients of three replicas without affinity", () => {
       arguments: {},
     });
     expect(result.content).toEqual([{ type: "text", text: "name=Ada greeting=Hi there roots=1" }]);
-    const [call, retry] = hopsFrom(start);
-    expect(hopsFrom(start)).toHaveLength(2);
+    // One retry, or two when the backend's three questions came further apart than inputGatherMs.
+    const [call, retry, ...more] = hopsFrom(start);
+    expect(more.length).toBeLessThanOrEqual(1);
     expect(retry?.target).not.toBe(call?.target);
   });
 
@@ -166,6 +167,33 @@ describe("modern clients of three replicas without affinity", () => {
       _meta: { "io.modelcontextprotocol/subscriptionId": subscription.id },
     });
     await subscription.close();
+  });
+
+  it("use about 20 Redis commands per modern call answered over two replicas, all replicas together", async () => {
+    const client = await modernClient("counted-modern");
+    await client.ping();
+    const before = await redisCommandCounts(cluster.redis.url);
+    const calls = 10;
+    for (let index = 0; index < calls; index++) {
+      const result = await client.callTool({
+        name: "sample__test_input_required_result_elicitation",
+        arguments: {},
+      });
+      expect(result.content).toEqual([{ type: "text", text: "Hello, Ada!" }]);
+    }
+    const after = await redisCommandCounts(cluster.redis.url);
+    const used = [...after].map(
+      ([name, count]) => [name, count - (before.get(name) ?? 0)] as const,
+    );
+    const total = used.reduce((sum, [, count]) => sum + count, 0);
+    // Written down in the proxy README: per call, two POSTs' rate-limit scripts (EVALSHA and the
+    // 4 commands each runs), the held-call ledger (MULTI, 4 commands, EXEC; ZREM on resume), and
+    // the relayed retry and its answer (2 PUBLISH); heartbeats (every 2 s) may add a few.
+    console.info(
+      `Redis commands for ${calls} modern calls with one input round: ${total} (${(total / calls).toFixed(1)} a call)`,
+      Object.fromEntries(used.filter(([, count]) => count > 0)),
+    );
+    expect(total / calls).toBeLessThan(24);
   });
 
   // Last: it kills a replica.
