@@ -49,6 +49,7 @@ export class ModernFronts {
   readonly #settings: ModernSettings;
   readonly #serverInfo: Readonly<Record<string, unknown>>;
   readonly #serve: (transport: Transport, profile: string | undefined) => Promise<RouterSession>;
+  readonly #leaveCluster: () => void;
 
   constructor(
     settings: ModernSettings,
@@ -58,16 +59,20 @@ export class ModernFronts {
     this.#settings = settings;
     this.#serverInfo = serverInfo;
     this.#serve = serve;
-    settings.cluster?.listChanges?.subscribe((change) => {
+    const fromLists = settings.cluster?.listChanges?.subscribe((change) => {
       for (const front of this.#fronts.values()) front.listChanged(change.backend, change.list);
     });
-    settings.cluster?.resourceUpdates?.subscribe({
+    const fromResources = settings.cluster?.resourceUpdates?.subscribe({
       wanted: async (from, scope, uri, wanted) => {
         const front = wanted ? this.#frontOfScope(scope) : this.#fronts.get(scope);
         await front?.remoteWant(from, uri, wanted);
       },
       updated: (scope, uri) => this.#fronts.get(scope)?.remoteUpdated(uri),
     });
+    this.#leaveCluster = () => {
+      fromLists?.();
+      fromResources?.();
+    };
   }
 
   /** The endpoint of a profile. */
@@ -117,8 +122,9 @@ export class ModernFronts {
     await Promise.all(ending.map(([, front]) => front.close()));
   }
 
-  /** Ends every front. */
+  /** Ends every front (and stops hearing other replicas). */
   async closeAll(): Promise<void> {
+    this.#leaveCluster();
     const fronts = [...this.#fronts.values()];
     this.#fronts.clear();
     await Promise.all(fronts.map((front) => front.close()));
