@@ -212,4 +212,16 @@ describe("the router's modern options on Redis", () => {
     expect(updates).toEqual([{ scope: "\u0000alice", uri: "test://note" }]);
     expect(await onB.deliver("gone", "\u0000alice", "test://note")).toBe(false);
   });
+
+  // Last: it restarts Redis.
+  it("store the request-state key again when Redis comes back empty, for replicas started then", async () => {
+    const a = await replica("a");
+    const key = Buffer.from((await a.modernFrontOptions()).requestStateKey);
+    // Registered after the cluster's own listener, which stores the key again: called after it.
+    const back = new Promise<void>((resolve) => a.onAvailable(resolve));
+    await redis.restart();
+    await back;
+    const later = await replica("later");
+    expect(Buffer.from((await later.modernFrontOptions()).requestStateKey).equals(key)).toBe(true);
+  });
 });
