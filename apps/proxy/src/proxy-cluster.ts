@@ -4,7 +4,9 @@ import type { ProxyLog } from "./proxy-log.js";
 
 /**
  * Joins the replicas that share `config.redis`. `@patchbay/cluster-redis` (and its Redis client)
- * is loaded only here, so a proxy without `cluster` never loads it.
+ * is loaded only here, so a proxy without `cluster` never loads it. The router's modern front gets
+ * `cluster.modernFrontOptions()` (the shared request-state key and the cluster hooks), and the
+ * gateway relays modern retries through `cluster.modern`.
  */
 export async function joinProxyCluster(
   config: ClusterConfig,

@@ -118,6 +118,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     serverInfo: { name: "patchbay-proxy", version: options.version },
     telemetry,
     onWarning: (message) => log.warn(message),
+    // Replicas: one request-state key, held calls and list changes shared (see proxy-cluster.ts).
+    ...(cluster === undefined ? {} : { modern: await cluster.modernFrontOptions() }),
   });
   await router.start();
 

@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
+import { promisify } from "node:util";
 import {
   type LoadBalancer,
   type RedisServerProcess,
@@ -124,4 +125,15 @@ export async function startTestCluster(config: Record<string, unknown>, count = 
     throw error;
   }
   return { redis, replicas, balancer, stop } satisfies TestCluster;
+}
+
+/** Redis commands run so far, by name (`INFO commandstats`, through Debian's `redis-cli`). */
+export async function redisCommandCounts(redisUrl: string): Promise<Map<string, number>> {
+  const socket = redisUrl.slice("unix://".length);
+  const { stdout } = await promisify(execFile)("redis-cli", ["-s", socket, "info", "commandstats"]);
+  const counts = new Map<string, number>();
+  for (const match of stdout.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)) {
+    counts.set(match[1] as string, Number(match[2]));
+  }
+  return counts;
 }

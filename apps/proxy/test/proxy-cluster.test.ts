@@ -1,8 +1,6 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestCluster, type TestCluster } from "./cluster-harness.js";
+import { redisCommandCounts, startTestCluster, type TestCluster } from "./cluster-harness.js";
 import { closeSdk, connectSdk, postJson, sampleEntry } from "./proxy-helpers.js";
 
 // Three real proxy processes on one Redis behind a round-robin balancer without affinity.
@@ -112,27 +110,16 @@ describe("three replicas behind a balancer without affinity", () => {
   });
 });
 
-/** Redis commands run so far, by name (`INFO commandstats`, through Debian's `redis-cli`). */
-async function commandCounts(): Promise<Map<string, number>> {
-  const socket = cluster.redis.url.slice("unix://".length);
-  const { stdout } = await promisify(execFile)("redis-cli", ["-s", socket, "info", "commandstats"]);
-  const counts = new Map<string, number>();
-  for (const match of stdout.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)) {
-    counts.set(match[1] as string, Number(match[2]));
-  }
-  return counts;
-}
-
 describe("Redis operations", () => {
   it("use fewer than 17 Redis commands per tools/call of an open session, all replicas together", async () => {
     const connected = await connectSdk(cluster.balancer.url, { name: "counted" });
     await connected.client.ping();
-    const before = await commandCounts();
+    const before = await redisCommandCounts(cluster.redis.url);
     const calls = 30;
     for (let index = 0; index < calls; index++) {
       await connected.client.callTool({ name: "sample__add", arguments: { a: index, b: 0 } });
     }
-    const after = await commandCounts();
+    const after = await redisCommandCounts(cluster.redis.url);
     const used = [...after].map(
       ([name, count]) => [name, count - (before.get(name) ?? 0)] as const,
     );

@@ -9,4 +9,11 @@ export {
   redisOptionsOf,
 } from "./redis-connection.js";
 export { createRedisEventStore, type RedisEventStoreOptions } from "./redis-event-store.js";
+export type { ListChange } from "./redis-list-changes.js";
+export type { ModernFrontClusterOptions } from "./redis-modern.js";
+export { MAX_RELAYED_MODERN_REQUESTS, type RedisModernRelay } from "./redis-modern-relay.js";
 export { createRedisRateLimiter } from "./redis-rate-limiter.js";
+export {
+  RESOURCE_WANT_TIMEOUT_MS,
+  type ResourceUpdateListener,
+} from "./redis-resource-updates.js";

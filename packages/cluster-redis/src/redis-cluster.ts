@@ -5,6 +5,8 @@ import { createRedisBus } from "./redis-bus.js";
 import { createRedisCalls } from "./redis-calls.js";
 import { connectRedis, describeRedisUrl } from "./redis-connection.js";
 import { createRedisEventStore } from "./redis-event-store.js";
+import { createRedisModern, type ModernFrontClusterOptions } from "./redis-modern.js";
+import type { RedisModernRelay } from "./redis-modern-relay.js";
 import { createRedisRateLimiter } from "./redis-rate-limiter.js";
 import { createRedisSessionStore } from "./redis-session-store.js";
 import { createRedisSubscriber } from "./redis-subscriber.js";
@@ -25,6 +27,11 @@ export interface RedisClusterOptions {
   readonly heartbeatIntervalMs?: number;
   /** How long the first connection may take before start-up fails. Default 10 s. */
   readonly connectTimeoutMs?: number;
+  /**
+   * How long a shared backend's list change announced by several replicas (each one's copy of the
+   * backend saw it, with the same new list) counts as one change. Default 2000 ms.
+   */
+  readonly listChangeDedupMs?: number;
   /** Operator warnings: Redis lost, an event not stored. Never carries the URL's password. */
   readonly onWarning?: (message: string) => void;
   /** Operator notes: Redis back. */
@@ -37,6 +44,13 @@ export interface RedisCluster extends GatewayCluster {
   readonly liveReplicas: number;
   /** Beats now and resolves with the replicas whose heartbeat is fresh. */
   heartbeat(): Promise<number>;
+  /** Relays a modern retry to the replica holding its call. */
+  readonly modern: RedisModernRelay;
+  /**
+   * The router's `modern` options for this replica: the request-state key shared through Redis
+   * (made by the first replica) and the `cluster` hooks. Resolves to the same object every time.
+   */
+  modernFrontOptions(): Promise<ModernFrontClusterOptions>;
   /** Leaves the cluster and closes both Redis connections. */
   close(): Promise<void>;
 }
@@ -83,6 +97,16 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     ttlMs: heartbeatIntervalMs * 3,
   });
   await heartbeat.beat();
+  const modern = createRedisModern({
+    client,
+    subscriber,
+    prefix,
+    replicaId,
+    probeIntervalMs: heartbeatIntervalMs,
+    listChangeDedupMs: options.listChangeDedupMs ?? 2000,
+    onWarning,
+    onAvailable: (listener) => availableListeners.add(listener),
+  });
   return {
     replicaId,
     sessions: createRedisSessionStore({ client, subscriber, prefix }),
@@ -97,6 +121,8 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     }),
     bus: createRedisBus({ client, subscriber, prefix, replicaId, onWarning }),
     calls: createRedisCalls({ client, prefix, replicaId, ttlMs: options.sessionTtlMs }),
+    modern: modern.relay,
+    modernFrontOptions: modern.frontOptions,
     createRateLimiter: (limiterOptions) =>
       createRedisRateLimiter(client, prefix, limiterOptions, onWarning),
     onAvailable(listener) {
@@ -121,6 +147,7 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
       liveReplicas: heartbeat.liveReplicas,
     }),
     async close() {
+      modern.relay.close();
       await heartbeat.stop();
       client.disconnect();
       subscriberConnection.disconnect();

@@ -1,4 +1,10 @@
-import type { Frame, JSONRPCId, Unsubscribe } from "@patchbay/jsonrpc-core";
+import type {
+  Frame,
+  JSONRPCId,
+  JSONRPCRequest,
+  JSONRPCResponse,
+  Unsubscribe,
+} from "@patchbay/jsonrpc-core";
 import type { EventStore } from "@patchbay/transport-http";
 import type { RateDecision, RateLimiterOptions } from "./rate-limiter.js";
 
@@ -84,6 +90,47 @@ export interface SharedRateLimiter {
   take(key: string): Promise<RateDecision>;
 }
 
+/** A modern (2026-07-28) request handed from the replica it reached to the replica holding its call. */
+export interface RelayedModernRequest {
+  /** The profile it came in on; `""` for the default endpoint. */
+  readonly profile: string;
+  /** The token name that sent it (the replica it reached authenticated it). */
+  readonly caller: string;
+  readonly message: JSONRPCRequest;
+}
+
+/** How a relayed modern request is served: its cancellation and its notifications. */
+export interface RelayedModernContext {
+  /** Aborted when the client goes away (its response stream closed). */
+  readonly signal: AbortSignal;
+  /** A notification of the request (progress, log), sent before its response. */
+  notify(method: string, params: Record<string, unknown>): void;
+}
+
+/**
+ * Carries a modern retry (`requestState` naming a call held on another replica) to the replica that
+ * holds the call, and its notifications and answer back.
+ */
+export interface ModernRelay {
+  /**
+   * Hands `request` to replica `replicaId` and resolves with its answer; rejects (the message says
+   * why) when that replica is gone, stops before answering, or cannot be reached.
+   */
+  forward(
+    replicaId: string,
+    request: RelayedModernRequest,
+    context: RelayedModernContext,
+  ): Promise<JSONRPCResponse>;
+  /** Serves the requests relayed to this replica for `profile` (`""`: the default endpoint). */
+  serve(
+    profile: string,
+    handler: (
+      request: RelayedModernRequest,
+      context: RelayedModernContext,
+    ) => Promise<JSONRPCResponse | undefined>,
+  ): Unsubscribe;
+}
+
 /**
  * What an HTTP gateway replica shares with the others (see `@patchbay/cluster-redis`): session
  * records, the SSE event store, rate-limit buckets and a bus between replicas.
@@ -104,6 +151,8 @@ export interface GatewayCluster {
   onAvailable(listener: () => void): Unsubscribe;
   /** Replicas whose heartbeat is fresh, this one included. */
   readonly liveReplicas: number;
+  /** Relays modern retries to the replica holding their call; without it, they are served here. */
+  readonly modern?: ModernRelay;
   /** What `/readyz` shows of the cluster (no secrets). */
   status(): Readonly<Record<string, unknown>>;
 }

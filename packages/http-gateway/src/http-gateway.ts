@@ -69,6 +69,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     clock,
     eventStore: cluster?.eventStore,
     wrapSession: shared?.wrap,
+    modernRelay: cluster?.modern,
     ...(options.keepAliveIntervalMs === undefined
       ? {}
       : { keepAliveIntervalMs: options.keepAliveIntervalMs }),

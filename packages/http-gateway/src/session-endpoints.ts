@@ -9,6 +9,7 @@ import {
 } from "@patchbay/transport-http";
 import { createSseHandler, type SseHandler } from "@patchbay/transport-sse";
 import { ANONYMOUS } from "./admission.js";
+import type { ModernRelay } from "./cluster.js";
 import { type FrontRequestEnd, type GuardedTransport, guardFrontTransport } from "./front-guard.js";
 import type { ResolvedLimits } from "./http-gateway-options.js";
 import { modernRequests } from "./modern-requests.js";
@@ -29,6 +30,8 @@ export interface SessionEndpointsOptions {
     profile: string | undefined,
     owner: TokenIdentity,
   ) => void;
+  /** Relays modern retries to the replica holding their call (replicas). */
+  readonly modernRelay?: ModernRelay | undefined;
   /** Where Streamable HTTP keeps resumable events; default bounded in memory per profile. */
   readonly eventStore?: EventStore | undefined;
   /** Wraps each Streamable HTTP session's transport before the router serves it (replicas). */
@@ -119,6 +122,8 @@ export function createSessionEndpoints(options: SessionEndpointsOptions): Sessio
             maxResultBytes: limits.maxResultBytes,
             clock,
             onRequestEnd: (end, owner) => options.onRequestEnd(end, profile, owner),
+            relay: options.modernRelay,
+            profile: key,
           },
         );
         handler = createStreamableHttpHandler({

@@ -123,6 +123,14 @@ export {
   type RestartPolicySettings,
 } from "./lifecycle/restart-policy.js";
 export { MAX_HELD_CALL_STATE_LENGTH } from "./modern/held-call-state.js";
+export type {
+  HeldCallLedger,
+  ListChangeNotice,
+  ListChangeRelay,
+  ModernClusterOptions,
+  ResourceUpdateListener,
+  ResourceUpdateRelay,
+} from "./modern/modern-cluster.js";
 export type { ModernCallContext, ModernEndpoint } from "./modern/modern-endpoint.js";
 export type { ModernRequestContext } from "./modern/modern-front.js";
 export type { ModernCaching } from "./modern/modern-result.js";

@@ -16,6 +16,8 @@ export interface HeldCallState {
   readonly target: string;
   /** The caller (token name, stdio session) the state was issued to. */
   readonly caller: string;
+  /** The replica holding the call, when replicas share the key (absent in a single process). */
+  readonly replica?: string;
 }
 
 /**

@@ -38,12 +38,22 @@ export class HeldCalls {
   readonly #codec: HeldCallStateCodec;
   readonly #byKey = new Map<string, HeldCall>();
   readonly #byInternalId = new Map<JSONRPCId, HeldCall>();
+  /** What the cluster's ledger counts this caller's calls under (caller and profile). */
+  readonly #scope: string;
+  /** Keys of the calls recorded in the cluster's ledger. */
+  readonly #ledgered = new Set<string>();
 
-  constructor(caller: string, settings: ModernSettings, request: SessionRequest) {
+  constructor(
+    caller: string,
+    settings: ModernSettings,
+    request: SessionRequest,
+    scope: string = caller,
+  ) {
     this.#caller = caller;
     this.#settings = settings;
     this.#request = request;
     this.#codec = settings.codec ?? new HeldCallStateCodec();
+    this.#scope = scope;
   }
 
   /** Calls waiting for a retry now. */
@@ -182,6 +192,7 @@ export class HeldCalls {
       );
     }
     applyInputResponses(held, params.inputResponses);
+    this.#unledger(held);
     this.#settings.clock.clearTimeout(held.deadline);
     held.current = round;
     held.live = true;
@@ -202,15 +213,19 @@ export class HeldCalls {
         if (gather > 0) {
           await new Promise<void>((resolve) => this.#settings.clock.setTimeout(resolve, gather));
         }
-        if (held.outcome === undefined) return await this.#suspend(held);
+        if (held.outcome === undefined) {
+          const answer = await this.#suspend(held);
+          if (answer !== undefined) return answer;
+        }
         continue;
       }
       await held.changed();
     }
   }
 
-  async #suspend(held: HeldCall): Promise<Record<string, unknown>> {
-    if (this.waiting >= this.#settings.maxHeldCalls) {
+  /** The `input_required` result of a call put on hold, or undefined when it ended meanwhile. */
+  async #suspend(held: HeldCall): Promise<Record<string, unknown> | undefined> {
+    if (await this.#overLimit(held)) {
       const error = new JSONRPCError(
         GatewayErrorCode.TooManyHeldCalls,
         `The client has ${this.#settings.maxHeldCalls} calls waiting for input already (maxHeldCalls); answer or abandon one first`,
@@ -218,6 +233,8 @@ export class HeldCalls {
       this.#end(held, error);
       throw error;
     }
+    // The cluster's ledger answered asynchronously: the backend may have finished meanwhile.
+    if (held.outcome !== undefined) return undefined;
     held.round += 1;
     held.live = false;
     held.deadline = this.#settings.clock.setTimeout(
@@ -238,8 +255,31 @@ export class HeldCalls {
       method: held.method,
       target: held.target,
       caller: held.caller,
+      ...(this.#settings.cluster === undefined
+        ? {}
+        : { replica: this.#settings.cluster.replicaId }),
     });
     return { resultType: "input_required", inputRequests, requestState };
+  }
+
+  /** True when the caller has `maxHeldCalls` calls waiting already (across replicas with a ledger). */
+  async #overLimit(held: HeldCall): Promise<boolean> {
+    const max = this.#settings.maxHeldCalls;
+    const local = this.waiting >= max;
+    const ledger = this.#settings.cluster?.heldCallLedger;
+    if (ledger === undefined || local) return local;
+    this.#ledgered.add(held.key);
+    try {
+      return (await ledger.hold(this.#scope, held.key, this.#settings.heldCallTimeoutMs)) > max;
+    } catch {
+      // The ledger cannot be reached: the limit holds on this replica at least.
+      return local;
+    }
+  }
+
+  #unledger(held: HeldCall): void {
+    if (!this.#ledgered.delete(held.key)) return;
+    this.#settings.cluster?.heldCallLedger?.release(this.#scope, held.key);
   }
 
   #end(held: HeldCall, reason: Error): void {
@@ -248,6 +288,7 @@ export class HeldCalls {
   }
 
   #forget(held: HeldCall): void {
+    this.#unledger(held);
     this.#settings.clock.clearTimeout(held.deadline);
     this.#byKey.delete(held.key);
     if (held.internalId !== undefined) this.#byInternalId.delete(held.internalId);

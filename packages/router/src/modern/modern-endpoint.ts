@@ -9,7 +9,7 @@ import { completeModernResult } from "@patchbay/server";
 import type { BackendWiring } from "../backends/backend-pool.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import type { RouterSession } from "../sessions/router-session.js";
-import { ModernFront, type ModernRequestContext } from "./modern-front.js";
+import { ModernFront, type ModernRequestContext, MRTR_TARGETS } from "./modern-front.js";
 import { modernErrorObject } from "./modern-result.js";
 import type { ModernSettings } from "./modern-settings.js";
 
@@ -35,6 +35,12 @@ export interface ModernEndpoint {
     message: JSONRPCRequest | JSONRPCNotification,
     context: ModernCallContext,
   ): Promise<JSONRPCResponse | undefined>;
+  /**
+   * With `modern.cluster`: the other replica holding the call a retry's valid `requestState` (for
+   * this request and `caller`) names, so the retry can be handed to it; undefined when this replica
+   * serves the request (no state, a call held here, or a state `handle` will refuse).
+   */
+  heldElsewhere(message: JSONRPCRequest, caller: string): Promise<string | undefined>;
 }
 
 /** The callers' modern fronts of a router, made on first use. */
@@ -43,6 +49,7 @@ export class ModernFronts {
   readonly #settings: ModernSettings;
   readonly #serverInfo: Readonly<Record<string, unknown>>;
   readonly #serve: (transport: Transport, profile: string | undefined) => Promise<RouterSession>;
+  readonly #leaveCluster: () => void;
 
   constructor(
     settings: ModernSettings,
@@ -52,6 +59,20 @@ export class ModernFronts {
     this.#settings = settings;
     this.#serverInfo = serverInfo;
     this.#serve = serve;
+    const fromLists = settings.cluster?.listChanges?.subscribe((change) => {
+      for (const front of this.#fronts.values()) front.listChanged(change.backend, change.list);
+    });
+    const fromResources = settings.cluster?.resourceUpdates?.subscribe({
+      wanted: async (from, scope, uri, wanted) => {
+        const front = wanted ? this.#frontOfScope(scope) : this.#fronts.get(scope);
+        await front?.remoteWant(from, uri, wanted);
+      },
+      updated: (scope, uri) => this.#fronts.get(scope)?.remoteUpdated(uri),
+    });
+    this.#leaveCluster = () => {
+      fromLists?.();
+      fromResources?.();
+    };
   }
 
   /** The endpoint of a profile. */
@@ -75,11 +96,22 @@ export class ModernFronts {
           return { jsonrpc: "2.0", id, error: modernErrorObject(error) };
         }
       },
+      heldElsewhere: (message, caller) => this.#heldElsewhere(message, caller),
     };
   }
 
-  /** A backend announced that a list changed: the fronts that see it tell their listeners. */
+  /**
+   * A backend announced that a list changed: the fronts that see it tell their listeners. With a
+   * cluster relay, a shared backend's change goes through the relay, which tells every replica's
+   * fronts (this one's included) once per change.
+   */
   listChanged(backend: string, list: "tools" | "prompts" | "resources", owner?: string): void {
+    const relay = this.#settings.cluster?.listChanges;
+    if (relay !== undefined && owner === undefined) {
+      const digest = this.#digest(backend, list);
+      relay.publish({ backend, list, ...(digest === undefined ? {} : { digest }) });
+      return;
+    }
     for (const front of this.#fronts.values()) front.listChanged(backend, list, owner);
   }
 
@@ -90,11 +122,48 @@ export class ModernFronts {
     await Promise.all(ending.map(([, front]) => front.close()));
   }
 
-  /** Ends every front. */
+  /** Ends every front (and stops hearing other replicas). */
   async closeAll(): Promise<void> {
+    this.#leaveCluster();
     const fronts = [...this.#fronts.values()];
     this.#fronts.clear();
     await Promise.all(fronts.map((front) => front.close()));
+  }
+
+  async #heldElsewhere(message: JSONRPCRequest, caller: string): Promise<string | undefined> {
+    const replicaId = this.#settings.cluster?.replicaId;
+    const params = (message.params ?? {}) as Record<string, unknown>;
+    const targetKey = MRTR_TARGETS[message.method];
+    if (replicaId === undefined || targetKey === undefined || params.requestState === undefined) {
+      return undefined;
+    }
+    try {
+      const state = await this.#settings.codec.open(params.requestState, {
+        method: message.method,
+        target: String(params[targetKey] ?? ""),
+        caller,
+      });
+      return state.replica !== undefined && state.replica !== replicaId ? state.replica : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A digest of a shared backend's list as a front of this replica sees it, when one does. */
+  #digest(backend: string, list: "tools" | "prompts" | "resources"): string | undefined {
+    for (const front of this.#fronts.values()) {
+      const found = front.session?.backends().find((candidate) => candidate.name === backend);
+      const listing = found?.listing;
+      if (listing !== undefined) return digestOf(JSON.stringify(listing[list] ?? []));
+    }
+    return undefined;
+  }
+
+  /** The front of a scope (`<profile>\u0000<caller>`, as `#front` keys them). */
+  #frontOfScope(scope: string): ModernFront {
+    const at = scope.indexOf("\u0000");
+    const profile = scope.slice(0, Math.max(at, 0));
+    return this.#front(profile === "" ? undefined : profile, scope.slice(at + 1));
   }
 
   #front(profile: string | undefined, caller: string): ModernFront {
@@ -111,6 +180,7 @@ export class ModernFronts {
         serve: (transport) => this.#serve(transport, profile),
         settings: this.#settings,
         serverInfo: this.#serverInfo,
+        scope: key,
       });
       this.#fronts.set(key, front);
     }
@@ -137,4 +207,16 @@ export function tellingListChanges(
       };
     },
   };
+}
+
+/** FNV-1a, twice with different seeds: a 64-bit digest telling lists apart (not a secret). */
+function digestOf(text: string): string {
+  let first = 0x811c9dc5;
+  let second = 0x01000193 ^ text.length;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    first = Math.imul(first ^ code, 0x01000193);
+    second = Math.imul(second ^ code, 0x5bd1e995);
+  }
+  return (first >>> 0).toString(16).padStart(8, "0") + (second >>> 0).toString(16).padStart(8, "0");
 }

@@ -65,6 +65,8 @@ export interface ModernFrontDependencies {
   serve(transport: Transport): Promise<RouterSession>;
   readonly settings: ModernSettings;
   readonly serverInfo: Readonly<Record<string, unknown>>;
+  /** The caller and profile, as the cluster's held-call ledger counts them. Default: the caller. */
+  readonly scope?: string;
 }
 
 /**
@@ -81,6 +83,7 @@ export class ModernFront {
   readonly #listeners: ModernListeners;
   readonly #held: HeldCalls;
   #opened: Promise<{ connection: Connection; session: RouterSession; instructions?: string }>;
+  #session: RouterSession | undefined;
 
   constructor(caller: string, deps: ModernFrontDependencies) {
     this.caller = caller;
@@ -88,12 +91,25 @@ export class ModernFront {
     this.#opened = this.#open();
     // Unhandled until a request awaits it; a failed open is reported to that request.
     this.#opened.catch(() => {});
-    this.#listeners = new ModernListeners(async (method, params) =>
-      (await this.#opened).connection.request(method, params as JSONRPCParams),
+    const updates = deps.settings.cluster?.resourceUpdates;
+    const scope = deps.scope ?? caller;
+    this.#listeners = new ModernListeners(
+      async (method, params) =>
+        (await this.#opened).connection.request(method, params as JSONRPCParams),
+      updates === undefined ? undefined : (uri, wanted) => updates.want(scope, uri, wanted),
     );
-    this.#held = new HeldCalls(caller, deps.settings, async (method, params, options) =>
-      (await this.#opened).connection.request(method, params as JSONRPCParams, options),
+    this.#held = new HeldCalls(
+      caller,
+      deps.settings,
+      async (method, params, options) =>
+        (await this.#opened).connection.request(method, params as JSONRPCParams, options),
+      deps.scope,
     );
+  }
+
+  /** The legacy session behind the front, once open. */
+  get session(): RouterSession | undefined {
+    return this.#session;
   }
 
   /** Calls held for this caller, waiting for its retry. */
@@ -167,6 +183,20 @@ export class ModernFront {
     );
   }
 
+  /** Another replica's listen streams of this caller want updates of `uri` (or no longer). */
+  remoteWant(replica: string, uri: string, wanted: boolean): Promise<void> {
+    return this.#listeners.wantedBy(replica, uri, wanted);
+  }
+
+  /** A backend on another replica announced an update of `uri` that this front's streams want. */
+  remoteUpdated(uri: string): void {
+    this.#listeners.dispatch({
+      jsonrpc: "2.0",
+      method: "notifications/resources/updated",
+      params: { uri },
+    });
+  }
+
   /** Ends the legacy session behind the front (held calls are released with it). */
   async close(): Promise<void> {
     this.#held.releaseAll();
@@ -187,6 +217,7 @@ export class ModernFront {
     }
     connection.onNotification((notification, info) => this.#onNotification(notification, info));
     const session = await this.#deps.serve(gatewaySide);
+    this.#session = session;
     await connection.start();
     const result = (await connection.request("initialize", {
       protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION,
@@ -212,6 +243,21 @@ export class ModernFront {
       return;
     }
     this.#listeners.dispatch(notification);
+    if (notification.method === "notifications/resources/updated") this.#relayUpdate(notification);
+  }
+
+  /** Sends a resource update to the other replicas whose streams want it (see `remoteWant`). */
+  #relayUpdate(notification: JSONRPCNotification): void {
+    const updates = this.#deps.settings.cluster?.resourceUpdates;
+    const uri = (notification.params as { uri?: unknown } | undefined)?.uri;
+    if (updates === undefined || typeof uri !== "string") return;
+    for (const replica of this.#listeners.wantersOf(uri)) {
+      updates.deliver(replica, this.#deps.scope ?? this.caller, uri).then(
+        // A replica that is gone wants nothing any more.
+        (delivered) => (delivered ? undefined : this.#listeners.wantedBy(replica, uri, false)),
+        () => {},
+      );
+    }
   }
 }
 

@@ -6,6 +6,8 @@ import { INVALID_PARAMS } from "../errors/map-error.js";
 export const MAX_LISTEN_STREAMS = 100;
 /** Most resource URIs one listen stream may subscribe to. */
 export const MAX_RESOURCE_SUBSCRIPTIONS = 100;
+/** Most (replica, URI) subscriptions other replicas' listen streams may hold on one front. */
+export const MAX_REMOTE_SUBSCRIPTIONS = 10_000;
 
 /** What a listen stream asked for, as the gateway agreed it. */
 interface Filter {
@@ -39,10 +41,50 @@ export interface ListenContext {
 export class ModernListeners {
   readonly #streams = new Set<(notification: JSONRPCNotification) => void>();
   readonly #subscribed = new Map<string, number>();
+  /** Streams of this front wanting each URI. */
+  readonly #local = new Map<string, number>();
+  /** Other replicas whose streams (of the same caller and profile) want each URI. */
+  readonly #remote = new Map<string, Set<string>>();
+  #remoteCount = 0;
   readonly #request: (method: string, params: Record<string, unknown>) => Promise<unknown>;
+  readonly #onWant: ((uri: string, wanted: boolean) => Promise<void>) | undefined;
 
-  constructor(request: (method: string, params: Record<string, unknown>) => Promise<unknown>) {
+  /**
+   * `onWant` (replicas) hears when this front's streams start and stop wanting updates of a URI;
+   * a stream is acknowledged once the promise for its URIs resolves.
+   */
+  constructor(
+    request: (method: string, params: Record<string, unknown>) => Promise<unknown>,
+    onWant?: (uri: string, wanted: boolean) => Promise<void>,
+  ) {
     this.#request = request;
+    this.#onWant = onWant;
+  }
+
+  /** The other replicas whose streams want updates of `uri`. */
+  wantersOf(uri: string): readonly string[] {
+    return [...(this.#remote.get(uri) ?? [])];
+  }
+
+  /** Another replica's streams want updates of `uri` (or no longer): subscribes here for them. */
+  async wantedBy(replica: string, uri: string, wanted: boolean): Promise<void> {
+    const replicas = this.#remote.get(uri) ?? new Set<string>();
+    if (wanted === replicas.has(replica)) return;
+    if (!wanted) {
+      replicas.delete(replica);
+      this.#remoteCount -= 1;
+      if (replicas.size === 0) this.#remote.delete(uri);
+      await this.#unsubscribe([uri]);
+      return;
+    }
+    if (this.#remoteCount >= MAX_REMOTE_SUBSCRIPTIONS) return;
+    this.#remoteCount += 1;
+    this.#remote.set(uri, replicas.add(replica));
+    if ((await this.#subscribe([uri])).length === 0) {
+      replicas.delete(replica);
+      this.#remoteCount -= 1;
+      if (replicas.size === 0) this.#remote.delete(uri);
+    }
   }
 
   /** Hands a notification of the session behind the front to the streams it concerns. */
@@ -65,7 +107,7 @@ export class ModernListeners {
     }
     const agreed = agree(params.notifications, capabilities);
     if (agreed.resourceSubscriptions !== undefined) {
-      agreed.resourceSubscriptions = await this.#subscribe(agreed.resourceSubscriptions);
+      agreed.resourceSubscriptions = await this.#subscribeLocal(agreed.resourceSubscriptions);
     }
     const tag = { [SUBSCRIPTION_ID_META_KEY]: id };
     const send = (method: string, body: Record<string, unknown> = {}) =>
@@ -88,8 +130,36 @@ export class ModernListeners {
       else context.signal.addEventListener("abort", () => resolve(), { once: true });
     });
     this.#streams.delete(stream);
-    await this.#unsubscribe(agreed.resourceSubscriptions ?? []);
+    await this.#unsubscribeLocal(agreed.resourceSubscriptions ?? []);
     return { _meta: tag };
+  }
+
+  /** Subscribes for a stream of this front, and tells other replicas of URIs newly wanted. */
+  async #subscribeLocal(uris: readonly string[]): Promise<string[]> {
+    const agreed = await this.#subscribe(uris);
+    const fresh: string[] = [];
+    for (const uri of agreed) {
+      const count = (this.#local.get(uri) ?? 0) + 1;
+      this.#local.set(uri, count);
+      if (count === 1) fresh.push(uri);
+    }
+    if (this.#onWant !== undefined) {
+      await Promise.all(fresh.map((uri) => this.#onWant?.(uri, true)));
+    }
+    return agreed;
+  }
+
+  async #unsubscribeLocal(uris: readonly string[]): Promise<void> {
+    for (const uri of uris) {
+      const count = (this.#local.get(uri) ?? 1) - 1;
+      if (count > 0) {
+        this.#local.set(uri, count);
+        continue;
+      }
+      this.#local.delete(uri);
+      this.#onWant?.(uri, false).catch(() => {});
+    }
+    await this.#unsubscribe(uris);
   }
 
   /** Subscribes on the owning backends; URIs that cannot be subscribed are left out. */

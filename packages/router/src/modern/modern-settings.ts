@@ -1,6 +1,7 @@
 import { MODERN_PROTOCOL_VERSIONS } from "@patchbay/mcp-types";
 import type { RouterClock } from "../backends/router-clock.js";
 import { HeldCallStateCodec } from "./held-call-state.js";
+import type { ModernClusterOptions } from "./modern-cluster.js";
 import type { ModernCaching } from "./modern-result.js";
 
 /** Options of the router's modern (2026-07-28) front. */
@@ -24,6 +25,11 @@ export interface ModernFrontOptions {
    * once before answering `input_required` (0: answer with the first at once). Default 5 ms.
    */
   readonly inputGatherMs?: number;
+  /**
+   * Replicas of one gateway: this replica's name (sealed into request state), a ledger counting
+   * held calls across replicas, and a relay of list changes. Default: a single process.
+   */
+  readonly cluster?: ModernClusterOptions;
 }
 
 /** The modern front's settings with defaults applied (internal). */
@@ -36,6 +42,7 @@ export interface ModernSettings {
   readonly inputGatherMs: number;
   readonly codec: HeldCallStateCodec;
   readonly clock: RouterClock;
+  readonly cluster: ModernClusterOptions | undefined;
 }
 
 /** Applies the defaults. */
@@ -61,5 +68,6 @@ export function resolveModernSettings(
     inputGatherMs: options.inputGatherMs ?? 5,
     codec: new HeldCallStateCodec(options.requestStateKey),
     clock,
+    cluster: options.cluster,
   };
 }

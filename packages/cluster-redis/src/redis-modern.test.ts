@@ -1,0 +1,227 @@
+import type { JSONRPCRequest } from "@patchbay/jsonrpc-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createRedisCluster, type RedisCluster } from "./redis-cluster.js";
+import type { ListChange } from "./redis-list-changes.js";
+import { type RedisServerProcess, startRedisServer } from "./testing/redis-server.js";
+
+let redis: RedisServerProcess;
+const clusters: RedisCluster[] = [];
+let testCounter = 0;
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+});
+afterAll(async () => {
+  await redis.stop();
+});
+afterEach(async () => {
+  testCounter += 1;
+  await Promise.all(clusters.splice(0).map((cluster) => cluster.close()));
+});
+
+/** A replica on the test's own key prefix; probes every 20 ms (the heartbeat interval). */
+async function replica(replicaId: string): Promise<RedisCluster> {
+  const cluster = await createRedisCluster({
+    url: redis.url,
+    replicaId,
+    keyPrefix: `modern${testCounter}:`,
+    sessionTtlMs: 60_000,
+    heartbeatIntervalMs: 20,
+  });
+  clusters.push(cluster);
+  return cluster;
+}
+
+const retry: JSONRPCRequest = {
+  jsonrpc: "2.0",
+  id: 7,
+  method: "tools/call",
+  params: { name: "greet", requestState: "sealed" },
+};
+const request = { profile: "", caller: "alice", message: retry };
+const quiet = () => ({ signal: new AbortController().signal, notify: () => {} });
+
+/** Serves relayed requests on `holder` without ever answering; resolves once one arrives. */
+function serveForever(holder: RedisCluster): Promise<void> {
+  return new Promise((resolve) => {
+    holder.modern.serve("", () => {
+      resolve();
+      return new Promise(() => {});
+    });
+  });
+}
+
+describe("the modern relay between replicas", () => {
+  it("hands a retry to the holding replica and brings its notifications and answer back, in order", async () => {
+    const a = await replica("a");
+    const b = await replica("b");
+    a.modern.serve("", async (relayed, context) => {
+      context.notify("notifications/progress", { progressToken: "p", progress: 1 });
+      return { jsonrpc: "2.0", id: relayed.message.id, result: { caller: relayed.caller } };
+    });
+    const notes: string[] = [];
+    const answer = await b.modern.forward("a", request, {
+      signal: new AbortController().signal,
+      notify: (method) => notes.push(method),
+    });
+    expect(answer).toEqual({ jsonrpc: "2.0", id: 7, result: { caller: "alice" } });
+    expect(notes).toEqual(["notifications/progress"]);
+  });
+
+  it("fails a retry for a replica that is gone at once, and one whose holder dies while serving it", async () => {
+    const a = await replica("a");
+    const b = await replica("b");
+    await expect(b.modern.forward("nobody", request, quiet())).rejects.toThrow(
+      "replica nobody is gone",
+    );
+    const serving = serveForever(a);
+    const forwarded = b.modern.forward("a", request, quiet());
+    await serving;
+    await a.close();
+    await expect(forwarded).rejects.toThrow("replica a is gone");
+  });
+
+  it("fails a retry the holder no longer runs (restarted under the same id), found by the next probe", async () => {
+    const a = await replica("a");
+    const b = await replica("b");
+    const serving = serveForever(a);
+    const forwarded = b.modern.forward("a", request, quiet());
+    await serving;
+    await replica("a");
+    await expect(forwarded).rejects.toThrow("it no longer runs the request");
+  });
+
+  it("cancels the request on the holder when the client goes away, and refuses an unknown profile", async () => {
+    const a = await replica("a");
+    const b = await replica("b");
+    const cancelled = new Promise<void>((resolve) => {
+      a.modern.serve("", (_relayed, context) => {
+        context.signal.addEventListener("abort", () => resolve());
+        aborter.abort();
+        return new Promise(() => {});
+      });
+    });
+    const aborter = new AbortController();
+    const forwarded = b.modern.forward("a", request, { signal: aborter.signal, notify: () => {} });
+    await expect(forwarded).rejects.toThrow("the client went away");
+    await cancelled;
+    await expect(b.modern.forward("a", { ...request, profile: "ops" }, quiet())).rejects.toThrow(
+      'it serves no modern requests on profile "ops"',
+    );
+  });
+});
+
+describe("the router's modern options on Redis", () => {
+  it("give every replica the same request-state key of 32 bytes", async () => {
+    const a = await replica("a");
+    const b = await replica("b");
+    const [first, second] = await Promise.all([a.modernFrontOptions(), b.modernFrontOptions()]);
+    expect(first.requestStateKey).toHaveLength(32);
+    expect(Buffer.from(second.requestStateKey).equals(Buffer.from(first.requestStateKey))).toBe(
+      true,
+    );
+    expect(first.cluster.replicaId).toBe("a");
+  });
+
+  it("count a caller's held calls on every replica together, each once, until released", async () => {
+    const a = (await (await replica("a")).modernFrontOptions()).cluster.heldCallLedger;
+    const b = (await (await replica("b")).modernFrontOptions()).cluster.heldCallLedger;
+    expect(await a.hold("p\u0000alice", "k1", 60_000)).toBe(1);
+    expect(await b.hold("p\u0000alice", "k2", 60_000)).toBe(2);
+    expect(await b.hold("p\u0000alice", "k2", 60_000)).toBe(2);
+    expect(await a.hold("p\u0000bob", "k3", 60_000)).toBe(1);
+    a.release("p\u0000alice", "k1");
+    expect(await b.hold("p\u0000alice", "k4", 60_000)).toBe(2);
+  });
+
+  it("tell a list change announced by every replica's copy once to each replica, and distinct ones each", async () => {
+    const replicas = await Promise.all(["a", "b", "c"].map((id) => replica(id)));
+    const relays = await Promise.all(
+      replicas.map(async (cluster) => (await cluster.modernFrontOptions()).cluster.listChanges),
+    );
+    const heard = relays.map(() => [] as ListChange[]);
+    const markers = relays.map(
+      (relay, index) =>
+        new Promise<void>((resolve) => {
+          relay.subscribe((change) => {
+            heard[index]?.push(change);
+            if (change.digest === "marker") resolve();
+          });
+        }),
+    );
+    const same: ListChange = { backend: "github", list: "tools", digest: "0123456789abcdef" };
+    await Promise.all(relays.map((relay) => relay.publish(same)));
+    // No digest: nothing tells two announcements apart, so each is told.
+    await relays[1]?.publish({ backend: "github", list: "prompts" });
+    await relays[2]?.publish({ backend: "github", list: "tools", digest: "marker" });
+    await Promise.all(markers);
+    for (const changes of heard) {
+      expect(changes).toEqual([
+        same,
+        { backend: "github", list: "prompts" },
+        { backend: "github", list: "tools", digest: "marker" },
+      ]);
+    }
+  });
+
+  it("carry a listen stream's resource wants to the other replicas, acknowledged, and updates back", async () => {
+    const [a, b] = await Promise.all(["a", "b"].map(async (id) => await replica(id)));
+    const [onA, onB] = await Promise.all(
+      [a, b].map(async (cluster) => (await cluster?.modernFrontOptions())?.cluster.resourceUpdates),
+    );
+    if (onA === undefined || onB === undefined) throw new Error("no relays");
+    const wants: unknown[] = [];
+    let release: () => void = () => {};
+    const subscribedOnB = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let reached: () => void = () => {};
+    const reachedB = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    onB.subscribe({
+      wanted: async (from, scope, uri, wanted) => {
+        reached();
+        await subscribedOnB;
+        wants.push({ from, scope, uri, wanted });
+      },
+      updated: () => {},
+    });
+    const updates: unknown[] = [];
+    const updated = new Promise<void>((resolve) => {
+      onA.subscribe({
+        wanted: async () => {},
+        updated: (scope, uri) => {
+          updates.push({ scope, uri });
+          resolve();
+        },
+      });
+    });
+    let settled = false;
+    const wanting = onA.want("\u0000alice", "test://note", true).then(() => {
+      settled = true;
+    });
+    // Not acknowledged before replica b subscribed.
+    await reachedB;
+    expect(settled).toBe(false);
+    release();
+    await wanting;
+    expect(wants).toEqual([{ from: "a", scope: "\u0000alice", uri: "test://note", wanted: true }]);
+    expect(await onB.deliver("a", "\u0000alice", "test://note")).toBe(true);
+    await updated;
+    expect(updates).toEqual([{ scope: "\u0000alice", uri: "test://note" }]);
+    expect(await onB.deliver("gone", "\u0000alice", "test://note")).toBe(false);
+  });
+
+  // Last: it restarts Redis.
+  it("store the request-state key again when Redis comes back empty, for replicas started then", async () => {
+    const a = await replica("a");
+    const key = Buffer.from((await a.modernFrontOptions()).requestStateKey);
+    // Registered after the cluster's own listener, which stores the key again: called after it.
+    const back = new Promise<void>((resolve) => a.onAvailable(resolve));
+    await redis.restart();
+    await back;
+    const later = await replica("later");
+    expect(Buffer.from((await later.modernFrontOptions()).requestStateKey).equals(key)).toBe(true);
+  });
+});

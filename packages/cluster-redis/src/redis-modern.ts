@@ -1,0 +1,74 @@
+import type { Redis } from "ioredis";
+import { createRedisHeldCallLedger, sharedRequestStateKey } from "./redis-held-calls.js";
+import { createRedisListChanges, type ListChange } from "./redis-list-changes.js";
+import { createRedisModernRelay, type RedisModernRelay } from "./redis-modern-relay.js";
+import {
+  createRedisResourceUpdates,
+  type ResourceUpdateListener,
+} from "./redis-resource-updates.js";
+import type { RedisSubscriber } from "./redis-subscriber.js";
+
+/**
+ * The router's `modern` options of a replica (`createRouter({ modern: { ...options } })`): the key
+ * every replica seals `requestState` with, and the `cluster` hooks (this replica's id, the ledger
+ * counting held calls per caller across replicas, the relay of shared backends' list changes, and
+ * the relay of listen streams' resource subscriptions and their updates).
+ */
+export interface ModernFrontClusterOptions {
+  readonly requestStateKey: Uint8Array;
+  readonly cluster: {
+    readonly replicaId: string;
+    readonly heldCallLedger: {
+      hold(scope: string, key: string, ttlMs: number): Promise<number>;
+      release(scope: string, key: string): void;
+    };
+    readonly listChanges: {
+      publish(change: ListChange): Promise<void>;
+      subscribe(listener: (change: ListChange) => void): () => void;
+    };
+    readonly resourceUpdates: {
+      want(scope: string, uri: string, wanted: boolean): Promise<void>;
+      deliver(replicaId: string, scope: string, uri: string): Promise<boolean>;
+      subscribe(listener: ResourceUpdateListener): () => void;
+    };
+  };
+}
+
+/** What a replica shares of the modern era: the relay of retries and the router's options. */
+export function createRedisModern(options: {
+  readonly client: Redis;
+  readonly subscriber: RedisSubscriber;
+  readonly prefix: string;
+  readonly replicaId: string;
+  readonly probeIntervalMs: number;
+  readonly listChangeDedupMs: number;
+  readonly onWarning: (message: string) => void;
+  readonly onAvailable: (listener: () => void) => void;
+}): { relay: RedisModernRelay; frontOptions(): Promise<ModernFrontClusterOptions> } {
+  const relay = createRedisModernRelay(options);
+  let front: Promise<ModernFrontClusterOptions> | undefined;
+  async function build(): Promise<ModernFrontClusterOptions> {
+    const shared = await sharedRequestStateKey(options);
+    options.onAvailable(() => {
+      shared.restore().catch((error: unknown) => {
+        options.onWarning(`cannot store the request-state key again: ${String(error)}`);
+      });
+    });
+    return {
+      requestStateKey: shared.key,
+      cluster: {
+        replicaId: options.replicaId,
+        heldCallLedger: createRedisHeldCallLedger(options),
+        listChanges: createRedisListChanges({ ...options, dedupMs: options.listChangeDedupMs }),
+        resourceUpdates: createRedisResourceUpdates(options),
+      },
+    };
+  }
+  return {
+    relay,
+    frontOptions() {
+      front ??= build();
+      return front;
+    },
+  };
+}
