@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import type { GatewayCluster } from "@patchbay/http-gateway";
+import type { Unsubscribe } from "@patchbay/jsonrpc-core";
 import { startHeartbeat } from "./heartbeat.js";
 import { createRedisBus } from "./redis-bus.js";
 import { createRedisCalls } from "./redis-calls.js";
@@ -8,6 +9,7 @@ import { createRedisEventStore } from "./redis-event-store.js";
 import { createRedisRateLimiter } from "./redis-rate-limiter.js";
 import { createRedisSessionStore } from "./redis-session-store.js";
 import { createRedisSubscriber } from "./redis-subscriber.js";
+import type { ReplicaStats, ReplicaStatus } from "./replica-status.js";
 
 /** Options of {@link createRedisCluster}. */
 export interface RedisClusterOptions {
@@ -23,6 +25,8 @@ export interface RedisClusterOptions {
   readonly maxEventsPerStream?: number;
   /** Heartbeat interval; a replica silent for three intervals counts as gone. Default 2 s. */
   readonly heartbeatIntervalMs?: number;
+  /** How long a replica that stopped heartbeating (or left) stays listed as such. Default 10 min. */
+  readonly goneRetentionMs?: number;
   /** How long the first connection may take before start-up fails. Default 10 s. */
   readonly connectTimeoutMs?: number;
   /** Operator warnings: Redis lost, an event not stored. Never carries the URL's password. */
@@ -37,6 +41,15 @@ export interface RedisCluster extends GatewayCluster {
   readonly liveReplicas: number;
   /** Beats now and resolves with the replicas whose heartbeat is fresh. */
   heartbeat(): Promise<number>;
+  /**
+   * Every replica as of this replica's last beat: the live ones (id order), then those that
+   * stopped heartbeating (`gone`) or stopped cleanly (`left`) within `goneRetentionMs`.
+   */
+  replicas(): readonly ReplicaStatus[];
+  /** Hears a beat that found a replica joining, going or leaving. */
+  onReplicasChanged(listener: () => void): Unsubscribe;
+  /** The counts this replica publishes with each heartbeat (read at every beat). */
+  reportStats(stats: () => ReplicaStats): void;
   /** Leaves the cluster and closes both Redis connections. */
   close(): Promise<void>;
 }
@@ -77,10 +90,12 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
   const heartbeatIntervalMs = options.heartbeatIntervalMs ?? 2000;
   const heartbeat = startHeartbeat({
     client,
+    subscriber: subscriberConnection,
     prefix,
     replicaId,
     intervalMs: heartbeatIntervalMs,
     ttlMs: heartbeatIntervalMs * 3,
+    goneRetentionMs: options.goneRetentionMs ?? 10 * 60_000,
   });
   await heartbeat.beat();
   return {
@@ -115,6 +130,9 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
       await heartbeat.beat();
       return heartbeat.liveReplicas;
     },
+    replicas: () => heartbeat.replicas,
+    onReplicasChanged: (listener) => heartbeat.onChange(listener),
+    reportStats: (stats) => heartbeat.reportStats(stats),
     status: () => ({
       replicaId,
       redis: client.status === "ready" ? "connected" : "disconnected",
