@@ -12,7 +12,7 @@ let prefixCounter = 0;
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  admin = new Redis(redisOptionsOf(redis.url));
+  admin = new Redis({ ...redisOptionsOf(redis.url), replyMapping: "legacy" });
   await admin.connect();
 });
 afterAll(async () => {
@@ -27,7 +27,11 @@ afterEach(async () => {
 
 /** A connection that stays down once killed (a dead process does not reconnect). */
 async function connection(): Promise<{ redis: Redis; id: string }> {
-  const client = new Redis(Object.assign(redisOptionsOf(redis.url), { retryStrategy: () => null }));
+  const client = new Redis({
+    ...redisOptionsOf(redis.url),
+    replyMapping: "legacy",
+    retryStrategy: () => null,
+  });
   connections.push(client);
   await client.connect();
   return { redis: client, id: String(await client.client("ID")) };
