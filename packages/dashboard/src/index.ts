@@ -14,6 +14,14 @@ export {
   ownerOf,
 } from "./catalogue-reader.js";
 export {
+  type ClusterReplicaSource,
+  clusterView,
+  type DashboardCluster,
+  type DashboardClusterView,
+  type DashboardReplica,
+  type ReplicaCounts,
+} from "./cluster-view.js";
+export {
   createDashboard,
   DASHBOARD_PATH,
   type Dashboard,
