@@ -10,7 +10,7 @@ import {
   type StoredReplicaStatus,
 } from "./replica-status.js";
 
-/** A replica's presence in `<prefix>replicas` and `<prefix>replica-status`. */
+/** A replica's presence in `<prefix>replica-status`. */
 export interface Heartbeat {
   /** Replicas live at the last beat, this one included. */
   readonly liveReplicas: number;
@@ -22,7 +22,7 @@ export interface Heartbeat {
   reportStats(stats: () => ReplicaStats): void;
   /** Hears a beat that found a replica joining, going or leaving. */
   onChange(listener: () => void): Unsubscribe;
-  /** Stops beating, marks this replica `left` and leaves the live set. */
+  /** Stops beating and marks this replica `left`. */
   stop(): Promise<void>;
 }
 
@@ -47,16 +47,14 @@ export function presenceChannel(prefix: string, replicaId: string): string {
 }
 
 /**
- * Beats every `intervalMs`: ZADD with the expiry `now + ttlMs` and drops expired replicas (the
- * sorted set `<prefix>replicas`), writes this replica's status (start, beat, counts) into the hash
- * `<prefix>replica-status`, reads every status back and asks Redis which replicas still listen
- * on their presence channel. A replica killed without a word is `gone` at the next beat of any
+ * Beats every `intervalMs`: writes this replica's status (start, beat, expiry `now + ttlMs`,
+ * counts) into the hash `<prefix>replica-status`, reads every status back and asks Redis which
+ * replicas still listen on their presence channel (`PUBSUB NUMSUB`). A replica killed without a word is `gone` at the next beat of any
  * other (Redis closed its subscription), or after `ttlMs` at the latest.
  */
 export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
   const { client, replicaId, prefix } = options;
   const now = options.now ?? Date.now;
-  const key = `${prefix}replicas`;
   const statusKey = `${prefix}replica-status`;
   const startedAt = now();
   const subscribed = options.subscriber
@@ -97,16 +95,16 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
     await subscribed;
     const at = now();
     const retainMs = options.ttlMs + options.goneRetentionMs;
+    // One round trip, three commands: a pipeline, since nothing here needs a transaction.
     const results = await client
-      .multi()
-      .zadd(key, at + options.ttlMs, replicaId)
-      .zremrangebyscore(key, "-inf", at)
-      .pexpire(key, options.ttlMs * 10)
+      .pipeline()
       .hset(statusKey, replicaId, ownStatus(at))
       .pexpire(statusKey, Math.max(options.ttlMs * 10, retainMs * 2))
       .hgetall(statusKey)
       .exec();
-    const stored = (results?.[5]?.[1] ?? {}) as Record<string, string>;
+    const failed = results?.find(([error]) => error !== null)?.[0];
+    if (failed) throw failed;
+    const stored = { ...((results?.[2]?.[1] ?? {}) as Record<string, string>) };
     const expired = expiredStatusIds(stored, options.goneRetentionMs, at);
     if (expired.length > 0) await client.hdel(statusKey, ...expired);
     for (const id of expired) delete stored[id];
@@ -147,12 +145,7 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
       listeners.clear();
       const at = now();
       const record: StoredReplicaStatus = { startedAt, beatAt: at, expiresAt: at, leftAt: at };
-      await client
-        .multi()
-        .zrem(key, replicaId)
-        .hset(statusKey, replicaId, JSON.stringify(record))
-        .exec()
-        .catch(() => {});
+      await client.hset(statusKey, replicaId, JSON.stringify(record)).catch(() => {});
     },
   };
 }
