@@ -104,6 +104,10 @@ describe("the dashboard of a three-replica cluster", () => {
     expect(counted.sessions).toEqual([
       expect.objectContaining({ client: "replica-0-client", token: "admin", replica: "replica-0" }),
     ]);
+    // The shared records of every replica list it too, with the token's name.
+    expect(counted.cluster?.sessions).toContainEqual(
+      expect.objectContaining({ client: "replica-0-client", token: "admin", profile: null }),
+    );
 
     const text = await metrics(0);
     expect(text).toContain('patchbay_cluster_replicas{replica="replica-0"} 3\n');
@@ -148,6 +152,8 @@ describe("the dashboard of a three-replica cluster", () => {
       headless: true,
       args: ["--no-sandbox"],
     });
+    // A session open before the page loads is in its first snapshot.
+    const caller = await connectSdk(at(0, "/mcp"), { token: ADMIN, name: "browser-cluster" });
     const page = await browser.newPage({ viewport: { width: 1366, height: 860 } });
     const pageErrors: string[] = [];
     page.on("pageerror", (error) => pageErrors.push(error.message));
@@ -156,7 +162,7 @@ describe("the dashboard of a three-replica cluster", () => {
     await page.getByRole("button", { name: "Log in" }).click();
     await page.getByRole("status").filter({ hasText: "Live" }).waitFor();
 
-    const panel = page.getByRole("region", { name: "Replicas" });
+    const panel = page.getByRole("table", { name: "Replicas" });
     await panel.getByRole("row", { name: /replica-2/ }).waitFor();
     expect(await panel.getByRole("row").count()).toBe(4);
     expect(await panel.getByRole("row", { name: /replica-0 \(this page\)/ }).innerText()).toMatch(
@@ -168,11 +174,15 @@ describe("the dashboard of a three-replica cluster", () => {
     expect(await page.locator("#cluster-note").innerText()).toBe(
       "2 of 3 replicas live; this page is served by replica-0.",
     );
-    expect(await page.getByRole("heading", { name: /^Sessions/ }).innerText()).toBe(
+    expect(await page.getByRole("heading", { name: /^Sessions on/ }).innerText()).toBe(
       "Sessions on replica-0",
     );
+    const shared = page.getByRole("table", { name: "Sessions in the cluster" });
+    expect(await shared.getByRole("row", { name: /browser-cluster/ }).innerText()).toMatch(
+      /browser-cluster\s+\(all backends\)\s+admin\s+2025-11-25/,
+    );
+
     // Each call in the live feed names the replica that served it.
-    const caller = await connectSdk(at(0, "/mcp"), { token: ADMIN, name: "browser-cluster" });
     await caller.client.callTool({ name: "sample__echo", arguments: { message: "hi" } });
     // The first test's call came with the history; this one is the second.
     const rows = page.locator("#calls tbody tr", { hasText: "sample__echo" });
@@ -181,6 +191,9 @@ describe("the dashboard of a three-replica cluster", () => {
       expect(await row.innerText()).toMatch(/[0-9a-f]{32}\s+replica-0$/);
     }
     await closeSdk(caller);
+    // To look at it: PATCHBAY_CLUSTER_DASHBOARD_SCREENSHOT=/tmp/cluster-dashboard.png.
+    const keep = process.env.PATCHBAY_CLUSTER_DASHBOARD_SCREENSHOT;
+    if (keep !== undefined) await page.screenshot({ path: keep, fullPage: true });
     expect(await page.content()).not.toContain(ADMIN);
     expect(pageErrors).toEqual([]);
     await page.close();

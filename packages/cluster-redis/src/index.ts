@@ -16,3 +16,4 @@ export {
   registerReplicaMetrics,
 } from "./replica-metrics.js";
 export type { ReplicaStats, ReplicaStatus } from "./replica-status.js";
+export type { SessionListing, SessionSummary } from "./session-records.js";

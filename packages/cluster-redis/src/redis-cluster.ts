@@ -10,6 +10,7 @@ import { createRedisRateLimiter } from "./redis-rate-limiter.js";
 import { createRedisSessionStore } from "./redis-session-store.js";
 import { createRedisSubscriber } from "./redis-subscriber.js";
 import type { ReplicaStats, ReplicaStatus } from "./replica-status.js";
+import { listSessionRecords, type SessionListing } from "./session-records.js";
 
 /** Options of {@link createRedisCluster}. */
 export interface RedisClusterOptions {
@@ -50,6 +51,12 @@ export interface RedisCluster extends GatewayCluster {
   onReplicasChanged(listener: () => void): Unsubscribe;
   /** The counts this replica publishes with each heartbeat (read at every beat). */
   reportStats(stats: () => ReplicaStats): void;
+  /**
+   * The session records of every replica, most recently active first: at most 200, found with at
+   * most 20 `SCAN` calls (`truncated` says when a limit cut the listing). No session ids; the
+   * owning token's name only.
+   */
+  sessionSummaries(): Promise<SessionListing>;
   /** Leaves the cluster and closes both Redis connections. */
   close(): Promise<void>;
 }
@@ -133,6 +140,7 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     replicas: () => heartbeat.replicas,
     onReplicasChanged: (listener) => heartbeat.onChange(listener),
     reportStats: (stats) => heartbeat.reportStats(stats),
+    sessionSummaries: () => listSessionRecords(client, prefix),
     status: () => ({
       replicaId,
       redis: client.status === "ready" ? "connected" : "disconnected",

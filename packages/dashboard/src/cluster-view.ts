@@ -17,6 +17,18 @@ export interface ClusterReplicaSource {
   readonly stats?: ReplicaCounts;
 }
 
+/** A session record shared by the replicas (`RedisCluster.sessionSummaries()` has this shape). */
+export interface ClusterSessionSource {
+  readonly client?: string;
+  readonly clientVersion?: string;
+  /** `""` for the default endpoint. */
+  readonly profile: string;
+  /** The name of the token that created it. */
+  readonly owner: string;
+  readonly protocolVersion: string;
+  readonly lastActivityAt: number;
+}
+
 /** The cluster this dashboard's process is a replica of (a `RedisCluster` fits). */
 export interface DashboardCluster {
   /** The replica serving this dashboard. */
@@ -25,6 +37,23 @@ export interface DashboardCluster {
   replicas(): readonly ClusterReplicaSource[];
   /** Hears a replica joining, going or leaving: open pages get a fresh snapshot at once. */
   onReplicasChanged?(listener: () => void): () => void;
+  /** Every replica's shared sessions (Streamable HTTP), within the cluster's limits. */
+  sessionSummaries?(): Promise<{
+    readonly sessions: readonly ClusterSessionSource[];
+    readonly truncated: boolean;
+  }>;
+}
+
+/** A shared session in the snapshot: no id, the token's name only. */
+export interface DashboardClusterSession {
+  readonly client: string | null;
+  readonly clientVersion: string | null;
+  /** `null` for the default endpoint (every backend). */
+  readonly profile: string | null;
+  readonly token: string;
+  readonly protocolVersion: string;
+  /** Since a replica last saw a request of it. */
+  readonly idleMs: number;
 }
 
 /** One replica in the snapshot. */
@@ -48,6 +77,13 @@ export interface DashboardClusterView {
   readonly replicaId: string;
   readonly live: number;
   readonly replicas: readonly DashboardReplica[];
+  /**
+   * The shared sessions of every replica (Streamable HTTP; legacy SSE and WebSocket sessions stay
+   * on their replica), most recently active first; `null` when the cluster cannot list them now.
+   */
+  readonly sessions: readonly DashboardClusterSession[] | null;
+  /** Whether the cluster's limits cut the list. */
+  readonly sessionsTruncated: boolean;
 }
 
 /** Longest replica id shown (ids come from other replicas' records). */
@@ -55,8 +91,34 @@ const MAX_ID_LENGTH = 64;
 const count = (value: unknown): number =>
   typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
 
-/** Copies the named fields of each replica only, with ages from `now`. */
-export function clusterView(cluster: DashboardCluster, now: number): DashboardClusterView {
+const MAX_NAME_LENGTH = 200;
+const name = (value: unknown): string | null =>
+  typeof value === "string" && value !== "" ? value.slice(0, MAX_NAME_LENGTH) : null;
+
+async function sharedSessions(
+  cluster: DashboardCluster,
+  now: number,
+): Promise<Pick<DashboardClusterView, "sessions" | "sessionsTruncated">> {
+  const listing = await cluster.sessionSummaries?.().catch(() => undefined);
+  if (listing === undefined) return { sessions: null, sessionsTruncated: false };
+  return {
+    sessions: listing.sessions.map((session) => ({
+      client: name(session.client),
+      clientVersion: name(session.clientVersion),
+      profile: name(session.profile),
+      token: name(session.owner) ?? "",
+      protocolVersion: name(session.protocolVersion) ?? "",
+      idleMs: Math.max(0, now - count(session.lastActivityAt)),
+    })),
+    sessionsTruncated: listing.truncated === true,
+  };
+}
+
+/** Copies the named fields of each replica and shared session only, with ages from `now`. */
+export async function clusterView(
+  cluster: DashboardCluster,
+  now: number,
+): Promise<DashboardClusterView> {
   const replicas = cluster.replicas().map(
     (replica): DashboardReplica => ({
       replicaId: String(replica.replicaId).slice(0, MAX_ID_LENGTH),
@@ -80,5 +142,6 @@ export function clusterView(cluster: DashboardCluster, now: number): DashboardCl
     replicaId: cluster.replicaId,
     live: replicas.filter((replica) => replica.state === "live").length,
     replicas,
+    ...(await sharedSessions(cluster, now)),
   };
 }

@@ -161,7 +161,48 @@ describe("the dashboard of a cluster replica", () => {
           counts: null,
         },
       ],
+      sessions: null,
+      sessionsTruncated: false,
     });
+  });
+
+  it("lists every replica's shared sessions with the token's name only, and null when Redis fails", async () => {
+    const cluster = {
+      ...fakeCluster([live("replica-a")]),
+      async sessionSummaries() {
+        const shared = {
+          client: "far-client",
+          clientVersion: "3.1",
+          profile: "",
+          owner: "alice",
+          protocolVersion: "2025-11-25",
+          lastActivityAt: NOW - 4_000,
+          sessionId: "secret-session-id",
+          token: "s3cret",
+        };
+        return { sessions: [shared], truncated: true };
+      },
+    };
+    const { snapshot } = await serve(cluster);
+    const current = await snapshot();
+    expect(current.cluster?.sessions).toEqual([
+      {
+        client: "far-client",
+        clientVersion: "3.1",
+        profile: null,
+        token: "alice",
+        protocolVersion: "2025-11-25",
+        idleMs: 4_000,
+      },
+    ]);
+    expect(current.cluster?.sessionsTruncated).toBe(true);
+    expect(JSON.stringify(current)).not.toMatch(/secret-session-id|s3cret/);
+    await cleanup?.();
+    const failing = await serve({
+      ...fakeCluster([live("replica-a")]),
+      sessionSummaries: () => Promise.reject(new Error("Redis is down")),
+    });
+    expect((await failing.snapshot()).cluster?.sessions).toBeNull();
   });
 
   it("copies only the named fields of a replica, and cuts a long id", async () => {

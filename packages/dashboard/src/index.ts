@@ -15,8 +15,10 @@ export {
 } from "./catalogue-reader.js";
 export {
   type ClusterReplicaSource,
+  type ClusterSessionSource,
   clusterView,
   type DashboardCluster,
+  type DashboardClusterSession,
   type DashboardClusterView,
   type DashboardReplica,
   type ReplicaCounts,

@@ -95,6 +95,6 @@ export async function buildDashboardSnapshot(sources: SnapshotSources): Promise<
       ...(cluster === undefined ? {} : { replica: cluster.replicaId }),
     })),
     rates: sources.feed.rates(),
-    cluster: cluster === undefined ? null : clusterView(cluster, now),
+    cluster: cluster === undefined ? null : await clusterView(cluster, now),
   };
 }

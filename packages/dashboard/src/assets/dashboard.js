@@ -54,7 +54,7 @@
     const where = cluster === null ? "" : ` on ${cluster.replicaId}`;
     $("sessions-where").textContent = where;
     $("feed-where").textContent = where;
-    $("replicas").hidden = cluster === null;
+    $("cluster-details").hidden = cluster === null;
     if (cluster === null) {
       $("cluster-note").textContent = "Single process: no cluster.";
       return;
@@ -81,6 +81,26 @@
         cell(row, counts ? ratio(counts.errorsPerMinute, counts.callsPerMinute) : "–", "num");
       },
       "No replicas seen yet",
+    );
+    renderClusterSessions(cluster);
+  }
+
+  function renderClusterSessions(cluster) {
+    $("cluster-sessions-note").textContent =
+      cluster.sessions === null
+        ? "Not available: the shared store cannot be reached."
+        : `Streamable HTTP sessions of every replica, most recently active first${cluster.sessionsTruncated ? " (the listing was cut at its limit)" : ""}.`;
+    fill(
+      "cluster-sessions",
+      cluster.sessions ?? [],
+      (row, session) => {
+        cell(row, session.client ?? "(unnamed)");
+        cell(row, session.profile ?? "(all backends)");
+        cell(row, session.token === "" ? "–" : session.token);
+        cell(row, session.protocolVersion, "mono");
+        cell(row, age(session.idleMs), "num");
+      },
+      "No shared sessions",
     );
   }
 
