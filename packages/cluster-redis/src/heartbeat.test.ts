@@ -73,6 +73,19 @@ const stats = {
 };
 
 describe("startHeartbeat", () => {
+  it("lists at most 100 replicas, and counts only the live ones", async () => {
+    const a = await replica("a");
+    const prefix = `hb${prefixCounter}:`;
+    const at = Date.now();
+    const record = JSON.stringify({ startedAt: at, beatAt: at, expiresAt: at + 60_000 });
+    const others = Array.from({ length: 120 }, (_, index) => [`r${index}`, record]).flat();
+    await admin.hset(`${prefix}replica-status`, ...others);
+    // They do not listen on a presence channel: gone, the lot of them.
+    await a.heartbeat.beat();
+    expect(a.heartbeat.replicas).toHaveLength(100);
+    expect(a.heartbeat.liveReplicas).toBe(1);
+  });
+
   it("lists every replica with its start, last beat and the counts it reports", async () => {
     const a = await replica("a");
     const b = await replica("b");

@@ -3,6 +3,7 @@ import type { Redis } from "ioredis";
 import {
   cleanStats,
   expiredStatusIds,
+  MAX_REPLICAS_LISTED,
   MAX_STATUS_BYTES,
   type ReplicaStats,
   type ReplicaStatus,
@@ -128,7 +129,7 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
       return replicas.filter((replica) => replica.state === "live").length;
     },
     get replicas() {
-      return replicas;
+      return replicas.slice(0, MAX_REPLICAS_LISTED);
     },
     beat,
     reportStats(provider) {

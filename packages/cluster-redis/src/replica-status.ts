@@ -92,7 +92,8 @@ export function parseStoredStatus(json: string): StoredReplicaStatus | undefined
  * Decides each replica's state from the stored records: `left` when it said so, `live` when its
  * heartbeat has not expired and it still listens on its presence channel (`listening`; Redis drops
  * a killed process's subscription at once, well before the heartbeat expires), else `gone`.
- * Live replicas come first (by id), then the others, most recently seen first.
+ * Live replicas come first (by id), then the others, most recently seen first (callers list at
+ * most {@link MAX_REPLICAS_LISTED}).
  */
 export function replicaStatuses(
   stored: Readonly<Record<string, string>>,
@@ -124,7 +125,7 @@ export function replicaStatuses(
   const others = statuses
     .filter((status) => status.state !== "live")
     .sort((a, b) => b.lastBeatAt - a.lastBeatAt);
-  return [...live, ...others].slice(0, MAX_REPLICAS_LISTED);
+  return [...live, ...others];
 }
 
 /** Ids whose record is older than `retainMs` past its expiry (or unreadable): to delete. */
