@@ -193,7 +193,7 @@ describe("the dashboard of a three-replica cluster", () => {
     await closeSdk(caller);
     // To look at it: PATCHBAY_CLUSTER_DASHBOARD_SCREENSHOT=/tmp/cluster-dashboard.png.
     const keep = process.env.PATCHBAY_CLUSTER_DASHBOARD_SCREENSHOT;
-    if (keep !== undefined) await page.screenshot({ path: keep, fullPage: true });
+    if (keep !== undefined) await page.screenshot({ path: keep });
     expect(await page.content()).not.toContain(ADMIN);
     expect(pageErrors).toEqual([]);
     await page.close();

@@ -114,10 +114,14 @@ async function sharedSessions(
   };
 }
 
-/** Copies the named fields of each replica and shared session only, with ages from `now`. */
+/**
+ * Copies the named fields of each replica and shared session only, with ages from `now`. This
+ * replica's own row takes `ownCounts` (read now) over those of its last heartbeat.
+ */
 export async function clusterView(
   cluster: DashboardCluster,
   now: number,
+  ownCounts?: () => Omit<ReplicaCounts, "callsInFlight">,
 ): Promise<DashboardClusterView> {
   const replicas = cluster.replicas().map(
     (replica): DashboardReplica => ({
@@ -135,6 +139,7 @@ export async function clusterView(
               callsServed: count(replica.stats.callsServed),
               callsPerMinute: count(replica.stats.callsPerMinute),
               errorsPerMinute: count(replica.stats.errorsPerMinute),
+              ...(replica.replicaId === cluster.replicaId ? ownCounts?.() : {}),
             },
     }),
   );

@@ -128,13 +128,14 @@ describe("the dashboard of a cluster replica", () => {
   it("lists every replica with its state, ages and counts, and which one serves the page", async () => {
     const cluster = fakeCluster([
       live("replica-a", { stats: counts }),
-      live("replica-b"),
+      live("replica-b", { stats: counts }),
+      live("replica-d"),
       { ...live("replica-c"), state: "gone", lastBeatAt: NOW - 9_000 },
     ]);
     const { snapshot } = await serve(cluster);
     expect((await snapshot()).cluster).toEqual({
       replicaId: "replica-a",
-      live: 2,
+      live: 3,
       replicas: [
         {
           replicaId: "replica-a",
@@ -142,10 +143,25 @@ describe("the dashboard of a cluster replica", () => {
           self: true,
           startedAt: "2026-11-26T11:59:00.000Z",
           lastBeatAgeMs: 1_500,
-          counts,
+          // Its own row: the counts of now (no session, no call yet), calls in flight as it beat.
+          counts: {
+            sessions: 0,
+            callsInFlight: 2,
+            callsServed: 0,
+            callsPerMinute: 0,
+            errorsPerMinute: 0,
+          },
         },
         {
           replicaId: "replica-b",
+          state: "live",
+          self: false,
+          startedAt: "2026-11-26T11:59:00.000Z",
+          lastBeatAgeMs: 1_500,
+          counts,
+        },
+        {
+          replicaId: "replica-d",
           state: "live",
           self: false,
           startedAt: "2026-11-26T11:59:00.000Z",

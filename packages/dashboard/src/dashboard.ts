@@ -94,6 +94,15 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     loginTtlMs,
     secureCookie: options.secureCookie ?? false,
   };
+  const counts = () => {
+    const rates = options.feed.rates();
+    return {
+      sessions: tracker.sessions().length,
+      callsServed: options.feed.served(),
+      callsPerMinute: rates.callsPerMinute,
+      errorsPerMinute: rates.errorsPerMinute,
+    };
+  };
   const replica = options.cluster === undefined ? {} : { replica: options.cluster.replicaId };
   const withBackend = (call: DashboardCall): DashboardCall =>
     call.tool === undefined || call.method !== "tools/call"
@@ -106,6 +115,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       sessions: tracker.sessions,
       feed: options.feed,
       cluster: options.cluster,
+      ownCounts: counts,
       now,
     });
   const socket = createFeedSocket({
@@ -176,15 +186,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       if (auth.identify(request) === undefined) return refuseUpgrade(upgrade, 401, "log in first");
       socket.accept(request, upgrade, head);
     },
-    counts() {
-      const rates = options.feed.rates();
-      return {
-        sessions: tracker.sessions().length,
-        callsServed: options.feed.served(),
-        callsPerMinute: rates.callsPerMinute,
-        errorsPerMinute: rates.errorsPerMinute,
-      };
-    },
+    counts,
     async close() {
       if (timer !== undefined) clearInterval(timer);
       stopHearingReplicas?.();

@@ -1,7 +1,12 @@
 import type { Router } from "@patchbay/router";
 import type { CallFeed, CallRates } from "./call-feed.js";
 import type { CatalogueTool } from "./catalogue-reader.js";
-import { clusterView, type DashboardCluster, type DashboardClusterView } from "./cluster-view.js";
+import {
+  clusterView,
+  type DashboardCluster,
+  type DashboardClusterView,
+  type ReplicaCounts,
+} from "./cluster-view.js";
 import type { TrackedSession } from "./session-tracker.js";
 
 /** One backend in the snapshot: state and counts, never its config (commands, env, headers). */
@@ -46,6 +51,8 @@ export interface SnapshotSources {
   readonly feed: Pick<CallFeed, "rates">;
   /** The cluster this process is a replica of, if any. */
   readonly cluster?: DashboardCluster | undefined;
+  /** This replica's counts now (its row in the cluster shows them over its last heartbeat's). */
+  readonly ownCounts?: () => Omit<ReplicaCounts, "callsInFlight">;
   /** The clock (epoch ms). Default `Date.now`. */
   readonly now?: () => number;
 }
@@ -95,6 +102,6 @@ export async function buildDashboardSnapshot(sources: SnapshotSources): Promise<
       ...(cluster === undefined ? {} : { replica: cluster.replicaId }),
     })),
     rates: sources.feed.rates(),
-    cluster: cluster === undefined ? null : await clusterView(cluster, now),
+    cluster: cluster === undefined ? null : await clusterView(cluster, now, sources.ownCounts),
   };
 }
