@@ -5,6 +5,7 @@ import {
   expiredStatusIds,
   MAX_REPLICAS_LISTED,
   MAX_STATUS_BYTES,
+  parseStoredStatus,
   type ReplicaStats,
   type ReplicaStatus,
   replicaStatuses,
@@ -78,8 +79,14 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
     return json.length > MAX_STATUS_BYTES ? JSON.stringify({ ...record, stats: undefined }) : json;
   }
 
-  async function listeningOf(stored: Record<string, string>): Promise<Set<string>> {
-    const others = Object.keys(stored).filter((id) => id !== replicaId);
+  /** Which replicas listen on their presence channel; asked only of the others still beating. */
+  async function listeningOf(stored: Record<string, string>, at: number): Promise<Set<string>> {
+    const others = Object.entries(stored)
+      .filter(([id, json]) => {
+        const record = id === replicaId ? undefined : parseStoredStatus(json);
+        return record !== undefined && record.leftAt === undefined && record.expiresAt > at;
+      })
+      .map(([id]) => id);
     const listening = new Set([replicaId]);
     if (others.length === 0) return listening;
     const counts = (await client.pubsub(
@@ -109,7 +116,7 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
     const expired = expiredStatusIds(stored, options.goneRetentionMs, at);
     if (expired.length > 0) await client.hdel(statusKey, ...expired);
     for (const id of expired) delete stored[id];
-    const listening = await listeningOf(stored);
+    const listening = await listeningOf(stored, at);
     replicas = replicaStatuses(stored, (id) => listening.has(id), at);
     const next = replicas.map((replica) => `${replica.replicaId}=${replica.state}`).join(",");
     if (next !== signature) {
