@@ -1,4 +1,4 @@
-import type { RedisCluster } from "@patchbay/cluster-redis";
+import type { GaugeRegistry, RedisCluster, ReplicaStats } from "@patchbay/cluster-redis";
 import type { ClusterConfig } from "@patchbay/router";
 import type { ProxyLog } from "./proxy-log.js";
 
@@ -25,4 +25,18 @@ export async function joinProxyCluster(
     `cluster: replica ${cluster.replicaId} on Redis at ${describeRedisUrl(config.redis)} (${cluster.liveReplicas} live)`,
   );
   return cluster;
+}
+
+/**
+ * Publishes this replica's counts with each heartbeat (the dashboard's sessions and calls, the
+ * HTTP gateway's requests in flight) and declares the replica gauges on `registry`.
+ */
+export async function reportReplicaCounts(
+  cluster: RedisCluster,
+  registry: GaugeRegistry,
+  counts: () => ReplicaStats,
+): Promise<void> {
+  const { registerReplicaMetrics } = await import("@patchbay/cluster-redis");
+  cluster.reportStats(counts);
+  registerReplicaMetrics(registry, cluster, counts);
 }

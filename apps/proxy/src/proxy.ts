@@ -22,7 +22,7 @@ import { createRedactor } from "@patchbay/telemetry";
 import { createProxyBackendTransports } from "./backend-transports.js";
 import { demoConfig } from "./demo-config.js";
 import { loadProxyConfig } from "./load-config-file.js";
-import { joinProxyCluster } from "./proxy-cluster.js";
+import { joinProxyCluster, reportReplicaCounts } from "./proxy-cluster.js";
 import { createProxyFront } from "./proxy-front.js";
 import { createProxyLog, type ProxyLog } from "./proxy-log.js";
 import { createProxyTelemetry } from "./proxy-telemetry.js";
@@ -141,6 +141,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     tokens: decision.tokens,
     ...originLists,
     trustProxy,
+    cluster,
   });
   const gateway = createHttpGateway({
     router: dashboard.router,
@@ -151,6 +152,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     onLog: (entry) => log.request(entry),
     ...(cluster === undefined ? {} : { cluster, onWarning: (message) => log.warn(message) }),
   });
+  if (cluster !== undefined) {
+    await reportReplicaCounts(cluster, router.telemetry.registry, () => ({
+      ...dashboard.counts(),
+      callsInFlight: gateway.pendingRequests,
+    }));
+  }
   const websocket = createProxyWebSocketEndpoint({
     router: dashboard.router,
     tokens: decision.tokens,

@@ -72,6 +72,11 @@ describe("the dashboard in headless Chromium", () => {
     expect(await page.locator("#sessions tbody").innerText()).toMatch(
       /browser-test-client\s+\(all backends\)\s+admin/,
     );
+    // A single process: the replicas panel says so, and no replica column is shown.
+    expect(await page.getByRole("region", { name: "Replicas" }).innerText()).toMatch(
+      /Replicas\s+Single process: no cluster\.$/,
+    );
+    expect(await page.getByRole("columnheader", { name: "Replica" }).count()).toBe(0);
 
     await caller.client.callTool({ name: "sample__echo", arguments: { message: "hello" } });
     const row = page.locator("#calls tbody tr", { hasText: "sample__echo" });

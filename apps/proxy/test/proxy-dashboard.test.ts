@@ -177,6 +177,8 @@ describe("the dashboard's data", () => {
     ]);
     expect(snapshot.tools).toContainEqual({ name: "sample__echo", backend: "sample" });
     expect(snapshot.tools).toContainEqual({ name: "gateway_status", backend: "gateway" });
+    // A single process: no replicas to list.
+    expect(snapshot.cluster).toBeNull();
     expect(text).not.toContain(BACKEND_SECRET);
     expect(text).not.toContain(ADMIN);
     expect(text).not.toContain("API_KEY");

@@ -17,3 +17,10 @@ export {
   RESOURCE_WANT_TIMEOUT_MS,
   type ResourceUpdateListener,
 } from "./redis-resource-updates.js";
+export {
+  type GaugeRegistry,
+  type ReplicaMetricsSource,
+  registerReplicaMetrics,
+} from "./replica-metrics.js";
+export type { ReplicaStats, ReplicaStatus } from "./replica-status.js";
+export type { SessionListing, SessionSummary } from "./session-records.js";

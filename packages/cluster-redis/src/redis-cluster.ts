@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import type { GatewayCluster } from "@patchbay/http-gateway";
+import type { Unsubscribe } from "@patchbay/jsonrpc-core";
 import { startHeartbeat } from "./heartbeat.js";
 import { createRedisBus } from "./redis-bus.js";
 import { createRedisCalls } from "./redis-calls.js";
@@ -10,6 +11,8 @@ import type { RedisModernRelay } from "./redis-modern-relay.js";
 import { createRedisRateLimiter } from "./redis-rate-limiter.js";
 import { createRedisSessionStore } from "./redis-session-store.js";
 import { createRedisSubscriber } from "./redis-subscriber.js";
+import type { ReplicaStats, ReplicaStatus } from "./replica-status.js";
+import { listSessionRecords, type SessionListing } from "./session-records.js";
 
 /** Options of {@link createRedisCluster}. */
 export interface RedisClusterOptions {
@@ -25,6 +28,8 @@ export interface RedisClusterOptions {
   readonly maxEventsPerStream?: number;
   /** Heartbeat interval; a replica silent for three intervals counts as gone. Default 2 s. */
   readonly heartbeatIntervalMs?: number;
+  /** How long a replica that stopped heartbeating (or left) stays listed as such. Default 10 min. */
+  readonly goneRetentionMs?: number;
   /** How long the first connection may take before start-up fails. Default 10 s. */
   readonly connectTimeoutMs?: number;
   /**
@@ -51,6 +56,21 @@ export interface RedisCluster extends GatewayCluster {
    * (made by the first replica) and the `cluster` hooks. Resolves to the same object every time.
    */
   modernFrontOptions(): Promise<ModernFrontClusterOptions>;
+  /**
+   * Every replica as of this replica's last beat: the live ones (id order), then those that
+   * stopped heartbeating (`gone`) or stopped cleanly (`left`) within `goneRetentionMs`.
+   */
+  replicas(): readonly ReplicaStatus[];
+  /** Hears a beat that found a replica joining, going or leaving. */
+  onReplicasChanged(listener: () => void): Unsubscribe;
+  /** The counts this replica publishes with each heartbeat (read at every beat). */
+  reportStats(stats: () => ReplicaStats): void;
+  /**
+   * The session records of every replica, most recently active first: at most 200, found with at
+   * most 20 `SCAN` calls (`truncated` says when a limit cut the listing). No session ids; the
+   * owning token's name only.
+   */
+  sessionSummaries(): Promise<SessionListing>;
   /** Leaves the cluster and closes both Redis connections. */
   close(): Promise<void>;
 }
@@ -91,10 +111,12 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
   const heartbeatIntervalMs = options.heartbeatIntervalMs ?? 2000;
   const heartbeat = startHeartbeat({
     client,
+    subscriber: subscriberConnection,
     prefix,
     replicaId,
     intervalMs: heartbeatIntervalMs,
     ttlMs: heartbeatIntervalMs * 3,
+    goneRetentionMs: options.goneRetentionMs ?? 10 * 60_000,
   });
   await heartbeat.beat();
   const modern = createRedisModern({
@@ -141,6 +163,10 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
       await heartbeat.beat();
       return heartbeat.liveReplicas;
     },
+    replicas: () => heartbeat.replicas,
+    onReplicasChanged: (listener) => heartbeat.onChange(listener),
+    reportStats: (stats) => heartbeat.reportStats(stats),
+    sessionSummaries: () => listSessionRecords(client, prefix),
     status: () => ({
       replicaId,
       redis: client.status === "ready" ? "connected" : "disconnected",

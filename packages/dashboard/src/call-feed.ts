@@ -16,6 +16,8 @@ export interface DashboardCall {
   readonly code?: number;
   readonly durationMs: number;
   readonly traceId: string;
+  /** The replica that served it, in a cluster (the dashboard adds it). */
+  readonly replica?: string;
 }
 
 /** Calls and errors over the last minute. */
@@ -36,6 +38,8 @@ export interface CallFeed {
   /** The latest calls, oldest first (at most `historySize`). */
   recent(): DashboardCall[];
   rates(): CallRates;
+  /** Calls answered since the feed started (the dashboard's own left out). */
+  served(): number;
   /** Called with each batch of new calls; returns the unsubscribe function. */
   subscribe(listener: (calls: readonly DashboardCall[]) => void): () => void;
 }
@@ -86,6 +90,7 @@ export function createCallFeed(options: CallFeedOptions = {}): CallFeed {
   // Times of recent calls and whether each failed, oldest first.
   const samples: { at: number; failed: boolean }[] = [];
   const listeners = new Set<(calls: readonly DashboardCall[]) => void>();
+  let served = 0;
 
   function prune(at: number): void {
     let drop = 0;
@@ -104,6 +109,7 @@ export function createCallFeed(options: CallFeedOptions = {}): CallFeed {
         if (call !== undefined) calls.push(call);
       }
       if (calls.length === 0) return;
+      served += calls.length;
       const at = now();
       for (const call of calls) samples.push({ at, failed: call.outcome !== "success" });
       prune(at);
@@ -124,6 +130,7 @@ export function createCallFeed(options: CallFeedOptions = {}): CallFeed {
         errorsPerMinute: samples.filter((sample) => sample.failed).length,
       };
     },
+    served: () => served,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

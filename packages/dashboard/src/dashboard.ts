@@ -5,6 +5,7 @@ import type { Router } from "@patchbay/router";
 import { createOriginGuard, type OriginGuardOptions } from "@patchbay/transport-http";
 import type { CallFeed, DashboardCall } from "./call-feed.js";
 import { createCatalogueReader, ownerOf } from "./catalogue-reader.js";
+import type { DashboardCluster, ReplicaCounts } from "./cluster-view.js";
 import { createDashboardAuth } from "./dashboard-auth.js";
 import { answerLogin, isSameOrigin, serveLogin, writeJson } from "./dashboard-http.js";
 import { createFeedSocket, type FeedMessage, refuseUpgrade } from "./feed-socket.js";
@@ -39,6 +40,11 @@ export interface DashboardOptions extends OriginGuardOptions {
   readonly trustProxy?: boolean;
   /** Mark the login cookie `Secure` (HTTPS in front). Default false. */
   readonly secureCookie?: boolean;
+  /**
+   * The cluster this process is a replica of (a `RedisCluster` from `@patchbay/cluster-redis`):
+   * the page lists its replicas, and sessions and calls name the replica serving them.
+   */
+  readonly cluster?: DashboardCluster | undefined;
   /** The clock (epoch ms). Default `Date.now`. */
   readonly now?: () => number;
 }
@@ -52,6 +58,11 @@ export interface Dashboard {
   handleRequest(request: IncomingMessage, response: ServerResponse): Promise<void>;
   /** Serves the live feed at `<base>/feed`; refuses anything else with 404. */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /**
+   * This process's counts for its cluster heartbeat (sessions, calls served and per minute);
+   * `callsInFlight` comes from the front ends, which the dashboard does not see.
+   */
+  counts(): Omit<ReplicaCounts, "callsInFlight">;
   /** Closes every page's feed and the internal catalogue session. */
   close(): Promise<void>;
 }
@@ -83,16 +94,28 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     loginTtlMs,
     secureCookie: options.secureCookie ?? false,
   };
+  const counts = () => {
+    const rates = options.feed.rates();
+    return {
+      sessions: tracker.sessions().length,
+      callsServed: options.feed.served(),
+      callsPerMinute: rates.callsPerMinute,
+      errorsPerMinute: rates.errorsPerMinute,
+    };
+  };
+  const replica = options.cluster === undefined ? {} : { replica: options.cluster.replicaId };
   const withBackend = (call: DashboardCall): DashboardCall =>
     call.tool === undefined || call.method !== "tools/call"
-      ? call
-      : { ...call, backend: ownerOf(options.router.config, call.tool) };
+      ? { ...call, ...replica }
+      : { ...call, backend: ownerOf(options.router.config, call.tool), ...replica };
   const snapshot = () =>
     buildDashboardSnapshot({
       router: options.router,
       tools: catalogue.tools,
       sessions: tracker.sessions,
       feed: options.feed,
+      cluster: options.cluster,
+      ownCounts: counts,
       now,
     });
   const socket = createFeedSocket({
@@ -109,18 +132,18 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     if (socket.clientCount === 0) return;
     socket.broadcast({ type: "calls", calls: calls.map(withBackend), rates: options.feed.rates() });
   });
+  const pushSnapshot = () => {
+    if (socket.clientCount === 0) return;
+    snapshot().then(
+      (current) => socket.broadcast({ type: "snapshot", snapshot: current }),
+      () => {},
+    );
+  };
   const intervalMs = options.snapshotIntervalMs ?? 5_000;
-  const timer =
-    intervalMs > 0
-      ? setInterval(() => {
-          if (socket.clientCount === 0) return;
-          snapshot().then(
-            (current) => socket.broadcast({ type: "snapshot", snapshot: current }),
-            () => {},
-          );
-        }, intervalMs)
-      : undefined;
+  const timer = intervalMs > 0 ? setInterval(pushSnapshot, intervalMs) : undefined;
   timer?.unref();
+  // A replica joining, going or leaving reaches open pages at once, not at the next interval.
+  const stopHearingReplicas = options.cluster?.onReplicasChanged?.(pushSnapshot);
 
   const handles = (pathname: string) =>
     pathname === basePath || pathname.startsWith(`${basePath}/`);
@@ -163,8 +186,10 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       if (auth.identify(request) === undefined) return refuseUpgrade(upgrade, 401, "log in first");
       socket.accept(request, upgrade, head);
     },
+    counts,
     async close() {
       if (timer !== undefined) clearInterval(timer);
+      stopHearingReplicas?.();
       unsubscribe();
       await socket.close();
       await catalogue.close();

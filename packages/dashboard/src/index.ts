@@ -14,6 +14,16 @@ export {
   ownerOf,
 } from "./catalogue-reader.js";
 export {
+  type ClusterReplicaSource,
+  type ClusterSessionSource,
+  clusterView,
+  type DashboardCluster,
+  type DashboardClusterSession,
+  type DashboardClusterView,
+  type DashboardReplica,
+  type ReplicaCounts,
+} from "./cluster-view.js";
+export {
   createDashboard,
   DASHBOARD_PATH,
   type Dashboard,

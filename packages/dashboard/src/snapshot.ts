@@ -1,6 +1,12 @@
 import type { Router } from "@patchbay/router";
 import type { CallFeed, CallRates } from "./call-feed.js";
 import type { CatalogueTool } from "./catalogue-reader.js";
+import {
+  clusterView,
+  type DashboardCluster,
+  type DashboardClusterView,
+  type ReplicaCounts,
+} from "./cluster-view.js";
 import type { TrackedSession } from "./session-tracker.js";
 
 /** One backend in the snapshot: state and counts, never its config (commands, env, headers). */
@@ -21,6 +27,8 @@ export interface DashboardBackend {
 /** A session in the snapshot. */
 export interface DashboardSession extends TrackedSession {
   readonly ageMs: number;
+  /** The replica holding it (this one), in a cluster. */
+  readonly replica?: string;
 }
 
 /** Everything the dashboard page shows besides the live feed; safe to show (no secrets). */
@@ -31,6 +39,8 @@ export interface DashboardSnapshot {
   readonly tools: readonly CatalogueTool[];
   readonly sessions: readonly DashboardSession[];
   readonly rates: CallRates;
+  /** The replicas of the cluster, `null` for a single process. */
+  readonly cluster: DashboardClusterView | null;
 }
 
 /** What {@link buildDashboardSnapshot} reads. */
@@ -39,6 +49,10 @@ export interface SnapshotSources {
   readonly tools: () => Promise<readonly CatalogueTool[]>;
   readonly sessions: () => readonly TrackedSession[];
   readonly feed: Pick<CallFeed, "rates">;
+  /** The cluster this process is a replica of, if any. */
+  readonly cluster?: DashboardCluster | undefined;
+  /** This replica's counts now (its row in the cluster shows them over its last heartbeat's). */
+  readonly ownCounts?: () => Omit<ReplicaCounts, "callsInFlight">;
   /** The clock (epoch ms). Default `Date.now`. */
   readonly now?: () => number;
 }
@@ -50,11 +64,12 @@ const count = (value: unknown): number => (typeof value === "number" ? value : 0
 /**
  * Builds the snapshot from `router.status()` (already redacted by the router; run through the
  * telemetry's redactor once more), the catalogue, the tracked sessions and the feed's rates. Only
- * the fields named here leave the process.
+ * the fields named here leave the process. In a cluster, each session names this replica, and
+ * the replicas come from the cluster's heartbeats.
  */
 export async function buildDashboardSnapshot(sources: SnapshotSources): Promise<DashboardSnapshot> {
   const now = (sources.now ?? Date.now)();
-  const { router } = sources;
+  const { router, cluster } = sources;
   const status = router.telemetry.redact(router.status()) as {
     gateway?: { name?: unknown; version?: unknown; uptime_ms?: unknown };
     backends?: Record<string, Record<string, unknown>>;
@@ -81,7 +96,12 @@ export async function buildDashboardSnapshot(sources: SnapshotSources): Promise<
     },
     backends,
     tools: await sources.tools(),
-    sessions: sources.sessions().map((session) => ({ ...session, ageMs: now - session.startedAt })),
+    sessions: sources.sessions().map((session) => ({
+      ...session,
+      ageMs: now - session.startedAt,
+      ...(cluster === undefined ? {} : { replica: cluster.replicaId }),
+    })),
     rates: sources.feed.rates(),
+    cluster: cluster === undefined ? null : await clusterView(cluster, now, sources.ownCounts),
   };
 }

@@ -41,10 +41,67 @@
   function renderRates(rates) {
     $("calls-rate").textContent = String(rates.callsPerMinute);
     $("errors-rate").textContent = String(rates.errorsPerMinute);
-    $("error-ratio").textContent =
-      rates.callsPerMinute === 0
-        ? "–"
-        : `${((100 * rates.errorsPerMinute) / rates.callsPerMinute).toFixed(1)} %`;
+    $("error-ratio").textContent = ratio(rates.errorsPerMinute, rates.callsPerMinute);
+  }
+
+  function ratio(errors, calls) {
+    return calls === 0 ? "–" : `${((100 * errors) / calls).toFixed(1)} %`;
+  }
+
+  // The replicas panel: absent data means a single process, said in words.
+  function renderCluster(cluster) {
+    document.body.classList.toggle("single", cluster === null);
+    const where = cluster === null ? "" : ` on ${cluster.replicaId}`;
+    $("sessions-where").textContent = where;
+    $("feed-where").textContent = where;
+    $("cluster-details").hidden = cluster === null;
+    if (cluster === null) {
+      $("cluster-note").textContent = "Single process: no cluster.";
+      return;
+    }
+    $("cluster-note").textContent =
+      `${cluster.live} of ${cluster.replicas.length} replicas live; this page is served by ${cluster.replicaId}.`;
+    fill(
+      "replicas",
+      cluster.replicas,
+      (row, replica) => {
+        if (replica.self) {
+          row.className = "self";
+          row.setAttribute("aria-current", "true");
+        }
+        cell(row, replica.self ? `${replica.replicaId} (this page)` : replica.replicaId, "mono");
+        cell(row, replica.state, `state-${replica.state}`);
+        cell(row, new Date(replica.startedAt).toLocaleString(), "num");
+        cell(row, `${age(replica.lastBeatAgeMs)} ago`, "num");
+        const counts = replica.counts;
+        cell(row, counts ? counts.sessions : "–", "num");
+        cell(row, counts ? counts.callsInFlight : "–", "num");
+        cell(row, counts ? counts.callsServed : "–", "num");
+        cell(row, counts ? counts.callsPerMinute : "–", "num");
+        cell(row, counts ? ratio(counts.errorsPerMinute, counts.callsPerMinute) : "–", "num");
+      },
+      "No replicas seen yet",
+    );
+    renderClusterSessions(cluster);
+  }
+
+  function renderClusterSessions(cluster) {
+    $("cluster-sessions-note").textContent =
+      cluster.sessions === null
+        ? "Not available: the shared store cannot be reached."
+        : `Streamable HTTP sessions of every replica, most recently active first${cluster.sessionsTruncated ? " (the listing was cut at its limit)" : ""}.`;
+    fill(
+      "cluster-sessions",
+      cluster.sessions ?? [],
+      (row, session) => {
+        cell(row, session.client ?? "(unnamed)");
+        cell(row, session.profile ?? "(all backends)");
+        cell(row, session.token === "" ? "–" : session.token);
+        cell(row, session.protocolVersion, "mono");
+        cell(row, age(session.idleMs), "num");
+      },
+      "No shared sessions",
+    );
   }
 
   function renderSnapshot(snapshot) {
@@ -54,6 +111,7 @@
     $("session-count").textContent = String(snapshot.sessions.length);
     $("tool-count").textContent = String(snapshot.tools.length);
     renderRates(snapshot.rates);
+    renderCluster(snapshot.cluster ?? null);
     fill(
       "backends",
       snapshot.backends,
@@ -76,6 +134,7 @@
         cell(row, session.profile ?? "(all backends)");
         cell(row, session.token ?? "–");
         cell(row, age(session.ageMs), "num");
+        cell(row, session.replica ?? "", "replica-col mono");
       },
       "No client sessions",
     );
@@ -92,9 +151,15 @@
 
   function matches(call, filter) {
     if (filter === "") return true;
-    return [call.method, call.tool, call.backend, call.outcome, call.code, call.traceId].some(
-      (value) => value !== undefined && String(value).toLowerCase().includes(filter),
-    );
+    return [
+      call.method,
+      call.tool,
+      call.backend,
+      call.outcome,
+      call.code,
+      call.traceId,
+      call.replica,
+    ].some((value) => value !== undefined && String(value).toLowerCase().includes(filter));
   }
 
   function renderCalls() {
@@ -118,6 +183,7 @@
         );
         cell(row, `${call.durationMs} ms`, "num");
         cell(row, call.traceId, "mono");
+        cell(row, call.replica ?? "", "replica-col mono");
       },
       filter === "" ? "No calls yet" : "No call matches the filter",
     );
