@@ -3,7 +3,12 @@ import { promisify } from "node:util";
 import type { DashboardSnapshot } from "@patchbay/dashboard";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { type ProxyReplica, startTestCluster, type TestCluster } from "./cluster-harness.js";
+import {
+  type ProxyReplica,
+  redisCommandCounts,
+  startTestCluster,
+  type TestCluster,
+} from "./cluster-harness.js";
 import { closeSdk, connectSdk, sampleEntry } from "./proxy-helpers.js";
 
 // Three replicas on one Redis behind a round-robin balancer without affinity: a dashboard login
@@ -98,7 +103,8 @@ describe("a dashboard login across three replicas behind a balancer without affi
     }
   });
 
-  it("serves the snapshot and the feed on every replica with that login", async () => {
+  it("serves the snapshot and the feed on every replica with that login, one HGET each", async () => {
+    const before = (await redisCommandCounts(cluster.redis.url)).get("hget") ?? 0;
     const served = new Set<string>();
     for (let round = 0; round < 3; round += 1) {
       const answer = await snapshotThroughBalancer();
@@ -116,6 +122,8 @@ describe("a dashboard login across three replicas behind a balancer without affi
       served.add(lastServed());
     }
     expect([...served].sort()).toEqual(["replica-0", "replica-1", "replica-2"]);
+    // Checking a login cookie costs one Redis command: six requests, six HGET.
+    expect((await redisCommandCounts(cluster.redis.url)).get("hget")).toBe(before + 6);
   });
 
   it("names the owning token of a session on the replica that adopted it", async () => {
