@@ -206,7 +206,9 @@ export function createDashboard(options: DashboardOptions): Dashboard {
           if (identity === undefined) return refuseUpgrade(upgrade, 401, "log in first");
           socket.accept(request, upgrade, head);
         },
-        () => refuseUpgrade(upgrade, 503, LOGIN_STORE_UNAVAILABLE),
+        () => {
+          if (!upgrade.destroyed) refuseUpgrade(upgrade, 503, LOGIN_STORE_UNAVAILABLE);
+        },
       );
     },
     counts,
