@@ -134,7 +134,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     ...(http?.allowedOrigins === undefined ? {} : { allowedOrigins: http.allowedOrigins }),
   };
   const trustProxy = http?.trustProxy ?? false;
-  // Clients are served through the dashboard's router, which lists their sessions.
+  // Clients are served through the dashboard's router, which lists their sessions. In a cluster,
+  // its logins and login attempts are shared through Redis (`cluster.dashboardLogins`, the
+  // cluster's rate limiter), so a login holds on every replica behind the balancer.
   const dashboard = createDashboard({
     router,
     feed,

@@ -27,7 +27,7 @@ afterAll(async () => {
 const replica = (index: number) => cluster.replicas[index] as ProxyReplica;
 const at = (index: number, path: string) => new URL(path, replica(index).origin);
 
-/** Logs in on one replica's dashboard (logins are per process) and returns the cookie. */
+/** Logs in on one replica's own address (a login holds on every replica) and returns the cookie. */
 async function loginCookie(index: number): Promise<string> {
   const answer = await fetch(at(index, "/dashboard/login"), {
     method: "POST",

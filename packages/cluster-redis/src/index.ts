@@ -8,6 +8,11 @@ export {
   RedisUnreachableError,
   redisOptionsOf,
 } from "./redis-connection.js";
+export {
+  createRedisDashboardLogins,
+  type RedisDashboardLogin,
+  type RedisDashboardLogins,
+} from "./redis-dashboard-logins.js";
 export { createRedisEventStore, type RedisEventStoreOptions } from "./redis-event-store.js";
 export type { ListChange } from "./redis-list-changes.js";
 export type { ModernFrontClusterOptions } from "./redis-modern.js";

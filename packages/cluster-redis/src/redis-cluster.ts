@@ -5,6 +5,7 @@ import { startHeartbeat } from "./heartbeat.js";
 import { createRedisBus } from "./redis-bus.js";
 import { createRedisCalls } from "./redis-calls.js";
 import { connectRedis, describeRedisUrl } from "./redis-connection.js";
+import { createRedisDashboardLogins, type RedisDashboardLogins } from "./redis-dashboard-logins.js";
 import { createRedisEventStore } from "./redis-event-store.js";
 import { createRedisModern, type ModernFrontClusterOptions } from "./redis-modern.js";
 import type { RedisModernRelay } from "./redis-modern-relay.js";
@@ -71,6 +72,11 @@ export interface RedisCluster extends GatewayCluster {
    * owning token's name only.
    */
   sessionSummaries(): Promise<SessionListing>;
+  /**
+   * Dashboard logins shared by the replicas (a `DashboardLoginStore` of `@patchbay/dashboard`):
+   * `createDashboard({ cluster })` uses it, so a login is valid on every replica.
+   */
+  readonly dashboardLogins: RedisDashboardLogins;
   /** Leaves the cluster and closes both Redis connections. */
   close(): Promise<void>;
 }
@@ -167,6 +173,7 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     onReplicasChanged: (listener) => heartbeat.onChange(listener),
     reportStats: (stats) => heartbeat.reportStats(stats),
     sessionSummaries: () => listSessionRecords(client, prefix),
+    dashboardLogins: createRedisDashboardLogins({ client, prefix }),
     status: () => ({
       replicaId,
       redis: client.status === "ready" ? "connected" : "disconnected",

@@ -1,3 +1,6 @@
+import type { RateLimiterOptions, SharedRateLimiter } from "@patchbay/http-gateway";
+import type { DashboardLoginStore } from "./login-store.js";
+
 /** Counts a replica publishes with its heartbeat (see `@patchbay/cluster-redis`). */
 export interface ReplicaCounts {
   readonly sessions: number;
@@ -42,6 +45,13 @@ export interface DashboardCluster {
     readonly sessions: readonly ClusterSessionSource[];
     readonly truncated: boolean;
   }>;
+  /**
+   * Dashboard logins shared by the replicas: a login made on one is valid on all, a logout on one
+   * ends it on all. Without it, logins are kept per process.
+   */
+  readonly dashboardLogins?: DashboardLoginStore;
+  /** Rate-limit buckets shared by the replicas: the login attempts per address hold across them. */
+  createRateLimiter?(options: RateLimiterOptions): SharedRateLimiter;
 }
 
 /** A shared session in the snapshot: no id, the token's name only. */

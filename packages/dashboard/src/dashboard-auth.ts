@@ -6,6 +6,7 @@ import {
   mayUseProfile,
   type TokenIdentity,
 } from "@patchbay/http-gateway";
+import { createMemoryLoginStore, type DashboardLoginStore } from "./login-store.js";
 
 /** The cookie that carries a dashboard login. */
 export const DASHBOARD_COOKIE = "patchbay_dashboard";
@@ -16,25 +17,27 @@ export interface DashboardAuthOptions {
   readonly tokens: readonly BearerTokenConfig[] | undefined;
   /** How long a login lasts. Default 1 hour. */
   readonly loginTtlMs?: number;
-  /** Logins kept at once; the oldest is dropped past it. Default 100. */
+  /** Logins kept at once (in the store: across a cluster's replicas); the oldest is dropped past it. Default 100. */
   readonly maxLogins?: number;
+  /** Where logins are kept. Default: this process's memory. */
+  readonly store?: DashboardLoginStore;
   /** The clock (epoch ms). Default `Date.now`. */
   readonly now?: () => number;
 }
 
-/** Who may see the dashboard, and its logins. */
+/** Who may see the dashboard, and its logins. A store that cannot be reached rejects. */
 export interface DashboardAuth {
   /** Whether tokens are checked at all. */
   readonly enabled: boolean;
   /** The identity behind a request's login cookie or `Authorization: Bearer`, if allowed. */
-  identify(request: IncomingMessage): TokenIdentity | undefined;
+  identify(request: IncomingMessage): Promise<TokenIdentity | undefined>;
   /**
-   * Checks a token typed into the login form; returns a new login id for the cookie, or `undefined`
-   * for a token that is unknown or not allowed every backend.
+   * Checks a token typed into the login form; resolves with a new login id for the cookie, or
+   * `undefined` for a token that is unknown or not allowed every backend.
    */
-  login(token: string): string | undefined;
-  /** Ends the login of a request's cookie. */
-  logout(request: IncomingMessage): void;
+  login(token: string): Promise<string | undefined>;
+  /** Ends the login of a request's cookie, in the store (so on every replica sharing it). */
+  logout(request: IncomingMessage): Promise<void>;
 }
 
 const anonymous: TokenIdentity = { name: "anonymous", profiles: "*" };
@@ -52,61 +55,81 @@ export function cookieOf(request: IncomingMessage, name: string): string | undef
   return undefined;
 }
 
+/** Login ids are 32 random bytes in base64url: anything else is not looked up. */
+const LOGIN_ID = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The identities a stored login may stand for, by token name: only names whose every entry is
+ * allowed every backend (a store holds names, so a login follows the tokens configured now).
+ */
+function dashboardIdentities(tokens: readonly BearerTokenConfig[]): Map<string, TokenIdentity> {
+  const limited = new Set<string>();
+  const identities = new Map<string, TokenIdentity>();
+  for (const entry of tokens) {
+    if ((entry.profiles ?? ["*"]).includes("*")) {
+      identities.set(entry.name, { name: entry.name, profiles: "*" });
+    } else {
+      limited.add(entry.name);
+    }
+  }
+  for (const name of limited) identities.delete(name);
+  return identities;
+}
+
 /**
  * The dashboard shows every backend, so only a token allowed the default endpoint (every backend)
  * gets in. A browser cannot put a bearer token on a page load or a WebSocket, so the token is typed
  * once into a login form and exchanged for a random login id in an HttpOnly, SameSite=Strict cookie;
- * logins are kept as SHA-256 hashes of the id, expire, and are bounded in number.
+ * the store keeps the SHA-256 of the id with the token's name (never the token), until the login
+ * expires; logins are bounded in number.
  */
 export function createDashboardAuth(options: DashboardAuthOptions): DashboardAuth {
   const ttl = options.loginTtlMs ?? 60 * 60_000;
   const maxLogins = options.maxLogins ?? 100;
   const now = options.now ?? Date.now;
+  const store = options.store ?? createMemoryLoginStore();
   const authenticator =
     options.tokens === undefined ? undefined : createTokenAuthenticator(options.tokens);
-  // Hash of the login id -> who and until when; a Map keeps insertion order, oldest first.
-  const logins = new Map<string, { identity: TokenIdentity; expiresAt: number }>();
+  const identities = dashboardIdentities(options.tokens ?? []);
 
   function allowed(identity: TokenIdentity | undefined): TokenIdentity | undefined {
     return identity !== undefined && mayUseProfile(identity, undefined) ? identity : undefined;
   }
 
-  function fromCookie(request: IncomingMessage): TokenIdentity | undefined {
+  async function fromCookie(request: IncomingMessage): Promise<TokenIdentity | undefined> {
     const id = cookieOf(request, DASHBOARD_COOKIE);
-    if (id === undefined || id === "") return undefined;
-    const key = digest(id);
-    const login = logins.get(key);
-    if (login === undefined) return undefined;
-    if (login.expiresAt <= now()) {
-      logins.delete(key);
-      return undefined;
-    }
-    return login.identity;
+    if (id === undefined || !LOGIN_ID.test(id)) return undefined;
+    const login = await store.get(digest(id), now());
+    return login === undefined ? undefined : identities.get(login.name);
   }
 
   return {
     enabled: authenticator !== undefined,
-    identify(request) {
+    async identify(request) {
       if (authenticator === undefined) return anonymous;
       const authorization = request.headers.authorization;
       if (authorization !== undefined) return allowed(authenticator.authenticate(authorization));
       return fromCookie(request);
     },
-    login(token) {
+    async login(token) {
       if (authenticator === undefined) return undefined;
       const identity = allowed(authenticator.authenticate(`Bearer ${token.trim()}`));
-      if (identity === undefined) return undefined;
+      if (identity === undefined || !identities.has(identity.name)) return undefined;
       const id = randomBytes(32).toString("base64url");
-      for (const [key, login] of logins) {
-        if (login.expiresAt <= now()) logins.delete(key);
-      }
-      while (logins.size >= maxLogins) logins.delete(logins.keys().next().value as string);
-      logins.set(digest(id), { identity, expiresAt: now() + ttl });
+      const at = now();
+      await store.add(
+        digest(id),
+        { name: identity.name, expiresAt: at + ttl },
+        {
+          maxLogins,
+          now: at,
+        },
+      );
       return id;
     },
-    logout(request) {
+    async logout(request) {
       const id = cookieOf(request, DASHBOARD_COOKIE);
-      if (id !== undefined) logins.delete(digest(id));
+      if (id !== undefined && LOGIN_ID.test(id)) await store.remove(digest(id));
     },
   };
 }

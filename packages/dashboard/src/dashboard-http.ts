@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { clientAddress, type RateLimiter } from "@patchbay/http-gateway";
+import { clientAddress, type RateLimiter, type SharedRateLimiter } from "@patchbay/http-gateway";
 import { readBody } from "@patchbay/transport-http";
 import { DASHBOARD_COOKIE, type DashboardAuth } from "./dashboard-auth.js";
 import { SECURITY_HEADERS, type StaticAssets } from "./static-assets.js";
@@ -9,8 +9,8 @@ export interface LoginEndpointsOptions {
   readonly basePath: string;
   readonly auth: DashboardAuth;
   readonly assets: StaticAssets;
-  /** Login attempts per client address. */
-  readonly limiter: RateLimiter;
+  /** Login attempts per client address (in a cluster, buckets shared by the replicas). */
+  readonly limiter: RateLimiter | SharedRateLimiter;
   readonly trustProxy: boolean;
   readonly loginTtlMs: number;
   /** Add `Secure` to the cookie (when served over HTTPS). */
@@ -26,6 +26,10 @@ export function isSameOrigin(request: IncomingMessage): boolean {
   const host = request.headers.host ?? "";
   return origin === `http://${host}` || origin === `https://${host}`;
 }
+
+/** The answer when the login store (Redis, in a cluster) cannot be reached. */
+export const LOGIN_STORE_UNAVAILABLE =
+  "the dashboard's login store cannot be reached; try again shortly";
 
 /** Writes a small JSON answer with the dashboard's headers. */
 export function writeJson(response: ServerResponse, status: number, body: unknown): void {
@@ -60,10 +64,23 @@ export async function answerLogin(
   const attributes = `Path=${basePath}; HttpOnly; SameSite=Strict${options.secureCookie ? "; Secure" : ""}`;
   if (!isSameOrigin(request)) return writeJson(response, 403, { error: "cross-origin request" });
   if (action === "logout") {
-    auth.logout(request);
-    return redirect(response, basePath, `${DASHBOARD_COOKIE}=; ${attributes}; Max-Age=0`);
+    const cleared = `${DASHBOARD_COOKIE}=; ${attributes}; Max-Age=0`;
+    try {
+      await auth.logout(request);
+    } catch {
+      // The browser forgets the cookie, but the login could not be ended everywhere: say so.
+      response.writeHead(503, {
+        ...SECURITY_HEADERS,
+        "content-type": "application/json",
+        "retry-after": "1",
+        "set-cookie": cleared,
+      });
+      response.end(JSON.stringify({ error: LOGIN_STORE_UNAVAILABLE }));
+      return;
+    }
+    return redirect(response, basePath, cleared);
   }
-  const taken = options.limiter.take(`login ${clientAddress(request, options.trustProxy)}`);
+  const taken = await options.limiter.take(`login ${clientAddress(request, options.trustProxy)}`);
   if (!taken.allowed) {
     return serveLogin(assets, response, 429, "Too many attempts: wait a minute and try again.");
   }
@@ -76,7 +93,12 @@ export async function answerLogin(
     });
   }
   const token = new URLSearchParams(body).get("token") ?? "";
-  const id = auth.login(token);
+  let id: string | undefined;
+  try {
+    id = await auth.login(token);
+  } catch {
+    return writeJson(response, 503, { error: LOGIN_STORE_UNAVAILABLE });
+  }
   if (id === undefined) {
     return serveLogin(
       assets,

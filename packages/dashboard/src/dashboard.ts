@@ -7,7 +7,13 @@ import type { CallFeed, DashboardCall } from "./call-feed.js";
 import { createCatalogueReader, ownerOf } from "./catalogue-reader.js";
 import type { DashboardCluster, ReplicaCounts } from "./cluster-view.js";
 import { createDashboardAuth } from "./dashboard-auth.js";
-import { answerLogin, isSameOrigin, serveLogin, writeJson } from "./dashboard-http.js";
+import {
+  answerLogin,
+  isSameOrigin,
+  LOGIN_STORE_UNAVAILABLE,
+  serveLogin,
+  writeJson,
+} from "./dashboard-http.js";
 import { createFeedSocket, type FeedMessage, refuseUpgrade } from "./feed-socket.js";
 import { trackRouterSessions } from "./session-tracker.js";
 import { buildDashboardSnapshot } from "./snapshot.js";
@@ -32,7 +38,7 @@ export interface DashboardOptions extends OriginGuardOptions {
   readonly maxBufferedBytes?: number;
   /** How long a login lasts. Default 1 hour. */
   readonly loginTtlMs?: number;
-  /** Logins kept at once. Default 100. */
+  /** Logins kept at once (in a cluster with a shared login store: across its replicas). Default 100. */
   readonly maxLogins?: number;
   /** Login attempts per client address per minute. Default 10. */
   readonly loginAttemptsPerMinute?: number;
@@ -78,18 +84,24 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     now,
     traceId: options.feed.internalTraceId,
   });
+  // In a cluster that shares them, logins and the login rate limit hold on every replica.
   const auth = createDashboardAuth({
     tokens: options.tokens,
     loginTtlMs,
     now,
     ...(options.maxLogins === undefined ? {} : { maxLogins: options.maxLogins }),
+    ...(options.cluster?.dashboardLogins === undefined
+      ? {}
+      : { store: options.cluster.dashboardLogins }),
   });
+  const limiterOptions = { requestsPerMinute: options.loginAttemptsPerMinute ?? 10, now };
   const assets = createStaticAssets();
   const login = {
     basePath,
     auth,
     assets,
-    limiter: createRateLimiter({ requestsPerMinute: options.loginAttemptsPerMinute ?? 10, now }),
+    limiter:
+      options.cluster?.createRateLimiter?.(limiterOptions) ?? createRateLimiter(limiterOptions),
     trustProxy: options.trustProxy ?? false,
     loginTtlMs,
     secureCookie: options.secureCookie ?? false,
@@ -161,7 +173,12 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       return writeJson(response, 405, { error: `method ${method} is not allowed here` });
     }
     if (rest === "dashboard.css" || rest === "dashboard.js") return assets.serve(response, rest);
-    const identity = auth.identify(request);
+    let identity: Awaited<ReturnType<typeof auth.identify>>;
+    try {
+      identity = await auth.identify(request);
+    } catch {
+      return writeJson(response, 503, { error: LOGIN_STORE_UNAVAILABLE });
+    }
     if (rest === "") {
       if (identity === undefined) return serveLogin(assets, response, 200, "");
       return assets.serve(response, "index.html");
@@ -183,8 +200,16 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       const rejection = guard(request);
       if (rejection) return refuseUpgrade(upgrade, 403, rejection.message);
       if (!isSameOrigin(request)) return refuseUpgrade(upgrade, 403, "cross-origin request");
-      if (auth.identify(request) === undefined) return refuseUpgrade(upgrade, 401, "log in first");
-      socket.accept(request, upgrade, head);
+      auth.identify(request).then(
+        (identity) => {
+          if (upgrade.destroyed) return;
+          if (identity === undefined) return refuseUpgrade(upgrade, 401, "log in first");
+          socket.accept(request, upgrade, head);
+        },
+        () => {
+          if (!upgrade.destroyed) refuseUpgrade(upgrade, 503, LOGIN_STORE_UNAVAILABLE);
+        },
+      );
     },
     counts,
     async close() {

@@ -38,6 +38,11 @@ export {
 } from "./dashboard-auth.js";
 export { type FeedMessage, refuseUpgrade } from "./feed-socket.js";
 export {
+  createMemoryLoginStore,
+  type DashboardLoginStore,
+  type StoredLogin,
+} from "./login-store.js";
+export {
   type SessionTracker,
   type SessionTrackerOptions,
   type TrackedSession,

@@ -1,5 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { FrameInfo, Transport } from "@patchbay/jsonrpc-core";
+import type { Router } from "@patchbay/router";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHttpGateway } from "./http-gateway.js";
 import { SHARED_STORE_UNAVAILABLE_CODE } from "./shared-session-transport.js";
@@ -19,11 +21,15 @@ const TOKENS = [
   { name: "bob", token: "bob-token-0123456789ab" },
 ];
 
-/** A gateway replica on its own router, sharing `store` with the others. */
-async function replica(store: InMemoryClusterStore, replicaId: string): Promise<URL> {
+/** A gateway replica on its own router (seen through `watch`, if given), sharing `store`. */
+async function replica(
+  store: InMemoryClusterStore,
+  replicaId: string,
+  watch: (router: Router) => Router = (router) => router,
+): Promise<URL> {
   const { router } = await createInMemoryRouter();
   const gateway = createHttpGateway({
-    router,
+    router: watch(router),
     tokens: TOKENS,
     keepAliveIntervalMs: 0,
     cluster: store.replica(replicaId),
@@ -70,7 +76,46 @@ const echo = {
   params: { name: "echo", arguments: { n: 1 } },
 };
 
+/** Wraps a router so that the auth info of each `initialize` its sessions receive lands in `seen`. */
+function recordInitializeAuth(seen: unknown[]) {
+  return (router: Router): Router =>
+    new Proxy(router, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property, target);
+        if (property !== "serve") return typeof value === "function" ? value.bind(target) : value;
+        return (transport: Transport, options?: Parameters<Router["serve"]>[1]) => {
+          transport.onFrame((frame, info: FrameInfo) => {
+            for (const message of Array.isArray(frame) ? frame : [frame]) {
+              if ("method" in message && message.method === "initialize") {
+                seen.push(info.extra?.authInfo);
+              }
+            }
+          });
+          return target.serve(transport, options);
+        };
+      },
+    });
+}
+
 describe("createHttpGateway({ cluster })", () => {
+  it("replays an adopted session's initialize with the owning token's name, never the token", async () => {
+    const store = createInMemoryClusterStore();
+    const seenOnA: unknown[] = [];
+    const seenOnB: unknown[] = [];
+    const a = await replica(store, "a", recordInitializeAuth(seenOnA));
+    const b = await replica(store, "b", recordInitializeAuth(seenOnB));
+    const opened = await post(a, "alice-token-0123456789", initialize);
+    const sessionId = opened.headers.get("mcp-session-id") as string;
+    await opened.text();
+    expect(seenOnA).toEqual([expect.objectContaining({ name: "alice" })]);
+    const adopted = await post(b, "alice-token-0123456789", echo, sessionId);
+    expect(adopted.status).toBe(200);
+    await adopted.text();
+    // What the dashboard's session list reads: the name, as on the replica that created it.
+    expect(seenOnB).toEqual([{ name: "alice" }]);
+    expect(JSON.stringify(seenOnB)).not.toContain("alice-token");
+  });
+
   it("serves a session created on one replica from another, for its own token only", async () => {
     const store = createInMemoryClusterStore();
     const a = await replica(store, "a");

@@ -50,7 +50,8 @@ export interface SharedSessionTransport extends Transport {
  *   shared store before the answer leaves (so the client's next request may land anywhere), and
  *   `logging/setLevel` updates the record;
  * - adopted from the store: the router session is brought past `initialize` with the stored params
- *   (and logging level) before the client's own frames reach it, and those answers are dropped;
+ *   (and logging level, and the owning token's name as `extra.authInfo.name`) before the client's
+ *   own frames reach it, and those answers are dropped;
  * - server-to-client request ids are prefixed with the replica id, so that a client's answer that
  *   lands on another replica travels back over the bus to the replica that asked.
  */
@@ -167,7 +168,9 @@ export function shareSession(
       if (sync.record === undefined || buffered === undefined) return;
       const params = sync.record.initializeParams;
       const replayed = { jsonrpc: "2.0", id: ADOPT_INITIALIZE_ID, method: "initialize", params };
-      emit(replayed as JSONRPCMessage, { extra: { sessionId } });
+      // The owning token's name (never the token), as on the replica that created the session.
+      const authInfo = { name: options.owner };
+      emit(replayed as JSONRPCMessage, { extra: { sessionId, authInfo } });
     },
     send,
     close: () => inner.close(),

@@ -6,6 +6,8 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
+import { relayUpgrade } from "./upgrade-relay.js";
 
 /** One request the balancer forwarded: to which target, with which method and path. */
 export interface RoutedRequest {
@@ -29,6 +31,7 @@ export interface LoadBalancer {
  * Starts the balancer on 127.0.0.1. Bodies are read whole and responses streamed (SSE passes
  * through as it comes). A target that refuses the connection is skipped for the next one, as
  * nginx's `proxy_next_upstream error` does; one that fails after answering breaks the response.
+ * Upgrades (WebSockets) take their turn in the same round robin and are relayed both ways.
  */
 export async function startLoadBalancer(targets: readonly URL[]): Promise<LoadBalancer> {
   let next = 0;
@@ -43,6 +46,17 @@ export async function startLoadBalancer(targets: readonly URL[]): Promise<LoadBa
       forward(request, response, Buffer.concat(chunks), start, 0);
     });
   });
+  const upgraded = new Set<Duplex>();
+  server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const target = next;
+    next = (next + 1) % targets.length;
+    const hop = { target, method: request.method ?? "", path: request.url ?? "" };
+    relayUpgrade(request, socket, head, targets[target] as URL, () => record(hop), upgraded);
+  });
+  function record(hop: RoutedRequest): void {
+    routed.push(hop);
+    for (const waiter of [...waiters]) waiter(hop);
+  }
   function forward(
     request: IncomingMessage,
     response: ServerResponse,
@@ -56,9 +70,7 @@ export async function startLoadBalancer(targets: readonly URL[]): Promise<LoadBa
       headers: request.headers,
     });
     upstream.on("response", (answer) => {
-      const hop = { target, method: request.method ?? "", path: request.url ?? "" };
-      routed.push(hop);
-      for (const waiter of [...waiters]) waiter(hop);
+      record({ target, method: request.method ?? "", path: request.url ?? "" });
       response.writeHead(answer.statusCode ?? 502, answer.headers);
       response.flushHeaders();
       answer.pipe(response);
@@ -100,6 +112,7 @@ export async function startLoadBalancer(targets: readonly URL[]): Promise<LoadBa
       });
     },
     async close() {
+      for (const socket of upgraded) socket.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
