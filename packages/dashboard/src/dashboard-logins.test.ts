@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRateLimiter, type SharedRateLimiter } from "@patchbay/http-gateway";
 import { createRouter, parseGatewayConfig } from "@patchbay/router";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { createCallFeed } from "./call-feed.js";
 import type { DashboardCluster } from "./cluster-view.js";
@@ -64,6 +64,16 @@ async function replica(
       }),
     snapshot: (cookie: string) =>
       fetch(`${origin}/dashboard/api/snapshot`, { headers: { cookie } }),
+    /** An open feed socket (a page watching), once its first snapshot arrived. */
+    openFeed: (cookie: string) =>
+      new Promise<WebSocket>((resolve, reject) => {
+        const socket = new WebSocket(`${origin.replace("http", "ws")}/dashboard/feed`, {
+          headers: { cookie, origin },
+        });
+        socket.once("message", () => resolve(socket));
+        socket.on("error", reject);
+        cleanups.push(async () => socket.terminate());
+      }),
     /** The status of a feed upgrade with `cookie`: 101 when the page may watch. */
     feedStatus: (cookie: string) =>
       new Promise<number>((resolve) => {
@@ -101,6 +111,28 @@ describe("dashboard logins shared by replicas", () => {
     expect((await a.snapshot(cookie)).status).toBe(401);
     expect(await a.feedStatus(cookie)).toBe(401);
     expect((await b.snapshot(cookie)).status).toBe(401);
+  });
+
+  it("closes open feeds when their login ends: at once on the replica logged out, at the next snapshot interval on the others", async () => {
+    // Only the snapshot interval is faked: sockets and fetch run on real I/O.
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    cleanups.push(async () => void vi.useRealTimers());
+    const dashboardLogins = createMemoryLoginStore();
+    const a = await replica("replica-a", { dashboardLogins });
+    const b = await replica("replica-b", { dashboardLogins });
+    const cookie = ((await a.login(ADMIN)).headers.get("set-cookie") as string).split(
+      ";",
+    )[0] as string;
+    const onA = await a.openFeed(cookie);
+    const onB = await b.openFeed(cookie);
+    const closedOnA = new Promise<number>((resolve) => onA.once("close", resolve));
+    const closedOnB = new Promise<number>((resolve) => onB.once("close", resolve));
+
+    expect((await a.logout(cookie)).status).toBe(303);
+    expect(await closedOnA).toBe(4401);
+    // Replica b learns of the logout when it next checks its pages (every snapshot interval).
+    vi.advanceTimersByTime(5_000);
+    expect(await closedOnB).toBe(4401);
   });
 
   it("counts login attempts per address across the replicas when the cluster shares rate limits", async () => {

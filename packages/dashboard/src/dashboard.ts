@@ -145,6 +145,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     socket.broadcast({ type: "calls", calls: calls.map(withBackend), rates: options.feed.rates() });
   });
   const pushSnapshot = () => {
+    // Pages whose login ended elsewhere (another replica, expiry) lose their feed within an interval.
+    socket.revalidate();
     if (socket.clientCount === 0) return;
     snapshot().then(
       (current) => socket.broadcast({ type: "snapshot", snapshot: current }),
@@ -167,7 +169,10 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     const rest = pathname.slice(basePath.length).replace(/^\/+/, "");
     const method = request.method ?? "GET";
     if (method === "POST" && (rest === "login" || rest === "logout")) {
-      return answerLogin(request, response, rest, login);
+      await answerLogin(request, response, rest, login);
+      // A logout here closes this replica's pages of that login at once.
+      if (rest === "logout") socket.revalidate();
+      return;
     }
     if (method !== "GET" && method !== "HEAD") {
       return writeJson(response, 405, { error: `method ${method} is not allowed here` });
@@ -204,7 +209,12 @@ export function createDashboard(options: DashboardOptions): Dashboard {
         (identity) => {
           if (upgrade.destroyed) return;
           if (identity === undefined) return refuseUpgrade(upgrade, 401, "log in first");
-          socket.accept(request, upgrade, head);
+          socket.accept(
+            request,
+            upgrade,
+            head,
+            async () => (await auth.identify(request)) !== undefined,
+          );
         },
         () => {
           if (!upgrade.destroyed) refuseUpgrade(upgrade, 503, LOGIN_STORE_UNAVAILABLE);

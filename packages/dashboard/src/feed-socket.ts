@@ -28,9 +28,20 @@ export interface FeedSocketOptions {
 /** The WebSocket the dashboard page listens on; it only sends (the page's messages are ignored). */
 export interface FeedSocket {
   readonly clientCount: number;
-  /** Upgrades an admitted request; answers 503 itself past `maxClients`. */
-  accept(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /**
+   * Upgrades an admitted request; answers 503 itself past `maxClients`. `stillAdmitted` is asked
+   * again by {@link FeedSocket.revalidate}: a login that ended (logged out anywhere, expired, its
+   * token removed) or that cannot be checked closes the page's socket.
+   */
+  accept(
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    stillAdmitted: () => Promise<boolean>,
+  ): void;
   broadcast(message: FeedMessage): void;
+  /** Asks every open page's `stillAdmitted` and closes those whose login ended (4401) or is unknown (1011). */
+  revalidate(): void;
   close(): Promise<void>;
 }
 
@@ -59,7 +70,7 @@ export function refuseUpgrade(
 export function createFeedSocket(options: FeedSocketOptions): FeedSocket {
   const server = new WebSocketServer({ noServer: true, maxPayload: 1024 });
   // Every page connected, and those greeted (which get broadcasts).
-  const accepted = new Set<WebSocket>();
+  const accepted = new Map<WebSocket, () => Promise<boolean>>();
   const clients = new Set<WebSocket>();
 
   function send(client: WebSocket, message: FeedMessage): void {
@@ -74,13 +85,13 @@ export function createFeedSocket(options: FeedSocketOptions): FeedSocket {
     get clientCount() {
       return clients.size;
     },
-    accept(request, socket, head) {
+    accept(request, socket, head, stillAdmitted) {
       if (accepted.size >= options.maxClients) {
         refuseUpgrade(socket, 503, `the dashboard serves at most ${options.maxClients} pages`);
         return;
       }
       server.handleUpgrade(request, socket, head, (client) => {
-        accepted.add(client);
+        accepted.set(client, stillAdmitted);
         client.on("close", () => {
           accepted.delete(client);
           clients.delete(client);
@@ -101,10 +112,20 @@ export function createFeedSocket(options: FeedSocketOptions): FeedSocket {
     broadcast(message) {
       for (const client of clients) send(client, message);
     },
+    revalidate() {
+      for (const [client, stillAdmitted] of accepted) {
+        stillAdmitted().then(
+          (admitted) => {
+            if (!admitted) client.close(4401, "the login ended; log in again");
+          },
+          () => client.close(1011, "the dashboard could not check the login"),
+        );
+      }
+    },
     async close() {
-      for (const client of accepted) client.close(1001, "the proxy is stopping");
+      for (const client of accepted.keys()) client.close(1001, "the proxy is stopping");
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const client of accepted) client.terminate();
+      for (const client of accepted.keys()) client.terminate();
     },
   };
 }
