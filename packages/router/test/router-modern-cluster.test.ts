@@ -222,6 +222,48 @@ describe("the modern front of replicas sharing a request-state key", () => {
     expect(heard.map((note) => note.method)).toEqual(["notifications/tools/list_changed"]);
   });
 
+  it("tells a listener on the replica where the list changed once, not again from its legacy session", async () => {
+    const relay = memoryRelay();
+    const [a] = await replicas(undefined, relay);
+    const heard: string[] = [];
+    const waiters = new Map<string, () => void>();
+    const next = (method: string) =>
+      new Promise<void>((resolve) => {
+        waiters.set(method, resolve);
+      });
+    const aborter = new AbortController();
+    const acknowledged = next("notifications/subscriptions/acknowledged");
+    void a.handle(
+      request("subscriptions/listen", {
+        notifications: { toolsListChanged: true, resourcesListChanged: true },
+      }),
+      {
+        signal: aborter.signal,
+        caller: "alice",
+        notify(method) {
+          heard.push(method);
+          waiters.get(method)?.();
+        },
+      },
+    );
+    await acknowledged;
+    const backend = harnesses[0]?.servers.get("asker")?.[0] as Server;
+    const tools = next("notifications/tools/list_changed");
+    backend.registerTool("added", {}, () => ({ content: [] }));
+    await tools;
+    // A later change of another list comes after any echo of the first.
+    const resources = next("notifications/resources/list_changed");
+    backend.registerResource("more", "test://more", {}, () => ({ contents: [] }));
+    await resources;
+    aborter.abort();
+    expect(relay.published.map((change) => change.list)).toEqual(["tools", "resources"]);
+    expect(heard).toEqual([
+      "notifications/subscriptions/acknowledged",
+      "notifications/tools/list_changed",
+      "notifications/resources/list_changed",
+    ]);
+  });
+
   it("subscribes every replica's backends for a listen stream's URIs and brings their updates to it", async () => {
     const [, b] = await replicas(undefined, undefined, 64, memoryUpdates());
     const heard: JSONRPCNotification[] = [];

@@ -106,6 +106,8 @@ export class ModernFronts {
    * fronts (this one's included) once per change.
    */
   listChanged(backend: string, list: "tools" | "prompts" | "resources", owner?: string): void {
+    // Before the legacy sessions' own announcements of this change arrive (see `expectEcho`).
+    for (const front of this.#fronts.values()) front.expectEcho(backend, list, owner);
     const relay = this.#settings.cluster?.listChanges;
     if (relay !== undefined && owner === undefined) {
       const digest = this.#digest(backend, list);
