@@ -21,6 +21,11 @@ export interface SharedSessionRecord {
   readonly initializeParams: Readonly<Record<string, unknown>>;
   /** The level of the client's last `logging/setLevel`, when it sent one. */
   readonly loggingLevel?: string | undefined;
+  /**
+   * The resource URIs the client subscribed to (`resources/subscribe`), so that every replica
+   * holding the session subscribes its own backends; at most 100.
+   */
+  readonly resourceSubscriptions?: readonly string[] | undefined;
   /** When a replica last saw a request of this session (ms since the epoch). */
   readonly lastActivityAt: number;
 }
