@@ -1,8 +1,14 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { createSseParser } from "@patchbay/transport-http";
+import { createClient } from "@patchbay/client";
+import { createSseParser, StreamableHttpClientTransport } from "@patchbay/transport-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ProxyReplica, startTestCluster, type TestCluster } from "./cluster-harness.js";
+import {
+  type ProxyReplica,
+  startReplica,
+  startTestCluster,
+  type TestCluster,
+} from "./cluster-harness.js";
 import { sampleEntry } from "./proxy-helpers.js";
 
 // Legacy `resources/subscribe` of a Streamable HTTP session served by three replicas behind a
@@ -111,6 +117,38 @@ async function changeWatched(target: number, sessionId: string): Promise<void> {
   const { answer } = await post(target, sessionId, "tools/call", call);
   expect(answer.result).toBeDefined();
 }
+
+describe("a replica started after a modern listen stream subscribed to a resource", () => {
+  it("subscribes its backends for that stream, whose replica hears the updates they announce", async () => {
+    const modern = (url: string | URL) => {
+      const client = createClient(
+        { name: "late-listener", version: "1.0.0" },
+        { protocolEra: "modern" },
+      );
+      return client.connect(new StreamableHttpClientTransport({ url })).then(() => client);
+    };
+    const listener = await modern(cluster.balancer.url);
+    const updated = new Promise<Record<string, unknown>>((resolve) => {
+      const off = listener.on("notifications/resources/updated", (params) => {
+        off();
+        resolve(params);
+      });
+    });
+    const subscription = await listener.listen({ resourceSubscriptions: [WATCHED] });
+    expect(subscription.acknowledged).toEqual({ resourceSubscriptions: [WATCHED] });
+    const late = await startReplica(cluster.configPath, cluster.redis.url, "replica-late");
+    cluster.replicas.push(late);
+    // The same caller (anonymous) on the late replica, directly: its backend changes the resource.
+    const caller = await modern(new URL(new URL(cluster.balancer.url).pathname, late.origin));
+    await caller.callTool({ name: "sample__update_watched_resource", arguments: {} });
+    expect(await updated).toEqual({
+      uri: WATCHED,
+      _meta: { "io.modelcontextprotocol/subscriptionId": subscription.id },
+    });
+    await subscription.close();
+    await Promise.all([listener.close(), caller.close()]);
+  });
+});
 
 describe("resources/subscribe of a session served by several replicas", () => {
   it("reaches the GET stream from every replica's backend, and after the stream's replica died", async () => {
