@@ -96,6 +96,7 @@ async function replicas(
   relay?: ListChangeRelay,
   maxHeldCalls = 64,
   updatesOf?: (replicaId: string) => ResourceUpdateRelay,
+  file: unknown = config,
 ) {
   for (const replicaId of ["a", "b"]) {
     const cluster = {
@@ -106,7 +107,7 @@ async function replicas(
     };
     harnesses.push(
       await createHarness(
-        config,
+        file,
         { asker: defineAsker },
         { modern: { requestStateKey: KEY, maxHeldCalls, cluster } },
       ),
@@ -262,6 +263,59 @@ describe("the modern front of replicas sharing a request-state key", () => {
       "notifications/tools/list_changed",
       "notifications/resources/list_changed",
     ]);
+  });
+
+  it("tells a per-session backend's list change to the listeners of that caller on every replica only", async () => {
+    const relay = memoryRelay();
+    const perSession = {
+      mcpServers: { asker: { command: "x", namespace: "", isolation: "per-session" } },
+    };
+    const [a, b] = await replicas(undefined, relay, 64, undefined, perSession);
+    // Alice's and then Bob's front on replica a, each with its own copy of the backend.
+    await call(a, request("tools/list", {}), "alice");
+    await call(a, request("tools/list", {}), "bob");
+    // (The harness's own legacy client has the first copy.)
+    const [aliceCopy, bobCopy] = (harnesses[0]?.servers.get("asker") as Server[]).slice(-2);
+    const listenOnB = async (caller: string) => {
+      const heard: string[] = [];
+      let onHeard: () => void = () => {};
+      const aborter = new AbortController();
+      await new Promise<void>((resolve) => {
+        void b.handle(
+          request("subscriptions/listen", { notifications: { toolsListChanged: true } }),
+          {
+            signal: aborter.signal,
+            caller,
+            notify(method) {
+              if (method === "notifications/subscriptions/acknowledged") return resolve();
+              heard.push(method);
+              onHeard();
+            },
+          },
+        );
+      });
+      const next = () =>
+        new Promise<void>((resolve) => {
+          onHeard = resolve;
+        });
+      return { heard, next, stop: () => aborter.abort() };
+    };
+    const alice = await listenOnB("alice");
+    const bob = await listenOnB("bob");
+    const aliceHeard = alice.next();
+    aliceCopy?.registerTool("added", {}, () => ({ content: [] }));
+    await aliceHeard;
+    const bobHeard = bob.next();
+    bobCopy?.registerTool("added", {}, () => ({ content: [] }));
+    await bobHeard;
+    alice.stop();
+    bob.stop();
+    expect(relay.published).toEqual([
+      expect.objectContaining({ backend: "asker", list: "tools", scope: "\u0000alice" }),
+      expect.objectContaining({ backend: "asker", list: "tools", scope: "\u0000bob" }),
+    ]);
+    expect(alice.heard).toEqual(["notifications/tools/list_changed"]);
+    expect(bob.heard).toEqual(["notifications/tools/list_changed"]);
   });
 
   it("subscribes every replica's backends for a listen stream's URIs and brings their updates to it", async () => {
