@@ -151,7 +151,7 @@ describe("a replica started after a modern listen stream subscribed to a resourc
 });
 
 describe("resources/subscribe of a session served by several replicas", () => {
-  it("reaches the GET stream from every replica's backend, and after the stream's replica died", async () => {
+  it("reaches the GET stream from every replica's backend, and after the stream's replica died or drained", async () => {
     const initialize = {
       protocolVersion: VERSION,
       capabilities: {},
@@ -189,17 +189,34 @@ describe("resources/subscribe of a session served by several replicas", () => {
     await changeWatched(1, sessionId);
     const updates = await resumed.count("notifications/resources/updated", 2);
     expect(updates.map((update) => update.params)).toEqual([{ uri: WATCHED }, { uri: WATCHED }]);
+    // Replica 2 drained (SIGTERM): the stream resumes on a replica started since, which adopts the
+    // session and subscribes its backend.
+    const taker = await startReplica(cluster.configPath, cluster.redis.url, "replica-taker");
+    cluster.replicas.push(taker);
+    const takerIndex = cluster.replicas.length - 1;
+    process.kill(replica(2).child.pid as number, "SIGTERM");
+    expect(await replica(2).exited).toEqual([0, null]);
+    resumed.abort();
+    const again = await openGet(takerIndex, sessionId, updates.at(-1)?.id);
+    expect(again.status).toBe(200);
+    await changeWatched(takerIndex, sessionId);
+    await again.count("notifications/resources/updated", 1);
+    await changeWatched(1, sessionId);
+    await again.count("notifications/resources/updated", 2);
     // Unsubscribed: gone from the shared record, and this replica's backend tells it no more (the
     // list change after it comes through the same stream).
-    const unsubscribed = await post(2, sessionId, "resources/unsubscribe", { uri: WATCHED });
+    const unsubscribed = await post(takerIndex, sessionId, "resources/unsubscribe", {
+      uri: WATCHED,
+    });
     expect(unsubscribed.answer.result).toEqual({});
     expect(JSON.parse(await redisField(`patchbay:session:${sessionId}`, "record"))).toMatchObject({
       resourceSubscriptions: [],
     });
-    await changeWatched(2, sessionId);
-    await post(2, sessionId, "tools/call", { name: "sample__toggle_extra_tool", arguments: {} });
-    await resumed.count("notifications/tools/list_changed", 1);
-    expect(await resumed.count("notifications/resources/updated", 2)).toHaveLength(2);
-    resumed.abort();
+    await changeWatched(takerIndex, sessionId);
+    const toggle = { name: "sample__toggle_extra_tool", arguments: {} };
+    await post(takerIndex, sessionId, "tools/call", toggle);
+    await again.count("notifications/tools/list_changed", 1);
+    expect(await again.count("notifications/resources/updated", 2)).toHaveLength(2);
+    again.abort();
   });
 });
