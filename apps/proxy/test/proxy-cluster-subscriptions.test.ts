@@ -163,9 +163,7 @@ describe("resources/subscribe of a session served by several replicas", () => {
     await post(1, sessionId, "ping");
     const subscribed = await post(0, sessionId, "resources/subscribe", { uri: WATCHED });
     expect(subscribed.answer).toEqual({ jsonrpc: "2.0", id: nextId, result: {} });
-    expect(JSON.parse(await redisField(`patchbay:session:${sessionId}`, "record"))).toMatchObject({
-      resourceSubscriptions: [WATCHED],
-    });
+    expect(await redisField(`patchbay:session:${sessionId}`, `sub:${WATCHED}`)).toBe("1\n");
     const stream = await openGet(0, sessionId);
     expect(stream.status).toBe(200);
 
@@ -209,9 +207,7 @@ describe("resources/subscribe of a session served by several replicas", () => {
       uri: WATCHED,
     });
     expect(unsubscribed.answer.result).toEqual({});
-    expect(JSON.parse(await redisField(`patchbay:session:${sessionId}`, "record"))).toMatchObject({
-      resourceSubscriptions: [],
-    });
+    expect(await redisField(`patchbay:session:${sessionId}`, `sub:${WATCHED}`)).toBe("\n");
     await changeWatched(takerIndex, sessionId);
     const toggle = { name: "sample__toggle_extra_tool", arguments: {} };
     await post(takerIndex, sessionId, "tools/call", toggle);

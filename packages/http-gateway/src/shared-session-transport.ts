@@ -39,6 +39,8 @@ export interface SharedSessionTransport extends Transport {
   deliverRemote(frame: Frame): void;
   /** A record saved by any replica (see `SessionSync.applySaved`). */
   applySaved(record: SharedSessionRecord): void;
+  /** A resource subscription of the session changed by any replica (see `SharedSubscriptions`). */
+  applySubscription(uri: string, subscribed: boolean): void;
   /** A client message broadcast by another replica (see `SessionSync.applyBroadcast`). */
   applyBroadcast(frame: Frame, toClient: boolean): void;
   /** Saves the record again (after Redis came back empty). */
@@ -182,10 +184,8 @@ export function shareSession(
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    applySaved(saved) {
-      sync.applySaved(saved);
-      subscriptions.applySaved(saved);
-    },
+    applySaved: (saved) => sync.applySaved(saved),
+    applySubscription: (uri, subscribed) => subscriptions.applySubscription(uri, subscribed),
     applyBroadcast(frame, toClient) {
       if (!toClient) {
         for (const message of isBatch(frame) ? frame : [frame]) sync.applyBroadcast(message);
@@ -196,6 +196,7 @@ export function shareSession(
     async resave() {
       if (sync.record === undefined) return;
       await cluster.sessions.save({ ...sync.record, lastActivityAt: options.now() }, options.ttlMs);
+      await subscriptions.restore();
     },
     deliverRemote(frame) {
       const messages = isBatch(frame) ? frame : [frame];

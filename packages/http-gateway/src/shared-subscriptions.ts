@@ -22,8 +22,10 @@ export interface SharedSubscriptions {
    * dropped); a subscription change it acknowledges is saved to the record first.
    */
   answered(message: JSONRPCMessage): Promise<boolean>;
-  /** A record saved by any replica: this replica's router session subscribes (unsubscribes) to match. */
-  applySaved(record: SharedSessionRecord): void;
+  /** A subscription changed by any replica: this replica's router session follows. */
+  applySubscription(uri: string, subscribed: boolean): void;
+  /** Stores the session's subscriptions again (after the store came back empty). */
+  restore(): Promise<void>;
   /**
    * After an adoption: subscribes this replica's router session to the recorded URIs, sending with
    * `emit` (past the adoption's buffer); resolves once every one is answered.
@@ -32,8 +34,9 @@ export interface SharedSubscriptions {
 }
 
 /**
- * Keeps a shared session's resource subscriptions in its record (`resourceSubscriptions`), saved
- * before the client hears that a subscribe or unsubscribe took effect, so that every replica
+ * Keeps a shared session's resource subscriptions in its record (`resourceSubscriptions`, one URI
+ * at a time through `setSubscription`), stored before the client hears that a subscribe or
+ * unsubscribe took effect, so that every replica
  * holding the session, and one adopting it later (taking over its GET stream when the replica that
  * held it died or drained), subscribes its own backends too: an update any of them announces reaches
  * the replica holding the GET stream. At most {@link MAX_SHARED_RESOURCE_SUBSCRIPTIONS} URIs per
@@ -129,18 +132,27 @@ export function createSharedSubscriptions(options: {
         here.delete(change.uri);
       }
       sync.record = { ...record, resourceSubscriptions: [...uris] };
+      const subscribed = change.method === SUBSCRIBE;
       await options.cluster.sessions
-        .save(sync.record, options.ttlMs)
+        .setSubscription(options.sessionId, change.uri, subscribed)
         .catch(options.warn("saving its resource subscriptions"));
       return false;
     },
-    applySaved(saved) {
+    applySubscription(uri, subscribed) {
       if (sync.record === undefined) return;
-      const wanted = new Set(saved.resourceSubscriptions ?? []);
-      sync.record = { ...sync.record, resourceSubscriptions: [...wanted] };
-      for (const uri of wanted) if (!here.has(uri)) void inject(SUBSCRIBE, uri, options.deliver);
-      for (const uri of [...here])
-        if (!wanted.has(uri)) void inject(UNSUBSCRIBE, uri, options.deliver);
+      const uris = new Set(recorded());
+      if (subscribed) uris.add(uri);
+      else uris.delete(uri);
+      sync.record = { ...sync.record, resourceSubscriptions: [...uris] };
+      if (subscribed !== here.has(uri)) {
+        void inject(subscribed ? SUBSCRIBE : UNSUBSCRIBE, uri, options.deliver);
+      }
+    },
+    async restore() {
+      const { sessions } = options.cluster;
+      await Promise.all(
+        recorded().map((uri) => sessions.setSubscription(options.sessionId, uri, true)),
+      );
     },
     async resubscribe(emit) {
       await Promise.all(recorded().map((uri) => inject(SUBSCRIBE, uri, emit)));
