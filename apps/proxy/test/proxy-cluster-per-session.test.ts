@@ -90,7 +90,7 @@ describe("list changes of shared and per-session backends across replicas", () =
     await post(0, { jsonrpc: "2.0", method: "notifications/initialized" }, sessionId);
     const controller = new AbortController();
     const stream = await fetch(mcpUrl(0), {
-      headers: { accept: "text/event-stream", ...headers(sessionId) },
+      headers: { ...headers(sessionId), accept: "text/event-stream" },
       signal: controller.signal,
     });
     expect(stream.status).toBe(200);

@@ -275,7 +275,7 @@ describe("the modern front of replicas sharing a request-state key", () => {
     await call(a, request("tools/list", {}), "alice");
     await call(a, request("tools/list", {}), "bob");
     // (The harness's own legacy client has the first copy.)
-    const [aliceCopy, bobCopy] = (harnesses[0]?.servers.get("asker") as Server[]).slice(-2);
+    const [aliceCopy, bobCopy] = (harnesses[0]?.servers.get("asker") ?? []).slice(-2);
     const listenOnB = async (caller: string) => {
       const heard: string[] = [];
       let onHeard: () => void = () => {};
