@@ -138,6 +138,10 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     probeIntervalMs: heartbeatIntervalMs,
     listChangeDedupMs: options.listChangeDedupMs ?? 2000,
     resourceWantTimeoutMs: options.resourceWantTimeoutMs,
+    liveReplicas: () =>
+      heartbeat.replicas
+        .filter((status) => status.state === "live")
+        .map((status) => status.replicaId),
     onWarning,
     onAvailable: (listener) => availableListeners.add(listener),
   });

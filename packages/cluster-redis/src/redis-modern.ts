@@ -42,6 +42,8 @@ export function createRedisModern(options: {
   readonly replicaId: string;
   readonly probeIntervalMs: number;
   readonly listChangeDedupMs: number;
+  /** The replicas live as of the last heartbeat (their listen streams' wants are read at start). */
+  readonly liveReplicas: () => readonly string[];
   /** How long a listen stream's resource want waits for the other replicas. */
   readonly resourceWantTimeoutMs?: number | undefined;
   readonly onWarning: (message: string) => void;

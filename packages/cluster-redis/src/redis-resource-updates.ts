@@ -7,6 +7,8 @@ import type { RedisSubscriber } from "./redis-subscriber.js";
 export const RESOURCE_WANT_TIMEOUT_MS = 5000;
 /** Most wants of one other replica that a replica starting up reads (and subscribes for). */
 export const MAX_RESTORED_WANTS = 10_000;
+/** Most wants of other replicas a replica remembers handing to its router (to hand each once). */
+const MAX_TOLD_WANTS = 100_000;
 
 /** What a replica hears (the router's `ResourceUpdateListener`). */
 export interface ResourceUpdateListener {
@@ -33,9 +35,10 @@ type InboxMessage = { t: "ack"; id: string } | { t: "updated"; scope: string; ur
  *
  * The wants in force are also kept in a hash per replica, `<prefix>resource-wanted:<replica id>`
  * (field: scope and URI), written with the PUBLISH, so that a replica started later subscribes its
- * backends for the streams of every live replica when it starts listening. A replica clears its
- * own hash then (left from a run under the same id), a replica found gone has its hash deleted,
- * and each replica writes its wants again when Redis comes back (empty).
+ * backends for the streams of every live replica (as its heartbeat found them) when it starts
+ * listening. A replica clears its own hash then (left from a run under the same id), a replica
+ * found gone has its hash deleted, and each replica writes its wants again when Redis comes back
+ * (empty).
  */
 export function createRedisResourceUpdates(options: {
   readonly client: Redis;
@@ -47,6 +50,8 @@ export function createRedisResourceUpdates(options: {
   readonly wantTimeoutMs?: number;
   /** Hears Redis come back after an outage. */
   readonly onAvailable?: (listener: () => void) => void;
+  /** The replicas live as of the last heartbeat. Default: none (nothing read at start). */
+  readonly liveReplicas?: () => readonly string[];
 }): {
   want(scope: string, uri: string, wanted: boolean): Promise<void>;
   deliver(replicaId: string, scope: string, uri: string): Promise<boolean>;
@@ -61,6 +66,24 @@ export function createRedisResourceUpdates(options: {
   let listener: ResourceUpdateListener | undefined;
   const timeoutMs = options.wantTimeoutMs ?? RESOURCE_WANT_TIMEOUT_MS;
   const hashes = createWantedHashes(options);
+  /** Wants of other replicas handed to the listener (read at start, or heard), until they end. */
+  const told = new Map<string, Promise<void>>();
+  const toldKey = (from: string, scope: string, uri: string) => JSON.stringify([from, scope, uri]);
+
+  /** Hands a want to the listener once, however often it is read or heard; resolves once done. */
+  function tell(from: string, scope: string, uri: string, wanted: boolean): Promise<void> {
+    if (listener === undefined) return Promise.resolve();
+    const key = toldKey(from, scope, uri);
+    if (!wanted) {
+      told.delete(key);
+      return listener.wanted(from, scope, uri, false);
+    }
+    const known = told.get(key);
+    if (known !== undefined) return known;
+    const done = listener.wanted(from, scope, uri, true).catch(() => {});
+    if (told.size < MAX_TOLD_WANTS) told.set(key, done);
+    return done;
+  }
 
   options.subscriber.listen(wantsChannel, (text) => {
     const want = JSON.parse(text) as Want;
@@ -68,10 +91,7 @@ export function createRedisResourceUpdates(options: {
     const acknowledge = () => {
       send(want.from, { t: "ack", id: want.id }).catch(() => {});
     };
-    (listener?.wanted(want.from, want.scope, want.uri, want.wanted) ?? Promise.resolve()).then(
-      acknowledge,
-      acknowledge,
-    );
+    tell(want.from, want.scope, want.uri, want.wanted).then(acknowledge, acknowledge);
   });
   options.subscriber.listen(inboxOf(replicaId), (text) => {
     const message = JSON.parse(text) as InboxMessage;
@@ -118,16 +138,23 @@ export function createRedisResourceUpdates(options: {
     },
     async deliver(replica, scope, uri) {
       const delivered = (await send(replica, { t: "updated", scope, uri })) > 0;
-      if (!delivered) hashes.forget(replica);
+      if (!delivered) {
+        hashes.forget(replica);
+        for (const key of [...told.keys()]) {
+          if ((JSON.parse(key) as string[])[0] === replica) told.delete(key);
+        }
+      }
       return delivered;
     },
     subscribe(next) {
       listener = next;
-      hashes.restore(next).catch((error: unknown) => {
-        options.onWarning(
-          `cannot read the resource subscriptions of the other replicas' listen streams (updates from this replica's backends are missed for them): ${String(error)}`,
-        );
-      });
+      hashes
+        .restore((from, scope, uri) => tell(from, scope, uri, true))
+        .catch((error: unknown) => {
+          options.onWarning(
+            `cannot read the resource subscriptions of the other replicas' listen streams (updates from this replica's backends are missed for them): ${String(error)}`,
+          );
+        });
       return () => {
         if (listener === next) listener = undefined;
       };
@@ -146,6 +173,7 @@ function createWantedHashes(options: {
   readonly replicaId: string;
   readonly onWarning: (message: string) => void;
   readonly onAvailable?: (listener: () => void) => void;
+  readonly liveReplicas?: () => readonly string[];
 }) {
   const { client, replicaId } = options;
   const keyOf = (replica: string) => `${options.prefix}resource-wanted:${replica}`;
@@ -174,12 +202,13 @@ function createWantedHashes(options: {
     forget(replica: string): void {
       client.del(keyOf(replica)).catch(() => {});
     },
-    /** Subscribes `listener`'s backends for the wants of every other live replica. */
-    async restore(listener: ResourceUpdateListener): Promise<void> {
+    /** Hands `tell` the wants of every other live replica. */
+    async restore(
+      tell: (from: string, scope: string, uri: string) => Promise<void>,
+    ): Promise<void> {
       // A previous run under this id had streams that ended with it.
       if (own.size === 0) await client.del(keyOf(replicaId));
-      const live = await client.zrangebyscore(`${options.prefix}replicas`, Date.now(), "+inf");
-      for (const replica of live) {
+      for (const replica of options.liveReplicas?.() ?? []) {
         if (replica === replicaId) continue;
         let cursor = "0";
         let read = 0;
@@ -190,7 +219,7 @@ function createWantedHashes(options: {
           for (let index = 0; index < flat.length && read < MAX_RESTORED_WANTS; index += 2) {
             read += 1;
             const [scope, uri] = JSON.parse(flat[index] as string) as [string, string];
-            subscribing.push(listener.wanted(replica, scope, uri, true).catch(() => {}));
+            subscribing.push(tell(replica, scope, uri));
           }
           await Promise.all(subscribing);
         } while (cursor !== "0" && read < MAX_RESTORED_WANTS);
