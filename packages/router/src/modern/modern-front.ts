@@ -186,9 +186,9 @@ export class ModernFront {
   }
 
   /**
-   * A backend of this replica announced a change of `list`, whose telling listeners get (locally,
-   * or through the cluster's relay): called at once, while the legacy session's own announcement
-   * of the same change is still on its way, so that announcement is not told a second time.
+   * A backend of this replica announced a change of `list`, which listeners are told of (here, or
+   * through the cluster's relay). Called at once, while the legacy session's own announcement of
+   * the same change is still on its way, so that it is not told a second time.
    */
   expectEcho(backend: string, list: ListKind, owner?: string): void {
     const session = this.#session;
