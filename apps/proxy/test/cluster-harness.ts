@@ -87,6 +87,8 @@ export interface TestCluster {
   readonly redis: RedisServerProcess;
   readonly replicas: ProxyReplica[];
   readonly balancer: LoadBalancer;
+  /** The replicas' config file (with `startReplica`, one more replica; push it to `replicas`). */
+  readonly configPath: string;
   /** Stops the balancer, every replica still running (SIGTERM, by pid), Redis, and the config. */
   stop(): Promise<void>;
 }
@@ -124,7 +126,7 @@ export async function startTestCluster(config: Record<string, unknown>, count = 
     await stop();
     throw error;
   }
-  return { redis, replicas, balancer, stop } satisfies TestCluster;
+  return { redis, replicas, balancer, configPath: file.path, stop } satisfies TestCluster;
 }
 
 /** Redis commands run so far, by name (`INFO commandstats`, through Debian's `redis-cli`). */

@@ -61,6 +61,54 @@ describe("createRedisCluster", () => {
     expect(await a.sessions.load("s1")).toBeUndefined();
   });
 
+  it("keeps a record's resource subscriptions one URI at a time, told to every replica, untouched by saves", async () => {
+    const a = await replica("a");
+    const b = await replica("b");
+    const record = {
+      sessionId: "s2",
+      owner: "alice",
+      profile: "",
+      protocolVersion: "2025-11-25",
+      initializeParams: {},
+      lastActivityAt: 1000,
+    };
+    await a.sessions.save(record, 60_000);
+    const heard: unknown[] = [];
+    let onHeard: () => void = () => {};
+    b.sessions.onSubscription((change) => {
+      heard.push(change);
+      onHeard();
+    });
+    const third = new Promise<void>((resolve) => {
+      onHeard = () => {
+        if (heard.length === 3) resolve();
+      };
+    });
+    // Two replicas add a URI each at once: neither is lost.
+    await Promise.all([
+      a.sessions.setSubscription("s2", "test://one", true),
+      b.sessions.setSubscription("s2", "test://two", true),
+    ]);
+    // A save of the record (a logging level, say) with an older list changes none.
+    await b.sessions.save({ ...record, loggingLevel: "info", resourceSubscriptions: [] }, 60_000);
+    expect([...((await a.sessions.load("s2"))?.resourceSubscriptions ?? [])].sort()).toEqual([
+      "test://one",
+      "test://two",
+    ]);
+    await a.sessions.setSubscription("s2", "test://one", false);
+    await third;
+    expect(await b.sessions.load("s2")).toMatchObject({
+      loggingLevel: "info",
+      resourceSubscriptions: ["test://two"],
+    });
+    expect(heard).toContainEqual({ sessionId: "s2", uri: "test://one", subscribed: false });
+    // No record: nothing stored, nothing told.
+    await a.sessions.setSubscription("gone", "test://one", true);
+    expect(await a.sessions.load("gone")).toBeUndefined();
+    await b.sessions.remove("s2");
+    expect(heard).toHaveLength(3);
+  });
+
   it("does not bring back an expired record when touched", async () => {
     const a = await replica("a");
     await a.sessions.touch("never-saved", 1, 60_000);

@@ -38,6 +38,11 @@ export interface RedisClusterOptions {
    * backend saw it, with the same new list) counts as one change. Default 2000 ms.
    */
   readonly listChangeDedupMs?: number;
+  /**
+   * How long a modern listen stream's resource subscription waits for the other replicas to
+   * subscribe their backends before the stream is acknowledged anyway (with a warning). Default 5 s.
+   */
+  readonly resourceWantTimeoutMs?: number;
   /** Operator warnings: Redis lost, an event not stored. Never carries the URL's password. */
   readonly onWarning?: (message: string) => void;
   /** Operator notes: Redis back. */
@@ -132,6 +137,11 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     replicaId,
     probeIntervalMs: heartbeatIntervalMs,
     listChangeDedupMs: options.listChangeDedupMs ?? 2000,
+    resourceWantTimeoutMs: options.resourceWantTimeoutMs,
+    liveReplicas: () =>
+      heartbeat.replicas
+        .filter((status) => status.state === "live")
+        .map((status) => status.replicaId),
     onWarning,
     onAvailable: (listener) => availableListeners.add(listener),
   });

@@ -2,11 +2,13 @@ import type { Unsubscribe } from "@patchbay/jsonrpc-core";
 import type { Redis } from "ioredis";
 import type { RedisSubscriber } from "./redis-subscriber.js";
 
-/** A list change of a shared backend (the router's `ListChangeNotice`). */
+/** A list change of a backend (the router's `ListChangeNotice`). */
 export interface ListChange {
   readonly backend: string;
   readonly list: "tools" | "prompts" | "resources";
   readonly digest?: string;
+  /** A per-session backend's change: the modern front (caller and profile) it concerns. */
+  readonly scope?: string;
 }
 
 const LISTS = new Set(["tools", "prompts", "resources"]);
@@ -39,11 +41,14 @@ export function createRedisListChanges(options: {
   };
   options.subscriber.listen(channel, (text) => {
     const change = JSON.parse(text) as ListChange;
-    if (typeof change.backend === "string" && LISTS.has(change.list)) deliver(change);
+    const scoped = change.scope === undefined || typeof change.scope === "string";
+    if (typeof change.backend === "string" && LISTS.has(change.list) && scoped) deliver(change);
   });
   async function announce(change: ListChange): Promise<void> {
     if (change.digest !== undefined) {
-      const claim = `${prefix}list-changed:${change.backend}:${change.list}:${change.digest}`;
+      // A per-session backend's copies announce changes of one caller's lists.
+      const of = change.scope === undefined ? "" : `${change.scope}:`;
+      const claim = `${prefix}list-changed:${of}${change.backend}:${change.list}:${change.digest}`;
       const first = await client.set(claim, options.replicaId, "PX", options.dedupMs, "NX");
       if (first !== "OK") return;
     }

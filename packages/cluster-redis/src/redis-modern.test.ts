@@ -1,7 +1,12 @@
 import type { JSONRPCRequest } from "@patchbay/jsonrpc-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createRedisCluster, type RedisCluster } from "./redis-cluster.js";
+import {
+  createRedisCluster,
+  type RedisCluster,
+  type RedisClusterOptions,
+} from "./redis-cluster.js";
 import type { ListChange } from "./redis-list-changes.js";
+import { MAX_RELAYED_MODERN_REQUESTS } from "./redis-modern-relay.js";
 import { type RedisServerProcess, startRedisServer } from "./testing/redis-server.js";
 
 let redis: RedisServerProcess;
@@ -20,13 +25,17 @@ afterEach(async () => {
 });
 
 /** A replica on the test's own key prefix; probes every 20 ms (the heartbeat interval). */
-async function replica(replicaId: string): Promise<RedisCluster> {
+async function replica(
+  replicaId: string,
+  more: Partial<RedisClusterOptions> = {},
+): Promise<RedisCluster> {
   const cluster = await createRedisCluster({
     url: redis.url,
     replicaId,
     keyPrefix: `modern${testCounter}:`,
     sessionTtlMs: 60_000,
     heartbeatIntervalMs: 20,
+    ...more,
   });
   clusters.push(cluster);
   return cluster;
@@ -89,6 +98,37 @@ describe("the modern relay between replicas", () => {
     await serving;
     await replica("a");
     await expect(forwarded).rejects.toThrow("it no longer runs the request");
+  });
+
+  it(`waits on at most ${MAX_RELAYED_MODERN_REQUESTS} relayed requests, and serves at most as many, refusing more clearly`, async () => {
+    // Probes once a minute: none during the test.
+    const slow = { heartbeatIntervalMs: 60_000 };
+    const a = await replica("a", slow);
+    const b = await replica("b", slow);
+    const c = await replica("c", slow);
+    let arrived = 0;
+    let allArrived: () => void = () => {};
+    const full = new Promise<void>((resolve) => {
+      allArrived = resolve;
+    });
+    a.modern.serve("", () => {
+      arrived += 1;
+      if (arrived === MAX_RELAYED_MODERN_REQUESTS) allArrived();
+      return new Promise(() => {});
+    });
+    const forwarded = Array.from({ length: MAX_RELAYED_MODERN_REQUESTS }, () =>
+      b.modern.forward("a", request, quiet()).catch((error: Error) => error.message),
+    );
+    await expect(b.modern.forward("a", request, quiet())).rejects.toThrow(
+      `this replica waits on ${MAX_RELAYED_MODERN_REQUESTS} relayed requests already`,
+    );
+    await full;
+    await expect(c.modern.forward("a", request, quiet())).rejects.toThrow(
+      `it serves ${MAX_RELAYED_MODERN_REQUESTS} relayed requests already`,
+    );
+    // Closing the waiting replica fails its requests (and the holder cancels them).
+    await b.close();
+    expect(new Set(await Promise.all(forwarded))).toEqual(new Set(["this replica is stopping"]));
   });
 
   it("cancels the request on the holder when the client goes away, and refuses an unknown profile", async () => {
@@ -211,6 +251,94 @@ describe("the router's modern options on Redis", () => {
     await updated;
     expect(updates).toEqual([{ scope: "\u0000alice", uri: "test://note" }]);
     expect(await onB.deliver("gone", "\u0000alice", "test://note")).toBe(false);
+  });
+
+  it("acknowledge a want after resourceWantTimeoutMs when a replica does not answer, with a warning", async () => {
+    const warnings: string[] = [];
+    const a = await replica("a", {
+      resourceWantTimeoutMs: 30,
+      onWarning: (message) => warnings.push(message),
+    });
+    const b = await replica("b");
+    const onA = (await a.modernFrontOptions()).cluster.resourceUpdates;
+    const onB = (await b.modernFrontOptions()).cluster.resourceUpdates;
+    let reached: () => void = () => {};
+    const reachedB = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    // Replica b never finishes subscribing.
+    onB.subscribe({
+      wanted: () => {
+        reached();
+        return new Promise(() => {});
+      },
+      updated: () => {},
+    });
+    await onA.want("\u0000alice", "test://slow", true);
+    await reachedB;
+    expect(warnings).toEqual([
+      "not every replica subscribed test://slow within 30 ms; updates from those may be missed",
+    ]);
+  });
+
+  it("subscribe a replica started later for the wants in force of every live replica, not its own old ones", async () => {
+    const a = await replica("a");
+    const onA = (await a.modernFrontOptions()).cluster.resourceUpdates;
+    onA.subscribe({ wanted: async () => {}, updated: () => {} });
+    await onA.want("\u0000alice", "test://kept", true);
+    await onA.want("\u0000alice", "test://dropped", true);
+    await onA.want("\u0000alice", "test://dropped", false);
+    // A replica "gone" that left its wants behind (it never beat: not live).
+    const gone = (await (await replica("gone")).modernFrontOptions()).cluster.resourceUpdates;
+    gone.subscribe({ wanted: async () => {}, updated: () => {} });
+    await gone.want("\u0000bob", "test://of-gone", true);
+    await clusters.find((cluster) => cluster.replicaId === "gone")?.close();
+    const late = (await (await replica("late")).modernFrontOptions()).cluster.resourceUpdates;
+    const wants: unknown[] = [];
+    let onWant: () => void = () => {};
+    late.subscribe({
+      wanted: async (from, scope, uri, wanted) => {
+        wants.push({ from, scope, uri, wanted });
+        onWant();
+      },
+      updated: () => {},
+    });
+    const heard = (uri: string) =>
+      new Promise<void>((resolve) => {
+        onWant = () => {
+          if (wants.some((want) => (want as { uri: string }).uri === uri)) resolve();
+        };
+        onWant();
+      });
+    // Read from a's hash at start (every want found there is told at once), then a later want.
+    await heard("test://kept");
+    const marker = heard("test://marker");
+    await onA.want("\u0000alice", "test://marker", true);
+    await marker;
+    expect(wants).toEqual([
+      { from: "a", scope: "\u0000alice", uri: "test://kept", wanted: true },
+      { from: "a", scope: "\u0000alice", uri: "test://marker", wanted: true },
+    ]);
+    // Replica a restarted under its id: its streams ended with it, a later replica subscribes none.
+    await clusters.find((cluster) => cluster.replicaId === "a")?.close();
+    const again = (await (await replica("a")).modernFrontOptions()).cluster.resourceUpdates;
+    again.subscribe({ wanted: async () => {}, updated: () => {} });
+    await again.want("\u0000carol", "test://after-restart", true);
+    const wantsOfLater = await new Promise<unknown[]>((resolve) => {
+      void replica("later").then(async (later) => {
+        const wants: unknown[] = [];
+        (await later.modernFrontOptions()).cluster.resourceUpdates.subscribe({
+          wanted: async (from, scope, uri) => {
+            wants.push({ from, scope, uri });
+            resolve(wants);
+          },
+          updated: () => {},
+        });
+      });
+    });
+    expect(wantsOfLater).toEqual([
+      { from: "a", scope: "\u0000carol", uri: "test://after-restart" },
+    ]);
   });
 
   // Last: it restarts Redis.

@@ -42,6 +42,10 @@ export function createRedisModern(options: {
   readonly replicaId: string;
   readonly probeIntervalMs: number;
   readonly listChangeDedupMs: number;
+  /** The replicas live as of the last heartbeat (their listen streams' wants are read at start). */
+  readonly liveReplicas: () => readonly string[];
+  /** How long a listen stream's resource want waits for the other replicas. */
+  readonly resourceWantTimeoutMs?: number | undefined;
   readonly onWarning: (message: string) => void;
   readonly onAvailable: (listener: () => void) => void;
 }): { relay: RedisModernRelay; frontOptions(): Promise<ModernFrontClusterOptions> } {
@@ -60,7 +64,12 @@ export function createRedisModern(options: {
         replicaId: options.replicaId,
         heldCallLedger: createRedisHeldCallLedger(options),
         listChanges: createRedisListChanges({ ...options, dedupMs: options.listChangeDedupMs }),
-        resourceUpdates: createRedisResourceUpdates(options),
+        resourceUpdates: createRedisResourceUpdates({
+          ...options,
+          ...(options.resourceWantTimeoutMs === undefined
+            ? {}
+            : { wantTimeoutMs: options.resourceWantTimeoutMs }),
+        }),
       },
     };
   }

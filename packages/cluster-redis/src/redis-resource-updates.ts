@@ -3,8 +3,12 @@ import type { Unsubscribe } from "@patchbay/jsonrpc-core";
 import type { Redis } from "ioredis";
 import type { RedisSubscriber } from "./redis-subscriber.js";
 
-/** How long a replica waits for the others to subscribe a URI its listen stream wants. */
+/** How long a replica waits for the others to subscribe a URI its listen stream wants (default). */
 export const RESOURCE_WANT_TIMEOUT_MS = 5000;
+/** Most wants of one other replica that a replica starting up reads (and subscribes for). */
+export const MAX_RESTORED_WANTS = 10_000;
+/** Most wants of other replicas a replica remembers handing to its router (to hand each once). */
+const MAX_TOLD_WANTS = 100_000;
 
 /** What a replica hears (the router's `ResourceUpdateListener`). */
 export interface ResourceUpdateListener {
@@ -26,8 +30,15 @@ type InboxMessage = { t: "ack"; id: string } | { t: "updated"; scope: string; ur
  * The router's `ResourceUpdateRelay` on Redis. A want is published on `<prefix>resource-wants`;
  * every other replica subscribes (or unsubscribes) its backends for it and acknowledges on the
  * asker's `<prefix>resource-updates:<replica id>`, and the asker resolves once as many replicas
- * answered as PUBLISH reached (or after {@link RESOURCE_WANT_TIMEOUT_MS}, with a warning). An update
- * goes to the wanting replica's channel; PUBLISH reaching nobody means that replica is gone.
+ * answered as PUBLISH reached (or after `wantTimeoutMs`, with a warning). An update goes to the
+ * wanting replica's channel; PUBLISH reaching nobody means that replica is gone.
+ *
+ * The wants in force are also kept in a hash per replica, `<prefix>resource-wanted:<replica id>`
+ * (field: scope and URI), written with the PUBLISH, so that a replica started later subscribes its
+ * backends for the streams of every live replica (as its heartbeat found them) when it starts
+ * listening. A replica clears its own hash then (left from a run under the same id), a replica
+ * found gone has its hash deleted, and each replica writes its wants again when Redis comes back
+ * (empty).
  */
 export function createRedisResourceUpdates(options: {
   readonly client: Redis;
@@ -35,6 +46,12 @@ export function createRedisResourceUpdates(options: {
   readonly prefix: string;
   readonly replicaId: string;
   readonly onWarning: (message: string) => void;
+  /** How long a want waits for the other replicas. Default {@link RESOURCE_WANT_TIMEOUT_MS}. */
+  readonly wantTimeoutMs?: number;
+  /** Hears Redis come back after an outage. */
+  readonly onAvailable?: (listener: () => void) => void;
+  /** The replicas live as of the last heartbeat. Default: none (nothing read at start). */
+  readonly liveReplicas?: () => readonly string[];
 }): {
   want(scope: string, uri: string, wanted: boolean): Promise<void>;
   deliver(replicaId: string, scope: string, uri: string): Promise<boolean>;
@@ -47,6 +64,26 @@ export function createRedisResourceUpdates(options: {
     client.publish(inboxOf(replica), JSON.stringify(message));
   const waiting = new Map<string, { received: number; expected?: number; done(): void }>();
   let listener: ResourceUpdateListener | undefined;
+  const timeoutMs = options.wantTimeoutMs ?? RESOURCE_WANT_TIMEOUT_MS;
+  const hashes = createWantedHashes(options);
+  /** Wants of other replicas handed to the listener (read at start, or heard), until they end. */
+  const told = new Map<string, Promise<void>>();
+  const toldKey = (from: string, scope: string, uri: string) => JSON.stringify([from, scope, uri]);
+
+  /** Hands a want to the listener once, however often it is read or heard; resolves once done. */
+  function tell(from: string, scope: string, uri: string, wanted: boolean): Promise<void> {
+    if (listener === undefined) return Promise.resolve();
+    const key = toldKey(from, scope, uri);
+    if (!wanted) {
+      told.delete(key);
+      return listener.wanted(from, scope, uri, false);
+    }
+    const known = told.get(key);
+    if (known !== undefined) return known;
+    const done = listener.wanted(from, scope, uri, true).catch(() => {});
+    if (told.size < MAX_TOLD_WANTS) told.set(key, done);
+    return done;
+  }
 
   options.subscriber.listen(wantsChannel, (text) => {
     const want = JSON.parse(text) as Want;
@@ -54,10 +91,7 @@ export function createRedisResourceUpdates(options: {
     const acknowledge = () => {
       send(want.from, { t: "ack", id: want.id }).catch(() => {});
     };
-    (listener?.wanted(want.from, want.scope, want.uri, want.wanted) ?? Promise.resolve()).then(
-      acknowledge,
-      acknowledge,
-    );
+    tell(want.from, want.scope, want.uri, want.wanted).then(acknowledge, acknowledge);
   });
   options.subscriber.listen(inboxOf(replicaId), (text) => {
     const message = JSON.parse(text) as InboxMessage;
@@ -76,14 +110,16 @@ export function createRedisResourceUpdates(options: {
         waiting.set(id, { received: 0, done: resolve });
         timer = setTimeout(() => {
           options.onWarning(
-            `not every replica subscribed ${uri} within ${RESOURCE_WANT_TIMEOUT_MS} ms; updates from those may be missed`,
+            `not every replica subscribed ${uri} within ${timeoutMs} ms; updates from those may be missed`,
           );
           resolve();
-        }, RESOURCE_WANT_TIMEOUT_MS);
+        }, timeoutMs);
       });
       try {
         const want: Want = { id, from: replicaId, scope, uri, wanted };
-        const receivers = await client.publish(wantsChannel, JSON.stringify(want));
+        const receivers = await hashes.record(scope, uri, wanted, () =>
+          client.publish(wantsChannel, JSON.stringify(want)),
+        );
         const entry = waiting.get(id);
         if (entry !== undefined) {
           // This replica listens on the channel too.
@@ -101,13 +137,93 @@ export function createRedisResourceUpdates(options: {
       }
     },
     async deliver(replica, scope, uri) {
-      return (await send(replica, { t: "updated", scope, uri })) > 0;
+      const delivered = (await send(replica, { t: "updated", scope, uri })) > 0;
+      if (!delivered) {
+        hashes.forget(replica);
+        for (const key of [...told.keys()]) {
+          if ((JSON.parse(key) as string[])[0] === replica) told.delete(key);
+        }
+      }
+      return delivered;
     },
     subscribe(next) {
       listener = next;
+      hashes
+        .restore((from, scope, uri) => tell(from, scope, uri, true))
+        .catch((error: unknown) => {
+          options.onWarning(
+            `cannot read the resource subscriptions of the other replicas' listen streams (updates from this replica's backends are missed for them): ${String(error)}`,
+          );
+        });
       return () => {
         if (listener === next) listener = undefined;
       };
+    },
+  };
+}
+
+/**
+ * The wants in force of each replica, in Redis: this replica's own (kept in memory too, to be
+ * written again when Redis comes back empty), and the others', read when this replica starts
+ * listening.
+ */
+function createWantedHashes(options: {
+  readonly client: Redis;
+  readonly prefix: string;
+  readonly replicaId: string;
+  readonly onWarning: (message: string) => void;
+  readonly onAvailable?: (listener: () => void) => void;
+  readonly liveReplicas?: () => readonly string[];
+}) {
+  const { client, replicaId } = options;
+  const keyOf = (replica: string) => `${options.prefix}resource-wanted:${replica}`;
+  const own = new Set<string>();
+  const fieldOf = (scope: string, uri: string) => JSON.stringify([scope, uri]);
+  options.onAvailable?.(() => {
+    if (own.size === 0) return;
+    client
+      .hset(keyOf(replicaId), Object.fromEntries([...own].map((field) => [field, "1"])))
+      .catch((error: unknown) => {
+        options.onWarning(`cannot store this replica's resource wants again: ${String(error)}`);
+      });
+  });
+  return {
+    /** Records a want (or its end), then runs `publish` (pipelined after it); its receivers. */
+    async record(scope: string, uri: string, wanted: boolean, publish: () => Promise<number>) {
+      const field = fieldOf(scope, uri);
+      if (wanted) own.add(field);
+      else own.delete(field);
+      const key = keyOf(replicaId);
+      const change = wanted ? client.hset(key, field, "1") : client.hdel(key, field);
+      const [, receivers] = await Promise.all([change, publish()]);
+      return receivers;
+    },
+    /** A replica found gone wants nothing any more. */
+    forget(replica: string): void {
+      client.del(keyOf(replica)).catch(() => {});
+    },
+    /** Hands `tell` the wants of every other live replica. */
+    async restore(
+      tell: (from: string, scope: string, uri: string) => Promise<void>,
+    ): Promise<void> {
+      // A previous run under this id had streams that ended with it.
+      if (own.size === 0) await client.del(keyOf(replicaId));
+      for (const replica of options.liveReplicas?.() ?? []) {
+        if (replica === replicaId) continue;
+        let cursor = "0";
+        let read = 0;
+        do {
+          const [next, flat] = await client.hscan(keyOf(replica), cursor, "COUNT", 500);
+          cursor = next;
+          const subscribing: Promise<void>[] = [];
+          for (let index = 0; index < flat.length && read < MAX_RESTORED_WANTS; index += 2) {
+            read += 1;
+            const [scope, uri] = JSON.parse(flat[index] as string) as [string, string];
+            subscribing.push(tell(replica, scope, uri));
+          }
+          await Promise.all(subscribing);
+        } while (cursor !== "0" && read < MAX_RESTORED_WANTS);
+      }
     },
   };
 }

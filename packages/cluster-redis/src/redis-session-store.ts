@@ -1,12 +1,28 @@
-import type { SharedSessionRecord, SharedSessionStore } from "@patchbay/http-gateway";
+import type {
+  SharedSessionRecord,
+  SharedSessionStore,
+  SubscriptionChange,
+} from "@patchbay/http-gateway";
 import type { Unsubscribe } from "@patchbay/jsonrpc-core";
 import type { Redis } from "ioredis";
 import type { RedisSubscriber } from "./redis-subscriber.js";
 
+/** Field of a session's hash holding one resource subscription: `sub:<uri>`. */
+const SUBSCRIPTION_FIELD = "sub:";
+
+// Only a record that exists gains a subscription (a hash without `record` would never expire).
+const SET_SUBSCRIPTION = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if ARGV[2] == '1' then redis.call('HSET', KEYS[1], ARGV[1], '1')
+else redis.call('HDEL', KEYS[1], ARGV[1]) end
+redis.call('PUBLISH', ARGV[3], ARGV[4])
+return 1`;
+
 /**
- * Session records as Redis hashes `<prefix>session:<id>` (`record`: the JSON, `lastActivityAt`)
- * that expire after the idle TTL; each save is published on `<prefix>session-saved` and each
- * removal on `<prefix>session-removed`.
+ * Session records as Redis hashes `<prefix>session:<id>` (`record`: the JSON, `lastActivityAt`,
+ * and a field `sub:<uri>` per resource subscription) that expire after the idle TTL; each save is
+ * published on `<prefix>session-saved`, each subscription change on
+ * `<prefix>session-subscriptions` and each removal on `<prefix>session-removed`.
  */
 export function createRedisSessionStore(options: {
   readonly client: Redis;
@@ -17,8 +33,11 @@ export function createRedisSessionStore(options: {
   const keyOf = (sessionId: string) => `${prefix}session:${sessionId}`;
   const removedChannel = `${prefix}session-removed`;
   const savedChannel = `${prefix}session-saved`;
+  const subscriptionsChannel = `${prefix}session-subscriptions`;
   return {
-    async save(record, ttlMs) {
+    async save(fullRecord, ttlMs) {
+      // Subscriptions have their own fields (setSubscription): a save never brings one back.
+      const { resourceSubscriptions: _kept, ...record } = fullRecord;
       const json = JSON.stringify(record);
       const results = await client
         .multi()
@@ -37,7 +56,32 @@ export function createRedisSessionStore(options: {
       if (fields.record === undefined) return undefined;
       const record = JSON.parse(fields.record) as SharedSessionRecord;
       const lastActivityAt = Number(fields.lastActivityAt ?? record.lastActivityAt);
-      return { ...record, lastActivityAt };
+      const resourceSubscriptions = Object.keys(fields)
+        .filter((field) => field.startsWith(SUBSCRIPTION_FIELD))
+        .map((field) => field.slice(SUBSCRIPTION_FIELD.length));
+      const subscribed = resourceSubscriptions.length === 0 ? {} : { resourceSubscriptions };
+      return { ...record, lastActivityAt, ...subscribed };
+    },
+    async setSubscription(sessionId, uri, subscribed) {
+      const change = JSON.stringify({ sessionId, uri, subscribed });
+      const field = `${SUBSCRIPTION_FIELD}${uri}`;
+      const flag = subscribed ? "1" : "0";
+      await client.eval(
+        SET_SUBSCRIPTION,
+        1,
+        keyOf(sessionId),
+        field,
+        flag,
+        subscriptionsChannel,
+        change,
+      );
+    },
+    onSubscription(listener): Unsubscribe {
+      return options.subscriber.listen(subscriptionsChannel, (json) => {
+        const change = JSON.parse(json) as SubscriptionChange;
+        if (typeof change.uri === "string" && typeof change.subscribed === "boolean")
+          listener(change);
+      });
     },
     async touch(sessionId, at, ttlMs) {
       // Only an existing record is touched: an expired session stays gone.

@@ -60,6 +60,9 @@ export function createClusterSessions(options: {
   const offSaved = cluster.sessions.onSaved((record) => {
     local.get(record.sessionId)?.applySaved(record);
   });
+  const offSubscription = cluster.sessions.onSubscription(({ sessionId, uri, subscribed }) => {
+    local.get(sessionId)?.applySubscription(uri, subscribed);
+  });
   // Redis may come back empty (no persistence): the sessions held here are saved again.
   const offAvailable = cluster.onAvailable(() => {
     for (const [sessionId, shared] of local) {
@@ -136,7 +139,8 @@ export function createClusterSessions(options: {
       return adoptedCount;
     },
     close() {
-      for (const off of [offRemoved, offDelivery, offBroadcast, offSaved, offAvailable]) off();
+      const offs = [offRemoved, offDelivery, offBroadcast, offSaved, offSubscription, offAvailable];
+      for (const off of offs) off();
     },
   };
 }

@@ -6,6 +6,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createHttpGateway } from "./http-gateway.js";
 import { SHARED_STORE_UNAVAILABLE_CODE } from "./shared-session-transport.js";
 import {
+  MAX_SHARED_RESOURCE_SUBSCRIPTIONS,
+  MAX_SHARED_RESOURCE_URI_LENGTH,
+} from "./shared-subscriptions.js";
+import {
   createInMemoryClusterStore,
   type InMemoryClusterStore,
 } from "./test-support/in-memory-cluster.js";
@@ -167,5 +171,44 @@ describe("createHttpGateway({ cluster })", () => {
       ready: false,
       cluster: { replicaId: "a", store: "down" },
     });
+  });
+
+  it("keeps a session's resource subscriptions in its record, at most 100, and refuses more with -32602", async () => {
+    const store = createInMemoryClusterStore();
+    const a = await replica(store, "a");
+    const token = "alice-token-0123456789";
+    const opened = await post(a, token, initialize);
+    const sessionId = opened.headers.get("mcp-session-id") as string;
+    await opened.text();
+    const change = async (id: number, method: string, uri: string) => {
+      const params = { uri };
+      const answer = await post(a, token, { jsonrpc: "2.0", id, method, params }, sessionId);
+      const text = await answer.text();
+      const data = text.startsWith("{") ? text : text.split("data: ").at(-1);
+      return JSON.parse(data ?? "{}") as { result?: unknown; error?: { code: number } };
+    };
+    for (let index = 0; index < MAX_SHARED_RESOURCE_SUBSCRIPTIONS; index++) {
+      expect(await change(10 + index, "resources/subscribe", `memo://${index}`)).toMatchObject({
+        result: {},
+      });
+    }
+    expect(store.records.get(sessionId)?.resourceSubscriptions).toHaveLength(
+      MAX_SHARED_RESOURCE_SUBSCRIPTIONS,
+    );
+    const over = await change(500, "resources/subscribe", "memo://one-too-many");
+    expect(over.error).toMatchObject({
+      code: -32602,
+      message: `this session subscribes to ${MAX_SHARED_RESOURCE_SUBSCRIPTIONS} resources already, the most it may`,
+    });
+    // One already held may be subscribed again; one unsubscribed leaves room for another.
+    expect((await change(501, "resources/subscribe", "memo://0")).result).toEqual({});
+    expect((await change(502, "resources/unsubscribe", "memo://0")).result).toEqual({});
+    expect((await change(503, "resources/subscribe", "memo://one-more")).result).toEqual({});
+    const recorded = store.records.get(sessionId)?.resourceSubscriptions;
+    expect(recorded).toContain("memo://one-more");
+    expect(recorded).not.toContain("memo://0");
+    const long = `memo://${"x".repeat(MAX_SHARED_RESOURCE_URI_LENGTH)}`;
+    expect((await change(504, "resources/unsubscribe", "memo://1")).result).toEqual({});
+    expect((await change(505, "resources/subscribe", long)).error).toMatchObject({ code: -32602 });
   });
 });

@@ -21,6 +21,12 @@ export interface SharedSessionRecord {
   readonly initializeParams: Readonly<Record<string, unknown>>;
   /** The level of the client's last `logging/setLevel`, when it sent one. */
   readonly loggingLevel?: string | undefined;
+  /**
+   * The resource URIs the client subscribed to (`resources/subscribe`), so that every replica
+   * holding the session subscribes its own backends; at most 100. `load` gives them; `save` does
+   * not store them (see `SharedSessionStore.setSubscription`).
+   */
+  readonly resourceSubscriptions?: readonly string[] | undefined;
   /** When a replica last saw a request of this session (ms since the epoch). */
   readonly lastActivityAt: number;
 }
@@ -39,6 +45,21 @@ export interface SharedSessionStore {
   onRemoved(listener: (sessionId: string) => void): Unsubscribe;
   /** Hears every record saved by any replica, this one included (a changed logging level, say). */
   onSaved(listener: (record: SharedSessionRecord) => void): Unsubscribe;
+  /**
+   * Adds `uri` to the record's resource subscriptions (or removes it), each URI on its own so that
+   * replicas changing different URIs at once lose none, and tells every replica (`onSubscription`).
+   * Does nothing when the record is gone.
+   */
+  setSubscription(sessionId: string, uri: string, subscribed: boolean): Promise<void>;
+  /** Hears every subscription change made by any replica, this one included. */
+  onSubscription(listener: (change: SubscriptionChange) => void): Unsubscribe;
+}
+
+/** A session's resource subscription added or removed (see `SharedSessionStore.setSubscription`). */
+export interface SubscriptionChange {
+  readonly sessionId: string;
+  readonly uri: string;
+  readonly subscribed: boolean;
 }
 
 /**

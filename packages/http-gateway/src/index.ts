@@ -25,6 +25,7 @@ export type {
   SharedRateLimiter,
   SharedSessionRecord,
   SharedSessionStore,
+  SubscriptionChange,
 } from "./cluster.js";
 export {
   type FrontGuardOptions,

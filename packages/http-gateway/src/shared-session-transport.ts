@@ -9,6 +9,7 @@ import {
 import { createAnswerRouting } from "./answer-routing.js";
 import type { GatewayCluster, SharedSessionRecord } from "./cluster.js";
 import { createSessionSync } from "./session-sync.js";
+import { createSharedSubscriptions } from "./shared-subscriptions.js";
 
 /** JSON-RPC code of an `initialize` whose session could not be shared (the store is unreachable). */
 export const SHARED_STORE_UNAVAILABLE_CODE = -32030;
@@ -38,6 +39,8 @@ export interface SharedSessionTransport extends Transport {
   deliverRemote(frame: Frame): void;
   /** A record saved by any replica (see `SessionSync.applySaved`). */
   applySaved(record: SharedSessionRecord): void;
+  /** A resource subscription of the session changed by any replica (see `SharedSubscriptions`). */
+  applySubscription(uri: string, subscribed: boolean): void;
   /** A client message broadcast by another replica (see `SessionSync.applyBroadcast`). */
   applyBroadcast(frame: Frame, toClient: boolean): void;
   /** Saves the record again (after Redis came back empty). */
@@ -74,6 +77,7 @@ export function shareSession(
     else emit(frame, info);
   };
   const sync = createSessionSync({ ...options, warn, emit: deliver });
+  const subscriptions = createSharedSubscriptions({ ...options, inner, sync, deliver, warn });
   const phase = createPhaseTracker((info) =>
     deliver({ jsonrpc: "2.0", method: "notifications/initialized" }, info),
   );
@@ -97,8 +101,8 @@ export function shareSession(
     for (const message of messages) observe(message);
     const kept = messages.flatMap((message) => {
       const routed = answers.incoming(message);
-      const admitted = routed !== undefined && phase.admit(routed, info) && sync.incoming(routed);
-      return admitted ? [routed] : [];
+      const admitted = routed !== undefined && phase.admit(routed, info);
+      return admitted && !subscriptions.refused(routed) && sync.incoming(routed) ? [routed] : [];
     });
     if (kept.length === 0) return;
     touch();
@@ -110,24 +114,24 @@ export function shareSession(
     const info: FrameInfo = { extra: { sessionId } };
     phase.initialized();
     emit({ jsonrpc: "2.0", method: "notifications/initialized" }, info);
-    const loggingLevel = sync.record?.loggingLevel;
-    if (loggingLevel !== undefined) {
-      const params = { level: loggingLevel };
-      emit({ jsonrpc: "2.0", id: ADOPT_LOGGING_ID, method: "logging/setLevel", params }, info);
-    }
-    const waiting = buffered ?? [];
-    buffered = undefined;
-    for (const [frame, frameInfo] of waiting) emit(frame, frameInfo);
+    replayLoggingLevel(sync.record?.loggingLevel, emit, info);
+    void subscriptions.resubscribe(emit).then(() => {
+      const waiting = buffered ?? [];
+      buffered = undefined;
+      for (const [frame, frameInfo] of waiting) emit(frame, frameInfo);
+    });
   }
 
   async function send(frame: Frame, sendOptions?: Parameters<Transport["send"]>[1]) {
     if (isBatch(frame)) {
-      for (const message of frame) await sync.answered(message);
+      for (const message of frame)
+        await Promise.all([subscriptions.answered(message), sync.answered(message)]);
       return inner.send(frame, sendOptions);
     }
     if (!("method" in frame)) {
       if (frame.id === ADOPT_INITIALIZE_ID) return adoptionAnswered();
-      if (frame.id === ADOPT_LOGGING_ID || sync.ownsAnswer(frame)) return;
+      const ours = frame.id === ADOPT_LOGGING_ID || sync.ownsAnswer(frame);
+      if (ours || (await subscriptions.answered(frame))) return;
       await sync.answered(frame);
       if (initialize === undefined || frame.id !== initialize.id) {
         return inner.send(frame, sendOptions);
@@ -181,6 +185,7 @@ export function shareSession(
       return () => listeners.delete(listener);
     },
     applySaved: (saved) => sync.applySaved(saved),
+    applySubscription: (uri, subscribed) => subscriptions.applySubscription(uri, subscribed),
     applyBroadcast(frame, toClient) {
       if (!toClient) {
         for (const message of isBatch(frame) ? frame : [frame]) sync.applyBroadcast(message);
@@ -191,6 +196,7 @@ export function shareSession(
     async resave() {
       if (sync.record === undefined) return;
       await cluster.sessions.save({ ...sync.record, lastActivityAt: options.now() }, options.ttlMs);
+      await subscriptions.restore();
     },
     deliverRemote(frame) {
       const messages = isBatch(frame) ? frame : [frame];
@@ -200,6 +206,17 @@ export function shareSession(
       }
     },
   };
+}
+
+/** An adopted session's router session gets the logging level the client set, if it set one. */
+function replayLoggingLevel(
+  level: string | undefined,
+  emit: (frame: Frame, info: FrameInfo) => void,
+  info: FrameInfo,
+): void {
+  if (level === undefined) return;
+  const params = { level };
+  emit({ jsonrpc: "2.0", id: ADOPT_LOGGING_ID, method: "logging/setLevel", params }, info);
 }
 
 /** Pushes the record's expiry ahead on activity, at most once per tenth of the TTL (or minute). */

@@ -96,6 +96,7 @@ async function replicas(
   relay?: ListChangeRelay,
   maxHeldCalls = 64,
   updatesOf?: (replicaId: string) => ResourceUpdateRelay,
+  file: unknown = config,
 ) {
   for (const replicaId of ["a", "b"]) {
     const cluster = {
@@ -106,7 +107,7 @@ async function replicas(
     };
     harnesses.push(
       await createHarness(
-        config,
+        file,
         { asker: defineAsker },
         { modern: { requestStateKey: KEY, maxHeldCalls, cluster } },
       ),
@@ -220,6 +221,101 @@ describe("the modern front of replicas sharing a request-state key", () => {
       { backend: "asker", list: "tools", digest: expect.stringMatching(/^[0-9a-f]{16}$/) },
     ]);
     expect(heard.map((note) => note.method)).toEqual(["notifications/tools/list_changed"]);
+  });
+
+  it("tells a listener on the replica where the list changed once, not again from its legacy session", async () => {
+    const relay = memoryRelay();
+    const [a] = await replicas(undefined, relay);
+    const heard: string[] = [];
+    const waiters = new Map<string, () => void>();
+    const next = (method: string) =>
+      new Promise<void>((resolve) => {
+        waiters.set(method, resolve);
+      });
+    const aborter = new AbortController();
+    const acknowledged = next("notifications/subscriptions/acknowledged");
+    void a.handle(
+      request("subscriptions/listen", {
+        notifications: { toolsListChanged: true, resourcesListChanged: true },
+      }),
+      {
+        signal: aborter.signal,
+        caller: "alice",
+        notify(method) {
+          heard.push(method);
+          waiters.get(method)?.();
+        },
+      },
+    );
+    await acknowledged;
+    const backend = harnesses[0]?.servers.get("asker")?.[0] as Server;
+    const tools = next("notifications/tools/list_changed");
+    backend.registerTool("added", {}, () => ({ content: [] }));
+    await tools;
+    // A later change of another list comes after any echo of the first.
+    const resources = next("notifications/resources/list_changed");
+    backend.registerResource("more", "test://more", {}, () => ({ contents: [] }));
+    await resources;
+    aborter.abort();
+    expect(relay.published.map((change) => change.list)).toEqual(["tools", "resources"]);
+    expect(heard).toEqual([
+      "notifications/subscriptions/acknowledged",
+      "notifications/tools/list_changed",
+      "notifications/resources/list_changed",
+    ]);
+  });
+
+  it("tells a per-session backend's list change to the listeners of that caller on every replica only", async () => {
+    const relay = memoryRelay();
+    const perSession = {
+      mcpServers: { asker: { command: "x", namespace: "", isolation: "per-session" } },
+    };
+    const [a, b] = await replicas(undefined, relay, 64, undefined, perSession);
+    // Alice's and then Bob's front on replica a, each with its own copy of the backend.
+    await call(a, request("tools/list", {}), "alice");
+    await call(a, request("tools/list", {}), "bob");
+    // (The harness's own legacy client has the first copy.)
+    const [aliceCopy, bobCopy] = (harnesses[0]?.servers.get("asker") ?? []).slice(-2);
+    const listenOnB = async (caller: string) => {
+      const heard: string[] = [];
+      let onHeard: () => void = () => {};
+      const aborter = new AbortController();
+      await new Promise<void>((resolve) => {
+        void b.handle(
+          request("subscriptions/listen", { notifications: { toolsListChanged: true } }),
+          {
+            signal: aborter.signal,
+            caller,
+            notify(method) {
+              if (method === "notifications/subscriptions/acknowledged") return resolve();
+              heard.push(method);
+              onHeard();
+            },
+          },
+        );
+      });
+      const next = () =>
+        new Promise<void>((resolve) => {
+          onHeard = resolve;
+        });
+      return { heard, next, stop: () => aborter.abort() };
+    };
+    const alice = await listenOnB("alice");
+    const bob = await listenOnB("bob");
+    const aliceHeard = alice.next();
+    aliceCopy?.registerTool("added", {}, () => ({ content: [] }));
+    await aliceHeard;
+    const bobHeard = bob.next();
+    bobCopy?.registerTool("added", {}, () => ({ content: [] }));
+    await bobHeard;
+    alice.stop();
+    bob.stop();
+    expect(relay.published).toEqual([
+      expect.objectContaining({ backend: "asker", list: "tools", scope: "\u0000alice" }),
+      expect.objectContaining({ backend: "asker", list: "tools", scope: "\u0000bob" }),
+    ]);
+    expect(alice.heard).toEqual(["notifications/tools/list_changed"]);
+    expect(bob.heard).toEqual(["notifications/tools/list_changed"]);
   });
 
   it("subscribes every replica's backends for a listen stream's URIs and brings their updates to it", async () => {

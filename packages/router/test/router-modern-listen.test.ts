@@ -123,6 +123,36 @@ describe("subscriptions/listen on the router's modern front", () => {
   });
 });
 
+describe("list changes on a listen stream", () => {
+  it("tells each backend list change once, though the front's legacy session announces it too", async () => {
+    harness = await createHarness(
+      { mcpServers: { one: { command: "x" } } },
+      { one: defineBackend },
+    );
+    const stream = listen(harness.router.modern(), 3, {
+      toolsListChanged: true,
+      promptsListChanged: true,
+    });
+    await stream.next("notifications/subscriptions/acknowledged");
+    const server = harness.servers.get("one")?.[0] as Server;
+    // A real change of the aggregated tool list: the backend announces it, and the legacy session
+    // behind the front (comparing catalogues) would announce it again.
+    server.registerTool("added", {}, () => ({ content: [] }));
+    await stream.next("notifications/tools/list_changed");
+    // A later change of another list arrives after every echo of the first would have.
+    server.registerPrompt("added", {}, () => ({ messages: [] }));
+    await stream.next("notifications/prompts/list_changed");
+    expect(stream.seen.map((note) => note.method)).toEqual([]);
+    server.registerTool("second", {}, () => ({ content: [] }));
+    await stream.next("notifications/tools/list_changed");
+    server.registerPrompt("second", {}, () => ({ messages: [] }));
+    await stream.next("notifications/prompts/list_changed");
+    expect(stream.seen.map((note) => note.method)).toEqual([]);
+    stream.stop();
+    await stream.response;
+  });
+});
+
 describe("modern clients on a transport handed to router.serve (stdio)", () => {
   it("serves modern requests without initialize, and a notifications/cancelled ends a listen", async () => {
     harness = await createHarness(

@@ -50,7 +50,9 @@ export function createInMemoryClusterStore(): InMemoryClusterStore {
               store.failNextSave = false;
               throw new Error("save failed");
             }
-            records.set(record.sessionId, record);
+            // Subscriptions are kept apart (setSubscription), as on Redis.
+            const kept = records.get(record.sessionId)?.resourceSubscriptions;
+            records.set(record.sessionId, { ...record, resourceSubscriptions: kept });
             publish("saved", record);
           },
           async load(sessionId) {
@@ -67,6 +69,17 @@ export function createInMemoryClusterStore(): InMemoryClusterStore {
           },
           onRemoved: (listener) => listen("removed", listener),
           onSaved: (listener) => listen("saved", listener),
+          async setSubscription(sessionId, uri, subscribed) {
+            await check();
+            const record = records.get(sessionId);
+            if (record === undefined) return;
+            const uris = new Set(record.resourceSubscriptions ?? []);
+            if (subscribed) uris.add(uri);
+            else uris.delete(uri);
+            records.set(sessionId, { ...record, resourceSubscriptions: [...uris] });
+            publish("subscription", { sessionId, uri, subscribed });
+          },
+          onSubscription: (listener) => listen("subscription", listener),
         },
         eventStore,
         bus: {

@@ -33,6 +33,10 @@ export async function createInMemoryRouter(): Promise<{ router: Router; nextCall
   backend.registerTool("echo", {}, async (args) => ({
     content: [{ type: "text", text: JSON.stringify(args) }],
   }));
+  // The only backend with resources: any URI is its own, and can be subscribed to.
+  backend.registerResource("note", "memo://note", {}, () => ({
+    contents: [{ uri: "memo://note", text: "a note" }],
+  }));
   const router = createRouter({
     config: parseGatewayConfig({ mcpServers: { memory: { command: "in-memory", namespace: "" } } })
       .config,

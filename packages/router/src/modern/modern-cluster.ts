@@ -16,10 +16,16 @@ export interface HeldCallLedger {
   release(scope: string, key: string): void;
 }
 
-/** A list change announced by a shared backend, as replicas tell one another. */
+/** A list change announced by a backend, as replicas tell one another. */
 export interface ListChangeNotice {
   readonly backend: string;
   readonly list: "tools" | "prompts" | "resources";
+  /**
+   * For a per-session backend: the modern front (`<profile>\u0000<caller>`) whose copy of the
+   * backend changed. Only that caller's listeners, on every replica, hear it. Absent for a shared
+   * backend.
+   */
+  readonly scope?: string;
   /**
    * A digest of the backend's new list when the replica knows it: replicas whose copies of the
    * backend announce the same change compute the same digest, so the change is told once.
@@ -27,7 +33,7 @@ export interface ListChangeNotice {
   readonly digest?: string;
 }
 
-/** Carries list changes of shared backends between replicas. */
+/** Carries list changes of backends between replicas. */
 export interface ListChangeRelay {
   /**
    * Announces a change seen on this replica. The relay delivers each change (once per digest, when

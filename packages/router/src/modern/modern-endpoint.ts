@@ -60,6 +60,11 @@ export class ModernFronts {
     this.#serverInfo = serverInfo;
     this.#serve = serve;
     const fromLists = settings.cluster?.listChanges?.subscribe((change) => {
+      if (change.scope !== undefined) {
+        // A caller's per-session backend: that caller's listeners on this replica.
+        this.#fronts.get(change.scope)?.listChanged(change.backend, change.list);
+        return;
+      }
       for (const front of this.#fronts.values()) front.listChanged(change.backend, change.list);
     });
     const fromResources = settings.cluster?.resourceUpdates?.subscribe({
@@ -103,13 +108,24 @@ export class ModernFronts {
   /**
    * A backend announced that a list changed: the fronts that see it tell their listeners. With a
    * cluster relay, a shared backend's change goes through the relay, which tells every replica's
-   * fronts (this one's included) once per change.
+   * fronts (this one's included) once per change; so does a per-session backend of a front, for
+   * the fronts of that caller and profile (its listen stream may be on another replica, and its
+   * next list request too). Per-session backends of legacy sessions are told to their session.
    */
   listChanged(backend: string, list: "tools" | "prompts" | "resources", owner?: string): void {
+    // Before the legacy sessions' own announcements of this change arrive (see `expectEcho`).
+    for (const front of this.#fronts.values()) front.expectEcho(backend, list, owner);
     const relay = this.#settings.cluster?.listChanges;
-    if (relay !== undefined && owner === undefined) {
-      const digest = this.#digest(backend, list);
-      relay.publish({ backend, list, ...(digest === undefined ? {} : { digest }) });
+    const scope = owner === undefined ? undefined : this.#scopeOwning(owner);
+    if (relay !== undefined && (owner === undefined || scope !== undefined)) {
+      const fronts = scope === undefined ? [...this.#fronts.values()] : [this.#fronts.get(scope)];
+      const digest = this.#digest(backend, list, fronts);
+      relay.publish({
+        backend,
+        list,
+        ...(digest === undefined ? {} : { digest }),
+        ...(scope === undefined ? {} : { scope }),
+      });
       return;
     }
     for (const front of this.#fronts.values()) front.listChanged(backend, list, owner);
@@ -149,10 +165,20 @@ export class ModernFronts {
     }
   }
 
-  /** A digest of a shared backend's list as a front of this replica sees it, when one does. */
-  #digest(backend: string, list: "tools" | "prompts" | "resources"): string | undefined {
-    for (const front of this.#fronts.values()) {
-      const found = front.session?.backends().find((candidate) => candidate.name === backend);
+  /** The scope of the front whose legacy session is `sessionId`, if a front's. */
+  #scopeOwning(sessionId: string): string | undefined {
+    for (const [scope, front] of this.#fronts) if (front.session?.id === sessionId) return scope;
+    return undefined;
+  }
+
+  /** A digest of a backend's list as one of `fronts` sees it, when one does. */
+  #digest(
+    backend: string,
+    list: "tools" | "prompts" | "resources",
+    fronts: readonly (ModernFront | undefined)[],
+  ): string | undefined {
+    for (const front of fronts) {
+      const found = front?.session?.backends().find((candidate) => candidate.name === backend);
       const listing = found?.listing;
       if (listing !== undefined) return digestOf(JSON.stringify(listing[list] ?? []));
     }

@@ -82,6 +82,8 @@ export class ModernFront {
   readonly #deps: ModernFrontDependencies;
   readonly #listeners: ModernListeners;
   readonly #held: HeldCalls;
+  /** Each list as its listeners were last told of it (a fingerprint of the session's catalogue). */
+  readonly #told = new Map<ListKind, string>();
   #opened: Promise<{ connection: Connection; session: RouterSession; instructions?: string }>;
   #session: RouterSession | undefined;
 
@@ -167,13 +169,13 @@ export class ModernFront {
   /**
    * A backend announced that a list changed. Listeners hear it even when the aggregated list ends
    * up as it was (a backend that added and removed an entry), which the legacy session, comparing
-   * catalogues, would not announce; that session's own announcements reach them too.
+   * catalogues, would not announce. That session's own announcements (a backend came up or went
+   * away, a reload) reach them too, but not its echo of an announcement (see `expectEcho`).
    */
-  listChanged(backend: string, list: "tools" | "prompts" | "resources", owner?: string): void {
+  listChanged(backend: string, list: ListKind, owner?: string): void {
     this.#opened.then(
       ({ session }) => {
-        const sees = owner === undefined ? session.sees(backend) : owner === session.id;
-        if (sees)
+        if (seesBackend(session, backend, owner))
           this.#listeners.dispatch({
             jsonrpc: "2.0",
             method: `notifications/${list}/list_changed`,
@@ -181,6 +183,18 @@ export class ModernFront {
       },
       () => {},
     );
+  }
+
+  /**
+   * A backend of this replica announced a change of `list`, which listeners are told of (here, or
+   * through the cluster's relay). Called at once, while the legacy session's own announcement of
+   * the same change is still on its way, so that it is not told a second time.
+   */
+  expectEcho(backend: string, list: ListKind, owner?: string): void {
+    const session = this.#session;
+    if (session !== undefined && seesBackend(session, backend, owner)) {
+      this.#told.set(list, fingerprintOf(session, list));
+    }
   }
 
   /** Another replica's listen streams of this caller want updates of `uri` (or no longer). */
@@ -242,6 +256,13 @@ export class ModernFront {
       round.notify(notification.method, params);
       return;
     }
+    const kind = LIST_OF_METHOD[notification.method];
+    if (kind !== undefined && this.#session !== undefined) {
+      // The legacy session compares catalogues: told only when listeners have not heard of this one.
+      const fingerprint = fingerprintOf(this.#session, kind);
+      if (this.#told.get(kind) === fingerprint) return;
+      this.#told.set(kind, fingerprint);
+    }
     this.#listeners.dispatch(notification);
     if (notification.method === "notifications/resources/updated") this.#relayUpdate(notification);
   }
@@ -259,6 +280,26 @@ export class ModernFront {
       );
     }
   }
+}
+
+type ListKind = "tools" | "prompts" | "resources";
+
+const LIST_OF_METHOD: Readonly<Record<string, ListKind>> = {
+  "notifications/tools/list_changed": "tools",
+  "notifications/prompts/list_changed": "prompts",
+  "notifications/resources/list_changed": "resources",
+};
+
+function seesBackend(session: RouterSession, backend: string, owner: string | undefined): boolean {
+  return owner === undefined ? session.sees(backend) : owner === session.id;
+}
+
+/** A list of the session's catalogue as the legacy session compares it. */
+function fingerprintOf(session: RouterSession, list: ListKind): string {
+  const catalogue = session.catalogue();
+  return JSON.stringify(
+    list === "resources" ? [catalogue.resources, catalogue.resourceTemplates] : catalogue[list],
+  );
 }
 
 function roundOf(
