@@ -73,18 +73,14 @@ export interface Dashboard {
   close(): Promise<void>;
 }
 
-/** Creates the dashboard; see the package README for its routes and its login. */
-export function createDashboard(options: DashboardOptions): Dashboard {
-  const basePath = DASHBOARD_PATH;
-  const now = options.now ?? Date.now;
+/** The login's parts; in a cluster that shares them, logins and the login rate limit hold on every replica. */
+function loginEndpoints(
+  options: DashboardOptions,
+  basePath: string,
+  assets: ReturnType<typeof createStaticAssets>,
+  now: () => number,
+) {
   const loginTtlMs = options.loginTtlMs ?? 60 * 60_000;
-  const guard = createOriginGuard(options);
-  const tracker = trackRouterSessions(options.router, { now });
-  const catalogue = createCatalogueReader(options.router, {
-    now,
-    traceId: options.feed.internalTraceId,
-  });
-  // In a cluster that shares them, logins and the login rate limit hold on every replica.
   const auth = createDashboardAuth({
     tokens: options.tokens,
     loginTtlMs,
@@ -95,8 +91,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       : { store: options.cluster.dashboardLogins }),
   });
   const limiterOptions = { requestsPerMinute: options.loginAttemptsPerMinute ?? 10, now };
-  const assets = createStaticAssets();
-  const login = {
+  return {
     basePath,
     auth,
     assets,
@@ -106,6 +101,21 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     loginTtlMs,
     secureCookie: options.secureCookie ?? false,
   };
+}
+
+/** Creates the dashboard; see the package README for its routes and its login. */
+export function createDashboard(options: DashboardOptions): Dashboard {
+  const basePath = DASHBOARD_PATH;
+  const now = options.now ?? Date.now;
+  const guard = createOriginGuard(options);
+  const tracker = trackRouterSessions(options.router, { now });
+  const catalogue = createCatalogueReader(options.router, {
+    now,
+    traceId: options.feed.internalTraceId,
+  });
+  const assets = createStaticAssets();
+  const login = loginEndpoints(options, basePath, assets, now);
+  const auth = login.auth;
   const counts = () => {
     const rates = options.feed.rates();
     return {
