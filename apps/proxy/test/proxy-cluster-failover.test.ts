@@ -136,13 +136,11 @@ describe("a replica killed with SIGKILL", () => {
     resumed.abort();
   });
 
-  // Known failure, timing-dependent (failed 3 of 5 runs here): a client resuming one broken POST
-  // stream (GET + Last-Event-ID) is answered -32031 for EVERY orphaned call of its session on that
-  // one GET, and the official SDK 1.x client relabels each response on a resumed stream with the id
-  // of the call that stream belonged to, so the session's other orphaned calls are never answered and
-  // time out. The fix is to answer on a resumed GET only the calls of the stream it resumes (the call
-  // records need the POST stream id). Open in issue 19.
-  it.skip("answers every call of a concurrent load once, and the sessions go on without initialize", async () => {
+  // Each client resumes each broken POST stream (GET + Last-Event-ID) on its own; the replica it
+  // lands on answers there the calls of that stream only (a client may take every response on a
+  // resumed stream for that stream's call, as SDK 1.x does when given a resumption token), each
+  // call once across the replicas.
+  it("answers every call of a concurrent load once, and the sessions go on without initialize", async () => {
     const alive = cluster.replicas.filter(
       (replica) => replica.child.exitCode === null && replica.child.signalCode === null,
     );
@@ -155,6 +153,9 @@ describe("a replica killed with SIGKILL", () => {
       ["a", "b", "c"].map((name) => connectSdk(cluster.balancer.url, { name: `load-${name}` })),
     );
     const before = initializes();
+    // A second answer to a call would reach the client as a response to an unknown id.
+    const errors: string[] = [];
+    for (const { client } of clients) client.onerror = (error) => errors.push(String(error));
     const victim = alive[0] as ProxyReplica;
     let killed = false;
     const settled = await Promise.allSettled(
@@ -198,6 +199,7 @@ describe("a replica killed with SIGKILL", () => {
       expect(result.structuredContent).toEqual({ sum: 2 });
     }
     expect(initializes()).toBe(before);
+    expect(errors.filter((error) => /unknown message ID/i.test(error))).toEqual([]);
     await Promise.all(clients.map(({ client }) => client.close()));
   }, 30_000);
 });

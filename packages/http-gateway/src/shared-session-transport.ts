@@ -96,7 +96,8 @@ export function shareSession(
     for (const message of messages) observe(message);
     const kept = messages.flatMap((message) => {
       const routed = answers.incoming(message);
-      const admitted = routed !== undefined && phase.admit(routed, info) && sync.incoming(routed);
+      const admitted =
+        routed !== undefined && phase.admit(routed, info) && sync.incoming(routed, info);
       return admitted ? [routed] : [];
     });
     if (kept.length === 0) return;
@@ -122,14 +123,17 @@ export function shareSession(
   async function send(frame: Frame, sendOptions?: Parameters<Transport["send"]>[1]) {
     if (isBatch(frame)) {
       for (const message of frame) await sync.answered(message);
-      return inner.send(frame, sendOptions);
+      await inner.send(frame, sendOptions).finally(() => {
+        for (const message of frame) sync.sent(message);
+      });
+      return;
     }
     if (!("method" in frame)) {
       if (frame.id === ADOPT_INITIALIZE_ID) return adoptionAnswered();
       if (frame.id === ADOPT_LOGGING_ID || sync.ownsAnswer(frame)) return;
       await sync.answered(frame);
       if (initialize === undefined || frame.id !== initialize.id) {
-        return inner.send(frame, sendOptions);
+        return inner.send(frame, sendOptions).finally(() => sync.sent(frame));
       }
       const created = await createRecord(frame, initialize.params, options);
       initialize = undefined;
@@ -138,7 +142,7 @@ export function shareSession(
         phase.answered();
       }
       const answer = created === undefined ? unavailableAnswer(frame) : frame;
-      await inner.send(answer, sendOptions);
+      await inner.send(answer, sendOptions).finally(() => sync.sent(frame));
       // A session no other replica can find is not handed out.
       if (answer !== frame) await inner.close();
       return;
