@@ -83,21 +83,48 @@ function lastGetTarget(): ProxyReplica {
   return cluster.replicas[hop?.target ?? -1] as ProxyReplica;
 }
 
+/** Opens a session through the balancer with raw requests; resolves with its id. */
+async function openSession(): Promise<string> {
+  const opened = await post({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: VERSION,
+      capabilities: {},
+      clientInfo: { name: "raw", version: "1" },
+    },
+  });
+  const sessionId = opened.headers.get("mcp-session-id") as string;
+  await opened.text();
+  await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, sessionId)).text();
+  return sessionId;
+}
+
+describe("a message for the GET stream", () => {
+  it("sent while no replica holds the stream is kept, and the stream gets it when it opens on another replica", async () => {
+    const sessionId = await openSession();
+    // The toggle changes one replica's backend, whose router tells the session's GET stream,
+    // which no replica holds yet.
+    const call = { name: "sample__toggle_extra_tool", arguments: {} };
+    await (
+      await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: call }, sessionId)
+    ).text();
+    const toggled = cluster.balancer.routed.filter((hop) => hop.method === "POST").at(-1);
+    const stream = await openGet(sessionId);
+    expect(stream.status).toBe(200);
+    expect(lastGetTarget()).not.toBe(cluster.replicas[toggled?.target ?? -1]);
+    const [first] = await stream.messages(1);
+    expect(JSON.parse(first?.data ?? "{}").method).toBe("notifications/tools/list_changed");
+    // Kept messages go out on the stream as any other: stored, with an id to resume from.
+    expect(first?.id).toMatch(/\.standalone@/);
+    stream.abort();
+  });
+});
+
 describe("a replica killed with SIGKILL", () => {
   it("leaves its GET stream resumable on another replica, no event lost or repeated", async () => {
-    const opened = await post({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: VERSION,
-        capabilities: {},
-        clientInfo: { name: "raw", version: "1" },
-      },
-    });
-    const sessionId = opened.headers.get("mcp-session-id") as string;
-    await opened.text();
-    await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, sessionId)).text();
+    const sessionId = await openSession();
     const stream = await openGet(sessionId);
     expect(stream.status).toBe(200);
     const holder = lastGetTarget();

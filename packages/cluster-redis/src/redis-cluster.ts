@@ -6,6 +6,7 @@ import { createRedisBus } from "./redis-bus.js";
 import { createRedisCalls } from "./redis-calls.js";
 import { connectRedis, describeRedisUrl } from "./redis-connection.js";
 import { createRedisEventStore } from "./redis-event-store.js";
+import { createRedisGetStreams } from "./redis-get-streams.js";
 import { createRedisModern, type ModernFrontClusterOptions } from "./redis-modern.js";
 import type { RedisModernRelay } from "./redis-modern-relay.js";
 import { createRedisRateLimiter } from "./redis-rate-limiter.js";
@@ -145,6 +146,13 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     calls: createRedisCalls({ client, prefix, replicaId, ttlMs: options.sessionTtlMs }),
     modern: modern.relay,
     modernFrontOptions: modern.frontOptions,
+    getStreams: createRedisGetStreams({
+      client,
+      prefix,
+      replicaId,
+      ttlMs: options.sessionTtlMs,
+      maxKept: options.maxEventsPerStream ?? 100,
+    }),
     createRateLimiter: (limiterOptions) =>
       createRedisRateLimiter(client, prefix, limiterOptions, onWarning),
     onAvailable(listener) {

@@ -92,6 +92,24 @@ export interface ClusterCalls {
   claimOrphaned(sessionId: string, lastEventId: string): Promise<readonly ClusterCall[]>;
 }
 
+/**
+ * A session's standalone GET stream across replicas: a server message for it reaches the replica
+ * that holds the stream, or is kept (bounded) until a GET stream opens on any replica.
+ */
+export interface ClusterGetStreams {
+  /**
+   * Sends a server message to the replica holding the session's GET stream (never this one: call it
+   * when this replica has no GET stream open for the session); when no other replica holds it, the
+   * message is kept for the next GET stream.
+   */
+  send(sessionId: string, frame: Frame): Promise<void>;
+  /**
+   * This replica now holds the session's GET stream: resolves with the messages kept for it
+   * meanwhile, oldest first (and keeps them no longer).
+   */
+  hold(sessionId: string): Promise<readonly Frame[]>;
+}
+
 /** A rate limiter whose buckets live outside the process (shared by replicas). */
 export interface SharedRateLimiter {
   /** Takes one request from `key`'s bucket. */
@@ -151,6 +169,7 @@ export interface GatewayCluster {
   readonly eventStore: EventStore;
   readonly bus: ClusterBus;
   readonly calls: ClusterCalls;
+  readonly getStreams: ClusterGetStreams;
   /** A limiter whose buckets every replica shares. */
   createRateLimiter(options: RateLimiterOptions): SharedRateLimiter;
   /** False while the shared store cannot be reached: new sessions get 503, `/readyz` 503. */

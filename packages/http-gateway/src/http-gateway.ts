@@ -145,6 +145,14 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     }
     const refusal = await dispatch(route, request, response, admitted, sessionId);
     if (refusal) refuse(refusal);
+    else if (
+      shared &&
+      route.kind === "mcp" &&
+      sessionId !== undefined &&
+      request.method === "GET"
+    ) {
+      await shared.heldGetStream(sessionId);
+    }
   };
 
   async function dispatch(

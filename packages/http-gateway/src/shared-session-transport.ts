@@ -40,6 +40,10 @@ export interface SharedSessionTransport extends Transport {
   applySaved(record: SharedSessionRecord): void;
   /** A client message broadcast by another replica (see `SessionSync.applyBroadcast`). */
   applyBroadcast(frame: Frame, toClient: boolean): void;
+  /** Sends a server message on the session's GET stream: false when none is open here. */
+  toGetStream(frame: Frame): boolean;
+  /** Whether this replica holds the session's GET stream. */
+  readonly hasGetStream: boolean;
   /** Saves the record again (after Redis came back empty). */
   resave(): Promise<void>;
 }
@@ -153,9 +157,16 @@ export function shareSession(
       frame.method === "notifications/progress" ||
       (related !== undefined && sync.isInFlight(related));
     if (onCallStream || options.hasStandaloneStream()) return inner.send(outgoing, sendOptions);
-    // For the GET stream, which another replica may hold.
-    const delivery = { sessionId, frame: outgoing, toClient: true };
-    await cluster.bus.broadcast(delivery).catch(warn("sending a message to the GET stream"));
+    // For the GET stream, which another replica may hold, or none yet (then it is kept for it).
+    await cluster.getStreams
+      .send(sessionId, outgoing)
+      .catch(warn("sending a message to the GET stream"));
+  }
+
+  function toGetStream(frame: Frame): boolean {
+    if (!options.hasStandaloneStream()) return false;
+    inner.send(frame).catch(warn("sending a message to the GET stream"));
+    return true;
   }
 
   inner.onClose((event) => {
@@ -185,9 +196,13 @@ export function shareSession(
     applyBroadcast(frame, toClient) {
       if (!toClient) {
         for (const message of isBatch(frame) ? frame : [frame]) sync.applyBroadcast(message);
-      } else if (options.hasStandaloneStream()) {
-        inner.send(frame).catch(warn("sending a message to the GET stream"));
+      } else {
+        toGetStream(frame);
       }
+    },
+    toGetStream,
+    get hasGetStream() {
+      return options.hasStandaloneStream();
     },
     async resave() {
       if (sync.record === undefined) return;

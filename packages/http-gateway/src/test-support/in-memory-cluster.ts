@@ -1,4 +1,4 @@
-import type { Unsubscribe } from "@patchbay/jsonrpc-core";
+import type { Frame, Unsubscribe } from "@patchbay/jsonrpc-core";
 import { createInMemoryEventStore } from "@patchbay/transport-http";
 import type {
   ClusterCall,
@@ -22,6 +22,8 @@ export interface InMemoryClusterStore {
 export function createInMemoryClusterStore(): InMemoryClusterStore {
   const records = new Map<string, SharedSessionRecord>();
   const calls = new Map<string, Map<string, string>>();
+  const getHolders = new Map<string, string>();
+  const kept = new Map<string, Frame[]>();
   const channels = new Map<string, Set<(payload: unknown) => void>>();
   const eventStore = createInMemoryEventStore();
   const listen = (channel: string, listener: (payload: never) => void): Unsubscribe => {
@@ -92,6 +94,24 @@ export function createInMemoryClusterStore(): InMemoryClusterStore {
           },
           async claimOrphaned(): Promise<readonly ClusterCall[]> {
             return [];
+          },
+        },
+        getStreams: {
+          async send(sessionId, frame) {
+            const holder = getHolders.get(sessionId);
+            if (holder !== undefined && holder !== replicaId) {
+              publish(`replica:${holder}`, { sessionId, frame, toClient: true });
+              return;
+            }
+            const own = kept.get(sessionId) ?? [];
+            kept.set(sessionId, own);
+            own.push(frame);
+          },
+          async hold(sessionId) {
+            getHolders.set(sessionId, replicaId);
+            const own = kept.get(sessionId) ?? [];
+            kept.delete(sessionId);
+            return own;
           },
         },
         createRateLimiter(options) {
