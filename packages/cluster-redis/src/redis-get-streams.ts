@@ -29,8 +29,8 @@ return kept
 `;
 
 /**
- * The GET streams of sessions across replicas: `<prefix>get-holder:<session id>` names the replica
- * that last opened the session's GET stream, and `<prefix>get-kept:<session id>` (a list of at
+ * The GET streams of sessions across replicas: `<prefix>get-holder:{<session id>}` names the
+ * replica that last opened the session's GET stream, and `<prefix>get-kept:{<session id>}` (a list of at
  * most `maxKept` messages, expiring with the session) keeps the messages sent while no replica
  * that listens holds it. A holder whose stream has closed sends what it gets on (see `send`).
  */
@@ -47,9 +47,10 @@ export function createRedisGetStreams(options: {
     client.defineCommand("patchbayGetStreamHold", { numberOfKeys: 2, lua: HOLD });
   }
   const scripts = client as unknown as GetStreamScripts;
+  // Tagged with the session id, so that both keys of one script share a Redis Cluster slot.
   const keys = (sessionId: string): [string, string] => [
-    `${prefix}get-holder:${sessionId}`,
-    `${prefix}get-kept:${sessionId}`,
+    `${prefix}get-holder:{${sessionId}}`,
+    `${prefix}get-kept:{${sessionId}}`,
   ];
   return {
     async send(sessionId, frame) {
