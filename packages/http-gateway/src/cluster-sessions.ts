@@ -34,7 +34,7 @@ export interface ClusterSessions {
    * A GET of `sessionId` was served here: when it left the session's GET stream open here, this
    * replica holds it now, and the messages kept for it while no replica held it go out on it.
    */
-  heldGetStream(sessionId: string): Promise<void>;
+  heldGetStream(sessionId: string | undefined): Promise<void>;
   /** Sessions adopted from the store since start. */
   readonly adoptedCount: number;
   /** Stops listening to the cluster. */
@@ -148,7 +148,7 @@ export function createClusterSessions(options: {
       return outcome;
     },
     async heldGetStream(sessionId) {
-      if (local.get(sessionId)?.hasGetStream !== true) return;
+      if (sessionId === undefined || local.get(sessionId)?.hasGetStream() !== true) return;
       try {
         const kept = await cluster.getStreams.hold(sessionId);
         for (const frame of kept) toGetStream(sessionId, frame);

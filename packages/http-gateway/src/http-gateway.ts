@@ -145,14 +145,8 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     }
     const refusal = await dispatch(route, request, response, admitted, sessionId);
     if (refusal) refuse(refusal);
-    else if (
-      shared &&
-      route.kind === "mcp" &&
-      sessionId !== undefined &&
-      request.method === "GET"
-    ) {
-      await shared.heldGetStream(sessionId);
-    }
+    else if (request.method === "GET" && route.kind === "mcp")
+      await shared?.heldGetStream(sessionId);
   };
 
   async function dispatch(

@@ -8,7 +8,7 @@ import {
 } from "@patchbay/jsonrpc-core";
 import { createAnswerRouting } from "./answer-routing.js";
 import type { GatewayCluster, SharedSessionRecord } from "./cluster.js";
-import { createSessionSync } from "./session-sync.js";
+import { createSessionSync, type SessionSync } from "./session-sync.js";
 
 /** JSON-RPC code of an `initialize` whose session could not be shared (the store is unreachable). */
 export const SHARED_STORE_UNAVAILABLE_CODE = -32030;
@@ -43,7 +43,7 @@ export interface SharedSessionTransport extends Transport {
   /** Sends a server message on the session's GET stream: false when none is open here. */
   toGetStream(frame: Frame): boolean;
   /** Whether this replica holds the session's GET stream. */
-  readonly hasGetStream: boolean;
+  hasGetStream(): boolean;
   /** Saves the record again (after Redis came back empty). */
   resave(): Promise<void>;
 }
@@ -125,19 +125,12 @@ export function shareSession(
   }
 
   async function send(frame: Frame, sendOptions?: Parameters<Transport["send"]>[1]) {
-    if (isBatch(frame)) {
-      for (const message of frame) await sync.answered(message);
-      await inner.send(frame, sendOptions).finally(() => {
-        for (const message of frame) sync.sent(message);
-      });
-      return;
-    }
+    if (isBatch(frame)) return sendAnswers(inner, sync, frame, sendOptions);
     if (!("method" in frame)) {
       if (frame.id === ADOPT_INITIALIZE_ID) return adoptionAnswered();
       if (frame.id === ADOPT_LOGGING_ID || sync.ownsAnswer(frame)) return;
-      await sync.answered(frame);
       if (initialize === undefined || frame.id !== initialize.id) {
-        return inner.send(frame, sendOptions).finally(() => sync.sent(frame));
+        return sendAnswers(inner, sync, frame, sendOptions);
       }
       const created = await createRecord(frame, initialize.params, options);
       initialize = undefined;
@@ -194,16 +187,11 @@ export function shareSession(
     },
     applySaved: (saved) => sync.applySaved(saved),
     applyBroadcast(frame, toClient) {
-      if (!toClient) {
-        for (const message of isBatch(frame) ? frame : [frame]) sync.applyBroadcast(message);
-      } else {
-        toGetStream(frame);
-      }
+      if (toClient) toGetStream(frame);
+      else for (const message of isBatch(frame) ? frame : [frame]) sync.applyBroadcast(message);
     },
     toGetStream,
-    get hasGetStream() {
-      return options.hasStandaloneStream();
-    },
+    hasGetStream: () => options.hasStandaloneStream(),
     async resave() {
       if (sync.record === undefined) return;
       await cluster.sessions.save({ ...sync.record, lastActivityAt: options.now() }, options.ttlMs);
@@ -216,6 +204,23 @@ export function shareSession(
       }
     },
   };
+}
+
+/**
+ * Sends responses (saving a logging level first), and takes their calls off the cluster's list only
+ * once they were handed to the client's stream.
+ */
+async function sendAnswers(
+  inner: Transport,
+  sync: SessionSync,
+  frame: Frame,
+  sendOptions: Parameters<Transport["send"]>[1],
+): Promise<void> {
+  const messages = isBatch(frame) ? frame : [frame];
+  for (const message of messages) await sync.answered(message);
+  await inner.send(frame, sendOptions).finally(() => {
+    for (const message of messages) sync.sent(message);
+  });
 }
 
 /** Pushes the record's expiry ahead on activity, at most once per tenth of the TTL (or minute). */
