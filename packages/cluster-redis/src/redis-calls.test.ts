@@ -35,7 +35,7 @@ async function replicas(): Promise<{ prefix: string; a: RedisCluster; b: RedisCl
 /** Lists a call as running on a replica that never joined (a replica that is gone). */
 async function listOnGone(prefix: string, sessionId: string, id: number, stream?: string) {
   const value = JSON.stringify({ replica: "gone", stream });
-  await raw.hset(`${prefix}calls:${sessionId}`, JSON.stringify(id), value);
+  await raw.hset(`${prefix}call-streams:${sessionId}`, JSON.stringify(id), value);
 }
 
 describe("the calls in flight", () => {
@@ -45,13 +45,13 @@ describe("the calls in flight", () => {
     a.calls.started("s1", "two");
     // Fire and forget: a command on the same connection comes back after them.
     await a.heartbeat();
-    expect(await raw.hgetall(`${prefix}calls:s1`)).toEqual({
+    expect(await raw.hgetall(`${prefix}call-streams:s1`)).toEqual({
       "1": JSON.stringify({ replica: "a", stream: "p-1" }),
       '"two"': JSON.stringify({ replica: "a" }),
     });
     a.calls.ended("s1", 1);
     await a.heartbeat();
-    expect(Object.keys(await raw.hgetall(`${prefix}calls:s1`))).toEqual(['"two"']);
+    expect(Object.keys(await raw.hgetall(`${prefix}call-streams:s1`))).toEqual(['"two"']);
   });
 
   it("hand a resumed stream's orphaned calls to one replica only, and only that stream's", async () => {
@@ -86,16 +86,16 @@ describe("the calls in flight", () => {
     expect(await b.calls.claimOrphaned("s1", "p-1@1700000000000-0")).toEqual([
       { id: 1, replicaId: "gone", streamId: "p-1" },
     ]);
-    expect(Object.keys(await raw.hgetall(`${prefix}calls:s1`))).toEqual(["2"]);
+    expect(Object.keys(await raw.hgetall(`${prefix}call-streams:s1`))).toEqual(["2"]);
     listening.disconnect();
   });
 
   it("take a gone replica's calls without a known stream off the list, unanswered", async () => {
     const { prefix, b } = await replicas();
     await listOnGone(prefix, "s1", 1);
-    // An entry of an earlier version: the replica alone.
-    await raw.hset(`${prefix}calls:s1`, "2", "gone");
+    // An entry that names its replica alone.
+    await raw.hset(`${prefix}call-streams:s1`, "2", "gone");
     expect(await b.calls.claimOrphaned("s1", "s1.standalone@1700000000000-0")).toEqual([]);
-    expect(await raw.hlen(`${prefix}calls:s1`)).toBe(0);
+    expect(await raw.hlen(`${prefix}call-streams:s1`)).toBe(0);
   });
 });

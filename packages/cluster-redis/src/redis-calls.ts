@@ -13,9 +13,11 @@ interface ListedCall {
 }
 
 /**
- * The calls in flight of each session in a hash `<prefix>calls:<session id>` (field: the request id
- * as JSON; value: `{"replica":…,"stream":…}`, the replica running it and the SSE stream carrying its
- * answer), expiring with the session. A replica counts as gone when a message published on its bus
+ * The calls in flight of each session in a hash `<prefix>call-streams:<session id>` (field: the
+ * request id as JSON; value: `{"replica":…,"stream":…}`, the replica running it and the SSE stream
+ * carrying its answer), expiring with the session. (Earlier versions listed calls without their
+ * stream under `<prefix>calls:`; a new key keeps such a replica from taking these calls for its
+ * own, during a rolling upgrade.) A replica counts as gone when a message published on its bus
  * channel reaches no subscriber: Redis closed its subscription when the process died (SIGKILL
  * included), long before a heartbeat would expire.
  */
@@ -26,7 +28,7 @@ export function createRedisCalls(options: {
   readonly ttlMs: number;
 }): ClusterCalls {
   const { client, prefix, replicaId } = options;
-  const keyOf = (sessionId: string) => `${prefix}calls:${sessionId}`;
+  const keyOf = (sessionId: string) => `${prefix}call-streams:${sessionId}`;
   const ignore = () => {
     // Best effort: a call missing from the list is answered by the client's own timeout.
   };
@@ -87,7 +89,7 @@ export function createRedisCalls(options: {
   };
 }
 
-/** Reads an entry; a bare replica id (written by an earlier version) has no stream. */
+/** Reads an entry (one that is not JSON names its replica alone, with no stream). */
 function decodeCall(field: string, value: string): ListedCall {
   if (!value.startsWith("{")) return { field, replicaId: value, streamId: undefined };
   const parsed = JSON.parse(value) as { replica?: unknown; stream?: unknown };
