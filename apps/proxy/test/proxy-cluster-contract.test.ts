@@ -24,6 +24,7 @@ describeServerContract({
     return { transport, dispose: () => transport.close() };
   },
   capabilities: {
+    modernEra: true,
     unsolicitedNotifications: {
       unsupported:
         "isolation per-session gives every session its own sample-backend process (one per replica here), so a change made in one session is not one the others' servers see",

@@ -83,21 +83,48 @@ function lastGetTarget(): ProxyReplica {
   return cluster.replicas[hop?.target ?? -1] as ProxyReplica;
 }
 
+/** Opens a session through the balancer with raw requests; resolves with its id. */
+async function openSession(): Promise<string> {
+  const opened = await post({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: VERSION,
+      capabilities: {},
+      clientInfo: { name: "raw", version: "1" },
+    },
+  });
+  const sessionId = opened.headers.get("mcp-session-id") as string;
+  await opened.text();
+  await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, sessionId)).text();
+  return sessionId;
+}
+
+describe("a message for the GET stream", () => {
+  it("sent while no replica holds the stream is kept, and the stream gets it when it opens on another replica", async () => {
+    const sessionId = await openSession();
+    // The toggle changes one replica's backend, whose router tells the session's GET stream,
+    // which no replica holds yet.
+    const call = { name: "sample__toggle_extra_tool", arguments: {} };
+    await (
+      await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: call }, sessionId)
+    ).text();
+    const toggled = cluster.balancer.routed.filter((hop) => hop.method === "POST").at(-1);
+    const stream = await openGet(sessionId);
+    expect(stream.status).toBe(200);
+    expect(lastGetTarget()).not.toBe(cluster.replicas[toggled?.target ?? -1]);
+    const [first] = await stream.messages(1);
+    expect(JSON.parse(first?.data ?? "{}").method).toBe("notifications/tools/list_changed");
+    // Kept messages go out on the stream as any other: stored, with an id to resume from.
+    expect(first?.id).toMatch(/\.standalone@/);
+    stream.abort();
+  });
+});
+
 describe("a replica killed with SIGKILL", () => {
-  it("leaves its GET stream resumable on another replica, no event lost or repeated", async () => {
-    const opened = await post({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: VERSION,
-        capabilities: {},
-        clientInfo: { name: "raw", version: "1" },
-      },
-    });
-    const sessionId = opened.headers.get("mcp-session-id") as string;
-    await opened.text();
-    await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, sessionId)).text();
+  it("leaves its GET stream resumable on another replica, no event lost or repeated, nor one sent meanwhile", async () => {
+    const sessionId = await openSession();
     const stream = await openGet(sessionId);
     expect(stream.status).toBe(200);
     const holder = lastGetTarget();
@@ -120,29 +147,32 @@ describe("a replica killed with SIGKILL", () => {
     process.kill(holder.child.pid as number, "SIGKILL");
     await holder.exited;
     stream.abort();
-    // A client that had read only the first event resumes from it, through another replica.
-    const resumed = await openGet(sessionId, seen[0]?.id);
-    expect(resumed.status).toBe(200);
-    expect(lastGetTarget()).not.toBe(holder);
-    const replayed = await resumed.messages(2);
-    expect(replayed.map((event) => event.id)).toEqual([seen[1]?.id, seen[2]?.id]);
-    // And the stream goes on there.
+    // Told while the replica holding the stream is gone: kept for the stream.
     const call = { name: "sample__toggle_extra_tool", arguments: {} };
     await (
       await post({ jsonrpc: "2.0", id: 20, method: "tools/call", params: call }, sessionId)
     ).text();
-    const after = await resumed.messages(3);
-    expect(JSON.parse(after[2]?.data ?? "{}").method).toBe("notifications/tools/list_changed");
+    // A client that had read only the first event resumes from it, through another replica.
+    const resumed = await openGet(sessionId, seen[0]?.id);
+    expect(resumed.status).toBe(200);
+    expect(lastGetTarget()).not.toBe(holder);
+    const replayed = await resumed.messages(3);
+    expect(replayed.slice(0, 2).map((event) => event.id)).toEqual([seen[1]?.id, seen[2]?.id]);
+    expect(JSON.parse(replayed[2]?.data ?? "{}").method).toBe("notifications/tools/list_changed");
+    // And the stream goes on there.
+    await (
+      await post({ jsonrpc: "2.0", id: 21, method: "tools/call", params: call }, sessionId)
+    ).text();
+    const after = await resumed.messages(4);
+    expect(JSON.parse(after[3]?.data ?? "{}").method).toBe("notifications/tools/list_changed");
     resumed.abort();
   });
 
-  // Known failure, timing-dependent (failed 3 of 5 runs here): a client resuming one broken POST
-  // stream (GET + Last-Event-ID) is answered -32031 for EVERY orphaned call of its session on that
-  // one GET, and the official SDK 1.x client relabels each response on a resumed stream with the id
-  // of the call that stream belonged to, so the session's other orphaned calls are never answered and
-  // time out. The fix is to answer on a resumed GET only the calls of the stream it resumes (the call
-  // records need the POST stream id). Open in issue 19.
-  it.skip("answers every call of a concurrent load once, and the sessions go on without initialize", async () => {
+  // Each client resumes each broken POST stream (GET + Last-Event-ID) on its own; the replica it
+  // lands on answers there the calls of that stream only (a client may take every response on a
+  // resumed stream for that stream's call, as SDK 1.x does when given a resumption token), each
+  // call once across the replicas.
+  it("answers every call of a concurrent load once, and the sessions go on without initialize", async () => {
     const alive = cluster.replicas.filter(
       (replica) => replica.child.exitCode === null && replica.child.signalCode === null,
     );
@@ -155,6 +185,9 @@ describe("a replica killed with SIGKILL", () => {
       ["a", "b", "c"].map((name) => connectSdk(cluster.balancer.url, { name: `load-${name}` })),
     );
     const before = initializes();
+    // A second answer to a call would reach the client as a response to an unknown id.
+    const errors: string[] = [];
+    for (const { client } of clients) client.onerror = (error) => errors.push(String(error));
     const victim = alive[0] as ProxyReplica;
     let killed = false;
     const settled = await Promise.allSettled(
@@ -198,6 +231,7 @@ describe("a replica killed with SIGKILL", () => {
       expect(result.structuredContent).toEqual({ sum: 2 });
     }
     expect(initializes()).toBe(before);
+    expect(errors.filter((error) => /unknown message ID/i.test(error))).toEqual([]);
     await Promise.all(clients.map(({ client }) => client.close()));
   }, 30_000);
 });

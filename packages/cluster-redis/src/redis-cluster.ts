@@ -7,6 +7,7 @@ import { createRedisCalls } from "./redis-calls.js";
 import { connectRedis, describeRedisUrl } from "./redis-connection.js";
 import { createRedisDashboardLogins, type RedisDashboardLogins } from "./redis-dashboard-logins.js";
 import { createRedisEventStore } from "./redis-event-store.js";
+import { createRedisGetStreams } from "./redis-get-streams.js";
 import { createRedisModern, type ModernFrontClusterOptions } from "./redis-modern.js";
 import type { RedisModernRelay } from "./redis-modern-relay.js";
 import { createRedisRateLimiter } from "./redis-rate-limiter.js";
@@ -161,6 +162,13 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     calls: createRedisCalls({ client, prefix, replicaId, ttlMs: options.sessionTtlMs }),
     modern: modern.relay,
     modernFrontOptions: modern.frontOptions,
+    getStreams: createRedisGetStreams({
+      client,
+      prefix,
+      replicaId,
+      ttlMs: options.sessionTtlMs,
+      maxKept: options.maxEventsPerStream ?? 100,
+    }),
     createRateLimiter: (limiterOptions) =>
       createRedisRateLimiter(client, prefix, limiterOptions, onWarning),
     onAvailable(listener) {

@@ -17,6 +17,16 @@ export interface RedisEventStoreOptions {
 const SEPARATOR = "@";
 
 /**
+ * The stream an event id of this store names (`<streamId>@<entry id>`, or `<streamId>@unstored-<n>`
+ * for an event sent while Redis was down); `undefined` for an id this store never issues.
+ */
+export function streamOfEventId(eventId: string): string | undefined {
+  const at = eventId.lastIndexOf(SEPARATOR);
+  if (at <= 0) return undefined;
+  return /^(\d+-\d+|unstored-\d+)$/.test(eventId.slice(at + 1)) ? eventId.slice(0, at) : undefined;
+}
+
+/**
  * The SSE event store of replicas: each stream is a Redis stream `<prefix>events:<streamId>`
  * (XADD, trimmed to `maxEventsPerStream`, expiring after `ttlMs`), and an event id is
  * `<streamId>@<entry id>`, so any replica replays a stream after `Last-Event-ID` in order, each

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import type { Transport } from "@patchbay/jsonrpc-core";
+import type { Frame, Transport } from "@patchbay/jsonrpc-core";
 import type { StreamableHttpHandler } from "@patchbay/transport-http";
 import type { GatewayCluster, SharedSessionRecord } from "./cluster.js";
 import { type SharedSessionTransport, shareSession } from "./shared-session-transport.js";
@@ -30,6 +30,11 @@ export interface ClusterSessions {
     profile: string | undefined,
     request: IncomingMessage,
   ): Promise<AdoptionOutcome>;
+  /**
+   * A GET of `sessionId` was served here: when it left the session's GET stream open here, this
+   * replica holds it now, and the messages kept for it while no replica held it go out on it.
+   */
+  heldGetStream(sessionId: string | undefined): Promise<void>;
   /** Sessions adopted from the store since start. */
   readonly adoptedCount: number;
   /** Stops listening to the cluster. */
@@ -51,9 +56,19 @@ export function createClusterSessions(options: {
   const offRemoved = cluster.sessions.onRemoved((sessionId) => {
     void local.get(sessionId)?.close();
   });
-  const offDelivery = cluster.bus.onDelivery(({ sessionId, frame }) => {
-    local.get(sessionId)?.deliverRemote(frame);
+  const offDelivery = cluster.bus.onDelivery(({ sessionId, frame, toClient }) => {
+    if (toClient === true) toGetStream(sessionId, frame);
+    else local.get(sessionId)?.deliverRemote(frame);
   });
+  /** A message for the GET stream: out on it when open here, else on to its holder or kept. */
+  function toGetStream(sessionId: string, frame: Frame): void {
+    if (local.get(sessionId)?.toGetStream(frame) === true) return;
+    cluster.getStreams.send(sessionId, frame).catch((error: unknown) => {
+      options.onWarning(
+        `session ${sessionId}: keeping a message for the GET stream: ${String(error)}`,
+      );
+    });
+  }
   const offBroadcast = cluster.bus.onBroadcast(({ sessionId, frame, toClient }) => {
     local.get(sessionId)?.applyBroadcast(frame, toClient === true);
   });
@@ -134,6 +149,15 @@ export function createClusterSessions(options: {
         void outcome.finally(() => pending.delete(sessionId));
       }
       return outcome;
+    },
+    async heldGetStream(sessionId) {
+      if (sessionId === undefined || local.get(sessionId)?.hasGetStream() !== true) return;
+      try {
+        const kept = await cluster.getStreams.hold(sessionId);
+        for (const frame of kept) toGetStream(sessionId, frame);
+      } catch (error) {
+        options.onWarning(`session ${sessionId}: taking the GET stream: ${String(error)}`);
+      }
     },
     get adoptedCount() {
       return adoptedCount;

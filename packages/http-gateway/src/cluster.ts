@@ -90,19 +90,45 @@ export interface ClusterCall {
   readonly id: JSONRPCId;
   /** The replica that ran it. */
   readonly replicaId: string;
+  /** The SSE stream (event-store stream id) that was to carry its answer. */
+  readonly streamId: string;
 }
 
 /** The calls in flight per session and replica, so that the calls of a lost replica get an answer. */
 export interface ClusterCalls {
-  /** A client request of `sessionId` is running on this replica (fire and forget). */
-  started(sessionId: string, id: JSONRPCId): void;
+  /**
+   * A client request of `sessionId` is running on this replica, its answer due on the SSE stream
+   * `streamId` (absent: a plain JSON answer, or not known). Fire and forget.
+   */
+  started(sessionId: string, id: JSONRPCId, streamId?: string): void;
   /** It was answered (fire and forget). */
   ended(sessionId: string, id: JSONRPCId): void;
   /**
-   * Takes, once across the cluster, the calls of `sessionId` that were running on a replica that is
-   * gone (its bus subscription closed, or its heartbeat expired): each is returned to one caller only.
+   * A client resumes a stream of `sessionId` with `lastEventId`: takes, once across the cluster, the
+   * calls of that session whose answer was due on that stream and that were running on a replica
+   * that is gone (its bus subscription closed): each is returned to one caller only. Calls of a gone
+   * replica whose stream is unknown are taken off the list without being returned (no stream a
+   * client reads carries them). An event id of another session's stream takes nothing.
    */
-  claimOrphaned(sessionId: string): Promise<readonly ClusterCall[]>;
+  claimOrphaned(sessionId: string, lastEventId: string): Promise<readonly ClusterCall[]>;
+}
+
+/**
+ * A session's standalone GET stream across replicas: a server message for it reaches the replica
+ * that holds the stream, or is kept (bounded) until a GET stream opens on any replica.
+ */
+export interface ClusterGetStreams {
+  /**
+   * Sends a server message to the replica holding the session's GET stream (never this one: call it
+   * when this replica has no GET stream open for the session); when no other replica holds it, the
+   * message is kept for the next GET stream.
+   */
+  send(sessionId: string, frame: Frame): Promise<void>;
+  /**
+   * This replica now holds the session's GET stream: resolves with the messages kept for it
+   * meanwhile, oldest first (and keeps them no longer).
+   */
+  hold(sessionId: string): Promise<readonly Frame[]>;
 }
 
 /** A rate limiter whose buckets live outside the process (shared by replicas). */
@@ -164,6 +190,7 @@ export interface GatewayCluster {
   readonly eventStore: EventStore;
   readonly bus: ClusterBus;
   readonly calls: ClusterCalls;
+  readonly getStreams: ClusterGetStreams;
   /** A limiter whose buckets every replica shares. */
   createRateLimiter(options: RateLimiterOptions): SharedRateLimiter;
   /** False while the shared store cannot be reached: new sessions get 503, `/readyz` 503. */

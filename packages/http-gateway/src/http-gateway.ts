@@ -145,6 +145,8 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     }
     const refusal = await dispatch(route, request, response, admitted, sessionId);
     if (refusal) refuse(refusal);
+    else if (request.method === "GET" && route.kind === "mcp")
+      await shared?.heldGetStream(sessionId);
   };
 
   async function dispatch(
@@ -266,10 +268,14 @@ async function prepareSharedSession(
   const outcome = await step.shared.adopt(step.handler, sessionId, step.identity, profile, request);
   if (outcome === "unavailable") return storeUnavailable();
   if (outcome === "unknown") return undefined;
-  if (request.method !== "GET" || headerValue(request, "last-event-id") === undefined) return;
-  const answered = await answerOrphanedCalls(step.cluster, sessionId, step.response).catch(
-    () => false,
-  );
+  const lastEventId = headerValue(request, "last-event-id");
+  if (request.method !== "GET" || lastEventId === undefined) return;
+  const answered = await answerOrphanedCalls(
+    step.cluster,
+    sessionId,
+    lastEventId,
+    step.response,
+  ).catch(() => false);
   return answered ? "answered" : undefined;
 }
 

@@ -18,6 +18,7 @@ export type {
   ClusterCall,
   ClusterCalls,
   ClusterDelivery,
+  ClusterGetStreams,
   GatewayCluster,
   ModernRelay,
   RelayedModernContext,

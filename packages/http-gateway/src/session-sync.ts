@@ -7,10 +7,18 @@ const SYNC_LOGGING_ID = "~sync~logging";
 export interface SessionSync {
   /** The session's record, once created here or adopted. */
   record: SharedSessionRecord | undefined;
-  /** A client message on its way in: false when it must not reach this replica's router. */
-  incoming(message: JSONRPCMessage): boolean;
+  /**
+   * A client message on its way in (`info`: its transport's facts, `extra.streamId` naming the SSE
+   * stream that carries the answer): false when it must not reach this replica's router.
+   */
+  incoming(message: JSONRPCMessage, info?: FrameInfo): boolean;
   /** A response on its way to the client (saved first when it acknowledges a logging level). */
   answered(message: JSONRPCMessage): Promise<void>;
+  /**
+   * A response was handed to the client's stream (stored, when resumable): the call leaves the
+   * cluster's list only now, so that a replica lost in between leaves it listed, never unanswered.
+   */
+  sent(message: JSONRPCMessage): void;
   /** A record another replica saved: a new logging level goes to this replica's router too. */
   applySaved(record: SharedSessionRecord): void;
   /** A broadcast client message: a cancellation of a call that runs here goes in. */
@@ -50,12 +58,17 @@ export function createSessionSync(options: {
   };
   const sync: SessionSync = {
     record: options.adopted,
-    incoming(message) {
+    incoming(message, frameInfo) {
       if (!("method" in message)) return true;
       const params = (message.params ?? {}) as Record<string, unknown>;
       if ("id" in message) {
         inFlight.add(keyOf(message.id));
-        cluster.calls.started(sessionId, message.id);
+        const streamId = frameInfo?.extra?.streamId;
+        cluster.calls.started(
+          sessionId,
+          message.id,
+          typeof streamId === "string" ? streamId : undefined,
+        );
         if (message.method === "logging/setLevel") {
           levelRequests.set(keyOf(message.id), String(params.level));
         }
@@ -71,7 +84,6 @@ export function createSessionSync(options: {
     async answered(message) {
       if ("method" in message) return;
       const key = keyOf(message.id);
-      finish(message.id);
       const asked = levelRequests.get(key);
       levelRequests.delete(key);
       if (asked === undefined || !("result" in message) || sync.record === undefined) return;
@@ -80,6 +92,9 @@ export function createSessionSync(options: {
       await cluster.sessions
         .save(sync.record, options.ttlMs)
         .catch(options.warn("saving its logging level"));
+    },
+    sent(message) {
+      if (!("method" in message)) finish(message.id);
     },
     applySaved(saved) {
       if (saved.loggingLevel === undefined || saved.loggingLevel === level) return;

@@ -8,7 +8,7 @@ import {
 } from "@patchbay/jsonrpc-core";
 import { createAnswerRouting } from "./answer-routing.js";
 import type { GatewayCluster, SharedSessionRecord } from "./cluster.js";
-import { createSessionSync } from "./session-sync.js";
+import { createSessionSync, type SessionSync } from "./session-sync.js";
 import { createSharedSubscriptions } from "./shared-subscriptions.js";
 
 /** JSON-RPC code of an `initialize` whose session could not be shared (the store is unreachable). */
@@ -43,6 +43,10 @@ export interface SharedSessionTransport extends Transport {
   applySubscription(uri: string, subscribed: boolean): void;
   /** A client message broadcast by another replica (see `SessionSync.applyBroadcast`). */
   applyBroadcast(frame: Frame, toClient: boolean): void;
+  /** Sends a server message on the session's GET stream: false when none is open here. */
+  toGetStream(frame: Frame): boolean;
+  /** Whether this replica holds the session's GET stream. */
+  hasGetStream(): boolean;
   /** Saves the record again (after Redis came back empty). */
   resave(): Promise<void>;
 }
@@ -101,8 +105,12 @@ export function shareSession(
     for (const message of messages) observe(message);
     const kept = messages.flatMap((message) => {
       const routed = answers.incoming(message);
-      const admitted = routed !== undefined && phase.admit(routed, info);
-      return admitted && !subscriptions.refused(routed) && sync.incoming(routed) ? [routed] : [];
+      const admitted =
+        routed !== undefined &&
+        phase.admit(routed, info) &&
+        !subscriptions.refused(routed) &&
+        sync.incoming(routed, info);
+      return admitted ? [routed] : [];
     });
     if (kept.length === 0) return;
     touch();
@@ -124,29 +132,19 @@ export function shareSession(
 
   async function send(frame: Frame, sendOptions?: Parameters<Transport["send"]>[1]) {
     if (isBatch(frame)) {
-      for (const message of frame)
-        await Promise.all([subscriptions.answered(message), sync.answered(message)]);
-      return inner.send(frame, sendOptions);
+      for (const message of frame) await subscriptions.answered(message);
+      return sendAnswers(inner, sync, frame, sendOptions);
     }
     if (!("method" in frame)) {
       if (frame.id === ADOPT_INITIALIZE_ID) return adoptionAnswered();
       const ours = frame.id === ADOPT_LOGGING_ID || sync.ownsAnswer(frame);
       if (ours || (await subscriptions.answered(frame))) return;
-      await sync.answered(frame);
       if (initialize === undefined || frame.id !== initialize.id) {
-        return inner.send(frame, sendOptions);
+        return sendAnswers(inner, sync, frame, sendOptions);
       }
-      const created = await createRecord(frame, initialize.params, options);
+      const params = initialize.params;
       initialize = undefined;
-      if (created !== undefined) {
-        sync.record = created;
-        phase.answered();
-      }
-      const answer = created === undefined ? unavailableAnswer(frame) : frame;
-      await inner.send(answer, sendOptions);
-      // A session no other replica can find is not handed out.
-      if (answer !== frame) await inner.close();
-      return;
+      return answerInitialize(frame, params, { inner, sync, phase, options, sendOptions });
     }
     const outgoing = "id" in frame ? answers.outgoing(frame) : frame;
     const related = sendOptions?.relatedRequestId;
@@ -154,9 +152,16 @@ export function shareSession(
       frame.method === "notifications/progress" ||
       (related !== undefined && sync.isInFlight(related));
     if (onCallStream || options.hasStandaloneStream()) return inner.send(outgoing, sendOptions);
-    // For the GET stream, which another replica may hold.
-    const delivery = { sessionId, frame: outgoing, toClient: true };
-    await cluster.bus.broadcast(delivery).catch(warn("sending a message to the GET stream"));
+    // For the GET stream, which another replica may hold, or none yet (then it is kept for it).
+    await cluster.getStreams
+      .send(sessionId, outgoing)
+      .catch(warn("sending a message to the GET stream"));
+  }
+
+  function toGetStream(frame: Frame): boolean {
+    if (!options.hasStandaloneStream()) return false;
+    inner.send(frame).catch(warn("sending a message to the GET stream"));
+    return true;
   }
 
   inner.onClose((event) => {
@@ -187,12 +192,11 @@ export function shareSession(
     applySaved: (saved) => sync.applySaved(saved),
     applySubscription: (uri, subscribed) => subscriptions.applySubscription(uri, subscribed),
     applyBroadcast(frame, toClient) {
-      if (!toClient) {
-        for (const message of isBatch(frame) ? frame : [frame]) sync.applyBroadcast(message);
-      } else if (options.hasStandaloneStream()) {
-        inner.send(frame).catch(warn("sending a message to the GET stream"));
-      }
+      if (toClient) toGetStream(frame);
+      else for (const message of isBatch(frame) ? frame : [frame]) sync.applyBroadcast(message);
     },
+    toGetStream,
+    hasGetStream: () => options.hasStandaloneStream(),
     async resave() {
       if (sync.record === undefined) return;
       await cluster.sessions.save({ ...sync.record, lastActivityAt: options.now() }, options.ttlMs);
@@ -217,6 +221,49 @@ function replayLoggingLevel(
   if (level === undefined) return;
   const params = { level };
   emit({ jsonrpc: "2.0", id: ADOPT_LOGGING_ID, method: "logging/setLevel", params }, info);
+}
+
+/**
+ * Sends responses (saving a logging level first), and takes their calls off the cluster's list only
+ * once they were handed to the client's stream.
+ */
+async function sendAnswers(
+  inner: Transport,
+  sync: SessionSync,
+  frame: Frame,
+  sendOptions: Parameters<Transport["send"]>[1],
+): Promise<void> {
+  const messages = isBatch(frame) ? frame : [frame];
+  for (const message of messages) await sync.answered(message);
+  await inner.send(frame, sendOptions).finally(() => {
+    for (const message of messages) sync.sent(message);
+  });
+}
+
+/**
+ * Saves the record of a session created here, then sends the client its `initialize` answer; when
+ * the store failed, an error instead, and the session ends (no other replica could find it).
+ */
+async function answerInitialize(
+  frame: JSONRPCMessage,
+  initializeParams: Record<string, unknown>,
+  context: {
+    readonly inner: Transport;
+    readonly sync: SessionSync;
+    readonly phase: { answered(): void };
+    readonly options: SharedSessionOptions;
+    readonly sendOptions: Parameters<Transport["send"]>[1];
+  },
+): Promise<void> {
+  const { inner, sync } = context;
+  const created = await createRecord(frame, initializeParams, context.options);
+  if (created !== undefined) {
+    sync.record = created;
+    context.phase.answered();
+  }
+  const answer = created === undefined ? unavailableAnswer(frame) : frame;
+  await inner.send(answer, context.sendOptions).finally(() => sync.sent(frame));
+  if (answer !== frame) await inner.close();
 }
 
 /** Pushes the record's expiry ahead on activity, at most once per tenth of the TTL (or minute). */

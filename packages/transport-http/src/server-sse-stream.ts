@@ -17,6 +17,12 @@ export interface ServerSseStreamOptions {
   readonly eventStore?: EventStore | undefined;
   /** Extra response headers (for example the session id). */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Holds the headers back until the first write (a stream that starts with a priming event): a
+   * server that dies before its priming event is stored then never showed the client a stream it
+   * could not resume. Default: headers go out at once.
+   */
+  readonly deferHeaders?: boolean;
   /** Called once when the HTTP response ends, whoever ended it. */
   readonly onEnd?: () => void;
   /**
@@ -71,7 +77,7 @@ export class ServerSseStream {
       connection: "keep-alive",
       "x-accel-buffering": "no",
     });
-    response.flushHeaders();
+    if (options.deferHeaders !== true) response.flushHeaders();
     response.on("close", () => this.finish());
     if (options.keepAliveIntervalMs > 0) {
       this.keepAlive = options.clock.setInterval(() => {

@@ -35,9 +35,11 @@ export function openSessionStream(
   streamId: string,
   headers: Readonly<Record<string, string>>,
   session: StreamSession,
+  deferHeaders = false,
 ): ServerSseStream {
   return new ServerSseStream(response, {
     streamId,
+    deferHeaders,
     clock: settings.clock,
     keepAliveIntervalMs: settings.keepAliveIntervalMs,
     eventStore: settings.eventStore,

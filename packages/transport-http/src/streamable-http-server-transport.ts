@@ -226,26 +226,34 @@ export class StreamableHttpServerTransport implements Transport {
     const exchange = createPostExchange(frame, response, mode, rejected, streamId);
     this.routes.add(exchange);
     if (mode === "sse") {
-      exchange.stream = openSessionStream(
+      const prime = shouldPrime(this.settings, this.newestClientVersion);
+      const stream = openSessionStream(
         this.settings,
         response,
         exchange.streamId,
         headers,
         this.streamSession,
+        prime,
       );
-      if (shouldPrime(this.settings, this.newestClientVersion)) {
-        await exchange.stream.prime(this.settings.retryIntervalMs);
-      }
-      // Invalid batch elements have no id to route by; they are answered first, on this stream.
-      for (const message of rejected) await exchange.stream.send(message);
-    } else {
-      // Headers go out now so the client's send() completes; the body follows once answered.
-      response.writeHead(200, { ...headers, "content-type": "application/json" });
-      response.flushHeaders();
-      response.on("close", () => {
-        if (!response.writableFinished) exchange.done = true;
-      });
+      exchange.stream = stream;
+      // Writes are queued in order: the priming event, then invalid batch elements (they have no id
+      // to route by, so they are answered first, on this stream), then whatever the frame brings.
+      const written = [
+        ...(prime ? [stream.prime(this.settings.retryIntervalMs)] : []),
+        ...rejected.map((message) => stream.send(message)),
+      ];
+      // The frame goes in before the priming event is stored, so that a listener (a cluster's list
+      // of calls in flight) records its requests before the client holds an id to resume with.
+      this.events.emitFrame(frame, { ...info, extra: { ...info.extra, streamId } });
+      await Promise.all(written);
+      return;
     }
+    // Headers go out now so the client's send() completes; the body follows once answered.
+    response.writeHead(200, { ...headers, "content-type": "application/json" });
+    response.flushHeaders();
+    response.on("close", () => {
+      if (!response.writableFinished) exchange.done = true;
+    });
     this.events.emitFrame(frame, info);
   }
 

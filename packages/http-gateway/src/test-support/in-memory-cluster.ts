@@ -1,4 +1,4 @@
-import type { Unsubscribe } from "@patchbay/jsonrpc-core";
+import type { Frame, Unsubscribe } from "@patchbay/jsonrpc-core";
 import { createInMemoryEventStore } from "@patchbay/transport-http";
 import type {
   ClusterCall,
@@ -15,13 +15,19 @@ export interface InMemoryClusterStore {
   up: boolean;
   /** Makes the next `save` reject (a store that fails at that moment). */
   failNextSave: boolean;
+  /** Replicas that count as gone: their calls in flight are orphans. */
+  readonly gone: Set<string>;
+  /** While true, `calls.ended` is lost (a replica that died before taking a call off the list). */
+  loseEnded: boolean;
   replica(replicaId: string): GatewayCluster;
 }
 
 /** Creates the shared state; `replica(id)` gives each replica its `GatewayCluster` view. */
 export function createInMemoryClusterStore(): InMemoryClusterStore {
   const records = new Map<string, SharedSessionRecord>();
-  const calls = new Map<string, Map<string, string>>();
+  const calls = new Map<string, Map<string, { replicaId: string; streamId?: string }>>();
+  const getHolders = new Map<string, string>();
+  const kept = new Map<string, Frame[]>();
   const channels = new Map<string, Set<(payload: unknown) => void>>();
   const eventStore = createInMemoryEventStore();
   const listen = (channel: string, listener: (payload: never) => void): Unsubscribe => {
@@ -37,6 +43,8 @@ export function createInMemoryClusterStore(): InMemoryClusterStore {
     records,
     up: true,
     failNextSave: false,
+    gone: new Set(),
+    loseEnded: false,
     replica(replicaId) {
       const check = async () => {
         if (!store.up) throw new Error("store down");
@@ -95,16 +103,45 @@ export function createInMemoryClusterStore(): InMemoryClusterStore {
             listen("broadcast", listener),
         },
         calls: {
-          started(sessionId, id) {
-            const own = calls.get(sessionId) ?? new Map<string, string>();
+          started(sessionId, id, streamId) {
+            const own = calls.get(sessionId) ?? new Map();
             calls.set(sessionId, own);
-            own.set(JSON.stringify(id), replicaId);
+            own.set(JSON.stringify(id), {
+              replicaId,
+              ...(streamId === undefined ? {} : { streamId }),
+            });
           },
           ended(sessionId, id) {
-            calls.get(sessionId)?.delete(JSON.stringify(id));
+            if (!store.loseEnded) calls.get(sessionId)?.delete(JSON.stringify(id));
           },
-          async claimOrphaned(): Promise<readonly ClusterCall[]> {
-            return [];
+          async claimOrphaned(sessionId, lastEventId): Promise<readonly ClusterCall[]> {
+            // The in-memory event store's ids are `<stream id>_<n>`.
+            const streamId = lastEventId.slice(0, Math.max(0, lastEventId.lastIndexOf("_")));
+            const claimed: ClusterCall[] = [];
+            for (const [field, call] of calls.get(sessionId) ?? []) {
+              if (!store.gone.has(call.replicaId) || call.streamId !== streamId) continue;
+              calls.get(sessionId)?.delete(field);
+              claimed.push({ id: JSON.parse(field), replicaId: call.replicaId, streamId });
+            }
+            return claimed;
+          },
+        },
+        getStreams: {
+          async send(sessionId, frame) {
+            const holder = getHolders.get(sessionId);
+            if (holder !== undefined && holder !== replicaId) {
+              publish(`replica:${holder}`, { sessionId, frame, toClient: true });
+              return;
+            }
+            const own = kept.get(sessionId) ?? [];
+            kept.set(sessionId, own);
+            own.push(frame);
+          },
+          async hold(sessionId) {
+            getHolders.set(sessionId, replicaId);
+            const own = kept.get(sessionId) ?? [];
+            kept.delete(sessionId);
+            return own;
           },
         },
         createRateLimiter(options) {

@@ -1,0 +1,101 @@
+import type { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRedisCluster, type RedisCluster } from "./redis-cluster.js";
+import { connectRedis } from "./redis-connection.js";
+import { type RedisServerProcess, startRedisServer } from "./testing/redis-server.js";
+
+let redis: RedisServerProcess;
+let raw: Redis;
+const clusters: RedisCluster[] = [];
+let prefixCounter = 0;
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  raw = await connectRedis({ url: redis.url });
+});
+afterAll(async () => {
+  await Promise.all(clusters.map((cluster) => cluster.close()));
+  raw.disconnect();
+  await redis.stop();
+});
+
+/** Two live replicas on a key prefix of their own. */
+async function replicas(): Promise<{ prefix: string; a: RedisCluster; b: RedisCluster }> {
+  prefixCounter += 1;
+  const prefix = `calls${prefixCounter}:`;
+  const [a, b] = await Promise.all(
+    ["a", "b"].map((replicaId) =>
+      createRedisCluster({ url: redis.url, replicaId, keyPrefix: prefix, sessionTtlMs: 60_000 }),
+    ),
+  );
+  clusters.push(a as RedisCluster, b as RedisCluster);
+  return { prefix, a: a as RedisCluster, b: b as RedisCluster };
+}
+
+/** Lists a call as running on a replica that never joined (a replica that is gone). */
+async function listOnGone(prefix: string, sessionId: string, id: number, stream?: string) {
+  const value = JSON.stringify({ replica: "gone", stream });
+  await raw.hset(`${prefix}call-streams:${sessionId}`, JSON.stringify(id), value);
+}
+
+describe("the calls in flight", () => {
+  it("are listed with the replica and the stream that carries each answer, and leave when answered", async () => {
+    const { prefix, a } = await replicas();
+    a.calls.started("s1", 1, "p-1");
+    a.calls.started("s1", "two");
+    // Fire and forget: a command on the same connection comes back after them.
+    await a.heartbeat();
+    expect(await raw.hgetall(`${prefix}call-streams:s1`)).toEqual({
+      "1": JSON.stringify({ replica: "a", stream: "p-1" }),
+      '"two"': JSON.stringify({ replica: "a" }),
+    });
+    a.calls.ended("s1", 1);
+    await a.heartbeat();
+    expect(Object.keys(await raw.hgetall(`${prefix}call-streams:s1`))).toEqual(['"two"']);
+  });
+
+  it("hand a resumed stream's orphaned calls to one replica only, and only that stream's", async () => {
+    const { prefix, a, b } = await replicas();
+    for (const id of [1, 2]) await listOnGone(prefix, "s1", id, "p-1");
+    await listOnGone(prefix, "s1", 3, "p-2");
+    const [byA, byB] = await Promise.all([
+      a.calls.claimOrphaned("s1", "p-1@1700000000000-0"),
+      b.calls.claimOrphaned("s1", "p-1@1700000000000-0"),
+    ]);
+    const claimed = [...byA, ...byB].map((call) => call.id).sort();
+    expect(claimed).toEqual([1, 2]);
+    expect([...byA, ...byB].every((call) => call.replicaId === "gone")).toBe(true);
+    expect(await a.calls.claimOrphaned("s1", "p-1@1700000000000-1")).toEqual([]);
+    // An event sent while Redis was down names its stream too.
+    expect(await b.calls.claimOrphaned("s1", "p-2@unstored-4")).toEqual([
+      { id: 3, replicaId: "gone", streamId: "p-2" },
+    ]);
+  });
+
+  it("claim nothing for another session's stream, a live replica's call, or a malformed id", async () => {
+    const { prefix, a, b } = await replicas();
+    // Replica a listens on its bus channel (a gateway does from its start).
+    const listening = await connectRedis({ url: redis.url });
+    await listening.subscribe(`${prefix}replica:a`);
+    await listOnGone(prefix, "s1", 1, "p-1");
+    a.calls.started("s1", 2, "p-1");
+    await a.heartbeat();
+    expect(await b.calls.claimOrphaned("s2", "p-1@1700000000000-0")).toEqual([]);
+    expect(await b.calls.claimOrphaned("s1", "p-1")).toEqual([]);
+    expect(await b.calls.claimOrphaned("s1", "p-1@x")).toEqual([]);
+    expect(await b.calls.claimOrphaned("s1", "p-1@1700000000000-0")).toEqual([
+      { id: 1, replicaId: "gone", streamId: "p-1" },
+    ]);
+    expect(Object.keys(await raw.hgetall(`${prefix}call-streams:s1`))).toEqual(["2"]);
+    listening.disconnect();
+  });
+
+  it("take a gone replica's calls without a known stream off the list, unanswered", async () => {
+    const { prefix, b } = await replicas();
+    await listOnGone(prefix, "s1", 1);
+    // An entry that names its replica alone.
+    await raw.hset(`${prefix}call-streams:s1`, "2", "gone");
+    expect(await b.calls.claimOrphaned("s1", "s1.standalone@1700000000000-0")).toEqual([]);
+    expect(await raw.hlen(`${prefix}call-streams:s1`)).toBe(0);
+  });
+});
