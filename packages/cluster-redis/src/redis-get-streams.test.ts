@@ -81,6 +81,31 @@ describe("the GET streams of sessions", () => {
     expect(await b.getStreams.hold("s1")).toEqual([note(2)]);
   });
 
+  it("are forgotten with their session: a DELETE leaves no key of the session behind", async () => {
+    const [a, b] = (await replicas(["a", "b"])) as [RedisCluster, RedisCluster];
+    const prefix = `get${prefixCounter}:`;
+    const inspector = await connectRedis({ url: redis.url });
+    await a.sessions.save(
+      {
+        sessionId: "s1",
+        owner: "alice",
+        profile: "",
+        protocolVersion: "2025-11-25",
+        initializeParams: {},
+        lastActivityAt: 1,
+      },
+      60_000,
+    );
+    await a.getStreams.hold("s1");
+    await b.getStreams.send("s1", note(1));
+    a.calls.started("s1", 7, "stream-1");
+    await a.heartbeat(); // a command after the fire-and-forget one: it has run
+    expect((await inspector.keys(`${prefix}*s1*`)).length).toBeGreaterThanOrEqual(3);
+    await b.sessions.remove("s1");
+    expect(await inspector.keys(`${prefix}*s1*`)).toEqual([]);
+    inspector.disconnect();
+  });
+
   it("never send to the sending replica itself: what it holds but cannot send is kept", async () => {
     const [a] = (await replicas(["a"])) as [RedisCluster];
     await a.getStreams.hold("s1");

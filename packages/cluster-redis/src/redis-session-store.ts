@@ -91,6 +91,13 @@ export function createRedisSessionStore(options: {
     },
     async remove(sessionId) {
       await client.multi().del(keyOf(sessionId)).publish(removedChannel, sessionId).exec();
+      // What other parts keep per session goes with it (one key a command, for Redis Cluster).
+      await client
+        .pipeline()
+        .del(`${prefix}call-streams:${sessionId}`)
+        .del(`${prefix}get-holder:{${sessionId}}`)
+        .del(`${prefix}get-kept:{${sessionId}}`)
+        .exec();
     },
     onRemoved(listener): Unsubscribe {
       return options.subscriber.listen(removedChannel, listener);
