@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import { TransportError } from "@patchbay/jsonrpc-core";
+import { createFrameDecoder, type Frame, TransportError } from "@patchbay/jsonrpc-core";
 import { describe, expect, it } from "vitest";
 import { FrameWriter } from "./frame-writer.js";
 
@@ -94,5 +94,39 @@ describe("FrameWriter", () => {
     await new Promise((resolve) => setImmediate(resolve));
     void writer.send(message("d"));
     expect(chunks).toHaveLength(3);
+  });
+
+  it("writes a relayed large result in pieces, as one line in the queue", async () => {
+    const resultText = `{ "text" : "${"é".repeat(70_000)}" }`;
+    let decoded: Frame | undefined;
+    createFrameDecoder({
+      relayLargeResults: true,
+      onFrame: (frame) => {
+        decoded = frame;
+      },
+      onError: (error) => {
+        throw error;
+      },
+    }).push(`{"jsonrpc":"2.0","id":1,"result":${resultText}}\n`);
+    const { result } = decoded as { result: unknown };
+    const { stream, written, callbacks } = slowStream();
+    const writer = new FrameWriter(stream, () => "the test stream");
+    const sends = [writer.send({ jsonrpc: "2.0", id: 2, result }), writer.send(message("next"))];
+    // The three pieces are in the stream; the next line waits for drain.
+    expect(stream.writableLength).toBe(
+      Buffer.byteLength(`{"jsonrpc":"2.0","id":2,"result":${resultText}}\n`),
+    );
+    while (written.length < 4) {
+      callbacks.shift()?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    callbacks.shift()?.();
+    await Promise.all(sends);
+    expect(written).toEqual([
+      '{"jsonrpc":"2.0","id":2,"result":',
+      resultText,
+      "}\n",
+      `${JSON.stringify(message("next"))}\n`,
+    ]);
   });
 });

@@ -2,14 +2,15 @@ import { describe, expect, it } from "vitest";
 import { InvalidFrameError, LineTooLongError } from "../errors/transport-errors.js";
 import type { Frame } from "../messages.js";
 import type { FrameInfo } from "../transport.js";
-import { encodeLine } from "./encode-line.js";
-import { createFrameDecoder } from "./frame-decoder.js";
+import { encodeLine, encodeLinePieces } from "./encode-line.js";
+import { createFrameDecoder, RELAY_MIN_CHARS } from "./frame-decoder.js";
 
-function collect(maxLineBytes?: number) {
+function collect(maxLineBytes?: number, relayLargeResults?: boolean) {
   const frames: [Frame, FrameInfo][] = [];
   const errors: Error[] = [];
   const decoder = createFrameDecoder({
     ...(maxLineBytes === undefined ? {} : { maxLineBytes }),
+    ...(relayLargeResults === undefined ? {} : { relayLargeResults }),
     onFrame: (frame, info) => frames.push([frame, info]),
     onError: (error) => errors.push(error),
   });
@@ -87,5 +88,40 @@ describe("createFrameDecoder", () => {
     expect(errors[0]?.message).toBe(
       "A line of 100 bytes is over the limit of 16 bytes (maxLineBytes); dropped",
     );
+  });
+
+  describe("relayLargeResults", () => {
+    /** A response line of `chars` characters whose result text is not as JSON.stringify writes it. */
+    function responseLine(chars: number): { line: string; resultText: string } {
+      const start = '{"jsonrpc":"2.0","id":1,"result":{ "content" : [{"type":"text","text":"';
+      const end = '\u00e9"}] }}';
+      const text = "é".repeat(chars - start.length - end.length);
+      return {
+        line: `${start}${text}${end}\r\n`,
+        resultText: `${start.slice(33)}${text}${end.slice(0, -1)}`,
+      };
+    }
+
+    /** Decodes `line` in 16 KiB chunks and encodes its result again under id 2. */
+    function relayed(line: string, relayLargeResults?: boolean) {
+      const { decoder, frames } = collect(undefined, relayLargeResults);
+      const bytes = new TextEncoder().encode(line);
+      for (let at = 0; at < bytes.length; at += 16 * 1024)
+        decoder.push(bytes.subarray(at, at + 16 * 1024));
+      const frame = frames[0]?.[0] as { result: unknown };
+      return encodeLinePieces({ jsonrpc: "2.0", id: 2, result: frame.result });
+    }
+
+    it("writes the result of a line of 64 KiB characters or more on as it came", () => {
+      const { line, resultText } = responseLine(RELAY_MIN_CHARS);
+      expect(relayed(line, true)).toEqual(['{"jsonrpc":"2.0","id":2,"result":', resultText, "}\n"]);
+    });
+
+    it("serializes the result of a shorter line, and of any line when not asked to relay", () => {
+      expect(typeof relayed(responseLine(RELAY_MIN_CHARS - 1).line, true)).toBe("string");
+      expect(typeof relayed(responseLine(RELAY_MIN_CHARS).line)).toBe("string");
+      const pieces = relayed(responseLine(RELAY_MIN_CHARS).line, false);
+      expect(JSON.parse(pieces as string).result.content[0].text.endsWith("éé")).toBe(true);
+    });
   });
 });
