@@ -1,4 +1,5 @@
 import { LineTooLongError } from "../errors/transport-errors.js";
+import { Utf8Pieces } from "./utf8-pieces.js";
 
 /**
  * Default `maxLineBytes`: 64 MiB, room for a tool result of 50 MB (a few large base64 images or a big
@@ -84,7 +85,7 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
   const textDecoder = new TextDecoder();
   const textEncoder = new TextEncoder();
   const eagerDecodeBytes = options.eagerDecodeBytes ?? EAGER_DECODE_BYTES;
-  const streamDecoder = new TextDecoder(); // a long pending line's, chunk by chunk
+  const pieces = new Utf8Pieces(); // a long pending line's, chunk by chunk
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
   // The text of the pending chunks so far, once the line grew past eagerDecodeBytes.
@@ -111,9 +112,9 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
   /** Decodes the chunk just added to a long pending line (all of them, when it just grew long). */
   function decodeEagerly(part: Uint8Array): void {
     if (decoded !== undefined) {
-      decoded.push(streamDecoder.decode(part, { stream: true }));
+      decoded.push(pieces.decode(part));
     } else if (pendingBytes >= eagerDecodeBytes) {
-      decoded = pending.map((chunk) => streamDecoder.decode(chunk, { stream: true }));
+      decoded = pending.map((chunk) => pieces.decode(chunk));
     }
   }
 
@@ -128,11 +129,11 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
     const final = last.length > 0 ? last : (pending[pending.length - 1] as Uint8Array);
     const carriageReturn = final[final.length - 1] === CARRIAGE_RETURN;
     if (pendingBytes + last.length - (carriageReturn ? 1 : 0) > maxLineBytes) {
-      streamDecoder.decode(); // resets it
+      pieces.reset();
       emit(takePending(last));
       return;
     }
-    parts.push(streamDecoder.decode(last));
+    parts.push(pieces.decode(last, true));
     pending = [];
     pendingBytes = 0;
     const text = parts.join("");
@@ -155,7 +156,7 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
   }
 
   function startDropping(): void {
-    if (decoded !== undefined) streamDecoder.decode(); // resets it
+    if (decoded !== undefined) pieces.reset();
     decoded = undefined;
     const line = takePending(new Uint8Array(0));
     dropping = {
