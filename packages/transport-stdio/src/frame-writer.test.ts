@@ -98,8 +98,9 @@ describe("FrameWriter", () => {
 
   it("writes a relayed large result in pieces, as one line in the queue", async () => {
     const resultText = `{ "text" : "${"é".repeat(70_000)}" }`;
+    const line = Buffer.from(`{"jsonrpc":"2.0","id":1,"result":${resultText}}\n`);
     let decoded: Frame | undefined;
-    createFrameDecoder({
+    const decoder = createFrameDecoder({
       relayLargeResults: true,
       onFrame: (frame) => {
         decoded = frame;
@@ -107,26 +108,34 @@ describe("FrameWriter", () => {
       onError: (error) => {
         throw error;
       },
-    }).push(`{"jsonrpc":"2.0","id":1,"result":${resultText}}\n`);
+    });
+    // Two chunks: the line is decoded as it arrives, and its bytes are kept.
+    decoder.push(line.subarray(0, 100_000));
+    decoder.push(line.subarray(100_000));
     const { result } = decoded as { result: unknown };
-    const { stream, written, callbacks } = slowStream();
+    const written: Buffer[] = [];
+    const callbacks: (() => void)[] = [];
+    const stream = new Writable({
+      highWaterMark: 1,
+      write(chunk: Buffer, _encoding, callback) {
+        written.push(chunk);
+        callbacks.push(callback);
+      },
+    });
     const writer = new FrameWriter(stream, () => "the test stream");
     const sends = [writer.send({ jsonrpc: "2.0", id: 2, result }), writer.send(message("next"))];
-    // The three pieces are in the stream; the next line waits for drain.
-    expect(stream.writableLength).toBe(
-      Buffer.byteLength(`{"jsonrpc":"2.0","id":2,"result":${resultText}}\n`),
-    );
-    while (written.length < 4) {
+    const relayedLine = `{"jsonrpc":"2.0","id":2,"result":${resultText}}\n`;
+    // The pieces are in the stream; the next line waits for drain.
+    expect(stream.writableLength).toBe(Buffer.byteLength(relayedLine));
+    while (written.length < 5) {
       callbacks.shift()?.();
       await new Promise((resolve) => setImmediate(resolve));
     }
     callbacks.shift()?.();
     await Promise.all(sends);
-    expect(written).toEqual([
-      '{"jsonrpc":"2.0","id":2,"result":',
-      resultText,
-      "}\n",
-      `${JSON.stringify(message("next"))}\n`,
-    ]);
+    expect(written).toHaveLength(5);
+    expect(Buffer.concat(written).toString()).toBe(
+      `${relayedLine}${JSON.stringify(message("next"))}\n`,
+    );
   });
 });

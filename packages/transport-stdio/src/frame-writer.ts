@@ -3,7 +3,7 @@ import { encodeLinePieces, type Frame, TransportError } from "@patchbay/jsonrpc-
 
 interface PendingWrite {
   /** The line, or a relayed large result's line in pieces written one after the other. */
-  readonly line: string | readonly string[];
+  readonly line: string | readonly (string | Uint8Array)[];
   readonly resolve: () => void;
   readonly reject: (error: Error) => void;
 }
@@ -133,11 +133,15 @@ export class FrameWriter {
     const { line } = pending;
     if (typeof line === "string") return this.#output.write(line, settle);
     let accepted = true;
-    // Callbacks run in order: the last piece's says whether the whole line was written.
+    // Corked, the pieces go out in one vectored write where the stream supports it. Callbacks run
+    // in order: the last piece's says whether the whole line was written.
+    this.#output.cork();
     for (let index = 0; index < line.length - 1; index++) {
-      accepted = this.#output.write(line[index] as string) && accepted;
+      accepted = this.#output.write(line[index] as string | Uint8Array) && accepted;
     }
-    return this.#output.write(line[line.length - 1] as string, settle) && accepted;
+    accepted = this.#output.write(line[line.length - 1] as string | Uint8Array, settle) && accepted;
+    this.#output.uncork();
+    return accepted;
   }
 
   /** The TransportError for a failure of the stream, naming its destination. */

@@ -17,7 +17,7 @@ const RESULT_KEY = '"result"';
  * piece is parsed once, as `decode` would. Any text this cannot cut (other member orders, a head or
  * tail longer than 1 KiB, invalid JSON) goes to `decode` as it is.
  */
-export function decodeKeepingResult(text: string): DecodeResult {
+export function decodeKeepingResult(text: string, bytes?: LineBytes): DecodeResult {
   const head = readHead(text);
   if (head === undefined) return decode(text);
   // A response names "jsonrpc" and "id": when the head has both, nothing is likely to follow.
@@ -32,9 +32,56 @@ export function decodeKeepingResult(text: string): DecodeResult {
   const resultText = text.slice(head.valueStart, parts.end);
   // A line break inside the kept text would end a line (or an SSE field) when it is written again.
   if (decoded.ok && resultText.indexOf("\n") === -1 && resultText.indexOf("\r") === -1) {
-    keepResultText(parts.result, resultText);
+    const span = bytes && byteSpan(text, bytes, head.valueStart, parts.end);
+    keepResultText(parts.result, resultText, span);
   }
   return decoded;
+}
+
+/** The UTF-8 bytes of a line of text, in the pieces it arrived in (see `createLineSplitter`). */
+export interface LineBytes {
+  readonly chunks: readonly Uint8Array[];
+  /** The line's length in bytes without its line ending (a last `\r` in `chunks` is not part of it). */
+  readonly length: number;
+}
+
+/**
+ * The bytes of `text.slice(start, end)` within the line's bytes, as views of its chunks. Only when
+ * the text holds no U+FFFD: then the bytes were valid UTF-8 (the decoder replaces anything else by
+ * it), so characters and bytes correspond one to one, after a byte order mark the decoder dropped.
+ */
+function byteSpan(
+  text: string,
+  bytes: LineBytes,
+  start: number,
+  end: number,
+): Uint8Array[] | undefined {
+  if (text.indexOf("\ufffd") !== -1) return undefined;
+  const encoder = new TextEncoder();
+  const mark = byteAt(bytes, 0) === 0xef && byteAt(bytes, 1) === 0xbb && byteAt(bytes, 2) === 0xbf;
+  const from = (mark ? 3 : 0) + encoder.encode(text.slice(0, start)).length;
+  const to = bytes.length - encoder.encode(text.slice(end)).length;
+  if (to < from) return undefined;
+  const span: Uint8Array[] = [];
+  let offset = 0;
+  for (const chunk of bytes.chunks) {
+    const first = Math.max(from - offset, 0);
+    const last = Math.min(to - offset, chunk.length);
+    if (first < last)
+      span.push(first === 0 && last === chunk.length ? chunk : chunk.subarray(first, last));
+    offset += chunk.length;
+    if (offset >= to) break;
+  }
+  return span;
+}
+
+function byteAt(bytes: LineBytes, index: number): number | undefined {
+  let offset = index;
+  for (const chunk of bytes.chunks) {
+    if (offset < chunk.length) return chunk[offset];
+    offset -= chunk.length;
+  }
+  return undefined;
 }
 
 interface Head {

@@ -1,14 +1,15 @@
 import type { Frame } from "../messages.js";
-import { keptResultText } from "./kept-result-text.js";
+import { type KeptResult, keptResult } from "./kept-result-text.js";
 
 /**
  * Encodes a frame as JSON text. The frame is trusted (it is typed); a success response must carry a
  * `result` that is not `undefined`, or the member would vanish from the text.
  */
 export function encode(frame: Frame): string {
-  const pieces = encodePieces(frame);
+  const relayed = relayedResult(frame);
+  if (relayed === undefined) return JSON.stringify(frame);
   // A concatenation, not a copy: whoever writes the text flattens it once.
-  return typeof pieces === "string" ? pieces : pieces[0] + pieces[1] + pieces[2];
+  return `${envelopeStart(frame)}${relayed.text}}`;
 }
 
 /**
@@ -18,16 +19,21 @@ export function encode(frame: Frame): string {
  * without serializing or copying the result. Any other frame is one string.
  */
 export function encodePieces(frame: Frame): string | readonly [string, string, string] {
-  const text = keptResultText((frame as { result?: unknown }).result);
-  if (text !== undefined && !Array.isArray(frame) && isPlainResponse(frame)) {
-    const { jsonrpc, id } = frame as { jsonrpc: string; id: unknown };
-    return [
-      `{"jsonrpc":${JSON.stringify(jsonrpc)},"id":${JSON.stringify(id)},"result":`,
-      text,
-      "}",
-    ];
-  }
-  return JSON.stringify(frame);
+  const relayed = relayedResult(frame);
+  if (relayed === undefined) return JSON.stringify(frame);
+  return [envelopeStart(frame), relayed.text, "}"];
+}
+
+/** What was kept of the result of a plain `{ jsonrpc, id, result }` response, if anything. */
+export function relayedResult(frame: Frame): KeptResult | undefined {
+  const kept = keptResult((frame as { result?: unknown }).result);
+  return kept !== undefined && !Array.isArray(frame) && isPlainResponse(frame) ? kept : undefined;
+}
+
+/** `{"jsonrpc":"2.0","id":<id>,"result":` for a response that {@link relayedResult} accepted. */
+export function envelopeStart(frame: Frame): string {
+  const { jsonrpc, id } = frame as { jsonrpc: string; id: unknown };
+  return `{"jsonrpc":${JSON.stringify(jsonrpc)},"id":${JSON.stringify(id)},"result":`;
 }
 
 /** `{ jsonrpc, id, result }` in that order and nothing else, as a Connection answers. */

@@ -6,7 +6,15 @@
  */
 interface KeptText {
   readonly text: string;
+  /** The same text as UTF-8, in the pieces it arrived in, when known. */
+  readonly bytes: readonly Uint8Array[] | undefined;
   readonly snapshot: readonly unknown[];
+}
+
+/** What is kept of a result: its text, and the text's UTF-8 bytes when they were kept too. */
+export interface KeptResult {
+  readonly text: string;
+  readonly bytes: readonly Uint8Array[] | undefined;
 }
 
 /** Values (objects, arrays, keys, primitives) in a snapshot at most; larger results are not kept. */
@@ -17,11 +25,15 @@ const kept = new WeakMap<object, KeptText>();
 let anyKept = false;
 
 /**
- * Keeps `text` (the JSON text `result` was parsed from, with no line break in it) for
- * {@link keptResultText}. Returns false, keeping nothing, for a primitive or a value of more than
+ * Keeps `text` (the JSON text `result` was parsed from, with no line break in it), and optionally
+ * the same text as UTF-8 bytes, for {@link keptResult}. Returns false, keeping nothing, for a primitive or a value of more than
  * {@link MAX_SNAPSHOT_ENTRIES} entries.
  */
-export function keepResultText(result: unknown, text: string): boolean {
+export function keepResultText(
+  result: unknown,
+  text: string,
+  bytes?: readonly Uint8Array[],
+): boolean {
   if (typeof result !== "object" || result === null) return false;
   const snapshot: unknown[] = [];
   const complete = walk(result, (entry) => {
@@ -29,13 +41,13 @@ export function keepResultText(result: unknown, text: string): boolean {
     return snapshot.length <= MAX_SNAPSHOT_ENTRIES;
   });
   if (!complete) return false;
-  kept.set(result, { text, snapshot });
+  kept.set(result, { text, bytes, snapshot });
   anyKept = true;
   return true;
 }
 
-/** The kept text of `result`, when one was kept and the value is unchanged since; else undefined. */
-export function keptResultText(result: unknown): string | undefined {
+/** What was kept of `result`, when anything was and the value is unchanged since; else undefined. */
+export function keptResult(result: unknown): KeptResult | undefined {
   if (!anyKept || typeof result !== "object" || result === null) return undefined;
   const entry = kept.get(result);
   if (entry === undefined) return undefined;
@@ -44,7 +56,7 @@ export function keptResultText(result: unknown): string | undefined {
   const unchanged =
     walk(result, (value) => index < snapshot.length && value === snapshot[index++]) &&
     index === snapshot.length;
-  if (unchanged) return entry.text;
+  if (unchanged) return entry;
   kept.delete(result);
   return undefined;
 }

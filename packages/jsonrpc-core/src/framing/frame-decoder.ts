@@ -1,5 +1,5 @@
 import { decode } from "../codec/decode.js";
-import { decodeKeepingResult } from "../codec/decode-keeping-result.js";
+import { decodeKeepingResult, type LineBytes } from "../codec/decode-keeping-result.js";
 import { InvalidFrameError, LineTooLongError } from "../errors/transport-errors.js";
 import type { Frame } from "../messages.js";
 import type { FrameInfo } from "../transport.js";
@@ -45,9 +45,9 @@ export function createFrameDecoder(options: FrameDecoderOptions): LineDecoder {
   const relay = options.relayLargeResults === true;
   return createLineSplitter({
     maxLineBytes,
-    onLine(text: string) {
+    onLine(text: string, bytes?: LineBytes) {
       const result =
-        relay && text.length >= RELAY_MIN_CHARS ? decodeKeepingResult(text) : decode(text);
+        relay && text.length >= RELAY_MIN_CHARS ? decodeKeepingResult(text, bytes) : decode(text);
       if (!result.ok) {
         const reason = result.response.error.code === -32700 ? "not JSON" : "not JSON-RPC";
         options.onError(

@@ -1,3 +1,4 @@
+import type { LineBytes } from "../codec/decode-keeping-result.js";
 import { LineTooLongError } from "../errors/transport-errors.js";
 import { Utf8Pieces } from "./utf8-pieces.js";
 
@@ -57,7 +58,8 @@ export interface LineSplitterOptions {
   maxLineBytes?: number;
   /** Pending bytes from which a line is decoded as it arrives (default 64 KiB; for tests). */
   eagerDecodeBytes?: number;
-  onLine(text: string): void;
+  /** `bytes`: for a line decoded as it arrived, its bytes (owned by the splitter, never reused). */
+  onLine(text: string, bytes?: LineBytes): void;
   onDroppedLine(line: DroppedLine): void;
 }
 
@@ -70,7 +72,7 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   return createLineSplitter({
     maxLineBytes,
-    onLine: options.onLine,
+    onLine: (text) => options.onLine(text),
     onDroppedLine: (line) =>
       options.onError(new LineTooLongError(maxLineBytes, { lineBytes: line.lineBytes })),
   });
@@ -134,11 +136,14 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
       return;
     }
     parts.push(pieces.decode(last, true));
+    // Copy the last piece: the caller may reuse its buffer after push() returns.
+    const chunks = last.length > 0 ? [...pending, last.slice()] : pending;
+    const length = pendingBytes + last.length - (carriageReturn ? 1 : 0);
     pending = [];
     pendingBytes = 0;
     const text = parts.join("");
     const line = carriageReturn ? text.slice(0, -1) : text;
-    if (line.trim() !== "") options.onLine(line);
+    if (line.trim() !== "") options.onLine(line, { chunks, length });
   }
 
   function takePending(tail: Uint8Array): Uint8Array {
