@@ -63,13 +63,13 @@ export class FrameWriter {
     let count = 0;
     while (count < this.#queue.length) {
       const { line } = this.#queue[count] as PendingWrite;
-      // A line in pieces is large: it goes alone.
-      const length = typeof line === "string" ? line.length : MAX_BATCH_CHARS;
-      if (count > 0 && chars + length > MAX_BATCH_CHARS) break;
-      chars += length;
+      // A line in pieces (a relayed large result) goes alone: batches are joined strings.
+      if (typeof line !== "string") break;
+      if (count > 0 && chars + line.length > MAX_BATCH_CHARS) break;
+      chars += line.length;
       count++;
     }
-    if (count === 1) {
+    if (count <= 1) {
       this.#pump();
     } else {
       const batch = this.#queue.splice(0, count);
