@@ -113,11 +113,8 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
 
   /** Decodes the chunk just added to a long pending line (all of them, when it just grew long). */
   function decodeEagerly(part: Uint8Array): void {
-    if (decoded !== undefined) {
-      decoded.push(pieces.decode(part));
-    } else if (pendingBytes >= eagerDecodeBytes) {
-      decoded = pending.map((chunk) => pieces.decode(chunk));
-    }
+    if (decoded !== undefined) decoded.push(pieces.decode(part));
+    else if (pendingBytes >= eagerDecodeBytes) decoded = pending.map((one) => pieces.decode(one));
   }
 
   /** Ends the pending line with `last` (the bytes before its newline). */
@@ -130,7 +127,8 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
     decoded = undefined;
     const final = last.length > 0 ? last : (pending[pending.length - 1] as Uint8Array);
     const carriageReturn = final[final.length - 1] === CARRIAGE_RETURN;
-    if (pendingBytes + last.length - (carriageReturn ? 1 : 0) > maxLineBytes) {
+    const length = pendingBytes + last.length - (carriageReturn ? 1 : 0);
+    if (length > maxLineBytes) {
       pieces.reset();
       emit(takePending(last));
       return;
@@ -138,7 +136,6 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
     parts.push(pieces.decode(last, true));
     // Copy the last piece: the caller may reuse its buffer after push() returns.
     const chunks = last.length > 0 ? [...pending, last.slice()] : pending;
-    const length = pendingBytes + last.length - (carriageReturn ? 1 : 0);
     pending = [];
     pendingBytes = 0;
     const text = parts.join("");
