@@ -7,6 +7,9 @@
 // process spent per call (its own threads, from /proc: robust on a shared machine), medians of
 // COMPARE_REPETITIONS (default 3).
 //   COMPARE_CALLS (default 4000) calls per throughput figure.
+//   COMPARE_BYTES=10485760: large results instead: the server and the gateway only, COMPARE_CALLS
+//   (default 10 in this mode) calls of the blob tool one at a time after two warm-up calls: ms per
+//   call (median) and the target process's CPU ms per call.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -23,7 +26,8 @@ const roots = [
   ["after", join(here, "..", "..")],
 ];
 const repetitions = Number(process.env.COMPARE_REPETITIONS ?? 3);
-const calls = Number(process.env.COMPARE_CALLS ?? 4000);
+const bytes = Number(process.env.COMPARE_BYTES ?? 0);
+const calls = Number(process.env.COMPARE_CALLS ?? (bytes > 0 ? 10 : 4000));
 const workDir = mkdtempSync(join(tmpdir(), "patchbay-compare-"));
 
 function targets(label, root) {
@@ -36,7 +40,7 @@ function targets(label, root) {
       limits: { requestsPerMinute: 1_000_000_000 },
     }),
   );
-  return [
+  const all = [
     { name: `server (${label})`, tool: "echo", args: [echo] },
     {
       name: `gateway (${label})`,
@@ -49,6 +53,32 @@ function targets(label, root) {
       http: [join(root, "apps", "proxy", "dist", "cli.js"), "--config", config, "--port", "0"],
     },
   ];
+  return bytes > 0 ? all.slice(0, 2) : all;
+}
+
+/** Large results, one call at a time: ms per call (median) and the target's CPU ms per call. */
+async function measureLarge(target) {
+  const peer = new StdioPeer(process.execPath, target.args);
+  try {
+    await peer.initialize();
+    const params = { name: target.tool.replace(/echo$/, "blob"), arguments: { bytes } };
+    const call = () => peer.request("tools/call", params);
+    for (let index = 0; index < 2; index++) await call();
+    const times = [];
+    const before = cpuMicros(peer.pid);
+    for (let index = 0; index < calls; index++) {
+      const start = process.hrtime.bigint();
+      await call();
+      times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+    return {
+      p50: median(times),
+      t16: Number.NaN,
+      cpu: (cpuMicros(peer.pid) - before) / calls / 1000,
+    };
+  } finally {
+    await peer.close();
+  }
 }
 
 async function measureHttp(target) {
@@ -69,6 +99,7 @@ async function measureHttp(target) {
 }
 
 async function measure(target) {
+  if (bytes > 0) return measureLarge(target);
   if (target.http !== undefined) return measureHttp(target);
   const peer = new StdioPeer(process.execPath, target.args);
   try {
@@ -97,6 +128,21 @@ try {
   rmSync(workDir, { recursive: true, force: true });
 }
 const m = (name, key) => median(figures.get(name)[key]);
+if (bytes > 0) {
+  console.log(
+    `| target (${bytes} bytes) | ms per call | CPU ms per call (own process) |\n| --- | --- | --- |`,
+  );
+  for (const target of all) {
+    console.log(
+      `| ${target.name} | ${m(target.name, "p50").toFixed(1)} | ${m(target.name, "cpu").toFixed(1)} |`,
+    );
+  }
+  for (const [label] of roots) {
+    const ratio = m(`gateway (${label})`, "p50") / m(`server (${label})`, "p50");
+    console.log(`${label}: gateway / direct ${ratio.toFixed(2)}x`);
+  }
+  process.exit(0);
+}
 console.log(
   "| target | p50 µs | calls/s @16 (proxy: @64) | CPU µs per call (own process) |\n| --- | --- | --- | --- |",
 );

@@ -25,6 +25,8 @@ export function createBackendTransportFactory(logger: Logger): BackendTransportF
             ? {}
             : { maxLineBytes: backend.maxMessageBytes }),
           stderr: (line) => logger.info(`[${backend.name}] ${line}`),
+          // Large results go on to the client as received, not parsed and serialized again.
+          relayLargeResults: true,
         });
       case "http":
         return new StreamableHttpClientTransport({ url: backend.url, headers: backend.headers });

@@ -34,6 +34,7 @@ it("exports exactly the documented runtime surface", () => {
     "decodeValue",
     "encode",
     "encodeLine",
+    "encodeLinePieces",
     "fromSdkTransport",
     "isBatch",
     "isJSONRPCErrorResponse",

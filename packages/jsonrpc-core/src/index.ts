@@ -48,7 +48,7 @@ export {
   LineTooLongError,
   TransportError,
 } from "./errors/transport-errors.js";
-export { encodeLine } from "./framing/encode-line.js";
+export { encodeLine, encodeLinePieces } from "./framing/encode-line.js";
 export { createFrameDecoder, type FrameDecoderOptions } from "./framing/frame-decoder.js";
 export {
   createLineDecoder,

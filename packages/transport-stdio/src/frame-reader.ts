@@ -16,6 +16,12 @@ export interface FrameReaderHandlers {
   onEnd(error?: Error): void;
 }
 
+/** How a {@link FrameReader} decodes (see jsonrpc-core's `createFrameDecoder`). */
+export interface FrameReaderOptions {
+  readonly maxLineBytes?: number | undefined;
+  readonly relayLargeResults?: boolean | undefined;
+}
+
 /**
  * Reads newline-delimited JSON-RPC from a stream with jsonrpc-core's frame decoder. Bad lines are
  * reported and skipped; the reader keeps going until the stream ends.
@@ -27,12 +33,17 @@ export class FrameReader {
   #attached = false;
   #ended = false;
 
-  /** `maxLineBytes` defaults to jsonrpc-core's (64 MiB). */
-  constructor(input: Readable, handlers: FrameReaderHandlers, maxLineBytes?: number) {
+  /** `maxLineBytes` defaults to jsonrpc-core's (64 MiB); `relayLargeResults` to false. */
+  constructor(
+    input: Readable,
+    handlers: FrameReaderHandlers,
+    { maxLineBytes, relayLargeResults }: FrameReaderOptions = {},
+  ) {
     this.#input = input;
     this.#handlers = handlers;
     this.#decoder = createFrameDecoder({
       ...(maxLineBytes === undefined ? {} : { maxLineBytes }),
+      relayLargeResults: relayLargeResults === true,
       onFrame: (frame, info) => {
         if (this.#attached) handlers.onFrame(frame, info);
       },

@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import { TransportError } from "@patchbay/jsonrpc-core";
+import { createFrameDecoder, type Frame, TransportError } from "@patchbay/jsonrpc-core";
 import { describe, expect, it } from "vitest";
 import { FrameWriter } from "./frame-writer.js";
 
@@ -94,5 +94,48 @@ describe("FrameWriter", () => {
     await new Promise((resolve) => setImmediate(resolve));
     void writer.send(message("d"));
     expect(chunks).toHaveLength(3);
+  });
+
+  it("writes a relayed large result in pieces, as one line in the queue", async () => {
+    const resultText = `{ "text" : "${"é".repeat(70_000)}" }`;
+    const line = Buffer.from(`{"jsonrpc":"2.0","id":1,"result":${resultText}}\n`);
+    let decoded: Frame | undefined;
+    const decoder = createFrameDecoder({
+      relayLargeResults: true,
+      onFrame: (frame) => {
+        decoded = frame;
+      },
+      onError: (error) => {
+        throw error;
+      },
+    });
+    // Two chunks: the line is decoded as it arrives, and its bytes are kept.
+    decoder.push(line.subarray(0, 100_000));
+    decoder.push(line.subarray(100_000));
+    const { result } = decoded as { result: unknown };
+    const written: Buffer[] = [];
+    const callbacks: (() => void)[] = [];
+    const stream = new Writable({
+      highWaterMark: 1,
+      write(chunk: Buffer, _encoding, callback) {
+        written.push(chunk);
+        callbacks.push(callback);
+      },
+    });
+    const writer = new FrameWriter(stream, () => "the test stream");
+    const sends = [writer.send({ jsonrpc: "2.0", id: 2, result }), writer.send(message("next"))];
+    const relayedLine = `{"jsonrpc":"2.0","id":2,"result":${resultText}}\n`;
+    // The pieces are in the stream; the next line waits for drain.
+    expect(stream.writableLength).toBe(Buffer.byteLength(relayedLine));
+    while (written.length < 5) {
+      callbacks.shift()?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    callbacks.shift()?.();
+    await Promise.all(sends);
+    expect(written).toHaveLength(5);
+    expect(Buffer.concat(written).toString()).toBe(
+      `${relayedLine}${JSON.stringify(message("next"))}\n`,
+    );
   });
 });

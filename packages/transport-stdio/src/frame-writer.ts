@@ -1,8 +1,9 @@
 import type { Writable } from "node:stream";
-import { encodeLine, type Frame, TransportError } from "@patchbay/jsonrpc-core";
+import { encodeLinePieces, type Frame, TransportError } from "@patchbay/jsonrpc-core";
 
 interface PendingWrite {
-  readonly line: string;
+  /** The line, or a relayed large result's line in pieces written one after the other. */
+  readonly line: string | readonly (string | Uint8Array)[];
   readonly resolve: () => void;
   readonly reject: (error: Error) => void;
 }
@@ -39,7 +40,7 @@ export class FrameWriter {
   /** Queues one frame; rejects with a TransportError when the stream failed or was closed. */
   send(frame: Frame): Promise<void> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
-    const line = encodeLine(frame);
+    const line = encodeLinePieces(frame);
     return new Promise<void>((resolve, reject) => {
       this.#queue.push({ line, resolve, reject });
       if (this.#batchOpen) return;
@@ -61,17 +62,19 @@ export class FrameWriter {
     let chars = 0;
     let count = 0;
     while (count < this.#queue.length) {
-      const length = (this.#queue[count] as PendingWrite).line.length;
-      if (count > 0 && chars + length > MAX_BATCH_CHARS) break;
-      chars += length;
+      const { line } = this.#queue[count] as PendingWrite;
+      // A line in pieces (a relayed large result) goes alone: batches are joined strings.
+      if (typeof line !== "string") break;
+      if (count > 0 && chars + line.length > MAX_BATCH_CHARS) break;
+      chars += line.length;
       count++;
     }
-    if (count === 1) {
+    if (count <= 1) {
       this.#pump();
     } else {
       const batch = this.#queue.splice(0, count);
       const accepted = this.#output.write(
-        batch.map((pending) => pending.line).join(""),
+        batch.map((pending) => pending.line as string).join(""),
         (error) => {
           const failure = error ? this.writeError(error) : undefined;
           for (const pending of batch) {
@@ -112,17 +115,33 @@ export class FrameWriter {
     while (!this.#waitingForDrain && this.#failure === undefined) {
       const pending = this.#queue.shift();
       if (pending === undefined) break;
-      const accepted = this.#output.write(pending.line, (error) => {
-        if (error) pending.reject(this.writeError(error));
-        else pending.resolve();
-      });
-      if (!accepted) this.#waitingForDrain = true;
+      if (!this.#write(pending)) this.#waitingForDrain = true;
     }
     if (this.#closeAfterQueue && this.#queue.length === 0 && this.#failure === undefined) {
       this.#closeAfterQueue = false;
       this.fail(new TransportError(`Cannot send: ${this.#describe()} is closed`));
       if (!this.#output.writableEnded) this.#output.end();
     }
+  }
+
+  /** Writes one line (in its pieces, if any, without joining them); false once the stream is full. */
+  #write(pending: PendingWrite): boolean {
+    const settle = (error: Error | null | undefined) => {
+      if (error) pending.reject(this.writeError(error));
+      else pending.resolve();
+    };
+    const { line } = pending;
+    if (typeof line === "string") return this.#output.write(line, settle);
+    let accepted = true;
+    // Corked, the pieces go out in one vectored write where the stream supports it. Callbacks run
+    // in order: the last piece's says whether the whole line was written.
+    this.#output.cork();
+    for (let index = 0; index < line.length - 1; index++) {
+      accepted = this.#output.write(line[index] as string | Uint8Array) && accepted;
+    }
+    accepted = this.#output.write(line[line.length - 1] as string | Uint8Array, settle) && accepted;
+    this.#output.uncork();
+    return accepted;
   }
 
   /** The TransportError for a failure of the stream, naming its destination. */

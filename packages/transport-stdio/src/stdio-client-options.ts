@@ -39,6 +39,13 @@ export interface StdioClientTransportOptions {
   /** Longest line accepted, in UTF-8 bytes; longer lines are reported and skipped. Default 64 MiB. */
   readonly maxLineBytes?: number;
   /**
+   * For a relay such as a gateway: a success response on a line of 64 KiB or more keeps the text of
+   * its result, and sending that same result on over another transport of jsonrpc-core's framing
+   * writes the text as it came instead of serializing the result again (unless it was changed in
+   * place). The text stays in memory as long as the result does. Default false.
+   */
+  readonly relayLargeResults?: boolean;
+  /**
    * Run the child in its own process group and signal the whole group, so that grandchildren (the
    * real server behind `npx` or a shell script) stop too. Default true, except on Windows.
    */

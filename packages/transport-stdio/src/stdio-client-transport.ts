@@ -159,7 +159,7 @@ class ChildProcessTransport implements StdioClientTransport {
         onError: (error) => this.#events.emitError(error),
         onEnd: (error) => this.#onStdoutEnd(error),
       },
-      options.maxLineBytes,
+      { maxLineBytes: options.maxLineBytes, relayLargeResults: options.relayLargeResults },
     );
     if (typeof stderr === "function" && child.stderr !== null) {
       const splitter = createStderrLineSplitter(stderr);

@@ -55,7 +55,7 @@ class StdioServerTransport implements Transport {
                 new TransportError(`Cannot read stdin: ${error.message}`, { cause: error }),
               ),
       },
-      options.maxLineBytes,
+      { maxLineBytes: options.maxLineBytes },
     );
     this.#writer = new FrameWriter(this.#output, () => "stdout");
     this.#output.on("error", this.#onOutputError);

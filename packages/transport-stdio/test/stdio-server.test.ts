@@ -1,5 +1,10 @@
 import { PassThrough, Writable } from "node:stream";
-import { createConnection, InvalidFrameError, TransportError } from "@patchbay/jsonrpc-core";
+import {
+  createConnection,
+  type Frame,
+  InvalidFrameError,
+  TransportError,
+} from "@patchbay/jsonrpc-core";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
   createStdioClientTransport,
@@ -7,6 +12,8 @@ import {
   type StdioClientTransport,
   type StdioExitDetails,
 } from "../src/index.js";
+// @ts-expect-error: a plain JavaScript fixture, also run as a child process.
+import { resultText } from "./fixtures/raw-result-server.mjs";
 import { createProcessTracker, fixture } from "./support/process-tracker.js";
 import { recordEvents } from "./support/transport-recorder.js";
 
@@ -144,5 +151,60 @@ describe("stdio server transport on given streams", () => {
     await expect(transport.send({ jsonrpc: "2.0", method: "y" })).rejects.toSatisfy((error) =>
       TransportError.isInstance(error),
     );
+  });
+});
+
+/**
+ * A relay as a gateway builds it: a client of a child server (relayLargeResults as given) and a
+ * server transport over in-process streams whose `relay` requests are answered with what the child
+ * answers. Returns the line the relay writes for a `relay` request with id "front".
+ */
+async function relayOnce(chars: number, relayLargeResults: boolean): Promise<string> {
+  const backend = createStdioClientTransport({
+    command: process.execPath,
+    args: [fixture("raw-result-server.mjs")],
+    name: "raw-result-server",
+    gracePeriodMs: 10_000,
+    relayLargeResults,
+    spawn: tracker.spawn,
+  });
+  opened.push(backend);
+  const backendConnection = createConnection(backend);
+  await backendConnection.start();
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const front = createConnection(createStdioServerTransport({ input, output }));
+  front.handle("relay", () => backendConnection.request("call", { chars }));
+  await front.start();
+  const written: Buffer[] = [];
+  const line = new Promise<string>((resolve) => {
+    output.on("data", (chunk: Buffer) => {
+      written.push(chunk);
+      const text = Buffer.concat(written).toString("utf8");
+      if (text.endsWith("\n")) resolve(text);
+    });
+  });
+  input.write(`${JSON.stringify({ jsonrpc: "2.0", id: "front", method: "relay" })}\n`);
+  const answer = await line;
+  await front.close();
+  return answer;
+}
+
+describe("relaying large results (relayLargeResults)", () => {
+  it("writes a large result on exactly as the child wrote it, under the client's id", async () => {
+    const line = await relayOnce(100_000, true);
+    expect(line).toBe(`{"jsonrpc":"2.0","id":"front","result":${resultText(100_000)} }\n`);
+    const frame = JSON.parse(line) as Frame & { result: { content: { text: string }[] } };
+    expect(frame.result.content[0]?.text.startsWith('aé😀A\\"')).toBe(true);
+  });
+
+  it("serializes the result again without it, with the same content", async () => {
+    const line = await relayOnce(100_000, false);
+    expect(line.startsWith('{"jsonrpc":"2.0","id":"front","result":{"content":[{')).toBe(true);
+    expect(JSON.parse(line)).toEqual({
+      jsonrpc: "2.0",
+      id: "front",
+      result: JSON.parse(resultText(100_000)),
+    });
   });
 });

@@ -2,14 +2,15 @@ import { describe, expect, it } from "vitest";
 import { InvalidFrameError, LineTooLongError } from "../errors/transport-errors.js";
 import type { Frame } from "../messages.js";
 import type { FrameInfo } from "../transport.js";
-import { encodeLine } from "./encode-line.js";
-import { createFrameDecoder } from "./frame-decoder.js";
+import { encodeLine, encodeLinePieces } from "./encode-line.js";
+import { createFrameDecoder, RELAY_MIN_CHARS } from "./frame-decoder.js";
 
-function collect(maxLineBytes?: number) {
+function collect(maxLineBytes?: number, relayLargeResults?: boolean) {
   const frames: [Frame, FrameInfo][] = [];
   const errors: Error[] = [];
   const decoder = createFrameDecoder({
     ...(maxLineBytes === undefined ? {} : { maxLineBytes }),
+    ...(relayLargeResults === undefined ? {} : { relayLargeResults }),
     onFrame: (frame, info) => frames.push([frame, info]),
     onError: (error) => errors.push(error),
   });
@@ -87,5 +88,82 @@ describe("createFrameDecoder", () => {
     expect(errors[0]?.message).toBe(
       "A line of 100 bytes is over the limit of 16 bytes (maxLineBytes); dropped",
     );
+  });
+
+  describe("relayLargeResults", () => {
+    /** A response line of `chars` characters whose result text is not as JSON.stringify writes it. */
+    function responseLine(chars: number): { line: string; resultText: string } {
+      const start = '{"jsonrpc":"2.0","id":1,"result":{ "content" : [{"type":"text","text":"';
+      const end = '\u00e9"}] }}';
+      const text = "é".repeat(chars - start.length - end.length);
+      return {
+        line: `${start}${text}${end}\r\n`,
+        resultText: `${start.slice(33)}${text}${end.slice(0, -1)}`,
+      };
+    }
+
+    /** Decodes `line` (text or bytes) in 16 KiB chunks and encodes its result again under id 2. */
+    function relayed(
+      line: string | Uint8Array,
+      relayLargeResults?: boolean,
+      chunkBytes = 16 * 1024,
+    ) {
+      const { decoder, frames } = collect(undefined, relayLargeResults);
+      const bytes = typeof line === "string" ? new TextEncoder().encode(line) : line;
+      for (let at = 0; at < bytes.length; at += chunkBytes)
+        decoder.push(bytes.subarray(at, at + chunkBytes));
+      const frame = frames[0]?.[0] as { result: unknown };
+      return encodeLinePieces({ jsonrpc: "2.0", id: 2, result: frame.result });
+    }
+
+    const head = '{"jsonrpc":"2.0","id":2,"result":';
+    const bytesOf = (pieces: readonly (string | Uint8Array)[]) =>
+      pieces.filter((piece): piece is Uint8Array => typeof piece !== "string");
+
+    it("writes the bytes of the result of a line of 64 KiB characters or more on as they came", () => {
+      const { line, resultText } = responseLine(RELAY_MIN_CHARS);
+      const pieces = relayed(line, true);
+      expect(pieces[0]).toBe(head);
+      expect(pieces.at(-1)).toBe("}\n");
+      // Between the envelope and the closing brace: views of the chunks as they arrived.
+      expect(bytesOf(pieces as readonly (string | Uint8Array)[])).toHaveLength(pieces.length - 2);
+      expect(Buffer.concat(bytesOf(pieces as readonly (string | Uint8Array)[])).toString()).toBe(
+        resultText,
+      );
+    });
+
+    it("finds the result's bytes after a byte order mark and multi-byte ids", () => {
+      const { line, resultText } = responseLine(RELAY_MIN_CHARS);
+      const marked = Buffer.concat([
+        Buffer.of(0xef, 0xbb, 0xbf),
+        Buffer.from(line.replace('"id":1', '"id":"é😀"')),
+      ]);
+      const pieces = relayed(marked, true, 1000) as readonly (string | Uint8Array)[];
+      expect(Buffer.concat(bytesOf(pieces)).toString()).toBe(resultText);
+    });
+
+    it("writes the text of a result whose line was not valid UTF-8 or held U+FFFD", () => {
+      const { line } = responseLine(RELAY_MIN_CHARS);
+      const invalid = Buffer.from(line);
+      invalid[invalid.indexOf("é") + 1] = 0x41; // é's second byte: "\ufffdA"
+      for (const bytes of [invalid, Buffer.from(line.replace("é", "\ufffd"))]) {
+        const pieces = relayed(bytes, true);
+        expect(pieces).toHaveLength(3);
+        expect(typeof pieces[1]).toBe("string");
+        expect((pieces[1] as string).includes("\ufffd")).toBe(true);
+      }
+    });
+
+    it("writes the text of a result on a long line that arrived in one chunk", () => {
+      const { line, resultText } = responseLine(RELAY_MIN_CHARS);
+      expect(relayed(line, true, line.length * 2)).toEqual([head, resultText, "}\n"]);
+    });
+
+    it("serializes the result of a shorter line, and of any line when not asked to relay", () => {
+      expect(typeof relayed(responseLine(RELAY_MIN_CHARS - 1).line, true)).toBe("string");
+      expect(typeof relayed(responseLine(RELAY_MIN_CHARS).line)).toBe("string");
+      const pieces = relayed(responseLine(RELAY_MIN_CHARS).line, false);
+      expect(JSON.parse(pieces as string).result.content[0].text.endsWith("éé")).toBe(true);
+    });
   });
 });

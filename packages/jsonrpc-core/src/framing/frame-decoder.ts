@@ -1,4 +1,5 @@
 import { decode } from "../codec/decode.js";
+import { decodeKeepingResult, type LineBytes } from "../codec/decode-keeping-result.js";
 import { InvalidFrameError, LineTooLongError } from "../errors/transport-errors.js";
 import type { Frame } from "../messages.js";
 import type { FrameInfo } from "../transport.js";
@@ -22,7 +23,17 @@ export interface FrameDecoderOptions {
    * they could be read from the ends of the line. Decoding goes on with the next line.
    */
   onError(error: Error): void;
+  /**
+   * For relays (a gateway): a success response on a line of 64 KiB or more keeps the text of its
+   * `result`, and encoding that same result again (`encode`, `encodeLine`, `encodeLinePieces`)
+   * writes the text as it came instead of serializing the result, unless the result was changed
+   * in place since. The text stays in memory as long as the result does. Default false.
+   */
+  relayLargeResults?: boolean;
 }
+
+/** Lines from which {@link FrameDecoderOptions.relayLargeResults} keeps a result's text. */
+export const RELAY_MIN_CHARS = 64 * 1024;
 
 /**
  * Newline-delimited JSON-RPC: splits a stream into lines and decodes each into a frame, the way
@@ -31,10 +42,12 @@ export interface FrameDecoderOptions {
 export function createFrameDecoder(options: FrameDecoderOptions): LineDecoder {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const textDecoder = new TextDecoder();
+  const relay = options.relayLargeResults === true;
   return createLineSplitter({
     maxLineBytes,
-    onLine(text: string) {
-      const result = decode(text);
+    onLine(text: string, bytes?: LineBytes) {
+      const result =
+        relay && text.length >= RELAY_MIN_CHARS ? decodeKeepingResult(text, bytes) : decode(text);
       if (!result.ok) {
         const reason = result.response.error.code === -32700 ? "not JSON" : "not JSON-RPC";
         options.onError(

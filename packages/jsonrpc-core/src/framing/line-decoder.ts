@@ -1,4 +1,6 @@
+import type { LineBytes } from "../codec/decode-keeping-result.js";
 import { LineTooLongError } from "../errors/transport-errors.js";
+import { Utf8Pieces } from "./utf8-pieces.js";
 
 /**
  * Default `maxLineBytes`: 64 MiB, room for a tool result of 50 MB (a few large base64 images or a big
@@ -56,7 +58,8 @@ export interface LineSplitterOptions {
   maxLineBytes?: number;
   /** Pending bytes from which a line is decoded as it arrives (default 64 KiB; for tests). */
   eagerDecodeBytes?: number;
-  onLine(text: string): void;
+  /** `bytes`: for a line decoded as it arrived, its bytes (owned by the splitter, never reused). */
+  onLine(text: string, bytes?: LineBytes): void;
   onDroppedLine(line: DroppedLine): void;
 }
 
@@ -69,7 +72,7 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   return createLineSplitter({
     maxLineBytes,
-    onLine: options.onLine,
+    onLine: (text) => options.onLine(text),
     onDroppedLine: (line) =>
       options.onError(new LineTooLongError(maxLineBytes, { lineBytes: line.lineBytes })),
   });
@@ -84,7 +87,7 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
   const textDecoder = new TextDecoder();
   const textEncoder = new TextEncoder();
   const eagerDecodeBytes = options.eagerDecodeBytes ?? EAGER_DECODE_BYTES;
-  const streamDecoder = new TextDecoder(); // a long pending line's, chunk by chunk
+  const pieces = new Utf8Pieces(); // a long pending line's, chunk by chunk
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
   // The text of the pending chunks so far, once the line grew past eagerDecodeBytes.
@@ -110,11 +113,8 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
 
   /** Decodes the chunk just added to a long pending line (all of them, when it just grew long). */
   function decodeEagerly(part: Uint8Array): void {
-    if (decoded !== undefined) {
-      decoded.push(streamDecoder.decode(part, { stream: true }));
-    } else if (pendingBytes >= eagerDecodeBytes) {
-      decoded = pending.map((chunk) => streamDecoder.decode(chunk, { stream: true }));
-    }
+    if (decoded !== undefined) decoded.push(pieces.decode(part));
+    else if (pendingBytes >= eagerDecodeBytes) decoded = pending.map((one) => pieces.decode(one));
   }
 
   /** Ends the pending line with `last` (the bytes before its newline). */
@@ -127,17 +127,20 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
     decoded = undefined;
     const final = last.length > 0 ? last : (pending[pending.length - 1] as Uint8Array);
     const carriageReturn = final[final.length - 1] === CARRIAGE_RETURN;
-    if (pendingBytes + last.length - (carriageReturn ? 1 : 0) > maxLineBytes) {
-      streamDecoder.decode(); // resets it
+    const length = pendingBytes + last.length - (carriageReturn ? 1 : 0);
+    if (length > maxLineBytes) {
+      pieces.reset();
       emit(takePending(last));
       return;
     }
-    parts.push(streamDecoder.decode(last));
+    parts.push(pieces.decode(last, true));
+    // Copy the last piece: the caller may reuse its buffer after push() returns.
+    const chunks = last.length > 0 ? [...pending, last.slice()] : pending;
     pending = [];
     pendingBytes = 0;
     const text = parts.join("");
     const line = carriageReturn ? text.slice(0, -1) : text;
-    if (line.trim() !== "") options.onLine(line);
+    if (line.trim() !== "") options.onLine(line, { chunks, length });
   }
 
   function takePending(tail: Uint8Array): Uint8Array {
@@ -155,7 +158,7 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
   }
 
   function startDropping(): void {
-    if (decoded !== undefined) streamDecoder.decode(); // resets it
+    if (decoded !== undefined) pieces.reset();
     decoded = undefined;
     const line = takePending(new Uint8Array(0));
     dropping = {

@@ -1,3 +1,4 @@
+import { parseOrUndefined, skipWhitespace } from "../codec/json-text.js";
 import type { JSONRPCId } from "../messages.js";
 
 /** What the ends of a dropped line say about the message it held. */
@@ -26,15 +27,15 @@ export function sniffEnvelope(head: string, tail: string): EnvelopeHint {
 /** Reads top-level members from the start while their values are primitives. */
 function scanHead(text: string): EnvelopeHint {
   const hint: EnvelopeHint = {};
-  let index = skipSpace(text, 0);
+  let index = skipWhitespace(text, 0);
   if (text[index] !== "{") return hint;
   index += 1;
   for (;;) {
-    const key = readString(text, skipSpace(text, index));
+    const key = readString(text, skipWhitespace(text, index));
     if (key === undefined) return hint;
-    index = skipSpace(text, key.end);
+    index = skipWhitespace(text, key.end);
     if (text[index] !== ":") return hint;
-    index = skipSpace(text, index + 1);
+    index = skipWhitespace(text, index + 1);
     if (key.value === "method") hint.messageType ??= "request";
     if (key.value === "result" || key.value === "error") hint.messageType ??= "response";
     const value = readPrimitive(text, index);
@@ -45,7 +46,7 @@ function scanHead(text: string): EnvelopeHint {
     ) {
       hint.id ??= value.value;
     }
-    index = skipSpace(text, value.end);
+    index = skipWhitespace(text, value.end);
     if (text[index] !== ",") return hint;
     index += 1;
   }
@@ -58,7 +59,7 @@ const TAIL_ID =
 function scanTail(text: string): JSONRPCId | undefined {
   const match = TAIL_ID.exec(text);
   if (match === null) return undefined;
-  const value = parse(match[1] as string);
+  const value = parseOrUndefined(match[1] as string);
   return typeof value === "string" || typeof value === "number" ? value : undefined;
 }
 
@@ -72,7 +73,7 @@ function readPrimitive(text: string, start: number): { value: unknown; end: numb
     pattern.lastIndex = start;
     const match = pattern.exec(text);
     if (match !== null && pattern.lastIndex < text.length) {
-      return { value: parse(match[0]), end: pattern.lastIndex };
+      return { value: parseOrUndefined(match[0]), end: pattern.lastIndex };
     }
   }
   return undefined;
@@ -84,23 +85,9 @@ function readString(text: string, start: number): { value: string; end: number }
     const character = text[index];
     if (character === "\\") index += 1;
     else if (character === '"') {
-      const value = parse(text.slice(start, index + 1));
+      const value = parseOrUndefined(text.slice(start, index + 1));
       return typeof value === "string" ? { value, end: index + 1 } : undefined;
     }
   }
   return undefined;
-}
-
-function skipSpace(text: string, start: number): number {
-  let index = start;
-  while (index < text.length && " \t\r\n".includes(text[index] as string)) index += 1;
-  return index;
-}
-
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
