@@ -40,6 +40,9 @@ export {
   type MemoryEventStoreOptions,
 } from "./memory-event-store.js";
 export {
+  type BoundCounter,
+  type BoundGauge,
+  type BoundHistogram,
   type Counter,
   createMetricRegistry,
   DEFAULT_LATENCY_BUCKETS,

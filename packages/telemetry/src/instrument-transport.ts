@@ -9,6 +9,7 @@ import {
 } from "@patchbay/jsonrpc-core";
 import { copyRecord } from "./copy-record.js";
 import { EventTypes } from "./event-types.js";
+import type { BoundCounter } from "./metric-registry.js";
 import { createRequestBooks, keyOf, type PendingRequests } from "./request-books.js";
 import { outcomeOfError } from "./response-outcome.js";
 import type { Telemetry } from "./telemetry.js";
@@ -57,6 +58,9 @@ export function instrumentTransport(
 
   const incomingLabels = { direction: "incoming", backend: options.backend };
   const outgoingLabels = { direction: "outgoing", backend: options.backend };
+  // Bound on first use: a direction no frame took shows no series.
+  let incomingFrames: BoundCounter | undefined;
+  let outgoingFrames: BoundCounter | undefined;
   const countNotification = (labels: typeof incomingLabels, message: JSONRPCMessage): void => {
     if (isJSONRPCNotification(message)) {
       telemetry.metrics.notifications.inc({ ...labels, method: message.method });
@@ -64,7 +68,8 @@ export function instrumentTransport(
   };
 
   const observeIncoming = (frame: Frame): void => {
-    telemetry.metrics.frames.inc(incomingLabels);
+    incomingFrames ??= telemetry.metrics.frames.bind(incomingLabels);
+    incomingFrames.inc();
     for (const message of messagesOf(frame)) {
       if (isJSONRPCRequest(message)) start(incoming, "incoming", message);
       else if (isJSONRPCResponse(message)) finish(outgoing, message);
@@ -126,7 +131,8 @@ export function instrumentTransport(
     start: () => transport.start(),
     close: () => transport.close(),
     async send(frame, sendOptions) {
-      telemetry.metrics.frames.inc(outgoingLabels);
+      outgoingFrames ??= telemetry.metrics.frames.bind(outgoingLabels);
+      outgoingFrames.inc();
       const started: string[] = [];
       const prepared = isBatch(frame)
         ? frame.map((message) => prepareOutgoing(message, started))

@@ -6,7 +6,8 @@ import {
   type JSONRPCMessage,
   type JSONRPCRequest,
 } from "@patchbay/jsonrpc-core";
-import { type RequestTracker, trackRequest } from "./request-tracker.js";
+import { requestSiteOf } from "./request-series.js";
+import { type RequestStart, type RequestTracker, startTracking } from "./request-tracker.js";
 import { outcomeOfResult } from "./response-outcome.js";
 import type { Telemetry } from "./telemetry.js";
 
@@ -41,17 +42,23 @@ export function createRequestBooks(
   context: { readonly backend?: string; readonly source?: string },
   maxPending: number,
 ): RequestBooks {
+  const sites = {
+    incoming: requestSiteOf(telemetry.metrics, "incoming", context.backend),
+    outgoing: requestSiteOf(telemetry.metrics, "outgoing", context.backend),
+  };
   return {
     start(pending, direction, request) {
       const key = keyOf(request.id);
       if (pending.size >= maxPending || pending.has(key)) return undefined;
-      const tracker = trackRequest(telemetry, {
+      const start: { -readonly [K in keyof RequestStart]: RequestStart[K] } = {
         direction,
         method: request.method,
         params: request.params,
         id: request.id,
-        ...context,
-      });
+      };
+      if (context.backend !== undefined) start.backend = context.backend;
+      if (context.source !== undefined) start.source = context.source;
+      const tracker = startTracking(telemetry, start, sites[direction]);
       pending.set(key, tracker);
       return tracker;
     },
