@@ -4,13 +4,14 @@ import {
   isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResponse,
+  type JSONRPCId,
   type JSONRPCMessage,
   type Transport,
 } from "@patchbay/jsonrpc-core";
 import { copyRecord } from "./copy-record.js";
 import { EventTypes } from "./event-types.js";
 import type { BoundCounter } from "./metric-registry.js";
-import { createRequestBooks, keyOf, type PendingRequests } from "./request-books.js";
+import { createRequestBooks, PendingRequests } from "./request-books.js";
 import { outcomeOfError } from "./response-outcome.js";
 import type { Telemetry } from "./telemetry.js";
 import { injectTraceContext } from "./trace-meta.js";
@@ -45,8 +46,8 @@ export function instrumentTransport(
   telemetry: Telemetry,
   options: InstrumentTransportOptions = {},
 ): Transport {
-  const incoming: PendingRequests = new Map();
-  const outgoing: PendingRequests = new Map();
+  const incoming = new PendingRequests();
+  const outgoing = new PendingRequests();
   const maxPending = options.maxPending ?? 10_000;
   const propagate = options.propagate ?? true;
   const context = {
@@ -80,7 +81,7 @@ export function instrumentTransport(
     }
   };
 
-  const prepareOutgoing = (message: JSONRPCMessage, started: string[]): JSONRPCMessage => {
+  const prepareOutgoing = (message: JSONRPCMessage, started: JSONRPCId[]): JSONRPCMessage => {
     if (!isJSONRPCRequest(message)) {
       if (isJSONRPCResponse(message)) finish(incoming, message);
       else {
@@ -90,7 +91,7 @@ export function instrumentTransport(
       return message;
     }
     const tracker = start(outgoing, "outgoing", message);
-    if (tracker !== undefined) started.push(keyOf(message.id));
+    if (tracker !== undefined) started.push(message.id);
     if (tracker === undefined || !propagate || Array.isArray(message.params)) return message;
     const params =
       message.params === undefined
@@ -112,9 +113,7 @@ export function instrumentTransport(
   });
   transport.onClose((event) => {
     const closed = { outcome: "closed", error: { message: "transport closed" } } as const;
-    for (const tracker of [...incoming.values(), ...outgoing.values()]) tracker.end(closed);
-    incoming.clear();
-    outgoing.clear();
+    for (const tracker of [...incoming.drain(), ...outgoing.drain()]) tracker.end(closed);
     telemetry.record({
       event_type: EventTypes.transportClosed,
       status: event.initiator === "error" ? "failure" : "success",
@@ -130,23 +129,29 @@ export function instrumentTransport(
   return {
     start: () => transport.start(),
     close: () => transport.close(),
-    async send(frame, sendOptions) {
+    // Not async: a frame that starts no request passes on the transport's own promise.
+    send(frame, sendOptions) {
       outgoingFrames ??= telemetry.metrics.frames.bind(outgoingLabels);
       outgoingFrames.inc();
-      const started: string[] = [];
-      const prepared = isBatch(frame)
-        ? frame.map((message) => prepareOutgoing(message, started))
-        : prepareOutgoing(frame, started);
+      const started: JSONRPCId[] = [];
+      let sent: Promise<void>;
       try {
-        await transport.send(prepared, sendOptions);
+        const prepared = isBatch(frame)
+          ? frame.map((message) => prepareOutgoing(message, started))
+          : prepareOutgoing(frame, started);
+        sent = transport.send(prepared, sendOptions);
       } catch (error) {
+        sent = Promise.reject(error);
+      }
+      if (started.length === 0) return sent;
+      return sent.then(undefined, (error: unknown) => {
         // The peer never saw these requests: close their books as failed sends.
-        for (const key of started) {
-          outgoing.get(key)?.end(outcomeOfError(error));
-          outgoing.delete(key);
+        for (const id of started) {
+          outgoing.get(id)?.end(outcomeOfError(error));
+          outgoing.delete(id);
         }
         throw error;
-      }
+      });
     },
     onFrame: (listener) => transport.onFrame(listener),
     onError: (listener) => transport.onError(listener),

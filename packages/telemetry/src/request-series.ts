@@ -48,7 +48,9 @@ export class RequestSite {
   readonly direction: RequestDirection;
   readonly backend: string | undefined;
   readonly #metrics: TelemetryMetrics;
-  readonly #calls = new Map<string, CallSeries>();
+  // By method, then by tool (`undefined`: requests that are not tool calls): no key is built.
+  readonly #calls = new Map<string, Map<string | undefined, CallSeries>>();
+  #bound = 0;
   #inFlight: BoundGauge | undefined;
 
   constructor(metrics: TelemetryMetrics, direction: RequestDirection, backend: string | undefined) {
@@ -68,11 +70,18 @@ export class RequestSite {
 
   /** The series of `method` (and `tool`), bound while fewer than the cap are. */
   calls(method: string, tool: string | undefined): CallSeries {
-    const key = tool === undefined ? method : `${method}\u0000${tool}`;
-    const known = this.#calls.get(key);
+    let byTool = this.#calls.get(method);
+    const known = byTool?.get(tool);
     if (known !== undefined) return known;
     const series = new CallSeries(this.#metrics, this.direction, this.backend, method, tool);
-    if (this.#calls.size < MAX_BOUND_CALLS_PER_SITE) this.#calls.set(key, series);
+    if (this.#bound < MAX_BOUND_CALLS_PER_SITE) {
+      if (byTool === undefined) {
+        byTool = new Map();
+        this.#calls.set(method, byTool);
+      }
+      byTool.set(tool, series);
+      this.#bound += 1;
+    }
     return series;
   }
 }

@@ -133,7 +133,11 @@ type MutableEventInput = { -readonly [K in keyof EventInput]: EventInput[K] };
 class Tracker implements RequestTracker {
   readonly trace: RequestTrace;
   readonly #telemetry: Telemetry;
-  readonly #start: RequestStart;
+  // The fields of the start, not the start: its params may be large and must not be kept.
+  readonly #direction: RequestDirection;
+  readonly #id: string | number | undefined;
+  readonly #source: string | undefined;
+  readonly #backend: string | undefined;
   readonly #site: RequestSite;
   readonly #method: string;
   readonly #tool: string | undefined;
@@ -151,7 +155,10 @@ class Tracker implements RequestTracker {
     span: BridgedSpan | undefined,
   ) {
     this.#telemetry = telemetry;
-    this.#start = start;
+    this.#direction = start.direction;
+    this.#id = start.id;
+    this.#source = start.source;
+    this.#backend = start.backend;
     this.#site = site;
     this.#method = method;
     this.#tool = tool;
@@ -163,7 +170,6 @@ class Tracker implements RequestTracker {
   // Built by assignment, not spreads: this runs twice per message.
   event(eventType: string, status: EventStatus, data: Record<string, unknown>): MutableEventInput {
     const trace = this.trace;
-    const start = this.#start;
     const input: MutableEventInput = {
       event_type: eventType,
       status,
@@ -173,15 +179,15 @@ class Tracker implements RequestTracker {
       data,
     };
     if (trace.parentSpanId !== undefined) input.parent_span_id = trace.parentSpanId;
-    if (start.source !== undefined) input.source = start.source;
-    if (start.backend !== undefined) input.backend = start.backend;
+    if (this.#source !== undefined) input.source = this.#source;
+    if (this.#backend !== undefined) input.backend = this.#backend;
     if (this.#tool !== undefined) input.tool = this.#tool;
     return input;
   }
 
   baseData(): Record<string, unknown> {
-    const data: Record<string, unknown> = { direction: this.#start.direction };
-    if (this.#start.id !== undefined) data.id = this.#start.id;
+    const data: Record<string, unknown> = { direction: this.#direction };
+    if (this.#id !== undefined) data.id = this.#id;
     return data;
   }
 
