@@ -114,6 +114,7 @@ export {
 } from "./trace-context.js";
 export { createIdGenerator, type IdGenerator, type RandomSource } from "./trace-ids.js";
 export {
+  type HandOffOptions,
   handOffTrace,
   injectTraceContext,
   type RequestTrace,

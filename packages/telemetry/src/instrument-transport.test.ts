@@ -32,7 +32,7 @@ function requestCount(telemetry: Telemetry) {
 }
 
 describe("instrumentTransport on the calling side", () => {
-  it("keeps ids 1, \"1\" and \"null\" apart, and an error about an unreadable message closes none", async () => {
+  it('keeps ids 1, "1" and "null" apart, and an error about an unreadable message closes none', async () => {
     const telemetry = createTestTelemetry();
     const [rawClient, server] = await startedPair();
     const client = instrumentTransport(rawClient, telemetry, { backend: "b" });

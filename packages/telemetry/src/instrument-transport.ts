@@ -14,7 +14,7 @@ import type { BoundCounter } from "./metric-registry.js";
 import { createRequestBooks, PendingRequests } from "./request-books.js";
 import { outcomeOfError } from "./response-outcome.js";
 import type { Telemetry } from "./telemetry.js";
-import { injectTraceContext } from "./trace-meta.js";
+import { injectTraceContext, injectTraceContextInPlace, isOwnedHandOff } from "./trace-meta.js";
 
 /** Options of {@link instrumentTransport}. */
 export interface InstrumentTransportOptions {
@@ -93,6 +93,11 @@ export function instrumentTransport(
     const tracker = start(outgoing, "outgoing", message);
     if (tracker !== undefined) started.push(message.id);
     if (tracker === undefined || !propagate || Array.isArray(message.params)) return message;
+    if (isOwnedHandOff(message.params)) {
+      // Made for this send and read by nothing else: no copy of the params or the message.
+      injectTraceContextInPlace(message.params as object, tracker.trace);
+      return message;
+    }
     const params =
       message.params === undefined
         ? injectTraceContext(undefined, tracker.trace)

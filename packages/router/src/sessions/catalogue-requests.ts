@@ -72,7 +72,8 @@ export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
         );
       return Promise.reject(toJSONRPCError(unknownNameError(kind, exposed)));
     }
-    const result = forward(entry.backend, method, withField(request, key, entry.name), context);
+    const copy = withField(request, key, entry.name);
+    const result = forward(entry.backend, method, copy, context, true);
     // Results are copied only for a backend that has rewritten URIs (large reads stay cheap); the
     // catalogue is asked again when the answer comes, since it may have changed meanwhile. A
     // backend without rewritten URIs when the call is sent adds no handler to the answer's way.
@@ -160,6 +161,7 @@ export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
       "completion/complete",
       { ...request, ref: ownRef },
       context,
+      true,
     );
   });
 }

@@ -19,7 +19,11 @@ export type ForwardCall = (
   method: string,
   params: Params,
   context: RequestContext,
+  /** `params` is a copy made for this call alone (the trace may be written into it, not copied). */
+  ownsParams?: boolean,
 ) => Promise<unknown>;
+
+const OWNED = { owned: true } as const;
 
 /**
  * Forwarding for one session: the backend gets the request under its own connection's id and
@@ -34,7 +38,7 @@ export function createForwarder(
   state: RouterState,
 ): ForwardCall {
   // Not an async function: the answer reaches the client through one handler less per call.
-  return (backendName, method, params, context) => {
+  return (backendName, method, params, context, ownsParams) => {
     const backend = view.findBackend(backendName);
     if (!backend) return Promise.reject(toJSONRPCError(unknownNameError("tool", backendName)));
     if (state.closing) {
@@ -48,7 +52,11 @@ export function createForwarder(
     const clientToken = prepared.progressToken;
     const trace = requestTraceOf(context);
     // The backend transport's tracker (create-router instruments it) writes the traceparent.
-    const sent = trace ? handOffTrace(prepared.params, trace) : prepared.params;
+    // Params the forwarder copied (or that prepareForwardedParams did) are this call's alone.
+    const owned = ownsParams === true || prepared.params !== params;
+    const sent = trace
+      ? handOffTrace(prepared.params, trace, owned ? OWNED : undefined)
+      : prepared.params;
     const options: { -readonly [K in keyof BackendRequestOptions]: BackendRequestOptions[K] } = {
       cause: { caller: sessionId, requestId: context.id },
     };
