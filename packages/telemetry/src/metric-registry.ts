@@ -168,57 +168,13 @@ export function createMetricRegistry(options: MetricRegistryOptions = {}): Metri
 
   return {
     counter(definition) {
-      const sets = declare(definition, "counter", () => 0);
-      const add = (series: Series<number>, value: number) => {
-        if (!(value >= 0)) throw invalid(`counter ${definition.name} cannot decrease`);
-        series.state += value;
-      };
-      return {
-        inc(labels, value = 1) {
-          add(sets.get(labels), value);
-        },
-        bind(labels) {
-          const { series, folded } = sets.bind(labels);
-          return {
-            inc(value = 1) {
-              add(series, value);
-              if (folded) sets.countOverflow();
-            },
-          };
-        },
-      };
+      return counterOf(
+        definition.name,
+        declare(definition, "counter", () => 0),
+      );
     },
     gauge(definition) {
-      const sets = declare(definition, "gauge", () => 0);
-      return {
-        set(labels, value) {
-          sets.get(labels).state = value;
-        },
-        inc(labels, value = 1) {
-          sets.get(labels).state += value;
-        },
-        dec(labels, value = 1) {
-          sets.get(labels).state -= value;
-        },
-        bind(labels) {
-          const { series, folded } = sets.bind(labels);
-          const overflow = folded ? () => sets.countOverflow() : () => {};
-          return {
-            set(value) {
-              series.state = value;
-              overflow();
-            },
-            inc(value = 1) {
-              series.state += value;
-              overflow();
-            },
-            dec(value = 1) {
-              series.state -= value;
-              overflow();
-            },
-          };
-        },
-      };
+      return gaugeOf(declare(definition, "gauge", () => 0));
     },
     histogram(definition) {
       const buckets = [...(definition.buckets ?? DEFAULT_LATENCY_BUCKETS)];
@@ -236,27 +192,7 @@ export function createMetricRegistry(options: MetricRegistryOptions = {}): Metri
         () => ({ counts: new Array<number>(buckets.length).fill(0), sum: 0, count: 0 }),
         buckets,
       );
-      const record = (state: HistogramState, value: number) => {
-        let index = 0;
-        while (index < buckets.length && !(value <= buckets[index]!)) index += 1;
-        if (index < buckets.length) state.counts[index]! += 1;
-        state.sum += value;
-        state.count += 1;
-      };
-      return {
-        observe(labels, value) {
-          record(sets.get(labels).state, value);
-        },
-        bind(labels) {
-          const { series, folded } = sets.bind(labels);
-          return {
-            observe(value) {
-              record(series.state, value);
-              if (folded) sets.countOverflow();
-            },
-          };
-        },
-      };
+      return histogramOf(buckets, sets);
     },
     get truncatedLabelValues() {
       return truncatedLabelValues;
@@ -275,6 +211,83 @@ export function createMetricRegistry(options: MetricRegistryOptions = {}): Metri
       }
       renderOverflows(overflows, lines);
       return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
+    },
+  };
+}
+
+function counterOf(name: string, sets: LabelSets<number>): Counter {
+  const add = (series: Series<number>, value: number) => {
+    if (!(value >= 0)) throw invalid(`counter ${name} cannot decrease`);
+    series.state += value;
+  };
+  return {
+    inc(labels, value = 1) {
+      add(sets.get(labels), value);
+    },
+    bind(labels) {
+      const { series, folded } = sets.bind(labels);
+      return {
+        inc(value = 1) {
+          add(series, value);
+          if (folded) sets.countOverflow();
+        },
+      };
+    },
+  };
+}
+
+function gaugeOf(sets: LabelSets<number>): Gauge {
+  return {
+    set(labels, value) {
+      sets.get(labels).state = value;
+    },
+    inc(labels, value = 1) {
+      sets.get(labels).state += value;
+    },
+    dec(labels, value = 1) {
+      sets.get(labels).state -= value;
+    },
+    bind(labels) {
+      const { series, folded } = sets.bind(labels);
+      const overflow = folded ? () => sets.countOverflow() : () => {};
+      return {
+        set(value) {
+          series.state = value;
+          overflow();
+        },
+        inc(value = 1) {
+          series.state += value;
+          overflow();
+        },
+        dec(value = 1) {
+          series.state -= value;
+          overflow();
+        },
+      };
+    },
+  };
+}
+
+function histogramOf(buckets: readonly number[], sets: LabelSets<HistogramState>): Histogram {
+  const record = (state: HistogramState, value: number) => {
+    let index = 0;
+    while (index < buckets.length && !(value <= buckets[index]!)) index += 1;
+    if (index < buckets.length) state.counts[index]! += 1;
+    state.sum += value;
+    state.count += 1;
+  };
+  return {
+    observe(labels, value) {
+      record(sets.get(labels).state, value);
+    },
+    bind(labels) {
+      const { series, folded } = sets.bind(labels);
+      return {
+        observe(value) {
+          record(series.state, value);
+          if (folded) sets.countOverflow();
+        },
+      };
     },
   };
 }
