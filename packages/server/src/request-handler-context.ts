@@ -41,43 +41,82 @@ export interface RequestHandlerContext {
   listRoots(options?: ClientRequestOptions): Promise<v2025_11_25.ListRootsResult>;
 }
 
-/** Builds the context of one incoming request. */
+/** Where a request's cancellation comes from: its AbortSignal, made only when read. */
+export interface RequestSignalSource {
+  readonly signal: AbortSignal;
+  /** Read instead of the signal where it is there (jsonrpc-core's contexts have it). */
+  readonly cancellation?: { readonly aborted: boolean };
+}
+
+/**
+ * Builds the context of one incoming request. A class (one shape for every context) whose
+ * `signal` is read from `source` when a handler reads it: most handlers never do, and an
+ * AbortSignal per request costs more than the rest of the context. The functions are own
+ * properties, so a handler may destructure them.
+ */
+class HandlerContext implements RequestHandlerContext {
+  readonly requestId: JSONRPCId;
+  readonly session: ServerSessionApi | undefined;
+  readonly info: FrameInfo;
+  readonly _meta: Meta | undefined;
+  readonly progress: RequestHandlerContext["progress"];
+  readonly log: RequestHandlerContext["log"];
+  readonly sample: RequestHandlerContext["sample"];
+  readonly elicit: RequestHandlerContext["elicit"];
+  readonly listRoots: RequestHandlerContext["listRoots"];
+  readonly #source: RequestSignalSource;
+
+  constructor(
+    session: ServerSessionApi,
+    request: { requestId: JSONRPCId; source: RequestSignalSource; info: FrameInfo },
+    params: unknown,
+  ) {
+    const { requestId, source, info } = request;
+    this.requestId = requestId;
+    this.session = session;
+    this.info = info;
+    this.#source = source;
+    const meta = readMeta(params);
+    this._meta = meta;
+    const progressToken = meta?.progressToken;
+    let lastProgress = Number.NEGATIVE_INFINITY;
+    // What a handler sends travels with its request (over HTTP: on that request's stream).
+    const related = { relatedRequestId: requestId };
+    const withSignal = (options: ClientRequestOptions = {}): ClientRequestOptions => ({
+      ...related,
+      ...options,
+      signal:
+        options.signal === undefined
+          ? source.signal
+          : AbortSignal.any([source.signal, options.signal]),
+    });
+    this.progress = async (progress, total, message) => {
+      if (typeof progressToken !== "string" && typeof progressToken !== "number") return;
+      if ((source.cancellation ?? source.signal).aborted || !(progress > lastProgress)) return;
+      lastProgress = progress;
+      const notification: Record<string, unknown> = { progressToken, progress };
+      if (total !== undefined) notification.total = total;
+      if (message !== undefined) notification.message = message;
+      await session.notify("notifications/progress", notification, related);
+    };
+    this.log = (level, data, logger) => session.log(level, data, logger, related);
+    this.sample = (samplingParams, options) => session.sample(samplingParams, withSignal(options));
+    this.elicit = (elicitParams, options) => session.elicit(elicitParams, withSignal(options));
+    this.listRoots = (options) => session.listRoots(withSignal(options));
+  }
+
+  get signal(): AbortSignal {
+    return this.#source.signal;
+  }
+}
+
+/** Builds the context of one incoming request (its signal made when first read). */
 export function createRequestHandlerContext(
   session: ServerSessionApi,
-  request: { requestId: JSONRPCId; signal: AbortSignal; info: FrameInfo },
+  request: { requestId: JSONRPCId; source: RequestSignalSource; info: FrameInfo },
   params: unknown,
 ): RequestHandlerContext {
-  const { requestId, signal, info } = request;
-  const meta = readMeta(params);
-  const progressToken = meta?.progressToken;
-  let lastProgress = Number.NEGATIVE_INFINITY;
-  // What a handler sends travels with its request (over HTTP: on that request's stream).
-  const related = { relatedRequestId: requestId };
-  const withSignal = (options: ClientRequestOptions = {}): ClientRequestOptions => ({
-    ...related,
-    ...options,
-    signal: options.signal === undefined ? signal : AbortSignal.any([signal, options.signal]),
-  });
-  return {
-    signal,
-    requestId,
-    session,
-    info,
-    _meta: meta,
-    async progress(progress, total, message) {
-      if (typeof progressToken !== "string" && typeof progressToken !== "number") return;
-      if (signal.aborted || !(progress > lastProgress)) return;
-      lastProgress = progress;
-      const params: Record<string, unknown> = { progressToken, progress };
-      if (total !== undefined) params.total = total;
-      if (message !== undefined) params.message = message;
-      await session.notify("notifications/progress", params, related);
-    },
-    log: (level, data, logger) => session.log(level, data, logger, related),
-    sample: (samplingParams, options) => session.sample(samplingParams, withSignal(options)),
-    elicit: (elicitParams, options) => session.elicit(elicitParams, withSignal(options)),
-    listRoots: (options) => session.listRoots(withSignal(options)),
-  };
+  return new HandlerContext(session, request, params);
 }
 
 function readMeta(params: unknown): Meta | undefined {

@@ -267,15 +267,19 @@ export class ServerSession implements ServerSessionApi {
         this.#host.refuseUninitialized(method);
       }
       // The connection aborts every running handler's signal when it closes, so this signal already
-      // covers both cancellation and session close (no per-request AbortSignal.any needed).
-      const signal = requestContext.signal;
+      // covers both cancellation and session close (no per-request AbortSignal.any needed). It is
+      // read only if the handler reads its own.
       const record = (typeof params === "object" && params !== null ? params : {}) as Record<
         string,
         unknown
       >;
       const context = createRequestHandlerContext(
         this,
-        { requestId: requestContext.id as JSONRPCId, signal, info: requestContext.info },
+        {
+          requestId: requestContext.id as JSONRPCId,
+          source: requestContext,
+          info: requestContext.info,
+        },
         record,
       );
       return await handler(record, context);

@@ -33,6 +33,37 @@ function createWaiting() {
 }
 
 describe("handler context", () => {
+  it("makes no AbortSignal for a handler that never reads one; destructured members still work", async () => {
+    server = createServer({ name: "s", version: "1" });
+    server.registerTool("plain", {}, async (_args, { requestId, progress }) => {
+      await progress(1);
+      return { content: [{ type: "text", text: String(requestId) }] };
+    });
+    server.registerTool("reads", {}, async (_args, { signal }) => ({
+      content: [{ type: "text", text: String(signal.aborted) }],
+    }));
+    const { client } = await connectClient(server);
+    await client.callTool({ name: "plain" });
+    const Original = globalThis.AbortController;
+    let made = 0;
+    globalThis.AbortController = class extends Original {
+      constructor() {
+        super();
+        made += 1;
+      }
+    };
+    try {
+      const plain = await client.callTool({ name: "plain" });
+      expect(firstText(plain)).toMatch(/^\d+$/);
+      expect(made).toBe(0);
+      const reads = await client.callTool({ name: "reads" });
+      expect(firstText(reads)).toBe("false");
+      expect(made).toBeGreaterThan(0);
+    } finally {
+      globalThis.AbortController = Original;
+    }
+  });
+
   it("sends progress only when the caller gave a progress token, and only increasing", async () => {
     server = createServer({ name: "s", version: "1" });
     server.registerTool("work", {}, async (_args, context) => {

@@ -40,6 +40,9 @@ export {
   type MemoryEventStoreOptions,
 } from "./memory-event-store.js";
 export {
+  type BoundCounter,
+  type BoundGauge,
+  type BoundHistogram,
   type Counter,
   createMetricRegistry,
   DEFAULT_LATENCY_BUCKETS,
@@ -111,6 +114,7 @@ export {
 } from "./trace-context.js";
 export { createIdGenerator, type IdGenerator, type RandomSource } from "./trace-ids.js";
 export {
+  type HandOffOptions,
   handOffTrace,
   injectTraceContext,
   type RequestTrace,

@@ -7,7 +7,13 @@ import type {
   RequestHandler,
   RequestOptions,
 } from "@patchbay/jsonrpc-core";
-import { type RequestEnd, type RequestTracker, trackRequest } from "./request-tracker.js";
+import { requestSiteOf } from "./request-series.js";
+import {
+  type RequestEnd,
+  type RequestStart,
+  type RequestTracker,
+  startTracking,
+} from "./request-tracker.js";
 import { outcomeOfError, outcomeOfResult } from "./response-outcome.js";
 import type { Telemetry } from "./telemetry.js";
 import { injectTraceContext, type RequestTrace } from "./trace-meta.js";
@@ -133,16 +139,20 @@ export function instrumentConnection(
   };
   let instrumented: Connection;
 
+  const incomingSite = requestSiteOf(telemetry.metrics, "incoming", options.backend);
+  const outgoingSite = requestSiteOf(telemetry.metrics, "outgoing", options.backend);
   const wrapHandler =
     (handler: AnyHandler): AnyHandler =>
     (params, context) => {
-      const tracker = trackRequest(telemetry, {
+      const start: { -readonly [K in keyof RequestStart]: RequestStart[K] } = {
         direction: "incoming",
         method: context.method,
         params,
         id: context.id,
-        ...labels,
-      });
+      };
+      if (options.backend !== undefined) start.backend = options.backend;
+      if (options.source !== undefined) start.source = options.source;
+      const tracker = startTracking(telemetry, start, incomingSite);
       const wrappedContext = withConnection(context, instrumented);
       wrappedContext[traceKey] = tracker.trace;
       const cancellation = context.cancellation ?? context.signal;
@@ -151,12 +161,16 @@ export function instrumentConnection(
 
   const overrides = {
     request(method: MethodArgument, params?: unknown, requestOptions?: RequestOptions) {
-      const tracker = trackRequest(telemetry, {
-        direction: "outgoing",
-        method: typeof method === "string" ? method : method.method,
-        params,
-        ...labels,
-      });
+      const tracker = startTracking(
+        telemetry,
+        {
+          direction: "outgoing",
+          method: typeof method === "string" ? method : method.method,
+          params,
+          ...labels,
+        },
+        outgoingSite,
+      );
       let sent = params;
       if (propagate && !Array.isArray(params)) {
         sent =

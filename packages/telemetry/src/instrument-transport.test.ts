@@ -32,6 +32,33 @@ function requestCount(telemetry: Telemetry) {
 }
 
 describe("instrumentTransport on the calling side", () => {
+  it('keeps ids 1, "1" and "null" apart, and an error about an unreadable message closes none', async () => {
+    const telemetry = createTestTelemetry();
+    const [rawClient, server] = await startedPair();
+    const client = instrumentTransport(rawClient, telemetry, { backend: "b" });
+    for (const id of [1, "1", "null"]) await client.send({ jsonrpc: "2.0", id, method: "ping" });
+    const answered = (id: number | string | null) => {
+      const arrived = nextFrame(client);
+      return server
+        .send(
+          id === null
+            ? { jsonrpc: "2.0", id, error: { code: -32700, message: "Parse error" } }
+            : { jsonrpc: "2.0", id, result: {} },
+        )
+        .then(() => arrived);
+    };
+    await answered(null);
+    expect(telemetry.query({ event_type: "request.completed" })).toEqual([]);
+    await answered("1");
+    expect(telemetry.query({ event_type: "request.completed" }).map((e) => e.data.id)).toEqual([
+      "1",
+    ]);
+    await answered(1);
+    await answered("null");
+    const closed = telemetry.query({ event_type: "request.completed" }).map((e) => e.data.id);
+    expect(closed).toEqual(["null", 1, "1"]);
+  });
+
   it("records request.sent and request.completed for a request with id 0, timed", async () => {
     const telemetry = createTestTelemetry();
     const [rawClient, server] = await startedPair();

@@ -4,15 +4,17 @@ import {
   isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResponse,
+  type JSONRPCId,
   type JSONRPCMessage,
   type Transport,
 } from "@patchbay/jsonrpc-core";
 import { copyRecord } from "./copy-record.js";
 import { EventTypes } from "./event-types.js";
-import { createRequestBooks, keyOf, type PendingRequests } from "./request-books.js";
+import type { BoundCounter } from "./metric-registry.js";
+import { createRequestBooks, PendingRequests } from "./request-books.js";
 import { outcomeOfError } from "./response-outcome.js";
 import type { Telemetry } from "./telemetry.js";
-import { injectTraceContext } from "./trace-meta.js";
+import { injectTraceContext, injectTraceContextInPlace, isOwnedHandOff } from "./trace-meta.js";
 
 /** Options of {@link instrumentTransport}. */
 export interface InstrumentTransportOptions {
@@ -44,8 +46,8 @@ export function instrumentTransport(
   telemetry: Telemetry,
   options: InstrumentTransportOptions = {},
 ): Transport {
-  const incoming: PendingRequests = new Map();
-  const outgoing: PendingRequests = new Map();
+  const incoming = new PendingRequests();
+  const outgoing = new PendingRequests();
   const maxPending = options.maxPending ?? 10_000;
   const propagate = options.propagate ?? true;
   const context = {
@@ -57,6 +59,9 @@ export function instrumentTransport(
 
   const incomingLabels = { direction: "incoming", backend: options.backend };
   const outgoingLabels = { direction: "outgoing", backend: options.backend };
+  // Bound on first use: a direction no frame took shows no series.
+  let incomingFrames: BoundCounter | undefined;
+  let outgoingFrames: BoundCounter | undefined;
   const countNotification = (labels: typeof incomingLabels, message: JSONRPCMessage): void => {
     if (isJSONRPCNotification(message)) {
       telemetry.metrics.notifications.inc({ ...labels, method: message.method });
@@ -64,7 +69,8 @@ export function instrumentTransport(
   };
 
   const observeIncoming = (frame: Frame): void => {
-    telemetry.metrics.frames.inc(incomingLabels);
+    incomingFrames ??= telemetry.metrics.frames.bind(incomingLabels);
+    incomingFrames.inc();
     for (const message of messagesOf(frame)) {
       if (isJSONRPCRequest(message)) start(incoming, "incoming", message);
       else if (isJSONRPCResponse(message)) finish(outgoing, message);
@@ -75,7 +81,7 @@ export function instrumentTransport(
     }
   };
 
-  const prepareOutgoing = (message: JSONRPCMessage, started: string[]): JSONRPCMessage => {
+  const prepareOutgoing = (message: JSONRPCMessage, started: JSONRPCId[]): JSONRPCMessage => {
     if (!isJSONRPCRequest(message)) {
       if (isJSONRPCResponse(message)) finish(incoming, message);
       else {
@@ -85,8 +91,13 @@ export function instrumentTransport(
       return message;
     }
     const tracker = start(outgoing, "outgoing", message);
-    if (tracker !== undefined) started.push(keyOf(message.id));
+    if (tracker !== undefined) started.push(message.id);
     if (tracker === undefined || !propagate || Array.isArray(message.params)) return message;
+    if (isOwnedHandOff(message.params)) {
+      // Made for this send and read by nothing else: no copy of the params or the message.
+      injectTraceContextInPlace(message.params as object, tracker.trace);
+      return message;
+    }
     const params =
       message.params === undefined
         ? injectTraceContext(undefined, tracker.trace)
@@ -107,9 +118,7 @@ export function instrumentTransport(
   });
   transport.onClose((event) => {
     const closed = { outcome: "closed", error: { message: "transport closed" } } as const;
-    for (const tracker of [...incoming.values(), ...outgoing.values()]) tracker.end(closed);
-    incoming.clear();
-    outgoing.clear();
+    for (const tracker of [...incoming.drain(), ...outgoing.drain()]) tracker.end(closed);
     telemetry.record({
       event_type: EventTypes.transportClosed,
       status: event.initiator === "error" ? "failure" : "success",
@@ -125,22 +134,29 @@ export function instrumentTransport(
   return {
     start: () => transport.start(),
     close: () => transport.close(),
-    async send(frame, sendOptions) {
-      telemetry.metrics.frames.inc(outgoingLabels);
-      const started: string[] = [];
-      const prepared = isBatch(frame)
-        ? frame.map((message) => prepareOutgoing(message, started))
-        : prepareOutgoing(frame, started);
+    // Not async: a frame that starts no request passes on the transport's own promise.
+    send(frame, sendOptions) {
+      outgoingFrames ??= telemetry.metrics.frames.bind(outgoingLabels);
+      outgoingFrames.inc();
+      const started: JSONRPCId[] = [];
+      let sent: Promise<void>;
       try {
-        await transport.send(prepared, sendOptions);
+        const prepared = isBatch(frame)
+          ? frame.map((message) => prepareOutgoing(message, started))
+          : prepareOutgoing(frame, started);
+        sent = transport.send(prepared, sendOptions);
       } catch (error) {
+        sent = Promise.reject(error);
+      }
+      if (started.length === 0) return sent;
+      return sent.then(undefined, (error: unknown) => {
         // The peer never saw these requests: close their books as failed sends.
-        for (const key of started) {
-          outgoing.get(key)?.end(outcomeOfError(error));
-          outgoing.delete(key);
+        for (const id of started) {
+          outgoing.get(id)?.end(outcomeOfError(error));
+          outgoing.delete(id);
         }
         throw error;
-      }
+      });
     },
     onFrame: (listener) => transport.onFrame(listener),
     onError: (listener) => transport.onError(listener),

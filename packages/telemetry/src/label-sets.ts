@@ -38,6 +38,13 @@ export interface LabelSetsOptions<S> {
 export interface LabelSets<S> {
   /** The series for these labels, created (or folded) as needed. */
   get(labels: Labels | undefined): Series<S>;
+  /**
+   * Like `get`, for a series kept to be updated many times: `folded` says that these labels were
+   * folded into `__other__`, so each later observation must call `countOverflow`.
+   */
+  bind(labels: Labels | undefined): { series: Series<S>; folded: boolean };
+  /** Counts one observation of a bound, folded label set. */
+  countOverflow(): void;
   /** Every series, in creation order. */
   all(): IterableIterator<Series<S>>;
   /** Observations folded into an `__other__` set so far. */
@@ -108,30 +115,43 @@ export function createLabelSets<S>(options: LabelSetsOptions<S>): LabelSets<S> {
     return series;
   };
 
+  const get = (labels: Labels | undefined): Series<S> => {
+    if (labelNames.length === 0) {
+      return byValues.get("") ?? create([]);
+    }
+    const known = cached(labels);
+    if (known !== undefined) return known;
+    const raw = rawValues(labels);
+    const values = raw.map((value) => redact(value));
+    let series = lookup(values);
+    if (series === undefined) {
+      if (byValues.size < maxLabelSets) {
+        series = create(values);
+      } else {
+        overflowed += 1;
+        const foldedValues = values.map((value, index) =>
+          folded[index] ? OVERFLOW_LABEL_VALUE : value,
+        );
+        // Folded sets may exceed the cap only by the combinations of the unfolded labels.
+        return lookup(foldedValues) ?? create(foldedValues);
+      }
+    }
+    if (rawKeys < maxRawKeys) cache(raw, series);
+    return series;
+  };
+
   return {
-    get(labels) {
-      if (labelNames.length === 0) {
-        return byValues.get("") ?? create([]);
-      }
-      const known = cached(labels);
-      if (known !== undefined) return known;
-      const raw = rawValues(labels);
-      const values = raw.map((value) => redact(value));
-      let series = lookup(values);
-      if (series === undefined) {
-        if (byValues.size < maxLabelSets) {
-          series = create(values);
-        } else {
-          overflowed += 1;
-          const foldedValues = values.map((value, index) =>
-            folded[index] ? OVERFLOW_LABEL_VALUE : value,
-          );
-          // Folded sets may exceed the cap only by the combinations of the unfolded labels.
-          return lookup(foldedValues) ?? create(foldedValues);
-        }
-      }
-      if (rawKeys < maxRawKeys) cache(raw, series);
-      return series;
+    get,
+    bind(labels) {
+      const before = overflowed;
+      const series = get(labels);
+      // A folded set counts one overflow per observation; the bound series does it from now on.
+      const folded = overflowed !== before;
+      overflowed = before;
+      return { series, folded };
+    },
+    countOverflow() {
+      overflowed += 1;
     },
     all() {
       return byValues.values();

@@ -229,3 +229,45 @@ describe("metric declarations", () => {
     expect(() => counter.inc(undefined, -1)).toThrow(/cannot decrease/);
   });
 });
+
+describe("bound series", () => {
+  it("count into the same series as calls with the same labels, folded and redacted alike", () => {
+    const bound = createMetricRegistry({ maxLabelSets: 1 });
+    const plain = createMetricRegistry({ maxLabelSets: 1 });
+    const declare = (registry: ReturnType<typeof createMetricRegistry>) => ({
+      counter: registry.counter({ name: "c_total", help: "c", labelNames: ["tool"] }),
+      gauge: registry.gauge({ name: "g", help: "g", labelNames: ["tool"] }),
+      histogram: registry.histogram({ name: "h", help: "h", labelNames: ["tool"] }),
+    });
+    const b = declare(bound);
+    const p = declare(plain);
+    for (const tool of ["first", "second", "token=sk-abcdefghijklmnopqrstuvwx"]) {
+      const counter = b.counter.bind({ tool });
+      counter.inc();
+      counter.inc(undefined);
+      counter.inc(2);
+      p.counter.inc({ tool });
+      p.counter.inc({ tool }, undefined);
+      p.counter.inc({ tool }, 2);
+      const gauge = b.gauge.bind({ tool });
+      gauge.set(5);
+      gauge.inc();
+      gauge.dec(3);
+      p.gauge.set({ tool }, 5);
+      p.gauge.inc({ tool });
+      p.gauge.dec({ tool }, 3);
+      const histogram = b.histogram.bind({ tool });
+      for (const value of [0.001, 0.2, 100, Number.NaN]) {
+        histogram.observe(value);
+        p.histogram.observe({ tool }, value);
+      }
+    }
+    expect(bound.render()).toBe(plain.render());
+    expect(bound.render()).toContain(OVERFLOW_LABEL_VALUE);
+  });
+
+  it("refuses to decrease a bound counter", () => {
+    const counter = createMetricRegistry().counter({ name: "n_total", help: "n" }).bind();
+    expect(() => counter.inc(-1)).toThrow(TelemetryError);
+  });
+});

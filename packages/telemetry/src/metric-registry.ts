@@ -1,5 +1,5 @@
 import { MAX_LABEL_VALUE_LENGTH } from "./bounded-text.js";
-import { createLabelSets, type LabelSets, type Labels } from "./label-sets.js";
+import { createLabelSets, type LabelSets, type Labels, type Series } from "./label-sets.js";
 import {
   type Family,
   type HistogramState,
@@ -33,6 +33,17 @@ export interface HistogramDefinition extends MetricDefinition {
 export interface Counter {
   /** Adds `value` (default 1, must not be negative). */
   inc(labels?: Labels, value?: number): void;
+  /**
+   * The series of one label set, looked up (and its values redacted) once: for a hot path that
+   * counts the same labels again and again. Folded into `__other__` as `inc` would be at this time.
+   */
+  bind(labels?: Labels): BoundCounter;
+}
+
+/** A counter's series for one label set (see {@link Counter.bind}). */
+export interface BoundCounter {
+  /** Adds `value` (default 1, must not be negative). */
+  inc(value?: number): void;
 }
 
 /** A value that goes up and down. */
@@ -43,12 +54,28 @@ export interface Gauge {
   inc(labels?: Labels, value?: number): void;
   /** Subtracts `value` (default 1). */
   dec(labels?: Labels, value?: number): void;
+  /** The series of one label set, looked up once (see {@link Counter.bind}). */
+  bind(labels?: Labels): BoundGauge;
+}
+
+/** A gauge's series for one label set (see {@link Gauge.bind}). */
+export interface BoundGauge {
+  set(value: number): void;
+  inc(value?: number): void;
+  dec(value?: number): void;
 }
 
 /** A distribution in cumulative buckets, with sum and count. */
 export interface Histogram {
   /** Records one observation. */
   observe(labels: Labels | undefined, value: number): void;
+  /** The series of one label set, looked up once (see {@link Counter.bind}). */
+  bind(labels?: Labels): BoundHistogram;
+}
+
+/** A histogram's series for one label set (see {@link Histogram.bind}). */
+export interface BoundHistogram {
+  observe(value: number): void;
 }
 
 /** Options of {@link createMetricRegistry}. */
@@ -141,27 +168,13 @@ export function createMetricRegistry(options: MetricRegistryOptions = {}): Metri
 
   return {
     counter(definition) {
-      const sets = declare(definition, "counter", () => 0);
-      return {
-        inc(labels, value = 1) {
-          if (!(value >= 0)) throw invalid(`counter ${definition.name} cannot decrease`);
-          sets.get(labels).state += value;
-        },
-      };
+      return counterOf(
+        definition.name,
+        declare(definition, "counter", () => 0),
+      );
     },
     gauge(definition) {
-      const sets = declare(definition, "gauge", () => 0);
-      return {
-        set(labels, value) {
-          sets.get(labels).state = value;
-        },
-        inc(labels, value = 1) {
-          sets.get(labels).state += value;
-        },
-        dec(labels, value = 1) {
-          sets.get(labels).state -= value;
-        },
-      };
+      return gaugeOf(declare(definition, "gauge", () => 0));
     },
     histogram(definition) {
       const buckets = [...(definition.buckets ?? DEFAULT_LATENCY_BUCKETS)];
@@ -179,15 +192,7 @@ export function createMetricRegistry(options: MetricRegistryOptions = {}): Metri
         () => ({ counts: new Array<number>(buckets.length).fill(0), sum: 0, count: 0 }),
         buckets,
       );
-      return {
-        observe(labels, value) {
-          const state = sets.get(labels).state;
-          const index = buckets.findIndex((bound) => value <= bound);
-          if (index >= 0) state.counts[index]! += 1;
-          state.sum += value;
-          state.count += 1;
-        },
-      };
+      return histogramOf(buckets, sets);
     },
     get truncatedLabelValues() {
       return truncatedLabelValues;
@@ -206,6 +211,83 @@ export function createMetricRegistry(options: MetricRegistryOptions = {}): Metri
       }
       renderOverflows(overflows, lines);
       return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
+    },
+  };
+}
+
+function counterOf(name: string, sets: LabelSets<number>): Counter {
+  const add = (series: Series<number>, value: number) => {
+    if (!(value >= 0)) throw invalid(`counter ${name} cannot decrease`);
+    series.state += value;
+  };
+  return {
+    inc(labels, value = 1) {
+      add(sets.get(labels), value);
+    },
+    bind(labels) {
+      const { series, folded } = sets.bind(labels);
+      return {
+        inc(value = 1) {
+          add(series, value);
+          if (folded) sets.countOverflow();
+        },
+      };
+    },
+  };
+}
+
+function gaugeOf(sets: LabelSets<number>): Gauge {
+  return {
+    set(labels, value) {
+      sets.get(labels).state = value;
+    },
+    inc(labels, value = 1) {
+      sets.get(labels).state += value;
+    },
+    dec(labels, value = 1) {
+      sets.get(labels).state -= value;
+    },
+    bind(labels) {
+      const { series, folded } = sets.bind(labels);
+      const overflow = folded ? () => sets.countOverflow() : () => {};
+      return {
+        set(value) {
+          series.state = value;
+          overflow();
+        },
+        inc(value = 1) {
+          series.state += value;
+          overflow();
+        },
+        dec(value = 1) {
+          series.state -= value;
+          overflow();
+        },
+      };
+    },
+  };
+}
+
+function histogramOf(buckets: readonly number[], sets: LabelSets<HistogramState>): Histogram {
+  const record = (state: HistogramState, value: number) => {
+    let index = 0;
+    while (index < buckets.length && !(value <= buckets[index]!)) index += 1;
+    if (index < buckets.length) state.counts[index]! += 1;
+    state.sum += value;
+    state.count += 1;
+  };
+  return {
+    observe(labels, value) {
+      record(sets.get(labels).state, value);
+    },
+    bind(labels) {
+      const { series, folded } = sets.bind(labels);
+      return {
+        observe(value) {
+          record(series.state, value);
+          if (folded) sets.countOverflow();
+        },
+      };
     },
   };
 }

@@ -6,19 +6,52 @@ import {
   type JSONRPCMessage,
   type JSONRPCRequest,
 } from "@patchbay/jsonrpc-core";
-import { type RequestTracker, trackRequest } from "./request-tracker.js";
+import { requestSiteOf } from "./request-series.js";
+import { type RequestStart, type RequestTracker, startTracking } from "./request-tracker.js";
 import { outcomeOfResult } from "./response-outcome.js";
 import type { Telemetry } from "./telemetry.js";
-
-/** The requests tracked in one direction, by {@link keyOf} their id. */
-export type PendingRequests = Map<string, RequestTracker>;
 
 /** MCP's cancel notification; its `params.requestId` names the request that will get no response. */
 const cancelledMethod = "notifications/cancelled";
 
-/** The map key of a request id: 1 and "1" are different ids. */
-export function keyOf(id: JSONRPCId | null): string {
-  return typeof id === "number" ? `n${id}` : `s${String(id)}`;
+/**
+ * The requests tracked in one direction, by id: numbers and strings apart (1 and "1" are different
+ * ids), so that no key string is built per message.
+ */
+export class PendingRequests {
+  readonly #numbers = new Map<number, RequestTracker>();
+  readonly #strings = new Map<string, RequestTracker>();
+
+  get size(): number {
+    return this.#numbers.size + this.#strings.size;
+  }
+
+  get(id: JSONRPCId | null): RequestTracker | undefined {
+    if (typeof id === "number") return this.#numbers.get(id);
+    return typeof id === "string" ? this.#strings.get(id) : undefined;
+  }
+
+  has(id: JSONRPCId): boolean {
+    return typeof id === "number" ? this.#numbers.has(id) : this.#strings.has(id);
+  }
+
+  set(id: JSONRPCId, tracker: RequestTracker): void {
+    if (typeof id === "number") this.#numbers.set(id, tracker);
+    else this.#strings.set(id, tracker);
+  }
+
+  delete(id: JSONRPCId | null): void {
+    if (typeof id === "number") this.#numbers.delete(id);
+    else if (typeof id === "string") this.#strings.delete(id);
+  }
+
+  /** Every tracker, and forgets them all. */
+  drain(): RequestTracker[] {
+    const all = [...this.#numbers.values(), ...this.#strings.values()];
+    this.#numbers.clear();
+    this.#strings.clear();
+    return all;
+  }
 }
 
 /** Opens and closes the books of requests crossing an instrumented transport. */
@@ -41,18 +74,23 @@ export function createRequestBooks(
   context: { readonly backend?: string; readonly source?: string },
   maxPending: number,
 ): RequestBooks {
+  const sites = {
+    incoming: requestSiteOf(telemetry.metrics, "incoming", context.backend),
+    outgoing: requestSiteOf(telemetry.metrics, "outgoing", context.backend),
+  };
   return {
     start(pending, direction, request) {
-      const key = keyOf(request.id);
-      if (pending.size >= maxPending || pending.has(key)) return undefined;
-      const tracker = trackRequest(telemetry, {
+      if (pending.size >= maxPending || pending.has(request.id)) return undefined;
+      const start: { -readonly [K in keyof RequestStart]: RequestStart[K] } = {
         direction,
         method: request.method,
         params: request.params,
         id: request.id,
-        ...context,
-      });
-      pending.set(key, tracker);
+      };
+      if (context.backend !== undefined) start.backend = context.backend;
+      if (context.source !== undefined) start.source = context.source;
+      const tracker = startTracking(telemetry, start, sites[direction]);
+      pending.set(request.id, tracker);
       return tracker;
     },
     // MCP's cancel notification: the cancelled request gets no response, so its books close here.
@@ -61,19 +99,17 @@ export function createRequestBooks(
       const params = message.params as { requestId?: unknown; reason?: unknown } | undefined;
       const requestId = params?.requestId;
       if (typeof requestId !== "string" && typeof requestId !== "number") return;
-      const key = keyOf(requestId);
-      const tracker = pending.get(key);
+      const tracker = pending.get(requestId);
       if (tracker === undefined) return;
-      pending.delete(key);
+      pending.delete(requestId);
       const reason = typeof params?.reason === "string" ? params.reason : "cancelled by the peer";
       tracker.end({ outcome: "cancelled", error: { message: reason } });
     },
     finish(pending, message) {
       if (!isJSONRPCResponse(message)) return;
-      const key = keyOf(message.id);
-      const tracker = pending.get(key);
+      const tracker = pending.get(message.id);
       if (tracker === undefined) return;
-      pending.delete(key);
+      pending.delete(message.id);
       if (isJSONRPCErrorResponse(message)) {
         tracker.end({
           outcome: "error",

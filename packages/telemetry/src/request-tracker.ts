@@ -2,6 +2,7 @@ import { MAX_EVENT_FIELD_LENGTH, truncateText } from "./bounded-text.js";
 import type { EventInput, EventStatus } from "./event.js";
 import { EventTypes } from "./event-types.js";
 import type { BridgedSpan } from "./open-telemetry-bridge.js";
+import { type RequestSite, requestSiteOf } from "./request-series.js";
 import type { Telemetry } from "./telemetry.js";
 import type { RequestDirection, RequestOutcome } from "./telemetry-metrics.js";
 import { type RequestTrace, readTraceContext, startRequestTrace } from "./trace-meta.js";
@@ -71,6 +72,19 @@ function bounded(telemetry: Telemetry, text: string): string {
  * counts it in flight. The decorators call this; a router may too, for requests it answers itself.
  */
 export function trackRequest(telemetry: Telemetry, start: RequestStart): RequestTracker {
+  return startTracking(
+    telemetry,
+    start,
+    requestSiteOf(telemetry.metrics, start.direction, start.backend),
+  );
+}
+
+/** {@link trackRequest} at a known site (the decorators keep theirs). */
+export function startTracking(
+  telemetry: Telemetry,
+  start: RequestStart,
+  site: RequestSite,
+): RequestTracker {
   const { direction, params, backend } = start;
   // Both come from peers and live as long as the request (and in spans): keep them bounded.
   const method = bounded(telemetry, start.method);
@@ -100,58 +114,100 @@ export function trackRequest(telemetry: Telemetry, start: RequestStart): Request
       ...(parent === undefined ? {} : { parentSpanId: parent.spanId }),
     };
   }
-  const started = telemetry.monotonicNow();
+  const tracker = new Tracker(telemetry, start, site, method, tool, trace, span);
+  record(
+    telemetry,
+    tracker.event(
+      direction === "incoming" ? EventTypes.requestReceived : EventTypes.requestSent,
+      "pending",
+      tracker.baseData(),
+    ),
+  );
+  site.inFlight.inc();
+  return tracker;
+}
+
+type MutableEventInput = { -readonly [K in keyof EventInput]: EventInput[K] };
+
+/** One tracked request (a class: one shape, no closures per request). */
+class Tracker implements RequestTracker {
+  readonly trace: RequestTrace;
+  readonly #telemetry: Telemetry;
+  // The fields of the start, not the start: its params may be large and must not be kept.
+  readonly #direction: RequestDirection;
+  readonly #id: string | number | undefined;
+  readonly #source: string | undefined;
+  readonly #backend: string | undefined;
+  readonly #site: RequestSite;
+  readonly #method: string;
+  readonly #tool: string | undefined;
+  readonly #span: BridgedSpan | undefined;
+  readonly #started: number;
+  #ended = false;
+
+  constructor(
+    telemetry: Telemetry,
+    start: RequestStart,
+    site: RequestSite,
+    method: string,
+    tool: string | undefined,
+    trace: RequestTrace,
+    span: BridgedSpan | undefined,
+  ) {
+    this.#telemetry = telemetry;
+    this.#direction = start.direction;
+    this.#id = start.id;
+    this.#source = start.source;
+    this.#backend = start.backend;
+    this.#site = site;
+    this.#method = method;
+    this.#tool = tool;
+    this.trace = trace;
+    this.#span = span;
+    this.#started = telemetry.monotonicNow();
+  }
+
   // Built by assignment, not spreads: this runs twice per message.
-  const event = (eventType: string, status: EventStatus, data: Record<string, unknown>) => {
-    const input: { -readonly [K in keyof EventInput]: EventInput[K] } = {
+  event(eventType: string, status: EventStatus, data: Record<string, unknown>): MutableEventInput {
+    const trace = this.trace;
+    const input: MutableEventInput = {
       event_type: eventType,
       status,
       trace_id: trace.traceId,
       span_id: trace.spanId,
-      method,
+      method: this.#method,
       data,
     };
     if (trace.parentSpanId !== undefined) input.parent_span_id = trace.parentSpanId;
-    if (start.source !== undefined) input.source = start.source;
-    if (backend !== undefined) input.backend = backend;
-    if (tool !== undefined) input.tool = tool;
+    if (this.#source !== undefined) input.source = this.#source;
+    if (this.#backend !== undefined) input.backend = this.#backend;
+    if (this.#tool !== undefined) input.tool = this.#tool;
     return input;
-  };
-  const baseData = (): Record<string, unknown> => {
-    const data: Record<string, unknown> = { direction };
-    if (start.id !== undefined) data.id = start.id;
-    return data;
-  };
-  record(
-    telemetry,
-    event(
-      direction === "incoming" ? EventTypes.requestReceived : EventTypes.requestSent,
-      "pending",
-      baseData(),
-    ),
-  );
-  const flightLabels = { direction, backend };
-  telemetry.metrics.requestsInFlight.inc(flightLabels);
-  let ended = false;
+  }
 
-  return {
-    trace,
-    end(result) {
-      if (ended) return;
-      ended = true;
-      const durationMs = telemetry.monotonicNow() - started;
-      telemetry.metrics.requestsInFlight.dec(flightLabels);
-      telemetry.metrics.requests.inc({ direction, method, backend, tool, outcome: result.outcome });
-      const labels = { direction, method, backend, tool };
-      telemetry.metrics.requestDuration.observe(labels, durationMs / 1000);
-      const status: EventStatus = result.outcome === "success" ? "success" : "failure";
-      const data = baseData();
-      data.outcome = result.outcome;
-      if (result.error !== undefined) data.error = result.error;
-      const closing = event(closingEventType(result.outcome, tool), status, data);
-      closing.duration_ms = durationMs;
-      record(telemetry, closing);
-      span?.end(result.error === undefined ? undefined : result.error.message);
-    },
-  };
+  baseData(): Record<string, unknown> {
+    const data: Record<string, unknown> = { direction: this.#direction };
+    if (this.#id !== undefined) data.id = this.#id;
+    return data;
+  }
+
+  end(result: RequestEnd): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    const telemetry = this.#telemetry;
+    const durationMs = telemetry.monotonicNow() - this.#started;
+    const site = this.#site;
+    site.inFlight.dec();
+    const calls = site.calls(this.#method, this.#tool);
+    calls.count(result.outcome);
+    calls.duration.observe(durationMs / 1000);
+    const status: EventStatus = result.outcome === "success" ? "success" : "failure";
+    const data = this.baseData();
+    data.outcome = result.outcome;
+    if (result.error !== undefined) data.error = result.error;
+    const closing = this.event(closingEventType(result.outcome, this.#tool), status, data);
+    closing.duration_ms = durationMs;
+    record(telemetry, closing);
+    this.#span?.end(result.error === undefined ? undefined : result.error.message);
+  }
 }

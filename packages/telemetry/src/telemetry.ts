@@ -3,7 +3,7 @@ import type { EventInput, TelemetryEvent } from "./event.js";
 import type { EventQuery } from "./event-query.js";
 import type { EventSink } from "./event-sink.js";
 import { createMemoryEventStore, type MemoryEventStore } from "./memory-event-store.js";
-import { createMetricRegistry, type MetricRegistry } from "./metric-registry.js";
+import { type BoundCounter, createMetricRegistry, type MetricRegistry } from "./metric-registry.js";
 import { NOOP_OPEN_TELEMETRY_BRIDGE, type OpenTelemetryBridge } from "./open-telemetry-bridge.js";
 import { createQueuedSink, type QueuedSink } from "./queued-sink.js";
 import { createRedactor, type Redact, type Redactor, type RedactorOptions } from "./redact.js";
@@ -121,6 +121,9 @@ function learningRedact(options: TelemetryOptions): {
   };
 }
 
+/** Event types whose counter series stay bound (the events counter keeps 200 label sets). */
+const MAX_BOUND_EVENT_TYPES = 200;
+
 /** Creates a {@link Telemetry}. */
 export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
   const now = options.now ?? Date.now;
@@ -196,11 +199,24 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     return event;
   };
 
+  // The events counter's series per event type as given, bound once (the types are few).
+  const eventCounters = new Map<string, BoundCounter>();
+  const countEvent = (eventType: string): void => {
+    let counter = eventCounters.get(eventType);
+    if (counter === undefined) {
+      counter = metrics.events.bind({ event_type: field(eventType) });
+      // A type cut to its limit is counted as cut each time: only short ones are kept bound.
+      if (eventType.length <= MAX_EVENT_FIELD_LENGTH && eventCounters.size < MAX_BOUND_EVENT_TYPES)
+        eventCounters.set(eventType, counter);
+    }
+    counter.inc();
+  };
+
   const record = (input: EventInput): TelemetryEvent => {
     const event = build(input, now());
     store.add(event);
     for (const queue of queues) queue.enqueue(event);
-    metrics.events.inc({ event_type: event.event_type });
+    countEvent(event.event_type);
     return event;
   };
 
@@ -225,7 +241,7 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
       }
       const millisecond = now();
       store.addDeferred(() => build(input, millisecond));
-      metrics.events.inc({ event_type: field(input.event_type) });
+      countEvent(input.event_type);
     },
     query: (query) => store.query(query),
     get dropped() {

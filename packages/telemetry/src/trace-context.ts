@@ -78,7 +78,11 @@ export function parseTraceparent(value: string): TraceContext | undefined {
   return { traceId, spanId, traceFlags };
 }
 
+/** The 256 trace-flags bytes as two hex digits, made once. */
+const FLAGS_HEX = Array.from({ length: 256 }, (_, flags) => flags.toString(16).padStart(2, "0"));
+
 /** Formats a version `00` `traceparent` value. Throws a RangeError for invalid ids or flags. */
+
 export function formatTraceparent(context: TraceContext): string {
   if (!isValidTraceId(context.traceId)) throw new RangeError(`invalid trace id ${context.traceId}`);
   if (!isValidSpanId(context.spanId)) throw new RangeError(`invalid span id ${context.spanId}`);
@@ -86,7 +90,7 @@ export function formatTraceparent(context: TraceContext): string {
   if (!Number.isInteger(flags) || flags < 0 || flags > 255)
     throw new RangeError(`invalid trace flags ${flags}`);
   const { traceId, spanId } = context;
-  const value = `00-${traceId}-${spanId}-${flags.toString(16).padStart(2, "0")}`;
+  const value = `00-${traceId}-${spanId}-${FLAGS_HEX[flags]}`;
   // Valid parts, which parsing this version 00 value would give back exactly (ids that only passed
   // as their string form are not remembered).
   if (typeof traceId === "string" && typeof spanId === "string") {

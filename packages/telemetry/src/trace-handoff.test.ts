@@ -51,4 +51,32 @@ describe("handOffTrace", () => {
     const wire = readTraceContext(JSON.parse(JSON.stringify(request.params)));
     expect(wire).toEqual({ traceId: handed.traceId, spanId: sent?.span_id, traceFlags: 1 });
   });
+
+  it("writes the trace into owned params in place, and copies params that are not owned", async () => {
+    const telemetry = createTestTelemetry();
+    const [rawClient, server] = createMemoryTransportPair();
+    await Promise.all([rawClient.start(), server.start()]);
+    const client = instrumentTransport(rawClient, telemetry, { backend: "github" });
+    const clientMeta = { progressToken: 7 };
+    const owned = handOffTrace({ name: "x", _meta: clientMeta }, handed, { owned: true });
+    const shared = handOffTrace({ name: "y" }, handed);
+    const ownedMessage = { jsonrpc: "2.0", id: 1, method: "tools/call", params: owned } as const;
+    const sharedMessage = { jsonrpc: "2.0", id: 2, method: "tools/call", params: shared } as const;
+    for (const message of [ownedMessage, sharedMessage]) {
+      const arrived = nextFrame(server);
+      await client.send(message);
+      await arrived;
+    }
+    const [, ownedSent] = telemetry.query({ event_type: "request.sent" });
+    // Owned: the same params now carry the hop's traceparent; the client's _meta is not touched.
+    expect(readTraceContext(JSON.parse(JSON.stringify(owned)))).toEqual({
+      traceId: handed.traceId,
+      spanId: ownedSent?.span_id,
+      traceFlags: 1,
+    });
+    expect(owned._meta).toEqual({ progressToken: 7, traceparent: expect.any(String) });
+    expect(clientMeta).toEqual({ progressToken: 7 });
+    // Not owned: left as they were.
+    expect(JSON.stringify(shared)).toBe(JSON.stringify({ name: "y" }));
+  });
 });

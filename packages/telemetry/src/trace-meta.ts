@@ -24,6 +24,18 @@ function readMeta(params: unknown): Record<string, unknown> | undefined {
 
 /** Where {@link handOffTrace} leaves a trace: a symbol key, which JSON never writes. */
 const handedOffTrace = Symbol("patchbay.handedOffTrace");
+/** Where it leaves the trace of params handed off with `owned` (the next hop may write into them). */
+const handedOffOwnedTrace = Symbol("patchbay.handedOffOwnedTrace");
+
+/** Options of {@link handOffTrace}. */
+export interface HandOffOptions {
+  /**
+   * The params are a copy made for this one send, that nothing else reads: the instrumented
+   * transport that sends them writes its `_meta.traceparent` into them instead of copying them
+   * (and the message). Default false.
+   */
+  readonly owned?: boolean;
+}
 
 /**
  * Marks `params` (in place, under a symbol key that `JSON.stringify` leaves out and copies by
@@ -33,11 +45,26 @@ const handedOffTrace = Symbol("patchbay.handedOffTrace");
  * parsing) when the next hop is instrumented; params that cannot take a key get
  * `injectTraceContext` instead.
  */
-export function handOffTrace<P extends object>(params: P, trace: TraceContext): P {
+export function handOffTrace<P extends object>(
+  params: P,
+  trace: TraceContext,
+  options?: HandOffOptions,
+): P {
   if (Array.isArray(params) || !Object.isExtensible(params))
     return injectTraceContext(params, trace);
-  (params as { [handedOffTrace]?: TraceContext })[handedOffTrace] = trace;
+  const key = options?.owned === true ? handedOffOwnedTrace : handedOffTrace;
+  (params as { [key]?: TraceContext })[key] = trace;
   return params;
+}
+
+/** True when `params` were handed off with `owned` (see {@link HandOffOptions}). */
+export function isOwnedHandOff(params: unknown): boolean {
+  return (
+    params !== null &&
+    typeof params === "object" &&
+    Object.hasOwn(params, handedOffOwnedTrace) &&
+    Object.isExtensible(params)
+  );
 }
 
 /**
@@ -47,7 +74,11 @@ export function handOffTrace<P extends object>(params: P, trace: TraceContext): 
  */
 export function readTraceContext(params: unknown): TraceContext | undefined {
   if (params !== null && typeof params === "object") {
-    const handed = (params as { [handedOffTrace]?: TraceContext })[handedOffTrace];
+    const marked = params as {
+      [handedOffTrace]?: TraceContext;
+      [handedOffOwnedTrace]?: TraceContext;
+    };
+    const handed = marked[handedOffOwnedTrace] ?? marked[handedOffTrace];
     if (handed !== undefined) return handed;
   }
   const meta = readMeta(params);
@@ -98,7 +129,21 @@ export function injectTraceContext(params: unknown, context: TraceContext): unkn
   if (Array.isArray(params)) return params;
   const base =
     params !== null && typeof params === "object" ? (params as Record<string, unknown>) : {};
-  const existing = readMeta(base);
+  const copy = copyRecord(base);
+  copy._meta = metaWithTrace(base, context);
+  return copy;
+}
+
+/**
+ * Writes `context` into `_meta` of params handed off as owned (see {@link HandOffOptions}), in
+ * place; `_meta` itself is still copied (it may be the client's).
+ */
+export function injectTraceContextInPlace(params: object, context: TraceContext): void {
+  (params as Record<string, unknown>)._meta = metaWithTrace(params, context);
+}
+
+function metaWithTrace(params: object, context: TraceContext): Record<string, unknown> {
+  const existing = readMeta(params);
   const meta: Record<string, unknown> = existing === undefined ? {} : copyRecord(existing);
   meta.traceparent = formatTraceparent(context);
   const traceState =
@@ -106,7 +151,5 @@ export function injectTraceContext(params: unknown, context: TraceContext): unkn
   if (traceState !== undefined) meta.tracestate = traceState;
   // Only when there is one to remove: `delete` would make every copy a slower dictionary object.
   else if (Object.hasOwn(meta, "tracestate")) delete meta.tracestate;
-  const copy = copyRecord(base);
-  copy._meta = meta;
-  return copy;
+  return meta;
 }

@@ -18,13 +18,14 @@ export class ConcurrencyLimit {
   }
 
   /**
-   * Resolves once a slot is held; call `release()` exactly once afterwards. Returns `undefined`
-   * (and holds nothing) when every slot is taken and the wait queue is full.
+   * `true` when a slot is held at once, else a promise that resolves once one is; call `release()`
+   * exactly once afterwards. Returns `undefined` (and holds nothing) when every slot is taken and
+   * the wait queue is full.
    */
-  acquire(): Promise<void> | undefined {
+  acquire(): true | Promise<void> | undefined {
     if (this.#running < this.#max) {
       this.#running++;
-      return Promise.resolve();
+      return true;
     }
     if (this.#waiting.length >= this.#maxWaiting) return undefined;
     return new Promise((resolve) => this.#waiting.push(resolve));

@@ -56,7 +56,8 @@ export class IncomingRequests {
     if (slot === undefined) return this.#busy(request);
     const controller = new LazyAbort();
     this.#active.set(request.id, controller);
-    await slot;
+    // A free slot costs no wait: the handler starts at once (it still answers asynchronously).
+    if (slot !== true) await slot;
     try {
       if (controller.aborted) return undefined;
       const context = new HandlerContext(request, controller, info, this.#connection);
@@ -86,7 +87,8 @@ export class IncomingRequests {
     this.#active.clear();
   }
 
-  async #invoke(request: JSONRPCRequest, context: Parameters<RequestHandler>[1]): Promise<unknown> {
+  // Not async: its caller awaits the handler's answer once.
+  #invoke(request: JSONRPCRequest, context: Parameters<RequestHandler>[1]): unknown {
     const entry = this.handlers.get(request.method) ?? this.fallback;
     if (entry === undefined) throw new MethodNotFoundError(undefined, { method: request.method });
     let params: unknown = request.params;
@@ -97,7 +99,7 @@ export class IncomingRequests {
         throw new InvalidParamsError(undefined, describeSchemaFailure(error));
       }
     }
-    return await entry.handler(params, context);
+    return entry.handler(params, context);
   }
 
   /** The answer to a request that found the wait queue full: nothing of it ran. */

@@ -5,7 +5,7 @@ import { rewriteResourceUris } from "../forwarding/forwarded-params.js";
 import type { RouterState } from "../router/router-state.js";
 import type { ForwardCall } from "./forward-call.js";
 import { GATEWAY_STATUS_TOOL, GET_EVENTS_TOOL, jsonToolResult } from "./gateway-tools.js";
-import { asParams, type Params, toJSONRPCError } from "./params.js";
+import { asParams, type Params, toJSONRPCError, withField } from "./params.js";
 import type { SessionCatalogue } from "./session-catalogue.js";
 import type { SessionLifecycle } from "./session-lifecycle.js";
 import type { SessionSubscriptions } from "./session-subscriptions.js";
@@ -20,6 +20,14 @@ export interface CatalogueRequestParts {
   /** What `gateway_status` answers this session. */
   readonly status: () => Record<string, unknown>;
 }
+
+/** Sends a request for a named tool, prompt or resource to the backend that owns it. */
+type OwnerCall = (
+  kind: "tool" | "prompt" | "resource",
+  method: string,
+  request: Params,
+  context: RequestContext,
+) => Promise<unknown>;
 
 const listMethods = {
   "tools/list": "tools",
@@ -36,14 +44,16 @@ const listMethods = {
 export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
   const { lifecycle, view, forward, state } = parts;
 
-  const callOwner = async (
-    kind: "tool" | "prompt" | "resource",
-    method: string,
-    request: Params,
-    context: RequestContext,
-  ): Promise<unknown> => {
+  const callOwner: OwnerCall = (kind, method, request, context) => {
     // Checked first: awaiting nothing would still cost a turn on every forwarded call.
-    if (view.hasStartingBackends()) await view.awaitStartingBackends();
+    if (view.hasStartingBackends()) {
+      return view.awaitStartingBackends().then(() => sendToOwner(kind, method, request, context));
+    }
+    return sendToOwner(kind, method, request, context);
+  };
+
+  // Not async: a forwarded call's answer goes back through as few promise handlers as it can.
+  const sendToOwner: OwnerCall = (kind, method, request, context) => {
     const key = kind === "resource" ? "uri" : "name";
     const exposed = String(request[key] ?? "");
     const catalogue = view.current();
@@ -56,14 +66,23 @@ export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
     if (!entry) {
       // A tool of a backend that is down is gone from the list; say why rather than "not found".
       const former = kind === "tool" ? view.formerOwner(exposed) : undefined;
-      if (former) throw toJSONRPCError(backendUnavailableError(former.backend, former.status));
-      throw toJSONRPCError(unknownNameError(kind, exposed));
+      if (former)
+        return Promise.reject(
+          toJSONRPCError(backendUnavailableError(former.backend, former.status)),
+        );
+      return Promise.reject(toJSONRPCError(unknownNameError(kind, exposed)));
     }
-    const result = await forward(entry.backend, method, { ...request, [key]: entry.name }, context);
-    // Results are copied only for a backend that has rewritten URIs (large reads stay cheap).
-    const current = view.current();
-    if (!current.rewritesUrisOf(entry.backend)) return result;
-    return rewriteResourceUris(result, (uri) => current.exposeResourceUri(entry.backend, uri));
+    const copy = withField(request, key, entry.name);
+    const result = forward(entry.backend, method, copy, context, true);
+    // Results are copied only for a backend that has rewritten URIs (large reads stay cheap); the
+    // catalogue is asked again when the answer comes, since it may have changed meanwhile. A
+    // backend without rewritten URIs when the call is sent adds no handler to the answer's way.
+    if (!catalogue.rewritesUrisOf(entry.backend)) return result;
+    return result.then((answer) => {
+      const current = view.current();
+      if (!current.rewritesUrisOf(entry.backend)) return answer;
+      return rewriteResourceUris(answer, (uri) => current.exposeResourceUri(entry.backend, uri));
+    });
   };
 
   const gatewayTools: Record<string, (args: Params) => unknown> = {
@@ -103,7 +122,7 @@ export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
     });
   }
 
-  lifecycle.handle("tools/call", async (params, context) => {
+  lifecycle.handle("tools/call", (params, context) => {
     const request = asParams(params);
     const name = String(request.name ?? "");
     const local = gatewayTools[name];
@@ -142,6 +161,7 @@ export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
       "completion/complete",
       { ...request, ref: ownRef },
       context,
+      true,
     );
   });
 }

@@ -19,7 +19,11 @@ export type ForwardCall = (
   method: string,
   params: Params,
   context: RequestContext,
+  /** `params` is a copy made for this call alone (the trace may be written into it, not copied). */
+  ownsParams?: boolean,
 ) => Promise<unknown>;
+
+const OWNED = { owned: true } as const;
 
 /**
  * Forwarding for one session: the backend gets the request under its own connection's id and
@@ -33,41 +37,50 @@ export function createForwarder(
   view: SessionCatalogue,
   state: RouterState,
 ): ForwardCall {
-  return async (backendName, method, params, context) => {
+  // Not an async function: the answer reaches the client through one handler less per call.
+  return (backendName, method, params, context, ownsParams) => {
     const backend = view.findBackend(backendName);
-    if (!backend) throw toJSONRPCError(unknownNameError("tool", backendName));
+    if (!backend) return Promise.reject(toJSONRPCError(unknownNameError("tool", backendName)));
     if (state.closing) {
-      throw new JSONRPCError(GatewayErrorCode.GatewayShuttingDown, "The gateway is shutting down", {
-        backend: backendName,
-      });
+      return Promise.reject(
+        new JSONRPCError(GatewayErrorCode.GatewayShuttingDown, "The gateway is shutting down", {
+          backend: backendName,
+        }),
+      );
     }
     const prepared = prepareForwardedParams(params);
     const clientToken = prepared.progressToken;
     const trace = requestTraceOf(context);
     // The backend transport's tracker (create-router instruments it) writes the traceparent.
-    const sent = trace ? handOffTrace(prepared.params, trace) : prepared.params;
-    const related = { relatedRequestId: context.id };
-    const onProgress =
-      clientToken === undefined
-        ? undefined
-        : (progress: unknown) => {
-            const forwarded = { ...(progress as Params), progressToken: clientToken };
-            connection.notify("notifications/progress", forwarded, related).catch(() => {});
-          };
-    try {
-      const options: { -readonly [K in keyof BackendRequestOptions]: BackendRequestOptions[K] } = {
-        cause: { caller: sessionId, requestId: context.id },
+    // Params the forwarder copied (or that prepareForwardedParams did) are this call's alone.
+    const owned = ownsParams === true || prepared.params !== params;
+    const sent = trace
+      ? handOffTrace(prepared.params, trace, owned ? OWNED : undefined)
+      : prepared.params;
+    const options: { -readonly [K in keyof BackendRequestOptions]: BackendRequestOptions[K] } = {
+      cause: { caller: sessionId, requestId: context.id },
+    };
+    // Relayed without an AbortSignal where the context allows (made only when read).
+    if (context.cancellation !== undefined) options.cancellation = context.cancellation;
+    else options.signal = context.signal;
+    if (clientToken !== undefined) {
+      const related = { relatedRequestId: context.id };
+      options.onProgress = (progress: unknown) => {
+        const forwarded = { ...(progress as Params), progressToken: clientToken };
+        connection.notify("notifications/progress", forwarded, related).catch(() => {});
       };
-      // Relayed without an AbortSignal where the context allows (made only when read).
-      if (context.cancellation !== undefined) options.cancellation = context.cancellation;
-      else options.signal = context.signal;
-      if (onProgress) options.onProgress = onProgress;
-      return await backend.request(method, sent as JSONRPCParams, options);
+    }
+    let answer: Promise<unknown>;
+    try {
+      answer = backend.request(method, sent as JSONRPCParams, options);
     } catch (error) {
+      answer = Promise.reject(error);
+    }
+    return answer.then(undefined, (error: unknown) => {
       if (JSONRPCError.isInstance(error) && isGatewayMade(error.code) && hasBackend(error.data))
         throw error;
       throw toJSONRPCError(mapBackendError(error, backendName, { redact: state.telemetry.redact }));
-    }
+    });
   };
 }
 

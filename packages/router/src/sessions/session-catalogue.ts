@@ -3,7 +3,7 @@ import type { Backend } from "../backends/backend.js";
 import type { BackendPool } from "../backends/backend-pool.js";
 import { buildCatalogue, type Catalogue, type NamedItem } from "../catalogue/build-catalogue.js";
 import { createNameFilter, type NameFilter } from "../catalogue/name-filter.js";
-import type { ProfileConfig } from "../config/gateway-config.js";
+import type { BackendConfig, ProfileConfig } from "../config/gateway-config.js";
 import { namespacesOf, type RouterState } from "../router/router-state.js";
 import { GATEWAY_TOOLS } from "./gateway-tools.js";
 
@@ -66,19 +66,21 @@ export class SessionCatalogue {
     const allowed = this.profile()?.backends;
     for (const config of this.#state.config.backends) {
       if (allowed !== undefined && !allowed.includes(config.name)) continue;
-      if (config.isolation === "per-session") {
-        let backend = this.#own.get(config.name);
-        if (backend === undefined) {
-          backend = this.#pool.create(config, this.#id);
-          this.#own.set(config.name, backend);
-        }
-        list.push(backend);
-      } else {
-        const shared = this.#pool.shared(config.name);
-        if (shared) list.push(shared);
-      }
+      const backend = this.#backendOf(config);
+      if (backend) list.push(backend);
     }
     return list;
+  }
+
+  /** The shared backend of `config`, or this session's own (made on first use). */
+  #backendOf(config: BackendConfig): Backend | undefined {
+    if (config.isolation !== "per-session") return this.#pool.shared(config.name);
+    let backend = this.#own.get(config.name);
+    if (backend === undefined) {
+      backend = this.#pool.create(config, this.#id);
+      this.#own.set(config.name, backend);
+    }
+    return backend;
   }
 
   /** True when the profile includes a backend of that name. */
@@ -90,8 +92,12 @@ export class SessionCatalogue {
     );
   }
 
+  /** The backend `name` if this client sees it (found without listing them all: per call). */
   findBackend(name: string): Backend | undefined {
-    return this.backends().find((backend) => backend.name === name);
+    const allowed = this.profile()?.backends;
+    if (allowed !== undefined && !allowed.includes(name)) return undefined;
+    const config = this.#state.config.backends.find((candidate) => candidate.name === name);
+    return config === undefined ? undefined : this.#backendOf(config);
   }
 
   /** The gateway's own tools this client may see and call (its profile may hide them). */
@@ -170,9 +176,14 @@ export class SessionCatalogue {
   /** Starts lazy backends and waits for those in their first start, until each runs or failed. */
   /** True while a backend this session sees is idle or starting (its calls wait for it first). */
   hasStartingBackends(): boolean {
-    return this.backends().some(
-      (backend) => backend.status === "idle" || backend.status === "starting",
-    );
+    // Per forwarded call: no list is built.
+    const allowed = this.profile()?.backends;
+    for (const config of this.#state.config.backends) {
+      if (allowed !== undefined && !allowed.includes(config.name)) continue;
+      const status = this.#backendOf(config)?.status;
+      if (status === "idle" || status === "starting") return true;
+    }
+    return false;
   }
 
   async awaitStartingBackends(): Promise<void> {

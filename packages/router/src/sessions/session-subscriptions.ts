@@ -64,7 +64,7 @@ export class SessionSubscriptions {
       const shared = backend.config.isolation === "shared";
       if (shared && this.#sharedElsewhere(entry.backend, entry.name)) return {};
     }
-    await forward(entry.backend, method, { ...request, uri: entry.name }, context);
+    await forward(entry.backend, method, { ...request, uri: entry.name }, context, true);
     return {};
   }
 
