@@ -57,10 +57,16 @@ function treeResidentBytes(pid) {
   return total;
 }
 
+const WARM_UP_CALLS = Number(process.env.BENCH_WARM_UP ?? 3_000);
 const callArguments = (tool) => ({ name: tool, arguments: { text: "hello" } });
 
-/** p50/p99 with one call in flight, calls/s at 1, 16 and 64 in flight. */
+/**
+ * p50/p99 with one call in flight, calls/s at 1, 16 and 64 in flight; every target first answers
+ * `WARM_UP_CALLS` calls (16 in flight) unmeasured, so that figures are of code V8 has optimized,
+ * not of its first tiers (which cost several times as much per call).
+ */
 async function measureCalls(name, call, latencyCalls, throughputCalls, levels = [1, 16, 64]) {
+  await throughput(call, WARM_UP_CALLS, 16);
   const { p50, p99 } = await latency(call, count(latencyCalls));
   record(name, "p50", p50);
   record(name, "p99", p99);
