@@ -14,6 +14,7 @@ import { type FrontRequestEnd, type GuardedTransport, guardFrontTransport } from
 import type { ResolvedLimits } from "./http-gateway-options.js";
 import { modernRequests } from "./modern-requests.js";
 import { createPlainJsonRpcEndpoint, type PlainJsonRpcEndpoint } from "./plain-json-rpc.js";
+import type { SseForwarding } from "./sse-forwarding.js";
 import type { TokenIdentity } from "./token-auth.js";
 
 /** What the session endpoints need. */
@@ -34,6 +35,8 @@ export interface SessionEndpointsOptions {
   readonly modernRelay?: ModernRelay | undefined;
   /** Where Streamable HTTP keeps resumable events; default bounded in memory per profile. */
   readonly eventStore?: EventStore | undefined;
+  /** Records each legacy SSE session's holder, so that other replicas forward its POSTs here. */
+  readonly sseForwarding?: SseForwarding | undefined;
   /** Wraps each Streamable HTTP session's transport before the router serves it (replicas). */
   readonly wrapSession?:
     | ((
@@ -64,6 +67,7 @@ export interface SessionEndpoints {
 /** Creates the endpoints lazily, one handler per profile (`""`: the default endpoint). */
 export function createSessionEndpoints(options: SessionEndpointsOptions): SessionEndpoints {
   const { limits, clock } = options;
+  const forwarding = options.sseForwarding;
   const owners = new Map<string, string>();
   const fronts = new Set<GuardedTransport>();
   const streamable = new Map<string, StreamableHttpHandler>();
@@ -161,9 +165,24 @@ export function createSessionEndpoints(options: SessionEndpointsOptions): Sessio
         handler = createSseHandler({
           ...common,
           endpoint: profile === undefined ? "/messages" : `/messages/${profile}`,
-          onSession: (transport, session) =>
-            serve(transport, session.sessionId, session.authInfo as TokenIdentity, profile),
+          ...(forwarding === undefined
+            ? {}
+            : {
+                prepareSession: (sessionId, session) =>
+                  forwarding.prepare(sessionId, session.authInfo as TokenIdentity, key),
+              }),
+          onSession: (transport, session) => {
+            forwarding?.opened(transport);
+            return serve(transport, session.sessionId, session.authInfo as TokenIdentity, profile);
+          },
         });
+        if (forwarding !== undefined) {
+          handler = forwarding.wrap(
+            handler,
+            key,
+            (request) => options.identityOf(request) ?? ANONYMOUS,
+          );
+        }
         sse.set(key, handler);
       }
       return handler;
@@ -202,6 +221,7 @@ export function createSessionEndpoints(options: SessionEndpointsOptions): Sessio
         ...[...sse.values()].map((handler) => handler.close()),
         ...[...plain.values()].map((endpoint) => endpoint.close()),
       ]);
+      forwarding?.close();
     },
   };
 }

@@ -89,6 +89,18 @@ export function createSseCore<Request>(options: SseHandlerOptions<Request>): Sse
     }
     if (!sessions.admit(identity, response)) return;
     const sessionId = generateSessionId();
+    if (options.prepareSession !== undefined) {
+      const session = { sessionId, request: request.raw, authInfo, identity };
+      const prepared = await options.prepareSession(sessionId, session).then(
+        () => true,
+        (error: unknown) => {
+          const reason = error instanceof Error ? error.message : String(error);
+          writeJsonError(response, 503, HTTP_ERROR_CODE, `Service Unavailable: ${reason}`);
+          return false;
+        },
+      );
+      if (!prepared) return;
+    }
     const separator = endpoint.includes("?") ? "&" : "?";
     const transport = new SseServerTransport({
       sessionId,
