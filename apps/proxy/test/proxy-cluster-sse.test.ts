@@ -1,0 +1,116 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestCluster, type TestCluster } from "./cluster-harness.js";
+import { postJson, sampleEntry } from "./proxy-helpers.js";
+
+// Legacy HTTP+SSE (2024-11-05) through three replicas behind a round-robin balancer without
+// affinity: the stream stays on one replica, the client's POSTs land on any.
+const ALICE = "alice-token-sse-0123456789";
+const BOB = "bob-token-sse-0123456789ab";
+
+let cluster: TestCluster;
+beforeAll(async () => {
+  cluster = await startTestCluster({
+    mcpServers: { sample: sampleEntry() },
+    auth: {
+      tokens: [
+        { name: "alice", token: ALICE },
+        { name: "bob", token: BOB },
+      ],
+    },
+    limits: { requestsPerMinute: 600 },
+  });
+}, 60_000);
+afterAll(() => cluster?.stop(), 30_000);
+
+/** The official SDK's legacy client through the balancer, answering sampling requests. */
+async function connectLegacy() {
+  let sessionId = "";
+  const transport = new SSEClientTransport(new URL("/sse", cluster.balancer.url.origin), {
+    requestInit: { headers: { authorization: `Bearer ${ALICE}` } },
+    fetch: (url, init) => {
+      // The SDK keeps the endpoint to itself: the session id is in the URL of each POST.
+      if (init?.method === "POST") {
+        sessionId = new URL(String(url)).searchParams.get("sessionId") ?? "";
+      }
+      return fetch(url, init);
+    },
+  });
+  const client = new Client(
+    { name: "legacy", version: "1.0.0" },
+    { capabilities: { sampling: {} } },
+  );
+  client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+    model: "m",
+    role: "assistant",
+    content: { type: "text", text: "from the client" },
+  }));
+  await client.connect(transport);
+  return { client, sessionId: () => sessionId };
+}
+
+const ping = { jsonrpc: "2.0", id: 7, method: "ping" };
+/** A notification the session ignores (no request of that id), so the client reads no answer. */
+const cancelNothing = {
+  jsonrpc: "2.0",
+  method: "notifications/cancelled",
+  params: { requestId: "none" },
+};
+const messagesOf = (origin: URL, sessionId: string) =>
+  new URL(`/messages?sessionId=${encodeURIComponent(sessionId)}`, origin);
+
+describe("legacy SSE sessions behind a balancer without affinity", () => {
+  it("serve every POST of one session, on whichever replica it lands, through the stream's replica", async () => {
+    const before = cluster.balancer.routed.length;
+    const { client } = await connectLegacy();
+    for (let index = 0; index < 3; index++) {
+      const tools = await client.listTools();
+      expect(tools.tools.map((tool) => tool.name)).toContain("sample__add");
+      const result = await client.callTool({
+        name: "sample__add",
+        arguments: { a: index, b: 1 },
+      });
+      expect(result.structuredContent).toEqual({ sum: index + 1 });
+    }
+    // Sampling from the backend reaches the client on its stream; its answer is POSTed anywhere.
+    let postsSeen = 0;
+    const answerPosted = cluster.balancer.next(
+      (hop) => hop.method === "POST" && hop.path.startsWith("/messages") && ++postsSeen === 2,
+    );
+    const sampled = await client.callTool({
+      name: "sample__test_sampling",
+      arguments: { prompt: "hi" },
+    });
+    expect(sampled.content).toEqual([{ type: "text", text: "LLM response: from the client" }]);
+    await answerPosted;
+    const hops = cluster.balancer.routed.slice(before);
+    expect(hops.filter((hop) => hop.method === "GET" && hop.path === "/sse")).toHaveLength(1);
+    const posts = hops.filter((hop) => hop.method === "POST" && hop.path.startsWith("/messages"));
+    // initialize, initialized, 3 × (tools/list, tools/call), the sampling call and its answer.
+    expect(posts.length).toBe(10);
+    expect(new Set(posts.map((hop) => hop.target)).size).toBeGreaterThanOrEqual(2);
+    await client.close();
+  });
+
+  it("refuse another token's POST for the session, and a POST for an unknown session, with 404 on every replica", async () => {
+    const { client, sessionId } = await connectLegacy();
+    for (const replica of cluster.replicas) {
+      const foreign = await postJson(messagesOf(replica.origin, sessionId()), ping, {
+        authorization: `Bearer ${BOB}`,
+      });
+      expect(foreign.status).toBe(404);
+      const unknown = await postJson(messagesOf(replica.origin, "no-such-session"), ping, {
+        authorization: `Bearer ${ALICE}`,
+      });
+      expect(unknown.status).toBe(404);
+      // The session's own token is served on every replica (202).
+      const own = await postJson(messagesOf(replica.origin, sessionId()), cancelNothing, {
+        authorization: `Bearer ${ALICE}`,
+      });
+      expect(own.status).toBe(202);
+    }
+    await client.close();
+  });
+});
