@@ -70,10 +70,14 @@ describe("legacy SSE sessions across replicas", () => {
       await sse.hold("held", "alice", "");
       await sse.hold("released", "alice", "");
       await sse.release("released");
+      await sse.hold("lost", "bob", "team");
       await client.pexpire("refresh:sse-holder:held", 10_000);
+      // A Redis that restarted empty, say.
+      await client.del("refresh:sse-holder:lost");
       vi.advanceTimersByTime(20_000);
       // Commands on one connection run in order: the refresh has run before this answer.
       expect(await client.pttl("refresh:sse-holder:held")).toBeGreaterThan(50_000);
+      expect(await sse.holderOf("lost")).toEqual({ replicaId: "e", owner: "bob", profile: "team" });
       expect(await client.exists("refresh:sse-holder:released")).toBe(0);
     } finally {
       sse.stop();

@@ -13,8 +13,8 @@ export interface RedisSseSessions extends ClusterSseSessions {
 
 /**
  * Legacy HTTP+SSE session holders as keys `<prefix>sse-holder:<session id>` (JSON: replica, owning
- * token name, profile) that expire after the session TTL; the holder refreshes the records of the
- * streams it holds every third of the TTL. Forwarded POSTs travel on `<prefix>sse-replica:<id>`.
+ * token name, profile) that expire after the session TTL; the holder writes the records of the
+ * streams it holds again every third of the TTL (so they also come back after Redis lost them). Forwarded POSTs travel on `<prefix>sse-replica:<id>`.
  */
 export function createRedisSseSessions(options: {
   readonly client: Redis;
@@ -28,7 +28,8 @@ export function createRedisSseSessions(options: {
   const keyOf = (sessionId: string) => `${prefix}sse-holder:${sessionId}`;
   const channelOf = (id: string) => `${prefix}sse-replica:${id}`;
   const channel = channelOf(replicaId);
-  const held = new Set<string>();
+  /** The records of the streams held here, by session id (JSON), to write again at each refresh. */
+  const held = new Map<string, string>();
   const listeners = new Set<(message: ForwardedSseMessage) => void>();
   options.subscriber.listen(channel, (text) => {
     const message = JSON.parse(text) as ForwardedSseMessage;
@@ -38,7 +39,8 @@ export function createRedisSseSessions(options: {
     () => {
       if (held.size === 0) return;
       const pipeline = client.pipeline();
-      for (const sessionId of held) pipeline.pexpire(keyOf(sessionId), ttlMs);
+      // Written whole, not only re-timed: a Redis that came back empty has them again.
+      for (const [sessionId, json] of held) pipeline.set(keyOf(sessionId), json, "PX", ttlMs);
       pipeline.exec().catch((error: unknown) => {
         options.onWarning(`cannot refresh legacy SSE session records: ${String(error)}`);
       });
@@ -50,8 +52,9 @@ export function createRedisSseSessions(options: {
     channel,
     async hold(sessionId, owner, profile) {
       const record: SseHolder = { replicaId, owner, profile };
-      await client.set(keyOf(sessionId), JSON.stringify(record), "PX", ttlMs);
-      held.add(sessionId);
+      const json = JSON.stringify(record);
+      await client.set(keyOf(sessionId), json, "PX", ttlMs);
+      held.set(sessionId, json);
     },
     async release(sessionId) {
       held.delete(sessionId);
