@@ -113,4 +113,29 @@ describe("legacy SSE sessions behind a balancer without affinity", () => {
     }
     await client.close();
   });
+
+  // Last: it kills a replica.
+  it("end the session with its stream when the holder dies: 404 elsewhere, and a new stream works", async () => {
+    const { client, sessionId } = await connectLegacy();
+    const streamHop = cluster.balancer.routed.findLast(
+      (hop) => hop.method === "GET" && hop.path === "/sse",
+    );
+    const holder = cluster.replicas[streamHop?.target ?? -1];
+    if (holder === undefined) throw new Error("no replica took the stream");
+    process.kill(holder.child.pid as number, "SIGKILL");
+    await holder.exited;
+    for (const replica of cluster.replicas.filter((other) => other !== holder)) {
+      const answer = await postJson(messagesOf(replica.origin, sessionId()), ping, {
+        authorization: `Bearer ${ALICE}`,
+      });
+      expect(answer.status).toBe(404);
+    }
+    const again = await connectLegacy();
+    expect(again.sessionId()).not.toBe(sessionId());
+    const result = await again.client.callTool({ name: "sample__add", arguments: { a: 2, b: 3 } });
+    expect(result.structuredContent).toEqual({ sum: 5 });
+    await again.client.close();
+    // Its EventSource may have opened a stream again meanwhile (a session of its own): closed too.
+    await client.close();
+  });
 });
