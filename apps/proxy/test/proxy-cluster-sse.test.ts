@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestCluster, type TestCluster } from "./cluster-harness.js";
+import { redisCommandCounts, startTestCluster, type TestCluster } from "./cluster-harness.js";
 import { postJson, sampleEntry } from "./proxy-helpers.js";
 
 // Legacy HTTP+SSE (2024-11-05) through three replicas behind a round-robin balancer without
@@ -111,6 +111,30 @@ describe("legacy SSE sessions behind a balancer without affinity", () => {
       });
       expect(own.status).toBe(202);
     }
+    await client.close();
+  });
+
+  it("use fewer than 15 Redis commands per tools/call of a legacy session, all replicas together", async () => {
+    const { client } = await connectLegacy();
+    await client.ping();
+    const before = await redisCommandCounts(cluster.redis.url);
+    const calls = 30;
+    for (let index = 0; index < calls; index++) {
+      await client.callTool({ name: "sample__add", arguments: { a: index, b: 0 } });
+    }
+    const after = await redisCommandCounts(cluster.redis.url);
+    const used = [...after].map(
+      ([name, count]) => [name, count - (before.get(name) ?? 0)] as const,
+    );
+    const total = used.reduce((sum, [, count]) => sum + count, 0);
+    // Written down in the proxy README: the address's and the token's rate-limit scripts (EVALSHA,
+    // counted with the 4 commands each runs), and on the two replicas of three that do not hold
+    // the stream, GET of the holder record and PUBLISH to the holder. Heartbeats may add a few.
+    console.info(
+      `Redis commands for ${calls} legacy calls: ${total} (${(total / calls).toFixed(1)} a call)`,
+      Object.fromEntries(used.filter(([, count]) => count > 0)),
+    );
+    expect(total / calls).toBeLessThan(15);
     await client.close();
   });
 
