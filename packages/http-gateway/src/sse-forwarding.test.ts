@@ -1,5 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { createSseParser, type SseEvent } from "@patchbay/transport-http";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHttpGateway } from "./http-gateway.js";
 import {
@@ -59,6 +60,35 @@ function postMessage(origin: URL, sessionId: string, token: string, body: string
     headers: { "content-type": type ?? "application/json", authorization: `Bearer ${token}` },
     body,
   });
+}
+
+/** A raw legacy stream of alice's on `origin`: its events, as they come. */
+async function openStream(origin: URL) {
+  const controller = new AbortController();
+  const response = await fetch(new URL("/sse", origin), {
+    headers: { accept: "text/event-stream", authorization: `Bearer ${ALICE}` },
+    signal: controller.signal,
+  });
+  const queue: SseEvent[] = [];
+  const waiting: ((event: SseEvent) => void)[] = [];
+  const parser = createSseParser({
+    onEvent: (event) => (waiting.shift() ?? ((queued) => queue.push(queued)))(event),
+  });
+  void (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of (response.body ?? []) as AsyncIterable<Uint8Array>) {
+      parser.push(decoder.decode(chunk));
+    }
+  })().catch(() => {});
+  cleanups.push(async () => controller.abort());
+  const next = () =>
+    new Promise<SseEvent>((resolve) => {
+      const queued = queue.shift();
+      if (queued === undefined) waiting.push(resolve);
+      else resolve(queued);
+    });
+  const endpoint = await next();
+  return { sessionId: new URL(endpoint.data, origin).searchParams.get("sessionId") ?? "", next };
 }
 
 async function errorOf(answer: Response): Promise<number> {
@@ -135,6 +165,17 @@ describe("legacy SSE sessions across replicas", () => {
     expect(invalid.status).toBe(400);
     expect(await errorOf(invalid)).toBe(-32700);
     expect((await postMessage(b, sessionId, ALICE, ping)).status).toBe(202);
+  });
+
+  it("report text that is not JSON-RPC to the holder's session, whose error goes out on the stream", async () => {
+    const store = createInMemoryClusterStore();
+    const a = await startReplica(store, "a");
+    const b = await startReplica(store, "b");
+    const stream = await openStream(a);
+    expect((await postMessage(b, stream.sessionId, ALICE, "{not json")).status).toBe(400);
+    const event = await stream.next();
+    expect(event.event).toBe("message");
+    expect(JSON.parse(event.data)).toMatchObject({ id: null, error: { code: -32700 } });
   });
 
   it("refuse a stream with 503 while the shared store is down", async () => {
