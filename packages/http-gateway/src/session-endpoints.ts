@@ -7,14 +7,14 @@ import {
   type EventStore,
   type StreamableHttpHandler,
 } from "@patchbay/transport-http";
-import { createSseHandler, type SseHandler } from "@patchbay/transport-sse";
+import type { SseHandler } from "@patchbay/transport-sse";
 import { ANONYMOUS } from "./admission.js";
 import type { ModernRelay } from "./cluster.js";
 import { type FrontRequestEnd, type GuardedTransport, guardFrontTransport } from "./front-guard.js";
 import type { ResolvedLimits } from "./http-gateway-options.js";
 import { modernRequests } from "./modern-requests.js";
 import { createPlainJsonRpcEndpoint, type PlainJsonRpcEndpoint } from "./plain-json-rpc.js";
-import type { SseForwarding } from "./sse-forwarding.js";
+import { createGatewaySseHandler, type SseForwarding } from "./sse-forwarding.js";
 import type { TokenIdentity } from "./token-auth.js";
 
 /** What the session endpoints need. */
@@ -162,27 +162,12 @@ export function createSessionEndpoints(options: SessionEndpointsOptions): Sessio
       const key = profile ?? "";
       let handler = sse.get(key);
       if (handler === undefined) {
-        handler = createSseHandler({
-          ...common,
-          endpoint: profile === undefined ? "/messages" : `/messages/${profile}`,
-          ...(forwarding === undefined
-            ? {}
-            : {
-                prepareSession: (sessionId, session) =>
-                  forwarding.prepare(sessionId, session.authInfo as TokenIdentity, key),
-              }),
-          onSession: (transport, session) => {
-            forwarding?.opened(transport);
-            return serve(transport, session.sessionId, session.authInfo as TokenIdentity, profile);
-          },
-        });
-        if (forwarding !== undefined) {
-          handler = forwarding.wrap(
-            handler,
-            key,
-            (request) => options.identityOf(request) ?? ANONYMOUS,
-          );
-        }
+        handler = createGatewaySseHandler(
+          { ...common, endpoint: profile === undefined ? "/messages" : `/messages/${profile}` },
+          { profile: key, forwarding, identityOf: options.identityOf },
+          (transport, session) =>
+            serve(transport, session.sessionId, session.authInfo as TokenIdentity, profile),
+        );
         sse.set(key, handler);
       }
       return handler;

@@ -10,7 +10,13 @@ import {
   SESSION_NOT_FOUND_CODE,
   writeJsonError,
 } from "@patchbay/transport-http";
-import type { SseHandler, SseServerTransport } from "@patchbay/transport-sse";
+import {
+  createSseHandler,
+  type SseHandler,
+  type SseHandlerOptions,
+  type SseServerTransport,
+} from "@patchbay/transport-sse";
+import { ANONYMOUS } from "./admission.js";
 import type { ClusterSseSessions, ForwardedSseMessage, GatewayCluster } from "./cluster.js";
 import type { TokenIdentity } from "./token-auth.js";
 
@@ -57,6 +63,33 @@ export function sseForwardingOf(
     maxBodyBytes,
     onWarning: onWarning ?? (() => {}),
   });
+}
+
+/**
+ * The legacy SSE handler of one profile (`""`: the default endpoint); with `forwarding`, its
+ * streams are recorded as held here and POSTs for streams held elsewhere are forwarded.
+ */
+export function createGatewaySseHandler(
+  handlerOptions: Omit<SseHandlerOptions, "onSession" | "prepareSession">,
+  context: {
+    readonly profile: string;
+    readonly forwarding: SseForwarding | undefined;
+    readonly identityOf: (request: IncomingMessage) => TokenIdentity | undefined;
+  },
+  onSession: SseHandlerOptions["onSession"],
+): SseHandler {
+  const { forwarding, profile } = context;
+  if (forwarding === undefined) return createSseHandler({ ...handlerOptions, onSession });
+  const handler = createSseHandler({
+    ...handlerOptions,
+    prepareSession: (sessionId, session) =>
+      forwarding.prepare(sessionId, session.authInfo as TokenIdentity, profile),
+    onSession: (transport, session) => {
+      forwarding.opened(transport);
+      return onSession(transport, session);
+    },
+  });
+  return forwarding.wrap(handler, profile, (request) => context.identityOf(request) ?? ANONYMOUS);
 }
 
 /** Creates the forwarding of one gateway; `maxBodyBytes` bounds what a POST may carry here. */
