@@ -12,6 +12,7 @@ import { createRedisModern, type ModernFrontClusterOptions } from "./redis-moder
 import type { RedisModernRelay } from "./redis-modern-relay.js";
 import { createRedisRateLimiter } from "./redis-rate-limiter.js";
 import { createRedisSessionStore } from "./redis-session-store.js";
+import { createRedisSseSessions } from "./redis-sse-sessions.js";
 import { createRedisSubscriber } from "./redis-subscriber.js";
 import type { ReplicaStats, ReplicaStatus } from "./replica-status.js";
 import { listSessionRecords, type SessionListing } from "./session-records.js";
@@ -146,8 +147,19 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     onWarning,
     onAvailable: (listener) => availableListeners.add(listener),
   });
+  const sse = createRedisSseSessions({
+    client,
+    subscriber,
+    prefix,
+    replicaId,
+    ttlMs: options.sessionTtlMs,
+    onWarning,
+  });
+  // Listening before the first stream opens here: a POST forwarded to it is never missed.
+  await subscriberConnection.subscribe(sse.channel);
   return {
     replicaId,
+    sse,
     sessions: createRedisSessionStore({ client, subscriber, prefix }),
     eventStore: createRedisEventStore({
       client,
@@ -199,6 +211,7 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     }),
     async close() {
       modern.relay.close();
+      sse.stop();
       await heartbeat.stop();
       client.disconnect();
       subscriberConnection.disconnect();

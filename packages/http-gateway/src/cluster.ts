@@ -1,5 +1,6 @@
 import type {
   Frame,
+  FrameInfo,
   JSONRPCId,
   JSONRPCRequest,
   JSONRPCResponse,
@@ -131,6 +132,52 @@ export interface ClusterGetStreams {
   hold(sessionId: string): Promise<readonly Frame[]>;
 }
 
+/** Who holds a legacy HTTP+SSE session's stream, and whose session it is. */
+export interface SseHolder {
+  /** The replica whose process holds the stream (the session lives there). */
+  readonly replicaId: string;
+  /** The token name that opened the stream; other tokens get 404. */
+  readonly owner: string;
+  /** The profile it was opened on; `""` for the default endpoint. */
+  readonly profile: string;
+}
+
+/** A message POSTed for a legacy SSE session to a replica that does not hold its stream. */
+export interface ForwardedSseMessage {
+  readonly sessionId: string;
+  /** The token name that POSTed it (the receiving replica checked it against the holder record). */
+  readonly owner: string;
+  readonly profile: string;
+  readonly frame: Frame;
+  /** Invalid elements of a POSTed batch, as the transport reports them. */
+  readonly rejected?: FrameInfo["rejected"];
+  /**
+   * The POST was not JSON-RPC (the receiving replica answered 400): `frame` is the error response
+   * owed to the client, which the holder reports to the session (its Connection sends it on the stream).
+   */
+  readonly invalid?: true;
+}
+
+/**
+ * The legacy HTTP+SSE (2024-11-05) sessions across replicas: the replica holding each stream is
+ * recorded, so that a POST to `/messages` reaching another replica is forwarded to the holder.
+ */
+export interface ClusterSseSessions {
+  /**
+   * Records this replica as the holder of `sessionId` (expiring after the session TTL, refreshed
+   * while it is held here); resolves once stored.
+   */
+  hold(sessionId: string, owner: string, profile: string): Promise<void>;
+  /** The stream closed here: deletes the record. */
+  release(sessionId: string): Promise<void>;
+  /** The holder record of `sessionId`, or `undefined` when none (closed, expired, never opened). */
+  holderOf(sessionId: string): Promise<SseHolder | undefined>;
+  /** Sends `message` to replica `replicaId`; resolves false when that replica no longer listens. */
+  forward(replicaId: string, message: ForwardedSseMessage): Promise<boolean>;
+  /** Hears the messages forwarded to this replica. */
+  onForwarded(listener: (message: ForwardedSseMessage) => void): Unsubscribe;
+}
+
 /** A rate limiter whose buckets live outside the process (shared by replicas). */
 export interface SharedRateLimiter {
   /** Takes one request from `key`'s bucket. */
@@ -199,6 +246,8 @@ export interface GatewayCluster {
   onAvailable(listener: () => void): Unsubscribe;
   /** Replicas whose heartbeat is fresh, this one included. */
   readonly liveReplicas: number;
+  /** Forwards legacy SSE POSTs to the replica holding the stream; without it, they stay local. */
+  readonly sse?: ClusterSseSessions;
   /** Relays modern retries to the replica holding their call; without it, they are served here. */
   readonly modern?: ModernRelay;
   /** What `/readyz` shows of the cluster (no secrets). */

@@ -28,6 +28,7 @@ import { answerPlainPost } from "./plain-post.js";
 import { createRateLimiter } from "./rate-limiter.js";
 import { readiness } from "./readiness.js";
 import { createSessionEndpoints } from "./session-endpoints.js";
+import { sseForwardingOf } from "./sse-forwarding.js";
 import { createTokenAuthenticator, type TokenIdentity } from "./token-auth.js";
 
 type McpRoute = Extract<GatewayRoute, { kind: "mcp" | "sse" | "messages" }>;
@@ -69,6 +70,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     clock,
     eventStore: cluster?.eventStore,
     wrapSession: shared?.wrap,
+    sseForwarding: sseForwardingOf(cluster, limits.maxBodyBytes, options.onWarning),
     modernRelay: cluster?.modern,
     ...(options.keepAliveIntervalMs === undefined
       ? {}

@@ -19,6 +19,8 @@ export type {
   ClusterCalls,
   ClusterDelivery,
   ClusterGetStreams,
+  ClusterSseSessions,
+  ForwardedSseMessage,
   GatewayCluster,
   ModernRelay,
   RelayedModernContext,
@@ -26,6 +28,7 @@ export type {
   SharedRateLimiter,
   SharedSessionRecord,
   SharedSessionStore,
+  SseHolder,
   SubscriptionChange,
 } from "./cluster.js";
 export {

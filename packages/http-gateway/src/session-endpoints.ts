@@ -7,13 +7,14 @@ import {
   type EventStore,
   type StreamableHttpHandler,
 } from "@patchbay/transport-http";
-import { createSseHandler, type SseHandler } from "@patchbay/transport-sse";
+import type { SseHandler } from "@patchbay/transport-sse";
 import { ANONYMOUS } from "./admission.js";
 import type { ModernRelay } from "./cluster.js";
 import { type FrontRequestEnd, type GuardedTransport, guardFrontTransport } from "./front-guard.js";
 import type { ResolvedLimits } from "./http-gateway-options.js";
 import { modernRequests } from "./modern-requests.js";
 import { createPlainJsonRpcEndpoint, type PlainJsonRpcEndpoint } from "./plain-json-rpc.js";
+import { createGatewaySseHandler, type SseForwarding } from "./sse-forwarding.js";
 import type { TokenIdentity } from "./token-auth.js";
 
 /** What the session endpoints need. */
@@ -34,6 +35,8 @@ export interface SessionEndpointsOptions {
   readonly modernRelay?: ModernRelay | undefined;
   /** Where Streamable HTTP keeps resumable events; default bounded in memory per profile. */
   readonly eventStore?: EventStore | undefined;
+  /** Records each legacy SSE session's holder, so that other replicas forward its POSTs here. */
+  readonly sseForwarding?: SseForwarding | undefined;
   /** Wraps each Streamable HTTP session's transport before the router serves it (replicas). */
   readonly wrapSession?:
     | ((
@@ -64,6 +67,7 @@ export interface SessionEndpoints {
 /** Creates the endpoints lazily, one handler per profile (`""`: the default endpoint). */
 export function createSessionEndpoints(options: SessionEndpointsOptions): SessionEndpoints {
   const { limits, clock } = options;
+  const forwarding = options.sseForwarding;
   const owners = new Map<string, string>();
   const fronts = new Set<GuardedTransport>();
   const streamable = new Map<string, StreamableHttpHandler>();
@@ -158,12 +162,12 @@ export function createSessionEndpoints(options: SessionEndpointsOptions): Sessio
       const key = profile ?? "";
       let handler = sse.get(key);
       if (handler === undefined) {
-        handler = createSseHandler({
-          ...common,
-          endpoint: profile === undefined ? "/messages" : `/messages/${profile}`,
-          onSession: (transport, session) =>
+        handler = createGatewaySseHandler(
+          { ...common, endpoint: profile === undefined ? "/messages" : `/messages/${profile}` },
+          { profile: key, forwarding, identityOf: options.identityOf },
+          (transport, session) =>
             serve(transport, session.sessionId, session.authInfo as TokenIdentity, profile),
-        });
+        );
         sse.set(key, handler);
       }
       return handler;
@@ -202,6 +206,7 @@ export function createSessionEndpoints(options: SessionEndpointsOptions): Sessio
         ...[...sse.values()].map((handler) => handler.close()),
         ...[...plain.values()].map((endpoint) => endpoint.close()),
       ]);
+      forwarding?.close();
     },
   };
 }

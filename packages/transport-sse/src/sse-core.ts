@@ -22,7 +22,7 @@ import {
   systemClock,
   writeJsonError,
 } from "@patchbay/transport-http";
-import type { SseHandlerOptions } from "./sse-handler-options.js";
+import type { SseHandlerOptions, SseSession } from "./sse-handler-options.js";
 import { SseServerTransport } from "./sse-server-transport.js";
 
 /** One request of the legacy SSE handler: the core's view, plus the URL (it carries `sessionId`). */
@@ -89,6 +89,8 @@ export function createSseCore<Request>(options: SseHandlerOptions<Request>): Sse
     }
     if (!sessions.admit(identity, response)) return;
     const sessionId = generateSessionId();
+    const session = { sessionId, request: request.raw, authInfo, identity };
+    if (!(await prepareSession(options, session, response))) return;
     const separator = endpoint.includes("?") ? "&" : "?";
     const transport = new SseServerTransport({
       sessionId,
@@ -102,7 +104,7 @@ export function createSseCore<Request>(options: SseHandlerOptions<Request>): Sse
     });
     sessions.add(sessionId, transport, identity);
     try {
-      await options.onSession(transport, { sessionId, request: request.raw, authInfo, identity });
+      await options.onSession(transport, session);
     } catch (error) {
       transport.end({
         initiator: "error",
@@ -193,6 +195,23 @@ export function createSseCore<Request>(options: SseHandlerOptions<Request>): Sse
     },
     getSession: (sessionId) => sessions.get(sessionId),
   };
+}
+
+/** Runs the `prepareSession` hook, if any; answers 503 itself (and returns false) when it fails. */
+async function prepareSession<Request>(
+  options: SseHandlerOptions<Request>,
+  session: SseSession<Request>,
+  response: HttpResponseSink,
+): Promise<boolean> {
+  if (options.prepareSession === undefined) return true;
+  try {
+    await options.prepareSession(session.sessionId, session);
+    return true;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    writeJsonError(response, 503, HTTP_ERROR_CODE, `Service Unavailable: ${reason}`);
+    return false;
+  }
 }
 
 /** Reads and decodes a POST body; answers 413 itself (and returns `undefined`) when it is too large. */

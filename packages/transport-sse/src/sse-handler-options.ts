@@ -25,6 +25,12 @@ export interface SseHandlerOptions<Request = IncomingMessage> extends OriginGuar
     session: SseSession<Request>,
   ) => void | Promise<void>;
   /**
+   * Runs when a GET is admitted, after the session id is minted and before the stream opens (and
+   * so before the client learns the id from the `endpoint` event); a rejection answers **503**
+   * and opens no session. For example: record the session where other processes can find it.
+   */
+  readonly prepareSession?: (sessionId: string, session: SseSession<Request>) => Promise<void>;
+  /**
    * The path (or absolute URL) announced in the `endpoint` event, to which clients POST; the
    * handler must be mounted there too. Default `/messages`.
    */

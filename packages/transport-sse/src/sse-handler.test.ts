@@ -57,6 +57,50 @@ describe("legacy SSE handler", () => {
     stream.abort();
   });
 
+  it("runs prepareSession with the new id before the endpoint event names it", async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let onPrepared: (sessionId: string) => void = () => {};
+    const prepared = new Promise<string>((resolve) => {
+      onPrepared = resolve;
+    });
+    let opened = false;
+    const { url } = await start({
+      prepareSession: async (sessionId, session) => {
+        expect(session.sessionId).toBe(sessionId);
+        onPrepared(sessionId);
+        await gate;
+      },
+      onSession: async (transport) => {
+        opened = true;
+        await transport.start();
+      },
+    });
+    const opening = openStream(url);
+    const sessionId = await prepared;
+    // The stream has not opened while the hook runs.
+    expect(opened).toBe(false);
+    release();
+    const stream = await opening;
+    const endpoint = await stream.event(0);
+    expect(endpoint.data).toBe(`/messages?sessionId=${sessionId}`);
+    stream.abort();
+  });
+
+  it("answers 503 and opens no session when prepareSession fails", async () => {
+    const { url, server: sse } = await start({
+      prepareSession: async () => {
+        throw new Error("the shared store is down");
+      },
+    });
+    const answer = await rawRequest(url, { headers: { accept: "text/event-stream" } });
+    expect(answer.status).toBe(503);
+    expect(answer.text).toContain("the shared store is down");
+    expect(sse.handler.sessionCount).toBe(0);
+  });
+
   it("sends keep-alive comments at the configured interval", async () => {
     const clock = createManualClock();
     const { url } = await start({ clock, keepAliveIntervalMs: 1000 });

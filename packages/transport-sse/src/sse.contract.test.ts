@@ -44,7 +44,7 @@ function injectableFetch(base: FetchLike) {
 type Mount = "node" | "web";
 
 /** Handler options that do not depend on the runtime's request type. */
-type MountOptions = Omit<SseHandlerOptions, "onSession" | "authenticate"> & {
+type MountOptions = Omit<SseHandlerOptions, "onSession" | "authenticate" | "prepareSession"> & {
   readonly onSession: (transport: SseServerTransport) => void;
 };
 

@@ -3,14 +3,18 @@ import { createInMemoryEventStore } from "@patchbay/transport-http";
 import type {
   ClusterCall,
   ClusterDelivery,
+  ForwardedSseMessage,
   GatewayCluster,
   SharedSessionRecord,
+  SseHolder,
 } from "../cluster.js";
 import { createRateLimiter } from "../rate-limiter.js";
 
 /** The state several in-process replicas share (what Redis holds in production). */
 export interface InMemoryClusterStore {
   readonly records: Map<string, SharedSessionRecord>;
+  /** Legacy SSE sessions' holder records. */
+  readonly sseHolders: Map<string, SseHolder>;
   /** While false, every store operation rejects and `available` is false. */
   up: boolean;
   /** Makes the next `save` reject (a store that fails at that moment). */
@@ -25,6 +29,7 @@ export interface InMemoryClusterStore {
 /** Creates the shared state; `replica(id)` gives each replica its `GatewayCluster` view. */
 export function createInMemoryClusterStore(): InMemoryClusterStore {
   const records = new Map<string, SharedSessionRecord>();
+  const sseHolders = new Map<string, SseHolder>();
   const calls = new Map<string, Map<string, { replicaId: string; streamId?: string }>>();
   const getHolders = new Map<string, string>();
   const kept = new Map<string, Frame[]>();
@@ -41,6 +46,7 @@ export function createInMemoryClusterStore(): InMemoryClusterStore {
   };
   const store: InMemoryClusterStore = {
     records,
+    sseHolders,
     up: true,
     failNextSave: false,
     gone: new Set(),
@@ -143,6 +149,30 @@ export function createInMemoryClusterStore(): InMemoryClusterStore {
             kept.delete(sessionId);
             return own;
           },
+        },
+        sse: {
+          async hold(sessionId, owner, profile) {
+            await check();
+            sseHolders.set(sessionId, { replicaId, owner, profile });
+          },
+          async release(sessionId) {
+            await check();
+            sseHolders.delete(sessionId);
+          },
+          async holderOf(sessionId) {
+            await check();
+            return sseHolders.get(sessionId);
+          },
+          async forward(target, message) {
+            await check();
+            if (store.gone.has(target) || (channels.get(`sse:${target}`)?.size ?? 0) === 0) {
+              return false;
+            }
+            publish(`sse:${target}`, message);
+            return true;
+          },
+          onForwarded: (listener: (message: ForwardedSseMessage) => void) =>
+            listen(`sse:${replicaId}`, listener),
         },
         createRateLimiter(options) {
           const limiter = createRateLimiter(options);
