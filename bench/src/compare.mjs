@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `node bench/src/compare.mjs <other checkout>`: what a change bought, side by side in one run. The
-// Patchbay server over stdio, the stdio gateway in front of it and the HTTP proxy in front of it,
-// from this checkout and from another built one (say `git worktree add /tmp/base main && cd
-// /tmp/base && pnpm i && pnpm build`), measured in alternation with the bench's lean clients: p50
-// with one call in flight, calls/s with 16 in flight (64 for the proxy) and the CPU time the target
+// Patchbay server over stdio and over Streamable HTTP, the stdio gateway in front of it and the HTTP
+// proxy in front of it, from this checkout and from another built one (say `git worktree add
+// /tmp/base main && cd /tmp/base && pnpm i && pnpm build`), measured in alternation with the bench's
+// lean clients: p50 with one call in flight, calls/s with 16 in flight (64 over HTTP) and the CPU time the target
 // process spent per call (its own threads, from /proc: robust on a shared machine), medians of
 // COMPARE_REPETITIONS (default 3).
 //   COMPARE_CALLS (default 4000) calls per throughput figure.
@@ -38,6 +38,7 @@ function targets(label, root) {
   );
   return [
     { name: `server (${label})`, tool: "echo", args: [echo] },
+    { name: `http server (${label})`, tool: "echo", http: [echo, "http"] },
     {
       name: `gateway (${label})`,
       tool: "echo__echo",
@@ -98,7 +99,7 @@ try {
 }
 const m = (name, key) => median(figures.get(name)[key]);
 console.log(
-  "| target | p50 µs | calls/s @16 (proxy: @64) | CPU µs per call (own process) |\n| --- | --- | --- | --- |",
+  "| target | p50 µs | calls/s @16 (HTTP: @64) | CPU µs per call (own process) |\n| --- | --- | --- | --- |",
 );
 for (const target of all) {
   console.log(
@@ -109,6 +110,6 @@ for (const [label] of roots) {
   const added = m(`gateway (${label})`, "p50") - m(`server (${label})`, "p50");
   const share = m(`gateway (${label})`, "t16") / m(`server (${label})`, "t16");
   console.log(
-    `${label}: gateway adds ${Math.round(added)} µs p50; keeps ${Math.round(share * 100)}% of direct calls/s @16; CPU per call: gateway ${m(`gateway (${label})`, "cpu").toFixed(1)} µs, proxy ${m(`proxy (${label})`, "cpu").toFixed(1)} µs`,
+    `${label}: gateway adds ${Math.round(added)} µs p50; keeps ${Math.round(share * 100)}% of direct calls/s @16; CPU per call: gateway ${m(`gateway (${label})`, "cpu").toFixed(1)} µs, HTTP server ${m(`http server (${label})`, "cpu").toFixed(1)} µs, proxy ${m(`proxy (${label})`, "cpu").toFixed(1)} µs`,
   );
 }

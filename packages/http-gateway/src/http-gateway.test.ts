@@ -68,8 +68,10 @@ async function startHarness(limits: HttpGatewayLimits = {}): Promise<Harness> {
 }
 
 /** The JSON-RPC messages of an SSE answer. */
+/** The JSON-RPC messages of an answer: one JSON body, or the data of SSE events. */
 async function messagesOf(response: Response): Promise<Record<string, unknown>[]> {
   const text = await response.text();
+  if (response.headers.get("content-type") === "application/json") return [JSON.parse(text)];
   return text
     .split("\n")
     .filter((line) => line.startsWith("data: ") && line.length > 6)
@@ -91,6 +93,37 @@ describe("sessions", () => {
     const fresh = await harness.initialize();
     expect(fresh).not.toBe(sessionId);
     expect((await harness.post(list, fresh)).status).toBe(200);
+  });
+});
+
+describe("answers", () => {
+  const call = (id: number, name: string, args: object, meta?: object) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name, arguments: args, ...(meta === undefined ? {} : { _meta: meta }) },
+  });
+
+  it("answers a call as one JSON body when nothing streams before its result", async () => {
+    const harness = await startHarness();
+    const sessionId = await harness.initialize();
+    const answer = await harness.post(call(1, "echo", { text: "hi" }), sessionId);
+    expect(answer.headers.get("content-type")).toBe("application/json");
+    expect(await answer.json()).toMatchObject({
+      id: 1,
+      result: { content: [{ type: "text", text: '{"text":"hi"}' }] },
+    });
+  });
+
+  it("streams the answer when the backend's progress comes before the result", async () => {
+    const harness = await startHarness();
+    const sessionId = await harness.initialize();
+    const answer = await harness.post(call(2, "report", {}, { progressToken: "p" }), sessionId);
+    expect(answer.headers.get("content-type")).toBe("text/event-stream");
+    expect(await messagesOf(answer)).toMatchObject([
+      { method: "notifications/progress", params: { progressToken: "p", progress: 1 } },
+      { id: 2, result: { content: [{ type: "text", text: "reported" }] } },
+    ]);
   });
 });
 

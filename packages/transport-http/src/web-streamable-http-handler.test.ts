@@ -101,7 +101,7 @@ describe("the web-standard handler, called with Request objects (no socket)", ()
   });
 
   it("answers a POST in SSE mode with a text/event-stream body carrying the response", async () => {
-    const { handler: web } = start();
+    const { handler: web } = start({ responseMode: "sse" });
     const answer = await web.handleRequest(postRequest(initializeRequest(1)));
     expect(answer.headers.get("content-type")).toBe("text/event-stream");
     expect(answer.headers.get("connection")).toBeNull();

@@ -33,6 +33,10 @@ export async function createInMemoryRouter(): Promise<{ router: Router; nextCall
   backend.registerTool("echo", {}, async (args) => ({
     content: [{ type: "text", text: JSON.stringify(args) }],
   }));
+  backend.registerTool("report", {}, async (_args, context) => {
+    await context.progress(1, 2, "half way");
+    return { content: [{ type: "text", text: "reported" }] };
+  });
   const router = createRouter({
     config: parseGatewayConfig({ mcpServers: { memory: { command: "in-memory", namespace: "" } } })
       .config,
