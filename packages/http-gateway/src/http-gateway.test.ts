@@ -125,6 +125,23 @@ describe("answers", () => {
       { id: 2, result: { content: [{ type: "text", text: "reported" }] } },
     ]);
   });
+
+  it("replaces a response past limits.maxResponseBytes with -32011 naming the limit", async () => {
+    const harness = await startHarness({ maxResponseBytes: 1_000 });
+    const sessionId = await harness.initialize();
+    const small = await harness.post(call(3, "echo", { text: "x".repeat(500) }), sessionId);
+    expect(await small.json()).toMatchObject({ id: 3, result: {} });
+    const large = await harness.post(call(4, "echo", { text: "x".repeat(1_000) }), sessionId);
+    expect(await large.json()).toEqual({
+      jsonrpc: "2.0",
+      id: 4,
+      error: {
+        code: -32011,
+        message:
+          "Response too large: the answer to this POST would exceed the limit of 1000 bytes (maxResponseBytes)",
+      },
+    });
+  });
 });
 
 describe("request timeout", () => {
