@@ -31,6 +31,8 @@ export interface PostExchange {
   stream: ServerSseStream | undefined;
   /** `auto` mode: the timer that opens the SSE stream of an answer still pending after a while. */
   streamTimer: TimerHandle | undefined;
+  /** `auto` mode: settles the wait for the answer's format (see {@link markDecided}). */
+  decided: (() => void) | undefined;
   /** The answer's id in the event store, stable across resumptions. */
   readonly streamId: string;
   /** True once every response was sent, or the exchange was given up. */
@@ -70,6 +72,7 @@ export function createPostExchange(
     headers,
     stream: undefined,
     streamTimer: undefined,
+    decided: undefined,
     streamId,
     done: false,
     responseBytes: 0,
@@ -131,11 +134,19 @@ export function isUndecided(exchange: PostExchange): boolean {
   );
 }
 
+/** Tells whoever waits for an `auto` answer's format that its headers are written (or moot). */
+export function markDecided(exchange: PostExchange): void {
+  const decided = exchange.decided;
+  exchange.decided = undefined;
+  decided?.();
+}
+
 /**
  * Writes the JSON body once every response is in (a batch gets an array). In `auto` mode the
  * headers go with it, so that status, headers and body leave in one write.
  */
 export function endJsonAnswer(exchange: PostExchange): void {
+  markDecided(exchange);
   const response = exchange.response;
   if (response.writableEnded || response.destroyed) return;
   const texts = exchange.collected;
@@ -150,10 +161,22 @@ export function endJsonAnswer(exchange: PostExchange): void {
   response.end(body);
 }
 
-/** Gives an exchange up (its session ended): ends its stream, or breaks off a promised JSON body. */
+/**
+ * Gives an exchange up (its session ended): ends its stream; an undecided `auto` answer becomes an
+ * SSE stream that ends at once, as an `sse` answer would; a promised JSON body is broken off.
+ */
 export function abandonPostExchange(exchange: PostExchange): void {
   exchange.done = true;
   if (exchange.stream !== undefined) void exchange.stream.end();
+  else if (isUndecided(exchange)) {
+    exchange.response.writeHead(200, {
+      ...exchange.headers,
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache, no-transform",
+    });
+    exchange.response.end();
+  }
   // A JSON answer already promised 200: breaking it off is the honest signal.
   else exchange.response.destroy();
+  markDecided(exchange);
 }

@@ -21,6 +21,7 @@ import {
   createPostExchange,
   endJsonAnswer,
   isUndecided,
+  markDecided,
   type PostExchange,
 } from "./post-exchange.js";
 import type { ServerSseStream } from "./server-sse-stream.js";
@@ -216,7 +217,8 @@ export class StreamableHttpServerTransport implements Transport {
 
   /**
    * @internal Takes a POST carrying requests: registers the routes of its request ids, opens the SSE
-   * answer when `mode` is `sse`, then delivers the frame.
+   * answer when `mode` is `sse`, then delivers the frame. Resolves once the answer's headers are
+   * written: at once in `sse` and `json` modes, with the first frame for it in `auto` mode.
    */
   async exchange(
     frame: Frame,
@@ -249,6 +251,12 @@ export class StreamableHttpServerTransport implements Transport {
           if (!exchange.done && isUndecided(exchange)) this.openAnswerStream(exchange);
         }, delay);
       }
+      const decided = new Promise<void>((resolve) => {
+        exchange.decided = resolve;
+      });
+      this.events.emitFrame(frame, info);
+      await decided;
+      return;
     }
     this.events.emitFrame(frame, info);
   }
@@ -263,6 +271,7 @@ export class StreamableHttpServerTransport implements Transport {
     ready: Promise<void>;
   } {
     this.stopStreamTimer(exchange);
+    markDecided(exchange);
     const stream = openSessionStream(
       this.settings,
       exchange.response,
