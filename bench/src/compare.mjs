@@ -7,6 +7,8 @@
 // process spent per call (its own threads, from /proc: robust on a shared machine), medians of
 // COMPARE_REPETITIONS (default 3).
 //   COMPARE_CALLS (default 4000) calls per throughput figure.
+//   COMPARE_BYTES=10485760 calls the blob tool for results of that size instead, one in flight
+//   (say COMPARE_CALLS=20): p50 and CPU per call of a large result.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -24,6 +26,13 @@ const roots = [
 ];
 const repetitions = Number(process.env.COMPARE_REPETITIONS ?? 3);
 const calls = Number(process.env.COMPARE_CALLS ?? 4000);
+const bytes = Number(process.env.COMPARE_BYTES ?? 0);
+
+/** The call measured: a short echo, or a result of `bytes` (COMPARE_BYTES). */
+function paramsOf(tool) {
+  if (bytes === 0) return { name: tool, arguments: { text: "hello" } };
+  return { name: tool.replace(/echo$/, "blob"), arguments: { bytes } };
+}
 const workDir = mkdtempSync(join(tmpdir(), "patchbay-compare-"));
 
 function targets(label, root) {
@@ -33,7 +42,7 @@ function targets(label, root) {
     config,
     JSON.stringify({
       mcpServers: { echo: { command: process.execPath, args: [echo] } },
-      limits: { requestsPerMinute: 1_000_000_000 },
+      limits: { requestsPerMinute: 1_000_000_000, maxResponseBytes: 64 * 1024 * 1024 },
     }),
   );
   return [
@@ -57,11 +66,11 @@ async function measureHttp(target) {
   const agent = createAgent(64);
   try {
     const peer = await connectHttp(await announcedUrl(started), agent);
-    const params = { name: target.tool, arguments: { text: "hello" } };
+    const params = paramsOf(target.tool);
     const call = () => peer.request("tools/call", params);
     const { p50 } = await latency(call, Math.round(calls / 4));
     const before = cpuMicros(started.child.pid);
-    const t16 = await throughput(call, calls, 64);
+    const t16 = await throughput(call, calls, bytes === 0 ? 64 : 1);
     return { p50, t16, cpu: (cpuMicros(started.child.pid) - before) / calls };
   } finally {
     agent.destroy();
@@ -74,11 +83,11 @@ async function measure(target) {
   const peer = new StdioPeer(process.execPath, target.args);
   try {
     await peer.initialize();
-    const params = { name: target.tool, arguments: { text: "hello" } };
+    const params = paramsOf(target.tool);
     const call = () => peer.request("tools/call", params);
     const { p50 } = await latency(call, Math.round(calls / 2));
     const before = cpuMicros(peer.pid);
-    const t16 = await throughput(call, calls, 16);
+    const t16 = await throughput(call, calls, bytes === 0 ? 16 : 1);
     return { p50, t16, cpu: (cpuMicros(peer.pid) - before) / calls };
   } finally {
     await peer.close();

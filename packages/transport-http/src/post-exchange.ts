@@ -1,6 +1,6 @@
 import type { Frame, JSONRPCResponse } from "@patchbay/jsonrpc-core";
 import type { TimerHandle } from "./clock.js";
-import { type HttpResponseSink, utf8Length } from "./http-io.js";
+import { type HttpResponseSink, LARGE_TEXT_LENGTH, utf8Bytes, utf8Length } from "./http-io.js";
 import { idKey, messagesOf, progressTokenOf } from "./message-keys.js";
 import type { ServerSseStream } from "./server-sse-stream.js";
 import type { ResponseMode } from "./session-settings.js";
@@ -150,12 +150,15 @@ export function endJsonAnswer(exchange: PostExchange): void {
   const response = exchange.response;
   if (response.writableEnded || response.destroyed) return;
   const texts = exchange.collected;
-  const body = exchange.isBatch ? `[${texts.join(",")}]` : (texts[0] as string);
+  const text = exchange.isBatch ? `[${texts.join(",")}]` : (texts[0] as string);
+  // A large body is encoded once here; node:http would copy and encode the string again.
+  const body = text.length < LARGE_TEXT_LENGTH ? text : utf8Bytes(text);
   if (!response.headersSent) {
+    const length = typeof body === "string" ? utf8Length(body) : body.byteLength;
     response.writeHead(200, {
       ...exchange.headers,
       "content-type": "application/json",
-      "content-length": String(utf8Length(body)),
+      "content-length": String(length),
     });
   }
   response.end(body);

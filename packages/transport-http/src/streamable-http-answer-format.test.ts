@@ -279,4 +279,28 @@ describe("auto response mode (the default)", () => {
     expect(answer.headers.get("content-type")).toBe("application/json");
     expect(JSON.parse(answer.text)).toEqual({ jsonrpc: "2.0", id: 1, result: { echo: "ping" } });
   });
+
+  it.each(["auto", "sse"] as const)(
+    "carries a large answer with multi-byte text whole (%s mode), its bytes encoded once",
+    async (responseMode) => {
+      const text = "é😀 abc ".repeat(40_000); // 320,000 code units, past LARGE_TEXT_LENGTH
+      const { url } = await startScripted(
+        async (send, request) => {
+          await send({ jsonrpc: "2.0", id: request.id as JSONRPCId, result: { text } });
+        },
+        { responseMode },
+      );
+      const sessionId = await openSession(url);
+      const answer = await post(url, work(9), headersFor(sessionId));
+      if (responseMode === "auto") {
+        expect(answer.headers.get("content-type")).toBe("application/json");
+        expect(answer.headers.get("content-length")).toBe(String(Buffer.byteLength(answer.text)));
+      } else {
+        expect(answer.headers.get("content-type")).toBe("text/event-stream");
+      }
+      const messages = answerMessages(answer) as { result: { text: string } }[];
+      expect(messages).toHaveLength(1);
+      expect(messages[0]?.result.text === text).toBe(true);
+    },
+  );
 });
