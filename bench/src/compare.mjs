@@ -1,15 +1,14 @@
 #!/usr/bin/env node
 // `node bench/src/compare.mjs <other checkout>`: what a change bought, side by side in one run. The
-// Patchbay server over stdio, the stdio gateway in front of it and the HTTP proxy in front of it,
-// from this checkout and from another built one (say `git worktree add /tmp/base main && cd
-// /tmp/base && pnpm i && pnpm build`), measured in alternation with the bench's lean clients: p50
-// with one call in flight, calls/s with 16 in flight (64 for the proxy) and the CPU time the target
+// Patchbay server over stdio and over Streamable HTTP, the stdio gateway in front of it and the HTTP
+// proxy in front of it, from this checkout and from another built one (say `git worktree add
+// /tmp/base main && cd /tmp/base && pnpm i && pnpm build`), measured in alternation with the bench's
+// lean clients: p50 with one call in flight, calls/s with 16 in flight (64 over HTTP) and the CPU time the target
 // process spent per call (its own threads, from /proc: robust on a shared machine), medians of
 // COMPARE_REPETITIONS (default 3).
 //   COMPARE_CALLS (default 4000) calls per throughput figure.
-//   COMPARE_BYTES=10485760: large results instead: the server and the gateway only, COMPARE_CALLS
-//   (default 10 in this mode) calls of the blob tool one at a time after two warm-up calls: ms per
-//   call (median) and the target process's CPU ms per call.
+//   COMPARE_BYTES=10485760 calls the blob tool for results of that size instead, one in flight
+//   (say COMPARE_CALLS=20): p50 and CPU per call of a large result.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -26,8 +25,14 @@ const roots = [
   ["after", join(here, "..", "..")],
 ];
 const repetitions = Number(process.env.COMPARE_REPETITIONS ?? 3);
+const calls = Number(process.env.COMPARE_CALLS ?? 4000);
 const bytes = Number(process.env.COMPARE_BYTES ?? 0);
-const calls = Number(process.env.COMPARE_CALLS ?? (bytes > 0 ? 10 : 4000));
+
+/** The call measured: a short echo, or a result of `bytes` (COMPARE_BYTES). */
+function paramsOf(tool) {
+  if (bytes === 0) return { name: tool, arguments: { text: "hello" } };
+  return { name: tool.replace(/echo$/, "blob"), arguments: { bytes } };
+}
 const workDir = mkdtempSync(join(tmpdir(), "patchbay-compare-"));
 
 function targets(label, root) {
@@ -37,11 +42,12 @@ function targets(label, root) {
     config,
     JSON.stringify({
       mcpServers: { echo: { command: process.execPath, args: [echo] } },
-      limits: { requestsPerMinute: 1_000_000_000 },
+      limits: { requestsPerMinute: 1_000_000_000, maxResponseBytes: 64 * 1024 * 1024 },
     }),
   );
-  const all = [
+  return [
     { name: `server (${label})`, tool: "echo", args: [echo] },
+    { name: `http server (${label})`, tool: "echo", http: [echo, "http"] },
     {
       name: `gateway (${label})`,
       tool: "echo__echo",
@@ -53,32 +59,6 @@ function targets(label, root) {
       http: [join(root, "apps", "proxy", "dist", "cli.js"), "--config", config, "--port", "0"],
     },
   ];
-  return bytes > 0 ? all.slice(0, 2) : all;
-}
-
-/** Large results, one call at a time: ms per call (median) and the target's CPU ms per call. */
-async function measureLarge(target) {
-  const peer = new StdioPeer(process.execPath, target.args);
-  try {
-    await peer.initialize();
-    const params = { name: target.tool.replace(/echo$/, "blob"), arguments: { bytes } };
-    const call = () => peer.request("tools/call", params);
-    for (let index = 0; index < 2; index++) await call();
-    const times = [];
-    const before = cpuMicros(peer.pid);
-    for (let index = 0; index < calls; index++) {
-      const start = process.hrtime.bigint();
-      await call();
-      times.push(Number(process.hrtime.bigint() - start) / 1e6);
-    }
-    return {
-      p50: median(times),
-      t16: Number.NaN,
-      cpu: (cpuMicros(peer.pid) - before) / calls / 1000,
-    };
-  } finally {
-    await peer.close();
-  }
 }
 
 async function measureHttp(target) {
@@ -86,11 +66,11 @@ async function measureHttp(target) {
   const agent = createAgent(64);
   try {
     const peer = await connectHttp(await announcedUrl(started), agent);
-    const params = { name: target.tool, arguments: { text: "hello" } };
+    const params = paramsOf(target.tool);
     const call = () => peer.request("tools/call", params);
     const { p50 } = await latency(call, Math.round(calls / 4));
     const before = cpuMicros(started.child.pid);
-    const t16 = await throughput(call, calls, 64);
+    const t16 = await throughput(call, calls, bytes === 0 ? 64 : 1);
     return { p50, t16, cpu: (cpuMicros(started.child.pid) - before) / calls };
   } finally {
     agent.destroy();
@@ -99,16 +79,15 @@ async function measureHttp(target) {
 }
 
 async function measure(target) {
-  if (bytes > 0) return measureLarge(target);
   if (target.http !== undefined) return measureHttp(target);
   const peer = new StdioPeer(process.execPath, target.args);
   try {
     await peer.initialize();
-    const params = { name: target.tool, arguments: { text: "hello" } };
+    const params = paramsOf(target.tool);
     const call = () => peer.request("tools/call", params);
     const { p50 } = await latency(call, Math.round(calls / 2));
     const before = cpuMicros(peer.pid);
-    const t16 = await throughput(call, calls, 16);
+    const t16 = await throughput(call, calls, bytes === 0 ? 16 : 1);
     return { p50, t16, cpu: (cpuMicros(peer.pid) - before) / calls };
   } finally {
     await peer.close();
@@ -128,23 +107,8 @@ try {
   rmSync(workDir, { recursive: true, force: true });
 }
 const m = (name, key) => median(figures.get(name)[key]);
-if (bytes > 0) {
-  console.log(
-    `| target (${bytes} bytes) | ms per call | CPU ms per call (own process) |\n| --- | --- | --- |`,
-  );
-  for (const target of all) {
-    console.log(
-      `| ${target.name} | ${m(target.name, "p50").toFixed(1)} | ${m(target.name, "cpu").toFixed(1)} |`,
-    );
-  }
-  for (const [label] of roots) {
-    const ratio = m(`gateway (${label})`, "p50") / m(`server (${label})`, "p50");
-    console.log(`${label}: gateway / direct ${ratio.toFixed(2)}x`);
-  }
-  process.exit(0);
-}
 console.log(
-  "| target | p50 µs | calls/s @16 (proxy: @64) | CPU µs per call (own process) |\n| --- | --- | --- | --- |",
+  "| target | p50 µs | calls/s @16 (HTTP: @64) | CPU µs per call (own process) |\n| --- | --- | --- | --- |",
 );
 for (const target of all) {
   console.log(
@@ -155,6 +119,6 @@ for (const [label] of roots) {
   const added = m(`gateway (${label})`, "p50") - m(`server (${label})`, "p50");
   const share = m(`gateway (${label})`, "t16") / m(`server (${label})`, "t16");
   console.log(
-    `${label}: gateway adds ${Math.round(added)} µs p50; keeps ${Math.round(share * 100)}% of direct calls/s @16; CPU per call: gateway ${m(`gateway (${label})`, "cpu").toFixed(1)} µs, proxy ${m(`proxy (${label})`, "cpu").toFixed(1)} µs`,
+    `${label}: gateway adds ${Math.round(added)} µs p50; keeps ${Math.round(share * 100)}% of direct calls/s @16; CPU per call: gateway ${m(`gateway (${label})`, "cpu").toFixed(1)} µs, HTTP server ${m(`http server (${label})`, "cpu").toFixed(1)} µs, proxy ${m(`proxy (${label})`, "cpu").toFixed(1)} µs`,
   );
 }

@@ -31,19 +31,20 @@ function areaOf({ functionName, url }) {
 }
 
 /**
- * Self time of a CPU profile from the first request on (module loading before it is left out):
+ * Self time of a CPU profile from the first request on (the first sample under a function named
+ * `marker`; module loading before it is left out):
  * CPU by area and the top `limit` functions, as rows of text. Idle time and time inside
  * `writeUtf8String` (a pipe write, mostly spent waiting for the reader to be scheduled on a shared
  * machine) are shown apart from CPU.
  */
-export function summarise(profile, limit = 25) {
+export function summarise(profile, limit = 25, marker = "dispatch") {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map();
   for (const node of profile.nodes)
     for (const child of node.children ?? []) parent.set(child, node);
   const serving = (node) => {
     for (let at = node; at !== undefined; at = parent.get(at.id)) {
-      if (at.callFrame.functionName === "dispatch") return true;
+      if (at.callFrame.functionName === marker) return true;
     }
     return false;
   };

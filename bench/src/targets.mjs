@@ -47,11 +47,15 @@ export function writeGatewayConfig(name, backends, extra = {}) {
 
 const echoBackend = [{ key: "echo" }];
 const proxyAvailable = () => existsSync(proxyCli);
+// The rate limiter runs but never refuses the bench; answers up to 64 MiB pass (the 50 MB result).
+const proxyLimits = {
+  limits: { requestsPerMinute: 1_000_000_000, maxResponseBytes: 64 * 1024 * 1024 },
+};
 const startProxy = () =>
   spawnAnnounced([
     proxyCli,
     "--config",
-    writeGatewayConfig("http-proxy", echoBackend),
+    writeGatewayConfig("http-proxy", echoBackend, proxyLimits),
     "--port",
     "0",
   ]);

@@ -18,6 +18,12 @@ export interface HttpGatewayLimits {
   readonly requestTimeoutMs?: number | undefined;
   /** A result whose JSON is larger fails that call with -32010. Default 64 MiB. */
   readonly maxResultBytes?: number | undefined;
+  /**
+   * Streamable HTTP: most bytes of JSON-RPC responses answering one POST; a response that would
+   * pass it is replaced by a -32011 error naming the limit (`maxResponseBytes` of
+   * `@patchbay/transport-http`). Default 16 MiB.
+   */
+  readonly maxResponseBytes?: number | undefined;
   /** Requests in one plain JSON-RPC batch. Default 100. */
   readonly maxBatchSize?: number | undefined;
 }
@@ -33,6 +39,7 @@ export const DEFAULT_HTTP_GATEWAY_LIMITS: ResolvedLimits = {
   sessionIdleTtlMs: 30 * 60_000,
   requestTimeoutMs: 10 * 60_000,
   maxResultBytes: 64 * 1024 * 1024,
+  maxResponseBytes: 16 * 1024 * 1024,
   maxBatchSize: 100,
 };
 

@@ -68,8 +68,10 @@ async function startHarness(limits: HttpGatewayLimits = {}): Promise<Harness> {
 }
 
 /** The JSON-RPC messages of an SSE answer. */
+/** The JSON-RPC messages of an answer: one JSON body, or the data of SSE events. */
 async function messagesOf(response: Response): Promise<Record<string, unknown>[]> {
   const text = await response.text();
+  if (response.headers.get("content-type") === "application/json") return [JSON.parse(text)];
   return text
     .split("\n")
     .filter((line) => line.startsWith("data: ") && line.length > 6)
@@ -91,6 +93,54 @@ describe("sessions", () => {
     const fresh = await harness.initialize();
     expect(fresh).not.toBe(sessionId);
     expect((await harness.post(list, fresh)).status).toBe(200);
+  });
+});
+
+describe("answers", () => {
+  const call = (id: number, name: string, args: object, meta?: object) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name, arguments: args, ...(meta === undefined ? {} : { _meta: meta }) },
+  });
+
+  it("answers a call as one JSON body when nothing streams before its result", async () => {
+    const harness = await startHarness();
+    const sessionId = await harness.initialize();
+    const answer = await harness.post(call(1, "echo", { text: "hi" }), sessionId);
+    expect(answer.headers.get("content-type")).toBe("application/json");
+    expect(await answer.json()).toMatchObject({
+      id: 1,
+      result: { content: [{ type: "text", text: '{"text":"hi"}' }] },
+    });
+  });
+
+  it("streams the answer when the backend's progress comes before the result", async () => {
+    const harness = await startHarness();
+    const sessionId = await harness.initialize();
+    const answer = await harness.post(call(2, "report", {}, { progressToken: "p" }), sessionId);
+    expect(answer.headers.get("content-type")).toBe("text/event-stream");
+    expect(await messagesOf(answer)).toMatchObject([
+      { method: "notifications/progress", params: { progressToken: "p", progress: 1 } },
+      { id: 2, result: { content: [{ type: "text", text: "reported" }] } },
+    ]);
+  });
+
+  it("replaces a response past limits.maxResponseBytes with -32011 naming the limit", async () => {
+    const harness = await startHarness({ maxResponseBytes: 1_000 });
+    const sessionId = await harness.initialize();
+    const small = await harness.post(call(3, "echo", { text: "x".repeat(500) }), sessionId);
+    expect(await small.json()).toMatchObject({ id: 3, result: {} });
+    const large = await harness.post(call(4, "echo", { text: "x".repeat(1_000) }), sessionId);
+    expect(await large.json()).toEqual({
+      jsonrpc: "2.0",
+      id: 4,
+      error: {
+        code: -32011,
+        message:
+          "Response too large: the answer to this POST would exceed the limit of 1000 bytes (maxResponseBytes)",
+      },
+    });
   });
 });
 

@@ -152,6 +152,7 @@ export function createSessionEndpoints(options: SessionEndpointsOptions): Sessio
             return serve(transport, sessionId, owner, profile, wrap);
           },
           sessionIdleTimeoutMs: limits.sessionIdleTtlMs,
+          maxResponseBytes: limits.maxResponseBytes,
           ...(options.eventStore === undefined ? {} : { eventStore: options.eventStore }),
         });
         streamable.set(key, handler);

@@ -94,7 +94,7 @@ describe("ServerSseStream with deferHeaders", () => {
       writableLength: 0,
       writeHead: () => calls.push("writeHead"),
       flushHeaders: () => calls.push("flushHeaders"),
-      write: (chunk) => calls.push(`write ${chunk.split("\n")[0]}`) > 0,
+      write: (chunk) => calls.push(`write ${String(chunk).split("\n")[0]}`) > 0,
       end: () => calls.push("end"),
       destroy: () => calls.push("destroy"),
       on: () => undefined,

@@ -38,8 +38,8 @@ export interface HttpResponseSink {
   writeHead(status: number, headers?: Readonly<Record<string, string>>): unknown;
   /** Commits the status and headers now (a streamed or late body follows). */
   flushHeaders(): void;
-  write(chunk: string): boolean;
-  end(chunk?: string): unknown;
+  write(chunk: string | Uint8Array): boolean;
+  end(chunk?: string | Uint8Array): unknown;
   /** Breaks the answer off (the client sees a broken connection or body). */
   destroy(): unknown;
   on(event: "close" | "drain", listener: () => void): unknown;
@@ -57,6 +57,18 @@ const encoder = new TextEncoder();
 /** The UTF-8 length of a text (`Buffer.byteLength` where there is a `Buffer`). */
 export function utf8Length(text: string): number {
   return typeof Buffer === "undefined" ? encoder.encode(text).length : Buffer.byteLength(text);
+}
+
+/**
+ * Texts from this many UTF-16 code units on are encoded to bytes once before they are written:
+ * node:http writes a string by concatenating it with the headers and encoding the result again
+ * inside `writev` (for a 10 MB answer: two copies and a scan more than one `Buffer.from`).
+ */
+export const LARGE_TEXT_LENGTH = 64 * 1024;
+
+/** The UTF-8 bytes of a text (`Buffer.from` where there is a `Buffer`). */
+export function utf8Bytes(text: string): Uint8Array {
+  return typeof Buffer === "undefined" ? encoder.encode(text) : Buffer.from(text, "utf8");
 }
 
 /** A random UUID from the runtime's Web Crypto (`crypto.randomUUID`, Node 19+ and every web runtime). */

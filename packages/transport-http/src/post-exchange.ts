@@ -1,5 +1,6 @@
 import type { Frame, JSONRPCResponse } from "@patchbay/jsonrpc-core";
-import type { HttpResponseSink } from "./http-io.js";
+import type { TimerHandle } from "./clock.js";
+import { type HttpResponseSink, LARGE_TEXT_LENGTH, utf8Bytes, utf8Length } from "./http-io.js";
 import { idKey, messagesOf, progressTokenOf } from "./message-keys.js";
 import type { ServerSseStream } from "./server-sse-stream.js";
 import type { ResponseMode } from "./session-settings.js";
@@ -12,11 +13,26 @@ export interface PostExchange {
   readonly pending: Set<string>;
   /** Keys of the progress tokens its requests asked for. */
   readonly progressTokens: readonly string[];
-  /** JSON mode: the responses gathered so far (invalid batch elements first), serialized. */
+  /** JSON answers: the responses gathered so far (invalid batch elements first), serialized. */
   readonly collected: string[];
+  /**
+   * The responses behind `collected` (same order) while no stream carries the answer (`sse` and
+   * `auto` modes), so that they go first on the SSE stream when it opens.
+   */
+  readonly collectedResponses: JSONRPCResponse[];
   readonly response: HttpResponseSink;
-  /** SSE mode: the stream currently carrying the answer (replaced when the client resumes). */
+  /** The answer's headers (the session id); `auto` mode writes them with the first frame. */
+  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * The SSE stream currently carrying the answer (replaced when the client resumes): set at once
+   * in `sse` mode, and in `auto` mode once something related to the POST's requests comes before
+   * their responses.
+   */
   stream: ServerSseStream | undefined;
+  /** `auto` mode: the timer that opens the SSE stream of an answer still pending after a while. */
+  streamTimer: TimerHandle | undefined;
+  /** `auto` mode: settles the wait for the answer's format (see {@link markDecided}). */
+  decided: (() => void) | undefined;
   /** The answer's id in the event store, stable across resumptions. */
   readonly streamId: string;
   /** True once every response was sent, or the exchange was given up. */
@@ -35,6 +51,7 @@ export function createPostExchange(
   mode: ResponseMode,
   rejected: readonly JSONRPCResponse[],
   streamId: string,
+  headers: Readonly<Record<string, string>>,
 ): PostExchange {
   const pending = new Set<string>();
   const progressTokens: string[] = [];
@@ -50,8 +67,12 @@ export function createPostExchange(
     pending,
     progressTokens,
     collected: rejected.map((response) => JSON.stringify(response)),
+    collectedResponses: mode === "json" ? [] : [...rejected],
     response,
+    headers,
     stream: undefined,
+    streamTimer: undefined,
+    decided: undefined,
     streamId,
     done: false,
     responseBytes: 0,
@@ -98,18 +119,67 @@ export function capResponses(
   return { responses: capped, texts };
 }
 
-/** JSON mode: writes the body once every response is in (a batch gets an array). */
+/**
+ * True while an `auto` answer is undecided: nothing written yet, and the client still there. The
+ * first frame for the POST decides: its responses (JSON), or a related message first (SSE).
+ */
+export function isUndecided(exchange: PostExchange): boolean {
+  const response = exchange.response;
+  return (
+    exchange.mode === "auto" &&
+    exchange.stream === undefined &&
+    !response.headersSent &&
+    !response.writableEnded &&
+    !response.destroyed
+  );
+}
+
+/** Tells whoever waits for an `auto` answer's format that its headers are written (or moot). */
+export function markDecided(exchange: PostExchange): void {
+  const decided = exchange.decided;
+  exchange.decided = undefined;
+  decided?.();
+}
+
+/**
+ * Writes the JSON body once every response is in (a batch gets an array). In `auto` mode the
+ * headers go with it, so that status, headers and body leave in one write.
+ */
 export function endJsonAnswer(exchange: PostExchange): void {
+  markDecided(exchange);
   const response = exchange.response;
   if (response.writableEnded || response.destroyed) return;
   const texts = exchange.collected;
-  response.end(exchange.isBatch ? `[${texts.join(",")}]` : texts[0]);
+  const text = exchange.isBatch ? `[${texts.join(",")}]` : (texts[0] as string);
+  // A large body is encoded once here; node:http would copy and encode the string again.
+  const body = text.length < LARGE_TEXT_LENGTH ? text : utf8Bytes(text);
+  if (!response.headersSent) {
+    const length = typeof body === "string" ? utf8Length(body) : body.byteLength;
+    response.writeHead(200, {
+      ...exchange.headers,
+      "content-type": "application/json",
+      "content-length": String(length),
+    });
+  }
+  response.end(body);
 }
 
-/** Gives an exchange up (its session ended): ends its stream, or breaks off a promised JSON body. */
+/**
+ * Gives an exchange up (its session ended): ends its stream; an undecided `auto` answer becomes an
+ * SSE stream that ends at once, as an `sse` answer would; a promised JSON body is broken off.
+ */
 export function abandonPostExchange(exchange: PostExchange): void {
   exchange.done = true;
   if (exchange.stream !== undefined) void exchange.stream.end();
+  else if (isUndecided(exchange)) {
+    exchange.response.writeHead(200, {
+      ...exchange.headers,
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache, no-transform",
+    });
+    exchange.response.end();
+  }
   // A JSON answer already promised 200: breaking it off is the honest signal.
   else exchange.response.destroy();
+  markDecided(exchange);
 }

@@ -1,7 +1,7 @@
 import type { Frame } from "@patchbay/jsonrpc-core";
 import type { Clock, TimerHandle } from "./clock.js";
 import type { EventStore } from "./event-store.js";
-import type { HttpResponseSink } from "./http-io.js";
+import { type HttpResponseSink, LARGE_TEXT_LENGTH, utf8Bytes } from "./http-io.js";
 import { formatSseComment, formatSseEvent } from "./sse-event.js";
 
 /** Options of a {@link ServerSseStream}. */
@@ -137,9 +137,7 @@ export class ServerSseStream {
   /** Writes a message event; waits for `drain` when the socket buffer is full (backpressure). */
   private async writeData(data: string, id: string | undefined): Promise<void> {
     if (this.ended) return;
-    const flushed = this.response.write(
-      formatSseEvent({ event: "message", ...(id === undefined ? {} : { id }), data }),
-    );
+    const flushed = this.writeMessageEvent(data, id);
     if (flushed || this.ended) return;
     this.waitingForDrain = true;
     await new Promise<void>((resolve) => {
@@ -167,6 +165,24 @@ export class ServerSseStream {
     this.finish();
     this.options.onOverflow?.(new SlowReaderError(limit, buffered));
     return true;
+  }
+
+  /**
+   * Writes one `message` event. A large one-line text (JSON never has raw line breaks) goes out as
+   * its field prefix, its bytes encoded once, and the blank line, instead of one concatenated copy.
+   */
+  private writeMessageEvent(data: string, id: string | undefined): boolean {
+    const event = { event: "message", ...(id === undefined ? {} : { id }) };
+    if (data.length < LARGE_TEXT_LENGTH || data.includes("\n") || data.includes("\r")) {
+      return this.response.write(formatSseEvent({ ...event, data }));
+    }
+    const prefix = formatSseEvent({ ...event, data: "" }).slice(0, -2);
+    const flushed = [
+      this.response.write(prefix),
+      this.response.write(utf8Bytes(data)),
+      this.response.write("\n\n"),
+    ];
+    return flushed.every(Boolean);
   }
 
   private write(text: string): void {

@@ -3,8 +3,13 @@ import type { EventStore } from "./event-store.js";
 import type { HttpResponseSink } from "./http-io.js";
 import { ServerSseStream } from "./server-sse-stream.js";
 
-/** How a POST that carries requests is answered. */
-export type ResponseMode = "sse" | "json";
+/**
+ * How a POST that carries requests is answered: always as an SSE stream (`sse`), always as one
+ * JSON body (`json`), or decided by the first frame for it (`auto`): JSON when its responses come
+ * first, an SSE stream when a related message (progress, a log line, a server request) comes
+ * before them or the answer is still pending after `keepAliveIntervalMs`.
+ */
+export type ResponseMode = "sse" | "json" | "auto";
 
 /** Settings a handler shares with every session transport it creates. */
 export interface SessionSettings {

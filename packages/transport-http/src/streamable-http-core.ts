@@ -118,7 +118,11 @@ function resolveContext<Request>(
   options: StreamableHttpHandlerOptions<Request>,
 ): EndpointContext<Request> {
   const stateless = options.stateless ?? false;
-  const responseMode = options.responseMode ?? "sse";
+  // An event store of the application's own (shared by replicas, say) asks for answers that
+  // survive a broken connection from their first byte: SSE with a priming event. Otherwise a POST
+  // is answered as JSON unless something streams before its response.
+  const ownStore = options.eventStore !== undefined && options.eventStore !== false;
+  const responseMode = options.responseMode ?? (ownStore ? "sse" : "auto");
   const idleTimeoutMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;
   const uninitializedTimeoutMs =
     options.uninitializedSessionTimeoutMs ?? DEFAULT_UNINITIALIZED_SESSION_TIMEOUT_MS;

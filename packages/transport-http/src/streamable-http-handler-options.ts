@@ -44,7 +44,13 @@ export interface StreamableHttpHandlerOptions<Request = IncomingMessage>
   ) => void | Promise<void>;
   /** No sessions: every POST gets its own transport, GET and DELETE answer 405. Default false. */
   readonly stateless?: boolean;
-  /** Answer POSTed requests as an SSE stream (default) or as one JSON body. */
+  /**
+   * How POSTed requests are answered: `auto` (default) answers one JSON body when the responses
+   * come first, and an SSE stream when a related message (progress, log, a server request) comes
+   * before them or the answer is still pending after `keepAliveIntervalMs`; `sse` always streams
+   * (the default when an `eventStore` is passed: every answer resumable from its first byte);
+   * `json` never does (related messages then take the GET stream).
+   */
   readonly responseMode?: ResponseMode;
   /** Serve the standalone GET stream (default true); false answers GET with 405. */
   readonly standaloneStream?: boolean;

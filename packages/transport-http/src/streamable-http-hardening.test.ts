@@ -121,9 +121,10 @@ describe("batches", () => {
   });
 
   it("applies maxResponseBytes to an SSE answer too", async () => {
-    const { url } = await start({ maxResponseBytes: 40 });
+    const { url } = await start({ maxResponseBytes: 40, responseMode: "sse" });
     const sessionId = await openSession(url);
     const answer = await post(url, ping(1), headersFor(sessionId));
+    expect(answer.headers.get("content-type")).toBe("text/event-stream");
     expect(sseMessages(answer.text)).toEqual([
       { jsonrpc: "2.0", id: 1, error: expect.objectContaining({ code: -32011 }) },
     ]);

@@ -1,6 +1,7 @@
 import { Agent, request as httpRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  answerMessages,
   initializeRequest,
   openSession,
   openSse,
@@ -35,7 +36,7 @@ async function start(options: Parameters<typeof startTestServer>[0] = {}) {
 
 describe("POST", () => {
   it("answers initialize with a minted session id and the result on an SSE stream", async () => {
-    const { url } = await start();
+    const { url } = await start({ responseMode: "sse" });
     const answer = await post(url, initializeRequest(1));
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-type")).toBe("text/event-stream");
@@ -56,7 +57,7 @@ describe("POST", () => {
   });
 
   it("starts an SSE answer with a priming event carrying an id and retry (2025-11-25)", async () => {
-    const { url } = await start({ retryIntervalMs: 2500 });
+    const { url } = await start({ retryIntervalMs: 2500, responseMode: "sse" });
     const answer = await post(url, initializeRequest(1));
     const [priming] = parseSse(answer.text);
     expect(priming).toEqual({ id: expect.any(String), retry: 2500, data: "" });
@@ -65,14 +66,14 @@ describe("POST", () => {
   it("keeps priming for a 2025-11-25 session whose request names an older revision", async () => {
     // The conformance suite's SSE-polling scenario does this: initialize at 2025-11-25, then a
     // request with MCP-Protocol-Version 2025-03-26 that still expects a priming event.
-    const { url } = await start({ retryIntervalMs: 500 });
+    const { url } = await start({ retryIntervalMs: 500, responseMode: "sse" });
     const sessionId = await openSession(url, "2025-11-25");
     const answer = await post(url, ping(2), headersFor(sessionId, "2025-03-26"));
     expect(parseSse(answer.text)[0]).toEqual({ id: expect.any(String), retry: 500, data: "" });
   });
 
   it("sends no priming event to a client of a revision before 2025-11-25", async () => {
-    const { url } = await start();
+    const { url } = await start({ responseMode: "sse" });
     const answer = await post(url, initializeRequest(1, "2025-03-26"));
     const events = parseSse(answer.text);
     expect(events).toHaveLength(1); // the initialize result alone
@@ -121,7 +122,7 @@ describe("POST", () => {
   });
 
   it("answers a batch in sse mode with every response on the stream", async () => {
-    const { url } = await start();
+    const { url } = await start({ responseMode: "sse" });
     const sessionId = await openSession(url, BATCH_REVISION);
     const answer = await post(url, [ping(1), ping(2)], headersFor(sessionId, BATCH_REVISION));
     expect(sseMessages(answer.text).map((message) => (message as { id: number }).id)).toEqual([
@@ -316,7 +317,7 @@ describe("POST", () => {
         headers: { accept: POST_ACCEPT, "content-type": "application/json" },
         body: "ignored",
       });
-      expect(sseMessages(answer.text)).toEqual([expect.objectContaining({ id: 9 })]);
+      expect(answerMessages(answer)).toEqual([expect.objectContaining({ id: 9 })]);
     } finally {
       await bound.close();
     }
@@ -424,7 +425,9 @@ describe("related messages", () => {
   });
 
   it("routes a progress notification by its token even while another request is handled", async () => {
+    // SSE mode: the test reads the first answer's headers before it sends the second request.
     const { url } = await start({
+      responseMode: "sse",
       onSession: async (transport) => {
         transport.onFrame((frame) => {
           const message = frame as { id?: number; method?: string };

@@ -20,8 +20,11 @@ import {
   capResponses,
   createPostExchange,
   endJsonAnswer,
+  isUndecided,
+  markDecided,
   type PostExchange,
 } from "./post-exchange.js";
+import type { ServerSseStream } from "./server-sse-stream.js";
 import {
   openSessionStream,
   type ResponseMode,
@@ -164,7 +167,10 @@ export class StreamableHttpServerTransport implements Transport {
    * (MCP 2025-11-25 SSE polling). Returns false when no open SSE answer carries that request.
    */
   closeRequestStream(id: JSONRPCId): boolean {
-    const stream = this.routes.forRequest(id)?.stream;
+    const exchange = this.routes.forRequest(id);
+    if (exchange === undefined) return false;
+    // An `auto` answer still undecided becomes a stream (primed, so the client can resume it).
+    const stream = isUndecided(exchange) ? this.openAnswerStream(exchange).stream : exchange.stream;
     if (stream === undefined || stream.closed) return false;
     void stream.end();
     return true;
@@ -211,7 +217,8 @@ export class StreamableHttpServerTransport implements Transport {
 
   /**
    * @internal Takes a POST carrying requests: registers the routes of its request ids, opens the SSE
-   * answer when `mode` is `sse`, then delivers the frame.
+   * answer when `mode` is `sse`, then delivers the frame. Resolves once the answer's headers are
+   * written: at once in `sse` and `json` modes, with the first frame for it in `auto` mode.
    */
   async exchange(
     frame: Frame,
@@ -223,38 +230,84 @@ export class StreamableHttpServerTransport implements Transport {
   ): Promise<void> {
     this.postCount += 1;
     const streamId = `${this.streamPrefix}-${this.postCount}`;
-    const exchange = createPostExchange(frame, response, mode, rejected, streamId);
+    const exchange = createPostExchange(frame, response, mode, rejected, streamId, headers);
     this.routes.add(exchange);
     if (mode === "sse") {
-      const prime = shouldPrime(this.settings, this.newestClientVersion);
-      const stream = openSessionStream(
-        this.settings,
-        response,
-        exchange.streamId,
-        headers,
-        this.streamSession,
-        prime,
-      );
-      exchange.stream = stream;
-      // Writes are queued in order: the priming event, then invalid batch elements (they have no id
-      // to route by, so they are answered first, on this stream), then whatever the frame brings.
-      const written = [
-        ...(prime ? [stream.prime(this.settings.retryIntervalMs)] : []),
-        ...rejected.map((message) => stream.send(message)),
-      ];
+      const { ready } = this.openAnswerStream(exchange);
       // The frame goes in before the priming event is stored, so that a listener (a cluster's list
       // of calls in flight) records its requests before the client holds an id to resume with.
       this.events.emitFrame(frame, { ...info, extra: { ...info.extra, streamId } });
-      await Promise.all(written);
+      await ready;
+      return;
+    } else if (mode === "json") {
+      // Headers go out now so the client's send() completes; the body follows once answered.
+      response.writeHead(200, { ...headers, "content-type": "application/json" });
+      response.flushHeaders();
+      response.on("close", () => {
+        if (!response.writableFinished) exchange.done = true;
+      });
+    } else {
+      // `auto`: nothing is written until the first frame for this POST decides the format. A call
+      // still running after a keep-alive interval gets its stream (keep-alives, resumability).
+      const delay = this.settings.keepAliveIntervalMs;
+      if (delay > 0) {
+        exchange.streamTimer = this.settings.clock.setTimeout(() => {
+          exchange.streamTimer = undefined;
+          if (!exchange.done && isUndecided(exchange)) this.openAnswerStream(exchange);
+        }, delay);
+      }
+      const decided = new Promise<void>((resolve) => {
+        exchange.decided = resolve;
+      });
+      this.events.emitFrame(frame, info);
+      await decided;
       return;
     }
-    // Headers go out now so the client's send() completes; the body follows once answered.
-    response.writeHead(200, { ...headers, "content-type": "application/json" });
-    response.flushHeaders();
-    response.on("close", () => {
-      if (!response.writableFinished) exchange.done = true;
-    });
     this.events.emitFrame(frame, info);
+  }
+
+  /**
+   * Opens the SSE answer of an exchange: headers, a priming event when resumable, then what was
+   * already collected for it (invalid batch elements, earlier responses of a batch), in that order.
+   * `ready` settles once those are written (rejecting when the event store fails).
+   */
+  private openAnswerStream(exchange: PostExchange): {
+    stream: ServerSseStream;
+    ready: Promise<void>;
+  } {
+    this.stopStreamTimer(exchange);
+    markDecided(exchange);
+    const prime = shouldPrime(this.settings, this.newestClientVersion);
+    // A primed stream's headers leave with its priming event, once that is stored.
+    const stream = openSessionStream(
+      this.settings,
+      exchange.response,
+      exchange.streamId,
+      exchange.headers,
+      this.streamSession,
+      prime,
+    );
+    exchange.stream = stream;
+    // Writes are queued in order: the earlier messages follow the priming event.
+    const writes: Promise<void>[] = [];
+    if (prime) writes.push(stream.prime(this.settings.retryIntervalMs));
+    const texts = exchange.collected;
+    for (const [index, message] of exchange.collectedResponses.entries()) {
+      writes.push(stream.send(message, texts[index]));
+    }
+    texts.length = 0;
+    exchange.collectedResponses.length = 0;
+    const ready = Promise.all(writes).then(() => {});
+    // Callers that do not wait for it (a switch from `auto`) learn a store failure from the sends.
+    ready.catch(() => {});
+    return { stream, ready };
+  }
+
+  /** Clears the timer that would open an `auto` answer's stream. */
+  private stopStreamTimer(exchange: PostExchange): void {
+    if (exchange.streamTimer === undefined) return;
+    this.settings.clock.clearTimeout(exchange.streamTimer);
+    exchange.streamTimer = undefined;
   }
 
   /** @internal Opens the standalone GET stream; false when one is already open. */
@@ -328,8 +381,10 @@ export class StreamableHttpServerTransport implements Transport {
       return;
     }
     const related = this.relatedExchange(message, relatedRequestId);
-    if (related?.stream !== undefined) {
-      await related.stream.send(message);
+    if (related !== undefined) {
+      // The first related message of an undecided `auto` answer makes it a stream.
+      const stream = related.stream ?? this.openAnswerStream(related).stream;
+      await stream.send(message);
       return;
     }
     if (this.sessionId === undefined) {
@@ -343,13 +398,20 @@ export class StreamableHttpServerTransport implements Transport {
     await this.standalone.send(message);
   }
 
-  /** The open SSE answer a server-initiated message belongs on, if any. */
+  /**
+   * The open answer a server-initiated message belongs on, if any: an SSE one, or an `auto` one
+   * still undecided (which then becomes SSE).
+   */
   private relatedExchange(
     message: JSONRPCMessage,
     relatedRequestId: JSONRPCId | undefined,
   ): PostExchange | undefined {
     const usable = (exchange: PostExchange | undefined) =>
-      exchange !== undefined && !exchange.done && exchange.mode === "sse" ? exchange : undefined;
+      exchange !== undefined &&
+      !exchange.done &&
+      (exchange.stream !== undefined || isUndecided(exchange))
+        ? exchange
+        : undefined;
     // The sender names the request it works for; a progress token names it too.
     if (relatedRequestId !== undefined) {
       const byRelation = usable(this.routes.forRequest(relatedRequestId));
@@ -376,19 +438,24 @@ export class StreamableHttpServerTransport implements Transport {
       this.settings.maxResponseBytes,
     );
     const finished = this.routes.settle(exchange, responses);
-    if (finished) this.keepResumable(exchange.streamId);
+    const stream = exchange.stream;
+    // Only streamed answers have events to resume; a JSON answer is whole or lost.
+    if (finished && stream !== undefined) this.keepResumable(exchange.streamId);
     if (finished && this.sessionId === undefined && this.routes.size === 0) {
       // Stateless: the transport lives for one POST; it ends once that POST is answered.
       queueMicrotask(() => this.end({ initiator: "remote", details: { reason: "answered" } }));
     }
-    if (exchange.mode === "sse") {
+    if (stream !== undefined) {
       // A single response goes out as the text already made while counting its bytes.
-      if (batch) await exchange.stream?.send(responses);
-      else await exchange.stream?.send(responses[0] as Frame, texts[0]);
-      if (finished) await exchange.stream?.end();
+      if (batch) await stream.send(responses);
+      else await stream.send(responses[0] as Frame, texts[0]);
+      if (finished) await stream.end();
       return;
     }
-    exchange.collected.push(...texts);
+    if (finished) this.stopStreamTimer(exchange);
+    for (const text of texts) exchange.collected.push(text);
+    // `auto`: kept in case a related message opens a stream before the last response.
+    if (!finished && exchange.mode === "auto") exchange.collectedResponses.push(...responses);
     if (finished) endJsonAnswer(exchange);
   }
 

@@ -1,12 +1,12 @@
 import { createManualClock } from "@patchbay/jsonrpc-core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  answerMessages,
   initializeRequest,
   openSession,
   openSse,
   post,
   rawRequest,
-  sseMessages,
   startTestServer,
   type TestServer,
   waitUntil,
@@ -76,7 +76,7 @@ describe("sessions", () => {
     const answer = await post(url, ping(1));
     expect(answer.status).toBe(200);
     expect(answer.headers.get("mcp-session-id")).toBeNull();
-    expect(sseMessages(answer.text)).toEqual([{ jsonrpc: "2.0", id: 1, result: { echo: "ping" } }]);
+    expect(answerMessages(answer)).toEqual([{ jsonrpc: "2.0", id: 1, result: { echo: "ping" } }]);
     await post(url, ping(2), { "mcp-session-id": "ignored" });
     expect(transports).toHaveLength(2);
     await waitUntil(() => transports.every((transport) => transport.closed));

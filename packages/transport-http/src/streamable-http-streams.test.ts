@@ -249,7 +249,7 @@ describe("resumability", () => {
   });
 
   it("keeps only the most recent POST answers of a session resumable", async () => {
-    const { url } = await start();
+    const { url } = await start({ responseMode: "sse" });
     const sessionId = await openSession(url);
     const primingIds: string[] = [];
     for (let index = 0; index < 120; index++) {
@@ -275,10 +275,11 @@ describe("resumability", () => {
   });
 
   it("does not replay another session's stream", async () => {
-    const { url } = await start();
+    const { url } = await start({ responseMode: "sse" });
     const first = await openSession(url);
     const answer = await post(url, ping(1), headersFor(first));
     const [priming] = parseSse(answer.text);
+    expect(priming?.id).toEqual(expect.any(String));
     const second = await openSession(url);
     const stream = await openSse(url, {
       headers: {

@@ -141,8 +141,12 @@ async function createStatelessPair(
 }
 
 /**
- * Each mount kind, its name in suite names, and which (session, answer) pairs run: all four on the
- * node:http handler and on the web handler called directly; behind node:http (through
+ * Each mount kind, its name in suite names, and which (session, answer) pairs run: the four of `sse`
+ * and `json` and stateful `auto` on the node:http handler and on the web handler called directly
+ * (not stateless `auto`: its case "a 10 MiB frame from the server arrives whole" failed once in a
+ * loaded full run and passed 4 of 4 alone; the client reads JSON bodies in the background, so the
+ * small answer's body can be read before the large one's, as below; stateless `auto` answers are
+ * tested in streamable-http-answer-format.test.ts); behind node:http (through
  * `@hono/node-server`) the web handler runs the two stateful suites, SSE and JSON answers over a
  * socket, without doubling the slowest cases. Not the stateless JSON suite there: its case "a 10 MiB
  * frame from the server arrives whole" expects the answers of two POSTs in the order sent, and
@@ -153,22 +157,38 @@ const MOUNTS: readonly (readonly [MountKind, string, readonly string[]])[] = [
   [
     "node",
     "node:http handler",
-    ["stateful sse", "stateful json", "stateless sse", "stateless json"],
+    ["stateful sse", "stateful json", "stateful auto", "stateless sse", "stateless json"],
   ],
   [
     "web",
     "web handler called by fetch",
-    ["stateful sse", "stateful json", "stateless sse", "stateless json"],
+    ["stateful sse", "stateful json", "stateful auto", "stateless sse", "stateless json"],
   ],
   ["web-over-node-http", "web handler behind node:http", ["stateful sse", "stateful json"]],
 ];
 
+/**
+ * `auto` answers carry no headers before the first frame for the POST (they say which format the
+ * answer has), so the client's `send()` of a request settles with its answer, not when the server
+ * took the POST: the two cases that await `send()` of a request before letting the server answer
+ * it wait in vain.
+ */
+const SEND_SETTLES_WITH_THE_ANSWER = {
+  reason: "in auto mode send() of a request settles with its answer",
+  failsWith: /send\(\).* did not resolve within/,
+};
+const autoKnownFailures = {
+  "a 10 MiB frame from the client arrives whole": SEND_SETTLES_WITH_THE_ANSWER,
+  "a batch arrives as one array frame, both ways": SEND_SETTLES_WITH_THE_ANSWER,
+};
+
 for (const [kind, mount, suites] of MOUNTS) {
-  for (const responseMode of ["sse", "json"] as const) {
+  for (const responseMode of ["sse", "json", "auto"] as const) {
     if (suites.includes(`stateful ${responseMode}`)) {
       describeTransportContract({
         name: `Streamable HTTP (${mount}), stateful, ${responseMode} answers`,
         createPair: () => createStatefulPair(kind, responseMode),
+        ...(responseMode === "auto" ? { knownFailures: autoKnownFailures } : {}),
         capabilities: {
           orderedDelivery: unordered,
           invalidFrames: noInvalidText,
@@ -185,6 +205,7 @@ for (const [kind, mount, suites] of MOUNTS) {
       describeTransportContract({
         name: `Streamable HTTP (${mount}), stateless, ${responseMode} answers`,
         createPair: () => createStatelessPair(kind, responseMode),
+        ...(responseMode === "auto" ? { knownFailures: autoKnownFailures } : {}),
         capabilities: {
           orderedDelivery: unordered,
           invalidFrames: noInvalidText,

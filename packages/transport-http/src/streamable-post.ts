@@ -137,7 +137,7 @@ async function deliverPost(
     requestInfo: { headers: request.headers },
   };
   const firstRequest = messages.find((message) => "method" in message && "id" in message);
-  const resumable = context.settings.eventStore !== undefined && context.responseMode === "sse";
+  const resumable = context.settings.eventStore !== undefined && context.responseMode !== "json";
   if (resumable && firstRequest !== undefined && "id" in firstRequest) {
     extra.closeSSEStream = () => transport.closeRequestStream(firstRequest.id);
     if (transport.sessionId !== undefined) {

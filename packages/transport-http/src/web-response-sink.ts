@@ -61,14 +61,14 @@ export class WebResponseSink implements HttpResponseSink {
     this.#stream();
   }
 
-  write(chunk: string): boolean {
+  write(chunk: string | Uint8Array): boolean {
     if (this.writableEnded || this.destroyed) return false;
     const controller = this.#stream();
-    controller.enqueue(encoder.encode(chunk));
+    controller.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk);
     return (controller.desiredSize ?? 0) > 0;
   }
 
-  end(chunk?: string): this {
+  end(chunk?: string | Uint8Array): this {
     if (this.writableEnded) return this;
     this.writableEnded = true;
     if (this.destroyed) {
@@ -79,7 +79,8 @@ export class WebResponseSink implements HttpResponseSink {
     const controller = this.#controller;
     if (controller === undefined) this.#commit(chunk ?? null);
     else {
-      if (chunk !== undefined && chunk !== "") controller.enqueue(encoder.encode(chunk));
+      if (typeof chunk === "string" && chunk !== "") controller.enqueue(encoder.encode(chunk));
+      else if (chunk !== undefined && typeof chunk !== "string") controller.enqueue(chunk);
       controller.close();
     }
     this.writableFinished = true;
@@ -136,7 +137,7 @@ export class WebResponseSink implements HttpResponseSink {
     return this.#controller;
   }
 
-  #commit(body: ReadableStream<Uint8Array> | string | null): void {
+  #commit(body: ReadableStream<Uint8Array> | Uint8Array | string | null): void {
     if (this.headersSent) return;
     this.headersSent = true;
     const headers = new Headers();

@@ -100,8 +100,33 @@ describe("the web-standard handler, called with Request objects (no socket)", ()
     expect(web.sessionCount).toBe(1);
   });
 
+  it.each(["auto", "sse"] as const)(
+    "answers a request in %s mode with the response whole, large multi-byte text included",
+    async (responseMode) => {
+      const { handler: web } = start({ responseMode });
+      const sessionId = await openSession(web);
+      const text = "é😀 abc ".repeat(40_000);
+      const answer = await web.handleRequest(
+        postRequest(
+          { jsonrpc: "2.0", id: 4, method: "big", params: { text } },
+          { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" },
+        ),
+      );
+      const body = await answer.text();
+      const json = responseMode === "auto";
+      expect(answer.headers.get("content-type")).toBe(
+        json ? "application/json" : "text/event-stream",
+      );
+      if (json) expect(answer.headers.get("content-length")).toBe(String(Buffer.byteLength(body)));
+      const [message] = (json ? [JSON.parse(body)] : sseMessages(body)) as {
+        result: { params: { text: string } };
+      }[];
+      expect(message?.result.params.text === text).toBe(true);
+    },
+  );
+
   it("answers a POST in SSE mode with a text/event-stream body carrying the response", async () => {
-    const { handler: web } = start();
+    const { handler: web } = start({ responseMode: "sse" });
     const answer = await web.handleRequest(postRequest(initializeRequest(1)));
     expect(answer.headers.get("content-type")).toBe("text/event-stream");
     expect(answer.headers.get("connection")).toBeNull();

@@ -23,11 +23,11 @@ function runLegacySuite(cli: ConformanceCli, url: string): Promise<RunResult> {
   ]);
 }
 
-function expectEveryScenarioPassed(result: RunResult): void {
+function expectEveryScenarioPassed(result: RunResult, checks = 44): void {
   const total = /Total: (\d+) passed, (\d+) failed/.exec(result.output);
   expect(total, result.output).not.toBeNull();
   // 0.1.16 has 32 server scenarios and 44 checks; fewer passed checks means scenarios did not run.
-  expect(Number(total?.[1])).toBeGreaterThanOrEqual(44);
+  expect(Number(total?.[1])).toBeGreaterThanOrEqual(checks);
   expect(Number(total?.[2]), result.output).toBe(0);
   expect(result.code, result.output).toBe(0);
 }
@@ -87,6 +87,12 @@ describe("official MCP conformance suite against patchbay-proxy (server mode, --
   });
 
   it("passes every scenario against /mcp fronting the sample backend", async () => {
-    expectEveryScenarioPassed(await runLegacySuite(cli, server!.url));
+    const result = await runLegacySuite(cli, server!.url);
+    // The backend's test_reconnection answers at once (over stdio it has no SSE stream to close),
+    // so the proxy answers it as JSON, and the suite's SSE-polling check is "not applicable"
+    // (an INFO it does not print) instead of passed: 43 checks. SSE polling through the proxy
+    // runs with a cluster (SSE answers), in proxy-cluster-conformance.test.ts.
+    expect(result.output).toMatch(/server-sse-polling: 0 passed, 0 failed/);
+    expectEveryScenarioPassed(result, 43);
   }, 300_000);
 });

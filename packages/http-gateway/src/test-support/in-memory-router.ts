@@ -37,6 +37,10 @@ export async function createInMemoryRouter(): Promise<{ router: Router; nextCall
   backend.registerResource("note", "memo://note", {}, () => ({
     contents: [{ uri: "memo://note", text: "a note" }],
   }));
+  backend.registerTool("report", {}, async (_args, context) => {
+    await context.progress(1, 2, "half way");
+    return { content: [{ type: "text", text: "reported" }] };
+  });
   const router = createRouter({
     config: parseGatewayConfig({ mcpServers: { memory: { command: "in-memory", namespace: "" } } })
       .config,

@@ -36,6 +36,7 @@ export const LimitsConfigSchema = z.object({
   sessionIdleTtlMs: positiveInteger.optional(),
   requestTimeoutMs: positiveInteger.optional(),
   maxResultBytes: positiveInteger.optional(),
+  maxResponseBytes: positiveInteger.optional(),
   maxBatchSize: positiveInteger.optional(),
 });
 

@@ -180,6 +180,13 @@ export function sseMessages(text: string): unknown[] {
     .map((event) => JSON.parse(event.data) as unknown);
 }
 
+/** The JSON-RPC messages of a POST's answer in either format: one JSON body, or SSE events. */
+export function answerMessages(answer: RawAnswer): unknown[] {
+  if (answer.headers.get("content-type") !== "application/json") return sseMessages(answer.text);
+  const body = JSON.parse(answer.text) as unknown;
+  return Array.isArray(body) ? body : [body];
+}
+
 /** An open SSE response read event by event. */
 export interface OpenSseStream {
   readonly status: number;
