@@ -211,6 +211,7 @@ describe("StreamableHttpClientTransport", () => {
       requestArrived = resolve;
     });
     server = await startTestServer({
+      responseMode: "sse",
       retryIntervalMs: 10,
       onSession: async (transport) => {
         transport.onFrame((frame) => {

@@ -200,7 +200,9 @@ describe("resumability", () => {
     const arrived = new Promise<void>((resolve) => {
       requestArrived = resolve;
     });
+    // An SSE answer from the start (in "auto" it would open after the keep-alive interval).
     const { url } = await start({
+      responseMode: "sse",
       onSession: async (transport) => {
         transport.onFrame((frame) => {
           const message = frame as { id?: number; method?: string };
