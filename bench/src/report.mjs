@@ -113,6 +113,13 @@ export function verdictRows(results, names) {
       atLeast(5),
     ],
     [
+      "Streamable HTTP server vs the SDK's server: the server's own CPU per call, 64 in flight",
+      "≥ 5x",
+      results.ratio(sdkHttp, httpServer, "cpu64"),
+      times,
+      atLeast(5),
+    ],
+    [
       "HTTP proxy vs raw node:http echo, 64 in flight",
       "≥ 33%",
       results.ratio(proxy, rawHttp, "t64"),

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createAgent } from "./clients/http-peer.mjs";
 import { SdkPeer } from "./clients/sdk-peer.mjs";
 import { StdioPeer } from "./clients/stdio-peer.mjs";
-import { latency, millisecondsSince, throughput } from "./measure.mjs";
+import { cpuMicros, latency, millisecondsSince, throughput } from "./measure.mjs";
 import { heapOf } from "./processes.mjs";
 import { format, Results, ratioRows, table, verdictRows } from "./report.mjs";
 import {
@@ -65,13 +65,19 @@ const callArguments = (tool) => ({ name: tool, arguments: { text: "hello" } });
  * `WARM_UP_CALLS` calls (16 in flight) unmeasured, so that figures are of code V8 has optimized,
  * not of its first tiers (which cost several times as much per call).
  */
-async function measureCalls(name, call, latencyCalls, throughputCalls, levels = [1, 16, 64]) {
+async function measureCalls(name, call, latencyCalls, throughputCalls, options = {}) {
+  const { levels = [1, 16, 64], pid } = options;
   await throughput(call, WARM_UP_CALLS, 16);
   const { p50, p99 } = await latency(call, count(latencyCalls));
   record(name, "p50", p50);
   record(name, "p99", p99);
   for (const concurrency of levels) {
-    record(name, `t${concurrency}`, await throughput(call, count(throughputCalls), concurrency));
+    const calls = count(throughputCalls);
+    const cpuBefore = pid === undefined ? Number.NaN : cpuMicros(pid);
+    record(name, `t${concurrency}`, await throughput(call, calls, concurrency));
+    // The target process's own CPU time per call (not its backend's, not the client's): what a
+    // call costs the target, apart from the time spent waiting for a core or for the client.
+    if (pid !== undefined) record(name, `cpu${concurrency}`, (cpuMicros(pid) - cpuBefore) / calls);
   }
 }
 
@@ -82,7 +88,9 @@ async function measureStdio(target) {
     await peer.initialize();
     record(target.name, "startup", millisecondsSince(start));
     const params = callArguments(target.tool);
-    await measureCalls(target.name, () => peer.request("tools/call", params), 1_000, 2_000);
+    await measureCalls(target.name, () => peer.request("tools/call", params), 1_000, 2_000, {
+      pid: peer.pid,
+    });
     record(target.name, "rss", treeResidentBytes(peer.pid));
   } finally {
     await peer.close();
@@ -97,7 +105,9 @@ async function measureHttp(target) {
     const peer = await connectHttp(url, agent);
     record(target.name, "startup", millisecondsSince(start));
     const params = callArguments(target.tool);
-    await measureCalls(target.name, () => peer.request("tools/call", params), 500, 1_000);
+    await measureCalls(target.name, () => peer.request("tools/call", params), 500, 1_000, {
+      pid: started.child.pid,
+    });
     const before = treeResidentBytes(started.child.pid);
     const heapBefore = await heapOf(started);
     record(target.name, "rss", before);
@@ -122,7 +132,9 @@ async function measureSdkClient(target) {
   try {
     await peer.initialize();
     const params = callArguments(target.tool);
-    await measureCalls(target.name, () => peer.request("tools/call", params), 300, 600, [1, 16]);
+    await measureCalls(target.name, () => peer.request("tools/call", params), 300, 600, {
+      levels: [1, 16],
+    });
   } finally {
     await peer.close();
     await started?.started.stop();
@@ -218,14 +230,22 @@ function printTables(http, sdk) {
     "start ms",
     "RSS MiB",
   ];
+  const cpuHeaders = ["CPU µs per call @16", "CPU µs per call @64"];
+  const cpuColumns = [(m) => format(m("cpu16"), 1), (m) => format(m("cpu64"), 1)];
   const stdio = stdioTargets.filter(selected);
-  if (sections.has("stdio"))
-    table(`stdio (${repetitions} repetitions, medians)`, headers, ratioRows(results, stdio));
+  if (sections.has("stdio")) {
+    table(
+      `stdio (${repetitions} repetitions, medians)`,
+      [...headers, ...cpuHeaders],
+      ratioRows(results, stdio, cpuColumns),
+    );
+  }
   if (sections.has("http")) {
     table(
       "Streamable HTTP, one session over 64 keep-alive connections",
-      [...headers, "heap KiB per idle session", "RSS KiB per idle session"],
+      [...headers, ...cpuHeaders, "heap KiB per idle session", "RSS KiB per idle session"],
       ratioRows(results, http, [
+        ...cpuColumns,
         (m) => format(m("heapPerSession") / 1024, 1),
         (m) => format(m("perSession") / 1024, 1),
       ]),
