@@ -5,7 +5,7 @@
 //   BENCH_REPETITIONS (default 3), BENCH_SCALE (default 1; 0.2 for a quick look)
 //   BENCH_ONLY: a regular expression; only targets whose name matches run (baselines and the
 //   Patchbay server over stdio always do)
-//   BENCH_SECTIONS: comma-separated subset of stdio,http,sdk,catalogue,large (default all)
+//   BENCH_SECTIONS: comma-separated subset of stdio,http,sse,sdk,catalogue,large (default all)
 import { readdirSync, readFileSync } from "node:fs";
 import { createAgent } from "./clients/http-peer.mjs";
 import { SdkPeer } from "./clients/sdk-peer.mjs";
@@ -15,11 +15,13 @@ import { heapOf } from "./processes.mjs";
 import { format, Results, ratioRows, table, verdictRows } from "./report.mjs";
 import {
   connectHttp,
+  connectSse,
   gatewayCli,
   httpTargets,
   largeResultTargets,
   removeWorkDir,
   sdkClientTargets,
+  sseTargets,
   startStdioTarget,
   stdioTargets,
   writeGatewayConfig,
@@ -29,7 +31,9 @@ const repetitions = Number(process.env.BENCH_REPETITIONS ?? 3);
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const only = process.env.BENCH_ONLY === undefined ? undefined : new RegExp(process.env.BENCH_ONLY);
 const sections = new Set(
-  (process.env.BENCH_SECTIONS ?? "stdio,http,sdk,catalogue,large").split(",").map((s) => s.trim()),
+  (process.env.BENCH_SECTIONS ?? "stdio,http,sse,sdk,catalogue,large")
+    .split(",")
+    .map((s) => s.trim()),
 );
 // Baselines, and the direct server the gateway is judged against, always run.
 const selected = (target) =>
@@ -121,6 +125,27 @@ async function measureHttp(target) {
     agent.destroy();
     sessionAgent.destroy();
   } finally {
+    await started.stop();
+  }
+}
+
+/** A legacy HTTP+SSE target: one session (a GET stream), POSTs over 64 keep-alive connections. */
+async function measureSse(target) {
+  const start = process.hrtime.bigint();
+  const { started, url } = await target.start();
+  const agent = createAgent(64);
+  let peer;
+  try {
+    peer = await connectSse(url, agent);
+    record(target.name, "startup", millisecondsSince(start));
+    const params = callArguments(target.tool);
+    await measureCalls(target.name, () => peer.request("tools/call", params), 500, 1_000, {
+      pid: started.child.pid,
+    });
+    record(target.name, "rss", treeResidentBytes(started.child.pid));
+  } finally {
+    peer?.close();
+    agent.destroy();
     await started.stop();
   }
 }
@@ -217,7 +242,7 @@ async function measureLargeResults(target) {
   }
 }
 
-function printTables(http, sdk) {
+function printTables(http, sse, sdk) {
   const headers = [
     "target",
     "p50 µs",
@@ -249,6 +274,23 @@ function printTables(http, sdk) {
         (m) => format(m("heapPerSession") / 1024, 1),
         (m) => format(m("perSession") / 1024, 1),
       ]),
+    );
+  }
+  if (sections.has("sse")) {
+    const reference = sse.find((target) => target.baseline)?.name;
+    table(
+      "Legacy HTTP+SSE (2024-11-05), one session: a GET stream, POSTs over 64 keep-alive connections",
+      [...headers.slice(0, 6), `@64 vs ${reference}`, "CPU µs per call @64", "start ms", "RSS MiB"],
+      sse
+        .filter(({ name }) => results.has(name))
+        .map(({ name }) => [
+          name,
+          ...["p50", "p99", "t1", "t16", "t64"].map((key) => format(results.median(name, key))),
+          `${format(results.ratio(name, reference, "t64") * 100)}%`,
+          format(results.median(name, "cpu64"), 1),
+          format(results.median(name, "startup")),
+          format(results.median(name, "rss") / 1048576, 1),
+        ]),
     );
   }
   if (sections.has("sdk")) {
@@ -303,6 +345,7 @@ function printTables(http, sdk) {
 async function main() {
   const started = Date.now();
   const http = httpTargets.filter((target) => (target.available?.() ?? true) && selected(target));
+  const sse = sseTargets.filter((target) => (target.available?.() ?? true) && selected(target));
   const sdk = sdkClientTargets.filter(
     (target) => (target.available?.() ?? true) && selected(target),
   );
@@ -311,6 +354,7 @@ async function main() {
     const rounds = [
       ["stdio", stdioTargets.filter(selected), measureStdio],
       ["http", http, measureHttp],
+      ["sse", sse, measureSse],
       ["sdk", sdk, measureSdkClient],
     ];
     for (const [section, targets, measure] of rounds) {
@@ -331,7 +375,7 @@ async function main() {
       await measureLargeResults(target);
     }
   }
-  printTables(http, sdk);
+  printTables(http, sse, sdk);
   console.log(
     `\nNode ${process.version}, ${repetitions} repetitions, scale ${scale}, ${Math.round((Date.now() - started) / 1000)} s`,
   );

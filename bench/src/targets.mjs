@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAgent, HttpPeer } from "./clients/http-peer.mjs";
+import { SsePeer } from "./clients/sse-peer.mjs";
 import { StdioPeer } from "./clients/stdio-peer.mjs";
 import {
   announcedUrl,
@@ -157,6 +158,89 @@ export const httpTargets = [
     start: startProxy,
   },
 ];
+
+const withPath = (path) => async (start) => {
+  const { started, url } = await start();
+  return { started, url: new URL(path, url).href };
+};
+const onSsePath = withPath("/sse");
+
+/**
+ * Targets spoken to over the legacy HTTP+SSE transport (2024-11-05): a GET stream and POSTs;
+ * `start()` resolves with the process and the stream's URL.
+ */
+export const sseTargets = [
+  {
+    name: "Patchbay server (HTTP+SSE)",
+    tool: "echo",
+    baseline: true,
+    start: () => spawnAnnounced([server("patchbay-echo.mjs"), "sse"]),
+  },
+  {
+    name: "official SDK server (HTTP+SSE)",
+    tool: "echo",
+    start: () => spawnAnnounced([server("sdk-echo.mjs"), "sse"]),
+  },
+  {
+    name: "supergateway (SSE) → Patchbay server",
+    tool: "echo",
+    start: () =>
+      spawnOnPort(
+        bin("supergateway"),
+        (port) => [
+          "--stdio",
+          echoCommand,
+          "--outputTransport",
+          "sse",
+          "--port",
+          String(port),
+          "--logLevel",
+          "none",
+        ],
+        "/sse",
+      ),
+  },
+  {
+    name: "mcp-proxy (SSE) → Patchbay server",
+    tool: "echo",
+    start: () =>
+      spawnOnPort(
+        bin("mcp-proxy"),
+        (port) => [
+          "--port",
+          String(port),
+          "--host",
+          "127.0.0.1",
+          "--server",
+          "sse",
+          "--",
+          node,
+          server("patchbay-echo.mjs"),
+        ],
+        "/sse",
+      ),
+  },
+  {
+    name: "Patchbay HTTP proxy (HTTP+SSE) → Patchbay server",
+    tool: "echo__echo",
+    available: proxyAvailable,
+    start: () => onSsePath(startProxy),
+  },
+];
+
+/** Opens a lean HTTP+SSE session, retrying while a peer that does not announce itself starts. */
+export async function connectSse(url, agent) {
+  return retryUntilReady(async () => {
+    const peer = new SsePeer(url, agent);
+    try {
+      await peer.initialize();
+    } catch (error) {
+      peer.close();
+      throw error;
+    }
+    return peer;
+  });
+}
 
 /** The official SDK's client in front of Patchbay and of the SDK's own server. */
 export const sdkClientTargets = [

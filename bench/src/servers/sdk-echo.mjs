@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // The official TypeScript SDK 1.x server with the same `echo` and `blob` tools, over stdio (default)
-// or Streamable HTTP (`http`, stateful, one transport per session as the SDK's examples do).
+// Streamable HTTP (`http`, stateful, one transport per session as the SDK's examples do) or the
+// legacy HTTP+SSE transport (`sse`: GET /sse, POST /messages?sessionId=…, as its examples do).
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
@@ -19,7 +21,26 @@ function createMcpServer() {
   return server;
 }
 
-if (!process.argv.includes("http")) {
+if (process.argv.includes("sse")) {
+  const sessions = new Map();
+  const http = createServer(async (request, response) => {
+    const url = new URL(request.url ?? "/", "http://127.0.0.1");
+    if (request.method === "GET" && url.pathname === "/sse") {
+      const transport = new SSEServerTransport("/messages", response);
+      sessions.set(transport.sessionId, transport);
+      response.on("close", () => sessions.delete(transport.sessionId));
+      await createMcpServer().connect(transport);
+    } else if (request.method === "POST" && url.pathname === "/messages") {
+      const transport = sessions.get(url.searchParams.get("sessionId"));
+      if (transport === undefined) response.writeHead(404).end();
+      else await transport.handlePostMessage(request, response);
+    } else response.writeHead(404).end();
+  });
+  http.listen(0, "127.0.0.1", () => {
+    process.stderr.write(`listening on http://127.0.0.1:${http.address().port}/sse\n`);
+  });
+  process.once("SIGTERM", () => process.exit(0));
+} else if (!process.argv.includes("http")) {
   await createMcpServer().connect(new StdioServerTransport());
 } else {
   const sessions = new Map();
