@@ -238,6 +238,7 @@ export class OutgoingRequests {
     if (pending.totalTimer !== undefined) clock.clearTimeout(pending.totalTimer);
     if (this.#pending.size === 0) this.#sweeper?.stop();
     pending.removeAbortListener?.();
+    pending.options.onSettled?.();
     return true;
   }
 }
