@@ -7,6 +7,8 @@
 // process spent per call (its own threads, from /proc: robust on a shared machine), medians of
 // COMPARE_REPETITIONS (default 3).
 //   COMPARE_CALLS (default 4000) calls per throughput figure.
+//   COMPARE_WARM_UP (default 3000, as `pnpm bench`): unmeasured calls, 16 in flight, before the
+//   figures of a stdio target (not with COMPARE_BYTES).
 //   COMPARE_ONLY=stdio measures the server and the gateway over stdio only (no HTTP targets).
 //   COMPARE_BYTES=10485760 calls the blob tool for results of that size instead, one in flight
 //   (say COMPARE_CALLS=20): p50 and CPU per call of a large result.
@@ -29,6 +31,8 @@ const repetitions = Number(process.env.COMPARE_REPETITIONS ?? 3);
 const calls = Number(process.env.COMPARE_CALLS ?? 4000);
 const bytes = Number(process.env.COMPARE_BYTES ?? 0);
 const stdioOnly = process.env.COMPARE_ONLY === "stdio";
+// Unmeasured calls (16 in flight) before the stdio figures, as `pnpm bench` makes (BENCH_WARM_UP).
+const warmUp = Number(process.env.COMPARE_WARM_UP ?? 3000);
 
 /** The call measured: a short echo, or a result of `bytes` (COMPARE_BYTES). */
 function paramsOf(tool) {
@@ -89,6 +93,7 @@ async function measure(target) {
     await peer.initialize();
     const params = paramsOf(target.tool);
     const call = () => peer.request("tools/call", params);
+    if (bytes === 0 && warmUp > 0) await throughput(call, warmUp, 16);
     const latencyCalls = Math.round(calls / 2);
     const cpuBeforeLatency = cpuMicros(peer.pid);
     const { p50 } = await latency(call, latencyCalls);
