@@ -95,4 +95,21 @@ describe("Connection: RequestOptions.onSettled", () => {
     await connection.request("b", undefined, late.options).catch(() => {});
     expect(late.calls).toBe(1);
   });
+
+  it("reports an onSettled that throws, and still settles the request", async () => {
+    const { connection, peer, nextFrame, waitForErrors } = await createRawPeer();
+    const hookFailure = new Error("hook broke");
+    const throwing = {
+      onSettled() {
+        throw hookFailure;
+      },
+    };
+    const answered = connection.request("a", undefined, throwing);
+    await nextFrame();
+    await peer.send({ jsonrpc: "2.0", id: 0, result: "ok" });
+    expect(await answered).toBe("ok");
+    await connection.close();
+    await connection.request("b", undefined, throwing).catch(() => {});
+    expect(await waitForErrors(2)).toEqual([hookFailure, hookFailure]);
+  });
 });

@@ -61,12 +61,12 @@ export function createConnection(
     ): Promise<never> {
       const method = typeof target === "string" ? target : target.method;
       if (closed) {
-        requestOptions.onSettled?.();
+        settledBeforeSending(requestOptions, report);
         return Promise.reject(new ConnectionClosedError());
       }
       const cancelled = requestOptions.signal ?? requestOptions.cancellation;
       if (cancelled?.aborted === true) {
-        requestOptions.onSettled?.();
+        settledBeforeSending(requestOptions, report);
         const message = `Request "${method}" was cancelled before it was sent`;
         return Promise.reject(new CancelledError(message, { cause: cancelled.reason }));
       }
@@ -152,4 +152,13 @@ export function createConnection(
   });
 
   return connection;
+}
+
+/** Calls a refused request's `onSettled`; a hook that throws is reported, not thrown. */
+function settledBeforeSending(options: RequestOptions, report: (error: Error) => void): void {
+  try {
+    options.onSettled?.();
+  } catch (error) {
+    report(error instanceof Error ? error : new Error(String(error)));
+  }
 }
