@@ -73,3 +73,13 @@ export function cpuMicros(pid) {
   }
   return nanos / 1_000;
 }
+
+/** The write(2) family system calls a process made so far (`syscw` of /proc/<pid>/io), or NaN. */
+export function writeCalls(pid) {
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, "utf8");
+    return Number(/^syscw: (\d+)$/m.exec(io)?.[1] ?? Number.NaN);
+  } catch {
+    return Number.NaN;
+  }
+}

@@ -11,9 +11,15 @@ export function guardModernFrames(transport: Transport, isModern: () => boolean)
   return {
     start: () => transport.start(),
     close: () => transport.close(),
-    async send(frame, options) {
-      if (isModern() && messagesOf(frame).every((message) => !("method" in message))) return;
-      await transport.send(frame, options);
+    // Not async: every request a client sends passes here, on the transport's own promise.
+    send(frame, options) {
+      if (isModern() && messagesOf(frame).every((message) => !("method" in message)))
+        return Promise.resolve();
+      try {
+        return transport.send(frame, options);
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
     onFrame(listener) {
       return transport.onFrame((frame, info) => {

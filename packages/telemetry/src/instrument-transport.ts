@@ -31,8 +31,23 @@ export interface InstrumentTransportOptions {
   readonly maxPending?: number;
 }
 
-function messagesOf(frame: Frame): readonly JSONRPCMessage[] {
-  return isBatch(frame) ? frame : [frame];
+/** The ids of the requests one send started tracking (no array unless a batch started several). */
+class Started {
+  first: JSONRPCId | undefined;
+  #more: JSONRPCId[] | undefined;
+
+  add(id: JSONRPCId): void {
+    if (this.first === undefined) {
+      this.first = id;
+      return;
+    }
+    this.#more ??= [];
+    this.#more.push(id);
+  }
+
+  ids(): JSONRPCId[] {
+    return this.first === undefined ? [] : [this.first, ...(this.#more ?? [])];
+  }
 }
 
 /**
@@ -68,20 +83,23 @@ export function instrumentTransport(
     }
   };
 
+  const observeMessage = (message: JSONRPCMessage): void => {
+    if (isJSONRPCRequest(message)) start(incoming, "incoming", message);
+    else if (isJSONRPCResponse(message)) finish(outgoing, message);
+    else {
+      countNotification(incomingLabels, message);
+      cancel(incoming, message);
+    }
+  };
   const observeIncoming = (frame: Frame): void => {
     incomingFrames ??= telemetry.metrics.frames.bind(incomingLabels);
     incomingFrames.inc();
-    for (const message of messagesOf(frame)) {
-      if (isJSONRPCRequest(message)) start(incoming, "incoming", message);
-      else if (isJSONRPCResponse(message)) finish(outgoing, message);
-      else {
-        countNotification(incomingLabels, message);
-        cancel(incoming, message);
-      }
-    }
+    // No array per frame: most frames are one message.
+    if (isBatch(frame)) for (const message of frame) observeMessage(message);
+    else observeMessage(frame);
   };
 
-  const prepareOutgoing = (message: JSONRPCMessage, started: JSONRPCId[]): JSONRPCMessage => {
+  const prepareOutgoing = (message: JSONRPCMessage, started: Started): JSONRPCMessage => {
     if (!isJSONRPCRequest(message)) {
       if (isJSONRPCResponse(message)) finish(incoming, message);
       else {
@@ -91,7 +109,7 @@ export function instrumentTransport(
       return message;
     }
     const tracker = start(outgoing, "outgoing", message);
-    if (tracker !== undefined) started.push(message.id);
+    if (tracker !== undefined) started.add(message.id);
     if (tracker === undefined || !propagate || Array.isArray(message.params)) return message;
     if (isOwnedHandOff(message.params)) {
       // Made for this send and read by nothing else: no copy of the params or the message.
@@ -138,7 +156,7 @@ export function instrumentTransport(
     send(frame, sendOptions) {
       outgoingFrames ??= telemetry.metrics.frames.bind(outgoingLabels);
       outgoingFrames.inc();
-      const started: JSONRPCId[] = [];
+      const started = new Started();
       let sent: Promise<void>;
       try {
         const prepared = isBatch(frame)
@@ -148,10 +166,10 @@ export function instrumentTransport(
       } catch (error) {
         sent = Promise.reject(error);
       }
-      if (started.length === 0) return sent;
+      if (started.first === undefined) return sent;
       return sent.then(undefined, (error: unknown) => {
         // The peer never saw these requests: close their books as failed sends.
-        for (const id of started) {
+        for (const id of started.ids()) {
           outgoing.get(id)?.end(outcomeOfError(error));
           outgoing.delete(id);
         }

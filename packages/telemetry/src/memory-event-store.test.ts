@@ -197,3 +197,20 @@ describe("EVENT_QUERY_JSON_SCHEMA", () => {
     expect(EVENT_QUERY_JSON_SCHEMA.properties.limit.maximum).toBe(MAX_QUERY_LIMIT);
   });
 });
+
+describe("memory event store: deferred events", () => {
+  it("builds an event stored with its input once, on the first query that reaches it", () => {
+    const store = createMemoryEventStore({ capacity: 10, now: () => now });
+    const built: [string, number][] = [];
+    const build = (input: string, at: number): TelemetryEvent => {
+      built.push([input, at]);
+      return event({ event_type: input });
+    };
+    store.addDeferred(build, "request.sent", 7);
+    store.addDeferred(() => event({ event_type: "tool.called" }));
+    expect(built).toEqual([]);
+    expect(typesOf(store.query())).toEqual(["tool.called", "request.sent"]);
+    expect(typesOf(store.query())).toEqual(["tool.called", "request.sent"]);
+    expect(built).toEqual([["request.sent", 7]]);
+  });
+});

@@ -240,7 +240,7 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
         }
       }
       const millisecond = now();
-      store.addDeferred(() => build(input, millisecond));
+      store.addDeferred(build, input, millisecond);
       countEvent(input.event_type);
     },
     query: (query) => store.query(query),

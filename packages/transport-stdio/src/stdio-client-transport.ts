@@ -77,11 +77,19 @@ class ChildProcessTransport implements StdioClientTransport {
     return this.#starting;
   }
 
-  async send(frame: Frame): Promise<void> {
-    if (this.#state === "starting") await this.#starting;
+  // Not async: a running transport hands the writer's own promise back (every request a gateway
+  // forwards passes here; an async function would add a promise and its ticks per frame).
+  send(frame: Frame): Promise<void> {
+    if (this.#state === "starting" && this.#starting !== undefined) {
+      return this.#starting.then(() => this.#sendNow(frame));
+    }
+    return this.#sendNow(frame);
+  }
+
+  #sendNow(frame: Frame): Promise<void> {
     if (this.#state !== "running" || this.#closeRequested || this.#writer === undefined) {
-      throw (
-        this.#failure ?? new TransportError(`Cannot send to "${this.name}": ${this.#stateText()}`)
+      return Promise.reject(
+        this.#failure ?? new TransportError(`Cannot send to "${this.name}": ${this.#stateText()}`),
       );
     }
     return this.#writer.send(frame);

@@ -51,6 +51,12 @@ export interface RequestOptions {
   relatedRequestId?: JSONRPCId;
   /** Called with the id the request is sent under, before it is sent (to match later relations). */
   onRequestId?: (id: JSONRPCId) => void;
+  /**
+   * Called once when the request settles, however it does (answered, failed, timed out, cancelled,
+   * refused before sending, or closed with the connection), before the handlers of the promise
+   * `request` returned run. Cheaper than a handler on that promise for bookkeeping (no promise).
+   */
+  onSettled?: () => void;
 }
 
 /** Options of one outgoing notification. */

@@ -1,5 +1,5 @@
 import { CancelledError, ConnectionClosedError } from "../errors/connection-errors.js";
-import { ListenerSet, toError } from "../internal/listener-set.js";
+import { ListenerSet } from "../internal/listener-set.js";
 import type { JSONRPCNotification, JSONRPCParams } from "../messages.js";
 import type { Transport, TransportCloseEvent } from "../transport.js";
 import { systemClock } from "./clock.js";
@@ -60,9 +60,13 @@ export function createConnection(
       requestOptions: RequestOptions = {},
     ): Promise<never> {
       const method = typeof target === "string" ? target : target.method;
-      if (closed) return Promise.reject(new ConnectionClosedError());
+      if (closed) {
+        settledBeforeSending(requestOptions, report);
+        return Promise.reject(new ConnectionClosedError());
+      }
       const cancelled = requestOptions.signal ?? requestOptions.cancellation;
       if (cancelled?.aborted === true) {
+        settledBeforeSending(requestOptions, report);
         const message = `Request "${method}" was cancelled before it was sent`;
         return Promise.reject(new CancelledError(message, { cause: cancelled.reason }));
       }
@@ -73,9 +77,10 @@ export function createConnection(
         requestOptions,
         resultSchema,
       );
-      sender
-        .send(begun.message, requestOptions.relatedRequestId)
-        .catch((error: unknown) => outgoing.fail(begun.message.id, toError(error)));
+      // One handler on the transport's promise: a failed send rejects this request alone.
+      sender.sendOr(begun.message, requestOptions.relatedRequestId, (error) =>
+        outgoing.fail(begun.message.id, error),
+      );
       return begun.result as Promise<never>;
     },
     notify(
@@ -147,4 +152,13 @@ export function createConnection(
   });
 
   return connection;
+}
+
+/** Calls a refused request's `onSettled`; a hook that throws is reported, not thrown. */
+function settledBeforeSending(options: RequestOptions, report: (error: Error) => void): void {
+  try {
+    options.onSettled?.();
+  } catch (error) {
+    report(error instanceof Error ? error : new Error(String(error)));
+  }
 }

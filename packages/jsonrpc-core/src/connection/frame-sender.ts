@@ -10,6 +10,15 @@ export interface FrameSender {
   send(frame: Frame, relatedRequestId?: JSONRPCId): Promise<void>;
   /** Sends a frame and reports a failure instead of rejecting (responses, cancel notifications). */
   sendQuietly(frame: Frame, relatedRequestId?: JSONRPCId): void;
+  /**
+   * Sends a frame and hands a failure (as `send` would reject with it) to `onFailure` instead of
+   * rejecting: one promise handler, for requests, whose failure settles the request instead.
+   */
+  sendOr(
+    frame: Frame,
+    relatedRequestId: JSONRPCId | undefined,
+    onFailure: (error: Error) => void,
+  ): void;
 }
 
 /** Builds the sender of one connection. */
@@ -40,6 +49,15 @@ export function createFrameSender(
       if (isClosed()) return;
       transportSend(frame, relatedRequestId).then(undefined, (error: unknown) =>
         report(toError(asTransportError(error))),
+      );
+    },
+    sendOr(frame, relatedRequestId, onFailure) {
+      if (isClosed()) {
+        onFailure(new ConnectionClosedError());
+        return;
+      }
+      transportSend(frame, relatedRequestId).then(undefined, (error: unknown) =>
+        onFailure(toError(asTransportError(error))),
       );
     },
   };

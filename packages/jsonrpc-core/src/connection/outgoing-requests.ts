@@ -238,6 +238,15 @@ export class OutgoingRequests {
     if (pending.totalTimer !== undefined) clock.clearTimeout(pending.totalTimer);
     if (this.#pending.size === 0) this.#sweeper?.stop();
     pending.removeAbortListener?.();
+    const onSettled = pending.options.onSettled;
+    if (onSettled !== undefined) {
+      try {
+        onSettled();
+      } catch (error) {
+        // A failing hook must not keep the request from settling, nor break the frame's delivery.
+        this.#options.report(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
     return true;
   }
 }

@@ -440,13 +440,15 @@ export class Backend {
     if (options.cancellation !== undefined) requestOptions.cancellation = options.cancellation;
     if (options.onProgress !== undefined) requestOptions.onProgress = options.onProgress;
     if (tracked !== undefined) requestOptions.onRequestId = tracked.onRequestId;
-    const sent =
-      target.protocolEra === "modern"
-        ? sendToModernBackend(target, method, params, requestOptions)
-        : (target.connection as Connection).request(method, params, requestOptions);
-    // Ended beside the caller's await, not in its chain: the answer costs no extra tick.
-    if (tracked !== undefined) sent.then(tracked.end, tracked.end);
-    return sent;
+    if (target.protocolEra === "modern") {
+      const sent = sendToModernBackend(target, method, params, requestOptions);
+      // Ended beside the caller's await, not in its chain: the answer costs no extra tick.
+      if (tracked !== undefined) sent.then(tracked.end, tracked.end);
+      return sent;
+    }
+    // The connection ends it as the request settles: no promise handler per call.
+    if (tracked !== undefined) requestOptions.onSettled = tracked.end;
+    return (target.connection as Connection).request(method, params, requestOptions);
   }
 
   // A lazy backend starts on its first request; one (re)starting is waited for.
