@@ -69,7 +69,8 @@ export class StreamableHttpServerTransport implements Transport {
   private standaloneChannel: StandaloneChannel | undefined;
   private readonly idleTimer: IdleTimer;
   private readonly idleTimeoutMs: number;
-  private readonly streamSession: StreamSession;
+  /** What this session's SSE streams are told (made with the first stream). */
+  private streamSessionOf: StreamSession | undefined;
   private established = false;
   /**
    * POST answers' stream ids: one random prefix per session and a count, unique across sessions
@@ -90,7 +91,6 @@ export class StreamableHttpServerTransport implements Transport {
     onEnded: (transport: StreamableHttpServerTransport) => void;
   }) {
     this.sessionId = init.sessionId;
-    this.streamSession = { sessionId: init.sessionId, onOverflow: this.overflowed };
     this.protocolVersion = init.protocolVersion;
     this.newestClientVersion = init.protocolVersion;
     this.settings = init.settings;
@@ -475,11 +475,17 @@ export class StreamableHttpServerTransport implements Transport {
     if (finished) endJsonAnswer(exchange);
   }
 
-  /** Ends the session because its client stopped reading an SSE stream (the stream is gone). */
-  private readonly overflowed = (error: Error): void => {
-    this.events.emitError(error);
-    this.end({ initiator: "error", error, details: { reason: "sse-client-not-reading" } });
-  };
+  /** The session its SSE streams belong to; a client that stops reading one ends the session. */
+  private get streamSession(): StreamSession {
+    this.streamSessionOf ??= {
+      sessionId: this.sessionId,
+      onOverflow: (error: Error) => {
+        this.events.emitError(error);
+        this.end({ initiator: "error", error, details: { reason: "sse-client-not-reading" } });
+      },
+    };
+    return this.streamSessionOf;
+  }
 
   /**
    * Keeps the ids of the most recent finished POST answers only, so that a long session does not
