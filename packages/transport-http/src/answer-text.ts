@@ -6,7 +6,8 @@ import { utf8Length } from "./http-io.js";
  * A response relayed as it was received: the envelope's start (`{"jsonrpc":"2.0","id":…,"result":`),
  * the result's UTF-8 bytes in the chunks a relay read them in (`createFrameDecoder`'s
  * `relayLargeResults`), and `}`. Written piece by piece, the result is neither serialized nor
- * copied nor encoded again.
+ * copied nor encoded again. A kept text holds no CR or LF (jsonrpc-core keeps none that does), so
+ * it fits on one SSE `data:` line as it is.
  */
 export interface RelayedAnswer {
   readonly pieces: readonly (string | Uint8Array)[];
@@ -14,8 +15,6 @@ export interface RelayedAnswer {
   readonly bytes: number;
   /** UTF-16 code units of the text, as a serialized response's `length`. */
   readonly length: number;
-  /** True when the text holds a CR, which an SSE `data:` field cannot carry as it is. */
-  readonly hasCarriageReturn: boolean;
 }
 
 /** A response's JSON text: a string, or a {@link RelayedAnswer}. */
@@ -43,7 +42,7 @@ export function answerText(response: JSONRPCResponse): AnswerText {
     bytes += (pieces[index] as Uint8Array).byteLength;
   }
   const length = start.length + text.length + 1;
-  return { pieces, bytes, length, hasCarriageReturn: text.includes("\r") };
+  return { pieces, bytes, length };
 }
 
 /**

@@ -19,8 +19,8 @@ import {
 const RESULT_TEXT = `{ "content" : [ { "type":"text", "text":"\\u0041${"é".repeat(40_000)}${"x".repeat(30_000)}" } ], "isError" : false }`;
 
 /** Decodes a backend's response line with `relayLargeResults`, in 16 KiB chunks as a pipe delivers. */
-function relayedResult(): { result: unknown; chunks: Uint8Array[] } {
-  const bytes = Buffer.from(`{"jsonrpc":"2.0","id":41,"result":${RESULT_TEXT}}\n`);
+function relayedResult(text = RESULT_TEXT): { result: unknown; chunks: Uint8Array[] } {
+  const bytes = Buffer.from(`{"jsonrpc":"2.0","id":41,"result":${text}}\n`);
   const chunks: Uint8Array[] = [];
   let result: unknown;
   const decoder = createFrameDecoder({
@@ -53,7 +53,10 @@ afterEach(async () => {
 });
 
 /** A server that answers `work` with a relayed result and everything else with `{}`. */
-async function startRelaying(options: Parameters<typeof startTestServer>[0] = {}) {
+async function startRelaying(
+  options: Parameters<typeof startTestServer>[0] = {},
+  resultText = RESULT_TEXT,
+) {
   server = await startTestServer({
     ...options,
     onSession: async (transport) => {
@@ -69,7 +72,7 @@ async function startRelaying(options: Parameters<typeof startTestServer>[0] = {}
                 {
                   jsonrpc: "2.0" as const,
                   id,
-                  result: method === "work" ? relayedResult().result : {},
+                  result: method === "work" ? relayedResult(resultText).result : {},
                 },
               ],
         );
@@ -159,5 +162,18 @@ describe("a relayed result (kept by a relay's frame decoder)", () => {
     const roomy = await startRelaying({ maxResponseBytes: expected.length });
     const answer = await post(roomy, work(7), headersFor(await openSession(roomy)));
     expect(answer.text === expected).toBe(true);
+  });
+
+  it("is not relayed when its text holds a CR, which an SSE data: line cannot carry", async () => {
+    // A CR is JSON whitespace; on an SSE `data:` line it would end the line early, so such a
+    // text is not kept (jsonrpc-core) and the response is serialized.
+    const withCr = RESULT_TEXT.replace('"isError" :', '"isError" :\r');
+    const url = await startRelaying({ responseMode: "sse" }, withCr);
+    const sessionId = await openSession(url);
+    const answer = await post(url, work(8), headersFor(sessionId));
+    const message = parseSse(answer.text).find((event) => event.data !== "");
+    expect(message?.data).toBe(
+      JSON.stringify({ jsonrpc: "2.0", id: 8, result: JSON.parse(withCr) }),
+    );
   });
 });

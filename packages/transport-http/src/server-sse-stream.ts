@@ -120,10 +120,7 @@ export class ServerSseStream {
         store === undefined
           ? undefined
           : await store.storeEvent(this.streamId, message, this.options.sessionId);
-      // A CR would end the `data:` line early: such a relayed text is serialized after all.
-      const text =
-        typeof data !== "string" && data.hasCarriageReturn ? JSON.stringify(message) : data;
-      await this.writeData(text, id);
+      await this.writeData(data, id);
     });
   }
 
