@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { answerText } from "./answer-text.js";
 import { createInMemoryEventStore } from "./event-store.js";
 import {
+  initializeRequest,
   openSession,
   openSse,
   parseSse,
@@ -10,6 +11,7 @@ import {
   startTestServer,
   type TestServer,
 } from "./test-support/http-fixtures.js";
+import { createWebStreamableHttpHandler } from "./web-streamable-http-handler.js";
 
 /**
  * A result as a relay (the proxy, over stdio) receives it: its text is not the one `JSON.stringify`
@@ -175,5 +177,42 @@ describe("a relayed result (kept by a relay's frame decoder)", () => {
     expect(message?.data).toBe(
       JSON.stringify({ jsonrpc: "2.0", id: 8, result: JSON.parse(withCr) }),
     );
+  });
+
+  it("is written byte for byte by the web handler too, with its exact content-length", async () => {
+    const web = createWebStreamableHttpHandler({
+      keepAliveIntervalMs: 0,
+      onSession: async (transport) => {
+        transport.onFrame((frame) => {
+          const { id, method } = frame as { id?: number; method?: string };
+          if (id === undefined) return;
+          const result = method === "work" ? relayedResult().result : {};
+          void transport.send({ jsonrpc: "2.0", id, result });
+        });
+        await transport.start();
+      },
+    });
+    try {
+      const post = (body: unknown, headers: Record<string, string> = {}) =>
+        web.handleRequest(
+          new Request("http://localhost/mcp", {
+            method: "POST",
+            headers: {
+              accept: "application/json, text/event-stream",
+              "content-type": "application/json",
+              ...headers,
+            },
+            body: JSON.stringify(body),
+          }),
+        );
+      const opened = await post(initializeRequest(0));
+      await opened.text();
+      const answer = await post(work(9), headersFor(opened.headers.get("mcp-session-id") ?? ""));
+      const expected = `{"jsonrpc":"2.0","id":9,"result":${RESULT_TEXT}}`;
+      expect((await answer.text()) === expected).toBe(true);
+      expect(answer.headers.get("content-length")).toBe(String(Buffer.byteLength(expected)));
+    } finally {
+      await web.close();
+    }
   });
 });
