@@ -7,7 +7,8 @@ import { createStdioClientTransport } from "@patchbay/transport-stdio";
 /**
  * How the proxy reaches backends: stdio children (lines up to `maxLineBytes`, so a result up to
  * `limits.maxResultBytes` fits), Streamable HTTP, legacy SSE, or `auto`. A child's stderr goes to
- * `onStderr`.
+ * `onStderr`. A stdio child's large results (lines of 64 KiB and more) keep their bytes, which the
+ * Streamable HTTP front writes on as they came.
  */
 export function createProxyBackendTransports(options: {
   readonly maxLineBytes: number;
@@ -23,6 +24,8 @@ export function createProxyBackendTransports(options: {
         maxLineBytes: options.maxLineBytes,
         ...(backend.cwd === undefined ? {} : { cwd: backend.cwd }),
         stderr: (line) => options.onStderr(backend.name, line),
+        // Large results go on to the client as received, not parsed and serialized again.
+        relayLargeResults: true,
       });
     }
     const remote = { url: backend.url, headers: backend.headers };

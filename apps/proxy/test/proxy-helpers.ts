@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -129,4 +131,39 @@ export async function closeSdk(connected: {
 }): Promise<void> {
   await connected.transport.terminateSession();
   await connected.client.close();
+}
+
+/**
+ * Starts the real proxy process on `config` (port 0) and resolves with its URL once it serves; its
+ * stop (SIGTERM, then the wait for its exit) and the config's removal are pushed on `cleanups`.
+ */
+export async function startCli(
+  cleanups: (() => Promise<void> | void)[],
+  config: unknown,
+): Promise<URL> {
+  const file = writeConfig(config);
+  const child = spawn(process.execPath, [proxyCli, "--port", "0", "--config", file.path], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  cleanups.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = once(child, "exit");
+      child.kill("SIGTERM");
+      await exited;
+    }
+    file.remove();
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise<URL>((resolve, reject) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /serving MCP \(Streamable HTTP\) at (\S+)/.exec(stdout);
+      if (match) resolve(new URL(match[1] as string));
+    });
+    child.once("exit", (code) => reject(new Error(`proxy exited with ${code}: ${stderr}`)));
+  });
 }

@@ -1,15 +1,6 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  closeSdk,
-  connectSdk,
-  proxyCli,
-  sampleEntry,
-  startTestProxy,
-  writeConfig,
-} from "./proxy-helpers.js";
+import { closeSdk, connectSdk, sampleEntry, startCli, startTestProxy } from "./proxy-helpers.js";
 
 const MB = 1_000_000;
 const pattern = (bytes: number) => "0123456789abcdef".repeat(Math.ceil(bytes / 16)).slice(0, bytes);
@@ -22,35 +13,6 @@ function textOf(result: unknown): string {
   const content = (result as { content: { type: string; text: string }[] }).content;
   expect(content).toHaveLength(1);
   return content[0]?.text ?? "";
-}
-
-/** Starts the real proxy process on `config` and resolves with its URL once it serves. */
-async function startCli(config: unknown): Promise<URL> {
-  const file = writeConfig(config);
-  const child = spawn(process.execPath, [proxyCli, "--port", "0", "--config", file.path], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  cleanups.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = once(child, "exit");
-      child.kill("SIGTERM");
-      await exited;
-    }
-    file.remove();
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise<URL>((resolve, reject) => {
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /serving MCP \(Streamable HTTP\) at (\S+)/.exec(stdout);
-      if (match) resolve(new URL(match[1] as string));
-    });
-    child.once("exit", (code) => reject(new Error(`proxy exited with ${code}: ${stderr}`)));
-  });
 }
 
 describe("limits.maxResponseBytes", () => {
@@ -85,7 +47,7 @@ describe("limits.maxResponseBytes", () => {
 
 describe("a 50 MB result through a real proxy process", () => {
   it("arrives whole as one JSON answer with limits.maxResponseBytes raised", async () => {
-    const url = await startCli({
+    const url = await startCli(cleanups, {
       mcpServers: { sample: sampleEntry({ timeoutMs: 120_000 }) },
       limits: { maxResponseBytes: 64 * 1024 * 1024 },
     });

@@ -1,4 +1,4 @@
-import { createMemoryTransportPair, type Frame } from "@patchbay/jsonrpc-core";
+import { createFrameDecoder, createMemoryTransportPair, type Frame } from "@patchbay/jsonrpc-core";
 import { createManualClock } from "@patchbay/jsonrpc-core/testing";
 import { describe, expect, it } from "vitest";
 import { type FrontRequestEnd, guardFrontTransport } from "./front-guard.js";
@@ -107,5 +107,54 @@ describe("guardFrontTransport", () => {
     await guarded.send({ jsonrpc: "2.0", id: 5, result: {} });
     await arrived(toClient, 2);
     expect(toClient.map((frame) => (frame as { id: number }).id)).toEqual([4, 5]);
+  });
+
+  describe("maxResultBytes", () => {
+    /** A result as a relay keeps it (decoded from a stdio line with `relayLargeResults`). */
+    function relayedResult(text: string): unknown {
+      let result: unknown;
+      const decoder = createFrameDecoder({
+        relayLargeResults: true,
+        onFrame: (frame) => {
+          result = (frame as { result: unknown }).result;
+        },
+        onError: (error) => {
+          throw error;
+        },
+      });
+      decoder.push(Buffer.from(`{"jsonrpc":"2.0","id":9,"result":${text}}\n`));
+      return result;
+    }
+
+    it("fails a larger result with -32010 naming its size, and passes one within it", async () => {
+      const { client, guarded, toClient, arrived } = await setUp({ maxResultBytes: 100 });
+      await client.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "a" } });
+      await client.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "a" } });
+      await guarded.send({ jsonrpc: "2.0", id: 1, result: { text: "x".repeat(200) } });
+      await guarded.send({ jsonrpc: "2.0", id: 2, result: { text: "x" } });
+      await arrived(toClient, 2);
+      expect(toClient[0]).toMatchObject({
+        id: 1,
+        error: { code: -32010, message: expect.stringContaining("the result of 211 bytes") },
+      });
+      expect(toClient[1]).toEqual({ jsonrpc: "2.0", id: 2, result: { text: "x" } });
+    });
+
+    it("measures a relayed result by the text it will be written as, without serializing it", async () => {
+      // Spaces that JSON.stringify would not write: the relay sends them, so they count.
+      const text = `{ "text" : "${"é".repeat(70_000)}" }`;
+      const { client, guarded, toClient, arrived } = await setUp({ maxResultBytes: 100_000 });
+      await client.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "a" } });
+      await guarded.send({ jsonrpc: "2.0", id: 1, result: relayedResult(text) });
+      await arrived(toClient, 1);
+      expect(toClient[0]).toMatchObject({
+        id: 1,
+        error: {
+          code: -32010,
+          message: expect.stringContaining(`the result of ${Buffer.byteLength(text)} bytes`),
+        },
+      });
+      expect(Buffer.byteLength(text)).not.toBe(Buffer.byteLength(JSON.stringify(JSON.parse(text))));
+    });
   });
 });

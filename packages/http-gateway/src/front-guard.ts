@@ -1,11 +1,15 @@
 import {
+  encodePieces,
   type Frame,
   type FrameInfo,
   isBatch,
   type JSONRPCErrorResponse,
   type JSONRPCId,
   type JSONRPCMessage,
+  type SendOptions,
   type Transport,
+  type TransportCloseEvent,
+  type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
 import { createIdGenerator } from "@patchbay/telemetry";
 import type { Clock } from "@patchbay/transport-http";
@@ -49,6 +53,8 @@ export interface GuardedTransport extends Transport {
   idle(): Promise<void>;
 }
 
+type FrameListener = (frame: Frame, info: FrameInfo) => void;
+
 interface Pending {
   readonly method: string;
   readonly name: string | undefined;
@@ -66,17 +72,111 @@ export function guardFrontTransport(
   inner: Transport,
   options: FrontGuardOptions,
 ): GuardedTransport {
-  const { clock } = options;
-  const pending = new Map<JSONRPCId, Pending>();
-  const frameListeners = new Set<(frame: Frame, info: FrameInfo) => void>();
-  let idleWaiters: (() => void)[] = [];
+  return new FrontGuard(inner, options);
+}
 
-  function settle(id: JSONRPCId, status: "ok" | number, backend: string | undefined): boolean {
-    const entry = pending.get(id);
-    if (entry === undefined) return false;
+/**
+ * {@link guardFrontTransport}'s transport: a class, so that an idle session holds one object and
+ * two listeners, not a closure per method; what in-flight requests need is made on first use.
+ */
+class FrontGuard implements GuardedTransport {
+  readonly #inner: Transport;
+  readonly #options: FrontGuardOptions;
+  #pending: Map<JSONRPCId, Pending> | undefined;
+  /** Most transports have one listener (the router's): held alone, without a set. */
+  #frameListeners: FrameListener | Set<FrameListener> | undefined;
+  #idleWaiters: (() => void)[] | undefined;
+
+  constructor(inner: Transport, options: FrontGuardOptions) {
+    this.#inner = inner;
+    this.#options = options;
+    inner.onFrame((frame, info) => this.#received(frame, info));
+    inner.onClose(() => {
+      const pending = this.#pending;
+      if (pending === undefined) return;
+      for (const id of [...pending.keys()]) this.#settle(id, CONNECTION_CLOSED_CODE, undefined);
+    });
+  }
+
+  get pending(): number {
+    return this.#pending?.size ?? 0;
+  }
+
+  start(): Promise<void> {
+    return this.#inner.start();
+  }
+
+  close(): Promise<void> {
+    return this.#inner.close();
+  }
+
+  onError(listener: (error: Error) => void): Unsubscribe {
+    return this.#inner.onError(listener);
+  }
+
+  onClose(listener: (event: TransportCloseEvent) => void): Unsubscribe {
+    return this.#inner.onClose(listener);
+  }
+
+  onFrame(listener: FrameListener): Unsubscribe {
+    const current = this.#frameListeners;
+    if (current === undefined) this.#frameListeners = listener;
+    else if (typeof current === "function") this.#frameListeners = new Set([current, listener]);
+    else current.add(listener);
+    return () => {
+      const now = this.#frameListeners;
+      if (now === listener) this.#frameListeners = undefined;
+      else if (typeof now === "object") now.delete(listener);
+    };
+  }
+
+  #emitFrame(frame: Frame, info: FrameInfo): void {
+    const listeners = this.#frameListeners;
+    if (typeof listeners === "function") listeners(frame, info);
+    else if (listeners !== undefined) for (const listener of listeners) listener(frame, info);
+  }
+
+  async send(frame: Frame, sendOptions?: SendOptions): Promise<void> {
+    // The router relates what it sends on a client's behalf (a backend's log line or sampling
+    // request during a call) to that call; Streamable HTTP puts it on the call's stream.
+    if (!isBatch(frame) && "method" in frame) {
+      await this.#inner.send(frame, sendOptions);
+      return;
+    }
+    if (!isBatch(frame)) {
+      const message = this.#outgoing(frame);
+      if (message !== undefined) await this.#inner.send(message, sendOptions);
+      return;
+    }
+    const kept = frame.flatMap((message) => {
+      const result = this.#outgoing(message);
+      return result === undefined ? [] : [result];
+    });
+    if (kept.length > 0) await this.#inner.send(kept);
+  }
+
+  idle(): Promise<void> {
+    if (this.pending === 0) return Promise.resolve();
+    const waiters = this.#idleWaiters ?? [];
+    this.#idleWaiters = waiters;
+    return new Promise((resolve) => waiters.push(resolve));
+  }
+
+  #received(frame: Frame, info: FrameInfo): void {
+    const tracked = isBatch(frame)
+      ? frame.map((message) => this.#track(message, info))
+      : this.#track(frame, info);
+    this.#emitFrame(tracked, info);
+  }
+
+  #settle(id: JSONRPCId, status: "ok" | number, backend: string | undefined): boolean {
+    const pending = this.#pending;
+    const entry = pending?.get(id);
+    if (pending === undefined || entry === undefined) return false;
     pending.delete(id);
+    const { clock } = this.#options;
     if (entry.timer !== undefined) clock.clearTimeout(entry.timer);
-    options.onRequestEnd?.({
+    this.#options.onRequestEnd?.({
       method: entry.method,
       name: entry.name,
       status,
@@ -84,35 +184,35 @@ export function guardFrontTransport(
       durationMs: clock.now() - entry.startedAt,
       traceId: entry.traceId,
     });
-    if (pending.size === 0) {
-      const waiters = idleWaiters;
-      idleWaiters = [];
-      for (const waiter of waiters) waiter();
-    }
+    if (pending.size > 0) return true;
+    // An idle session holds no map (a session answers one request at a time more often than not).
+    this.#pending = undefined;
+    const waiters = this.#idleWaiters;
+    this.#idleWaiters = undefined;
+    for (const waiter of waiters ?? []) waiter();
     return true;
   }
 
-  function expire(id: JSONRPCId): void {
-    const entry = pending.get(id);
-    if (entry === undefined) return;
-    const message = `request timed out after ${options.requestTimeoutMs} ms (limits.requestTimeoutMs)`;
-    settle(id, REQUEST_TIMEOUT_CODE, undefined);
+  #expire(id: JSONRPCId): void {
+    if (this.#pending?.get(id) === undefined) return;
+    const message = `request timed out after ${this.#options.requestTimeoutMs} ms (limits.requestTimeoutMs)`;
+    this.#settle(id, REQUEST_TIMEOUT_CODE, undefined);
     const answer: JSONRPCErrorResponse = {
       jsonrpc: "2.0",
       id,
       error: { code: REQUEST_TIMEOUT_CODE, message },
     };
-    inner.send(answer).catch(() => {});
+    this.#inner.send(answer).catch(() => {});
     // Tell the router the client gave up, so the backend gets notifications/cancelled.
     const cancel: Frame = {
       jsonrpc: "2.0",
       method: "notifications/cancelled",
       params: { requestId: id, reason: message },
     };
-    for (const listener of frameListeners) listener(cancel, {});
+    this.#emitFrame(cancel, {});
   }
 
-  function track(message: JSONRPCMessage, info: FrameInfo): JSONRPCMessage {
+  #track(message: JSONRPCMessage, info: FrameInfo): JSONRPCMessage {
     if (!("method" in message) || !("id" in message)) return message;
     const params = (message.params ?? {}) as { name?: unknown; _meta?: Record<string, unknown> };
     const headers = (info.extra?.requestInfo as { headers?: Record<string, unknown> } | undefined)
@@ -124,93 +224,63 @@ export function guardFrontTransport(
     const traceparent =
       own === undefined && traceIdOf(header) !== undefined ? (header as string) : undefined;
     const added = own === undefined ? (traceparent ?? newTraceparent()) : undefined;
-    pending.set(message.id, {
+    const { clock, requestTimeoutMs } = this.#options;
+    this.#pending ??= new Map();
+    this.#pending.set(message.id, {
       method: message.method,
       name: typeof params.name === "string" ? params.name : undefined,
       startedAt: clock.now(),
       traceId: own ?? traceIdOf(added),
       timer:
-        options.requestTimeoutMs > 0
-          ? clock.setTimeout(() => expire(message.id), options.requestTimeoutMs)
+        requestTimeoutMs > 0
+          ? clock.setTimeout(() => this.#expire(message.id), requestTimeoutMs)
           : undefined,
     });
     if (added === undefined) return message;
     return { ...message, params: { ...params, _meta: { ...params._meta, traceparent: added } } };
   }
 
-  function outgoing(message: JSONRPCMessage): JSONRPCMessage | undefined {
+  #outgoing(message: JSONRPCMessage): JSONRPCMessage | undefined {
     if ("method" in message || !("id" in message) || message.id === null) return message;
     if ("error" in message) {
       const data = message.error.data as { backend?: unknown; server?: unknown } | undefined;
       const backend = typeof data?.backend === "string" ? data.backend : undefined;
-      if (!settle(message.id, message.error.code, backend)) return undefined;
+      if (!this.#settle(message.id, message.error.code, backend)) return undefined;
       if (backend === undefined || data?.server !== undefined) return message;
       return { ...message, error: { ...message.error, data: { ...data, server: backend } } };
     }
+    const { maxResultBytes } = this.#options;
     // Serialized to learn the exact size only when a cheap bound cannot tell it is within the limit.
     const size =
-      jsonBytesBound(message.result, options.maxResultBytes) <= options.maxResultBytes
+      jsonBytesBound(message.result, maxResultBytes) <= maxResultBytes
         ? 0
-        : Buffer.byteLength(JSON.stringify(message.result));
-    if (size > options.maxResultBytes) {
-      if (!settle(message.id, RESULT_TOO_LARGE_CODE, undefined)) return undefined;
+        : resultBytes(message.result);
+    if (size > maxResultBytes) {
+      if (!this.#settle(message.id, RESULT_TOO_LARGE_CODE, undefined)) return undefined;
       return {
         jsonrpc: "2.0",
         id: message.id,
         error: {
           code: RESULT_TOO_LARGE_CODE,
-          message: `the result of ${size} bytes exceeds the limit of ${options.maxResultBytes} bytes (limits.maxResultBytes)`,
+          message: `the result of ${size} bytes exceeds the limit of ${maxResultBytes} bytes (limits.maxResultBytes)`,
         },
       };
     }
-    return settle(message.id, "ok", undefined) ? message : undefined;
+    return this.#settle(message.id, "ok", undefined) ? message : undefined;
   }
+}
 
-  inner.onFrame((frame, info) => {
-    const tracked = isBatch(frame)
-      ? frame.map((message) => track(message, info))
-      : track(frame, info);
-    for (const listener of frameListeners) listener(tracked, info);
-  });
-  inner.onClose(() => {
-    for (const id of [...pending.keys()]) settle(id, CONNECTION_CLOSED_CODE, undefined);
-  });
+/** The envelope `encodePieces` puts around a result in {@link resultBytes}: `{"jsonrpc":"2.0","id":0,"result":` and `}`. */
+const PROBE_ENVELOPE_BYTES = 34;
 
-  return {
-    start: () => inner.start(),
-    close: () => inner.close(),
-    onError: (listener) => inner.onError(listener),
-    onClose: (listener) => inner.onClose(listener),
-    onFrame(listener) {
-      frameListeners.add(listener);
-      return () => frameListeners.delete(listener);
-    },
-    async send(frame, sendOptions) {
-      // The router relates what it sends on a client's behalf (a backend's log line or sampling
-      // request during a call) to that call; Streamable HTTP puts it on the call's stream.
-      if (!isBatch(frame) && "method" in frame) {
-        await inner.send(frame, sendOptions);
-        return;
-      }
-      if (!isBatch(frame)) {
-        const message = outgoing(frame);
-        if (message !== undefined) await inner.send(message, sendOptions);
-        return;
-      }
-      const kept = frame.flatMap((message) => {
-        const result = outgoing(message);
-        return result === undefined ? [] : [result];
-      });
-      if (kept.length > 0) await inner.send(kept);
-    },
-    get pending() {
-      return pending.size;
-    },
-    idle() {
-      if (pending.size === 0) return Promise.resolve();
-      return new Promise((resolve) => idleWaiters.push(resolve));
-    },
-  };
+/**
+ * The UTF-8 bytes of a result's JSON: the text a relay kept when it kept one (a large result from a
+ * stdio backend), without serializing it; else `JSON.stringify`'s.
+ */
+function resultBytes(result: unknown): number {
+  const pieces = encodePieces({ jsonrpc: "2.0", id: 0, result });
+  if (typeof pieces === "string") return Buffer.byteLength(pieces) - PROBE_ENVELOPE_BYTES;
+  return Buffer.byteLength(pieces[1]);
 }
 
 const traceparentPattern = /^00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;

@@ -35,6 +35,7 @@ it("exports exactly the documented runtime surface", () => {
     "encode",
     "encodeLine",
     "encodeLinePieces",
+    "encodePieces",
     "fromSdkTransport",
     "isBatch",
     "isJSONRPCErrorResponse",

@@ -7,41 +7,50 @@ import type { PostExchange } from "./post-exchange.js";
  * This routes frames to HTTP answers; correlating requests with responses stays in the Connection.
  */
 export class ExchangeRoutes {
-  private readonly byRequest = new Map<string, PostExchange>();
-  private readonly byProgressToken = new Map<string, PostExchange>();
+  // Made on first use: an idle session (most of them, most of the time) holds no maps.
+  private byRequest: Map<string, PostExchange> | undefined;
+  private byProgressToken: Map<string, PostExchange> | undefined;
   /** The open exchanges by the stream id of their answer (insertion order: oldest first). */
-  private readonly open = new Map<string, PostExchange>();
+  private open: Map<string, PostExchange> | undefined;
 
   /** The number of exchanges still waiting for responses. */
   get size(): number {
-    return this.open.size;
+    return this.open?.size ?? 0;
   }
 
   /** Registers an exchange's request ids and progress tokens. */
   add(exchange: PostExchange): void {
-    for (const key of exchange.pending) this.byRequest.set(key, exchange);
-    for (const token of exchange.progressTokens) this.byProgressToken.set(token, exchange);
-    this.open.set(exchange.streamId, exchange);
+    const byRequest = this.byRequest ?? new Map<string, PostExchange>();
+    this.byRequest = byRequest;
+    for (const key of exchange.pending) byRequest.set(key, exchange);
+    if (exchange.progressTokens.length > 0) {
+      const byProgressToken = this.byProgressToken ?? new Map<string, PostExchange>();
+      this.byProgressToken = byProgressToken;
+      for (const token of exchange.progressTokens) byProgressToken.set(token, exchange);
+    }
+    const open = this.open ?? new Map<string, PostExchange>();
+    this.open = open;
+    open.set(exchange.streamId, exchange);
   }
 
   /** True while the exchange waits for responses here. */
   has(exchange: PostExchange): boolean {
-    return this.open.get(exchange.streamId) === exchange;
+    return this.open?.get(exchange.streamId) === exchange;
   }
 
   /** The exchange awaiting the response with this id. */
   forRequest(id: JSONRPCId | null): PostExchange | undefined {
-    return id === null ? undefined : this.byRequest.get(idKey(id));
+    return id === null ? undefined : this.byRequest?.get(idKey(id));
   }
 
   /** The exchange whose request asked for this progress token. */
   forProgressToken(token: string | number): PostExchange | undefined {
-    return this.byProgressToken.get(idKey(token));
+    return this.byProgressToken?.get(idKey(token));
   }
 
   /** The open exchange whose answer has this stream id. */
   forStream(streamId: string): PostExchange | undefined {
-    return this.open.get(streamId);
+    return this.open?.get(streamId);
   }
 
   /** The exchange a batch of responses answers as a whole, when every element answers the same one. */
@@ -65,29 +74,32 @@ export class ExchangeRoutes {
     for (const response of responses) {
       if (response.id === null) continue;
       const key = idKey(response.id);
-      this.byRequest.delete(key);
+      this.byRequest?.delete(key);
       exchange.pending.delete(key);
     }
     if (exchange.pending.size > 0) return false;
     exchange.done = true;
-    this.open.delete(exchange.streamId);
+    this.open?.delete(exchange.streamId);
+    const byProgressToken = this.byProgressToken;
     for (const token of exchange.progressTokens) {
-      if (this.byProgressToken.get(token) === exchange) this.byProgressToken.delete(token);
+      if (byProgressToken?.get(token) === exchange) byProgressToken.delete(token);
     }
+    // Nothing open: the maps go (an idle session holds none); the next POST makes them again.
+    if (this.open?.size === 0) this.clear();
     return true;
   }
 
   /** Forgets every exchange and returns them (the session ended). */
   clear(): PostExchange[] {
-    const open = [...this.open.values()];
-    this.open.clear();
-    this.byRequest.clear();
-    this.byProgressToken.clear();
+    const open = this.open === undefined ? [] : [...this.open.values()];
+    this.open = undefined;
+    this.byRequest = undefined;
+    this.byProgressToken = undefined;
     return open;
   }
 
   /** True while the exchange answered on this stream id is open. */
   isOpenStream(streamId: string): boolean {
-    return this.open.has(streamId);
+    return this.open?.has(streamId) ?? false;
   }
 }

@@ -1,6 +1,8 @@
 /** Ids for `info` values that have no JSON form (cycles, BigInt): their object identity. */
 const opaqueIds = new WeakMap<object, string>();
 let nextOpaqueId = 0;
+/** The last identity made from JSON, handed out again while callers keep coming with the same. */
+let lastJsonIdentity = "";
 
 /**
  * The identity a session is bound to: the hook's `identity`, else one derived from its `info`
@@ -11,7 +13,10 @@ export function identityOf(identity: string | undefined, info: unknown): string 
   if (info === undefined || info === null) return undefined;
   if (typeof info === "string") return `id:${info}`;
   try {
-    return `json:${JSON.stringify(info, sortedKeys)}`;
+    const key = `json:${JSON.stringify(info, sortedKeys)}`;
+    // Sessions of one caller share one string (each session keeps its identity).
+    if (key !== lastJsonIdentity) lastJsonIdentity = key;
+    return lastJsonIdentity;
   } catch {
     if (typeof info !== "object" && typeof info !== "function") return `value:${String(info)}`;
     let id = opaqueIds.get(info);

@@ -1,5 +1,13 @@
 import type { Clock, TimerHandle } from "./clock.js";
 
+/** What an {@link IdleTimer} asks and tells: one object, not two closures per session. */
+export interface IdleTimerOwner {
+  /** True while the session is busy (an open stream, an unanswered request): never idle then. */
+  isBusy(): boolean;
+  /** Called once the session was idle for the timeout. */
+  onIdle(): void;
+}
+
 /**
  * Ends a session after `timeoutMs` without activity. A busy session (an open stream, an unanswered
  * request) is never idle; activity is recorded with `touch()` and costs no timer operation.
@@ -7,16 +15,14 @@ import type { Clock, TimerHandle } from "./clock.js";
 export class IdleTimer {
   private readonly clock: Clock;
   private timeoutMs: number;
-  private readonly isBusy: () => boolean;
-  private readonly onIdle: () => void;
+  private readonly owner: IdleTimerOwner;
   private lastActivity: number;
   private timer: TimerHandle | undefined;
 
-  constructor(clock: Clock, timeoutMs: number, isBusy: () => boolean, onIdle: () => void) {
+  constructor(clock: Clock, timeoutMs: number, owner: IdleTimerOwner) {
     this.clock = clock;
     this.timeoutMs = timeoutMs;
-    this.isBusy = isBusy;
-    this.onIdle = onIdle;
+    this.owner = owner;
     this.lastActivity = clock.now();
     if (timeoutMs > 0) this.arm(timeoutMs);
   }
@@ -45,10 +51,10 @@ export class IdleTimer {
   private arm(delayMs: number): void {
     this.timer = this.clock.setTimeout(() => {
       this.timer = undefined;
-      const busy = this.isBusy();
+      const busy = this.owner.isBusy();
       const idleFor = this.clock.now() - this.lastActivity;
       if (!busy && idleFor >= this.timeoutMs) {
-        this.onIdle();
+        this.owner.onIdle();
         return;
       }
       this.arm(busy ? this.timeoutMs : this.timeoutMs - idleFor);

@@ -1,4 +1,5 @@
 import type { Frame, JSONRPCResponse } from "@patchbay/jsonrpc-core";
+import { type AnswerText, answerSize, answerText, writePieces } from "./answer-text.js";
 import type { TimerHandle } from "./clock.js";
 import { type HttpResponseSink, LARGE_TEXT_LENGTH, utf8Bytes, utf8Length } from "./http-io.js";
 import { idKey, messagesOf, progressTokenOf } from "./message-keys.js";
@@ -14,7 +15,7 @@ export interface PostExchange {
   /** Keys of the progress tokens its requests asked for. */
   readonly progressTokens: readonly string[];
   /** JSON answers: the responses gathered so far (invalid batch elements first), serialized. */
-  readonly collected: string[];
+  readonly collected: AnswerText[];
   /**
    * The responses behind `collected` (same order) while no stream carries the answer (`sse` and
    * `auto` modes), so that they go first on the SSE stream when it opens.
@@ -79,10 +80,10 @@ export function createPostExchange(
   };
 }
 
-/** Responses as they will be sent, each with its JSON text (serialized once). */
+/** Responses as they will be sent, each with its JSON text (serialized once, or relayed). */
 export interface CappedResponses {
   readonly responses: JSONRPCResponse[];
-  readonly texts: string[];
+  readonly texts: AnswerText[];
 }
 
 /**
@@ -95,11 +96,12 @@ export function capResponses(
   responses: readonly JSONRPCResponse[],
   maxBytes: number,
 ): CappedResponses {
-  const texts: string[] = [];
+  const texts: AnswerText[] = [];
   const capped = responses.map((response) => {
-    const text = JSON.stringify(response);
-    if (exchange.responseBytes + text.length <= maxBytes) {
-      exchange.responseBytes += text.length;
+    const text = answerText(response);
+    const size = answerSize(text);
+    if (exchange.responseBytes + size <= maxBytes) {
+      exchange.responseBytes += size;
       texts.push(text);
       return response;
     }
@@ -150,6 +152,10 @@ export function endJsonAnswer(exchange: PostExchange): void {
   const response = exchange.response;
   if (response.writableEnded || response.destroyed) return;
   const texts = exchange.collected;
+  if (texts.some((text) => typeof text !== "string")) {
+    endRelayedJsonAnswer(exchange, texts);
+    return;
+  }
   const text = exchange.isBatch ? `[${texts.join(",")}]` : (texts[0] as string);
   // A large body is encoded once here; node:http would copy and encode the string again.
   const body = text.length < LARGE_TEXT_LENGTH ? text : utf8Bytes(text);
@@ -162,6 +168,33 @@ export function endJsonAnswer(exchange: PostExchange): void {
     });
   }
   response.end(body);
+}
+
+/** {@link endJsonAnswer} for a body with a relayed response: its pieces, written as they are. */
+function endRelayedJsonAnswer(exchange: PostExchange, texts: readonly AnswerText[]): void {
+  const pieces: (string | Uint8Array)[] = exchange.isBatch ? ["["] : [];
+  let length = exchange.isBatch ? 2 + texts.length - 1 : 0;
+  for (const [index, text] of texts.entries()) {
+    if (index > 0) pieces.push(",");
+    if (typeof text === "string") {
+      pieces.push(text);
+      length += utf8Length(text);
+    } else {
+      pieces.push(...text.pieces);
+      length += text.bytes;
+    }
+  }
+  if (exchange.isBatch) pieces.push("]");
+  const response = exchange.response;
+  if (!response.headersSent) {
+    response.writeHead(200, {
+      ...exchange.headers,
+      "content-type": "application/json",
+      "content-length": String(length),
+    });
+  }
+  writePieces(response, pieces);
+  response.end();
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Frame } from "@patchbay/jsonrpc-core";
+import { type AnswerText, answerSize, writePieces } from "./answer-text.js";
 import type { Clock, TimerHandle } from "./clock.js";
 import type { EventStore } from "./event-store.js";
 import { type HttpResponseSink, LARGE_TEXT_LENGTH, utf8Bytes } from "./http-io.js";
@@ -104,15 +105,17 @@ export class ServerSseStream {
   }
 
   /**
-   * Stores (when resumable) and writes one message (`data`: its JSON text, when already made). After
-   * the client went away the message is still stored, so that a resumed stream replays it.
+   * Stores (when resumable) and writes one message (`data`: its JSON text when already made, or the
+   * pieces of a relayed response). After the client went away the message is still stored, so that
+   * a resumed stream replays it.
    */
-  send(message: Frame, data: string = JSON.stringify(message)): Promise<void> {
+  send(message: Frame, data: AnswerText = JSON.stringify(message)): Promise<void> {
     const store = this.options.eventStore;
-    this.queuedBytes += data.length;
+    const size = answerSize(data);
+    this.queuedBytes += size;
     if (this.waitingForDrain && this.overflows()) return Promise.resolve();
     return this.enqueue(async () => {
-      this.queuedBytes -= data.length;
+      this.queuedBytes -= size;
       const id =
         store === undefined
           ? undefined
@@ -135,7 +138,7 @@ export class ServerSseStream {
   }
 
   /** Writes a message event; waits for `drain` when the socket buffer is full (backpressure). */
-  private async writeData(data: string, id: string | undefined): Promise<void> {
+  private async writeData(data: AnswerText, id: string | undefined): Promise<void> {
     if (this.ended) return;
     const flushed = this.writeMessageEvent(data, id);
     if (flushed || this.ended) return;
@@ -169,20 +172,19 @@ export class ServerSseStream {
 
   /**
    * Writes one `message` event. A large one-line text (JSON never has raw line breaks) goes out as
-   * its field prefix, its bytes encoded once, and the blank line, instead of one concatenated copy.
+   * its field prefix, its bytes encoded once, and the blank line, instead of one concatenated copy;
+   * a relayed response (no CR, no LF) as the prefix, its pieces and the blank line.
    */
-  private writeMessageEvent(data: string, id: string | undefined): boolean {
+  private writeMessageEvent(data: AnswerText, id: string | undefined): boolean {
     const event = { event: "message", ...(id === undefined ? {} : { id }) };
-    if (data.length < LARGE_TEXT_LENGTH || data.includes("\n") || data.includes("\r")) {
-      return this.response.write(formatSseEvent({ ...event, data }));
+    if (typeof data === "string") {
+      if (data.length < LARGE_TEXT_LENGTH || data.includes("\n") || data.includes("\r")) {
+        return this.response.write(formatSseEvent({ ...event, data }));
+      }
     }
     const prefix = formatSseEvent({ ...event, data: "" }).slice(0, -2);
-    const flushed = [
-      this.response.write(prefix),
-      this.response.write(utf8Bytes(data)),
-      this.response.write("\n\n"),
-    ];
-    return flushed.every(Boolean);
+    const body = typeof data === "string" ? [utf8Bytes(data)] : data.pieces;
+    return writePieces(this.response, [prefix, ...body, "\n\n"]);
   }
 
   private write(text: string): void {

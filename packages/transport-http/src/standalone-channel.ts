@@ -3,6 +3,11 @@ import { type HttpResponseSink, randomId } from "./http-io.js";
 import type { ServerSseStream } from "./server-sse-stream.js";
 import { openSessionStream, type SessionSettings, type StreamSession } from "./session-settings.js";
 
+/** The standalone stream's id in the event store for a session with this id. */
+export function standaloneStreamId(sessionId: string): string {
+  return `${sessionId}.standalone`;
+}
+
 /**
  * A session's standalone GET stream for server-initiated messages. Messages sent while no stream is
  * open wait in a queue bounded in count (`maxPendingMessages`) and bytes (`maxSseBufferBytes`) and
@@ -30,7 +35,7 @@ export class StandaloneChannel {
     this.onDrop = onDrop;
     this.session = session;
     this.streamId =
-      session.sessionId === undefined ? randomId() : `${session.sessionId}.standalone`;
+      session.sessionId === undefined ? randomId() : standaloneStreamId(session.sessionId);
   }
 
   /** True while a GET stream is open. */

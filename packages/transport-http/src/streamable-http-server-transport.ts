@@ -13,7 +13,7 @@ import {
 } from "@patchbay/jsonrpc-core";
 import { ExchangeRoutes } from "./exchange-routes.js";
 import { type HttpResponseSink, randomId } from "./http-io.js";
-import { IdleTimer } from "./idle-timer.js";
+import { IdleTimer, type IdleTimerOwner } from "./idle-timer.js";
 import { messagesOf } from "./message-keys.js";
 import {
   abandonPostExchange,
@@ -32,7 +32,7 @@ import {
   type StreamSession,
   shouldPrime,
 } from "./session-settings.js";
-import { StandaloneChannel } from "./standalone-channel.js";
+import { StandaloneChannel, standaloneStreamId } from "./standalone-channel.js";
 
 export type { ResponseMode, SessionSettings } from "./session-settings.js";
 
@@ -64,11 +64,13 @@ export class StreamableHttpServerTransport implements Transport {
    * Ids of this session's finished, still resumable POST answers, oldest first (the open ones are
    * in `routes`).
    */
-  private readonly postStreamIds = new Set<string>();
-  private readonly standalone: StandaloneChannel;
+  private postStreamIds: Set<string> | undefined;
+  /** The standalone GET stream's channel, made when first needed (see {@link standalone}). */
+  private standaloneChannel: StandaloneChannel | undefined;
   private readonly idleTimer: IdleTimer;
   private readonly idleTimeoutMs: number;
-  private readonly streamSession: StreamSession;
+  /** What this session's SSE streams are told (made with the first stream). */
+  private streamSessionOf: StreamSession | undefined;
   private established = false;
   /**
    * POST answers' stream ids: one random prefix per session and a count, unique across sessions
@@ -89,25 +91,15 @@ export class StreamableHttpServerTransport implements Transport {
     onEnded: (transport: StreamableHttpServerTransport) => void;
   }) {
     this.sessionId = init.sessionId;
-    this.streamSession = { sessionId: init.sessionId, onOverflow: this.overflowed };
     this.protocolVersion = init.protocolVersion;
     this.newestClientVersion = init.protocolVersion;
     this.settings = init.settings;
     this.onEnded = init.onEnded;
-    this.standalone = new StandaloneChannel(
-      init.settings,
-      () =>
-        this.events.emitError(
-          new TransportError("Dropped the oldest server message waiting for a GET stream"),
-        ),
-      this.streamSession,
-    );
     this.idleTimeoutMs = init.idleTimeoutMs;
     this.idleTimer = new IdleTimer(
       init.settings.clock,
       firstTimeout(init.idleTimeoutMs, init.uninitializedTimeoutMs ?? 0),
-      () => this.standalone.isOpen || this.routes.size > 0,
-      () => this.end({ initiator: "remote", details: { reason: "idle-timeout" } }),
+      new SessionIdleness(this),
     );
   }
 
@@ -116,9 +108,27 @@ export class StreamableHttpServerTransport implements Transport {
     return this.events.closed;
   }
 
+  /** @internal True while a stream is open or a POST waits for responses (never idle then). */
+  get isBusy(): boolean {
+    return this.standaloneChannel?.isOpen === true || this.routes.size > 0;
+  }
+
   /** True while a standalone GET stream is open. */
   get hasStandaloneStream(): boolean {
-    return this.standalone.isOpen;
+    return this.standaloneChannel?.isOpen === true;
+  }
+
+  /** The standalone GET stream's channel; an idle session without one holds none. */
+  private get standalone(): StandaloneChannel {
+    this.standaloneChannel ??= new StandaloneChannel(
+      this.settings,
+      () =>
+        this.events.emitError(
+          new TransportError("Dropped the oldest server message waiting for a GET stream"),
+        ),
+      this.streamSession,
+    );
+    return this.standaloneChannel;
   }
 
   async start(): Promise<void> {
@@ -158,7 +168,7 @@ export class StreamableHttpServerTransport implements Transport {
    * `retry:` delay with `Last-Event-ID` (MCP 2025-11-25 SSE polling). Messages sent meanwhile wait.
    */
   closeStandaloneStream(): void {
-    this.standalone.detach();
+    this.standaloneChannel?.detach();
   }
 
   /**
@@ -199,9 +209,15 @@ export class StreamableHttpServerTransport implements Transport {
     this.idleTimer.stop();
     const open = this.routes.clear();
     for (const exchange of open) abandonPostExchange(exchange);
-    this.standalone.end();
+    this.standaloneChannel?.end();
     const store = this.settings.eventStore;
-    const streamIds = [this.standalone.streamId, ...this.postStreamIds];
+    // A stateful session's standalone stream may have events (from a replica too) even if this
+    // transport never opened it; a stateless one's has none unless its channel was made.
+    const standaloneId =
+      this.standaloneChannel?.streamId ??
+      (this.sessionId === undefined ? undefined : standaloneStreamId(this.sessionId));
+    const streamIds = [...(this.postStreamIds ?? [])];
+    if (standaloneId !== undefined) streamIds.unshift(standaloneId);
     for (const exchange of open) streamIds.push(exchange.streamId);
     for (const streamId of streamIds) {
       store?.forgetStream?.(streamId);
@@ -315,7 +331,7 @@ export class StreamableHttpServerTransport implements Transport {
     response: HttpResponseSink,
     headers: Readonly<Record<string, string>>,
   ): Promise<boolean> {
-    if (this.standalone.isOpen) return false;
+    if (this.hasStandaloneStream) return false;
     await this.standalone.attach(response, headers, {
       prime: shouldPrime(this.settings, this.newestClientVersion),
     });
@@ -345,7 +361,7 @@ export class StreamableHttpServerTransport implements Transport {
     }
     if (
       streamId === undefined ||
-      !(this.postStreamIds.has(streamId) || this.routes.isOpenStream(streamId))
+      !(this.postStreamIds?.has(streamId) === true || this.routes.isOpenStream(streamId))
     ) {
       return "unknown";
     }
@@ -459,22 +475,47 @@ export class StreamableHttpServerTransport implements Transport {
     if (finished) endJsonAnswer(exchange);
   }
 
-  /** Ends the session because its client stopped reading an SSE stream (the stream is gone). */
-  private readonly overflowed = (error: Error): void => {
-    this.events.emitError(error);
-    this.end({ initiator: "error", error, details: { reason: "sse-client-not-reading" } });
-  };
+  /** The session its SSE streams belong to; a client that stops reading one ends the session. */
+  private get streamSession(): StreamSession {
+    this.streamSessionOf ??= {
+      sessionId: this.sessionId,
+      onOverflow: (error: Error) => {
+        this.events.emitError(error);
+        this.end({ initiator: "error", error, details: { reason: "sse-client-not-reading" } });
+      },
+    };
+    return this.streamSessionOf;
+  }
 
   /**
    * Keeps the ids of the most recent finished POST answers only, so that a long session does not
    * grow without bound; the events of forgotten answers are dropped from the store too.
    */
   private keepResumable(streamId: string): void {
-    this.postStreamIds.add(streamId);
-    if (this.postStreamIds.size <= MAX_RESUMABLE_POST_STREAMS) return;
-    const oldest = this.postStreamIds.values().next().value as string;
-    this.postStreamIds.delete(oldest);
+    const postStreamIds = this.postStreamIds ?? new Set<string>();
+    this.postStreamIds = postStreamIds;
+    postStreamIds.add(streamId);
+    if (postStreamIds.size <= MAX_RESUMABLE_POST_STREAMS) return;
+    const oldest = postStreamIds.values().next().value as string;
+    postStreamIds.delete(oldest);
     this.settings.eventStore?.forgetStream?.(oldest);
+  }
+}
+
+/** What a session's idle timer asks it (a small object instead of two closures per session). */
+class SessionIdleness implements IdleTimerOwner {
+  readonly #transport: StreamableHttpServerTransport;
+
+  constructor(transport: StreamableHttpServerTransport) {
+    this.#transport = transport;
+  }
+
+  isBusy(): boolean {
+    return this.#transport.isBusy;
+  }
+
+  onIdle(): void {
+    this.#transport.end({ initiator: "remote", details: { reason: "idle-timeout" } });
   }
 }
 

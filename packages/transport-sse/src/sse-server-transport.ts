@@ -1,4 +1,5 @@
 import {
+  encode,
   type Frame,
   type FrameInfo,
   type Transport,
@@ -86,7 +87,8 @@ export class SseServerTransport implements Transport {
     if (this.events.closed || this.response.writableEnded) {
       throw new TransportError("SSE session is closed");
     }
-    const text = formatSseEvent({ event: "message", data: JSON.stringify(frame) });
+    // `encode`: a large result a relay kept goes on as the text it came in (no second serialization).
+    const text = formatSseEvent({ event: "message", data: encode(frame) });
     if (this.overflows()) throw new TransportError("SSE session is closed");
     // Honour backpressure: resolve once the socket took the bytes (or at least buffered them).
     if (!this.response.write(text)) {

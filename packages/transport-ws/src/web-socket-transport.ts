@@ -1,5 +1,6 @@
 import {
   decode,
+  encode,
   type Frame,
   type FrameInfo,
   InvalidFrameError,
@@ -147,7 +148,8 @@ export class WebSocketTransport implements Transport {
     if (this.#batches === "by-revision" && this.#protocolVersion === undefined) {
       this.#protocolVersion = agreedRevision(frame);
     }
-    const text = JSON.stringify(frame);
+    // `encode`: a large result a relay kept goes on as the text it came in (no second serialization).
+    const text = encode(frame);
     const tooLarge = exceeds(text, this.#maxMessageBytes);
     if (tooLarge !== undefined) {
       throw new TransportError(

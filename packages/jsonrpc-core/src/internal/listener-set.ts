@@ -1,44 +1,68 @@
 import type { Unsubscribe } from "../transport.js";
 
-/** Any number of listeners with unsubscribe; a throwing listener does not stop the others. */
+type Listener<Args extends unknown[]> = (...args: Args) => void;
+
+/** The default `onListenerError`: one function for every set, not one per set. */
+const ignore = (): void => {};
+
+/**
+ * Any number of listeners with unsubscribe; a throwing listener does not stop the others. A lone
+ * listener (the usual case: a transport's one Connection) is held without a `Set`, so that the
+ * several sets of every session cost little memory.
+ */
 export class ListenerSet<Args extends unknown[]> {
-  readonly #listeners = new Set<(...args: Args) => void>();
+  #listeners: Listener<Args> | Set<Listener<Args>> | undefined;
   readonly #onListenerError: (error: unknown) => void;
 
   /** `onListenerError` receives whatever a listener throws (default: ignored). */
-  constructor(onListenerError: (error: unknown) => void = () => {}) {
+  constructor(onListenerError: (error: unknown) => void = ignore) {
     this.#onListenerError = onListenerError;
   }
 
   /** Adds a listener; the returned function removes it (harmless to call twice). */
-  add(listener: (...args: Args) => void): Unsubscribe {
+  add(listener: Listener<Args>): Unsubscribe {
     // Wrap so the same function can be subscribed twice and removed independently.
-    const entry = (...args: Args) => listener(...args);
-    this.#listeners.add(entry);
+    const entry: Listener<Args> = (...args) => listener(...args);
+    const current = this.#listeners;
+    if (current === undefined) this.#listeners = entry;
+    else if (typeof current === "function") this.#listeners = new Set([current, entry]);
+    else current.add(entry);
     return () => {
-      this.#listeners.delete(entry);
+      const now = this.#listeners;
+      if (now === entry) this.#listeners = undefined;
+      else if (typeof now === "object") now.delete(entry);
     };
   }
 
-  /** Calls every listener with `args`, in subscription order. */
+  /** Calls every listener with `args`, in subscription order (those subscribed when it starts). */
   emit(...args: Args): void {
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(...args);
-      } catch (error) {
-        this.#onListenerError(error);
-      }
+    const current = this.#listeners;
+    if (current === undefined) return;
+    if (typeof current === "function") {
+      this.#call(current, args);
+      return;
     }
+    for (const listener of [...current]) this.#call(listener, args);
   }
 
   /** Removes every listener. */
   clear(): void {
-    this.#listeners.clear();
+    this.#listeners = undefined;
   }
 
   /** Number of listeners subscribed. */
   get size(): number {
-    return this.#listeners.size;
+    const current = this.#listeners;
+    if (current === undefined) return 0;
+    return typeof current === "function" ? 1 : current.size;
+  }
+
+  #call(listener: Listener<Args>, args: Args): void {
+    try {
+      listener(...args);
+    } catch (error) {
+      this.#onListenerError(error);
+    }
   }
 }
 
