@@ -1,10 +1,9 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import type { DashboardSnapshot } from "@patchbay/dashboard";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import {
   type ProxyReplica,
+  redisCli,
   redisCommandCounts,
   startTestCluster,
   type TestCluster,
@@ -75,10 +74,7 @@ const snapshotThroughBalancer = () =>
   fetch(balanced("/dashboard/api/snapshot"), { headers: { cookie } });
 
 /** What Redis holds, as text (`redis-cli`, Debian's package, on the test server's socket). */
-async function redisDump(...command: string[]): Promise<string> {
-  const socket = cluster.redis.url.slice("unix://".length);
-  return (await promisify(execFile)("redis-cli", ["-s", socket, ...command])).stdout;
-}
+const redisDump = (...command: string[]) => redisCli(cluster.redis.url, ...command);
 
 describe("a dashboard login across three replicas behind a balancer without affinity", () => {
   it("refuses a profile-limited token and logs in an all-backends one through the balancer", async () => {
