@@ -1,13 +1,13 @@
 import { describeTransportContract, type TransportPair } from "@patchbay/contract-tests";
 import type { Frame, FrameInfo, Transport, TransportCloseEvent } from "@patchbay/jsonrpc-core";
-import { StreamableHttpClientTransport } from "./streamable-http-client-transport.js";
+import { StreamableHttpClientTransport } from "../streamable-http-client-transport.js";
 import type {
   ResponseMode,
   StreamableHttpServerTransport,
-} from "./streamable-http-server-transport.js";
-import { type MountKind, mountEndpoint } from "./test-support/endpoint-mounts.js";
-import { initializeRequest, waitUntil } from "./test-support/http-fixtures.js";
-import { StatelessFacade } from "./test-support/stateless-facade.js";
+} from "../streamable-http-server-transport.js";
+import { type MountKind, mountEndpoint } from "./endpoint-mounts.js";
+import { initializeRequest, waitUntil } from "./http-fixtures.js";
+import { StatelessFacade } from "./stateless-facade.js";
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 /**
@@ -182,7 +182,14 @@ const autoKnownFailures = {
   "a batch arrives as one array frame, both ways": SEND_SETTLES_WITH_THE_ANSWER,
 };
 
-for (const [kind, mount, suites] of MOUNTS) {
+/**
+ * Declares the contract suites of one mount kind in the calling test file. One file per mount kind
+ * (streamable-http-*.contract.test.ts), so that vitest can run them side by side.
+ */
+export function describeStreamableHttpContracts(mountKind: MountKind): void {
+  const [kind, mount, suites] = MOUNTS.find(
+    ([each]) => each === mountKind,
+  ) as (typeof MOUNTS)[number];
   for (const responseMode of ["sse", "json", "auto"] as const) {
     if (suites.includes(`stateful ${responseMode}`)) {
       describeTransportContract({
