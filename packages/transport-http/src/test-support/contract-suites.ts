@@ -1,4 +1,3 @@
-import { describeTransportContract, type TransportPair } from "@patchbay/contract-tests";
 import type { Frame, FrameInfo, Transport, TransportCloseEvent } from "@patchbay/jsonrpc-core";
 import { StreamableHttpClientTransport } from "../streamable-http-client-transport.js";
 import type {
@@ -10,6 +9,16 @@ import { initializeRequest, waitUntil } from "./http-fixtures.js";
 import { StatelessFacade } from "./stateless-facade.js";
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The contract's TransportPair, written out: this module is in src/, where only test files may
+ * import @patchbay/contract-tests (tests/workspace checks the layers).
+ */
+interface ContractPair {
+  readonly client: Transport;
+  readonly server: Transport;
+  dispose(): Promise<void>;
+}
 /**
  * The suite checks that the transport carries batches; which revisions may send them (the default
  * `by-revision` policy) is tested in streamable-http-post.test.ts.
@@ -30,7 +39,7 @@ const noInvalidText = {
 async function createStatefulPair(
   kind: MountKind,
   responseMode: ResponseMode,
-): Promise<TransportPair> {
+): Promise<ContractPair> {
   let resolveServer: (transport: StreamableHttpServerTransport) => void = () => {};
   const serverReady = new Promise<StreamableHttpServerTransport>((resolve) => {
     resolveServer = resolve;
@@ -118,7 +127,7 @@ class StatelessClient implements Transport {
 async function createStatelessPair(
   kind: MountKind,
   responseMode: ResponseMode,
-): Promise<TransportPair> {
+): Promise<ContractPair> {
   const facade = new StatelessFacade();
   const endpoint = await mountEndpoint(kind, {
     stateless: true,
@@ -183,16 +192,17 @@ const autoKnownFailures = {
 };
 
 /**
- * Declares the contract suites of one mount kind in the calling test file. One file per mount kind
- * (streamable-http-*.contract.test.ts), so that vitest can run them side by side.
+ * The options of the contract suites (for `describeTransportContract`) of one mount kind. One test
+ * file per mount kind (streamable-http-*.contract.test.ts), so that vitest can run them side by side.
  */
-export function describeStreamableHttpContracts(mountKind: MountKind): void {
+export function streamableHttpContractSuites(mountKind: MountKind) {
+  const declared = [];
   const [kind, mount, suites] = MOUNTS.find(
     ([each]) => each === mountKind,
   ) as (typeof MOUNTS)[number];
   for (const responseMode of ["sse", "json", "auto"] as const) {
     if (suites.includes(`stateful ${responseMode}`)) {
-      describeTransportContract({
+      declared.push({
         name: `Streamable HTTP (${mount}), stateful, ${responseMode} answers`,
         createPair: () => createStatefulPair(kind, responseMode),
         ...(responseMode === "auto" ? { knownFailures: autoKnownFailures } : {}),
@@ -209,7 +219,7 @@ export function describeStreamableHttpContracts(mountKind: MountKind): void {
       });
     }
     if (suites.includes(`stateless ${responseMode}`)) {
-      describeTransportContract({
+      declared.push({
         name: `Streamable HTTP (${mount}), stateless, ${responseMode} answers`,
         createPair: () => createStatelessPair(kind, responseMode),
         ...(responseMode === "auto" ? { knownFailures: autoKnownFailures } : {}),
@@ -226,4 +236,5 @@ export function describeStreamableHttpContracts(mountKind: MountKind): void {
       });
     }
   }
+  return declared;
 }
