@@ -196,6 +196,10 @@ const autoKnownFailures = {
  * file per mount kind (streamable-http-*.contract.test.ts), so that vitest can run them side by side.
  */
 export function streamableHttpContractSuites(mountKind: MountKind) {
+  // The slowest cases send 10,000 frames (each its own POST) and take 10 to 15 s alone; two such
+  // files side by side on a loaded two-core machine took up to 61 s. The contract's own stall
+  // deadline (no frame for 2 s) still applies within the case.
+  const timeoutMs = 180_000;
   const declared = [];
   const [kind, mount, suites] = MOUNTS.find(
     ([each]) => each === mountKind,
@@ -215,7 +219,7 @@ export function streamableHttpContractSuites(mountKind: MountKind) {
           },
           maxMessageBytes: MAX_BODY_BYTES,
         },
-        timeoutMs: 60_000,
+        timeoutMs,
       });
     }
     if (suites.includes(`stateless ${responseMode}`)) {
@@ -232,7 +236,7 @@ export function streamableHttpContractSuites(mountKind: MountKind) {
           serverClose: { unsupported: "a stateless endpoint has no session to end" },
           maxMessageBytes: MAX_BODY_BYTES,
         },
-        timeoutMs: 60_000,
+        timeoutMs,
       });
     }
   }
