@@ -59,8 +59,11 @@ function openFeed(): Promise<{ status: number; snapshot?: DashboardSnapshot }> {
     socket.on("message", (data) => {
       const message = JSON.parse(String(data)) as { type: string; snapshot?: DashboardSnapshot };
       if (message.type !== "snapshot" || message.snapshot === undefined) return;
+      // Resolved once the close handshake is done: the replica has let the page go, so its next
+      // snapshot interval no longer checks this page's login again (one more HGET).
+      const { snapshot } = message;
+      socket.once("close", () => resolve({ status: 101, snapshot }));
       socket.close();
-      resolve({ status: 101, snapshot: message.snapshot });
     });
     socket.on("unexpected-response", (_request, answer) => {
       answer.resume();
