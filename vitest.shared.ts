@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig, mergeConfig, type ViteUserConfig } from "vitest/config";
@@ -22,6 +22,10 @@ export function definePackageTestConfig(packageDir: string, overrides: ViteUserC
         include: ["src/**/*.test.ts", "test/**/*.test.ts"],
         reporters: ["default", ["json", { outputFile: join(resultsDir, `${group}-${name}.json`) }]],
         globalSetup: [fileURLToPath(import.meta.url)],
+        // One test file per core (vitest's default is one fewer: a single file at a time on the
+        // two-core CI machine). Most files spend much of their time waiting on child processes,
+        // sockets and timers, so two side by side use the machine that one leaves idle.
+        maxWorkers: availableParallelism(),
         testTimeout: 20_000,
         hookTimeout: 20_000,
         restoreMocks: true,

@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { packagesWithTests, readReports, summarizeRun } from "./run-totals.mjs";
+import { packageSeconds, packagesWithTests, readReports, summarizeRun } from "./run-totals.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const resultsDir = join(root, ".test-results");
@@ -28,8 +28,12 @@ const turbo = spawnSync(
   { cwd: root, stdio: "inherit" },
 );
 
+const reports = readReports(resultsDir);
+// Where the time went, for keeping CI under its limit: each package's test time, slowest first.
+const times = packageSeconds(reports).map(({ name, seconds }) => `${name} ${seconds.toFixed(0)} s`);
+if (times.length > 0) console.log(`test time by package: ${times.join(", ")}`);
 const { passed, failed, problems } = summarizeRun({
-  reports: readReports(resultsDir),
+  reports,
   // With a --filter (or other turbo arguments) only some packages run: no report is expected.
   expected: extraArgs.length === 0 ? packagesWithTests(root) : [],
   runnerExitCode: turbo.status ?? 1,

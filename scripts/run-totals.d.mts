@@ -12,6 +12,9 @@ export function summarizeRun(run: {
   runnerExitCode: number | null;
 }): { passed: number; failed: number; problems: string[] };
 
+/** Each package's test time (report start to its last file's end), slowest first. */
+export function packageSeconds(reports: NamedReport[]): { name: string; seconds: number }[];
+
 /** Reads every report in a folder. */
 export function readReports(dir: string): NamedReport[];
 

@@ -48,6 +48,22 @@ export function summarizeRun({ reports, expected = [], runnerExitCode }) {
   return { passed, failed, problems };
 }
 
+/**
+ * How long each package's tests ran, slowest first: from its report's start to the end of its last
+ * test file, in seconds (vitest's own start-up and the turbo task around it not counted).
+ * @param {Array<{ name: string, report: any }>} reports
+ * @returns {Array<{ name: string, seconds: number }>}
+ */
+export function packageSeconds(reports) {
+  return reports
+    .map(({ name, report }) => {
+      const start = report.startTime ?? 0;
+      const end = Math.max(start, ...(report.testResults ?? []).map((file) => file.endTime ?? 0));
+      return { name, seconds: (end - start) / 1000 };
+    })
+    .sort((a, b) => b.seconds - a.seconds);
+}
+
 /** Reads every `<group>-<package>.json` report in `dir`. */
 export function readReports(dir) {
   if (!existsSync(dir)) return [];

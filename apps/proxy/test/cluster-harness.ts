@@ -7,6 +7,7 @@ import {
   startLoadBalancer,
   startRedisServer,
 } from "@patchbay/cluster-redis/testing";
+import { createSseParser } from "@patchbay/transport-http";
 import { proxyCli, writeConfig } from "./proxy-helpers.js";
 
 /** One proxy replica: a real `patchbay-proxy` child process. */
@@ -129,13 +130,96 @@ export async function startTestCluster(config: Record<string, unknown>, count = 
   return { redis, replicas, balancer, configPath: file.path, stop } satisfies TestCluster;
 }
 
+/** Runs Debian's `redis-cli` on the test server's socket; resolves with what it printed. */
+export async function redisCli(redisUrl: string, ...command: string[]): Promise<string> {
+  const socket = redisUrl.slice("unix://".length);
+  return (await promisify(execFile)("redis-cli", ["-s", socket, ...command])).stdout;
+}
+
 /** Redis commands run so far, by name (`INFO commandstats`, through Debian's `redis-cli`). */
 export async function redisCommandCounts(redisUrl: string): Promise<Map<string, number>> {
-  const socket = redisUrl.slice("unix://".length);
-  const { stdout } = await promisify(execFile)("redis-cli", ["-s", socket, "info", "commandstats"]);
+  const stdout = await redisCli(redisUrl, "info", "commandstats");
   const counts = new Map<string, number>();
   for (const match of stdout.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)) {
     counts.set(match[1] as string, Number(match[2]));
   }
   return counts;
+}
+
+/** The JSON-RPC answer in a POST's body: the body itself (JSON), or an SSE body's last message. */
+export function answerIn(text: string): Record<string, unknown> {
+  const json = text.startsWith("{")
+    ? text
+    : text
+        .split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .at(-1)
+        ?.slice("data: ".length);
+  return JSON.parse(json ?? "{}") as Record<string, unknown>;
+}
+
+/** An SSE event with data on a GET stream: its id and its JSON-RPC message's method. */
+export interface StreamMessage {
+  readonly id: string | undefined;
+  readonly data: string;
+  readonly method: string | undefined;
+  readonly params: unknown;
+}
+
+/** A session's GET stream (Streamable HTTP, 2025-11-25), read event by event. */
+export interface GetStream {
+  readonly status: number;
+  abort(): void;
+  /** Resolves with the messages (of `method`, when given) once there are `count` of them. */
+  messages(count: number, method?: string): Promise<StreamMessage[]>;
+}
+
+/** Opens the GET stream of session `sessionId` at `url` (resuming after `lastEventId`). */
+export async function openGetStream(
+  url: URL,
+  sessionId: string,
+  lastEventId?: string,
+): Promise<GetStream> {
+  const controller = new AbortController();
+  const response = await fetch(url, {
+    headers: {
+      accept: "text/event-stream",
+      "mcp-session-id": sessionId,
+      "mcp-protocol-version": "2025-11-25",
+      ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId }),
+    },
+    signal: controller.signal,
+  });
+  const received: StreamMessage[] = [];
+  const waiters: (() => void)[] = [];
+  const wake = () => {
+    for (const waiter of waiters.splice(0)) waiter();
+  };
+  const parser = createSseParser({
+    onEvent: (event) => {
+      if (event.data === "") return;
+      const { method, params } = JSON.parse(event.data) as { method?: string; params?: unknown };
+      received.push({ id: event.id, data: event.data, method, params });
+      wake();
+    },
+  });
+  void (async () => {
+    const decoder = new TextDecoder();
+    try {
+      const body = response.body as unknown as AsyncIterable<Uint8Array> | null;
+      for await (const chunk of body ?? []) parser.push(decoder.decode(chunk));
+    } catch {
+      // Broken off: the replica was killed, or the test aborted.
+    }
+  })();
+  return {
+    status: response.status,
+    abort: () => controller.abort(),
+    async messages(count, method) {
+      const of = () =>
+        received.filter((message) => method === undefined || message.method === method);
+      while (of().length < count) await new Promise<void>((resolve) => waiters.push(resolve));
+      return of();
+    },
+  };
 }

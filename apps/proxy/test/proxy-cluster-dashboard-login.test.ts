@@ -1,10 +1,9 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import type { DashboardSnapshot } from "@patchbay/dashboard";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import {
   type ProxyReplica,
+  redisCli,
   redisCommandCounts,
   startTestCluster,
   type TestCluster,
@@ -60,8 +59,11 @@ function openFeed(): Promise<{ status: number; snapshot?: DashboardSnapshot }> {
     socket.on("message", (data) => {
       const message = JSON.parse(String(data)) as { type: string; snapshot?: DashboardSnapshot };
       if (message.type !== "snapshot" || message.snapshot === undefined) return;
+      // Resolved once the close handshake is done: the replica has let the page go, so its next
+      // snapshot interval no longer checks this page's login again (one more HGET).
+      const { snapshot } = message;
+      socket.once("close", () => resolve({ status: 101, snapshot }));
       socket.close();
-      resolve({ status: 101, snapshot: message.snapshot });
     });
     socket.on("unexpected-response", (_request, answer) => {
       answer.resume();
@@ -75,10 +77,7 @@ const snapshotThroughBalancer = () =>
   fetch(balanced("/dashboard/api/snapshot"), { headers: { cookie } });
 
 /** What Redis holds, as text (`redis-cli`, Debian's package, on the test server's socket). */
-async function redisDump(...command: string[]): Promise<string> {
-  const socket = cluster.redis.url.slice("unix://".length);
-  return (await promisify(execFile)("redis-cli", ["-s", socket, ...command])).stdout;
-}
+const redisDump = (...command: string[]) => redisCli(cluster.redis.url, ...command);
 
 describe("a dashboard login across three replicas behind a balancer without affinity", () => {
   it("refuses a profile-limited token and logs in an all-backends one through the balancer", async () => {

@@ -1,6 +1,10 @@
-import { createSseParser } from "@patchbay/transport-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ProxyReplica, startTestCluster, type TestCluster } from "./cluster-harness.js";
+import {
+  openGetStream,
+  type ProxyReplica,
+  startTestCluster,
+  type TestCluster,
+} from "./cluster-harness.js";
 import { connectSdk, sampleEntry } from "./proxy-helpers.js";
 
 // Three replicas on one Redis behind a round-robin balancer; one of them is killed with SIGKILL.
@@ -29,53 +33,9 @@ async function post(body: unknown, sessionId?: string): Promise<Response> {
   });
 }
 
-interface Event {
-  readonly id: string | undefined;
-  readonly data: string;
-}
-
 /** A GET stream through the balancer, read event by event. */
-async function openGet(sessionId: string, lastEventId?: string) {
-  const controller = new AbortController();
-  const response = await fetch(cluster.balancer.url, {
-    headers: {
-      accept: "text/event-stream",
-      "mcp-session-id": sessionId,
-      "mcp-protocol-version": VERSION,
-      ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId }),
-    },
-    signal: controller.signal,
-  });
-  const events: Event[] = [];
-  let wake: () => void = () => {};
-  const parser = createSseParser({
-    onEvent: (event) => {
-      events.push({ id: event.id, data: event.data });
-      wake();
-    },
-  });
-  void (async () => {
-    const decoder = new TextDecoder();
-    try {
-      const body = response.body as unknown as AsyncIterable<Uint8Array> | null;
-      for await (const chunk of body ?? []) parser.push(decoder.decode(chunk));
-    } catch {
-      // Broken off: the replica was killed, or the test aborted.
-    }
-    wake();
-  })();
-  return {
-    status: response.status,
-    events,
-    abort: () => controller.abort(),
-    /** Resolves once `count` events with data have arrived. */
-    async messages(count: number): Promise<Event[]> {
-      const withData = () => events.filter((event) => event.data !== "");
-      while (withData().length < count) await new Promise<void>((resolve) => (wake = resolve));
-      return withData();
-    },
-  };
-}
+const openGet = (sessionId: string, lastEventId?: string) =>
+  openGetStream(cluster.balancer.url, sessionId, lastEventId);
 
 /** The replica the balancer sent the last GET to. */
 function lastGetTarget(): ProxyReplica {

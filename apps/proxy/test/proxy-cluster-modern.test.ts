@@ -1,7 +1,12 @@
 import { type Client, createClient } from "@patchbay/client";
 import { StreamableHttpClientTransport } from "@patchbay/transport-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redisCommandCounts, startTestCluster, type TestCluster } from "./cluster-harness.js";
+import {
+  answerIn,
+  redisCommandCounts,
+  startTestCluster,
+  type TestCluster,
+} from "./cluster-harness.js";
 import { sampleEntry } from "./proxy-helpers.js";
 
 // Modern (2026-07-28) clients of three real proxy processes on one Redis behind a round-robin
@@ -69,15 +74,7 @@ async function postCall(id: number, params: Record<string, unknown>) {
       params: { ...params, _meta: META },
     }),
   });
-  const text = await response.text();
-  const json = text.startsWith("{")
-    ? text
-    : (text
-        .split("\n")
-        .filter((line) => line.startsWith("data: "))
-        .at(-1)
-        ?.slice("data: ".length) ?? "{}");
-  return JSON.parse(json) as {
+  return answerIn(await response.text()) as {
     result?: Record<string, unknown>;
     error?: { code: number; message: string };
   };

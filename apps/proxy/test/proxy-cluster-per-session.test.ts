@@ -1,7 +1,12 @@
 import { type Client, createClient } from "@patchbay/client";
-import { createSseParser, StreamableHttpClientTransport } from "@patchbay/transport-http";
+import { StreamableHttpClientTransport } from "@patchbay/transport-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ProxyReplica, startTestCluster, type TestCluster } from "./cluster-harness.js";
+import {
+  openGetStream,
+  type ProxyReplica,
+  startTestCluster,
+  type TestCluster,
+} from "./cluster-harness.js";
 import { sampleEntry } from "./proxy-helpers.js";
 
 // List changes across three replicas of a shared backend and of a per-session one (a copy per
@@ -88,31 +93,12 @@ describe("list changes of shared and per-session backends across replicas", () =
       params: initialize,
     });
     await post(0, { jsonrpc: "2.0", method: "notifications/initialized" }, sessionId);
-    const controller = new AbortController();
-    const stream = await fetch(mcpUrl(0), {
-      headers: { ...headers(sessionId), accept: "text/event-stream" },
-      signal: controller.signal,
-    });
+    const stream = await openGetStream(mcpUrl(0), sessionId);
     expect(stream.status).toBe(200);
-    const changed = new Promise<string>((resolve) => {
-      const parser = createSseParser({
-        onEvent: (event) => {
-          if (event.data !== "") resolve(JSON.parse(event.data).method);
-        },
-      });
-      void (async () => {
-        const decoder = new TextDecoder();
-        try {
-          const body = stream.body as unknown as AsyncIterable<Uint8Array>;
-          for await (const chunk of body) parser.push(decoder.decode(chunk));
-        } catch {
-          // Aborted at the end.
-        }
-      })();
-    });
     const call = { name: "own__toggle_extra_tool", arguments: {} };
     await post(1, { jsonrpc: "2.0", id: 2, method: "tools/call", params: call }, sessionId);
-    expect(await changed).toBe("notifications/tools/list_changed");
-    controller.abort();
+    const [changed] = await stream.messages(1);
+    expect(changed?.method).toBe("notifications/tools/list_changed");
+    stream.abort();
   });
 });

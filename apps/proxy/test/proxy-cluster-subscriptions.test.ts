@@ -1,10 +1,11 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { createClient } from "@patchbay/client";
-import { createSseParser, StreamableHttpClientTransport } from "@patchbay/transport-http";
+import { StreamableHttpClientTransport } from "@patchbay/transport-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  answerIn,
+  openGetStream,
   type ProxyReplica,
+  redisCli,
   startReplica,
   startTestCluster,
   type TestCluster,
@@ -45,71 +46,20 @@ async function post(
     },
     body: JSON.stringify({ jsonrpc: "2.0", id: nextId, method, params }),
   });
-  const text = await response.text();
-  const data = text.startsWith("{")
-    ? text
-    : text
-        .split("\n")
-        .filter((line) => line.startsWith("data: "))
-        .at(-1)
-        ?.slice("data: ".length);
   return {
     sessionId: response.headers.get("mcp-session-id"),
-    answer: JSON.parse(data ?? "{}") as { result?: unknown; error?: { message: string } },
+    answer: answerIn(await response.text()) as { result?: unknown; error?: { message: string } },
   };
 }
 
 /** A field of a Redis hash, through Debian's `redis-cli`. */
-async function redisField(key: string, field: string): Promise<string> {
-  const socket = cluster.redis.url.slice("unix://".length);
-  const { stdout } = await promisify(execFile)("redis-cli", ["-s", socket, "hget", key, field]);
-  return stdout;
-}
+const redisField = (key: string, field: string) => redisCli(cluster.redis.url, "hget", key, field);
 
 const replica = (index: number) => cluster.replicas[index] as ProxyReplica;
 
-/** A GET stream of the session on replica `target`; `count(method, n)` waits for messages. */
-async function openGet(target: number, sessionId: string, lastEventId?: string) {
-  const controller = new AbortController();
-  const response = await fetch(new URL("/mcp", replica(target).origin), {
-    headers: {
-      accept: "text/event-stream",
-      "mcp-session-id": sessionId,
-      "mcp-protocol-version": VERSION,
-      ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId }),
-    },
-    signal: controller.signal,
-  });
-  const messages: { id: string | undefined; method: string; params: unknown }[] = [];
-  const waiters: (() => void)[] = [];
-  const parser = createSseParser({
-    onEvent: (event) => {
-      if (event.data === "") return;
-      const { method, params } = JSON.parse(event.data) as { method: string; params: unknown };
-      messages.push({ id: event.id, method, params });
-      for (const wake of waiters.splice(0)) wake();
-    },
-  });
-  void (async () => {
-    const decoder = new TextDecoder();
-    try {
-      const body = response.body as unknown as AsyncIterable<Uint8Array> | null;
-      for await (const chunk of body ?? []) parser.push(decoder.decode(chunk));
-    } catch {
-      // Broken off: the replica was killed, or the test aborted.
-    }
-  })();
-  return {
-    status: response.status,
-    abort: () => controller.abort(),
-    /** Resolves with the messages of `method` once there are `count` of them. */
-    async count(method: string, count: number) {
-      const of = () => messages.filter((message) => message.method === method);
-      while (of().length < count) await new Promise<void>((resolve) => waiters.push(resolve));
-      return of();
-    },
-  };
-}
+/** The GET stream of the session on replica `target`. */
+const openGet = (target: number, sessionId: string, lastEventId?: string) =>
+  openGetStream(new URL("/mcp", replica(target).origin), sessionId, lastEventId);
 
 /** Runs the sample's tool that changes the watched resource on replica `target`'s backend. */
 async function changeWatched(target: number, sessionId: string): Promise<void> {
@@ -170,7 +120,7 @@ describe("resources/subscribe of a session served by several replicas", () => {
     // Replica 1's backend changes the resource: its router session was subscribed through the
     // shared record, and the update goes to replica 0's GET stream.
     await changeWatched(1, sessionId);
-    const [first] = await stream.count("notifications/resources/updated", 1);
+    const [first] = await stream.messages(1, "notifications/resources/updated");
     expect(first?.params).toEqual({ uri: WATCHED });
 
     const holder = replica(0);
@@ -181,11 +131,11 @@ describe("resources/subscribe of a session served by several replicas", () => {
     const resumed = await openGet(2, sessionId, first?.id);
     expect(resumed.status).toBe(200);
     await changeWatched(2, sessionId);
-    expect((await resumed.count("notifications/resources/updated", 1)).at(-1)?.params).toEqual({
+    expect((await resumed.messages(1, "notifications/resources/updated")).at(-1)?.params).toEqual({
       uri: WATCHED,
     });
     await changeWatched(1, sessionId);
-    const updates = await resumed.count("notifications/resources/updated", 2);
+    const updates = await resumed.messages(2, "notifications/resources/updated");
     expect(updates.map((update) => update.params)).toEqual([{ uri: WATCHED }, { uri: WATCHED }]);
     // Replica 2 drained (SIGTERM): the stream resumes on a replica started since, which adopts the
     // session and subscribes its backend.
@@ -198,9 +148,9 @@ describe("resources/subscribe of a session served by several replicas", () => {
     const again = await openGet(takerIndex, sessionId, updates.at(-1)?.id);
     expect(again.status).toBe(200);
     await changeWatched(takerIndex, sessionId);
-    await again.count("notifications/resources/updated", 1);
+    await again.messages(1, "notifications/resources/updated");
     await changeWatched(1, sessionId);
-    await again.count("notifications/resources/updated", 2);
+    await again.messages(2, "notifications/resources/updated");
     // Unsubscribed: gone from the shared record, and this replica's backend tells it no more (the
     // list change after it comes through the same stream).
     const unsubscribed = await post(takerIndex, sessionId, "resources/unsubscribe", {
@@ -211,8 +161,8 @@ describe("resources/subscribe of a session served by several replicas", () => {
     await changeWatched(takerIndex, sessionId);
     const toggle = { name: "sample__toggle_extra_tool", arguments: {} };
     await post(takerIndex, sessionId, "tools/call", toggle);
-    await again.count("notifications/tools/list_changed", 1);
-    expect(await again.count("notifications/resources/updated", 2)).toHaveLength(2);
+    await again.messages(1, "notifications/tools/list_changed");
+    expect(await again.messages(2, "notifications/resources/updated")).toHaveLength(2);
     again.abort();
   });
 });

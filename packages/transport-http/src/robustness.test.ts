@@ -17,14 +17,19 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A server whose sessions run a Connection answering `echo` and a `slow` method held open. */
-async function startConnectionServer() {
+/**
+ * A server whose sessions run a Connection answering `echo` and a `slow` method held open. In the
+ * default `auto` mode a POST's answer turns into an SSE stream once it has been pending for
+ * `keepAliveIntervalMs` (default 15 s).
+ */
+async function startConnectionServer(keepAliveIntervalMs?: number) {
   const release: (() => void)[] = [];
   let slowArrived = () => {};
   const slowStarted = new Promise<void>((resolve) => {
     slowArrived = resolve;
   });
   server = await createStreamableHttpServer({
+    ...(keepAliveIntervalMs === undefined ? {} : { keepAliveIntervalMs }),
     onSession: async (transport) => {
       const connection = createConnection(transport);
       connection.handle("initialize", (params) => ({
@@ -98,7 +103,8 @@ describe("a Streamable HTTP server under stress stays healthy", () => {
   });
 
   it("survives a client that disconnects in the middle of an SSE answer", async () => {
-    const { server, release, slowStarted } = await startConnectionServer();
+    // The slow call's answer becomes an SSE stream after 100 ms pending instead of 15 s.
+    const { server, release, slowStarted } = await startConnectionServer(100);
     const sessionId = await openSession(server.url.href);
     const headers = { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" };
     const stream = await openSse(server.url.href, {

@@ -519,7 +519,9 @@ describe("related messages", () => {
       },
     });
     const sessionId = await openSession(url);
-    const stream = await openSse(url, {
+    // Not awaited yet: in auto mode the headers come with the first related message (the progress),
+    // which is sent once the request is in.
+    const opening = openSse(url, {
       method: "POST",
       headers: {
         accept: POST_ACCEPT,
@@ -530,6 +532,7 @@ describe("related messages", () => {
     });
     await arrived;
     setImmediate(() => void sendProgress?.());
+    const stream = await opening;
     await stream.ended;
     expect(sseMessages(stream.raw.join(""))).toEqual([
       {

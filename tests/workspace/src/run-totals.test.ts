@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type NamedReport, summarizeRun } from "../../../scripts/run-totals.mjs";
+import { type NamedReport, packageSeconds, summarizeRun } from "../../../scripts/run-totals.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fixtures = join(here, "..", "fixtures", "run-totals");
@@ -95,5 +95,26 @@ describe("the closing line of a test run", () => {
 
   it("counts a runner that exits non-zero with every report green", () => {
     expect(summarize(["passing"], 2)).toMatchObject({ passed: 1, failed: 1 });
+  });
+
+  it("lists each package's test time, slowest first, from its start to its last file's end", () => {
+    const reports = ["passing", "failing-before-all"].map((file) => runs.get(file)!.report);
+    const times = packageSeconds(reports);
+    expect(times.map(({ name }) => name).sort()).toEqual([
+      "fixture-failing-before-all",
+      "fixture-passing",
+    ]);
+    expect(times[0]!.seconds).toBeGreaterThanOrEqual(times[1]!.seconds);
+    const passing = runs.get("passing")!.report.report;
+    const lastEnd = Math.max(
+      ...passing.testResults.map((file: { endTime: number }) => file.endTime),
+    );
+    expect(times.find(({ name }) => name === "fixture-passing")?.seconds).toBe(
+      (lastEnd - passing.startTime) / 1000,
+    );
+    expect(times.every(({ seconds }) => seconds >= 0)).toBe(true);
+    expect(packageSeconds([{ name: "empty", report: { startTime: 5, testResults: [] } }])).toEqual([
+      { name: "empty", seconds: 0 },
+    ]);
   });
 });

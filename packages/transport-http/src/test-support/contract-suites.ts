@@ -1,15 +1,24 @@
-import { describeTransportContract, type TransportPair } from "@patchbay/contract-tests";
 import type { Frame, FrameInfo, Transport, TransportCloseEvent } from "@patchbay/jsonrpc-core";
-import { StreamableHttpClientTransport } from "./streamable-http-client-transport.js";
+import { StreamableHttpClientTransport } from "../streamable-http-client-transport.js";
 import type {
   ResponseMode,
   StreamableHttpServerTransport,
-} from "./streamable-http-server-transport.js";
-import { type MountKind, mountEndpoint } from "./test-support/endpoint-mounts.js";
-import { initializeRequest, waitUntil } from "./test-support/http-fixtures.js";
-import { StatelessFacade } from "./test-support/stateless-facade.js";
+} from "../streamable-http-server-transport.js";
+import { type MountKind, mountEndpoint } from "./endpoint-mounts.js";
+import { initializeRequest, waitUntil } from "./http-fixtures.js";
+import { StatelessFacade } from "./stateless-facade.js";
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The contract's TransportPair, written out: this module is in src/, where only test files may
+ * import @patchbay/contract-tests (tests/workspace checks the layers).
+ */
+interface ContractPair {
+  readonly client: Transport;
+  readonly server: Transport;
+  dispose(): Promise<void>;
+}
 /**
  * The suite checks that the transport carries batches; which revisions may send them (the default
  * `by-revision` policy) is tested in streamable-http-post.test.ts.
@@ -30,7 +39,7 @@ const noInvalidText = {
 async function createStatefulPair(
   kind: MountKind,
   responseMode: ResponseMode,
-): Promise<TransportPair> {
+): Promise<ContractPair> {
   let resolveServer: (transport: StreamableHttpServerTransport) => void = () => {};
   const serverReady = new Promise<StreamableHttpServerTransport>((resolve) => {
     resolveServer = resolve;
@@ -118,7 +127,7 @@ class StatelessClient implements Transport {
 async function createStatelessPair(
   kind: MountKind,
   responseMode: ResponseMode,
-): Promise<TransportPair> {
+): Promise<ContractPair> {
   const facade = new StatelessFacade();
   const endpoint = await mountEndpoint(kind, {
     stateless: true,
@@ -182,10 +191,22 @@ const autoKnownFailures = {
   "a batch arrives as one array frame, both ways": SEND_SETTLES_WITH_THE_ANSWER,
 };
 
-for (const [kind, mount, suites] of MOUNTS) {
+/**
+ * The options of the contract suites (for `describeTransportContract`) of one mount kind. One test
+ * file per mount kind (streamable-http-*.contract.test.ts), so that vitest can run them side by side.
+ */
+export function streamableHttpContractSuites(mountKind: MountKind) {
+  // The slowest cases send 10,000 frames (each its own POST) and take 10 to 15 s alone; two such
+  // files side by side on a loaded two-core machine took up to 61 s. The contract's own stall
+  // deadline (no frame for 2 s) still applies within the case.
+  const timeoutMs = 180_000;
+  const declared = [];
+  const [kind, mount, suites] = MOUNTS.find(
+    ([each]) => each === mountKind,
+  ) as (typeof MOUNTS)[number];
   for (const responseMode of ["sse", "json", "auto"] as const) {
     if (suites.includes(`stateful ${responseMode}`)) {
-      describeTransportContract({
+      declared.push({
         name: `Streamable HTTP (${mount}), stateful, ${responseMode} answers`,
         createPair: () => createStatefulPair(kind, responseMode),
         ...(responseMode === "auto" ? { knownFailures: autoKnownFailures } : {}),
@@ -198,11 +219,11 @@ for (const [kind, mount, suites] of MOUNTS) {
           },
           maxMessageBytes: MAX_BODY_BYTES,
         },
-        timeoutMs: 60_000,
+        timeoutMs,
       });
     }
     if (suites.includes(`stateless ${responseMode}`)) {
-      describeTransportContract({
+      declared.push({
         name: `Streamable HTTP (${mount}), stateless, ${responseMode} answers`,
         createPair: () => createStatelessPair(kind, responseMode),
         ...(responseMode === "auto" ? { knownFailures: autoKnownFailures } : {}),
@@ -215,8 +236,9 @@ for (const [kind, mount, suites] of MOUNTS) {
           serverClose: { unsupported: "a stateless endpoint has no session to end" },
           maxMessageBytes: MAX_BODY_BYTES,
         },
-        timeoutMs: 60_000,
+        timeoutMs,
       });
     }
   }
+  return declared;
 }

@@ -1,0 +1,7 @@
+import { describeTransportContract } from "@patchbay/contract-tests";
+import { streamableHttpContractSuites } from "./test-support/contract-suites.js";
+
+// The transport contract suites on the web handler behind node:http; which suites run, and why these:
+// test-support/contract-suites.ts.
+for (const suite of streamableHttpContractSuites("web-over-node-http"))
+  describeTransportContract(suite);
