@@ -108,6 +108,41 @@ describe("size, session and time limits", () => {
     await closeSdk(connected);
   });
 
+  it("answers a modern (2026-07-28) request still running after requestTimeoutMs with -32001 too", async () => {
+    const response = await fetch(proxy.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "long_task",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 41,
+        method: "tools/call",
+        params: {
+          name: "long_task",
+          arguments: { steps: 1, stepMs: 30_000 },
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        },
+      }),
+    });
+    const text = await response.text();
+    const line = text.startsWith("{")
+      ? text
+      : (text.split("\n").find((candidate) => candidate.startsWith("data:")) ?? "").slice(5);
+    expect(JSON.parse(line)).toEqual({
+      jsonrpc: "2.0",
+      id: 41,
+      error: { code: -32001, message: "request timed out after 300 ms (limits.requestTimeoutMs)" },
+    });
+  });
+
   it("answers a new session over maxSessions with 503 and takes one again when a session ends", async () => {
     const first = await connectSdk(proxy.url);
     const second = await connectSdk(proxy.url);

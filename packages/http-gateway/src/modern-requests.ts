@@ -3,12 +3,21 @@ import { GatewayErrorCode, type ModernEndpoint } from "@patchbay/router";
 import type { Clock, ModernMessageContext, ModernMessageHandler } from "@patchbay/transport-http";
 import { ANONYMOUS } from "./admission.js";
 import type { ModernRelay } from "./cluster.js";
-import { type FrontRequestEnd, RESULT_TOO_LARGE_CODE } from "./front-guard.js";
+import {
+  type FrontRequestEnd,
+  REQUEST_TIMEOUT_CODE,
+  RESULT_TOO_LARGE_CODE,
+} from "./front-guard.js";
 import type { TokenIdentity } from "./token-auth.js";
 
 /** What the modern path of one profile needs. */
 export interface ModernRequestsOptions {
   readonly maxResultBytes: number;
+  /**
+   * A request still unanswered after this is answered -32001 and its call cancelled (its signal
+   * aborted, so the backend gets `notifications/cancelled`); a late answer is dropped. 0: no limit.
+   */
+  readonly requestTimeoutMs: number;
   readonly clock: Clock;
   /** Each modern request answered, with the token that sent it. */
   readonly onRequestEnd: (end: FrontRequestEnd, owner: TokenIdentity) => void;
@@ -40,10 +49,13 @@ export function modernRequests(
     async handle(message, context) {
       const owner = (context.info.extra?.authInfo as TokenIdentity | undefined) ?? ANONYMOUS;
       const startedAt = options.clock.now();
-      const answer = await answerHereOrThere(endpoint, options.relay, profile, message, {
-        ...context,
-        caller: owner.name,
-      });
+      const answer = await withinRequestTimeout(message, context.signal, options, (signal) =>
+        answerHereOrThere(endpoint, options.relay, profile, message, {
+          ...context,
+          signal,
+          caller: owner.name,
+        }),
+      );
       if (answer === undefined) return undefined;
       const checked = limitResult(answer, options.maxResultBytes);
       const params = (message.params ?? {}) as { name?: unknown };
@@ -64,6 +76,42 @@ export function modernRequests(
       return checked;
     },
   };
+}
+
+/**
+ * Runs `answer` with a signal aborted when the client goes away or when `requestTimeoutMs` passes
+ * first; in the second case the request is answered -32001 at once, as on sessions.
+ */
+async function withinRequestTimeout(
+  message: JSONRPCRequest | JSONRPCNotification,
+  clientSignal: AbortSignal,
+  options: ModernRequestsOptions,
+  answer: (signal: AbortSignal) => Promise<JSONRPCResponse | undefined>,
+): Promise<JSONRPCResponse | undefined> {
+  const { clock, requestTimeoutMs } = options;
+  if (requestTimeoutMs <= 0 || !("id" in message)) return answer(clientSignal);
+  const call = new AbortController();
+  const abort = () => call.abort(clientSignal.reason);
+  if (clientSignal.aborted) abort();
+  else clientSignal.addEventListener("abort", abort, { once: true });
+  let timer: unknown;
+  const timedOut = new Promise<JSONRPCResponse>((resolve) => {
+    timer = clock.setTimeout(() => {
+      const text = `request timed out after ${requestTimeoutMs} ms (limits.requestTimeoutMs)`;
+      call.abort(new Error(text));
+      resolve({
+        jsonrpc: "2.0",
+        id: message.id,
+        error: { code: REQUEST_TIMEOUT_CODE, message: text },
+      });
+    }, requestTimeoutMs);
+  });
+  try {
+    return await Promise.race([answer(call.signal), timedOut]);
+  } finally {
+    clock.clearTimeout(timer);
+    clientSignal.removeEventListener("abort", abort);
+  }
 }
 
 /** Serves a request here, or relays a retry to the replica holding its call. */

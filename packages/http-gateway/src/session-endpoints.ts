@@ -124,6 +124,7 @@ export function createSessionEndpoints(options: SessionEndpointsOptions): Sessio
           options.router.modern(profile === undefined ? {} : { profile }),
           {
             maxResultBytes: limits.maxResultBytes,
+            requestTimeoutMs: limits.requestTimeoutMs,
             clock,
             onRequestEnd: (end, owner) => options.onRequestEnd(end, profile, owner),
             relay: options.modernRelay,
