@@ -145,6 +145,8 @@ export function createServer(options: ServerOptions): Server {
   }
   // The default validator (ajv) is loaded when the first plain JSON Schema needs checking.
   let schemaCache: Promise<ReturnType<typeof createSchemaCache>> | undefined;
+  // The same cache once loaded: each call then skips an await.
+  let loadedSchemaCache: ReturnType<typeof createSchemaCache> | undefined;
   const sessions = new Set<ServerSession>();
   const sessionListeners = new Set<(session: ServerSession) => void>();
   const host: SessionHost = {
@@ -157,11 +159,15 @@ export function createServer(options: ServerOptions): Server {
     resourceTemplates: new Registry<ResourceTemplateEntry>("resource template"),
     prompts: new Registry<PromptEntry>("prompt"),
     async compileJsonSchema(schema) {
+      if (loadedSchemaCache !== undefined) return loadedSchemaCache(schema);
       schemaCache ??= (
         jsonSchemaValidator === undefined
           ? loadDefaultJsonSchemaValidator()
           : Promise.resolve(jsonSchemaValidator)
-      ).then(createSchemaCache);
+      ).then((validator) => {
+        loadedSchemaCache = createSchemaCache(validator);
+        return loadedSchemaCache;
+      });
       return (await schemaCache)(schema);
     },
     capabilities: () =>

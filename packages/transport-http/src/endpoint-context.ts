@@ -76,6 +76,8 @@ export function findSession(
 }
 
 /** The `Mcp-Session-Id` response header of a stateful transport. */
-export function sessionHeaders(transport: StreamableHttpServerTransport): Record<string, string> {
-  return transport.sessionId === undefined ? {} : { [MCP_SESSION_ID_HEADER]: transport.sessionId };
+export function sessionHeaders(
+  transport: StreamableHttpServerTransport,
+): Readonly<Record<string, string>> {
+  return transport.sessionHeaders;
 }

@@ -1,5 +1,4 @@
 import type { Frame, JSONRPCId, JSONRPCMessage, JSONRPCResponse } from "@patchbay/jsonrpc-core";
-import { idKey } from "./message-keys.js";
 import type { PostExchange } from "./post-exchange.js";
 
 /**
@@ -8,8 +7,8 @@ import type { PostExchange } from "./post-exchange.js";
  */
 export class ExchangeRoutes {
   // Made on first use: an idle session (most of them, most of the time) holds no maps.
-  private byRequest: Map<string, PostExchange> | undefined;
-  private byProgressToken: Map<string, PostExchange> | undefined;
+  private byRequest: Map<JSONRPCId, PostExchange> | undefined;
+  private byProgressToken: Map<string | number, PostExchange> | undefined;
   /** The open exchanges by the stream id of their answer (insertion order: oldest first). */
   private open: Map<string, PostExchange> | undefined;
 
@@ -20,11 +19,11 @@ export class ExchangeRoutes {
 
   /** Registers an exchange's request ids and progress tokens. */
   add(exchange: PostExchange): void {
-    const byRequest = this.byRequest ?? new Map<string, PostExchange>();
+    const byRequest = this.byRequest ?? new Map<JSONRPCId, PostExchange>();
     this.byRequest = byRequest;
     for (const key of exchange.pending) byRequest.set(key, exchange);
     if (exchange.progressTokens.length > 0) {
-      const byProgressToken = this.byProgressToken ?? new Map<string, PostExchange>();
+      const byProgressToken = this.byProgressToken ?? new Map<string | number, PostExchange>();
       this.byProgressToken = byProgressToken;
       for (const token of exchange.progressTokens) byProgressToken.set(token, exchange);
     }
@@ -40,12 +39,12 @@ export class ExchangeRoutes {
 
   /** The exchange awaiting the response with this id. */
   forRequest(id: JSONRPCId | null): PostExchange | undefined {
-    return id === null ? undefined : this.byRequest?.get(idKey(id));
+    return id === null ? undefined : this.byRequest?.get(id);
   }
 
   /** The exchange whose request asked for this progress token. */
   forProgressToken(token: string | number): PostExchange | undefined {
-    return this.byProgressToken?.get(idKey(token));
+    return this.byProgressToken?.get(token);
   }
 
   /** The open exchange whose answer has this stream id. */
@@ -73,9 +72,8 @@ export class ExchangeRoutes {
   settle(exchange: PostExchange, responses: readonly JSONRPCResponse[]): boolean {
     for (const response of responses) {
       if (response.id === null) continue;
-      const key = idKey(response.id);
-      this.byRequest?.delete(key);
-      exchange.pending.delete(key);
+      this.byRequest?.delete(response.id);
+      exchange.pending.delete(response.id);
     }
     if (exchange.pending.size > 0) return false;
     exchange.done = true;
@@ -99,6 +97,11 @@ export class ExchangeRoutes {
   }
 
   /** True while the exchange answered on this stream id is open. */
+  /** The open exchanges, in the order they were added. */
+  exchanges(): Iterable<PostExchange> {
+    return this.open?.values() ?? [];
+  }
+
   isOpenStream(streamId: string): boolean {
     return this.open?.has(streamId) ?? false;
   }

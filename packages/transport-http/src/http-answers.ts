@@ -48,6 +48,8 @@ export function accepts(accept: string | undefined, mediaType: string): boolean 
 
 /** True when a `Content-Type` header names the media type (parameters such as charset allowed). */
 export function hasContentType(contentType: string | undefined, mediaType: string): boolean {
+  // The usual header is the bare media type: no parsing then.
+  if (contentType === "application/json" && mediaType === contentType) return true;
   return contentType?.split(";")[0]?.trim().toLowerCase() === mediaType;
 }
 

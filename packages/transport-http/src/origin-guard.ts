@@ -35,23 +35,27 @@ function hostName(host: string): string {
   return colon === -1 ? lower : lower.slice(0, colon);
 }
 
+/** `allowed` already in lower case. */
 function hostMatches(host: string, allowed: readonly string[]): boolean {
   const lower = host.toLowerCase();
-  const name = hostName(lower);
-  return allowed.some((entry) => {
-    const candidate = entry.toLowerCase();
-    return candidate === lower || candidate === name;
-  });
+  return allowed.includes(lower) || allowed.includes(hostName(lower));
 }
 
 /** Creates the `Host`/`Origin` check (MCP 2025-11-25 transports: invalid Origin ⇒ 403). */
 export function createOriginGuard(options: OriginGuardOptions = {}): OriginGuard {
-  const allowedHosts = options.allowedHosts ?? LOCALHOST_NAMES;
+  const configuredHosts = options.allowedHosts ?? LOCALHOST_NAMES;
+  const allowedHosts =
+    configuredHosts === "any" ? "any" : configuredHosts.map((entry) => entry.toLowerCase());
   const allowedOrigins = options.allowedOrigins;
+  // The last `Host` accepted: a client sends the same one with every request.
+  let acceptedHost: string | undefined;
   return (request) => {
     const host = headerOf(request.headers, "host");
-    if (allowedHosts !== "any" && (host === undefined || !hostMatches(host, allowedHosts))) {
-      return { message: `Forbidden: invalid Host: ${host ?? "(none)"}` };
+    if (allowedHosts !== "any" && (host === undefined || host !== acceptedHost)) {
+      if (host === undefined || !hostMatches(host, allowedHosts)) {
+        return { message: `Forbidden: invalid Host: ${host ?? "(none)"}` };
+      }
+      acceptedHost = host;
     }
     const origin = headerOf(request.headers, "origin");
     if (origin === undefined || allowedOrigins === "any") return undefined;

@@ -1,8 +1,7 @@
-import type { Frame, JSONRPCResponse } from "@patchbay/jsonrpc-core";
+import type { Frame, JSONRPCId, JSONRPCResponse } from "@patchbay/jsonrpc-core";
 import { type AnswerText, answerSize, answerText, writePieces } from "./answer-text.js";
-import type { TimerHandle } from "./clock.js";
 import { type HttpResponseSink, LARGE_TEXT_LENGTH, utf8Bytes, utf8Length } from "./http-io.js";
-import { idKey, messagesOf, progressTokenOf } from "./message-keys.js";
+import { messagesOf, progressTokenOf } from "./message-keys.js";
 import type { ServerSseStream } from "./server-sse-stream.js";
 import type { ResponseMode } from "./session-settings.js";
 
@@ -10,10 +9,13 @@ import type { ResponseMode } from "./session-settings.js";
 export interface PostExchange {
   readonly mode: ResponseMode;
   readonly isBatch: boolean;
-  /** Keys ({@link idKey}) of the requests still unanswered. */
-  readonly pending: Set<string>;
-  /** Keys of the progress tokens its requests asked for. */
-  readonly progressTokens: readonly string[];
+  /**
+   * Ids of the requests still unanswered. A `Map`/`Set` keeps `1` and `"1"` apart (SameValueZero),
+   * so ids are their own keys.
+   */
+  readonly pending: Set<JSONRPCId>;
+  /** The progress tokens its requests asked for. */
+  readonly progressTokens: readonly (string | number)[];
   /** JSON answers: the responses gathered so far (invalid batch elements first), serialized. */
   readonly collected: AnswerText[];
   /**
@@ -30,8 +32,11 @@ export interface PostExchange {
    * their responses.
    */
   stream: ServerSseStream | undefined;
-  /** `auto` mode: the timer that opens the SSE stream of an answer still pending after a while. */
-  streamTimer: TimerHandle | undefined;
+  /**
+   * `auto` mode: when the SSE stream of an answer still pending opens (clock time; the session's one
+   * timer checks its exchanges in order); `undefined` once decided or without keep-alives.
+   */
+  streamDeadline: number | undefined;
   /** `auto` mode: settles the wait for the answer's format (see {@link markDecided}). */
   decided: (() => void) | undefined;
   /** The answer's id in the event store, stable across resumptions. */
@@ -54,13 +59,13 @@ export function createPostExchange(
   streamId: string,
   headers: Readonly<Record<string, string>>,
 ): PostExchange {
-  const pending = new Set<string>();
-  const progressTokens: string[] = [];
+  const pending = new Set<JSONRPCId>();
+  const progressTokens: (string | number)[] = [];
   for (const message of messagesOf(frame)) {
     if (!("method" in message) || !("id" in message)) continue;
-    pending.add(idKey(message.id));
+    pending.add(message.id);
     const token = progressTokenOf(message);
-    if (token !== undefined) progressTokens.push(idKey(token));
+    if (token !== undefined) progressTokens.push(token);
   }
   return {
     mode,
@@ -72,7 +77,7 @@ export function createPostExchange(
     response,
     headers,
     stream: undefined,
-    streamTimer: undefined,
+    streamDeadline: undefined,
     decided: undefined,
     streamId,
     done: false,

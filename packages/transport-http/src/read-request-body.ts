@@ -7,17 +7,20 @@ import { BodyTooLargeError } from "./read-body.js";
  * is over `maxBodyBytes`. A body read to its end leaves the connection usable; one too large even to
  * drain gets `Connection: close`.
  */
-export async function readBodyOrRefuse(
+export function readBodyOrRefuse(
   request: Pick<HttpRequestView, "readBody">,
   response: HttpResponseSink,
   maxBodyBytes: number,
 ): Promise<string | undefined> {
+  // The body's own promise, with the refusal chained on (no async wrapper: one tick less).
   try {
-    return await request.readBody(maxBodyBytes);
+    return request.readBody(maxBodyBytes).then(undefined, (error: unknown) => {
+      if (!(error instanceof BodyTooLargeError)) throw error;
+      const headers: Record<string, string> = error.drained ? {} : { connection: "close" };
+      writeJsonError(response, 413, HTTP_ERROR_CODE, error.message, headers);
+      return undefined;
+    });
   } catch (error) {
-    if (!(error instanceof BodyTooLargeError)) throw error;
-    const headers: Record<string, string> = error.drained ? {} : { connection: "close" };
-    writeJsonError(response, 413, HTTP_ERROR_CODE, error.message, headers);
-    return undefined;
+    return Promise.reject(error);
   }
 }

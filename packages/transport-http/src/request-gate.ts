@@ -44,6 +44,27 @@ export async function admitHttpRequest<Request>(
   response: HttpResponseSink,
   gate: RequestGate<Request>,
 ): Promise<Admission> {
+  return (
+    admitWithoutHook(request, response, gate) ?? (await authenticateRequest(raw, response, gate))
+  );
+}
+
+/** Admitted without an `authenticate` hook: one object for every request. */
+const ADMITTED: Admission = Object.freeze({
+  admitted: true,
+  authInfo: undefined,
+  identity: undefined,
+});
+
+/**
+ * The checks of {@link admitHttpRequest} that need no waiting: the admission (or refusal, already
+ * answered), or `undefined` when the `authenticate` hook still has to run.
+ */
+export function admitWithoutHook<Request>(
+  request: HasHttpHeaders & { readonly method?: string | undefined },
+  response: HttpResponseSink,
+  gate: RequestGate<Request>,
+): Admission | undefined {
   if (gate.closing()) {
     writeJsonError(response, 503, HTTP_ERROR_CODE, "Service Unavailable: server is closing", {
       connection: "close",
@@ -61,9 +82,16 @@ export async function admitHttpRequest<Request>(
     });
     return { admitted: false };
   }
-  if (gate.authenticate === undefined) {
-    return { admitted: true, authInfo: undefined, identity: undefined };
-  }
+  return gate.authenticate === undefined ? ADMITTED : undefined;
+}
+
+/** The `authenticate` hook's part of {@link admitHttpRequest}. */
+export async function authenticateRequest<Request>(
+  raw: Request,
+  response: HttpResponseSink,
+  gate: RequestGate<Request>,
+): Promise<Admission> {
+  if (gate.authenticate === undefined) return ADMITTED;
   const result = await gate.authenticate(raw);
   if (result.ok) {
     return {

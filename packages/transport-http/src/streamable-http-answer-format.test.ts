@@ -77,6 +77,26 @@ const work = (id: number, progressToken?: string) => ({
   method: "work",
   params: progressToken === undefined ? {} : { _meta: { progressToken } },
 });
+/**
+ * POSTs a frame whose answer the script holds back; resolves once the server has it, with the
+ * pending answer (wrapped: an async function returning the fetch itself would wait for it).
+ */
+async function postDelivered(
+  url: string,
+  sessionId: string,
+  frame: Frame,
+  nextWork: () => Promise<StreamableHttpServerTransport>,
+): Promise<{ response: Promise<Response> }> {
+  const delivered = nextWork();
+  const response = fetch(url, {
+    method: "POST",
+    headers: { accept: POST_ACCEPT, "content-type": "application/json", ...headersFor(sessionId) },
+    body: JSON.stringify(frame),
+  });
+  await delivered;
+  return { response };
+}
+
 const log = { jsonrpc: "2.0" as const, method: "notifications/message", params: { level: "info" } };
 
 describe("auto response mode (the default)", () => {
@@ -208,17 +228,7 @@ describe("auto response mode (the default)", () => {
       { clock, keepAliveIntervalMs: 5000 },
     );
     const sessionId = await openSession(url);
-    const delivered = nextWork();
-    const response = fetch(url, {
-      method: "POST",
-      headers: {
-        accept: POST_ACCEPT,
-        "content-type": "application/json",
-        ...headersFor(sessionId),
-      },
-      body: JSON.stringify(work(6)),
-    });
-    await delivered;
+    const { response } = await postDelivered(url, sessionId, work(6), nextWork);
     // Nothing was written yet: only the timer opens the stream (without it this fetch never resolves).
     clock.advance(5000);
     const opened = await response;
@@ -227,6 +237,44 @@ describe("auto response mode (the default)", () => {
     const text = await opened.text();
     expect(parseSse(text)[0]).toEqual({ id: expect.any(String), retry: 1000, data: "" });
     expect(sseMessages(text)).toEqual([{ jsonrpc: "2.0", id: 6, result: { late: true } }]);
+  });
+
+  it("opens each pending answer's stream keepAliveIntervalMs after its own POST, not before", async () => {
+    const clock = createManualClock();
+    const answers = new Map<JSONRPCId, () => Promise<void>>();
+    const { url, nextWork } = await startScripted(
+      async (send, request) => {
+        const id = request.id as JSONRPCId;
+        answers.set(id, () => send({ jsonrpc: "2.0", id, result: { id } }));
+      },
+      { clock, keepAliveIntervalMs: 5000 },
+    );
+    const sessionId = await openSession(url);
+    const postWork = (id: number) => postDelivered(url, sessionId, work(id), nextWork);
+    const { response: first } = await postWork(1);
+    clock.advance(2000);
+    const { response: second } = await postWork(2);
+    const { response: third } = await postWork(3);
+    // The first POST's interval is over: its stream opens; the later two still wait.
+    clock.advance(3000);
+    const firstOpened = await first;
+    expect(firstOpened.headers.get("content-type")).toBe("text/event-stream");
+    await answers.get(2)?.();
+    const secondAnswer = await second;
+    expect(secondAnswer.headers.get("content-type")).toBe("application/json");
+    expect(await secondAnswer.json()).toEqual({ jsonrpc: "2.0", id: 2, result: { id: 2 } });
+    // The third POST's interval ends 5000 ms after it came: its stream opens then.
+    clock.advance(2000);
+    const thirdOpened = await third;
+    expect(thirdOpened.headers.get("content-type")).toBe("text/event-stream");
+    await answers.get(1)?.();
+    await answers.get(3)?.();
+    expect(sseMessages(await firstOpened.text())).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { id: 1 } },
+    ]);
+    expect(sseMessages(await thirdOpened.text())).toEqual([
+      { jsonrpc: "2.0", id: 3, result: { id: 3 } },
+    ]);
   });
 
   it("makes an undecided answer a primed stream when the server closes it for polling (closeRequestStream)", async () => {

@@ -18,7 +18,7 @@ import { type HttpRequestView, type HttpResponseSink, randomId } from "./http-io
 import { isModernRequest } from "./modern-http-request.js";
 import { handleModernRequest } from "./modern-post.js";
 import { createOriginGuard } from "./origin-guard.js";
-import { admitHttpRequest, type RequestGate } from "./request-gate.js";
+import { admitWithoutHook, authenticateRequest, type RequestGate } from "./request-gate.js";
 import type { StreamableHttpAdoption } from "./session-adoption.js";
 import {
   DEFAULT_MAX_SESSIONS,
@@ -76,7 +76,10 @@ export function createStreamableHttpCore<Request>(
     parsedBody?: unknown,
   ): Promise<void> => {
     try {
-      const admission = await admitHttpRequest(request, request.raw, response, gate);
+      // Without an `authenticate` hook nothing here waits: no promise per request.
+      const admission =
+        admitWithoutHook(request, response, gate) ??
+        (await authenticateRequest(request.raw, response, gate));
       if (!admission.admitted) return;
       const method = request.method;
       const { authInfo, identity } = admission;

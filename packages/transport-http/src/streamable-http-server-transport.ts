@@ -11,6 +11,8 @@ import {
   TransportEvents,
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
+import type { TimerHandle } from "./clock.js";
+import { MCP_SESSION_ID_HEADER } from "./constants.js";
 import { ExchangeRoutes } from "./exchange-routes.js";
 import { type HttpResponseSink, randomId } from "./http-io.js";
 import { IdleTimer, type IdleTimerOwner } from "./idle-timer.js";
@@ -49,6 +51,8 @@ const MAX_RESUMABLE_POST_STREAMS = 100;
 export class StreamableHttpServerTransport implements Transport {
   /** The `Mcp-Session-Id` of this session; `undefined` in stateless mode. */
   readonly sessionId: string | undefined;
+  /** @internal The `Mcp-Session-Id` response header (none in stateless mode), made once. */
+  readonly sessionHeaders: Readonly<Record<string, string>>;
   /** The protocol revision the client asked for or last announced. */
   protocolVersion: string;
   /**
@@ -78,6 +82,8 @@ export class StreamableHttpServerTransport implements Transport {
    */
   private readonly streamPrefix = randomId();
   private postCount = 0;
+  /** The timer that opens the streams of `auto` answers still pending (see {@link armStreamTimer}). */
+  private streamTimer: TimerHandle | undefined;
   private readonly onEnded: (transport: StreamableHttpServerTransport) => void;
 
   /** @internal Created by the handler; not meant to be constructed by users. */
@@ -91,6 +97,9 @@ export class StreamableHttpServerTransport implements Transport {
     onEnded: (transport: StreamableHttpServerTransport) => void;
   }) {
     this.sessionId = init.sessionId;
+    this.sessionHeaders = Object.freeze(
+      init.sessionId === undefined ? {} : { [MCP_SESSION_ID_HEADER]: init.sessionId },
+    );
     this.protocolVersion = init.protocolVersion;
     this.newestClientVersion = init.protocolVersion;
     this.settings = init.settings;
@@ -144,6 +153,10 @@ export class StreamableHttpServerTransport implements Transport {
       return;
     }
     const related = options?.relatedRequestId;
+    if (!Array.isArray(frame)) {
+      await this.route(frame as JSONRPCMessage, related);
+      return;
+    }
     await Promise.all(messagesOf(frame).map((message) => this.route(message, related)));
   }
 
@@ -207,6 +220,8 @@ export class StreamableHttpServerTransport implements Transport {
   end(event: TransportCloseEvent): void {
     if (this.events.closed) return;
     this.idleTimer.stop();
+    if (this.streamTimer !== undefined) this.settings.clock.clearTimeout(this.streamTimer);
+    this.streamTimer = undefined;
     const open = this.routes.clear();
     for (const exchange of open) abandonPostExchange(exchange);
     this.standaloneChannel?.end();
@@ -267,10 +282,9 @@ export class StreamableHttpServerTransport implements Transport {
       // still running after a keep-alive interval gets its stream (keep-alives, resumability).
       const delay = this.settings.keepAliveIntervalMs;
       if (delay > 0) {
-        exchange.streamTimer = this.settings.clock.setTimeout(() => {
-          exchange.streamTimer = undefined;
-          if (!exchange.done && isUndecided(exchange)) this.openAnswerStream(exchange);
-        }, delay);
+        exchange.streamDeadline = this.settings.clock.now() + delay;
+        // One timer per session instead of one per POST: it opens the streams that are due.
+        if (this.streamTimer === undefined) this.armStreamTimer(delay);
       }
       const decided = new Promise<void>((resolve) => {
         exchange.decided = resolve;
@@ -319,11 +333,32 @@ export class StreamableHttpServerTransport implements Transport {
     return { stream, ready };
   }
 
-  /** Clears the timer that would open an `auto` answer's stream. */
+  /** Stops the session's timer from opening an `auto` answer's stream. */
   private stopStreamTimer(exchange: PostExchange): void {
-    if (exchange.streamTimer === undefined) return;
-    this.settings.clock.clearTimeout(exchange.streamTimer);
-    exchange.streamTimer = undefined;
+    exchange.streamDeadline = undefined;
+  }
+
+  /**
+   * Arms the session's one `auto` stream timer: when it fires, it opens the stream of every answer
+   * still undecided at its deadline and waits for the next deadline. Exchanges are kept in the order
+   * they came, so their deadlines are in order too.
+   */
+  private armStreamTimer(delayMs: number): void {
+    this.streamTimer = this.settings.clock.setTimeout(() => {
+      this.streamTimer = undefined;
+      const now = this.settings.clock.now();
+      for (const exchange of this.routes.exchanges()) {
+        const deadline = exchange.streamDeadline;
+        if (deadline === undefined) continue;
+        // (A deadline further away than one interval means the clock went back: due now.)
+        if (deadline > now && deadline - now <= this.settings.keepAliveIntervalMs) {
+          this.armStreamTimer(deadline - now);
+          return;
+        }
+        exchange.streamDeadline = undefined;
+        if (!exchange.done && isUndecided(exchange)) this.openAnswerStream(exchange);
+      }
+    }, delayMs);
   }
 
   /** @internal Opens the standalone GET stream; false when one is already open. */

@@ -37,8 +37,10 @@ export async function createStreamableHttpServer(
   const handler = createStreamableHttpHandler(options);
   const bound = await listenLoopback(
     (request, response) => {
-      const pathname = new URL(request.url ?? "/", "http://localhost").pathname;
-      if (pathname !== path) {
+      // The usual request names the endpoint exactly; anything else (a query, `..`, escapes) is
+      // parsed as a URL.
+      const url = request.url ?? "/";
+      if (url !== path && new URL(url, "http://localhost").pathname !== path) {
         writeJsonError(response, 404, -32000, "Not Found");
         return;
       }

@@ -119,15 +119,18 @@ function checkBatch(
   return true;
 }
 
-/** Hands the frame to the transport: 202 for notifications and responses, an exchange for requests. */
-async function deliverPost(
+/**
+ * Hands the frame to the transport: 202 for notifications and responses, an exchange for requests
+ * (its promise, settled once the answer's headers are written).
+ */
+function deliverPost(
   context: EndpointContext,
   request: HttpRequestView,
   response: HttpResponseSink,
   post: PostFrame,
   transport: StreamableHttpServerTransport,
   authInfo: unknown,
-): Promise<void> {
+): Promise<void> | undefined {
   const { frame, messages, rejected } = post;
   // `authInfo`, `requestInfo.headers` and the two `close…SSEStream` callbacks are the names the
   // official SDK hands to its request handlers (the callbacks switch a client to SSE polling).
@@ -157,9 +160,9 @@ async function deliverPost(
     if (transport.sessionId === undefined) {
       queueMicrotask(() => transport.end({ initiator: "remote", details: { reason: "answered" } }));
     }
-    return;
+    return undefined;
   }
-  await transport.exchange(
+  return transport.exchange(
     frame,
     info,
     response,
