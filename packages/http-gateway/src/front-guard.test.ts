@@ -1,5 +1,5 @@
-import { createFrameDecoder, createMemoryTransportPair, type Frame } from "@patchbay/jsonrpc-core";
-import { createManualClock } from "@patchbay/jsonrpc-core/testing";
+import { createMemoryTransportPair, type Frame } from "@patchbay/jsonrpc-core";
+import { createManualClock, decodeRelayedResult } from "@patchbay/jsonrpc-core/testing";
 import { describe, expect, it } from "vitest";
 import { type FrontRequestEnd, guardFrontTransport } from "./front-guard.js";
 
@@ -111,20 +111,7 @@ describe("guardFrontTransport", () => {
 
   describe("maxResultBytes", () => {
     /** A result as a relay keeps it (decoded from a stdio line with `relayLargeResults`). */
-    function relayedResult(text: string): unknown {
-      let result: unknown;
-      const decoder = createFrameDecoder({
-        relayLargeResults: true,
-        onFrame: (frame) => {
-          result = (frame as { result: unknown }).result;
-        },
-        onError: (error) => {
-          throw error;
-        },
-      });
-      decoder.push(Buffer.from(`{"jsonrpc":"2.0","id":9,"result":${text}}\n`));
-      return result;
-    }
+    const relayedResult = (text: string): unknown => decodeRelayedResult(text, { id: 9 }).result;
 
     it("fails a larger result with -32010 naming its size, and passes one within it", async () => {
       const { client, guarded, toClient, arrived } = await setUp({ maxResultBytes: 100 });

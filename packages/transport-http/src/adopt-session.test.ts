@@ -4,15 +4,12 @@ import {
   openSession,
   openSse,
   post,
+  sessionHeaders,
   startTestServer,
   type TestServer,
 } from "./test-support/http-fixtures.js";
 
 const ping = (id: number) => ({ jsonrpc: "2.0" as const, id, method: "ping" });
-const headersFor = (sessionId: string) => ({
-  "mcp-session-id": sessionId,
-  "mcp-protocol-version": "2025-11-25",
-});
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -32,7 +29,7 @@ describe("adoptSession", () => {
   it("serves a session created by another handler, with the same id and identity", async () => {
     const { a, b } = await twoReplicas();
     const sessionId = await openSession(a.url);
-    expect((await post(b.url, ping(1), headersFor(sessionId))).status).toBe(404);
+    expect((await post(b.url, ping(1), sessionHeaders(sessionId))).status).toBe(404);
     const transport = await b.handler.adoptSession(sessionId, {
       protocolVersion: "2025-11-25",
       request: { headers: {} } as never,
@@ -40,7 +37,7 @@ describe("adoptSession", () => {
     });
     expect(transport.sessionId).toBe(sessionId);
     expect(b.handler.sessionCount).toBe(1);
-    const answer = await post(b.url, ping(2), headersFor(sessionId));
+    const answer = await post(b.url, ping(2), sessionHeaders(sessionId));
     expect(answer.status).toBe(200);
     expect(answer.text).toContain('"echo":"ping"');
   });
@@ -69,19 +66,19 @@ describe("adoptSession", () => {
       request: { headers: {} } as never,
       authInfo: "alice",
     });
-    expect((await post(b.url, ping(1), { ...headersFor("s-1"), "x-user": "bob" })).status).toBe(
+    expect((await post(b.url, ping(1), { ...sessionHeaders("s-1"), "x-user": "bob" })).status).toBe(
       404,
     );
-    expect((await post(b.url, ping(2), { ...headersFor("s-1"), "x-user": "alice" })).status).toBe(
-      200,
-    );
+    expect(
+      (await post(b.url, ping(2), { ...sessionHeaders("s-1"), "x-user": "alice" })).status,
+    ).toBe(200);
   });
 
   it("resumes the standalone stream of another handler from the shared store", async () => {
     const { a, b } = await twoReplicas();
     const sessionId = await openSession(a.url);
     const stream = await openSse(a.url, {
-      headers: { ...headersFor(sessionId), accept: "text/event-stream" },
+      headers: { ...sessionHeaders(sessionId), accept: "text/event-stream" },
     });
     const priming = await stream.event(0);
     const serverSide = a.handler.getSession(sessionId);
@@ -98,7 +95,7 @@ describe("adoptSession", () => {
     expect(priming.id).toBeTruthy();
     const resumed = await openSse(b.url, {
       headers: {
-        ...headersFor(sessionId),
+        ...sessionHeaders(sessionId),
         accept: "text/event-stream",
         "last-event-id": first.id as string,
       },

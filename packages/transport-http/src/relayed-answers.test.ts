@@ -1,4 +1,5 @@
-import { createFrameDecoder, type JSONRPCResponse } from "@patchbay/jsonrpc-core";
+import type { JSONRPCResponse } from "@patchbay/jsonrpc-core";
+import { decodeRelayedResult } from "@patchbay/jsonrpc-core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { answerText } from "./answer-text.js";
 import { createInMemoryEventStore } from "./event-store.js";
@@ -8,6 +9,7 @@ import {
   openSse,
   parseSse,
   post,
+  sessionHeaders,
   startTestServer,
   type TestServer,
 } from "./test-support/http-fixtures.js";
@@ -20,32 +22,10 @@ import { createWebStreamableHttpHandler } from "./web-streamable-http-handler.js
  */
 const RESULT_TEXT = `{ "content" : [ { "type":"text", "text":"\\u0041${"é".repeat(40_000)}${"x".repeat(30_000)}" } ], "isError" : false }`;
 
-/** Decodes a backend's response line with `relayLargeResults`, in 16 KiB chunks as a pipe delivers. */
-function relayedResult(text = RESULT_TEXT): { result: unknown; chunks: Uint8Array[] } {
-  const bytes = Buffer.from(`{"jsonrpc":"2.0","id":41,"result":${text}}\n`);
-  const chunks: Uint8Array[] = [];
-  let result: unknown;
-  const decoder = createFrameDecoder({
-    relayLargeResults: true,
-    onFrame: (frame) => {
-      result = (frame as { result: unknown }).result;
-    },
-    onError: (error) => {
-      throw error;
-    },
-  });
-  for (let at = 0; at < bytes.length; at += 16 * 1024) {
-    const chunk = bytes.subarray(at, at + 16 * 1024);
-    chunks.push(chunk);
-    decoder.push(chunk);
-  }
-  return { result, chunks };
-}
+/** A backend's response carrying `text`, as the proxy decodes it: 16 KiB Buffers from a pipe. */
+const relayedResult = (text = RESULT_TEXT) =>
+  decodeRelayedResult(text, { id: 41, encode: (line) => Buffer.from(line) });
 
-const headersFor = (sessionId: string) => ({
-  "mcp-session-id": sessionId,
-  "mcp-protocol-version": "2025-11-25",
-});
 const work = (id: number) => ({ jsonrpc: "2.0" as const, id, method: "work" });
 
 let server: TestServer | undefined;
@@ -107,7 +87,7 @@ describe("a relayed result (kept by a relay's frame decoder)", () => {
   it("is written byte for byte in a JSON answer, with its exact content-length", async () => {
     const url = await startRelaying();
     const sessionId = await openSession(url);
-    const answer = await post(url, work(3), headersFor(sessionId));
+    const answer = await post(url, work(3), sessionHeaders(sessionId));
     expect(answer.headers.get("content-type")).toBe("application/json");
     const expected = `{"jsonrpc":"2.0","id":3,"result":${RESULT_TEXT}}`;
     expect(answer.text === expected).toBe(true);
@@ -134,7 +114,7 @@ describe("a relayed result (kept by a relay's frame decoder)", () => {
       eventStore: createInMemoryEventStore(),
     });
     const sessionId = await openSession(url);
-    const answer = await post(url, work(6), headersFor(sessionId));
+    const answer = await post(url, work(6), sessionHeaders(sessionId));
     expect(answer.headers.get("content-type")).toBe("text/event-stream");
     const events = parseSse(answer.text);
     const expected = `{"jsonrpc":"2.0","id":6,"result":${RESULT_TEXT}}`;
@@ -146,7 +126,7 @@ describe("a relayed result (kept by a relay's frame decoder)", () => {
       headers: {
         accept: "text/event-stream",
         "last-event-id": priming?.id as string,
-        ...headersFor(sessionId),
+        ...sessionHeaders(sessionId),
       },
     });
     const replayed = JSON.parse((await resumed.event(0)).data) as unknown;
@@ -158,11 +138,11 @@ describe("a relayed result (kept by a relay's frame decoder)", () => {
     const expected = `{"jsonrpc":"2.0","id":7,"result":${RESULT_TEXT}}`;
     const url = await startRelaying({ maxResponseBytes: expected.length - 1 });
     const sessionId = await openSession(url);
-    const refused = await post(url, work(7), headersFor(sessionId));
+    const refused = await post(url, work(7), sessionHeaders(sessionId));
     expect(JSON.parse(refused.text)).toMatchObject({ id: 7, error: { code: -32011 } });
     await server?.close();
     const roomy = await startRelaying({ maxResponseBytes: expected.length });
-    const answer = await post(roomy, work(7), headersFor(await openSession(roomy)));
+    const answer = await post(roomy, work(7), sessionHeaders(await openSession(roomy)));
     expect(answer.text === expected).toBe(true);
   });
 
@@ -172,7 +152,7 @@ describe("a relayed result (kept by a relay's frame decoder)", () => {
     const withCr = RESULT_TEXT.replace('"isError" :', '"isError" :\r');
     const url = await startRelaying({ responseMode: "sse" }, withCr);
     const sessionId = await openSession(url);
-    const answer = await post(url, work(8), headersFor(sessionId));
+    const answer = await post(url, work(8), sessionHeaders(sessionId));
     const message = parseSse(answer.text).find((event) => event.data !== "");
     expect(message?.data).toBe(
       JSON.stringify({ jsonrpc: "2.0", id: 8, result: JSON.parse(withCr) }),
@@ -207,7 +187,10 @@ describe("a relayed result (kept by a relay's frame decoder)", () => {
         );
       const opened = await post(initializeRequest(0));
       await opened.text();
-      const answer = await post(work(9), headersFor(opened.headers.get("mcp-session-id") ?? ""));
+      const answer = await post(
+        work(9),
+        sessionHeaders(opened.headers.get("mcp-session-id") ?? ""),
+      );
       const expected = `{"jsonrpc":"2.0","id":9,"result":${RESULT_TEXT}}`;
       expect((await answer.text()) === expected).toBe(true);
       expect(answer.headers.get("content-length")).toBe(String(Buffer.byteLength(expected)));

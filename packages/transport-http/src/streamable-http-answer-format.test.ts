@@ -11,15 +11,12 @@ import {
   POST_ACCEPT,
   parseSse,
   post,
+  sessionHeaders,
   sseMessages,
   startTestServer,
   type TestServer,
 } from "./test-support/http-fixtures.js";
 
-const headersFor = (sessionId: string, version = "2025-11-25") => ({
-  "mcp-session-id": sessionId,
-  "mcp-protocol-version": version,
-});
 const BATCH_REVISION = "2025-03-26";
 
 let server: TestServer | undefined;
@@ -90,7 +87,11 @@ async function postDelivered(
   const delivered = nextWork();
   const response = fetch(url, {
     method: "POST",
-    headers: { accept: POST_ACCEPT, "content-type": "application/json", ...headersFor(sessionId) },
+    headers: {
+      accept: POST_ACCEPT,
+      "content-type": "application/json",
+      ...sessionHeaders(sessionId),
+    },
     body: JSON.stringify(frame),
   });
   await delivered;
@@ -111,7 +112,7 @@ describe("auto response mode (the default)", () => {
     const answer = await post(
       server.url,
       { jsonrpc: "2.0", id: 2, method: "ping" },
-      headersFor(sessionId),
+      sessionHeaders(sessionId),
     );
     expect(answer.headers.get("content-type")).toBe("application/json");
     expect(answer.headers.get("mcp-session-id")).toBe(sessionId);
@@ -127,7 +128,7 @@ describe("auto response mode (the default)", () => {
       await send({ jsonrpc: "2.0", id: request.id as JSONRPCId, result: { done: true } });
     });
     const sessionId = await openSession(url);
-    const answer = await post(url, work(3), headersFor(sessionId));
+    const answer = await post(url, work(3), sessionHeaders(sessionId));
     expect(answer.headers.get("content-type")).toBe("text/event-stream");
     const events = parseSse(answer.text);
     // 2025-11-25 with the default in-memory store: the stream is resumable from its first event.
@@ -150,7 +151,7 @@ describe("auto response mode (the default)", () => {
       await send({ jsonrpc: "2.0", id: request.id as JSONRPCId, result: {} });
     });
     const sessionId = await openSession(url, "2025-06-18");
-    const answer = await post(url, work(4, "tok"), headersFor(sessionId, "2025-06-18"));
+    const answer = await post(url, work(4, "tok"), sessionHeaders(sessionId, "2025-06-18"));
     expect(answer.headers.get("content-type")).toBe("text/event-stream");
     // No priming event for a client before 2025-11-25.
     expect(parseSse(answer.text)).toHaveLength(2);
@@ -171,10 +172,10 @@ describe("auto response mode (the default)", () => {
     });
     const sessionId = await openSession(url);
     const stream = await openSse(url, {
-      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+      headers: { accept: "text/event-stream", ...sessionHeaders(sessionId) },
     });
     await stream.event(0); // the GET stream's priming event
-    const answer = await post(url, work(5), headersFor(sessionId));
+    const answer = await post(url, work(5), sessionHeaders(sessionId));
     expect(answer.headers.get("content-type")).toBe("application/json");
     expect(JSON.parse(answer.text)).toEqual({ jsonrpc: "2.0", id: 5, result: {} });
     expect(JSON.parse((await stream.event(1)).data)).toEqual({
@@ -195,7 +196,7 @@ describe("auto response mode (the default)", () => {
       await send({ jsonrpc: "2.0", id: 2, result: { second: true } });
     });
     const sessionId = await openSession(url, BATCH_REVISION);
-    const headers = headersFor(sessionId, BATCH_REVISION);
+    const headers = sessionHeaders(sessionId, BATCH_REVISION);
     const plain = await post(
       url,
       [
@@ -285,7 +286,7 @@ describe("auto response mode (the default)", () => {
     });
     const sessionId = await openSession(url);
     const delivered = nextWork();
-    const pending = post(url, work(8), headersFor(sessionId));
+    const pending = post(url, work(8), sessionHeaders(sessionId));
     const transport = await delivered;
     expect(transport.closeRequestStream(8)).toBe(true);
     const closed = await pending;
@@ -297,7 +298,7 @@ describe("auto response mode (the default)", () => {
       headers: {
         accept: "text/event-stream",
         "last-event-id": priming?.id as string,
-        ...headersFor(sessionId),
+        ...sessionHeaders(sessionId),
       },
     });
     expect(JSON.parse((await resumed.event(0)).data)).toEqual({
@@ -314,7 +315,7 @@ describe("auto response mode (the default)", () => {
     const answer = await post(
       server.url,
       { jsonrpc: "2.0", id: 2, method: "ping" },
-      headersFor(sessionId),
+      sessionHeaders(sessionId),
     );
     expect(answer.headers.get("content-type")).toBe("text/event-stream");
     expect(parseSse(answer.text)[0]).toEqual({ id: expect.any(String), retry: 1000, data: "" });
@@ -339,7 +340,7 @@ describe("auto response mode (the default)", () => {
         { responseMode },
       );
       const sessionId = await openSession(url);
-      const answer = await post(url, work(9), headersFor(sessionId));
+      const answer = await post(url, work(9), sessionHeaders(sessionId));
       if (responseMode === "auto") {
         expect(answer.headers.get("content-type")).toBe("application/json");
         expect(answer.headers.get("content-length")).toBe(String(Buffer.byteLength(answer.text)));

@@ -9,16 +9,13 @@ import {
   parseSse,
   post,
   rawRequest,
+  sessionHeaders,
   sseMessages,
   startTestServer,
   type TestServer,
 } from "./test-support/http-fixtures.js";
 
 const ping = (id: number | string) => ({ jsonrpc: "2.0" as const, id, method: "ping" });
-const headersFor = (sessionId: string, version = "2025-11-25") => ({
-  "mcp-session-id": sessionId,
-  "mcp-protocol-version": version,
-});
 
 /** The newest revision that has batches (2025-06-18 removed them). */
 const BATCH_REVISION = "2025-03-26";
@@ -68,7 +65,7 @@ describe("POST", () => {
     // request with MCP-Protocol-Version 2025-03-26 that still expects a priming event.
     const { url } = await start({ retryIntervalMs: 500, responseMode: "sse" });
     const sessionId = await openSession(url, "2025-11-25");
-    const answer = await post(url, ping(2), headersFor(sessionId, "2025-03-26"));
+    const answer = await post(url, ping(2), sessionHeaders(sessionId, "2025-03-26"));
     expect(parseSse(answer.text)[0]).toEqual({ id: expect.any(String), retry: 500, data: "" });
   });
 
@@ -83,7 +80,7 @@ describe("POST", () => {
   it("answers requests as one JSON body in json response mode", async () => {
     const { url } = await start({ responseMode: "json" });
     const sessionId = await openSession(url);
-    const answer = await post(url, ping(7), headersFor(sessionId));
+    const answer = await post(url, ping(7), sessionHeaders(sessionId));
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-type")).toBe("application/json");
     expect(JSON.parse(answer.text)).toEqual({ jsonrpc: "2.0", id: 7, result: { echo: "ping" } });
@@ -95,7 +92,7 @@ describe("POST", () => {
     const answer = await post(
       url,
       { jsonrpc: "2.0", method: "notifications/x" },
-      headersFor(sessionId),
+      sessionHeaders(sessionId),
     );
     expect(answer.status).toBe(202);
     expect(answer.text).toBe("");
@@ -104,7 +101,11 @@ describe("POST", () => {
   it("answers a response (to a server request) with 202", async () => {
     const { url } = await start();
     const sessionId = await openSession(url);
-    const answer = await post(url, { jsonrpc: "2.0", id: 5, result: {} }, headersFor(sessionId));
+    const answer = await post(
+      url,
+      { jsonrpc: "2.0", id: 5, result: {} },
+      sessionHeaders(sessionId),
+    );
     expect(answer.status).toBe(202);
   });
 
@@ -114,7 +115,7 @@ describe("POST", () => {
     const answer = await post(
       url,
       [ping(1), { jsonrpc: "2.0", method: "notifications/x" }, ping("b")],
-      headersFor(sessionId, BATCH_REVISION),
+      sessionHeaders(sessionId, BATCH_REVISION),
     );
     expect(answer.status).toBe(200);
     const body = JSON.parse(answer.text) as { id: unknown }[];
@@ -124,7 +125,7 @@ describe("POST", () => {
   it("answers a batch in sse mode with every response on the stream", async () => {
     const { url } = await start({ responseMode: "sse" });
     const sessionId = await openSession(url, BATCH_REVISION);
-    const answer = await post(url, [ping(1), ping(2)], headersFor(sessionId, BATCH_REVISION));
+    const answer = await post(url, [ping(1), ping(2)], sessionHeaders(sessionId, BATCH_REVISION));
     expect(sseMessages(answer.text).map((message) => (message as { id: number }).id)).toEqual([
       1, 2,
     ]);
@@ -136,7 +137,7 @@ describe("POST", () => {
     const answer = await post(
       url,
       `[${JSON.stringify(ping(1))}, 5]`,
-      headersFor(sessionId, BATCH_REVISION),
+      sessionHeaders(sessionId, BATCH_REVISION),
     );
     const body = JSON.parse(answer.text) as { id: unknown; error?: { code: number } }[];
     expect(body).toHaveLength(2);
@@ -146,9 +147,9 @@ describe("POST", () => {
   it("refuses a batch for 2025-06-18 under the by-revision policy and accepts it for 2025-03-26", async () => {
     const { url } = await start({ batches: "by-revision", responseMode: "json" });
     const modern = await openSession(url, "2025-06-18");
-    expect((await post(url, [ping(1)], headersFor(modern, "2025-06-18"))).status).toBe(400);
+    expect((await post(url, [ping(1)], sessionHeaders(modern, "2025-06-18"))).status).toBe(400);
     const old = await openSession(url, "2025-03-26");
-    expect((await post(url, [ping(1)], headersFor(old, "2025-03-26"))).status).toBe(200);
+    expect((await post(url, [ping(1)], sessionHeaders(old, "2025-03-26"))).status).toBe(200);
   });
 
   it("refuses initialize inside a batch with 400", async () => {
@@ -179,7 +180,7 @@ describe("POST", () => {
 
   it("answers 404 with -32001 for an unknown session id", async () => {
     const { url } = await start();
-    const answer = await post(url, ping(1), headersFor("not-a-session"));
+    const answer = await post(url, ping(1), sessionHeaders("not-a-session"));
     expect(answer.status).toBe(404);
     expect(JSON.parse(answer.text)).toMatchObject({ error: { code: -32001 } });
   });
@@ -187,13 +188,13 @@ describe("POST", () => {
   it("answers 400 for initialize on a session that is already initialized", async () => {
     const { url } = await start();
     const sessionId = await openSession(url);
-    expect((await post(url, initializeRequest(3), headersFor(sessionId))).status).toBe(400);
+    expect((await post(url, initializeRequest(3), sessionHeaders(sessionId))).status).toBe(400);
   });
 
   it("answers 400 naming the supported revisions for an unsupported MCP-Protocol-Version", async () => {
     const { url } = await start();
     const sessionId = await openSession(url);
-    const answer = await post(url, ping(1), headersFor(sessionId, "1999-01-01"));
+    const answer = await post(url, ping(1), sessionHeaders(sessionId, "1999-01-01"));
     expect(answer.status).toBe(400);
     expect(answer.text).toContain("Unsupported protocol version: 1999-01-01");
     expect(answer.text).toContain("2025-11-25");
@@ -363,7 +364,7 @@ describe("related messages", () => {
       },
     });
     const sessionId = await openSession(url);
-    const answer = await post(url, ping(3), headersFor(sessionId));
+    const answer = await post(url, ping(3), sessionHeaders(sessionId));
     expect(sseMessages(answer.text)).toEqual([
       { jsonrpc: "2.0", method: "notifications/message", params: { level: "info" } },
       { jsonrpc: "2.0", id: 99, method: "sampling/createMessage" },
@@ -404,13 +405,13 @@ describe("related messages", () => {
     const sessionIds = [await openSession(url), await openSession(url)];
     const [first, second] = sessionIds as [string, string];
     const firstStream = await openSse(url, {
-      headers: { accept: "text/event-stream", ...headersFor(first) },
+      headers: { accept: "text/event-stream", ...sessionHeaders(first) },
     });
     await firstStream.event(0);
     const answer = await post(
       url,
       { jsonrpc: "2.0", id: 1, method: "broadcast" },
-      headersFor(second),
+      sessionHeaders(second),
     );
     // The caller's own notification rides its POST stream; the other session's goes to its GET stream.
     expect(sseMessages(answer.text)).toEqual([
@@ -459,7 +460,7 @@ describe("related messages", () => {
       headers: {
         accept: POST_ACCEPT,
         "content-type": "application/json",
-        ...headersFor(sessionId),
+        ...sessionHeaders(sessionId),
       },
       body: JSON.stringify({
         jsonrpc: "2.0",
@@ -471,7 +472,7 @@ describe("related messages", () => {
     const second = await post(
       url,
       { jsonrpc: "2.0", id: 2, method: "second" },
-      headersFor(sessionId),
+      sessionHeaders(sessionId),
     );
     await first.ended;
     expect(sseMessages(first.raw.join(""))).toEqual([
@@ -526,7 +527,7 @@ describe("related messages", () => {
       headers: {
         accept: POST_ACCEPT,
         "content-type": "application/json",
-        ...headersFor(sessionId),
+        ...sessionHeaders(sessionId),
       },
       body: JSON.stringify({ ...ping(4), params: { _meta: { progressToken: "tok" } } }),
     });

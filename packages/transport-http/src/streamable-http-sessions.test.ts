@@ -7,16 +7,13 @@ import {
   openSse,
   post,
   rawRequest,
+  sessionHeaders,
   startTestServer,
   type TestServer,
   waitUntil,
 } from "./test-support/http-fixtures.js";
 
 const ping = (id: number | string) => ({ jsonrpc: "2.0" as const, id, method: "ping" });
-const headersFor = (sessionId: string, version = "2025-11-25") => ({
-  "mcp-session-id": sessionId,
-  "mcp-protocol-version": version,
-});
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -35,10 +32,10 @@ describe("sessions", () => {
     const sessionId = await openSession(url);
     const closes: string[] = [];
     handler.getSession(sessionId)?.onClose((event) => closes.push(event.initiator));
-    const deleted = await rawRequest(url, { method: "DELETE", headers: headersFor(sessionId) });
+    const deleted = await rawRequest(url, { method: "DELETE", headers: sessionHeaders(sessionId) });
     expect(deleted.status).toBe(200);
     expect(closes).toEqual(["remote"]);
-    expect((await post(url, ping(1), headersFor(sessionId))).status).toBe(404);
+    expect((await post(url, ping(1), sessionHeaders(sessionId))).status).toBe(404);
     expect(handler.sessionCount).toBe(0);
   });
 
@@ -47,12 +44,12 @@ describe("sessions", () => {
     const { url, handler } = await start({ clock, sessionIdleTimeoutMs: 60_000 });
     const sessionId = await openSession(url);
     clock.advance(30_000);
-    expect((await post(url, ping(1), headersFor(sessionId))).status).toBe(200);
+    expect((await post(url, ping(1), sessionHeaders(sessionId))).status).toBe(200);
     clock.advance(59_000);
     expect(handler.sessionCount).toBe(1);
     clock.advance(1_000);
     expect(handler.sessionCount).toBe(0);
-    expect((await post(url, ping(2), headersFor(sessionId))).status).toBe(404);
+    expect((await post(url, ping(2), sessionHeaders(sessionId))).status).toBe(404);
   });
 
   it("keeps a session with an open GET stream past the TTL", async () => {
@@ -60,7 +57,7 @@ describe("sessions", () => {
     const { url, handler } = await start({ clock, sessionIdleTimeoutMs: 1000 });
     const sessionId = await openSession(url);
     const stream = await openSse(url, {
-      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+      headers: { accept: "text/event-stream", ...sessionHeaders(sessionId) },
     });
     await stream.event(0);
     clock.advance(5000);
@@ -187,7 +184,7 @@ describe("graceful close", () => {
     const closes: string[] = [];
     handler.getSession(sessionId)?.onClose((event) => closes.push(event.initiator));
     const stream = await openSse(url, {
-      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+      headers: { accept: "text/event-stream", ...sessionHeaders(sessionId) },
     });
     await stream.event(0);
     await handler.close();

@@ -7,16 +7,13 @@ import {
   parseSse,
   post,
   rawRequest,
+  sessionHeaders,
   startTestServer,
   type TestServer,
   waitUntil,
 } from "./test-support/http-fixtures.js";
 
 const ping = (id: number | string) => ({ jsonrpc: "2.0" as const, id, method: "ping" });
-const headersFor = (sessionId: string, version = "2025-11-25") => ({
-  "mcp-session-id": sessionId,
-  "mcp-protocol-version": version,
-});
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -34,7 +31,7 @@ describe("GET", () => {
     const { url, handler } = await start();
     const sessionId = await openSession(url);
     const stream = await openSse(url, {
-      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+      headers: { accept: "text/event-stream", ...sessionHeaders(sessionId) },
     });
     expect(stream.status).toBe(200);
     expect(stream.headers.get("x-accel-buffering")).toBe("no");
@@ -54,7 +51,7 @@ describe("GET", () => {
     const sessionId = await openSession(url, "2025-06-18");
     await handler.getSession(sessionId)?.send({ jsonrpc: "2.0", method: "notifications/early" });
     const stream = await openSse(url, {
-      headers: { accept: "text/event-stream", ...headersFor(sessionId, "2025-06-18") },
+      headers: { accept: "text/event-stream", ...sessionHeaders(sessionId, "2025-06-18") },
     });
     expect(JSON.parse((await stream.event(0)).data)).toMatchObject({
       method: "notifications/early",
@@ -66,18 +63,18 @@ describe("GET", () => {
     const { url, handler } = await start();
     const sessionId = await openSession(url);
     const first = await openSse(url, {
-      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+      headers: { accept: "text/event-stream", ...sessionHeaders(sessionId) },
     });
     await first.event(0);
     const second = await rawRequest(url, {
-      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+      headers: { accept: "text/event-stream", ...sessionHeaders(sessionId) },
     });
     expect(second.status).toBe(409);
     await handler.getSession(sessionId)?.send({ jsonrpc: "2.0", method: "notifications/still" });
     expect(JSON.parse((await first.event(1)).data)).toMatchObject({
       method: "notifications/still",
     });
-    expect((await post(url, ping(1), headersFor(sessionId))).status).toBe(200);
+    expect((await post(url, ping(1), sessionHeaders(sessionId))).status).toBe(200);
     first.abort();
   });
 
@@ -85,13 +82,13 @@ describe("GET", () => {
     const { url, handler } = await start();
     const sessionId = await openSession(url);
     const first = await openSse(url, {
-      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+      headers: { accept: "text/event-stream", ...sessionHeaders(sessionId) },
     });
     await first.event(0);
     first.abort();
     await waitUntil(() => handler.getSession(sessionId)?.hasStandaloneStream === false);
     const second = await openSse(url, {
-      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+      headers: { accept: "text/event-stream", ...sessionHeaders(sessionId) },
     });
     expect(second.status).toBe(200);
     second.abort();
@@ -101,7 +98,7 @@ describe("GET", () => {
     const { url } = await start();
     const sessionId = await openSession(url);
     const answer = await rawRequest(url, {
-      headers: { accept: "application/json", ...headersFor(sessionId) },
+      headers: { accept: "application/json", ...sessionHeaders(sessionId) },
     });
     expect(answer.status).toBe(406);
   });
@@ -110,7 +107,7 @@ describe("GET", () => {
     const { url } = await start({ standaloneStream: false });
     const sessionId = await openSession(url);
     const answer = await rawRequest(url, {
-      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+      headers: { accept: "text/event-stream", ...sessionHeaders(sessionId) },
     });
     expect(answer.status).toBe(405);
     expect(answer.headers.get("allow")).toBe("POST, DELETE");
@@ -120,13 +117,13 @@ describe("GET", () => {
     const { url, handler } = await start();
     const sessionId = await openSession(url);
     const get = await rawRequest(url, {
-      headers: { accept: "text/event-stream", ...headersFor(sessionId, "1999-01-01") },
+      headers: { accept: "text/event-stream", ...sessionHeaders(sessionId, "1999-01-01") },
     });
     expect(get.status).toBe(400);
     expect(get.text).toContain("Unsupported protocol version: 1999-01-01");
     const deleted = await rawRequest(url, {
       method: "DELETE",
-      headers: headersFor(sessionId, "1999-01-01"),
+      headers: sessionHeaders(sessionId, "1999-01-01"),
     });
     expect(deleted.status).toBe(400);
     expect(handler.sessionCount).toBe(1);
@@ -149,7 +146,7 @@ describe("GET", () => {
     const { url } = await start({ clock, keepAliveIntervalMs: 5000 });
     const sessionId = await openSession(url);
     const stream = await openSse(url, {
-      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+      headers: { accept: "text/event-stream", ...sessionHeaders(sessionId) },
     });
     await stream.event(0);
     clock.advance(4999);
@@ -167,7 +164,7 @@ describe("resumability", () => {
     const sessionId = await openSession(url);
     const transport = handler.getSession(sessionId);
     const standalone = await openSse(url, {
-      headers: { accept: "text/event-stream", ...headersFor(sessionId) },
+      headers: { accept: "text/event-stream", ...sessionHeaders(sessionId) },
     });
     const priming = await standalone.event(0);
     await transport?.send({ jsonrpc: "2.0", method: "notifications/one" });
@@ -177,12 +174,12 @@ describe("resumability", () => {
     // Sent while no stream is open: kept in the store, and buffered for the next stream.
     await transport?.send({ jsonrpc: "2.0", method: "notifications/two" });
     // Another stream's traffic must not be replayed on this one.
-    await post(url, ping(8), headersFor(sessionId));
+    await post(url, ping(8), sessionHeaders(sessionId));
     const resumed = await openSse(url, {
       headers: {
         accept: "text/event-stream",
         "last-event-id": priming.id as string,
-        ...headersFor(sessionId),
+        ...sessionHeaders(sessionId),
       },
     });
     expect(resumed.status).toBe(200);
@@ -227,7 +224,7 @@ describe("resumability", () => {
       headers: {
         accept: POST_ACCEPT,
         "content-type": "application/json",
-        ...headersFor(sessionId),
+        ...sessionHeaders(sessionId),
       },
       body: JSON.stringify(ping(11)),
     });
@@ -239,7 +236,7 @@ describe("resumability", () => {
       headers: {
         accept: "text/event-stream",
         "last-event-id": priming.id as string,
-        ...headersFor(sessionId),
+        ...sessionHeaders(sessionId),
       },
     });
     expect(JSON.parse((await resumed.event(0)).data)).toEqual({
@@ -255,7 +252,7 @@ describe("resumability", () => {
     const sessionId = await openSession(url);
     const primingIds: string[] = [];
     for (let index = 0; index < 120; index++) {
-      const answer = await post(url, ping(index), headersFor(sessionId));
+      const answer = await post(url, ping(index), sessionHeaders(sessionId));
       primingIds.push(parseSse(answer.text)[0]?.id as string);
     }
     const resume = async (lastEventId: string) => {
@@ -263,7 +260,7 @@ describe("resumability", () => {
         headers: {
           accept: "text/event-stream",
           "last-event-id": lastEventId,
-          ...headersFor(sessionId),
+          ...sessionHeaders(sessionId),
         },
       });
       const first = await stream.event(0);
@@ -279,7 +276,7 @@ describe("resumability", () => {
   it("does not replay another session's stream", async () => {
     const { url } = await start({ responseMode: "sse" });
     const first = await openSession(url);
-    const answer = await post(url, ping(1), headersFor(first));
+    const answer = await post(url, ping(1), sessionHeaders(first));
     const [priming] = parseSse(answer.text);
     expect(priming?.id).toEqual(expect.any(String));
     const second = await openSession(url);
@@ -287,7 +284,7 @@ describe("resumability", () => {
       headers: {
         accept: "text/event-stream",
         "last-event-id": priming?.id as string,
-        ...headersFor(second),
+        ...sessionHeaders(second),
       },
     });
     // An unknown id for this session opens a fresh standalone stream (priming event only).

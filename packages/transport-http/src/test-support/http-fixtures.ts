@@ -152,6 +152,11 @@ export function post(
 }
 
 /** Creates a session with initialize + initialized and returns its id. */
+/** The headers of a request in a session: its id and the negotiated revision. */
+export function sessionHeaders(sessionId: string, version = "2025-11-25"): Record<string, string> {
+  return { "mcp-session-id": sessionId, "mcp-protocol-version": version };
+}
+
 export async function openSession(url: string, protocolVersion = "2025-11-25"): Promise<string> {
   const answer = await post(url, initializeRequest(0, protocolVersion));
   const sessionId = answer.headers.get("mcp-session-id");
@@ -161,7 +166,7 @@ export async function openSession(url: string, protocolVersion = "2025-11-25"): 
   await post(
     url,
     { jsonrpc: "2.0", method: "notifications/initialized" },
-    { "mcp-session-id": sessionId, "mcp-protocol-version": protocolVersion },
+    sessionHeaders(sessionId, protocolVersion),
   );
   return sessionId;
 }
