@@ -18,7 +18,7 @@ export interface DecodeRelayedResultOptions {
 
 /**
  * Decodes the response line `{"jsonrpc":"2.0","id":<id>,"result":<resultText>}` with
- * `relayLargeResults`, chunk by chunk: a result of at least `RELAY_MIN_CHARS` comes back with its
+ * `relayLargeResults`, chunk by chunk: from a line of 64 KiB or more the result comes back with its
  * text kept, as a relay (the gateway, the proxy) receives it from a stdio backend.
  */
 export function decodeRelayedResult(
