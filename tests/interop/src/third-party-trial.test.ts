@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import {
   copyFileSync,
+  existsSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -11,24 +12,26 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import {
+  deriveTrialLockfile,
+  integrityOf,
+  type LocalTarball,
+  type PackedManifest,
+  readWorkspaceLockfile,
+} from "./trial-lockfile.js";
 
 // The contract-tests README's third-party guide, tried as a new user would: packed tarballs,
-// installed into a fresh project outside the repository with `pnpm add --offline` (from the local
-// store, never the network), the guide's test files copied in, and vitest run there.
+// installed into a fresh project outside the repository, the guide's test files copied in, and
+// vitest run there. The project installs with `pnpm install --frozen-lockfile --offline` from a
+// lockfile derived from the workspace's (trial-lockfile.ts): every registry package, transitive ones
+// included, is the version the workspace pins, so nothing is resolved at test time and the outcome
+// does not depend on what the registry published since, or on what this machine's store holds
+// beyond the workspace's own install.
 
 const here = dirname(fileURLToPath(import.meta.url));
-const packages = join(here, "..", "..", "..", "packages");
-/** The version the workspace's pnpm catalog pins for `name`: what the trial project installs. */
-function catalogVersion(name: string): string {
-  const catalog = readFileSync(join(here, "..", "..", "..", "pnpm-workspace.yaml"), "utf8");
-  const escaped = name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  const match = new RegExp(`^\\s+"?${escaped}"?: (\\S+)$`, "m").exec(catalog);
-  if (match?.[1] === undefined) throw new Error(`${name} is not in the pnpm catalog`);
-  return match[1];
-}
-const vitestVersion = catalogVersion("vitest");
-const sdkVersion = catalogVersion("@modelcontextprotocol/sdk");
-const zodVersion = catalogVersion("zod");
+const root = join(here, "..", "..", "..");
+const packages = join(root, "packages");
+const workspace = readWorkspaceLockfile(join(root, "pnpm-lock.yaml"));
 const project = mkdtempSync(join(tmpdir(), "contract-tests-trial-"));
 
 afterAll(() => {
@@ -50,10 +53,37 @@ function run(command: string, args: readonly string[], cwd: string): Promise<str
   });
 }
 
-function tarball(name: string): string {
-  const file = readdirSync(project).find((entry) => entry.startsWith(`patchbay-${name}-`));
-  if (file === undefined) throw new Error(`no tarball for ${name}`);
-  return `./${file}`;
+/** Packs a workspace package into the project; the tarball's file name and packed manifest. */
+async function pack(name: string): Promise<LocalTarball> {
+  const output = await run("pnpm", ["pack", "--pack-destination", project], join(packages, name));
+  const file = basename(output.trim().split("\n").at(-1) as string);
+  const manifest = JSON.parse(
+    await run("tar", ["-xzOf", file, "package/package.json"], project),
+  ) as PackedManifest;
+  return { file, manifest, importer: `packages/${name}` };
+}
+
+/** `name@version` of every package installed under the project's node_modules/.pnpm. */
+function installedPackages(): string[] {
+  const virtualStore = join(project, "node_modules", ".pnpm");
+  const found: string[] = [];
+  for (const entry of readdirSync(virtualStore)) {
+    const modules = join(virtualStore, entry, "node_modules");
+    if (!existsSync(modules)) continue;
+    for (const name of readdirSync(modules)) {
+      const names = name.startsWith("@")
+        ? readdirSync(join(modules, name)).map((inner) => `${name}/${inner}`)
+        : [name];
+      for (const full of names) {
+        const manifestPath = join(modules, full, "package.json");
+        // Links to a package's dependencies are its siblings; only the entry's own package counts.
+        if (!entry.startsWith(`${full.replace("/", "+")}@`) || !existsSync(manifestPath)) continue;
+        const { version } = JSON.parse(readFileSync(manifestPath, "utf8")) as { version: string };
+        found.push(`${full}@${version}`);
+      }
+    }
+  }
+  return found;
 }
 
 interface Report {
@@ -65,35 +95,45 @@ interface Report {
 
 describe("the third-party guide, from tarballs in a fresh project", () => {
   it("installs one package (plus its jsonrpc-core) and vitest, and the guide's test files pass", async () => {
+    const tarballs: LocalTarball[] = [];
     for (const name of ["jsonrpc-core", "contract-tests", "transport-stdio"]) {
-      await run("pnpm", ["pack", "--pack-destination", project], join(packages, name));
+      tarballs.push(await pack(name));
     }
+    const trial = deriveTrialLockfile({
+      workspace,
+      registry: [
+        { name: "vitest", importer: "tests/interop" },
+        // For the HTTP example, which tests the official SDK's transports.
+        { name: "@modelcontextprotocol/sdk", importer: "tests/interop" },
+        { name: "zod", importer: "tests/interop" },
+      ],
+      tarballs,
+      integrity: (file) => integrityOf(join(project, file)),
+      overrides: {},
+    });
     writeFileSync(
       join(project, "package.json"),
-      JSON.stringify({ name: "my-transport", private: true, type: "module" }),
+      JSON.stringify({
+        name: "my-transport",
+        private: true,
+        type: "module",
+        dependencies: trial.dependencies,
+      }),
     );
-    // Unpublished here, so jsonrpc-core, which contract-tests depends on, comes from its tarball too.
-    writeFileSync(
-      join(project, "pnpm-workspace.yaml"),
-      `overrides:\n  "@patchbay/jsonrpc-core": "file:${tarball("jsonrpc-core")}"\n`,
-    );
-    await run(
-      "pnpm",
-      [
-        "add",
-        "--offline",
-        tarball("jsonrpc-core"),
-        tarball("contract-tests"),
-        tarball("transport-stdio"),
-        `vitest@${vitestVersion}`,
-        // For the HTTP example, which tests the official SDK's transports.
-        `@modelcontextprotocol/sdk@${sdkVersion}`,
-        `zod@${zodVersion}`,
-      ],
-      project,
-    );
-    const installed = readdirSync(join(project, "node_modules", ".pnpm"));
-    expect(installed.some((entry) => entry.startsWith("@patchbay+client"))).toBe(false);
+    writeFileSync(join(project, "pnpm-lock.yaml"), trial.lockfile);
+    // As in the workspace: esbuild's install script links the binary its npm package ships.
+    writeFileSync(join(project, "pnpm-workspace.yaml"), "allowBuilds:\n  esbuild: true\n");
+    await run("pnpm", ["install", "--frozen-lockfile", "--offline"], project);
+
+    // What landed on disk is what the workspace pins: a version resolved afresh would not be there.
+    const pinned = new Set(Object.keys(workspace.packages));
+    const installed = installedPackages();
+    const registryInstalled = installed.filter((id) => !id.startsWith("@patchbay/"));
+    expect(registryInstalled.filter((id) => !pinned.has(id))).toEqual([]);
+    for (const name of ["vitest", "vite", "fast-check", "@modelcontextprotocol/sdk", "zod"]) {
+      expect(registryInstalled.some((id) => id.startsWith(`${name}@`))).toBe(true);
+    }
+    expect(installed.some((id) => id.startsWith("@patchbay/client@"))).toBe(false);
 
     for (const file of ["memory.contract.ts", "stdio.contract.ts"]) {
       copyFileSync(join(here, "third-party", file), join(project, file.replace(".ts", ".test.ts")));
