@@ -75,7 +75,7 @@ const percent = (value) => `${format(value * 100)}%`;
 
 /** The issue's targets against this run: [target, goal, this run, holds]. */
 export function verdictRows(results, names) {
-  const { server, gateway, rawHttp, httpServer, sdkHttp, proxy } = names;
+  const { server, gateway, leanRelay, rawHttp, httpServer, sdkHttp, proxy } = names;
   const microseconds = (value) => `${format(value)} µs`;
   const times = (value) => `${format(value, value < 10 ? 2 : 1)}x`;
   const kib = (value) => `${format(value, 1)} KiB`;
@@ -97,6 +97,28 @@ export function verdictRows(results, names) {
       results.ratio(gateway, server, "t16"),
       percent,
       atLeast(0.5),
+    ],
+    [
+      "stdio gateway: added p50 vs a lean relay's added p50",
+      "≤ 1.5x",
+      median(
+        results
+          .values(gateway, "p50")
+          .map(
+            (value, index) =>
+              (value - results.values(server, "p50")[index]) /
+              (results.values(leanRelay, "p50")[index] - results.values(server, "p50")[index]),
+          ),
+      ),
+      times,
+      atMost(1.5),
+    ],
+    [
+      "stdio gateway: calls/s at 16 in flight vs a lean relay",
+      "≥ 100%",
+      results.ratio(gateway, leanRelay, "t16"),
+      percent,
+      atLeast(1),
     ],
     [
       "Streamable HTTP server vs raw node:http echo, 64 in flight",
@@ -121,10 +143,10 @@ export function verdictRows(results, names) {
     ],
     [
       "HTTP proxy vs raw node:http echo, 64 in flight",
-      "≥ 33%",
+      "≥ 50%",
       results.ratio(proxy, rawHttp, "t64"),
       percent,
-      atLeast(0.33),
+      atLeast(0.5),
     ],
     [
       "idle session, Streamable HTTP server (heap after GC)",

@@ -330,6 +330,7 @@ function printTables(http, sse, sdk) {
     verdictRows(results, {
       server: stdioTargets[1].name,
       gateway: stdioTargets[3].name,
+      leanRelay: stdioTargets[4].name,
       rawHttp: httpTargets[0].name,
       httpServer: httpTargets[1].name,
       sdkHttp: httpTargets[2].name,

@@ -84,6 +84,13 @@ export const stdioTargets = [
     tool: "echo__echo",
     args: gatewayArgs,
   },
+  // The floor the gateway's own cost is judged against: parse, rewrite ids and prefix, serialize.
+  {
+    name: "lean relay → Patchbay server",
+    tool: "echo__echo",
+    reference: true,
+    args: [server("lean-relay.mjs"), node, server("patchbay-echo.mjs")],
+  },
 ];
 
 export function startStdioTarget(target) {
