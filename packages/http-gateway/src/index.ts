@@ -1,4 +1,44 @@
 export {
+  type BearerChallenge,
+  type BearerError,
+  formatBearerChallenge,
+} from "./admission/oauth/bearer-challenge.js";
+export {
+  OAUTH_ALGORITHMS,
+  type OAuthConfig,
+  OAuthConfigError,
+  type OAuthIntrospectionConfig,
+  type ResolvedOAuthConfig,
+} from "./admission/oauth/oauth-config.js";
+export {
+  endpointForMetadataPath,
+  type OAuthEndpoint,
+  oauthEndpointForPath,
+  PROTECTED_RESOURCE_METADATA_PATH,
+  resourceMetadataUrl,
+  resourceUrl,
+} from "./admission/oauth/oauth-endpoint.js";
+export {
+  MAX_PRINCIPAL_ID_LENGTH,
+  MAX_SUBJECT_LENGTH,
+  type OAuthPrincipal,
+} from "./admission/oauth/oauth-principal.js";
+export {
+  type ParseOAuthConfigOptions,
+  parseOAuthConfig,
+} from "./admission/oauth/parse-oauth-config.js";
+export {
+  type ProtectedResourceMetadata,
+  protectedResourceMetadata,
+} from "./admission/oauth/protected-resource-metadata.js";
+export {
+  type GrantedProfiles,
+  grantsProfile,
+  profilesForScopes,
+  scopesForProfile,
+  stepUpScope,
+} from "./admission/oauth/scope-profiles.js";
+export {
   type AdmissionOptions,
   ANONYMOUS,
   admit,
