@@ -1,8 +1,15 @@
 export {
+  type AuthorizationServerMetadata,
+  discoverAuthorizationServer,
+  metadataDiscoveryUrls,
+  OAuthDiscoveryError,
+} from "./admission/oauth/authorization-server-metadata.js";
+export {
   type BearerChallenge,
   type BearerError,
   formatBearerChallenge,
 } from "./admission/oauth/bearer-challenge.js";
+export { type FetchFunction, OAuthFetchError } from "./admission/oauth/fetch-json.js";
 export {
   OAUTH_ALGORITHMS,
   type OAuthConfig,
@@ -23,6 +30,13 @@ export {
   MAX_SUBJECT_LENGTH,
   type OAuthPrincipal,
 } from "./admission/oauth/oauth-principal.js";
+export {
+  createOAuthVerifier,
+  MAX_ACCESS_TOKEN_LENGTH,
+  type OAuthVerification,
+  type OAuthVerifier,
+  type OAuthVerifierOptions,
+} from "./admission/oauth/oauth-verifier.js";
 export {
   type ParseOAuthConfigOptions,
   parseOAuthConfig,
