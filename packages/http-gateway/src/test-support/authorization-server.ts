@@ -11,7 +11,7 @@ export const INTROSPECTION_CLIENT = {
   secret: "proxy-secret-value-0123456789abc",
 };
 /** Every scope the test authorization server knows. */
-export const TEST_SCOPES = "mcp:all mcp:team mcp:other";
+export const TEST_SCOPES = "mcp:all mcp:team mcp:other mcp:notes";
 
 /** A real OpenID provider (oidc-provider) on 127.0.0.1, issuing access tokens for resources. */
 export interface TestAuthorizationServer {
