@@ -1,4 +1,4 @@
-import { errors, type JWTPayload, jwtVerify } from "jose";
+import { type CryptoKey, errors, type JWTPayload, type JWTVerifyOptions, jwtVerify } from "jose";
 import type { JwksCache } from "./jwks-cache.js";
 
 /** What a JWT access token must satisfy at one endpoint. */
@@ -50,19 +50,49 @@ export async function verifyJwtAccessToken(
   token: string,
   expected: JwtExpectations,
 ): Promise<JWTPayload> {
+  const options: JWTVerifyOptions = {
+    issuer: expected.issuer,
+    audience: [...expected.audiences],
+    algorithms: [...expected.algorithms],
+    clockTolerance: expected.clockSkewSeconds,
+    currentDate: new Date(expected.now),
+    requiredClaims: ["exp"],
+  };
   try {
-    const { payload } = await jwtVerify(token, expected.keys.getKey, {
-      issuer: expected.issuer,
-      audience: [...expected.audiences],
-      algorithms: [...expected.algorithms],
-      clockTolerance: expected.clockSkewSeconds,
-      currentDate: new Date(expected.now),
-      requiredClaims: ["exp"],
-    });
-    return payload;
+    try {
+      return (await jwtVerify(token, expected.keys.getKey, options)).payload;
+    } catch (error) {
+      if (!(error instanceof errors.JWKSMultipleMatchingKeys)) throw error;
+      return await verifyWithCandidates(token, error, options);
+    }
   } catch (error) {
     if (error instanceof errors.JOSEError)
       throw new TokenRejectedError(describe(error), { cause: error });
     throw error;
   }
+}
+
+/** The most keys tried for one token that names no `kid` (each try is a signature check). */
+const MAX_CANDIDATE_KEYS = 4;
+
+/**
+ * A token without a `kid` that several published keys could have signed: each is tried in turn
+ * (as `jose` leaves to its caller), a bounded number of them, until one verifies.
+ */
+async function verifyWithCandidates(
+  token: string,
+  candidates: errors.JWKSMultipleMatchingKeys,
+  options: JWTVerifyOptions,
+): Promise<JWTPayload> {
+  let tried = 0;
+  for await (const key of candidates as unknown as AsyncIterable<CryptoKey>) {
+    if (tried === MAX_CANDIDATE_KEYS) break;
+    tried += 1;
+    try {
+      return (await jwtVerify(token, key, options)).payload;
+    } catch (error) {
+      if (!(error instanceof errors.JWSSignatureVerificationFailed)) throw error;
+    }
+  }
+  throw new errors.JWSSignatureVerificationFailed();
 }
