@@ -102,4 +102,18 @@ describe("authorization server metadata discovery", () => {
     },
     TIMEOUT,
   );
+
+  it("refuses metadata whose keys would be fetched over plain HTTP from another host", async () => {
+    const issuer = "https://auth.example.com";
+    const answer = (jwks_uri: string) => () => Promise.resolve(Response.json({ issuer, jwks_uri }));
+    await expect(
+      discoverAuthorizationServer(issuer, answer("http://keys.example.com/jwks"), 5000),
+    ).rejects.toThrow("jwks_uri is not an https URL");
+    const metadata = await discoverAuthorizationServer(
+      issuer,
+      answer("https://keys.example.com/jwks"),
+      5000,
+    );
+    expect(metadata.jwks_uri).toBe("https://keys.example.com/jwks");
+  });
 });

@@ -1,5 +1,6 @@
 import { LocalError } from "@patchbay/jsonrpc-core";
 import { type FetchFunction, fetchJson, OAuthFetchError } from "./fetch-json.js";
+import { isSecureUrl } from "./secure-url.js";
 
 /** The fields of RFC 8414 / OpenID Connect Discovery metadata that a resource server uses. */
 export interface AuthorizationServerMetadata {
@@ -24,6 +25,15 @@ export class OAuthDiscoveryError extends LocalError {
     );
     this.name = "OAuthDiscoveryError";
     this.issuer = issuer;
+  }
+}
+
+function isSecureUrlText(value: unknown): boolean {
+  if (typeof value !== "string") return false;
+  try {
+    return isSecureUrl(new URL(value));
+  } catch {
+    return false;
   }
 }
 
@@ -75,8 +85,8 @@ export async function discoverAuthorizationServer(
       attempts.push(`${url}: names issuer ${JSON.stringify(document.issuer)}`);
       continue;
     }
-    if (document.jwks_uri !== undefined && typeof document.jwks_uri !== "string") {
-      attempts.push(`${url}: jwks_uri is not a string`);
+    if (document.jwks_uri !== undefined && !isSecureUrlText(document.jwks_uri)) {
+      attempts.push(`${url}: jwks_uri is not an https URL`);
       continue;
     }
     return document as AuthorizationServerMetadata;

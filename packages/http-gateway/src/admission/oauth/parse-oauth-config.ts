@@ -1,10 +1,10 @@
-import { isLoopbackHost } from "../../auth-policy.js";
 import {
   OAUTH_ALGORITHMS,
   OAuthConfigError,
   type OAuthIntrospectionConfig,
   type ResolvedOAuthConfig,
 } from "./oauth-config.js";
+import { isSecureUrl } from "./secure-url.js";
 
 const KEYS = new Set([
   "issuer",
@@ -57,8 +57,7 @@ function parseUrl(value: unknown, key: string): URL {
   } catch {
     throw new OAuthConfigError(key, expected);
   }
-  const secure =
-    url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname));
+  const secure = isSecureUrl(url);
   if (
     !secure ||
     url.search !== "" ||
