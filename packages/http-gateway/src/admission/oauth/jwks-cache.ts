@@ -109,12 +109,18 @@ export function createJwksCache(options: JwksCacheOptions): JwksCache {
       try {
         return await held(header, token);
       } catch (error) {
-        const unknownKey = error instanceof errors.JWKSNoMatchingKey;
-        if (!unknownKey || options.now() - refreshedAt < cooldownMs) throw error;
+        if (!(error instanceof errors.JWKSNoMatchingKey)) throw error;
+        if (pending !== undefined) {
+          // A fetch under way (another token's new kid, most likely the same one) is waited for.
+          await pending.catch(() => {});
+        } else if (options.now() - refreshedAt >= cooldownMs) {
+          // An unknown kid may be a key the server has just rotated in: fetch once, look again.
+          refreshedAt = options.now();
+          await load();
+        } else {
+          throw error;
+        }
       }
-      // An unknown kid may be a key the server has just rotated in: fetch once, then look again.
-      refreshedAt = options.now();
-      await load();
       return (keys as NonNullable<typeof keys>)(header, token);
     },
   };

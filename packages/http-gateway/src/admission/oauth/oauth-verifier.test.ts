@@ -219,8 +219,11 @@ describe("OAuth verifier against a real authorization server", () => {
     "fetches the keys again once when a token names a key it has not seen (a rotation)",
     async () => {
       const rotating = await startAuthorizationServer();
+      let clock = Date.now();
       try {
-        const verifier = createOAuthVerifier(config({ issuer: rotating.issuer }));
+        const verifier = createOAuthVerifier(config({ issuer: rotating.issuer }), {
+          now: () => clock,
+        });
         const before = await rotating.token(`${PUBLIC_URL}/mcp`, "mcp:all");
         expect((await verifier.verify(`Bearer ${before}`, DEFAULT)).ok).toBe(true);
         expect(jwksFetches(rotating)).toBe(1);
@@ -230,6 +233,17 @@ describe("OAuth verifier against a real authorization server", () => {
         expect((await verifier.verify(`Bearer ${after}`, DEFAULT)).ok).toBe(true);
         expect((await verifier.verify(`Bearer ${before}`, DEFAULT)).ok).toBe(true);
         expect(jwksFetches(rotating)).toBe(2);
+        // Requests that arrive together with the next key share the one fetch it causes.
+        clock += 31_000;
+        await rotating.rotateKeys();
+        const together = await Promise.all(
+          [1, 2, 3].map(() => rotating.token(`${PUBLIC_URL}/mcp`, "mcp:all")),
+        );
+        const results = await Promise.all(
+          together.map((token) => verifier.verify(`Bearer ${token}`, DEFAULT)),
+        );
+        expect(results.map((result) => result.ok)).toEqual([true, true, true]);
+        expect(jwksFetches(rotating)).toBe(3);
       } finally {
         await rotating.close();
       }
