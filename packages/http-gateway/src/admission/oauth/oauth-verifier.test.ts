@@ -196,6 +196,36 @@ describe("OAuth verifier against a real authorization server", () => {
   );
 
   it(
+    "refuses a token signed with an algorithm left out of the configured allow-list",
+    async () => {
+      const verifier = createOAuthVerifier(config({ algorithms: ["ES256", "EdDSA"] }));
+      const token = await server.token(`${PUBLIC_URL}/mcp`, "mcp:all");
+      const result = await verifier.verify(`Bearer ${token}`, DEFAULT);
+      expect(challenge(result).error_description).toBe(
+        "the token's signing algorithm is not accepted",
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "refuses a token MACed with the issuer's public key as an HS256 secret (algorithm confusion)",
+    async () => {
+      const verifier = createOAuthVerifier(config());
+      const claims = decodeJwt(await server.token(`${PUBLIC_URL}/mcp`, "mcp:all"));
+      const publicKeys = await (await fetch(`${server.issuer}/jwks`)).text();
+      const confused = await new SignJWT(claims)
+        .setProtectedHeader({ alg: "HS256", kid: "key-1" })
+        .sign(new TextEncoder().encode(publicKeys));
+      const result = await verifier.verify(`Bearer ${confused}`, DEFAULT);
+      expect(challenge(result).error_description).toBe(
+        "the token's signing algorithm is not accepted",
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
     "answers a valid token whose scopes do not open the profile 403 with the step-up scope",
     async () => {
       const verifier = createOAuthVerifier(config());
