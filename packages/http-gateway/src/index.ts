@@ -52,6 +52,7 @@ export {
   scopesForProfile,
   stepUpScope,
 } from "./admission/oauth/scope-profiles.js";
+export { MAX_CACHED_TOKENS } from "./admission/oauth/verified-token-cache.js";
 export {
   type AdmissionOptions,
   ANONYMOUS,

@@ -19,7 +19,12 @@ export interface AccessTokenSources {
 export interface AccessTokenClaims {
   readonly issuer: string;
   readonly claims: Readonly<Record<string, unknown>>;
+  /** Until when (milliseconds since the epoch) the verdict may be reused without asking again. */
+  readonly reusableUntil: number;
 }
+
+/** How long an introspection verdict is reused: a token revoked at the server stops this soon. */
+export const INTROSPECTION_REUSE_SECONDS = 30;
 
 async function introspected(
   token: string,
@@ -49,7 +54,13 @@ async function introspected(
     config.principalClaim === "sub" && response.sub === undefined
       ? { ...response, sub: response.client_id }
       : response;
-  return { issuer: checked.issuer, claims };
+  const now = sources.now();
+  const exp = typeof response.exp === "number" ? response.exp * 1000 : Number.POSITIVE_INFINITY;
+  return {
+    issuer: checked.issuer,
+    claims,
+    reusableUntil: Math.min(exp, now + INTROSPECTION_REUSE_SECONDS * 1000),
+  };
 }
 
 /**
@@ -81,5 +92,6 @@ export async function readAccessToken(
     clockSkewSeconds: sources.config.clockSkewSeconds,
     now: sources.now(),
   });
-  return { issuer: trust.issuer, claims };
+  // A JWT is self-contained: its verdict holds until it expires (`exp` is required).
+  return { issuer: trust.issuer, claims, reusableUntil: (claims.exp as number) * 1000 };
 }

@@ -147,6 +147,25 @@ describe("OAuth verifier against a real authorization server", () => {
   );
 
   it(
+    "reuses a verified token's principal only until the token expires",
+    async () => {
+      let clock = Date.now();
+      const verifier = createOAuthVerifier(config({ clockSkewSeconds: 0 }), { now: () => clock });
+      const token = await server.token(`${PUBLIC_URL}/mcp`, "mcp:all");
+      const first = await verifier.verify(`Bearer ${token}`, DEFAULT);
+      expect(first.ok).toBe(true);
+      // The same principal object: nothing was verified again.
+      const again = await verifier.verify(`Bearer ${token}`, DEFAULT);
+      expect(again.ok && again.principal).toBe(first.ok && first.principal);
+      clock = ((decodeJwt(token).exp as number) + 1) * 1000;
+      expect(challenge(await verifier.verify(`Bearer ${token}`, DEFAULT)).error_description).toBe(
+        "the token has expired",
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
     "refuses a token from an issuer that is not configured, and accepts it once it is",
     async () => {
       const token = await other.token(`${PUBLIC_URL}/mcp`, "mcp:all");
@@ -371,6 +390,27 @@ describe("opaque access tokens (RFC 7662 introspection)", () => {
         subject: "mcp-client",
         scopes: ["mcp:all"],
       });
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "asks the introspection endpoint again only after the verdict's 30 seconds",
+    async () => {
+      let clock = Date.now();
+      const verifier = createOAuthVerifier(config({ introspection: introspection() }), {
+        now: () => clock,
+      });
+      const token = await server.token(`${PUBLIC_URL}/mcp/opaque`, "mcp:all");
+      const asked = () => server.requests.filter((path) => path === "/token/introspection").length;
+      const before = asked();
+      for (let round = 0; round < 3; round += 1) {
+        expect((await verifier.verify(`Bearer ${token}`, OPAQUE)).ok).toBe(true);
+      }
+      expect(asked() - before).toBe(1);
+      clock += 30_000;
+      expect((await verifier.verify(`Bearer ${token}`, OPAQUE)).ok).toBe(true);
+      expect(asked() - before).toBe(2);
     },
     TIMEOUT,
   );

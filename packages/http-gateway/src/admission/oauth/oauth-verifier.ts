@@ -18,6 +18,7 @@ import {
   protectedResourceMetadata,
 } from "./protected-resource-metadata.js";
 import { grantedScopes, grantsProfile, profilesForScopes, stepUpScope } from "./scope-profiles.js";
+import { createVerifiedTokenCache } from "./verified-token-cache.js";
 
 /** The longest access token accepted (characters); longer ones are refused unread. */
 export const MAX_ACCESS_TOKEN_LENGTH = 16 * 1024;
@@ -104,6 +105,7 @@ export function createOAuthVerifier(
     ]),
   );
   const sources: AccessTokenSources = { config: resolved, trusts, fetch, now, timeoutMs };
+  const verified = createVerifiedTokenCache();
 
   function refuse(
     endpoint: OAuthEndpoint,
@@ -122,7 +124,7 @@ export function createOAuthVerifier(
 
   async function verifyToken(token: string, endpoint: OAuthEndpoint): Promise<OAuthVerification> {
     const audiences = [resourceUrl(resolved.publicUrl, endpoint), ...resolved.audiences];
-    const { issuer, claims } = await readAccessToken(token, audiences, sources);
+    const { issuer, claims, reusableUntil } = await readAccessToken(token, audiences, sources);
     const subject = claims[resolved.principalClaim];
     if (!isUsableSubject(subject)) {
       return refuse(endpoint, 401, "the token names no usable principal", "invalid_token");
@@ -134,10 +136,9 @@ export function createOAuthVerifier(
         endpoint.profile === undefined ? "the default endpoint" : `profile ${endpoint.profile}`;
       return refuse(endpoint, 403, `the token's scopes do not open ${what}`, "insufficient_scope");
     }
-    return {
-      ok: true,
-      principal: await createOAuthPrincipal({ issuer, subject, profiles, scopes }),
-    };
+    const principal = await createOAuthPrincipal({ issuer, subject, profiles, scopes });
+    verified.set(endpoint.path, token, principal, reusableUntil);
+    return { ok: true, principal };
   }
 
   return {
@@ -168,8 +169,12 @@ export function createOAuthVerifier(
       if (token.length > MAX_ACCESS_TOKEN_LENGTH) {
         return refuse(endpoint, 401, "the token is too long", "invalid_token");
       }
-      if (!token68.test(token))
+      if (!token68.test(token)) {
         return refuse(endpoint, 401, "the token is malformed", "invalid_token");
+      }
+      // A token verified moments ago at this endpoint is not checked again until its deadline.
+      const known = verified.get(endpoint.path, token, now());
+      if (known !== undefined) return { ok: true, principal: known };
       try {
         return await verifyToken(token, endpoint);
       } catch (error) {
