@@ -1,4 +1,59 @@
 export {
+  type AuthorizationServerMetadata,
+  discoverAuthorizationServer,
+  metadataDiscoveryUrls,
+  OAuthDiscoveryError,
+} from "./admission/oauth/authorization-server-metadata.js";
+export {
+  type BearerChallenge,
+  type BearerError,
+  formatBearerChallenge,
+} from "./admission/oauth/bearer-challenge.js";
+export { type FetchFunction, OAuthFetchError } from "./admission/oauth/fetch-json.js";
+export {
+  OAUTH_ALGORITHMS,
+  type OAuthConfig,
+  OAuthConfigError,
+  type OAuthIntrospectionConfig,
+  type ResolvedOAuthConfig,
+} from "./admission/oauth/oauth-config.js";
+export {
+  endpointForMetadataPath,
+  type OAuthEndpoint,
+  oauthEndpointForPath,
+  PROTECTED_RESOURCE_METADATA_PATH,
+  resourceMetadataUrl,
+  resourceUrl,
+} from "./admission/oauth/oauth-endpoint.js";
+export {
+  MAX_PRINCIPAL_ID_LENGTH,
+  MAX_SUBJECT_LENGTH,
+  type OAuthPrincipal,
+} from "./admission/oauth/oauth-principal.js";
+export {
+  createOAuthVerifier,
+  MAX_ACCESS_TOKEN_LENGTH,
+  type OAuthVerification,
+  type OAuthVerifier,
+  type OAuthVerifierOptions,
+} from "./admission/oauth/oauth-verifier.js";
+export {
+  type ParseOAuthConfigOptions,
+  parseOAuthConfig,
+} from "./admission/oauth/parse-oauth-config.js";
+export {
+  type ProtectedResourceMetadata,
+  protectedResourceMetadata,
+} from "./admission/oauth/protected-resource-metadata.js";
+export {
+  type GrantedProfiles,
+  grantsProfile,
+  profilesForScopes,
+  scopesForProfile,
+  stepUpScope,
+} from "./admission/oauth/scope-profiles.js";
+export { MAX_CACHED_TOKENS } from "./admission/oauth/verified-token-cache.js";
+export {
   type AdmissionOptions,
   ANONYMOUS,
   admit,
