@@ -1,6 +1,12 @@
 import type { Unsubscribe } from "../transport.js";
 
 type Listener<Args extends unknown[]> = (...args: Args) => void;
+/**
+ * How listeners are held and called: with one or two arguments, never spread from an array, so that
+ * an event (a frame crossing every transport and decorator) allocates nothing. A missing second
+ * argument is not passed, so a one-argument listener sees exactly one.
+ */
+type Call = (first: unknown, second?: unknown) => void;
 
 /** The default `onListenerError`: one function for every set, not one per set. */
 const ignore = (): void => {};
@@ -10,8 +16,8 @@ const ignore = (): void => {};
  * listener (the usual case: a transport's one Connection) is held without a `Set`, so that the
  * several sets of every session cost little memory.
  */
-export class ListenerSet<Args extends unknown[]> {
-  #listeners: Listener<Args> | Set<Listener<Args>> | undefined;
+export class ListenerSet<Args extends [unknown] | [unknown, unknown]> {
+  #listeners: Call | Set<Call> | undefined;
   readonly #onListenerError: (error: unknown) => void;
 
   /** `onListenerError` receives whatever a listener throws (default: ignored). */
@@ -22,7 +28,9 @@ export class ListenerSet<Args extends unknown[]> {
   /** Adds a listener; the returned function removes it (harmless to call twice). */
   add(listener: Listener<Args>): Unsubscribe {
     // Wrap so the same function can be subscribed twice and removed independently.
-    const entry: Listener<Args> = (...args) => listener(...args);
+    const call = listener as unknown as Call;
+    const entry: Call = (first, second) =>
+      second === undefined ? call(first) : call(first, second);
     const current = this.#listeners;
     if (current === undefined) this.#listeners = entry;
     else if (typeof current === "function") this.#listeners = new Set([current, entry]);
@@ -35,14 +43,15 @@ export class ListenerSet<Args extends unknown[]> {
   }
 
   /** Calls every listener with `args`, in subscription order (those subscribed when it starts). */
-  emit(...args: Args): void {
+  emit(...args: Args): void;
+  emit(first: unknown, second?: unknown): void {
     const current = this.#listeners;
     if (current === undefined) return;
     if (typeof current === "function") {
-      this.#call(current, args);
+      this.#call(current, first, second);
       return;
     }
-    for (const listener of [...current]) this.#call(listener, args);
+    for (const listener of [...current]) this.#call(listener, first, second);
   }
 
   /** Removes every listener. */
@@ -57,9 +66,9 @@ export class ListenerSet<Args extends unknown[]> {
     return typeof current === "function" ? 1 : current.size;
   }
 
-  #call(listener: Listener<Args>, args: Args): void {
+  #call(listener: Call, first: unknown, second: unknown): void {
     try {
-      listener(...args);
+      listener(first, second);
     } catch (error) {
       this.#onListenerError(error);
     }
