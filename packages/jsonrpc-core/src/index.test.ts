@@ -44,6 +44,7 @@ it("exports exactly the documented runtime surface", () => {
     "isJSONRPCResponse",
     "isJSONRPCSuccessResponse",
     "systemClock",
+    "tapTransport",
     "toSdkTransport",
   ]);
 });

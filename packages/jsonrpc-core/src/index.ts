@@ -81,6 +81,7 @@ export {
 export { fromSdkTransport } from "./sdk/from-sdk-transport.js";
 export type { SdkJSONRPCMessage, SdkTransportLike } from "./sdk/sdk-transport-like.js";
 export { toSdkTransport } from "./sdk/to-sdk-transport.js";
+export { type TappedTransport, type TransportTap, tapTransport } from "./tap-transport.js";
 export type {
   FrameInfo,
   SendOptions,
