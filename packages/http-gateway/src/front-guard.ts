@@ -14,15 +14,16 @@ import {
   tapTransport,
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
+import { PatchbayErrorCode } from "@patchbay/mcp-types";
 import { createIdGenerator } from "@patchbay/telemetry";
 import type { Clock } from "@patchbay/transport-http";
 import { jsonBytesBound } from "./result-size.js";
 
-/** JSON-RPC code of a request the gateway gave up on (the router's `BackendTimeout`). */
-export const REQUEST_TIMEOUT_CODE = -32001;
-/** JSON-RPC code of a result larger than `maxResultBytes`. */
-export const RESULT_TOO_LARGE_CODE = -32010;
-const CONNECTION_CLOSED_CODE = -32000;
+/** JSON-RPC code of a request the gateway gave up on (`RequestTimeout`, the router's `BackendTimeout`). */
+export const REQUEST_TIMEOUT_CODE = PatchbayErrorCode.RequestTimeout;
+/** JSON-RPC code of a result larger than `maxResultBytes` (`ResponseTooLarge`). */
+export const RESULT_TOO_LARGE_CODE = PatchbayErrorCode.ResponseTooLarge;
+const CONNECTION_CLOSED_CODE = PatchbayErrorCode.ConnectionClosed;
 
 /** One client request, once answered (or given up on), for logs and metrics. */
 export interface FrontRequestEnd {
@@ -41,7 +42,7 @@ export interface FrontRequestEnd {
 export interface FrontGuardOptions {
   /** Answer a request still pending after this long with -32001 and cancel it; 0: never. */
   readonly requestTimeoutMs: number;
-  /** A result whose JSON is larger fails that call with -32010. */
+  /** A result whose JSON is larger fails that call with -32012 (`ResponseTooLarge`). */
   readonly maxResultBytes: number;
   readonly clock: Clock;
   /** Called once per answered request. */

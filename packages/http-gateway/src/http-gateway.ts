@@ -3,6 +3,7 @@ import { isLegacyProtocolVersion } from "@patchbay/mcp-types";
 import { PROMETHEUS_CONTENT_TYPE } from "@patchbay/telemetry";
 import {
   createOriginGuard,
+  HTTP_ERROR_CODE,
   headerValue,
   type StreamableHttpHandler,
   systemClock,
@@ -102,7 +103,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       writeJsonError(
         response,
         refusal.status,
-        refusal.code ?? -32000,
+        refusal.code ?? HTTP_ERROR_CODE,
         refusal.message,
         refusal.headers,
       );

@@ -7,13 +7,14 @@ import {
   type Transport,
   tapTransport,
 } from "@patchbay/jsonrpc-core";
+import { PatchbayErrorCode } from "@patchbay/mcp-types";
 import { createAnswerRouting } from "./answer-routing.js";
 import type { GatewayCluster, SharedSessionRecord } from "./cluster.js";
 import { createSessionSync, type SessionSync } from "./session-sync.js";
 import { createSharedSubscriptions } from "./shared-subscriptions.js";
 
-/** JSON-RPC code of an `initialize` whose session could not be shared (the store is unreachable). */
-export const SHARED_STORE_UNAVAILABLE_CODE = -32030;
+/** JSON-RPC code of an `initialize` whose session could not be shared (`SharedStoreUnavailable`). */
+export const SHARED_STORE_UNAVAILABLE_CODE = PatchbayErrorCode.SharedStoreUnavailable;
 const ADOPT_INITIALIZE_ID = "~adopt~initialize";
 const ADOPT_LOGGING_ID = "~adopt~logging";
 

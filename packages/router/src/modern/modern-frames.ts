@@ -9,7 +9,7 @@ import {
   type Transport,
   tapTransport,
 } from "@patchbay/jsonrpc-core";
-import { PROTOCOL_VERSION_META_KEY } from "@patchbay/mcp-types";
+import { ErrorCode, PROTOCOL_VERSION_META_KEY } from "@patchbay/mcp-types";
 
 /** Answers one modern request that came on a transport. */
 export type ModernFrameHandler = (
@@ -49,7 +49,7 @@ export function splitModernFrames(transport: Transport, modern: ModernFrameHandl
         .send({
           jsonrpc: "2.0",
           id,
-          error: { code: -32600, message: `Invalid Request: ${reason}` },
+          error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${reason}` },
         })
         .catch(() => {});
       return;
