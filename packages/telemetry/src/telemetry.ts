@@ -2,6 +2,7 @@ import { boundEventData, MAX_EVENT_FIELD_LENGTH, truncateText } from "./bounded-
 import type { EventInput, TelemetryEvent } from "./event.js";
 import type { EventQuery } from "./event-query.js";
 import type { EventSink } from "./event-sink.js";
+import { type LazyEvent, type LazyEventBuilder, lazyEventMark } from "./lazy-event.js";
 import { createMemoryEventStore, type MemoryEventStore } from "./memory-event-store.js";
 import { type BoundCounter, createMetricRegistry, type MetricRegistry } from "./metric-registry.js";
 import { NOOP_OPEN_TELEMETRY_BRIDGE, type OpenTelemetryBridge } from "./open-telemetry-bridge.js";
@@ -69,11 +70,18 @@ export interface Telemetry {
    */
   record(input: EventInput): TelemetryEvent;
   /**
-   * Records an event like `record`, without returning it. While no sink may want its type (see
-   * `EventSink.acceptsType`), the event is stored unbuilt: filled, bounded and redacted (with the
-   * secrets known by then) when first queried. Its time is taken now. Request trackers use it.
+   * Records an event like `record`, without returning it, and without building it: it is filled,
+   * bounded and redacted (with the secrets known by then) when first read, by a query or by a sink
+   * that wants its type (see `EventSink.acceptsType`). Its time is taken now.
    */
   recordDeferred?(input: EventInput): void;
+  /**
+   * Records an event of type `eventType` whose input `describe(subject)` makes only when the event
+   * is first read (then built like `recordDeferred`'s): a request tracker passes itself as the
+   * subject, so recording allocates no input and no data. `describe` must read only what stays
+   * the same for the subject's life. Its time is taken now.
+   */
+  recordLazily?<T>(eventType: string, describe: (subject: T) => EventInput, subject: T): void;
   /** Same as `store.query`: validated, most recent first, 100 by default. */
   query(query?: EventQuery | Readonly<Record<string, unknown>>): TelemetryEvent[];
   /** Events dropped so far because a sink fell behind (summed over sinks). */
@@ -104,7 +112,8 @@ function learningRedact(options: TelemetryOptions): {
   const learner = isRedactor(current) ? current : undefined;
   let extra: Redactor | undefined;
   return {
-    redact: <T>(value: T): T => current(value),
+    // A redactor that learns secrets itself is never replaced: handed out as it is, a call less.
+    redact: learner !== undefined ? current : <T>(value: T): T => current(value),
     addSecrets(values) {
       if (learner !== undefined) {
         learner.addSecretValues(values);
@@ -120,6 +129,8 @@ function learningRedact(options: TelemetryOptions): {
     },
   };
 }
+
+const sameInput = (input: EventInput): EventInput => input;
 
 /** Event types whose counter series stay bound (the events counter keeps 200 label sets). */
 const MAX_BOUND_EVENT_TYPES = 200;
@@ -201,7 +212,7 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
 
   // The events counter's series per event type as given, bound once (the types are few).
   const eventCounters = new Map<string, BoundCounter>();
-  const countEvent = (eventType: string): void => {
+  const countEvent = (eventType: string, count = 1): void => {
     let counter = eventCounters.get(eventType);
     if (counter === undefined) {
       counter = metrics.events.bind({ event_type: field(eventType) });
@@ -209,7 +220,50 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
       if (eventType.length <= MAX_EVENT_FIELD_LENGTH && eventCounters.size < MAX_BOUND_EVENT_TYPES)
         eventCounters.set(eventType, counter);
     }
-    counter.inc();
+    counter.inc(count);
+  };
+
+  // Events recorded lazily are counted here and reported to the events counter before each render:
+  // recording calls no counter.
+  const lazyCounts = new Map<string, number>();
+  registry.addCollector(() => {
+    for (const [eventType, count] of lazyCounts) countEvent(eventType, count);
+    lazyCounts.clear();
+  });
+  // The queues that may want each event type, asked once per type (`acceptsType` decides by the
+  // type alone): a type no sink wants is queued nowhere and asks no one.
+  const queuesByType = new Map<string, readonly QueuedSink[]>();
+  const queuesFor = (eventType: string): readonly QueuedSink[] => {
+    const wanting = queues.filter((queue) => queue.mayAccept(eventType));
+    if (queuesByType.size < MAX_BOUND_EVENT_TYPES) queuesByType.set(eventType, wanting);
+    return wanting;
+  };
+
+  // Stored and queued unbuilt: the store's query or a sink's queue builds it, once, when it reads it.
+  const buildDescribed: LazyEventBuilder = (describe, subject, at) =>
+    build((describe as (subject: unknown) => EventInput)(subject), at);
+  const recordLazily = <T>(
+    eventType: string,
+    describe: (subject: T) => EventInput,
+    subject: T,
+  ): void => {
+    const event: LazyEvent = {
+      [lazyEventMark]: true,
+      eventType,
+      build: buildDescribed,
+      first: describe,
+      second: subject,
+      at: now(),
+      event: undefined,
+    };
+    store.add(event);
+    const wanting = queuesByType.get(eventType) ?? queuesFor(eventType);
+    for (let index = 0; index < wanting.length; index += 1) wanting[index]?.enqueue(event);
+    if (lazyCounts.size < MAX_BOUND_EVENT_TYPES || lazyCounts.has(eventType)) {
+      lazyCounts.set(eventType, (lazyCounts.get(eventType) ?? 0) + 1);
+    } else {
+      countEvent(eventType, 1);
+    }
   };
 
   const record = (input: EventInput): TelemetryEvent => {
@@ -230,19 +284,13 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     ids,
     openTelemetry: options.openTelemetry ?? NOOP_OPEN_TELEMETRY_BRIDGE,
     now,
-    monotonicNow: options.monotonicNow ?? (() => performance.now()),
+    // Bound rather than wrapped: the clock is read twice per request, and a wrapper is a call more.
+    monotonicNow: options.monotonicNow ?? performance.now.bind(performance),
     record,
     recordDeferred(input) {
-      for (const queue of queues) {
-        if (queue.mayAccept(input.event_type)) {
-          record(input);
-          return;
-        }
-      }
-      const millisecond = now();
-      store.addDeferred(build, input, millisecond);
-      countEvent(input.event_type);
+      recordLazily(input.event_type, sameInput, input);
     },
+    recordLazily,
     query: (query) => store.query(query),
     get dropped() {
       return countDropped();

@@ -81,11 +81,14 @@ export function readTraceContext(params: unknown): TraceContext | undefined {
     const handed = marked[handedOffOwnedTrace] ?? marked[handedOffTrace];
     if (handed !== undefined) return handed;
   }
-  const meta = readMeta(params);
-  if (meta === undefined || typeof meta.traceparent !== "string") return undefined;
+  // `_meta` read inline (not through `readMeta`): most requests carry none, and every one asks.
+  if (params === null || typeof params !== "object" || Array.isArray(params)) return undefined;
+  const meta = (params as { _meta?: unknown })._meta as { traceparent?: unknown } | undefined;
+  if (meta === null || typeof meta !== "object" || typeof meta.traceparent !== "string")
+    return undefined;
   const parent = parseTraceparent(meta.traceparent);
   if (parent === undefined) return undefined;
-  const state = meta.tracestate;
+  const state = (meta as { tracestate?: unknown }).tracestate;
   if (typeof state === "string" && parseTracestate(state) !== undefined && state.trim() !== "") {
     return { ...parent, traceState: state };
   }
