@@ -25,6 +25,7 @@ it("exports exactly the documented runtime surface", () => {
     "TransportError",
     "TransportEvents",
     "UnexpectedResponseError",
+    "backgroundClock",
     "createConnection",
     "createFrameDecoder",
     "createJSONRPCError",
