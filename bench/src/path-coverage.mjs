@@ -8,26 +8,32 @@
 // its source file and package. Per call it prints the source files and functions entered, the
 // function invocations, and the share of them that is telemetry (packages/telemetry); Node's own
 // code and npm dependencies are shown beside, not counted in. PATH_COVERAGE_TOP (12) is how many
-// of the busiest files and functions each target lists.
+// of the busiest files and functions each target lists. PATH_COVERAGE_ROOT measures another built
+// checkout (the figures of `main`, say).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { SourceMap } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createAgent } from "./clients/http-peer.mjs";
 import { StdioPeer } from "./clients/stdio-peer.mjs";
 import { announcedUrl, startProcess } from "./processes.mjs";
-import { connectHttp, gatewayCli, proxyCli } from "./targets.mjs";
+import { connectHttp } from "./targets.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, "..", "..");
+// Another built checkout to measure (its apps and packages), as `PROFILE_ROOT` does for profile.mjs.
+const root = process.env.PATH_COVERAGE_ROOT
+  ? resolve(process.env.PATH_COVERAGE_ROOT)
+  : join(here, "..", "..");
 const warmUp = Number(process.env.PATH_COVERAGE_WARM_UP ?? 300);
 const calls = Number(process.env.PATH_COVERAGE_CALLS ?? 200);
 const top = Number(process.env.PATH_COVERAGE_TOP ?? 12);
 const probe = pathToFileURL(join(here, "coverage-probe.mjs")).href;
 const sampleBin = join(root, "apps", "sample-backend", "dist", "bin.js");
+const proxyCli = join(root, "apps", "proxy", "dist", "cli.js");
+const gatewayCli = join(root, "apps", "gateway", "dist", "cli.js");
 const workDir = mkdtempSync(join(tmpdir(), "patchbay-path-coverage-"));
-const params = { name: "sample__echo", arguments: { text: "hello" } };
+const params = { name: "sample__echo", arguments: { message: "hello" } };
 
 /** Resolves when the probe in `child` has written its `n`th coverage file. */
 function coverageTaken(child, file, n, timeoutMs = 20_000) {
@@ -70,9 +76,16 @@ function writeConfig(name) {
 
 /** Warm-up, reset, `calls` counted calls: the coverage of those calls. */
 async function countCalls(child, file, call) {
-  for (let index = 0; index < warmUp; index++) await call();
+  const checked = async () => {
+    const result = await call();
+    // A tool error runs another path: every counted call must be the echo answering.
+    if (result?.isError || result?.content?.[0]?.text !== params.arguments.message) {
+      throw new Error(`unexpected answer: ${JSON.stringify(result).slice(0, 200)}`);
+    }
+  };
+  for (let index = 0; index < warmUp; index++) await checked();
   await coverageTaken(child, file, 1);
-  for (let index = 0; index < calls; index++) await call();
+  for (let index = 0; index < calls; index++) await checked();
   return coverageTaken(child, file, 2);
 }
 
@@ -217,7 +230,7 @@ console.log(
 console.log("| --- | --- | --- | --- | --- | --- | --- | --- |");
 for (const [name, r] of results) {
   console.log(
-    `| ${name} | ${r.files} | ${r.packages} | ${r.functions} | ${r.perCall.toFixed(1)} | ${(r.telemetryShare * 100).toFixed(0)}% | ${r.dependenciesPerCall.toFixed(1)} | ${r.nodePerCall.toFixed(1)} |`,
+    `| ${name} | ${r.files} | ${r.packages} | ${r.functions} | ${r.perCall.toFixed(1)} | ${(r.telemetryShare * 100).toFixed(1)}% | ${r.dependenciesPerCall.toFixed(1)} | ${r.nodePerCall.toFixed(1)} |`,
   );
 }
 for (const [name, r] of results) {

@@ -43,12 +43,6 @@ export interface RequestTracker {
   end(result: RequestEnd): void;
 }
 
-function closingEventType(outcome: RequestOutcome, tool: string | undefined): string {
-  if (outcome === "timeout") return EventTypes.requestTimeout;
-  if (outcome === "cancelled") return EventTypes.requestCancelled;
-  return tool === undefined ? EventTypes.requestCompleted : EventTypes.toolCalled;
-}
-
 /**
  * Request events are many and rarely read: recorded lazily where the telemetry can (the tracker is
  * what they are built from), else deferred, else at once. Trackers call `recordLazily` directly
@@ -155,25 +149,21 @@ function spanTrace(span: BridgedSpan, parent: TraceContext | undefined): Request
   return { ...span.context, ...(parent === undefined ? {} : { parentSpanId: parent.spanId }) };
 }
 
-/** What a call's closing event says of its forwarded leg, taken when the call ends. */
-interface LegSummary {
-  readonly backend: string | undefined;
-  readonly outcome: RequestOutcome | undefined;
-  readonly durationMs: number | undefined;
-}
-
 /** A call's forwarded leg (see {@link startTracking}): a span and metrics, no events. */
 class ForwardedLeg implements RequestTracker {
   readonly trace: RequestTrace;
+  /** The backend it went to (read by the call when it ends, as are the two below). */
+  readonly backend: string | undefined;
+  /** How it ended, once it has. */
+  outcome: RequestOutcome | undefined;
+  /** How long it took, once it ended. */
+  durationMs: number | undefined;
   readonly #telemetry: Telemetry;
   readonly #site: RequestSite;
-  readonly #backend: string | undefined;
   readonly #method: string;
   readonly #tool: string | undefined;
   #span: BridgedSpan | undefined;
   readonly #started: number;
-  #outcome: RequestOutcome | undefined;
-  #durationMs: number | undefined;
 
   constructor(
     telemetry: Telemetry,
@@ -186,7 +176,7 @@ class ForwardedLeg implements RequestTracker {
   ) {
     this.#telemetry = telemetry;
     this.#site = site;
-    this.#backend = backend;
+    this.backend = backend;
     this.#method = method;
     this.#tool = tool;
     this.trace = trace;
@@ -194,20 +184,11 @@ class ForwardedLeg implements RequestTracker {
     this.#started = telemetry.monotonicNow();
   }
 
-  /** The leg as the call's closing event shows it. */
-  summary(): LegSummary {
-    return {
-      backend: this.#backend,
-      outcome: this.#outcome,
-      durationMs: this.#durationMs,
-    };
-  }
-
   end(result: RequestEnd): void {
-    if (this.#outcome !== undefined) return;
+    if (this.outcome !== undefined) return;
     const durationMs = this.#telemetry.monotonicNow() - this.#started;
-    this.#outcome = result.outcome;
-    this.#durationMs = durationMs;
+    this.outcome = result.outcome;
+    this.durationMs = durationMs;
     this.#site.end(this.#method, this.#tool, result.outcome, durationMs / 1000);
     this.#span?.end(result.error === undefined ? undefined : result.error.message);
     this.#span = undefined;
@@ -259,7 +240,12 @@ class Tracker implements RequestTracker {
   #durationMs = 0;
   #leg: ForwardedLeg | undefined;
   /** The leg as it stood when the call ended (what the closing event shows). */
-  #legSummary: LegSummary | undefined;
+  #legBackend: string | undefined;
+  #legOutcome: RequestOutcome | undefined;
+  #legDurationMs: number | undefined;
+  #forwarded = false;
+  /** The closing event's type (set by `end`). */
+  #closingType = "";
 
   /**
    * This call's forwarded leg for a request `telemetry` sends on its trace (already counted in
@@ -325,13 +311,12 @@ class Tracker implements RequestTracker {
     const data = this.baseData();
     data.outcome = result.outcome;
     if (result.error !== undefined) data.error = result.error;
-    const leg = this.#legSummary;
-    if (leg !== undefined) {
-      if (leg.backend !== undefined) data.backend = leg.backend;
-      if (leg.outcome !== undefined) data.backend_outcome = leg.outcome;
-      if (leg.durationMs !== undefined) data.backend_duration_ms = leg.durationMs;
+    if (this.#forwarded) {
+      if (this.#legBackend !== undefined) data.backend = this.#legBackend;
+      if (this.#legOutcome !== undefined) data.backend_outcome = this.#legOutcome;
+      if (this.#legDurationMs !== undefined) data.backend_duration_ms = this.#legDurationMs;
     }
-    const closing = this.event(closingEventType(result.outcome, this.#tool), status, data);
+    const closing = this.event(this.#closingType, status, data);
     closing.duration_ms = this.#durationMs;
     return closing;
   }
@@ -344,11 +329,24 @@ class Tracker implements RequestTracker {
     this.#result = result;
     this.#durationMs = durationMs;
     if (this.#leg !== undefined) {
-      this.#legSummary = this.#leg.summary();
+      const leg = this.#leg;
+      this.#forwarded = true;
+      this.#legBackend = leg.backend;
+      this.#legOutcome = leg.outcome;
+      this.#legDurationMs = leg.durationMs;
       this.#leg = undefined;
     }
     this.#site.end(this.#method, this.#tool, result.outcome, durationMs / 1000);
-    const closing = closingEventType(result.outcome, this.#tool);
+    const outcome = result.outcome;
+    const closing =
+      outcome === "timeout"
+        ? EventTypes.requestTimeout
+        : outcome === "cancelled"
+          ? EventTypes.requestCancelled
+          : this.#tool === undefined
+            ? EventTypes.requestCompleted
+            : EventTypes.toolCalled;
+    this.#closingType = closing;
     if (telemetry.recordLazily !== undefined) telemetry.recordLazily(closing, describeEnd, this);
     else recordWithout(telemetry, describeEnd, this);
     this.#span?.end(result.error === undefined ? undefined : result.error.message);
