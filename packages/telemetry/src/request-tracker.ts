@@ -106,7 +106,10 @@ export function startTracking(
     const leg = call?.forward(telemetry, start, site, method, tool, parent);
     if (leg !== undefined) return leg;
   }
-  const span = spanOf(telemetry, start, method, tool, parent);
+  const span =
+    telemetry.openTelemetry === NOOP_OPEN_TELEMETRY_BRIDGE
+      ? undefined
+      : spanOf(telemetry, start, method, tool, parent);
   const trace =
     span === undefined ? startRequestTrace(parent, telemetry.ids) : spanTrace(span, parent);
   const tracker = new Tracker(telemetry, start, site, method, tool, trace, span);
@@ -120,7 +123,10 @@ export function startTracking(
 /** Where a call's trace keeps its tracker (not enumerable: spreads and JSON leave it out). */
 const callKey = Symbol("patchbay.call");
 
-/** The request's OpenTelemetry span, when an SDK listens (the no-op path allocates nothing). */
+/**
+ * The request's OpenTelemetry span, when an SDK listens (the no-op path allocates nothing; callers
+ * skip the call for the no-op bridge, which never listens).
+ */
 function spanOf(
   telemetry: Telemetry,
   start: RequestStart,
