@@ -1,5 +1,6 @@
-import { boundEventData, MAX_EVENT_FIELD_LENGTH, truncateText } from "./bounded-text.js";
+import { MAX_EVENT_FIELD_LENGTH, truncateText } from "./bounded-text.js";
 import type { EventInput, TelemetryEvent } from "./event.js";
+import { createEventBuilder } from "./event-builder.js";
 import type { EventQuery } from "./event-query.js";
 import type { EventSink } from "./event-sink.js";
 import { type LazyEvent, type LazyEventBuilder, lazyEventMark } from "./lazy-event.js";
@@ -168,47 +169,12 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
       reportedLabelTruncations = truncated;
     }
   });
-  // Event fields come from peers (method and tool names): bounded before anything keeps them.
-  const field = (text: string): string => {
-    if (text.length <= MAX_EVENT_FIELD_LENGTH) return redact(text);
-    metrics.truncations.inc({ what: "event_field" });
-    return redact(truncateText(text, MAX_EVENT_FIELD_LENGTH));
-  };
-  const boundedData = (data: Readonly<Record<string, unknown>>) => {
-    const bounded = boundEventData(data);
-    if (bounded.truncated) metrics.truncations.inc({ what: "event_data" });
-    return redact(bounded.data);
-  };
-
-  // Formatting a date costs more than the rest of an event; events in the same millisecond share it.
-  let lastMillisecond = Number.NaN;
-  let lastTimestamp = "";
-  const timestamp = (millisecond: number): string => {
-    if (millisecond !== lastMillisecond) {
-      lastMillisecond = millisecond;
-      lastTimestamp = new Date(millisecond).toISOString();
-    }
-    return lastTimestamp;
-  };
-
-  const build = (input: EventInput, millisecond: number): TelemetryEvent => {
-    // Built by assignment (not spreads) and redacted field by field: this runs per message.
-    const event: { -readonly [K in keyof TelemetryEvent]: TelemetryEvent[K] } = {
-      timestamp: input.timestamp ?? timestamp(millisecond),
-      trace_id: input.trace_id ?? ids.traceId(),
-      status: input.status ?? "success",
-      event_type: field(input.event_type),
-      source: input.source === undefined ? source : field(input.source),
-      data: input.data === undefined ? {} : boundedData(input.data),
-    };
-    if (input.span_id !== undefined) event.span_id = input.span_id;
-    if (input.parent_span_id !== undefined) event.parent_span_id = input.parent_span_id;
-    if (input.backend !== undefined) event.backend = field(input.backend);
-    if (input.method !== undefined) event.method = field(input.method);
-    if (input.tool !== undefined) event.tool = field(input.tool);
-    if (input.duration_ms !== undefined) event.duration_ms = input.duration_ms;
-    return event;
-  };
+  const { build, field } = createEventBuilder({
+    redact,
+    source,
+    ids,
+    truncations: metrics.truncations,
+  });
 
   // The events counter's series per event type as given, bound once (the types are few).
   const eventCounters = new Map<string, BoundCounter>();
