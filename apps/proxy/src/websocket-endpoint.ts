@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { ownerOf, refuseUpgrade } from "@patchbay/dashboard";
+import { refuseUpgrade } from "@patchbay/dashboard";
 import {
   admit,
   type BearerTokenConfig,
@@ -85,7 +85,7 @@ export function createProxyWebSocketEndpoint(
           const backend =
             end.backend ??
             (end.name !== undefined && end.method === "tools/call"
-              ? ownerOf(router.config, end.name)
+              ? router.ownerOf(end.name, { kind: "tool" })
               : undefined);
           options.onLog({
             kind: "rpc",

@@ -4,7 +4,7 @@ import { type BearerTokenConfig, createRateLimiter } from "@patchbay/http-gatewa
 import type { Router } from "@patchbay/router";
 import { createOriginGuard, type OriginGuardOptions } from "@patchbay/transport-http";
 import type { CallFeed, DashboardCall } from "./call-feed.js";
-import { createCatalogueReader, ownerOf } from "./catalogue-reader.js";
+import { createCatalogueReader } from "./catalogue-reader.js";
 import type { DashboardCluster, ReplicaCounts } from "./cluster-view.js";
 import { createDashboardAuth } from "./dashboard-auth.js";
 import {
@@ -126,10 +126,13 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     };
   };
   const replica = options.cluster === undefined ? {} : { replica: options.cluster.replicaId };
-  const withBackend = (call: DashboardCall): DashboardCall =>
-    call.tool === undefined || call.method !== "tools/call"
-      ? { ...call, ...replica }
-      : { ...call, backend: ownerOf(options.router.config, call.tool), ...replica };
+  const withBackend = (call: DashboardCall): DashboardCall => {
+    const backend =
+      call.tool === undefined || call.method !== "tools/call"
+        ? undefined
+        : options.router.ownerOf(call.tool, { kind: "tool" });
+    return backend === undefined ? { ...call, ...replica } : { ...call, backend, ...replica };
+  };
   const snapshot = () =>
     buildDashboardSnapshot({
       router: options.router,

@@ -11,7 +11,6 @@ export {
   type CatalogueReaderOptions,
   type CatalogueTool,
   createCatalogueReader,
-  ownerOf,
 } from "./catalogue-reader.js";
 export {
   type ClusterReplicaSource,

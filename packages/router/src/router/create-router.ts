@@ -4,6 +4,7 @@ import { createTelemetry, instrumentTransport, type Telemetry } from "@patchbay/
 import type { BackendTransportFactory } from "../backends/backend.js";
 import { BackendPool } from "../backends/backend-pool.js";
 import { type RouterClock, systemRouterClock } from "../backends/router-clock.js";
+import type { Catalogue } from "../catalogue/build-catalogue.js";
 import { CatalogueConflictError } from "../catalogue/conflict.js";
 import type { GatewayConfig } from "../config/gateway-config.js";
 import {
@@ -16,6 +17,7 @@ import { type ModernFrontOptions, resolveModernSettings } from "../modern/modern
 import { createRouterSession, type RouterSession } from "../sessions/router-session.js";
 import { Switchboard } from "../switchboard/switchboard.js";
 import { describeRouter, sharedCatalogue } from "./gateway-status.js";
+import { type OwnerOfOptions, ownerOfName, watchingSharedBackends } from "./name-owner.js";
 import { RouterState } from "./router-state.js";
 import { UnknownProfileError } from "./unknown-profile-error.js";
 
@@ -70,6 +72,12 @@ export interface Router {
    * `serve` (stdio) are served without it. An unknown profile throws `UnknownProfileError`.
    */
   modern(options?: { readonly profile?: string }): ModernEndpoint;
+  /**
+   * The backend that serves an exposed tool or prompt name (the router routes by this answer):
+   * `"gateway"` for the router's own tools, the backend's config key for a backend's, and
+   * `undefined` for a name no backend serves. See `OwnerOfOptions` for the list and the session.
+   */
+  ownerOf(exposedName: string, options?: OwnerOfOptions): string | undefined;
   /** The status `gateway_status` shows (as the given session sees it, when one is given). */
   status(sessionId?: string): Record<string, unknown>;
   /** Applies a new config: stops removed or changed backends, starts new ones, refreshes clients. */
@@ -94,12 +102,19 @@ export function createRouter(options: RouterOptions): Router {
   const startedAt = clock.now();
   const switchboard = new Switchboard<RouterSession>(telemetry);
   let modernFronts: ModernFronts | undefined;
+  // The shared catalogue `ownerOf` reads, built again after a shared backend changed.
+  let shared: Catalogue | undefined;
   const pool = new BackendPool({
     clientInfo: serverInfo,
     clock,
     connect: async (backend) =>
       instrumentTransport(await options.connect(backend), telemetry, { backend: backend.name }),
-    wiring: tellingListChanges(switchboard, () => modernFronts),
+    wiring: watchingSharedBackends(
+      tellingListChanges(switchboard, () => modernFronts),
+      () => {
+        shared = undefined;
+      },
+    ),
   });
   pool.sync(state.config);
   const deferStart = options.startBackends === "with-first-client";
@@ -201,9 +216,17 @@ export function createRouter(options: RouterOptions): Router {
       checkProfile(modernOptions.profile);
       return fronts.endpoint(modernOptions.profile);
     },
+    ownerOf(exposedName, ownerOptions = {}) {
+      const { sessionId } = ownerOptions;
+      const session = sessionId === undefined ? undefined : sessions.get(sessionId);
+      if (session === undefined) shared ??= sharedCatalogue(state, pool);
+      const catalogue = session?.catalogue() ?? (shared as Catalogue);
+      return ownerOfName(exposedName, ownerOptions, catalogue, state.config, state.codec);
+    },
     status,
     async reload(next) {
       state.apply(next);
+      shared = undefined;
       const added = await pool.reload(next);
       await Promise.all([...sessions.values()].map((session) => session.reconcile()));
       telemetry.record({
