@@ -3,6 +3,7 @@ import type { Catalogue } from "../catalogue/build-catalogue.js";
 import type { GatewayConfig } from "../config/gateway-config.js";
 import type { NameCodec } from "../namespacing/qualified-name.js";
 import { GATEWAY_TOOLS } from "../sessions/gateway-tools.js";
+import type { RouterState } from "./router-state.js";
 
 /** What `router.ownerOf` answers for the tools the router serves itself (`gateway_status`, `get_events`). */
 export const GATEWAY_OWNER = "gateway";
@@ -23,7 +24,7 @@ const gatewayToolNames = new Set(GATEWAY_TOOLS.map((tool) => tool.name));
  * down, or is another session's own) belongs to the backend whose namespace it is in, since names
  * inside a namespace are that backend's alone. `undefined` for any other name.
  */
-export function ownerOfName(
+function ownerOfName(
   exposedName: string,
   options: OwnerOfOptions,
   catalogue: Catalogue,
@@ -41,24 +42,54 @@ export function ownerOfName(
 }
 
 /**
- * Wraps the backends' wiring so that `onSharedChange` hears every change of a shared backend's
- * status or listing (the shared catalogue is cached until then).
+ * Answers `router.ownerOf`: from a session's catalogue when one is named, else from the shared
+ * catalogue, which is cached until a shared backend's status or listing changes (see `watch`) or
+ * the config is reloaded (`forget`).
  */
-export function watchingSharedBackends(
-  wiring: BackendWiring,
-  onSharedChange: () => void,
-): BackendWiring {
-  return {
-    wire(backend, owner) {
-      const wired = wiring.wire(backend, owner);
-      if (owner !== undefined) return wired;
-      return {
-        audience: wired.audience,
-        listener(event) {
-          if (event.type === "changed") onSharedChange();
-          wired.listener(event);
-        },
-      };
-    },
-  };
+export class NameOwners {
+  readonly #state: RouterState;
+  readonly #sharedCatalogue: () => Catalogue;
+  #shared: Catalogue | undefined;
+
+  constructor(state: RouterState, sharedCatalogue: () => Catalogue) {
+    this.#state = state;
+    this.#sharedCatalogue = sharedCatalogue;
+  }
+
+  /** The backends' wiring, with every change of a shared backend dropping the cached catalogue. */
+  watch(wiring: BackendWiring): BackendWiring {
+    return {
+      wire: (backend, owner) => {
+        const wired = wiring.wire(backend, owner);
+        if (owner !== undefined) return wired;
+        return {
+          audience: wired.audience,
+          listener: (event) => {
+            if (event.type === "changed") this.forget();
+            wired.listener(event);
+          },
+        };
+      },
+    };
+  }
+
+  /** Drops the cached shared catalogue (a reload changed the config). */
+  forget(): void {
+    this.#shared = undefined;
+  }
+
+  /** The owner of `exposedName`, as `session` sees the catalogue or, without one, every client. */
+  ownerOf(
+    exposedName: string,
+    options: OwnerOfOptions,
+    session: { catalogue(): Catalogue } | undefined,
+  ): string | undefined {
+    let catalogue = session?.catalogue();
+    if (catalogue === undefined) {
+      this.#shared ??= this.#sharedCatalogue();
+      catalogue = this.#shared;
+    }
+    const { config, codec } = this.#state;
+    return ownerOfName(exposedName, options, catalogue, config, codec);
+  }
 }

@@ -1,4 +1,10 @@
-import { type Connection, JSONRPCError, type RequestHandler } from "@patchbay/jsonrpc-core";
+import type { Implementation } from "@patchbay/client";
+import {
+  type Connection,
+  type FrameInfo,
+  JSONRPCError,
+  type RequestHandler,
+} from "@patchbay/jsonrpc-core";
 import { initializedAliasNotification } from "@patchbay/mcp-types";
 import { acceptInitialize } from "@patchbay/server";
 import type { RouterState } from "../router/router-state.js";
@@ -26,6 +32,8 @@ export class SessionLifecycle {
   protocolVersion: string | undefined;
   /** The capabilities the client declared, once it sent `initialize`. */
   clientCapabilities: Readonly<Record<string, unknown>> | undefined;
+  /** The `clientInfo` the client sent in `initialize`. */
+  clientInfo: Implementation | undefined;
   /** True once the client sent `notifications/initialized`. */
   initialized = false;
   readonly #connection: Connection;
@@ -34,10 +42,10 @@ export class SessionLifecycle {
     connection: Connection,
     view: SessionCatalogue,
     state: RouterState,
-    events: { initializeReceived(): void; initialized(): Promise<void> },
+    events: { initializeReceived(info: FrameInfo): void; initialized(): Promise<void> },
   ) {
     this.#connection = connection;
-    connection.handle("initialize", (params) => {
+    connection.handle("initialize", (params, context) => {
       if (this.clientCapabilities !== undefined) {
         throw new JSONRPCError(-32600, "The session is already initialized");
       }
@@ -48,7 +56,8 @@ export class SessionLifecycle {
       });
       this.protocolVersion = accepted.protocolVersion;
       this.clientCapabilities = accepted.clientCapabilities;
-      events.initializeReceived();
+      this.clientInfo = accepted.clientInfo;
+      events.initializeReceived(context.info);
       return accepted.result;
     });
     const onInitialized = async () => {
