@@ -135,7 +135,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     ...(http?.allowedOrigins === undefined ? {} : { allowedOrigins: http.allowedOrigins }),
   };
   const trustProxy = http?.trustProxy ?? false;
-  // Clients are served through the dashboard's router, which lists their sessions. In a cluster,
+  // The dashboard lists the router's sessions from its session events. In a cluster,
   // its logins and login attempts are shared through Redis (`cluster.dashboardLogins`, the
   // cluster's rate limiter), so a login holds on every replica behind the balancer.
   const dashboard = createDashboard({
@@ -147,7 +147,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     cluster,
   });
   const gateway = createHttpGateway({
-    router: dashboard.router,
+    router,
     ...(decision.tokens === undefined ? {} : { tokens: decision.tokens }),
     ...(limits === undefined ? {} : { limits }),
     ...originLists,
@@ -162,7 +162,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }));
   }
   const websocket = createProxyWebSocketEndpoint({
-    router: dashboard.router,
+    router,
     tokens: decision.tokens,
     limits: resolvedLimits,
     ...originLists,

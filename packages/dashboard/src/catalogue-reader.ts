@@ -24,6 +24,8 @@ export interface CatalogueReader {
   tools(): Promise<CatalogueTool[]>;
   /** The trace id every request of the internal session carries (the live feed leaves it out). */
   readonly traceId: string;
+  /** The router's id of the internal session, once opened (the session list leaves it out). */
+  readonly sessionId: string | undefined;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export function createCatalogueReader(
   const meta = () => ({ traceparent: `00-${traceId}-${randomBytes(8).toString("hex")}-01` });
   let connection: Promise<{ client: Connection; sessionId: string }> | undefined;
   let cached: { at: number; tools: CatalogueTool[] } | undefined;
+  let sessionId: string | undefined;
 
   async function open(): Promise<{ client: Connection; sessionId: string }> {
     const [clientSide, routerSide] = createMemoryTransportPair();
@@ -63,6 +66,7 @@ export function createCatalogueReader(
       if (notification.method === "notifications/tools/list_changed") cached = undefined;
     });
     const session = await router.serve(routerSide);
+    sessionId = session.id;
     await client.start();
     await client.request("initialize", {
       protocolVersion: LATEST_PROTOCOL_VERSION,
@@ -98,6 +102,9 @@ export function createCatalogueReader(
 
   return {
     traceId,
+    get sessionId() {
+      return sessionId;
+    },
     async tools() {
       if (cached !== undefined && now() - cached.at < maxAgeMs) return cached.tools;
       const at = now();

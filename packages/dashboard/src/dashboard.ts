@@ -24,7 +24,7 @@ export const DASHBOARD_PATH = "/dashboard";
 
 /** Options of {@link createDashboard}. */
 export interface DashboardOptions extends OriginGuardOptions {
-  /** The router to show. Serve clients with `dashboard.router` so their sessions are listed. */
+  /** The router to show; its sessions are listed from its session events (`router.onSession`). */
   readonly router: Router;
   /** The call feed whose `sink` the router's telemetry writes to. */
   readonly feed: CallFeed;
@@ -57,8 +57,6 @@ export interface DashboardOptions extends OriginGuardOptions {
 
 /** The dashboard: an HTTP handler for its pages and data, and the upgrade handler of its feed. */
 export interface Dashboard {
-  /** The router with its sessions tracked: serve every client through this one. */
-  readonly router: Router;
   /** Whether a path belongs to the dashboard (`<base>` and below). */
   handles(pathname: string): boolean;
   handleRequest(request: IncomingMessage, response: ServerResponse): Promise<void>;
@@ -108,10 +106,13 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   const basePath = DASHBOARD_PATH;
   const now = options.now ?? Date.now;
   const guard = createOriginGuard(options);
-  const tracker = trackRouterSessions(options.router, { now });
   const catalogue = createCatalogueReader(options.router, {
     now,
     traceId: options.feed.internalTraceId,
+  });
+  const tracker = trackRouterSessions(options.router, {
+    now,
+    ignore: (sessionId) => sessionId === catalogue.sessionId,
   });
   const assets = createStaticAssets();
   const login = loginEndpoints(options, basePath, assets, now);
@@ -209,7 +210,6 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   }
 
   return {
-    router: tracker.router,
     handles,
     handleRequest,
     handleUpgrade(request, upgrade, head) {
@@ -239,6 +239,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       if (timer !== undefined) clearInterval(timer);
       stopHearingReplicas?.();
       unsubscribe();
+      tracker.close();
       await socket.close();
       await catalogue.close();
     },
