@@ -2,7 +2,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { type BearerTokenConfig, createRateLimiter } from "@patchbay/http-gateway";
 import type { Router } from "@patchbay/router";
-import { createOriginGuard, type OriginGuardOptions } from "@patchbay/transport-http";
+import {
+  createOriginGuard,
+  type OriginGuardOptions,
+  refuseUpgrade,
+} from "@patchbay/transport-http";
 import type { CallFeed, DashboardCall } from "./call-feed.js";
 import { createCatalogueReader } from "./catalogue-reader.js";
 import type { DashboardCluster, ReplicaCounts } from "./cluster-view.js";
@@ -14,7 +18,7 @@ import {
   serveLogin,
   writeJson,
 } from "./dashboard-http.js";
-import { createFeedSocket, type FeedMessage, refuseUpgrade } from "./feed-socket.js";
+import { createFeedSocket, type FeedMessage } from "./feed-socket.js";
 import { trackRouterSessions } from "./session-tracker.js";
 import { buildDashboardSnapshot } from "./snapshot.js";
 import { createStaticAssets } from "./static-assets.js";
@@ -214,14 +218,17 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     handleRequest,
     handleUpgrade(request, upgrade, head) {
       const pathname = new URL(request.url ?? "/", "http://dashboard").pathname;
-      if (pathname !== `${basePath}/feed`) return refuseUpgrade(upgrade, 404, "not found");
+      if (pathname !== `${basePath}/feed`)
+        return refuseUpgrade(upgrade, { status: 404, message: "not found" });
       const rejection = guard(request);
-      if (rejection) return refuseUpgrade(upgrade, 403, rejection.message);
-      if (!isSameOrigin(request)) return refuseUpgrade(upgrade, 403, "cross-origin request");
+      if (rejection) return refuseUpgrade(upgrade, { status: 403, message: rejection.message });
+      if (!isSameOrigin(request))
+        return refuseUpgrade(upgrade, { status: 403, message: "cross-origin request" });
       auth.identify(request).then(
         (identity) => {
           if (upgrade.destroyed) return;
-          if (identity === undefined) return refuseUpgrade(upgrade, 401, "log in first");
+          if (identity === undefined)
+            return refuseUpgrade(upgrade, { status: 401, message: "log in first" });
           socket.accept(
             request,
             upgrade,
@@ -230,7 +237,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
           );
         },
         () => {
-          if (!upgrade.destroyed) refuseUpgrade(upgrade, 503, LOGIN_STORE_UNAVAILABLE);
+          if (!upgrade.destroyed)
+            refuseUpgrade(upgrade, { status: 503, message: LOGIN_STORE_UNAVAILABLE });
         },
       );
     },
