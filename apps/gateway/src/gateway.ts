@@ -1,6 +1,7 @@
 import { watch } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
+import { createBackendTransportFactory } from "@patchbay/backend-transports";
 import {
   collectConfigSecrets,
   createRouter,
@@ -18,7 +19,6 @@ import {
 } from "@patchbay/telemetry";
 import { createStdioServerTransport } from "@patchbay/transport-stdio";
 import { createBackendLogSink } from "./backend-log-sink.js";
-import { createBackendTransportFactory } from "./backend-transports.js";
 import { loadConfigFile } from "./load-config-file.js";
 import { createRedactingLogger, type Logger } from "./logger.js";
 
@@ -89,7 +89,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   for (const warning of parsed.warnings) logger.warn(warning);
   const router = createRouter({
     config,
-    connect: createBackendTransportFactory(logger),
+    // A child's stderr goes to the gateway's log (stdout carries only the protocol).
+    connect: createBackendTransportFactory({
+      onStderr: (backend, line) => logger.info(`[${backend}] ${line}`),
+    }),
     serverInfo: { name: "patchbay-gateway", version: options.version },
     telemetry,
     onWarning: (message) => logger.warn(message),

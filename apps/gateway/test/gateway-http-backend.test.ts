@@ -35,7 +35,7 @@ async function stop(child: ChildProcess | undefined): Promise<void> {
   await exited;
 }
 
-describe("remote backends over Streamable HTTP, HTTP+SSE, WebSocket and auto-detection", () => {
+describe("backends over stdio, and remote ones over Streamable HTTP, HTTP+SSE, WebSocket and auto-detection", () => {
   let http: { child: ChildProcess; url: string } | undefined;
   let sse: { child: ChildProcess; url: string } | undefined;
   let ws: { child: ChildProcess; url: string } | undefined;
@@ -49,6 +49,7 @@ describe("remote backends over Streamable HTTP, HTTP+SSE, WebSocket and auto-det
     ]);
     const path = writeConfig(temporaryDirectory(), {
       mcpServers: {
+        stdio: { command: process.execPath, args: [backends.sample, "--transport", "stdio"] },
         http: { url: http.url, transport: "http", headers: { "X-Test": "yes" } },
         autohttp: { url: http.url },
         sse: { url: sse.url, type: "sse" },
@@ -65,10 +66,10 @@ describe("remote backends over Streamable HTTP, HTTP+SSE, WebSocket and auto-det
     await Promise.all([stop(http?.child), stop(sse?.child), stop(ws?.child)]);
   });
 
-  it.each(["http", "autohttp", "sse", "autosse", "websocket"])(
+  it.each(["stdio", "http", "autohttp", "sse", "autosse", "websocket"])(
     "lists and calls the tools of %s",
     async (name) => {
-      // Five sample backends expose more tools than one page (100) holds: read every page.
+      // Six sample backends expose more tools than one page (100) holds: read every page.
       const names: string[] = [];
       let cursor: string | undefined;
       do {
@@ -92,6 +93,7 @@ describe("remote backends over Streamable HTTP, HTTP+SSE, WebSocket and auto-det
       backends: Record<string, { status: string; transport: string }>;
     };
     expect(status.backends).toMatchObject({
+      stdio: { status: "running", transport: "stdio" },
       http: { status: "running", transport: "http" },
       autohttp: { status: "running", transport: "auto" },
       sse: { status: "running", transport: "sse" },

@@ -1,4 +1,3 @@
-export { createProxyBackendTransports } from "./backend-transports.js";
 export { demoConfig } from "./demo-config.js";
 export { loadProxyConfig } from "./load-config-file.js";
 export { type ProxyOptions, type RunningProxy, startProxy } from "./proxy.js";

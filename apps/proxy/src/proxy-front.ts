@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { type Dashboard, refuseUpgrade } from "@patchbay/dashboard";
+import type { Dashboard } from "@patchbay/dashboard";
 import type { HttpGateway } from "@patchbay/http-gateway";
+import { refuseUpgrade } from "@patchbay/transport-http";
 import type { ProxyLog } from "./proxy-log.js";
 import type { ProxyWebSocketEndpoint } from "./websocket-endpoint.js";
 
@@ -42,7 +43,7 @@ export function createProxyFront(parts: {
       } else if (dashboard.handles(pathname)) {
         dashboard.handleUpgrade(request, socket, head);
       } else {
-        refuseUpgrade(socket, 404, `no WebSocket endpoint at ${pathname}`);
+        refuseUpgrade(socket, { status: 404, message: `no WebSocket endpoint at ${pathname}` });
       }
     },
   };

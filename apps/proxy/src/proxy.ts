@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
+import { createBackendTransportFactory } from "@patchbay/backend-transports";
 import { createCallFeed, createDashboard, type Dashboard } from "@patchbay/dashboard";
 import {
   createHttpGateway,
@@ -19,7 +20,6 @@ import {
   type Router,
 } from "@patchbay/router";
 import { createRedactor } from "@patchbay/telemetry";
-import { createProxyBackendTransports } from "./backend-transports.js";
 import { demoConfig } from "./demo-config.js";
 import { loadProxyConfig } from "./load-config-file.js";
 import { joinProxyCluster, reportReplicaCounts } from "./proxy-cluster.js";
@@ -103,7 +103,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const telemetry = await createProxyTelemetry(routerConfig.telemetry, options.configPath, log, [
     callFeedSink(feed.sink),
   ]);
-  const connect = createProxyBackendTransports({
+  // Lines up to a result of limits.maxResultBytes and its envelope, unless a backend says otherwise.
+  const connect = createBackendTransportFactory({
     maxLineBytes: resolvedLimits.maxResultBytes + 1024 * 1024,
     onStderr: (backend, line) => log.info(`[${backend}] ${line}`),
   });
@@ -134,7 +135,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     ...(http?.allowedOrigins === undefined ? {} : { allowedOrigins: http.allowedOrigins }),
   };
   const trustProxy = http?.trustProxy ?? false;
-  // Clients are served through the dashboard's router, which lists their sessions. In a cluster,
+  // The dashboard lists the router's sessions from its session events. In a cluster,
   // its logins and login attempts are shared through Redis (`cluster.dashboardLogins`, the
   // cluster's rate limiter), so a login holds on every replica behind the balancer.
   const dashboard = createDashboard({
@@ -146,7 +147,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     cluster,
   });
   const gateway = createHttpGateway({
-    router: dashboard.router,
+    router,
     ...(decision.tokens === undefined ? {} : { tokens: decision.tokens }),
     ...(limits === undefined ? {} : { limits }),
     ...originLists,
@@ -161,7 +162,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }));
   }
   const websocket = createProxyWebSocketEndpoint({
-    router: dashboard.router,
+    router,
     tokens: decision.tokens,
     limits: resolvedLimits,
     ...originLists,

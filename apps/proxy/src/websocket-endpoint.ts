@@ -1,6 +1,5 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { ownerOf, refuseUpgrade } from "@patchbay/dashboard";
 import {
   admit,
   type BearerTokenConfig,
@@ -14,7 +13,12 @@ import {
   type TokenIdentity,
 } from "@patchbay/http-gateway";
 import type { Router } from "@patchbay/router";
-import { createOriginGuard, type OriginGuardOptions, systemClock } from "@patchbay/transport-http";
+import {
+  createOriginGuard,
+  type OriginGuardOptions,
+  refuseUpgrade,
+  systemClock,
+} from "@patchbay/transport-http";
 import { createWebSocketHandler } from "@patchbay/transport-ws";
 
 /** Options of {@link createProxyWebSocketEndpoint}. */
@@ -85,7 +89,7 @@ export function createProxyWebSocketEndpoint(
           const backend =
             end.backend ??
             (end.name !== undefined && end.method === "tools/call"
-              ? ownerOf(router.config, end.name)
+              ? router.ownerOf(end.name, { kind: "tool" })
               : undefined);
           options.onLog({
             kind: "rpc",
@@ -116,13 +120,15 @@ export function createProxyWebSocketEndpoint(
       const match = wsPath.exec(new URL(request.url ?? "/", "http://proxy").pathname);
       const profile = match?.[1];
       if (match === null || (profile !== undefined && !(profile in router.config.profiles))) {
-        return refuseUpgrade(socket, 404, `not found: ${request.url ?? ""}`);
+        return refuseUpgrade(socket, { status: 404, message: `not found: ${request.url ?? ""}` });
       }
-      if (draining) return refuseUpgrade(socket, 503, "the proxy is shutting down");
+      if (draining) {
+        return refuseUpgrade(socket, { status: 503, message: "the proxy is shutting down" });
+      }
       // Admission answers exactly as the HTTP endpoints do (403, 429, 401, 403).
       const admitted = await admit(request, profile, undefined, admission);
       if (isRefusal(admitted)) {
-        return refuseUpgrade(socket, admitted.status, admitted.message, admitted.headers);
+        return refuseUpgrade(socket, admitted);
       }
       identities.set(request, admitted);
       await handler.handleUpgrade(request, socket, head);

@@ -24,8 +24,8 @@ export async function serveWithDashboard(): Promise<Server> {
   });
   await router.start();
   const dashboard = createDashboard({ router, feed, tokens });
-  // Clients go through `dashboard.router`, so the dashboard lists their sessions.
-  const gateway = createHttpGateway({ router: dashboard.router, tokens });
+  // The dashboard lists the router's sessions itself: the gateway serves the router as it is.
+  const gateway = createHttpGateway({ router, tokens });
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     void (dashboard.handles(path)

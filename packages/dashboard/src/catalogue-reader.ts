@@ -5,13 +5,16 @@ import {
   createMemoryTransportPair,
 } from "@patchbay/jsonrpc-core";
 import { LATEST_PROTOCOL_VERSION } from "@patchbay/mcp-types";
-import { GATEWAY_TOOLS, type GatewayConfig, type Router } from "@patchbay/router";
+import type { Router } from "@patchbay/router";
 
 /** One tool of the catalogue as clients of the default endpoint see it. */
 export interface CatalogueTool {
   /** The exposed (namespaced) name. */
   readonly name: string;
-  /** The backend that owns it (read from its namespace); `gateway` for the router's own tools. */
+  /**
+   * The backend that owns it, as the router routes it (`router.ownerOf`); `gateway` for the
+   * router's own tools, `unknown` when its backend left the catalogue since it was listed.
+   */
   readonly backend: string;
 }
 
@@ -21,6 +24,8 @@ export interface CatalogueReader {
   tools(): Promise<CatalogueTool[]>;
   /** The trace id every request of the internal session carries (the live feed leaves it out). */
   readonly traceId: string;
+  /** The router's id of the internal session, once opened (the session list leaves it out). */
+  readonly sessionId: string | undefined;
   close(): Promise<void>;
 }
 
@@ -50,16 +55,18 @@ export function createCatalogueReader(
   const now = options.now ?? Date.now;
   const traceId = options.traceId ?? randomBytes(16).toString("hex");
   const meta = () => ({ traceparent: `00-${traceId}-${randomBytes(8).toString("hex")}-01` });
-  let connection: Promise<Connection> | undefined;
+  let connection: Promise<{ client: Connection; sessionId: string }> | undefined;
   let cached: { at: number; tools: CatalogueTool[] } | undefined;
+  let sessionId: string | undefined;
 
-  async function open(): Promise<Connection> {
+  async function open(): Promise<{ client: Connection; sessionId: string }> {
     const [clientSide, routerSide] = createMemoryTransportPair();
     const client = createConnection(clientSide);
     client.onNotification((notification) => {
       if (notification.method === "notifications/tools/list_changed") cached = undefined;
     });
-    await router.serve(routerSide);
+    const session = await router.serve(routerSide);
+    sessionId = session.id;
     await client.start();
     await client.request("initialize", {
       protocolVersion: LATEST_PROTOCOL_VERSION,
@@ -68,13 +75,12 @@ export function createCatalogueReader(
       _meta: meta(),
     });
     await client.notify("notifications/initialized");
-    return client;
+    return { client, sessionId: session.id };
   }
 
   async function read(): Promise<CatalogueTool[]> {
     connection ??= open();
-    const client = await connection;
-    const config = router.config;
+    const { client, sessionId } = await connection;
     const tools: CatalogueTool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < maxPages; page += 1) {
@@ -84,7 +90,8 @@ export function createCatalogueReader(
       })) as { tools?: { name?: unknown }[]; nextCursor?: unknown };
       for (const tool of result.tools ?? []) {
         if (typeof tool.name === "string") {
-          tools.push({ name: tool.name, backend: ownerOf(config, tool.name) });
+          const backend = router.ownerOf(tool.name, { kind: "tool", sessionId });
+          tools.push({ name: tool.name, backend: backend ?? "unknown" });
         }
       }
       if (typeof result.nextCursor !== "string") break;
@@ -95,6 +102,9 @@ export function createCatalogueReader(
 
   return {
     traceId,
+    get sessionId() {
+      return sessionId;
+    },
     async tools() {
       if (cached !== undefined && now() - cached.at < maxAgeMs) return cached.tools;
       const at = now();
@@ -105,23 +115,7 @@ export function createCatalogueReader(
     async close() {
       const client = connection;
       connection = undefined;
-      if (client !== undefined) await (await client.catch(() => undefined))?.close();
+      if (client !== undefined) await (await client.catch(() => undefined))?.client.close();
     },
   };
-}
-
-/**
- * The backend owning an exposed tool or prompt name, from its namespace prefix; the router's own
- * tools (no namespace) belong to `gateway`.
- */
-export function ownerOf(config: GatewayConfig, name: string): string {
-  if (GATEWAY_TOOLS.some((tool) => tool.name === name)) return "gateway";
-  const prefixed = config.backends.find(
-    (backend) =>
-      backend.namespace !== "" &&
-      name.startsWith(`${backend.namespace}${config.namespaceSeparator}`),
-  );
-  if (prefixed !== undefined) return prefixed.name;
-  const bare = config.backends.find((backend) => backend.namespace === "");
-  return bare?.name ?? "gateway";
 }

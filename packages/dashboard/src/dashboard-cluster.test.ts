@@ -81,7 +81,7 @@ async function serve(cluster: DashboardCluster | undefined) {
   const base = `127.0.0.1:${(server.address() as AddressInfo).port}`;
   const snapshot = async () =>
     (await (await fetch(`http://${base}/dashboard/api/snapshot`)).json()) as DashboardSnapshot;
-  return { dashboard, base, snapshot };
+  return { dashboard, router, base, snapshot };
 }
 
 /** Opens a client session on the dashboard's router and calls `notes__read` once. */
@@ -234,7 +234,7 @@ describe("the dashboard of a cluster replica", () => {
   });
 
   it("names this replica on each session and call, and counts them for the heartbeat", async () => {
-    const { dashboard, base, snapshot } = await serve(fakeCluster([live("replica-a")]));
+    const { dashboard, router, base, snapshot } = await serve(fakeCluster([live("replica-a")]));
     const calls = new Promise<unknown[]>((resolve) => {
       const socket = new WebSocket(`ws://${base}/dashboard/feed`);
       socket.on("message", (data) => {
@@ -245,7 +245,7 @@ describe("the dashboard of a cluster replica", () => {
         }
       });
     });
-    const client = await clientCalls(dashboard.router);
+    const client = await clientCalls(router);
     expect((await snapshot()).sessions).toEqual([
       expect.objectContaining({ client: "cluster-client", replica: "replica-a" }),
     ]);

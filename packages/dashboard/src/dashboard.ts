@@ -2,9 +2,13 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { type BearerTokenConfig, createRateLimiter } from "@patchbay/http-gateway";
 import type { Router } from "@patchbay/router";
-import { createOriginGuard, type OriginGuardOptions } from "@patchbay/transport-http";
+import {
+  createOriginGuard,
+  type OriginGuardOptions,
+  refuseUpgrade,
+} from "@patchbay/transport-http";
 import type { CallFeed, DashboardCall } from "./call-feed.js";
-import { createCatalogueReader, ownerOf } from "./catalogue-reader.js";
+import { createCatalogueReader } from "./catalogue-reader.js";
 import type { DashboardCluster, ReplicaCounts } from "./cluster-view.js";
 import { createDashboardAuth } from "./dashboard-auth.js";
 import {
@@ -14,7 +18,7 @@ import {
   serveLogin,
   writeJson,
 } from "./dashboard-http.js";
-import { createFeedSocket, type FeedMessage, refuseUpgrade } from "./feed-socket.js";
+import { createFeedSocket, type FeedMessage } from "./feed-socket.js";
 import { trackRouterSessions } from "./session-tracker.js";
 import { buildDashboardSnapshot } from "./snapshot.js";
 import { createStaticAssets } from "./static-assets.js";
@@ -24,7 +28,7 @@ export const DASHBOARD_PATH = "/dashboard";
 
 /** Options of {@link createDashboard}. */
 export interface DashboardOptions extends OriginGuardOptions {
-  /** The router to show. Serve clients with `dashboard.router` so their sessions are listed. */
+  /** The router to show; its sessions are listed from its session events (`router.onSession`). */
   readonly router: Router;
   /** The call feed whose `sink` the router's telemetry writes to. */
   readonly feed: CallFeed;
@@ -57,8 +61,6 @@ export interface DashboardOptions extends OriginGuardOptions {
 
 /** The dashboard: an HTTP handler for its pages and data, and the upgrade handler of its feed. */
 export interface Dashboard {
-  /** The router with its sessions tracked: serve every client through this one. */
-  readonly router: Router;
   /** Whether a path belongs to the dashboard (`<base>` and below). */
   handles(pathname: string): boolean;
   handleRequest(request: IncomingMessage, response: ServerResponse): Promise<void>;
@@ -108,10 +110,13 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   const basePath = DASHBOARD_PATH;
   const now = options.now ?? Date.now;
   const guard = createOriginGuard(options);
-  const tracker = trackRouterSessions(options.router, { now });
   const catalogue = createCatalogueReader(options.router, {
     now,
     traceId: options.feed.internalTraceId,
+  });
+  const tracker = trackRouterSessions(options.router, {
+    now,
+    ignore: (sessionId) => sessionId === catalogue.sessionId,
   });
   const assets = createStaticAssets();
   const login = loginEndpoints(options, basePath, assets, now);
@@ -126,10 +131,13 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     };
   };
   const replica = options.cluster === undefined ? {} : { replica: options.cluster.replicaId };
-  const withBackend = (call: DashboardCall): DashboardCall =>
-    call.tool === undefined || call.method !== "tools/call"
-      ? { ...call, ...replica }
-      : { ...call, backend: ownerOf(options.router.config, call.tool), ...replica };
+  const withBackend = (call: DashboardCall): DashboardCall => {
+    const backend =
+      call.tool === undefined || call.method !== "tools/call"
+        ? undefined
+        : options.router.ownerOf(call.tool, { kind: "tool" });
+    return backend === undefined ? { ...call, ...replica } : { ...call, backend, ...replica };
+  };
   const snapshot = () =>
     buildDashboardSnapshot({
       router: options.router,
@@ -206,19 +214,21 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   }
 
   return {
-    router: tracker.router,
     handles,
     handleRequest,
     handleUpgrade(request, upgrade, head) {
       const pathname = new URL(request.url ?? "/", "http://dashboard").pathname;
-      if (pathname !== `${basePath}/feed`) return refuseUpgrade(upgrade, 404, "not found");
+      if (pathname !== `${basePath}/feed`)
+        return refuseUpgrade(upgrade, { status: 404, message: "not found" });
       const rejection = guard(request);
-      if (rejection) return refuseUpgrade(upgrade, 403, rejection.message);
-      if (!isSameOrigin(request)) return refuseUpgrade(upgrade, 403, "cross-origin request");
+      if (rejection) return refuseUpgrade(upgrade, { status: 403, message: rejection.message });
+      if (!isSameOrigin(request))
+        return refuseUpgrade(upgrade, { status: 403, message: "cross-origin request" });
       auth.identify(request).then(
         (identity) => {
           if (upgrade.destroyed) return;
-          if (identity === undefined) return refuseUpgrade(upgrade, 401, "log in first");
+          if (identity === undefined)
+            return refuseUpgrade(upgrade, { status: 401, message: "log in first" });
           socket.accept(
             request,
             upgrade,
@@ -227,7 +237,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
           );
         },
         () => {
-          if (!upgrade.destroyed) refuseUpgrade(upgrade, 503, LOGIN_STORE_UNAVAILABLE);
+          if (!upgrade.destroyed)
+            refuseUpgrade(upgrade, { status: 503, message: LOGIN_STORE_UNAVAILABLE });
         },
       );
     },
@@ -236,6 +247,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       if (timer !== undefined) clearInterval(timer);
       stopHearingReplicas?.();
       unsubscribe();
+      tracker.close();
       await socket.close();
       await catalogue.close();
     },

@@ -1,6 +1,6 @@
-import { type IncomingMessage, STATUS_CODES } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { ImplementationErrorCode } from "@patchbay/jsonrpc-core";
+import { refuseUpgrade } from "@patchbay/transport-http";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { CallRates, DashboardCall } from "./call-feed.js";
 
@@ -46,28 +46,6 @@ export interface FeedSocket {
   close(): Promise<void>;
 }
 
-/**
- * Answers an upgrade request with a plain HTTP refusal (a JSON-RPC error body, as the HTTP endpoints
- * answer) and closes the socket.
- */
-export function refuseUpgrade(
-  socket: Duplex,
-  status: number,
-  message: string,
-  headers: Readonly<Record<string, string>> = {},
-): void {
-  const code = ImplementationErrorCode.HttpRequestRefused;
-  const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } });
-  const lines = [
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Error"}`,
-    "Content-Type: application/json",
-    "Connection: close",
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
-  ];
-  socket.end(`${lines.join("\r\n")}\r\n\r\n${body}`);
-}
-
 /** Creates the feed socket server (no port of its own: hand it upgrades). */
 export function createFeedSocket(options: FeedSocketOptions): FeedSocket {
   const server = new WebSocketServer({ noServer: true, maxPayload: 1024 });
@@ -89,7 +67,10 @@ export function createFeedSocket(options: FeedSocketOptions): FeedSocket {
     },
     accept(request, socket, head, stillAdmitted) {
       if (accepted.size >= options.maxClients) {
-        refuseUpgrade(socket, 503, `the dashboard serves at most ${options.maxClients} pages`);
+        refuseUpgrade(socket, {
+          status: 503,
+          message: `the dashboard serves at most ${options.maxClients} pages`,
+        });
         return;
       }
       server.handleUpgrade(request, socket, head, (client) => {

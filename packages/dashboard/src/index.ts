@@ -11,7 +11,6 @@ export {
   type CatalogueReaderOptions,
   type CatalogueTool,
   createCatalogueReader,
-  ownerOf,
 } from "./catalogue-reader.js";
 export {
   type ClusterReplicaSource,
@@ -36,7 +35,7 @@ export {
   type DashboardAuth,
   type DashboardAuthOptions,
 } from "./dashboard-auth.js";
-export { type FeedMessage, refuseUpgrade } from "./feed-socket.js";
+export type { FeedMessage } from "./feed-socket.js";
 export {
   createMemoryLoginStore,
   type DashboardLoginStore,

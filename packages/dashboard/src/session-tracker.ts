@@ -1,5 +1,4 @@
-import type { Frame, FrameInfo, Transport } from "@patchbay/jsonrpc-core";
-import type { Router } from "@patchbay/router";
+import type { Router, RouterSessionEvent } from "@patchbay/router";
 
 /** One client session as the dashboard lists it (no secrets: the token's name, never its value). */
 export interface TrackedSession {
@@ -15,12 +14,12 @@ export interface TrackedSession {
   readonly startedAt: number;
 }
 
-/** A router whose `serve` records each client session until its transport closes. */
+/** The router's client sessions, as its session events tell them. */
 export interface SessionTracker {
-  /** The same router, with `serve` watched: hand this one to the front ends. */
-  readonly router: Router;
-  /** The sessions open now, oldest first. */
+  /** The sessions open now, oldest first (those `ignore` names left out). */
   sessions(): TrackedSession[];
+  /** Stops listening to the router. */
+  close(): void;
 }
 
 /** Options of {@link trackRouterSessions}. */
@@ -29,6 +28,8 @@ export interface SessionTrackerOptions {
   readonly now?: () => number;
   /** Client names longer than this are cut (a peer controls them). Default 200. */
   readonly maxNameLength?: number;
+  /** Sessions left out of the list, by id, asked at each read (the dashboard's own). */
+  readonly ignore?: (sessionId: string) => boolean;
 }
 
 interface MutableSession {
@@ -40,9 +41,9 @@ interface MutableSession {
 }
 
 /**
- * Wraps `router` so every `serve(transport, { profile })` is remembered with the client's name (read
- * from its `initialize` request) and the token name from the frame's auth info, until the
- * transport closes. The router itself is untouched.
+ * Listens to `router.onSession` and keeps each client session (`router.serve`; the modern front's
+ * own sessions are not clients) with the client's name from its `initialize` and the token name
+ * from the auth info that request arrived with, until it closes. The router is not wrapped.
  */
 export function trackRouterSessions(
   router: Router,
@@ -50,49 +51,43 @@ export function trackRouterSessions(
 ): SessionTracker {
   const now = options.now ?? Date.now;
   const maxNameLength = options.maxNameLength ?? 200;
-  const open = new Set<MutableSession>();
+  const ignore = options.ignore ?? (() => false);
+  const open = new Map<string, MutableSession>();
   const cut = (value: unknown) =>
     typeof value === "string" ? value.slice(0, maxNameLength) : undefined;
 
-  const serve: Router["serve"] = (transport: Transport, serveOptions) => {
-    const session: MutableSession = {
-      client: undefined,
-      clientVersion: undefined,
-      profile: serveOptions?.profile,
-      token: undefined,
-      startedAt: now(),
-    };
-    open.add(session);
-    const stopWatching = transport.onFrame((frame: Frame, info: FrameInfo) => {
-      for (const message of Array.isArray(frame) ? frame : [frame]) {
-        if (!("method" in message) || message.method !== "initialize") continue;
-        const clientInfo = (
-          message.params as { clientInfo?: { name?: unknown; version?: unknown } }
-        )?.clientInfo;
-        session.client = cut(clientInfo?.name);
-        session.clientVersion = cut(clientInfo?.version);
-        // WebSocket puts the auth hook's info in `extra.auth`, Streamable HTTP and SSE in `authInfo`.
-        const auth = (info.extra?.auth ?? info.extra?.authInfo) as { name?: unknown } | undefined;
-        session.token = cut(auth?.name);
-        stopWatching();
-      }
-    });
-    transport.onClose(() => {
-      stopWatching();
-      open.delete(session);
-    });
-    return router.serve(transport, serveOptions);
-  };
-
-  const wrapped = new Proxy(router, {
-    get(target, property) {
-      if (property === "serve") return serve;
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
+  const stop = router.onSession((event: RouterSessionEvent) => {
+    const id = event.session.id;
+    if (event.type === "opened") {
+      if (event.modern) return;
+      open.set(id, {
+        client: undefined,
+        clientVersion: undefined,
+        profile: event.session.profile,
+        token: undefined,
+        startedAt: now(),
+      });
+      return;
+    }
+    const session = open.get(id);
+    if (session === undefined) return;
+    if (event.type === "closed") {
+      open.delete(id);
+      return;
+    }
+    const clientInfo = event.session.clientInfo as
+      | { name?: unknown; version?: unknown }
+      | undefined;
+    session.client = cut(clientInfo?.name);
+    session.clientVersion = cut(clientInfo?.version);
+    // WebSocket puts the auth hook's info in `extra.auth`, Streamable HTTP and SSE in `authInfo`.
+    const extra = event.info.extra;
+    const auth = (extra?.auth ?? extra?.authInfo) as { name?: unknown } | undefined;
+    session.token = cut(auth?.name);
   });
+
   return {
-    router: wrapped,
-    sessions: () => [...open].map((session) => ({ ...session })),
+    sessions: () => [...open].flatMap(([id, session]) => (ignore(id) ? [] : [{ ...session }])),
+    close: stop,
   };
 }

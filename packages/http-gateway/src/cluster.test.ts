@@ -1,6 +1,5 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { FrameInfo, Transport } from "@patchbay/jsonrpc-core";
 import type { Router } from "@patchbay/router";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHttpGateway } from "./http-gateway.js";
@@ -29,11 +28,12 @@ const TOKENS = [
 async function replica(
   store: InMemoryClusterStore,
   replicaId: string,
-  watch: (router: Router) => Router = (router) => router,
+  watch: (router: Router) => void = () => {},
 ): Promise<URL> {
   const { router } = await createInMemoryRouter();
+  watch(router);
   const gateway = createHttpGateway({
-    router: watch(router),
+    router,
     tokens: TOKENS,
     keepAliveIntervalMs: 0,
     cluster: store.replica(replicaId),
@@ -80,25 +80,13 @@ const echo = {
   params: { name: "echo", arguments: { n: 1 } },
 };
 
-/** Wraps a router so that the auth info of each `initialize` its sessions receive lands in `seen`. */
+/** Listens to a router so that the auth info of each `initialize` its sessions accept lands in `seen`. */
 function recordInitializeAuth(seen: unknown[]) {
-  return (router: Router): Router =>
-    new Proxy(router, {
-      get(target, property) {
-        const value: unknown = Reflect.get(target, property, target);
-        if (property !== "serve") return typeof value === "function" ? value.bind(target) : value;
-        return (transport: Transport, options?: Parameters<Router["serve"]>[1]) => {
-          transport.onFrame((frame, info: FrameInfo) => {
-            for (const message of Array.isArray(frame) ? frame : [frame]) {
-              if ("method" in message && message.method === "initialize") {
-                seen.push(info.extra?.authInfo);
-              }
-            }
-          });
-          return target.serve(transport, options);
-        };
-      },
+  return (router: Router): void => {
+    router.onSession((event) => {
+      if (event.type === "initialize") seen.push(event.info.extra?.authInfo);
     });
+  };
 }
 
 describe("createHttpGateway({ cluster })", () => {

@@ -11,7 +11,6 @@ import {
   writeJsonError,
 } from "@patchbay/transport-http";
 import { admit, isRefusal, type Refusal } from "./admission.js";
-import { backendOfName } from "./backend-of-name.js";
 import type { GatewayCluster } from "./cluster.js";
 import { registerClusterMetrics } from "./cluster-metrics.js";
 import { type ClusterSessions, createClusterSessions } from "./cluster-sessions.js";
@@ -299,7 +298,10 @@ function rpcLogEntry(
   profile: string | undefined,
   owner: TokenIdentity,
 ): GatewayLogEntry {
-  const backend = end.backend ?? backendOfName(router.config, end.name, end.method);
+  const kind = end.method === "tools/call" ? "tool" : end.method === "prompts/get" ? "prompt" : "";
+  const backend =
+    end.backend ??
+    (end.name === undefined || kind === "" ? undefined : router.ownerOf(end.name, { kind }));
   return {
     kind: "rpc",
     method: end.method,

@@ -156,6 +156,8 @@ export {
 } from "./namespacing/resource-uri.js";
 export { SHORT_HASH_LENGTH, shortHash } from "./namespacing/short-hash.js";
 export { createRouter, type Router, type RouterOptions } from "./router/create-router.js";
+export { GATEWAY_OWNER, type OwnerOfOptions } from "./router/name-owner.js";
+export type { RouterSessionEvent, RouterSessionListener } from "./router/router-sessions.js";
 export { UnknownProfileError } from "./router/unknown-profile-error.js";
 export {
   GATEWAY_STATUS_TOOL,

@@ -47,6 +47,7 @@ export type { ResourceConfig, ResourceReader } from "./resource.js";
 export type { ResourceTemplateConfig, ResourceTemplateReader } from "./resource-template-entry.js";
 export type { ClientRequestOptions, ListKind, ServerSession } from "./server-session.js";
 export type { ServerSessionApi } from "./session-api.js";
+export { splitUriTemplate, type UriTemplatePieces } from "./split-uri-template.js";
 export type { ToolConfig, ToolHandler, ToolResult } from "./tool.js";
 export {
   MAX_URI_MATCH_LENGTH,

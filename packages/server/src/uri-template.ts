@@ -1,3 +1,4 @@
+import { splitUriTemplate } from "./split-uri-template.js";
 import { type MatchProgram, MatchProgramBuilder, runMatchProgram } from "./uri-template-matcher.js";
 
 /** Most `{expressions}` a URI template may have (a `TypeError` names the limit past it). */
@@ -131,19 +132,16 @@ function parseTemplate(template: string): Part[] {
       `URI template is ${template.length} characters long; at most ${MAX_URI_TEMPLATE_LENGTH} are supported`,
     );
   }
+  const { literals, expressions: bodies } = splitUriTemplate(template);
   const parts: Part[] = [];
-  let index = 0;
-  while (index < template.length) {
-    const open = template.indexOf("{", index);
-    if (open === -1) {
-      parts.push(template.slice(index));
-      break;
-    }
-    if (open > index) parts.push(template.slice(index, open));
-    const close = template.indexOf("}", open);
-    if (close === -1) throw new TypeError(`URI template "${template}" has an unclosed "{"`);
-    parts.push(parseExpression(template, template.slice(open + 1, close)));
-    index = close + 1;
+  for (const [position, literal] of literals.entries()) {
+    if (literal !== "") parts.push(literal);
+    const body = bodies[position];
+    if (body !== undefined) parts.push(parseExpression(template, body));
+  }
+  // Only the last literal can hold a `{`: one that no `}` closes.
+  if (literals.at(-1)?.includes("{")) {
+    throw new TypeError(`URI template "${template}" has an unclosed "{"`);
   }
   if (parts.some((part) => typeof part === "string" && part.includes("}"))) {
     throw new TypeError(`URI template "${template}" has an unmatched "}"`);

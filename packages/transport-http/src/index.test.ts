@@ -56,6 +56,7 @@ it("exports exactly the documented runtime names", () => {
     "readBodyOrRefuse",
     "readSseBody",
     "readTextLimited",
+    "refuseUpgrade",
     "systemClock",
     "webRequestView",
     "writeJsonBody",

@@ -102,6 +102,7 @@ export {
   type ResponseMode,
   StreamableHttpServerTransport,
 } from "./streamable-http-server-transport.js";
+export { refuseUpgrade, type UpgradeRefusal } from "./upgrade-refusal.js";
 export { webRequestView } from "./web-request-view.js";
 export { WEB_STREAM_HIGH_WATER_MARK, WebResponseSink } from "./web-response-sink.js";
 export {

@@ -4,12 +4,13 @@ import {
   type Authenticate,
   createOriginGuard,
   type OriginGuardOptions,
+  refuseUpgrade,
+  type UpgradeRefusal,
 } from "@patchbay/transport-http";
 import { WebSocketServer } from "ws";
 import { MCP_SUBPROTOCOL } from "./client-transport.js";
 import { CloseCode } from "./close-codes.js";
 import { keepAlive } from "./keep-alive.js";
-import { refuseUpgrade, type UpgradeRefusal } from "./upgrade-refusal.js";
 import {
   type BatchPolicy,
   DEFAULT_MAX_MESSAGE_BYTES,

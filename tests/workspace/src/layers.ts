@@ -27,6 +27,18 @@ export const allowedDependencies: Readonly<Record<string, readonly string[]>> = 
     "@patchbay/client",
     "@patchbay/telemetry",
   ],
+  "@patchbay/backend-transports": [
+    "@patchbay/jsonrpc-core",
+    "@patchbay/mcp-types",
+    "@patchbay/server",
+    "@patchbay/client",
+    "@patchbay/router",
+    "@patchbay/telemetry",
+    "@patchbay/transport-stdio",
+    "@patchbay/transport-http",
+    "@patchbay/transport-sse",
+    "@patchbay/transport-ws",
+  ],
   "@patchbay/http-gateway": [
     "@patchbay/jsonrpc-core",
     "@patchbay/mcp-types",

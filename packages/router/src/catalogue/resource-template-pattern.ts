@@ -1,19 +1,25 @@
+import {
+  MAX_URI_TEMPLATE_EXPRESSIONS,
+  MAX_URI_TEMPLATE_LENGTH,
+  splitUriTemplate,
+} from "@patchbay/server";
 import type { WildcardPattern } from "./wildcard-pattern.js";
 
 /** Most `{expressions}` a backend's resource template may have; past it, it routes nothing. */
-export const MAX_TEMPLATE_EXPRESSIONS = 32;
+export const MAX_TEMPLATE_EXPRESSIONS = MAX_URI_TEMPLATE_EXPRESSIONS;
 
 /** Longest resource template accepted, in characters. */
-export const MAX_TEMPLATE_LENGTH = 4096;
+export const MAX_TEMPLATE_LENGTH = MAX_URI_TEMPLATE_LENGTH;
 
 /**
  * A matcher for the URIs an RFC 6570 URI template can expand to. Expressions (`{name}`, `{+path}`,
  * `{?query}`...) match any run of characters; everything else is literal. Permissive on purpose: it
- * only decides which backend a `resources/read` goes to. No regular expression: the literal pieces
- * are found left to right with `indexOf`, each from where the previous one ended (the leftmost
- * choice is always right when expressions match anything), so a URI is scanned about once.
- * Throws a `RangeError` for a template longer than {@link MAX_TEMPLATE_LENGTH} characters or with
- * more than {@link MAX_TEMPLATE_EXPRESSIONS} expressions.
+ * only decides which backend a `resources/read` goes to, so the template is cut with
+ * `@patchbay/server`'s lenient `splitUriTemplate` and any level is taken. No regular expression:
+ * the literal pieces are found left to right with `indexOf`, each from where the previous one
+ * ended (the leftmost choice is always right when expressions match anything), so a URI is scanned
+ * about once. Throws a `RangeError` for a template longer than {@link MAX_TEMPLATE_LENGTH}
+ * characters or with more than {@link MAX_TEMPLATE_EXPRESSIONS} expressions.
  */
 export function compileResourceTemplate(uriTemplate: string): WildcardPattern {
   if (uriTemplate.length > MAX_TEMPLATE_LENGTH) {
@@ -21,29 +27,13 @@ export function compileResourceTemplate(uriTemplate: string): WildcardPattern {
       `resource template is ${uriTemplate.length} characters long; at most ${MAX_TEMPLATE_LENGTH} are supported`,
     );
   }
-  // The literal text between expressions: one piece more than there are expressions.
-  const pieces: string[] = [];
-  let piece = "";
-  let index = 0;
-  while (index < uriTemplate.length) {
-    const open = uriTemplate.indexOf("{", index);
-    const close = open < 0 ? -1 : uriTemplate.indexOf("}", open);
-    if (open < 0 || close < 0) {
-      piece += uriTemplate.slice(index);
-      break;
-    }
-    pieces.push(piece + uriTemplate.slice(index, open));
-    piece = "";
-    index = close + 1;
-  }
-  pieces.push(piece);
-  const expressions = pieces.length - 1;
-  if (expressions > MAX_TEMPLATE_EXPRESSIONS) {
+  const { literals, expressions } = splitUriTemplate(uriTemplate);
+  if (expressions.length > MAX_TEMPLATE_EXPRESSIONS) {
     throw new RangeError(
-      `resource template "${uriTemplate.slice(0, 80)}" has ${expressions} expressions; at most ${MAX_TEMPLATE_EXPRESSIONS} are supported`,
+      `resource template "${uriTemplate.slice(0, 80)}" has ${expressions.length} expressions; at most ${MAX_TEMPLATE_EXPRESSIONS} are supported`,
     );
   }
-  return { test: (uri) => matchPieces(pieces, uri) };
+  return { test: (uri) => matchPieces(literals, uri) };
 }
 
 /** True when `text` is `pieces` joined by runs of any characters (anchored at both ends). */

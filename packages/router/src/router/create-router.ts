@@ -13,9 +13,11 @@ import {
 } from "../modern/modern-endpoint.js";
 import { splitModernFrames } from "../modern/modern-frames.js";
 import { type ModernFrontOptions, resolveModernSettings } from "../modern/modern-settings.js";
-import { createRouterSession, type RouterSession } from "../sessions/router-session.js";
+import type { RouterSession } from "../sessions/router-session.js";
 import { Switchboard } from "../switchboard/switchboard.js";
 import { describeRouter, sharedCatalogue } from "./gateway-status.js";
+import { NameOwners, type OwnerOfOptions } from "./name-owner.js";
+import { type RouterSessionListener, RouterSessions } from "./router-sessions.js";
 import { RouterState } from "./router-state.js";
 import { UnknownProfileError } from "./unknown-profile-error.js";
 
@@ -70,6 +72,17 @@ export interface Router {
    * `serve` (stdio) are served without it. An unknown profile throws `UnknownProfileError`.
    */
   modern(options?: { readonly profile?: string }): ModernEndpoint;
+  /**
+   * The backend that serves an exposed tool or prompt name (the router routes by this answer):
+   * `"gateway"` for the router's own tools, the backend's config key for a backend's, and
+   * `undefined` for a name no backend serves. See `OwnerOfOptions` for the list and the session.
+   */
+  ownerOf(exposedName: string, options?: OwnerOfOptions): string | undefined;
+  /**
+   * Subscribes to client sessions opening, sending `initialize` and ending (for a dashboard that
+   * lists them); returns the unsubscribe function. See `RouterSessionEvent`.
+   */
+  onSession(listener: RouterSessionListener): () => void;
   /** The status `gateway_status` shows (as the given session sees it, when one is given). */
   status(sessionId?: string): Record<string, unknown>;
   /** Applies a new config: stops removed or changed backends, starts new ones, refreshes clients. */
@@ -94,17 +107,17 @@ export function createRouter(options: RouterOptions): Router {
   const startedAt = clock.now();
   const switchboard = new Switchboard<RouterSession>(telemetry);
   let modernFronts: ModernFronts | undefined;
+  const owners: NameOwners = new NameOwners(state, () => sharedCatalogue(state, pool));
   const pool = new BackendPool({
     clientInfo: serverInfo,
     clock,
     connect: async (backend) =>
       instrumentTransport(await options.connect(backend), telemetry, { backend: backend.name }),
-    wiring: tellingListChanges(switchboard, () => modernFronts),
+    wiring: owners.watch(tellingListChanges(switchboard, () => modernFronts)),
   });
   pool.sync(state.config);
   const deferStart = options.startBackends === "with-first-client";
   const sessions = switchboard.sessions;
-  let sessionCounter = 0;
   let transportCounter = 0;
   let started = false;
   let closed: Promise<void> | undefined;
@@ -117,44 +130,24 @@ export function createRouter(options: RouterOptions): Router {
   };
 
   // The status is a tool result a model may read (prompt injection): no secret may reach it.
-  const openSession = async (transport: Transport, profile: string | undefined) => {
-    sessionCounter += 1;
-    const id = `session-${sessionCounter}`;
-    const session = createRouterSession(id, transport, sessionDependencies, profile);
-    sessions.set(id, session);
-    telemetry.record({
-      event_type: "session.started",
-      data: profile === undefined ? { session: id } : { session: id, profile },
-    });
-    await session.connection.start();
-    return session;
-  };
+  const status = (sessionId?: string) =>
+    telemetry.redact(
+      describeRouter({ state, pool, sessions, uptimeMs: clock.now() - startedAt }, sessionId),
+    );
+  const opener = new RouterSessions(
+    sessions,
+    { state, pool, peers: switchboard, status },
+    startDeferred,
+  );
   const fronts = new ModernFronts(
     resolveModernSettings(options.modern ?? {}, clock),
     serverInfo,
-    openSession,
+    (transport, profile) => opener.open(transport, profile, true),
   );
   modernFronts = fronts;
   const checkProfile = (profile: string | undefined) => {
     if (profile !== undefined && !(profile in state.config.profiles))
       throw new UnknownProfileError(profile);
-  };
-
-  const status = (sessionId?: string) =>
-    telemetry.redact(
-      describeRouter({ state, pool, sessions, uptimeMs: clock.now() - startedAt }, sessionId),
-    );
-
-  const sessionDependencies = {
-    state,
-    pool,
-    peers: switchboard,
-    status,
-    onInitialize: startDeferred,
-    onClose(sessionId: string) {
-      sessions.delete(sessionId);
-      telemetry.record({ event_type: "session.ended", data: { session: sessionId } });
-    },
   };
 
   return {
@@ -195,15 +188,22 @@ export function createRouter(options: RouterOptions): Router {
       transport.onClose(() => {
         fronts.release(caller).catch(() => {});
       });
-      return await openSession(split, profile);
+      return await opener.open(split, profile, false);
     },
     modern(modernOptions = {}) {
       checkProfile(modernOptions.profile);
       return fronts.endpoint(modernOptions.profile);
     },
+    ownerOf(exposedName, ownerOptions = {}) {
+      const { sessionId } = ownerOptions;
+      const session = sessionId === undefined ? undefined : sessions.get(sessionId);
+      return owners.ownerOf(exposedName, ownerOptions, session);
+    },
+    onSession: (listener) => opener.listen(listener),
     status,
     async reload(next) {
       state.apply(next);
+      owners.forget();
       const added = await pool.reload(next);
       await Promise.all([...sessions.values()].map((session) => session.reconcile()));
       telemetry.record({

@@ -1,6 +1,8 @@
+import type { Implementation } from "@patchbay/client";
 import {
   type Connection,
   createConnection,
+  type FrameInfo,
   type JSONRPCId,
   type JSONRPCNotification,
   type Transport,
@@ -39,6 +41,8 @@ export interface RouterSession {
   readonly protocolVersion: string | undefined;
   /** The capabilities the client declared in `initialize`, once it did. */
   readonly clientCapabilities: Readonly<Record<string, unknown>> | undefined;
+  /** The `clientInfo` (name, version) the client sent in `initialize`, once it did. */
+  readonly clientInfo: Implementation | undefined;
   /** The logging level this client asked for with `logging/setLevel`, if any. */
   readonly logLevel: LoggingLevel | undefined;
   /** Server-to-client requests refused for this client, per backend and method. */
@@ -74,8 +78,11 @@ export interface SessionDependencies {
   };
   /** What `gateway_status` answers a session. */
   status(sessionId: string): Record<string, unknown>;
-  /** The client sent `initialize` (deferred shared backends may start now). */
-  onInitialize(): void;
+  /**
+   * The session accepted the client's `initialize` (deferred shared backends may start now);
+   * `info` is how that request arrived.
+   */
+  onInitialize(session: RouterSession, info: FrameInfo): void;
   /** The session ended. */
   onClose(sessionId: string): void;
 }
@@ -100,9 +107,9 @@ export function createRouterSession(
   let closed = false;
 
   const lifecycle = new SessionLifecycle(connection, view, state, {
-    initializeReceived() {
+    initializeReceived(info) {
       view.startEager(false);
-      deps.onInitialize();
+      deps.onInitialize(session, info);
     },
     async initialized() {
       view.startAnnouncing();
@@ -135,7 +142,7 @@ export function createRouterSession(
     view.stopOwn();
   });
 
-  return {
+  const session: RouterSession = {
     id,
     connection,
     get initialized() {
@@ -151,6 +158,9 @@ export function createRouterSession(
     },
     get clientCapabilities() {
       return lifecycle.clientCapabilities;
+    },
+    get clientInfo() {
+      return lifecycle.clientInfo;
     },
     refused: relay.refused,
     backends: () => view.backends(),
@@ -188,4 +198,5 @@ export function createRouterSession(
     },
     close: () => connection.close(),
   };
+  return session;
 }

@@ -1,6 +1,8 @@
+import type { Implementation } from "@patchbay/client";
 import {
   type Connection,
   ErrorCode,
+  type FrameInfo,
   JSONRPCError,
   type RequestHandler,
 } from "@patchbay/jsonrpc-core";
@@ -31,6 +33,8 @@ export class SessionLifecycle {
   protocolVersion: string | undefined;
   /** The capabilities the client declared, once it sent `initialize`. */
   clientCapabilities: Readonly<Record<string, unknown>> | undefined;
+  /** The `clientInfo` the client sent in `initialize`. */
+  clientInfo: Implementation | undefined;
   /** True once the client sent `notifications/initialized`. */
   initialized = false;
   readonly #connection: Connection;
@@ -39,10 +43,10 @@ export class SessionLifecycle {
     connection: Connection,
     view: SessionCatalogue,
     state: RouterState,
-    events: { initializeReceived(): void; initialized(): Promise<void> },
+    events: { initializeReceived(info: FrameInfo): void; initialized(): Promise<void> },
   ) {
     this.#connection = connection;
-    connection.handle("initialize", (params) => {
+    connection.handle("initialize", (params, context) => {
       if (this.clientCapabilities !== undefined) {
         throw new JSONRPCError(ErrorCode.InvalidRequest, "The session is already initialized");
       }
@@ -53,7 +57,8 @@ export class SessionLifecycle {
       });
       this.protocolVersion = accepted.protocolVersion;
       this.clientCapabilities = accepted.clientCapabilities;
-      events.initializeReceived();
+      this.clientInfo = accepted.clientInfo;
+      events.initializeReceived(context.info);
       return accepted.result;
     });
     const onInitialized = async () => {

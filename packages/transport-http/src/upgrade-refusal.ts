@@ -1,6 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
-import { ImplementationErrorCode } from "@patchbay/jsonrpc-core";
+import { HTTP_ERROR_CODE } from "./http-answers.js";
 
 /** Why an upgrade was refused: the HTTP status, a message, and extra headers. */
 export interface UpgradeRefusal {
@@ -10,14 +10,15 @@ export interface UpgradeRefusal {
 }
 
 /**
- * Answers a refused upgrade with a plain HTTP response whose body is a JSON-RPC error (as the
- * Streamable HTTP transport answers, code `HttpRequestRefused`), then drops the connection.
+ * Answers a refused upgrade (a WebSocket handshake) with a plain HTTP response whose body is a
+ * JSON-RPC error, as the Streamable HTTP transport answers, then drops the connection. Header
+ * values lose their CR and LF, so no value (a message naming a path, say) can split the response.
  */
 export function refuseUpgrade(socket: Duplex, refusal: UpgradeRefusal): void {
   const body = JSON.stringify({
     jsonrpc: "2.0",
     id: null,
-    error: { code: ImplementationErrorCode.HttpRequestRefused, message: refusal.message },
+    error: { code: HTTP_ERROR_CODE, message: refusal.message },
   });
   const headers: Record<string, string> = {
     "Content-Type": "application/json",

@@ -1,0 +1,65 @@
+import type { Transport } from "@patchbay/jsonrpc-core";
+import type { BackendConfig, BackendTransportFactory } from "@patchbay/router";
+import { StreamableHttpClientTransport } from "@patchbay/transport-http";
+import { FallbackClientTransport, SseClientTransport } from "@patchbay/transport-sse";
+import { createStdioClientTransport } from "@patchbay/transport-stdio";
+import { createNodeWebSocketClientTransport } from "@patchbay/transport-ws";
+
+/** Options of {@link createBackendTransportFactory}. */
+export interface BackendTransportFactoryOptions {
+  /**
+   * Longest line read from a stdio backend whose config sets no `maxMessageBytes`, in UTF-8 bytes.
+   * Default: `@patchbay/transport-stdio`'s (64 MiB).
+   */
+  readonly maxLineBytes?: number;
+  /**
+   * Receives each line a stdio backend writes to stderr, with the backend's config key. Default:
+   * the line goes to this process's stderr prefixed with `[backend] ` (never to stdout, which may
+   * carry the protocol).
+   */
+  readonly onStderr?: (backend: string, line: string) => void;
+  /**
+   * Keep the received text of a stdio backend's large results (lines of 64 KiB and more), so a
+   * front of jsonrpc-core's framing writes it on as it came instead of serializing it again.
+   * Default true: a gateway relays results unchanged.
+   */
+  readonly relayLargeResults?: boolean;
+}
+
+/**
+ * The one way Patchbay's apps reach backends, by the config's `transport`: a child process over
+ * stdio, Streamable HTTP, legacy HTTP+SSE, WebSocket (`ws://`, `wss://`), or `auto` (Streamable
+ * HTTP, falling back to HTTP+SSE when the server answers 4xx). Hand it to `createRouter` as
+ * `connect`.
+ */
+export function createBackendTransportFactory(
+  options: BackendTransportFactoryOptions = {},
+): BackendTransportFactory {
+  const relayLargeResults = options.relayLargeResults ?? true;
+  return (backend: BackendConfig): Transport => {
+    switch (backend.transport) {
+      case "stdio": {
+        const maxLineBytes = backend.maxMessageBytes ?? options.maxLineBytes;
+        const onStderr = options.onStderr;
+        return createStdioClientTransport({
+          command: backend.command,
+          args: backend.args,
+          env: backend.env,
+          name: backend.name,
+          ...(backend.cwd === undefined ? {} : { cwd: backend.cwd }),
+          ...(maxLineBytes === undefined ? {} : { maxLineBytes }),
+          ...(onStderr === undefined ? {} : { stderr: (line) => onStderr(backend.name, line) }),
+          relayLargeResults,
+        });
+      }
+      case "http":
+        return new StreamableHttpClientTransport({ url: backend.url, headers: backend.headers });
+      case "sse":
+        return new SseClientTransport({ url: backend.url, headers: backend.headers });
+      case "ws":
+        return createNodeWebSocketClientTransport({ url: backend.url, headers: backend.headers });
+      case "auto":
+        return new FallbackClientTransport({ url: backend.url, headers: backend.headers });
+    }
+  };
+}

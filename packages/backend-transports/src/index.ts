@@ -1,0 +1,4 @@
+export {
+  type BackendTransportFactoryOptions,
+  createBackendTransportFactory,
+} from "./backend-transport-factory.js";

@@ -1,0 +1,3 @@
+import { definePackageBuild } from "../../tsup.shared.js";
+
+export default definePackageBuild();
