@@ -1,8 +1,8 @@
 import type { Router } from "@patchbay/router";
 import type { Clock, OriginGuardOptions } from "@patchbay/transport-http";
-import type { GatewayCluster } from "./cluster.js";
+import type { BearerTokenConfig } from "./admission/token-auth.js";
+import type { GatewayCluster } from "./cluster/cluster.js";
 import type { GatewayLogEntry } from "./gateway-log.js";
-import type { BearerTokenConfig } from "./token-auth.js";
 
 /** The limits of an HTTP gateway; every one has a default. */
 export interface HttpGatewayLimits {

@@ -9,27 +9,27 @@ import {
   writeJsonBody,
   writeJsonError,
 } from "@patchbay/transport-http";
-import { admit, isRefusal, type Refusal } from "./admission.js";
+import { admit, isRefusal, type Refusal } from "./admission/admission.js";
+import { createRateLimiter } from "./admission/rate-limiter.js";
+import { createTokenAuthenticator, type TokenIdentity } from "./admission/token-auth.js";
 import { backendOfName } from "./backend-of-name.js";
-import type { GatewayCluster } from "./cluster.js";
-import { registerClusterMetrics } from "./cluster-metrics.js";
-import { type ClusterSessions, createClusterSessions } from "./cluster-sessions.js";
-import type { FrontRequestEnd } from "./front-guard.js";
+import type { GatewayCluster } from "./cluster/cluster.js";
+import { registerClusterMetrics } from "./cluster/cluster-metrics.js";
+import { type ClusterSessions, createClusterSessions } from "./cluster/cluster-sessions.js";
+import { answerOrphanedCalls } from "./cluster/orphaned-calls.js";
+import { sseForwardingOf } from "./cluster/sse-forwarding.js";
+import { type GatewayRoute, parseGatewayPath } from "./endpoints/gateway-path.js";
+import { answerPlainPost } from "./endpoints/plain-post.js";
+import { readiness } from "./endpoints/readiness.js";
 import type { GatewayLogEntry } from "./gateway-log.js";
 import { createGatewayMetrics } from "./gateway-metrics.js";
-import { type GatewayRoute, parseGatewayPath } from "./gateway-path.js";
 import {
   type HttpGatewayOptions,
   type ResolvedLimits,
   resolveLimits,
 } from "./http-gateway-options.js";
-import { answerOrphanedCalls } from "./orphaned-calls.js";
-import { answerPlainPost } from "./plain-post.js";
-import { createRateLimiter } from "./rate-limiter.js";
-import { readiness } from "./readiness.js";
-import { createSessionEndpoints } from "./session-endpoints.js";
-import { sseForwardingOf } from "./sse-forwarding.js";
-import { createTokenAuthenticator, type TokenIdentity } from "./token-auth.js";
+import type { FrontRequestEnd } from "./session/front-guard.js";
+import { createSessionEndpoints } from "./session/session-endpoints.js";
 
 type McpRoute = Extract<GatewayRoute, { kind: "mcp" | "sse" | "messages" }>;
 

@@ -8,14 +8,17 @@ import {
   type StreamableHttpHandler,
 } from "@patchbay/transport-http";
 import type { SseHandler } from "@patchbay/transport-sse";
-import { ANONYMOUS } from "./admission.js";
-import type { ModernRelay } from "./cluster.js";
+import { ANONYMOUS } from "../admission/admission.js";
+import type { TokenIdentity } from "../admission/token-auth.js";
+import type { ModernRelay } from "../cluster/cluster.js";
+import { createGatewaySseHandler, type SseForwarding } from "../cluster/sse-forwarding.js";
+import { modernRequests } from "../endpoints/modern-requests.js";
+import {
+  createPlainJsonRpcEndpoint,
+  type PlainJsonRpcEndpoint,
+} from "../endpoints/plain-json-rpc.js";
+import type { ResolvedLimits } from "../http-gateway-options.js";
 import { type FrontRequestEnd, type GuardedTransport, guardFrontTransport } from "./front-guard.js";
-import type { ResolvedLimits } from "./http-gateway-options.js";
-import { modernRequests } from "./modern-requests.js";
-import { createPlainJsonRpcEndpoint, type PlainJsonRpcEndpoint } from "./plain-json-rpc.js";
-import { createGatewaySseHandler, type SseForwarding } from "./sse-forwarding.js";
-import type { TokenIdentity } from "./token-auth.js";
 
 /** What the session endpoints need. */
 export interface SessionEndpointsOptions {

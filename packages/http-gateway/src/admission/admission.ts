@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { headerValue, type OriginGuard, SESSION_NOT_FOUND_CODE } from "@patchbay/transport-http";
+import type { SharedRateLimiter } from "../cluster/cluster.js";
 import { clientAddress } from "./client-address.js";
-import type { SharedRateLimiter } from "./cluster.js";
 import type { RateLimiter } from "./rate-limiter.js";
 import { mayUseProfile, type TokenAuthenticator, type TokenIdentity } from "./token-auth.js";
 
