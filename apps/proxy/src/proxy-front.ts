@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { type Dashboard, refuseUpgrade } from "@patchbay/dashboard";
-import type { HttpGateway } from "@patchbay/http-gateway";
+import type { HttpGateway, WebSocketEndpoint } from "@patchbay/http-gateway";
 import type { ProxyLog } from "./proxy-log.js";
-import type { ProxyWebSocketEndpoint } from "./websocket-endpoint.js";
 
 /** The proxy's `request` and `upgrade` listeners: routes by path to the dashboard, WebSocket or HTTP API. */
 export interface ProxyFront {
@@ -14,7 +13,7 @@ export interface ProxyFront {
 /** Creates the listeners: `/dashboard…` to the dashboard, upgrades to `/ws…` to WebSocket, the rest to the gateway. */
 export function createProxyFront(parts: {
   readonly gateway: HttpGateway;
-  readonly websocket: ProxyWebSocketEndpoint;
+  readonly websocket: WebSocketEndpoint;
   readonly dashboard: Dashboard;
   readonly log: ProxyLog;
 }): ProxyFront {

@@ -4,11 +4,13 @@ import { resolve } from "node:path";
 import { createCallFeed, createDashboard, type Dashboard } from "@patchbay/dashboard";
 import {
   createHttpGateway,
+  createWebSocketEndpoint,
   decideAuth,
   type HttpGateway,
   isLoopbackHost,
   type LogFormat,
   resolveLimits,
+  type WebSocketEndpoint,
 } from "@patchbay/http-gateway";
 import type { Transport } from "@patchbay/jsonrpc-core";
 import {
@@ -27,7 +29,6 @@ import { createProxyFront } from "./proxy-front.js";
 import { createProxyLog, type ProxyLog } from "./proxy-log.js";
 import { createProxyTelemetry } from "./proxy-telemetry.js";
 import { startupBanner } from "./startup-banner.js";
-import { createProxyWebSocketEndpoint, type ProxyWebSocketEndpoint } from "./websocket-endpoint.js";
 
 /** Options of {@link startProxy}. */
 export interface ProxyOptions {
@@ -60,7 +61,7 @@ export interface RunningProxy {
   readonly router: Router;
   readonly gateway: HttpGateway;
   /** MCP over WebSocket at `/ws` and `/ws/<profile>`. */
-  readonly websocket: ProxyWebSocketEndpoint;
+  readonly websocket: WebSocketEndpoint;
   /** The dashboard at `/dashboard`. */
   readonly dashboard: Dashboard;
   readonly server: Server;
@@ -160,7 +161,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       callsInFlight: gateway.pendingRequests,
     }));
   }
-  const websocket = createProxyWebSocketEndpoint({
+  const websocket = createWebSocketEndpoint({
     router: dashboard.router,
     tokens: decision.tokens,
     limits: resolvedLimits,

@@ -4,6 +4,7 @@ export {
   createNodeWebSocketClientTransport,
   type NodeWebSocketClientOptions,
 } from "./node-client.js";
+export { refuseUpgrade, type UpgradeRefusal } from "./upgrade-refusal.js";
 export {
   type AttachedWebSocketServer,
   type AttachWebSocketOptions,

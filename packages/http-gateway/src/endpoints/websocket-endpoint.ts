@@ -1,24 +1,22 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { ownerOf, refuseUpgrade } from "@patchbay/dashboard";
-import {
-  admit,
-  type BearerTokenConfig,
-  createRateLimiter,
-  createTokenAuthenticator,
-  type GatewayLogEntry,
-  type GuardedTransport,
-  guardFrontTransport,
-  isRefusal,
-  type resolveLimits,
-  type TokenIdentity,
-} from "@patchbay/http-gateway";
 import type { Router } from "@patchbay/router";
 import { createOriginGuard, type OriginGuardOptions, systemClock } from "@patchbay/transport-http";
-import { createWebSocketHandler } from "@patchbay/transport-ws";
+import { createWebSocketHandler, refuseUpgrade } from "@patchbay/transport-ws";
+import { admit, isRefusal } from "../admission/admission.js";
+import { createRateLimiter } from "../admission/rate-limiter.js";
+import {
+  type BearerTokenConfig,
+  createTokenAuthenticator,
+  type TokenIdentity,
+} from "../admission/token-auth.js";
+import { backendOfName } from "../backend-of-name.js";
+import type { GatewayLogEntry } from "../gateway-log.js";
+import type { resolveLimits } from "../http-gateway-options.js";
+import { type GuardedTransport, guardFrontTransport } from "../session/front-guard.js";
 
-/** Options of {@link createProxyWebSocketEndpoint}. */
-export interface ProxyWebSocketOptions extends OriginGuardOptions {
+/** Options of {@link createWebSocketEndpoint}. */
+export interface WebSocketEndpointOptions extends OriginGuardOptions {
   readonly router: Router;
   /** The proxy's tokens; `undefined`: no auth (as for HTTP). */
   readonly tokens: readonly BearerTokenConfig[] | undefined;
@@ -28,7 +26,7 @@ export interface ProxyWebSocketOptions extends OriginGuardOptions {
 }
 
 /** MCP over WebSocket at `/ws` (every backend) and `/ws/<profile>`. */
-export interface ProxyWebSocketEndpoint {
+export interface WebSocketEndpoint {
   /** Whether an upgrade to this path is ours. */
   handles(pathname: string): boolean;
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void>;
@@ -47,9 +45,7 @@ const wsPath = /^\/ws(?:\/([A-Za-z0-9_.-]+))?\/?$/;
  * and each connection is served by the router through the same front guard as HTTP sessions
  * (request timeout, result size, one log line per request).
  */
-export function createProxyWebSocketEndpoint(
-  options: ProxyWebSocketOptions,
-): ProxyWebSocketEndpoint {
+export function createWebSocketEndpoint(options: WebSocketEndpointOptions): WebSocketEndpoint {
   const { router, limits } = options;
   const identities = new WeakMap<IncomingMessage, TokenIdentity>();
   const fronts = new Set<GuardedTransport>();
@@ -82,11 +78,7 @@ export function createProxyWebSocketEndpoint(
         maxResultBytes: limits.maxResultBytes,
         clock: systemClock,
         onRequestEnd(end) {
-          const backend =
-            end.backend ??
-            (end.name !== undefined && end.method === "tools/call"
-              ? ownerOf(router.config, end.name)
-              : undefined);
+          const backend = end.backend ?? backendOfName(router.config, end.name, end.method);
           options.onLog({
             kind: "rpc",
             method: end.method,
@@ -116,13 +108,15 @@ export function createProxyWebSocketEndpoint(
       const match = wsPath.exec(new URL(request.url ?? "/", "http://proxy").pathname);
       const profile = match?.[1];
       if (match === null || (profile !== undefined && !(profile in router.config.profiles))) {
-        return refuseUpgrade(socket, 404, `not found: ${request.url ?? ""}`);
+        return refuseUpgrade(socket, { status: 404, message: `not found: ${request.url ?? ""}` });
       }
-      if (draining) return refuseUpgrade(socket, 503, "the proxy is shutting down");
+      if (draining) {
+        return refuseUpgrade(socket, { status: 503, message: "the proxy is shutting down" });
+      }
       // Admission answers exactly as the HTTP endpoints do (403, 429, 401, 403).
       const admitted = await admit(request, profile, undefined, admission);
       if (isRefusal(admitted)) {
-        return refuseUpgrade(socket, admitted.status, admitted.message, admitted.headers);
+        return refuseUpgrade(socket, admitted);
       }
       identities.set(request, admitted);
       await handler.handleUpgrade(request, socket, head);
