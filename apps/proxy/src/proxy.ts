@@ -4,13 +4,11 @@ import { resolve } from "node:path";
 import { createCallFeed, createDashboard, type Dashboard } from "@patchbay/dashboard";
 import {
   createHttpGateway,
-  createWebSocketEndpoint,
   decideAuth,
   type HttpGateway,
   isLoopbackHost,
   type LogFormat,
   resolveLimits,
-  type WebSocketEndpoint,
 } from "@patchbay/http-gateway";
 import type { Transport } from "@patchbay/jsonrpc-core";
 import {
@@ -59,9 +57,8 @@ export interface RunningProxy {
   /** The default endpoint, `http://host:port/mcp`. */
   readonly url: URL;
   readonly router: Router;
+  /** The HTTP API, and MCP over WebSocket at `/ws` and `/ws/<profile>`. */
   readonly gateway: HttpGateway;
-  /** MCP over WebSocket at `/ws` and `/ws/<profile>`. */
-  readonly websocket: WebSocketEndpoint;
   /** The dashboard at `/dashboard`. */
   readonly dashboard: Dashboard;
   readonly server: Server;
@@ -161,15 +158,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       callsInFlight: gateway.pendingRequests,
     }));
   }
-  const websocket = createWebSocketEndpoint({
-    router: dashboard.router,
-    tokens: decision.tokens,
-    limits: resolvedLimits,
-    ...originLists,
-    trustProxy,
-    onLog: (entry) => log.request(entry),
-  });
-  const front = createProxyFront({ gateway, websocket, dashboard, log });
+  const front = createProxyFront({ gateway, dashboard, log });
   const server = createServer(front.onRequest);
   server.on("upgrade", front.onUpgrade);
   // Idle keep-alive connections outlive a load balancer's (60 s is common) and a client's pool,
@@ -196,10 +185,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     stopping ??= (async () => {
       const closed = new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
       server.closeIdleConnections();
-      await Promise.all([
-        gateway.close(stopOptions),
-        websocket.close(stopOptions.drainTimeoutMs ?? 10_000),
-      ]);
+      await gateway.close(stopOptions);
       await dashboard.close();
       await router.close();
       await cluster?.close();
@@ -209,5 +195,5 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     })();
     return stopping;
   }
-  return { url, router, gateway, websocket, dashboard, server, log, stop };
+  return { url, router, gateway, dashboard, server, log, stop };
 }

@@ -109,11 +109,6 @@ export {
   type PlainJsonRpcOptions,
 } from "./endpoints/plain-json-rpc.js";
 export { type Readiness, readiness } from "./endpoints/readiness.js";
-export {
-  createWebSocketEndpoint,
-  type WebSocketEndpoint,
-  type WebSocketEndpointOptions,
-} from "./endpoints/websocket-endpoint.js";
 export { formatGatewayLog, type GatewayLogEntry, type LogFormat } from "./gateway-log.js";
 export {
   createHttpGateway,

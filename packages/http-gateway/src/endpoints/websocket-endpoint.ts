@@ -1,137 +1,83 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import type { Router } from "@patchbay/router";
-import { createOriginGuard, type OriginGuardOptions, systemClock } from "@patchbay/transport-http";
-import { createWebSocketHandler, refuseUpgrade } from "@patchbay/transport-ws";
-import { admit, isRefusal } from "../admission/admission.js";
-import { createRateLimiter } from "../admission/rate-limiter.js";
-import {
-  type BearerTokenConfig,
-  createTokenAuthenticator,
-  type TokenIdentity,
-} from "../admission/token-auth.js";
-import { backendOfName } from "../backend-of-name.js";
-import type { GatewayLogEntry } from "../gateway-log.js";
-import type { resolveLimits } from "../http-gateway-options.js";
-import { type GuardedTransport, guardFrontTransport } from "../session/front-guard.js";
+import { createWebSocketHandler } from "@patchbay/transport-ws";
+import type { RefusedRequest } from "../admission/frame-admission.js";
+import type { FrontAdmission } from "../admission/front-admission.js";
+import type { TokenIdentity } from "../admission/token-auth.js";
+import type { ResolvedLimits } from "../http-gateway-options.js";
+import type { ServedClient, SessionServer } from "../session/serve-session.js";
 
-/** Options of {@link createWebSocketEndpoint}. */
-export interface WebSocketEndpointOptions extends OriginGuardOptions {
-  readonly router: Router;
-  /** The proxy's tokens; `undefined`: no auth (as for HTTP). */
-  readonly tokens: readonly BearerTokenConfig[] | undefined;
-  readonly limits: ReturnType<typeof resolveLimits>;
-  readonly trustProxy: boolean;
-  readonly onLog: (entry: GatewayLogEntry) => void;
+/** What the WebSocket endpoint needs. */
+export interface WebSocketEndpointOptions {
+  readonly limits: ResolvedLimits;
+  readonly sessions: SessionServer;
+  /** Admits each frame of a connection as its upgrade was admitted. */
+  readonly admission: Pick<FrontAdmission, "limitBatches" | "chargeRequests">;
+  /** Each frame, or request of a frame, that admission refused. */
+  readonly onRefused: (refused: RefusedRequest, client: ServedClient) => void;
+}
+
+/** An upgrade the front door admitted. */
+export interface AdmittedUpgrade {
+  readonly request: IncomingMessage;
+  readonly socket: Duplex;
+  readonly head: Buffer;
+  readonly identity: TokenIdentity;
+  readonly profile: string | undefined;
 }
 
 /** MCP over WebSocket at `/ws` (every backend) and `/ws/<profile>`. */
 export interface WebSocketEndpoint {
-  /** Whether an upgrade to this path is ours. */
-  handles(pathname: string): boolean;
-  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void>;
+  /** Upgrades an admitted request; `@patchbay/transport-ws` answers its own refusals (subprotocol, limits). */
+  upgrade(upgrade: AdmittedUpgrade): Promise<void>;
   /** Connections open now. */
   readonly connectionCount: number;
-  /** Refuses new connections (503), lets calls in flight finish up to the deadline, then closes all. */
-  close(drainTimeoutMs: number): Promise<void>;
+  /** Closes every connection with 1001 (going away). */
+  close(): Promise<void>;
 }
 
-const wsPath = /^\/ws(?:\/([A-Za-z0-9_.-]+))?\/?$/;
-
 /**
- * The WebSocket front of the proxy. Upgrades pass the HTTP API's admission (`admit` from
- * `@patchbay/http-gateway`: Host/Origin, rate limit per address, bearer token, profile, rate limit
- * per token), then `@patchbay/transport-ws` (subprotocol `mcp`, connection limit, message limits),
- * and each connection is served by the router through the same front guard as HTTP sessions
- * (request timeout, result size, one log line per request).
+ * The WebSocket endpoint: `@patchbay/transport-ws` (subprotocol `mcp`, message size limit,
+ * keep-alive), each connection a client of its own served like every other (front guard, one log
+ * line per request), each frame admitted like an HTTP request.
  */
 export function createWebSocketEndpoint(options: WebSocketEndpointOptions): WebSocketEndpoint {
-  const { router, limits } = options;
-  const identities = new WeakMap<IncomingMessage, TokenIdentity>();
-  const fronts = new Set<GuardedTransport>();
-  let draining = false;
-  const admission = {
-    guard: createOriginGuard(options),
-    limiter: createRateLimiter({ requestsPerMinute: limits.requestsPerMinute }),
-    requestsPerMinute: limits.requestsPerMinute,
-    authenticator:
-      options.tokens === undefined ? undefined : createTokenAuthenticator(options.tokens),
-    trustProxy: options.trustProxy,
-    // A WebSocket is its own session: no session id to own.
-    ownerOf: () => undefined,
-  };
-  const profileOf = (request: IncomingMessage) =>
-    wsPath.exec(new URL(request.url ?? "/", "http://proxy").pathname)?.[1];
-
+  const { limits, sessions } = options;
+  const clients = new WeakMap<IncomingMessage, ServedClient>();
   const handler = createWebSocketHandler({
-    // Admission has checked Host and Origin already, with the proxy's lists.
+    // The front door has checked Host and Origin already, with the gateway's lists.
     allowedHosts: "any",
     allowedOrigins: "any",
     maxConnections: limits.maxSessions,
     maxMessageBytes: limits.maxBodyBytes,
-    authenticate: (request) => ({ ok: true, info: identities.get(request) }),
+    authenticate: (request) => ({ ok: true, info: clients.get(request)?.owner }),
     onConnection: async (transport, { request }) => {
-      const profile = profileOf(request);
-      const owner = identities.get(request);
-      const front = guardFrontTransport(transport, {
-        requestTimeoutMs: limits.requestTimeoutMs,
-        maxResultBytes: limits.maxResultBytes,
-        clock: systemClock,
-        onRequestEnd(end) {
-          const backend = end.backend ?? backendOfName(router.config, end.name, end.method);
-          options.onLog({
-            kind: "rpc",
-            method: end.method,
-            path: profile === undefined ? "/ws" : `/ws/${profile}`,
-            ...(profile === undefined ? {} : { profile }),
-            ...(backend === undefined ? {} : { backend }),
-            ...(end.name === undefined ? {} : { tool: end.name }),
-            status: end.status,
-            durationMs: end.durationMs,
-            ...(end.traceId === undefined ? {} : { traceId: end.traceId }),
-            ...(owner === undefined ? {} : { client: owner.name }),
-          });
-        },
+      const client = clients.get(request);
+      if (client === undefined) return transport.close();
+      const { admission } = options;
+      const onRefused = (refused: RefusedRequest) => options.onRefused(refused, client);
+      // Batches are capped before the front guard tracks their requests, requests charged after it,
+      // so that a refused request is answered and logged as every other.
+      await sessions.serve(admission.limitBatches(transport, onRefused), {
+        ...client,
+        wrap: (front) => admission.chargeRequests(front, request, client.owner, onRefused),
       });
-      fronts.add(front);
-      transport.onClose(() => fronts.delete(front));
-      await router.serve(front, profile === undefined ? {} : { profile });
     },
   });
-
   return {
-    handles: (pathname) => pathname === "/ws" || pathname.startsWith("/ws/"),
+    async upgrade({ request, socket, head, identity, profile }) {
+      clients.set(request, {
+        kind: "websocket",
+        sessionId: undefined,
+        owner: identity,
+        profile,
+        path: profile === undefined ? "/ws" : `/ws/${profile}`,
+      });
+      await handler.handleUpgrade(request, socket, head);
+    },
     get connectionCount() {
       return handler.connections.size;
     },
-    async handleUpgrade(request, socket, head) {
-      const match = wsPath.exec(new URL(request.url ?? "/", "http://proxy").pathname);
-      const profile = match?.[1];
-      if (match === null || (profile !== undefined && !(profile in router.config.profiles))) {
-        return refuseUpgrade(socket, { status: 404, message: `not found: ${request.url ?? ""}` });
-      }
-      if (draining) {
-        return refuseUpgrade(socket, { status: 503, message: "the proxy is shutting down" });
-      }
-      // Admission answers exactly as the HTTP endpoints do (403, 429, 401, 403).
-      const admitted = await admit(request, profile, undefined, admission);
-      if (isRefusal(admitted)) {
-        return refuseUpgrade(socket, admitted);
-      }
-      identities.set(request, admitted);
-      await handler.handleUpgrade(request, socket, head);
-    },
-    async close(drainTimeoutMs) {
-      draining = true;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        Promise.all([...fronts].map((front) => front.idle())),
-        new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, drainTimeoutMs);
-        }),
-      ]);
-      clearTimeout(timer);
-      await handler.close();
-    },
+    close: () => handler.close(),
   };
 }
