@@ -94,7 +94,7 @@ export function createFrontDoor(parts: FrontDoorParts): (entry: ClientEntry) => 
     parts.identities.set(request, admitted);
     const kind = entryKind(route, request, sessionId);
     if (typeof kind !== "string") return refuse(kind);
-    const full = opensSession(kind) ? refuseNewSession(parts) : undefined;
+    const full = opensSession(kind) ? refuseNewSession(parts, admitted) : undefined;
     if (full !== undefined) return refuse(full);
     const refusal = await serveAdmitted(parts, entry, kind, route.profile, admitted, sessionId);
     if (refusal !== undefined) refuse(refusal);
@@ -121,17 +121,28 @@ async function admitEntry(
   return parts.admission.entry(request, route.profile, sessionId);
 }
 
-/** Why a new session cannot open now (shared store down, or `maxSessions` reached), if it cannot. */
-function refuseNewSession(parts: FrontDoorParts): Refusal | undefined {
+/**
+ * Why a new session cannot open now (shared store down, `maxSessions` or the identity's
+ * `maxSessionsPerIdentity` reached), if it cannot.
+ */
+function refuseNewSession(parts: FrontDoorParts, identity: TokenIdentity): Refusal | undefined {
   const unavailable = parts.cluster?.refuseNewSession();
   if (unavailable !== undefined) return unavailable;
-  const { maxSessions } = parts.limits;
-  if (parts.sessionCount() < maxSessions) return undefined;
-  return {
+  const { maxSessions, maxSessionsPerIdentity } = parts.limits;
+  const full = (message: string): Refusal => ({
     status: 503,
-    message: `the gateway serves its maximum of ${maxSessions} sessions`,
+    message,
     headers: { "retry-after": "5" },
-  };
+  });
+  if (parts.sessionCount() >= maxSessions) {
+    return full(`the gateway serves its maximum of ${maxSessions} sessions`);
+  }
+  if (parts.sessions.sessionsOf(identity.name) >= maxSessionsPerIdentity) {
+    return full(
+      `${identity.name} has ${maxSessionsPerIdentity} open sessions, the limit (limits.maxSessionsPerIdentity)`,
+    );
+  }
+  return undefined;
 }
 
 /** Hands an admitted entry to the endpoint of its kind. */
