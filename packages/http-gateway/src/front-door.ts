@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Router } from "@patchbay/router";
-import { type Clock, headerValue, writeJsonError } from "@patchbay/transport-http";
+import { type Clock, HTTP_ERROR_CODE, headerValue, writeJsonError } from "@patchbay/transport-http";
 import { refuseUpgrade } from "@patchbay/transport-ws";
 import { isRefusal, type Refusal } from "./admission/admission.js";
 import type { FrontAdmission } from "./admission/front-admission.js";
@@ -188,7 +188,7 @@ function answerRefusal(entry: ClientEntry, refusal: Refusal): void {
   writeJsonError(
     entry.response,
     refusal.status,
-    refusal.code ?? -32000,
+    refusal.code ?? HTTP_ERROR_CODE,
     refusal.message,
     refusal.headers,
   );
