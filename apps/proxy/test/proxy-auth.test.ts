@@ -130,7 +130,7 @@ describe("session ownership", () => {
     });
     expect(foreign.status).toBe(404);
     expect(await foreign.json()).toMatchObject({
-      error: { code: -32001, message: "session not found" },
+      error: { code: -32013, message: "session not found" },
     });
     // The owner goes on as before.
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);

@@ -175,7 +175,7 @@ describe("a replica killed with SIGKILL", () => {
       expect(outcome.value.content).toEqual([{ type: "text", text: "Completed 4 steps" }]);
     }
     // Calls that were on the killed replica end with an error: the balancer's 502 when the replica
-    // died before its answer began, else -32031 from the replica the client resumed its stream on;
+    // died before its answer began, else -32017 from the replica the client resumed its stream on;
     // every other call has its result.
     for (const outcome of settled) {
       if (outcome.status === "rejected")

@@ -16,7 +16,7 @@ function textOf(result: unknown): string {
 }
 
 describe("limits.maxResponseBytes", () => {
-  it("answers a call whose response would pass it with -32011 naming the limit, and serves on", async () => {
+  it("answers a call whose response would pass it with -32012 naming the limit, and serves on", async () => {
     const proxy = await startTestProxy({
       mcpServers: { sample: sampleEntry() },
       limits: { maxResponseBytes: 2 * MB },
@@ -29,7 +29,7 @@ describe("limits.maxResponseBytes", () => {
     expect(textOf(await call(MB)) === pattern(MB)).toBe(true);
     const error = await call(3 * MB).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(-32011);
+    expect((error as McpError).code).toBe(-32012);
     expect((error as McpError).message).toContain(
       "the answer to this POST would exceed the limit of 2000000 bytes (maxResponseBytes)",
     );

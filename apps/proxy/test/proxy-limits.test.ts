@@ -26,7 +26,7 @@ describe("rate limits", () => {
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(19);
     expect(Number(limited.headers.get("retry-after"))).toBeLessThanOrEqual(20);
     expect(limited.body).toMatchObject({
-      error: { code: -32029, message: "rate limit of 3 requests per minute exceeded" },
+      error: { code: -32015, message: "rate limit of 3 requests per minute exceeded" },
     });
     await proxy.stop();
   });
@@ -85,7 +85,7 @@ describe("size, session and time limits", () => {
       .callTool({ name: "echo", arguments: { message: "y".repeat(16_000) } })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(-32010);
+    expect((error as McpError).code).toBe(-32012);
     expect((error as McpError).message).toMatch(
       /the result of \d+ bytes exceeds the limit of 15000 bytes \(limits\.maxResultBytes\)/,
     );

@@ -128,7 +128,7 @@ describe("the proxy's modern (2026-07-28) requests beside legacy sessions", () =
 });
 
 describe("the proxy's limits on modern requests", () => {
-  it("fails a modern result over limits.maxResultBytes with -32010, as on sessions", async () => {
+  it("fails a modern result over limits.maxResultBytes with -32012, as on sessions", async () => {
     const small = await startTestProxy({
       mcpServers: { sample: sampleEntry() },
       limits: { maxResultBytes: 256 },
@@ -136,7 +136,7 @@ describe("the proxy's limits on modern requests", () => {
     try {
       const answer = await modernPost("tools/list", {}, { url: small.url });
       expect(answer.body?.error).toMatchObject({
-        code: -32010,
+        code: -32012,
         message: expect.stringMatching(/maxResultBytes/),
       });
     } finally {

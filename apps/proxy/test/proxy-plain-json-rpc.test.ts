@@ -131,6 +131,6 @@ describe("plain JSON-RPC over HTTP (no session, no initialize)", () => {
     expect(notification.status).toBe(202);
     const missing = await postJson(proxy.url, { jsonrpc: "2.0", id: 1, method: "tools/list" });
     expect(missing.status).toBe(401);
-    expect(missing.body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000 } });
+    expect(missing.body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32014 } });
   });
 });

@@ -108,20 +108,20 @@ describe("one admission for HTTP and WebSocket", () => {
       });
       if (answer.status === 429) limited = answer;
     }
-    expect(limited?.body).toMatchObject({ error: { code: -32029 } });
+    expect(limited?.body).toMatchObject({ error: { code: -32015 } });
 
     socket.send(echo(1));
     expect(await socket.next()).toEqual({
       jsonrpc: "2.0",
       id: 1,
       error: {
-        code: -32029,
+        code: -32015,
         message: "rate limit of 10 requests per minute exceeded",
         data: { retryAfterSeconds: expect.any(Number) },
       },
     });
     expect(await openWs(proxy, { ...bearer, "x-forwarded-for": "10.0.0.3" })).toBe(429);
-    expect(proxy.logs.join("\n")).toContain('"status":-32029');
+    expect(proxy.logs.join("\n")).toContain('"status":-32015');
     await socket.close();
   });
 
@@ -136,7 +136,7 @@ describe("one admission for HTTP and WebSocket", () => {
       error?: { code: number };
     }[];
     expect(reply).toHaveLength(10);
-    const refused = reply.filter((answer) => answer.error?.code === -32029);
+    const refused = reply.filter((answer) => answer.error?.code === -32015);
     expect(refused.map((answer) => answer.id).sort((a, b) => a - b)).toEqual([9, 10]);
     expect(reply.filter((answer) => answer.result !== undefined)).toHaveLength(8);
     await socket.close();

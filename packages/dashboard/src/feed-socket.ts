@@ -1,5 +1,6 @@
 import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
+import { ImplementationErrorCode } from "@patchbay/jsonrpc-core";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { CallRates, DashboardCall } from "./call-feed.js";
 
@@ -55,7 +56,8 @@ export function refuseUpgrade(
   message: string,
   headers: Readonly<Record<string, string>> = {},
 ): void {
-  const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message } });
+  const code = ImplementationErrorCode.HttpRequestRefused;
+  const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } });
   const lines = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Error"}`,
     "Content-Type: application/json",

@@ -21,11 +21,11 @@ export interface HttpGatewayLimits {
   readonly sessionIdleTtlMs?: number | undefined;
   /** A request unanswered this long gets -32001 and is cancelled at the backend. Default 10 min. */
   readonly requestTimeoutMs?: number | undefined;
-  /** A result whose JSON is larger fails that call with -32010. Default 64 MiB. */
+  /** A result whose JSON is larger fails that call with -32012 (`ResponseTooLarge`). Default 64 MiB. */
   readonly maxResultBytes?: number | undefined;
   /**
    * Streamable HTTP: most bytes of JSON-RPC responses answering one POST; a response that would
-   * pass it is replaced by a -32011 error naming the limit (`maxResponseBytes` of
+   * pass it is replaced by a -32012 error naming the limit (`maxResponseBytes` of
    * `@patchbay/transport-http`). Default 16 MiB.
    */
   readonly maxResponseBytes?: number | undefined;

@@ -126,7 +126,7 @@ describe("answers", () => {
     ]);
   });
 
-  it("replaces a response past limits.maxResponseBytes with -32011 naming the limit", async () => {
+  it("replaces a response past limits.maxResponseBytes with -32012 naming the limit", async () => {
     const harness = await startHarness({ maxResponseBytes: 1_000 });
     const sessionId = await harness.initialize();
     const small = await harness.post(call(3, "echo", { text: "x".repeat(500) }), sessionId);
@@ -136,7 +136,7 @@ describe("answers", () => {
       jsonrpc: "2.0",
       id: 4,
       error: {
-        code: -32011,
+        code: -32012,
         message:
           "Response too large: the answer to this POST would exceed the limit of 1000 bytes (maxResponseBytes)",
       },

@@ -41,3 +41,26 @@ it("the README transport example carries a request both ways and closes once", a
   expect(closes).toEqual(["remote"]);
   await server.close();
 });
+
+it("the README decorator example logs incoming requests and drops outgoing log lines", async () => {
+  const { withRequestLog } = await import("../examples/request-log.js");
+  const { createConnection, createMemoryTransportPair } = await import("./index.js");
+  const [clientSide, serverSide] = createMemoryTransportPair();
+  const methods: string[] = [];
+  const server = createConnection(withRequestLog(serverSide, (method) => methods.push(method)));
+  server.handle("add", async (params, context) => {
+    await server.notify("notifications/message", { level: "info", data: "adding" });
+    await server.notify("notifications/progress", { progressToken: context.id, progress: 1 });
+    return (params as { a: number }).a + 1;
+  });
+  const client = createConnection(clientSide);
+  const received: string[] = [];
+  client.onNotification((notification) => received.push(notification.method));
+  await server.start();
+  await client.start();
+  expect(await client.request("add", { a: 41 })).toBe(42);
+  expect(methods).toEqual(["add"]);
+  expect(received).toEqual(["notifications/progress"]);
+  await client.close();
+  await server.close();
+});

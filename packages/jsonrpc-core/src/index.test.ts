@@ -10,6 +10,7 @@ it("exports exactly the documented runtime surface", () => {
     "DEFAULT_MAX_QUEUED_HANDLERS",
     "DEFAULT_REQUEST_TIMEOUT_MS",
     "ErrorCode",
+    "ImplementationErrorCode",
     "InternalError",
     "InvalidFrameError",
     "InvalidParamsError",
@@ -44,6 +45,7 @@ it("exports exactly the documented runtime surface", () => {
     "isJSONRPCResponse",
     "isJSONRPCSuccessResponse",
     "systemClock",
+    "tapTransport",
     "toSdkTransport",
   ]);
 });

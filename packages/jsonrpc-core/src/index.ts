@@ -32,9 +32,12 @@ export {
 } from "./errors/connection-errors.js";
 export { createJSONRPCError } from "./errors/create-jsonrpc-error.js";
 export { ErrorCode } from "./errors/error-code.js";
+export {
+  ImplementationErrorCode,
+  SERVER_BUSY_ERROR_CODE,
+} from "./errors/implementation-error-code.js";
 export { JSONRPCError } from "./errors/jsonrpc-error.js";
 export { LocalError, type LocalErrorOptions } from "./errors/local-error.js";
-export { SERVER_BUSY_ERROR_CODE } from "./errors/server-busy.js";
 export {
   InternalError,
   InvalidParamsError,
@@ -81,6 +84,7 @@ export {
 export { fromSdkTransport } from "./sdk/from-sdk-transport.js";
 export type { SdkJSONRPCMessage, SdkTransportLike } from "./sdk/sdk-transport-like.js";
 export { toSdkTransport } from "./sdk/to-sdk-transport.js";
+export { type TappedTransport, type TransportTap, tapTransport } from "./tap-transport.js";
 export type {
   FrameInfo,
   SendOptions,

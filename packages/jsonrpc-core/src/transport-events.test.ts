@@ -54,6 +54,20 @@ describe("TransportEvents", () => {
     expect(calls).toEqual(["shared", "other"]);
   });
 
+  it("hands a frame listener the frame and its info, and error and close listeners one argument", () => {
+    const events = new TransportEvents();
+    events.start();
+    const argumentCounts: number[] = [];
+    const count = (...args: unknown[]) => argumentCounts.push(args.length);
+    events.onFrame(count);
+    events.onError(count);
+    events.onClose(count);
+    events.emitFrame(ping);
+    events.emitError(new Error("bad line"));
+    events.emitClose({ initiator: "local" });
+    expect(argumentCounts).toEqual([2, 1, 1]);
+  });
+
   it("reports what a frame listener throws to the error listeners and keeps delivering", () => {
     const events = new TransportEvents();
     events.start();

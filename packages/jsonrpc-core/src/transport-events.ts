@@ -1,4 +1,4 @@
-import { ListenerSet, toError } from "./internal/listener-set.js";
+import { ListenerSet } from "./internal/listener-set.js";
 import type { Frame } from "./messages.js";
 import type { FrameInfo, TransportCloseEvent, Unsubscribe } from "./transport.js";
 
@@ -16,12 +16,9 @@ const NO_INFO: FrameInfo = Object.freeze({});
  */
 export class TransportEvents {
   readonly #errorListeners = new ListenerSet<[Error]>();
-  readonly #frameListeners = new ListenerSet<[Frame, FrameInfo]>((error) =>
-    this.#errorListeners.emit(toError(error)),
-  );
-  readonly #closeListeners = new ListenerSet<[TransportCloseEvent]>((error) =>
-    this.#errorListeners.emit(toError(error)),
-  );
+  // What a frame or close listener throws goes to the error listeners.
+  readonly #frameListeners = new ListenerSet<[Frame, FrameInfo]>(this.#errorListeners);
+  readonly #closeListeners = new ListenerSet<[TransportCloseEvent]>(this.#errorListeners);
   #queue: [Frame, FrameInfo][] | undefined = [];
   #closeEvent: TransportCloseEvent | undefined;
 

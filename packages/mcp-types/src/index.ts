@@ -377,6 +377,12 @@ export {
   MCP_ERROR_CODES,
   SPEC_RESERVED_ERROR_CODES,
 } from "./errors/error-codes.js";
+export {
+  ERROR_TABLE,
+  type ErrorCodeOrigin,
+  type ErrorTableEntry,
+  PatchbayErrorCode,
+} from "./errors/error-table.js";
 export { createLocalFailureError, isLocalFailureCode } from "./errors/local-failure.js";
 export {
   LAST_EVENT_ID_HEADER,

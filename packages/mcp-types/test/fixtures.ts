@@ -778,7 +778,7 @@ const httpError = (code: number, message: string) => ({
   error: { code, message },
 });
 
-/** The example messages of the protocol digest (shared/reference/mcp-protocol.md). */
+/** Example messages of each revision, as the MCP specification shows them. */
 export const digestFixtures: readonly Fixture[] = [
   {
     name: "digest: server-everything's answer to server/discover over stdio",

@@ -7,6 +7,7 @@ import {
   type JSONRPCId,
   type JSONRPCMessage,
   type Transport,
+  tapTransport,
 } from "@patchbay/jsonrpc-core";
 import { copyRecord } from "./copy-record.js";
 import { EventTypes } from "./event-types.js";
@@ -61,8 +62,8 @@ export function instrumentTransport(
   telemetry: Telemetry,
   options: InstrumentTransportOptions = {},
 ): Transport {
-  const incoming = new PendingRequests();
-  const outgoing = new PendingRequests();
+  const incomingRequests = new PendingRequests();
+  const outgoingRequests = new PendingRequests();
   const maxPending = options.maxPending ?? 10_000;
   const propagate = options.propagate ?? true;
   const context = {
@@ -84,11 +85,11 @@ export function instrumentTransport(
   };
 
   const observeMessage = (message: JSONRPCMessage): void => {
-    if (isJSONRPCRequest(message)) start(incoming, "incoming", message);
-    else if (isJSONRPCResponse(message)) finish(outgoing, message);
+    if (isJSONRPCRequest(message)) start(incomingRequests, "incoming", message);
+    else if (isJSONRPCResponse(message)) finish(outgoingRequests, message);
     else {
       countNotification(incomingLabels, message);
-      cancel(incoming, message);
+      cancel(incomingRequests, message);
     }
   };
   const observeIncoming = (frame: Frame): void => {
@@ -101,14 +102,14 @@ export function instrumentTransport(
 
   const prepareOutgoing = (message: JSONRPCMessage, started: Started): JSONRPCMessage => {
     if (!isJSONRPCRequest(message)) {
-      if (isJSONRPCResponse(message)) finish(incoming, message);
+      if (isJSONRPCResponse(message)) finish(incomingRequests, message);
       else {
         countNotification(outgoingLabels, message);
-        cancel(outgoing, message);
+        cancel(outgoingRequests, message);
       }
       return message;
     }
-    const tracker = start(outgoing, "outgoing", message);
+    const tracker = start(outgoingRequests, "outgoing", message);
     if (tracker !== undefined) started.add(message.id);
     if (tracker === undefined || !propagate || Array.isArray(message.params)) return message;
     if (isOwnedHandOff(message.params)) {
@@ -125,35 +126,12 @@ export function instrumentTransport(
     return prepared as unknown as JSONRPCMessage;
   };
 
-  transport.onFrame(observeIncoming);
-  transport.onError((error) => {
-    telemetry.record({
-      event_type: EventTypes.transportError,
-      status: "failure",
-      ...context,
-      data: { message: error.message, name: error.name },
-    });
-  });
-  transport.onClose((event) => {
-    const closed = { outcome: "closed", error: { message: "transport closed" } } as const;
-    for (const tracker of [...incoming.drain(), ...outgoing.drain()]) tracker.end(closed);
-    telemetry.record({
-      event_type: EventTypes.transportClosed,
-      status: event.initiator === "error" ? "failure" : "success",
-      ...context,
-      data: {
-        initiator: event.initiator,
-        ...(event.error === undefined ? {} : { error: event.error.message }),
-        ...(event.details === undefined ? {} : { details: event.details }),
-      },
-    });
-  });
-
-  return {
-    start: () => transport.start(),
-    close: () => transport.close(),
-    // Not async: a frame that starts no request passes on the transport's own promise.
-    send(frame, sendOptions) {
+  return tapTransport(transport, {
+    incoming(frame) {
+      observeIncoming(frame);
+      return frame;
+    },
+    outgoing(frame, sendOptions) {
       outgoingFrames ??= telemetry.metrics.frames.bind(outgoingLabels);
       outgoingFrames.inc();
       const started = new Started();
@@ -162,22 +140,44 @@ export function instrumentTransport(
         const prepared = isBatch(frame)
           ? frame.map((message) => prepareOutgoing(message, started))
           : prepareOutgoing(frame, started);
+        // A frame that starts no request is sent by the tap, on the transport's own promise.
+        if (started.first === undefined) return prepared;
         sent = transport.send(prepared, sendOptions);
       } catch (error) {
+        if (started.first === undefined) throw error;
         sent = Promise.reject(error);
       }
-      if (started.first === undefined) return sent;
       return sent.then(undefined, (error: unknown) => {
         // The peer never saw these requests: close their books as failed sends.
         for (const id of started.ids()) {
-          outgoing.get(id)?.end(outcomeOfError(error));
-          outgoing.delete(id);
+          outgoingRequests.get(id)?.end(outcomeOfError(error));
+          outgoingRequests.delete(id);
         }
         throw error;
       });
     },
-    onFrame: (listener) => transport.onFrame(listener),
-    onError: (listener) => transport.onError(listener),
-    onClose: (listener) => transport.onClose(listener),
-  };
+    error(error) {
+      telemetry.record({
+        event_type: EventTypes.transportError,
+        status: "failure",
+        ...context,
+        data: { message: error.message, name: error.name },
+      });
+    },
+    closed(event) {
+      const closed = { outcome: "closed", error: { message: "transport closed" } } as const;
+      for (const tracker of [...incomingRequests.drain(), ...outgoingRequests.drain()])
+        tracker.end(closed);
+      telemetry.record({
+        event_type: EventTypes.transportClosed,
+        status: event.initiator === "error" ? "failure" : "success",
+        ...context,
+        data: {
+          initiator: event.initiator,
+          ...(event.error === undefined ? {} : { error: event.error.message }),
+          ...(event.details === undefined ? {} : { details: event.details }),
+        },
+      });
+    },
+  });
 }

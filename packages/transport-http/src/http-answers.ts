@@ -1,10 +1,11 @@
+import { ImplementationErrorCode } from "@patchbay/jsonrpc-core";
 import { type HasHttpHeaders, type HttpResponseSink, headerOf, utf8Length } from "./http-io.js";
 
-/** A JSON-RPC error code that the HTTP handlers put in error bodies (SDK 1.x uses -32000). */
-export const HTTP_ERROR_CODE = -32000;
+/** The JSON-RPC code in the body of an HTTP refusal, whose status says why (`HttpRequestRefused`). */
+export const HTTP_ERROR_CODE = ImplementationErrorCode.HttpRequestRefused;
 
-/** The JSON-RPC error code for an unknown or ended session (SDK 1.x: -32001 "Session not found"). */
-export const SESSION_NOT_FOUND_CODE = -32001;
+/** The JSON-RPC code for an unknown or ended session, with HTTP 404 (`SessionNotFound`). */
+export const SESSION_NOT_FOUND_CODE = ImplementationErrorCode.SessionNotFound;
 
 /** Writes a JSON-RPC error body (id null) with an HTTP status, unless headers were already sent. */
 export function writeJsonError(

@@ -1,8 +1,9 @@
-import type {
-  FrameInfo,
-  JSONRPCNotification,
-  JSONRPCRequest,
-  JSONRPCResponse,
+import {
+  ErrorCode,
+  type FrameInfo,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
 } from "@patchbay/jsonrpc-core";
 import { MCP_PROTOCOL_VERSION_HEADER, MCP_SESSION_ID_HEADER } from "./constants.js";
 import { headerValue } from "./http-answers.js";
@@ -101,9 +102,16 @@ export function headerMismatch(
 
 /** The HTTP status of a modern error response (MCP 2026-07-28 Streamable HTTP). */
 export function modernErrorStatus(code: number): number {
-  if (code === -32601) return 404;
+  if (code === ErrorCode.MethodNotFound) return 404;
   return BAD_REQUEST_CODES.has(code) ? 400 : 200;
 }
 
 /** Parse error, invalid request, invalid params, -32020 header mismatch, -32021, -32022. */
-const BAD_REQUEST_CODES = new Set([-32700, -32600, -32602, -32020, -32021, -32022]);
+const BAD_REQUEST_CODES = new Set<number>([
+  ErrorCode.ParseError,
+  ErrorCode.InvalidRequest,
+  ErrorCode.InvalidParams,
+  -32020,
+  -32021,
+  -32022,
+]);

@@ -1,4 +1,9 @@
-import type { FrameInfo, JSONRPCMessage, JSONRPCResponse } from "@patchbay/jsonrpc-core";
+import {
+  ErrorCode,
+  type FrameInfo,
+  type JSONRPCMessage,
+  type JSONRPCResponse,
+} from "@patchbay/jsonrpc-core";
 import type { Clock, TimerHandle } from "./clock.js";
 import { HTTP_ERROR_CODE, headerValue, writeJsonBody, writeJsonError } from "./http-answers.js";
 import type { HttpRequestView, HttpResponseSink } from "./http-io.js";
@@ -64,7 +69,7 @@ async function handleModernPost(
     writeError(
       response,
       null,
-      -32600,
+      ErrorCode.InvalidRequest,
       "Invalid Request: a modern POST carries one request or notification",
     );
     return;

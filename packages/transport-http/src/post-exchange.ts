@@ -1,4 +1,9 @@
-import type { Frame, JSONRPCId, JSONRPCResponse } from "@patchbay/jsonrpc-core";
+import {
+  type Frame,
+  ImplementationErrorCode,
+  type JSONRPCId,
+  type JSONRPCResponse,
+} from "@patchbay/jsonrpc-core";
 import { type AnswerText, answerSize, answerText, writePieces } from "./answer-text.js";
 import { type HttpResponseSink, LARGE_TEXT_LENGTH, utf8Bytes, utf8Length } from "./http-io.js";
 import { messagesOf, progressTokenOf } from "./message-keys.js";
@@ -48,7 +53,7 @@ export interface PostExchange {
 }
 
 /** The JSON-RPC error code of a response replaced because its POST's answer passed the byte limit. */
-export const RESPONSE_TOO_LARGE_CODE = -32011;
+export const RESPONSE_TOO_LARGE_CODE = ImplementationErrorCode.ResponseTooLarge;
 
 /** Creates the exchange of a POST whose frame carries at least one request. */
 export function createPostExchange(

@@ -139,7 +139,7 @@ describe("a relayed result (kept by a relay's frame decoder)", () => {
     const url = await startRelaying({ maxResponseBytes: expected.length - 1 });
     const sessionId = await openSession(url);
     const refused = await post(url, work(7), sessionHeaders(sessionId));
-    expect(JSON.parse(refused.text)).toMatchObject({ id: 7, error: { code: -32011 } });
+    expect(JSON.parse(refused.text)).toMatchObject({ id: 7, error: { code: -32012 } });
     await server?.close();
     const roomy = await startRelaying({ maxResponseBytes: expected.length });
     const answer = await post(roomy, work(7), sessionHeaders(await openSession(roomy)));

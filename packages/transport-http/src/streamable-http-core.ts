@@ -1,3 +1,4 @@
+import { ErrorCode } from "@patchbay/jsonrpc-core";
 import { adoptSession } from "./adopt-session.js";
 import { systemClock } from "./clock.js";
 import {
@@ -97,7 +98,7 @@ export function createStreamableHttpCore<Request>(
       else await handleStreamableDelete(context, request, response, identity);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      writeJsonError(response, 500, -32603, `Internal error: ${message}`);
+      writeJsonError(response, 500, ErrorCode.InternalError, `Internal error: ${message}`);
     }
   };
   return {

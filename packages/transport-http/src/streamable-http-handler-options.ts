@@ -73,7 +73,7 @@ export interface StreamableHttpHandlerOptions<Request = IncomingMessage>
   readonly maxBatchSize?: number;
   /**
    * Most bytes of JSON-RPC responses that answer one POST; a response that would pass it is
-   * replaced by an error (-32011) naming the limit. Default 16 MiB.
+   * replaced by an error (-32012, `ResponseTooLarge`) naming the limit. Default 16 MiB.
    */
   readonly maxResponseBytes?: number;
   /** Most open sessions; an `initialize` beyond it gets 503 with `Retry-After`. Default 1000. */

@@ -59,7 +59,7 @@ describe("batches", () => {
       expect(answer.status).toBe(400);
       expect(JSON.parse(answer.text)).toMatchObject({
         id: null,
-        error: { code: -32000, message: expect.stringContaining(version) },
+        error: { code: -32014, message: expect.stringContaining(version) },
       });
     }
   });
@@ -115,7 +115,7 @@ describe("batches", () => {
     expect(answeredBytes).toBeLessThanOrEqual(300);
     expect(refused.length).toBeGreaterThan(0);
     expect(refused[0]?.error).toEqual({
-      code: -32011,
+      code: -32012,
       message: expect.stringContaining("limit of 300 bytes (maxResponseBytes)"),
     });
   });
@@ -126,7 +126,7 @@ describe("batches", () => {
     const answer = await post(url, ping(1), headersFor(sessionId));
     expect(answer.headers.get("content-type")).toBe("text/event-stream");
     expect(sseMessages(answer.text)).toEqual([
-      { jsonrpc: "2.0", id: 1, error: expect.objectContaining({ code: -32011 }) },
+      { jsonrpc: "2.0", id: 1, error: expect.objectContaining({ code: -32012 }) },
     ]);
   });
 });
@@ -139,7 +139,7 @@ describe("sessions bound to their creator", () => {
     expect((await post(url, ping(1), bob)).status).toBe(404);
     const get = await rawRequest(url, { headers: { accept: "text/event-stream", ...bob } });
     expect(get.status).toBe(404);
-    expect(JSON.parse(get.text).error.code).toBe(-32001);
+    expect(JSON.parse(get.text).error.code).toBe(-32013);
     expect((await rawRequest(url, { method: "DELETE", headers: bob })).status).toBe(404);
     expect(handler.sessionCount).toBe(1);
     const alice = headersFor(alices, "2025-11-25", "alice");

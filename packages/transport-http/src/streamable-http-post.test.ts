@@ -178,11 +178,11 @@ describe("POST", () => {
     expect(answer.text).toContain("Mcp-Session-Id header is required");
   });
 
-  it("answers 404 with -32001 for an unknown session id", async () => {
+  it("answers 404 with -32013 for an unknown session id", async () => {
     const { url } = await start();
     const answer = await post(url, ping(1), sessionHeaders("not-a-session"));
     expect(answer.status).toBe(404);
-    expect(JSON.parse(answer.text)).toMatchObject({ error: { code: -32001 } });
+    expect(JSON.parse(answer.text)).toMatchObject({ error: { code: -32013 } });
   });
 
   it("answers 400 for initialize on a session that is already initialized", async () => {

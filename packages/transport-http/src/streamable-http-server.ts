@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import { writeJsonError } from "./http-answers.js";
+import { HTTP_ERROR_CODE, writeJsonError } from "./http-answers.js";
 import { listenLoopback } from "./loopback.js";
 import {
   createStreamableHttpHandler,
@@ -41,7 +41,7 @@ export async function createStreamableHttpServer(
       // parsed as a URL.
       const url = request.url ?? "/";
       if (url !== path && new URL(url, "http://localhost").pathname !== path) {
-        writeJsonError(response, 404, -32000, "Not Found");
+        writeJsonError(response, 404, HTTP_ERROR_CODE, "Not Found");
         return;
       }
       void handler(request, response);

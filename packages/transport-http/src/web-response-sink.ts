@@ -1,3 +1,4 @@
+import { ErrorCode } from "@patchbay/jsonrpc-core";
 import { writeJsonError } from "./http-answers.js";
 import type { HttpResponseSink } from "./http-io.js";
 
@@ -116,7 +117,12 @@ export class WebResponseSink implements HttpResponseSink {
   /** Called once the core is done with the request: an answer never written becomes a 500. */
   settle(): void {
     if (this.headersSent) return;
-    writeJsonError(this, 500, -32603, "Internal error: the request was not answered");
+    writeJsonError(
+      this,
+      500,
+      ErrorCode.InternalError,
+      "Internal error: the request was not answered",
+    );
   }
 
   #stream(): ReadableStreamDefaultController<Uint8Array> {

@@ -1,4 +1,4 @@
-import { decode, decodeValue, InvalidFrameError } from "@patchbay/jsonrpc-core";
+import { decode, decodeValue, ErrorCode, InvalidFrameError } from "@patchbay/jsonrpc-core";
 import {
   accepts,
   admitHttpRequest,
@@ -178,7 +178,7 @@ export function createSseCore<Request>(options: SseHandlerOptions<Request>): Sse
       else await handlePost(request, response, parsedBody, authInfo, identity);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      writeJsonError(response, 500, -32603, `Internal error: ${message}`);
+      writeJsonError(response, 500, ErrorCode.InternalError, `Internal error: ${message}`);
     }
   };
 

@@ -43,7 +43,7 @@ describe("legacy SSE handler hardening", () => {
     const endpoint = new URL((await alice.event(0)).data, url).href;
     const stolen = await post(endpoint, ping(1), as("bob"));
     expect(stolen.status).toBe(404);
-    expect(JSON.parse(stolen.text).error.code).toBe(-32001);
+    expect(JSON.parse(stolen.text).error.code).toBe(-32013);
     expect((await post(endpoint, ping(2), as("alice"))).status).toBe(202);
     expect(JSON.parse((await alice.event(1)).data)).toMatchObject({ id: 2 });
     alice.abort();

@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import { listenLoopback, writeJsonError } from "@patchbay/transport-http";
+import { HTTP_ERROR_CODE, listenLoopback, writeJsonError } from "@patchbay/transport-http";
 import { createSseHandler, type SseHandler, type SseHandlerOptions } from "./sse-handler.js";
 
 /** Options of {@link createSseServer}: the handler's, plus where to listen. */
@@ -38,11 +38,11 @@ export async function createSseServer(options: SseServerOptions): Promise<SseSer
       const expected =
         pathname === ssePath ? "GET" : pathname === messagesPath ? "POST" : undefined;
       if (expected === undefined) {
-        writeJsonError(response, 404, -32000, "Not Found");
+        writeJsonError(response, 404, HTTP_ERROR_CODE, "Not Found");
         return;
       }
       if (method !== expected) {
-        writeJsonError(response, 405, -32000, "Method Not Allowed", { allow: expected });
+        writeJsonError(response, 405, HTTP_ERROR_CODE, "Method Not Allowed", { allow: expected });
         return;
       }
       void handler(request, response);

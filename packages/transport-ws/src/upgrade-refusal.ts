@@ -1,5 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
+import { ImplementationErrorCode } from "@patchbay/jsonrpc-core";
 
 /** Why an upgrade was refused: the HTTP status, a message, and extra headers. */
 export interface UpgradeRefusal {
@@ -10,13 +11,13 @@ export interface UpgradeRefusal {
 
 /**
  * Answers a refused upgrade with a plain HTTP response whose body is a JSON-RPC error (as the
- * Streamable HTTP transport answers), then drops the connection.
+ * Streamable HTTP transport answers, code `HttpRequestRefused`), then drops the connection.
  */
 export function refuseUpgrade(socket: Duplex, refusal: UpgradeRefusal): void {
   const body = JSON.stringify({
     jsonrpc: "2.0",
     id: null,
-    error: { code: -32000, message: refusal.message },
+    error: { code: ImplementationErrorCode.HttpRequestRefused, message: refusal.message },
   });
   const headers: Record<string, string> = {
     "Content-Type": "application/json",

@@ -1,6 +1,6 @@
 /**
- * Which workspace packages each package may depend on at run time (DESIGN.md, "Layers and what may
- * import what"). Apps compose and may use anything; dev-only dependencies (tests) are not layers.
+ * Which workspace packages each package may depend on at run time (docs/architecture.md, "Layers";
+ * the picture there must match this table). Apps compose and may use anything; dev-only dependencies (tests) are not layers.
  */
 export const allowedDependencies: Readonly<Record<string, readonly string[]>> = {
   "@patchbay/jsonrpc-core": [],

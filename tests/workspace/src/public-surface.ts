@@ -31,7 +31,7 @@ export function readExportedNames(packageDir: string): string[] {
   return [...names].sort((a, b) => a.replace(/^type /, "").localeCompare(b.replace(/^type /, "")));
 }
 
-/** True when the index re-exports everything of a module (`export * from`), which STYLE.md forbids. */
+/** True when the index re-exports everything of a module (`export * from`), which docs/architecture.md ("Conventions") forbids. */
 export function hasStarExport(packageDir: string): boolean {
   const source = readFileSync(join(packageDir, "src", "index.ts"), "utf8");
   return /export\s+\*\s+from/.test(source);

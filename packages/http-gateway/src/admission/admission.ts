@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { PatchbayErrorCode } from "@patchbay/mcp-types";
 import { headerValue, type OriginGuard, SESSION_NOT_FOUND_CODE } from "@patchbay/transport-http";
 import type { SharedRateLimiter } from "../cluster/cluster.js";
 import { clientAddress } from "./client-address.js";
@@ -8,8 +9,8 @@ import { mayUseProfile, type TokenAuthenticator, type TokenIdentity } from "./to
 /** The identity of requests when auth is off. */
 export const ANONYMOUS: TokenIdentity = { name: "anonymous", profiles: "*" };
 
-/** JSON-RPC code in the body of a 429 (a local code in the implementation range). */
-export const RATE_LIMITED_CODE = -32029;
+/** JSON-RPC code in the body of a 429 (`RateLimited`). */
+export const RATE_LIMITED_CODE = PatchbayErrorCode.RateLimited;
 
 /** Why a request is refused before it reaches a session. */
 export interface Refusal {

@@ -63,7 +63,7 @@ describe("admitEachFrame", () => {
     const answer = {
       jsonrpc: "2.0" as const,
       id: 1,
-      error: { code: -32029, message: refusal.message },
+      error: { code: -32015, message: refusal.message },
     };
     const reported: RefusedRequest[] = [];
     const admitted = admitEachFrame(

@@ -31,7 +31,7 @@ describe("frame admission", () => {
         jsonrpc: "2.0",
         id: 4,
         error: {
-          code: -32029,
+          code: -32015,
           message: "rate limit of 3 requests per minute exceeded",
           data: { retryAfterSeconds: 20 },
         },
@@ -47,7 +47,7 @@ describe("frame admission", () => {
     options.limiter.take("token alpha");
     const admitted = await chargeRequests(request(7), {}, payer, options);
     expect(admitted.frame).toBeUndefined();
-    expect(admitted.answers).toMatchObject([{ id: 7, error: { code: -32029 } }]);
+    expect(admitted.answers).toMatchObject([{ id: 7, error: { code: -32015 } }]);
     expect(admitted.refused.map((refused) => refused.refusal.limitedBy)).toEqual(["token"]);
   });
 

@@ -55,7 +55,7 @@ export function limitBatchSize(frame: Frame, info: FrameInfo, maxBatchSize: numb
 
 /**
  * Each request, single or in a batch, costs one unit of the connection's address bucket and token
- * bucket, as each HTTP request does (-32029 when one is empty). Notifications and responses cost
+ * bucket, as each HTTP request does (-32015 `RateLimited` when one is empty). Notifications and responses cost
  * nothing: they run no call.
  */
 export async function chargeRequests(

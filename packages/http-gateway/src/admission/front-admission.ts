@@ -46,7 +46,7 @@ export interface FrontAdmission {
   /**
    * Wraps the connection's guarded transport, just before the router: each request it carries,
    * alone or in a batch, costs one unit of the entry's address and token buckets; a refused one is
-   * answered -32029 through the guard (so it is logged as every answered request is).
+   * answered -32015 (`RateLimited`) through the guard (so it is logged as every answered request is).
    */
   chargeRequests(
     front: Transport,

@@ -141,7 +141,7 @@ describe("createHttpGateway({ cluster })", () => {
     expect((await post(b, "bob-token-0123456789ab", echo, sessionId)).status).toBe(404);
   });
 
-  it("answers initialize with -32030 and keeps no session when its record cannot be saved", async () => {
+  it("answers initialize with -32016 and keeps no session when its record cannot be saved", async () => {
     const store = createInMemoryClusterStore();
     const a = await replica(store, "a");
     store.failNextSave = true;

@@ -131,7 +131,7 @@ async function startHeld(target: Replica, sessionId: string, id: number) {
 }
 
 describe("a client resuming a stream whose replica is gone", () => {
-  it("gets -32031 for that stream's calls only, each once, and another session's resume takes none", async () => {
+  it("gets -32017 for that stream's calls only, each once, and another session's resume takes none", async () => {
     const store = createInMemoryClusterStore();
     const a = await replica(store, "a");
     const b = await replica(store, "b");

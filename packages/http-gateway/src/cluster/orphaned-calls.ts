@@ -1,10 +1,11 @@
 import type { ServerResponse } from "node:http";
 import type { Frame, JSONRPCErrorResponse } from "@patchbay/jsonrpc-core";
+import { PatchbayErrorCode } from "@patchbay/mcp-types";
 import { formatSseEvent } from "@patchbay/transport-http";
 import type { ClusterCall, GatewayCluster } from "./cluster.js";
 
-/** JSON-RPC code of a call whose replica was lost before it answered. */
-export const REPLICA_LOST_CODE = -32031;
+/** JSON-RPC code of a call whose replica was lost before it answered (`ReplicaLost`). */
+export const REPLICA_LOST_CODE = PatchbayErrorCode.ReplicaLost;
 
 /**
  * A client resuming a broken POST stream (GET with `Last-Event-ID`) whose replica is gone: takes

@@ -5,14 +5,16 @@ import {
   type JSONRPCId,
   type JSONRPCMessage,
   type Transport,
+  tapTransport,
 } from "@patchbay/jsonrpc-core";
+import { PatchbayErrorCode } from "@patchbay/mcp-types";
 import { createAnswerRouting } from "./answer-routing.js";
 import type { GatewayCluster, SharedSessionRecord } from "./cluster.js";
 import { createSessionSync, type SessionSync } from "./session-sync.js";
 import { createSharedSubscriptions } from "./shared-subscriptions.js";
 
-/** JSON-RPC code of an `initialize` whose session could not be shared (the store is unreachable). */
-export const SHARED_STORE_UNAVAILABLE_CODE = -32030;
+/** JSON-RPC code of an `initialize` whose session could not be shared (`SharedStoreUnavailable`). */
+export const SHARED_STORE_UNAVAILABLE_CODE = PatchbayErrorCode.SharedStoreUnavailable;
 const ADOPT_INITIALIZE_ID = "~adopt~initialize";
 const ADOPT_LOGGING_ID = "~adopt~logging";
 
@@ -67,15 +69,13 @@ export function shareSession(
   options: SharedSessionOptions,
 ): SharedSessionTransport {
   const { cluster, sessionId } = options;
-  const listeners = new Set<(frame: Frame, info: FrameInfo) => void>();
   let buffered: [Frame, FrameInfo][] | undefined = options.adopted === undefined ? undefined : [];
   let initialize: { id: JSONRPCId; params: Record<string, unknown> } | undefined;
   const warn = (what: string) => (error: unknown) =>
     options.onWarning(`session ${sessionId}: ${what}: ${String(error)}`);
   const touch = createToucher(options, warn("refreshing its record"));
-  const emit = (frame: Frame, info: FrameInfo) => {
-    for (const listener of listeners) listener(frame, info);
-  };
+  // Frames made here (the adoption's replay, remote answers) go straight to the listeners.
+  const emit = (frame: Frame, info: FrameInfo) => tapped.emitFrame(frame, info);
   const deliver = (frame: Frame, info: FrameInfo) => {
     if (buffered !== undefined) buffered.push([frame, info]);
     else emit(frame, info);
@@ -100,7 +100,8 @@ export function shareSession(
     }
   }
 
-  inner.onFrame((frame, info) => {
+  /** The client's frame as the router gets it (`undefined`: nothing left, or held until adopted). */
+  function incoming(frame: Frame, info: FrameInfo): Frame | undefined {
     const messages = isBatch(frame) ? frame : [frame];
     for (const message of messages) observe(message);
     const kept = messages.flatMap((message) => {
@@ -112,10 +113,13 @@ export function shareSession(
         sync.incoming(routed, info);
       return admitted ? [routed] : [];
     });
-    if (kept.length === 0) return;
+    if (kept.length === 0) return undefined;
     touch();
-    deliver(isBatch(frame) ? kept : (kept[0] as JSONRPCMessage), info);
-  });
+    const admitted = isBatch(frame) ? kept : (kept[0] as JSONRPCMessage);
+    if (buffered === undefined) return admitted;
+    buffered.push([admitted, info]);
+    return undefined;
+  }
 
   /** The router answered the replayed `initialize`: the client's own frames may go in now. */
   function adoptionAnswered(): void {
@@ -164,16 +168,10 @@ export function shareSession(
     return true;
   }
 
-  inner.onClose((event) => {
-    // Only a DELETE ends the session everywhere; an idle or draining replica ends its copy.
-    if (event.details?.reason === "deleted") {
-      cluster.sessions.remove(sessionId).catch(warn("removing its record"));
-    }
-  });
-
-  return {
-    async start() {
-      await inner.start();
+  const tapped = tapTransport(inner, {
+    incoming,
+    outgoing: send,
+    started() {
       if (sync.record === undefined || buffered === undefined) return;
       const params = sync.record.initializeParams;
       const replayed = { jsonrpc: "2.0", id: ADOPT_INITIALIZE_ID, method: "initialize", params };
@@ -181,14 +179,16 @@ export function shareSession(
       const authInfo = { name: options.owner };
       emit(replayed as JSONRPCMessage, { extra: { sessionId, authInfo } });
     },
-    send,
-    close: () => inner.close(),
-    onError: (listener) => inner.onError(listener),
-    onClose: (listener) => inner.onClose(listener),
-    onFrame(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+    closed(event) {
+      // Only a DELETE ends the session everywhere; an idle or draining replica ends its copy.
+      if (event.details?.reason === "deleted") {
+        cluster.sessions.remove(sessionId).catch(warn("removing its record"));
+      }
     },
+  });
+
+  // What the cluster asks of the session, on the tapped transport itself.
+  return Object.assign<Transport, Omit<SharedSessionTransport, keyof Transport>>(tapped, {
     applySaved: (saved) => sync.applySaved(saved),
     applySubscription: (uri, subscribed) => subscriptions.applySubscription(uri, subscribed),
     applyBroadcast(frame, toClient) {
@@ -209,7 +209,7 @@ export function shareSession(
         if (routed !== undefined) deliver(routed, { extra: { sessionId } });
       }
     },
-  };
+  });
 }
 
 /** An adopted session's router session gets the logging level the client set, if it set one. */

@@ -1,4 +1,10 @@
-import type { FrameInfo, JSONRPCMessage, JSONRPCRequest, Transport } from "@patchbay/jsonrpc-core";
+import {
+  ErrorCode,
+  type FrameInfo,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type Transport,
+} from "@patchbay/jsonrpc-core";
 import type { GatewayCluster, SharedSessionRecord } from "./cluster.js";
 
 /** Most resource URIs one shared session may subscribe to (they are kept in its shared record). */
@@ -103,7 +109,7 @@ export function createSharedSubscriptions(options: {
           const refusal = {
             jsonrpc: "2.0",
             id: message.id,
-            error: { code: -32602, message: reason },
+            error: { code: ErrorCode.InvalidParams, message: reason },
           };
           inner.send(refusal as JSONRPCMessage).catch(options.warn("refusing a subscription"));
           return true;

@@ -124,7 +124,7 @@ describe("legacy SSE sessions across replicas", () => {
     const { client, sessionId } = await connectAcross(a, b);
     const foreign = await postMessage(b, sessionId, BOB, ping);
     expect(foreign.status).toBe(404);
-    expect(await errorOf(foreign)).toBe(-32001);
+    expect(await errorOf(foreign)).toBe(-32013);
     expect((await postMessage(b, "no-such-session", ALICE, ping)).status).toBe(404);
     const closed = new Promise<void>((resolve) => {
       client.onclose = resolve;

@@ -32,7 +32,7 @@ export interface ModernRequestsOptions {
 
 /**
  * The modern (2026-07-28) requests of one profile: each token is a caller of its own at the router
- * (its held calls and request state are its own), a result over `maxResultBytes` fails with -32010
+ * (its held calls and request state are its own), a result over `maxResultBytes` fails with -32012
  * as on sessions, and each answered request is reported like a session's.
  */
 export function modernRequests(

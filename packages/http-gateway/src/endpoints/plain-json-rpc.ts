@@ -1,5 +1,6 @@
 import {
   createMemoryTransportPair,
+  ErrorCode,
   type Frame,
   isBatch,
   type JSONRPCErrorResponse,
@@ -8,11 +9,11 @@ import {
   type JSONRPCResponse,
   type Transport,
 } from "@patchbay/jsonrpc-core";
-import { LATEST_LEGACY_PROTOCOL_VERSION } from "@patchbay/mcp-types";
+import { LATEST_LEGACY_PROTOCOL_VERSION, PatchbayErrorCode } from "@patchbay/mcp-types";
 import { batchTooLarge } from "../admission/batch-limit.js";
 
-const INVALID_REQUEST = -32600;
-const METHOD_NOT_FOUND = -32601;
+const INVALID_REQUEST = ErrorCode.InvalidRequest;
+const METHOD_NOT_FOUND = ErrorCode.MethodNotFound;
 
 /** Options of {@link createPlainJsonRpcEndpoint}. */
 export interface PlainJsonRpcOptions {
@@ -79,7 +80,10 @@ export function createPlainJsonRpcEndpoint(options: PlainJsonRpcOptions): PlainJ
       resolve({
         jsonrpc: "2.0",
         id,
-        error: { code: -32000, message: "the gateway is shutting down" },
+        error: {
+          code: PatchbayErrorCode.ConnectionClosed,
+          message: "the gateway is shutting down",
+        },
       });
     }
     waiting.clear();

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { ErrorCode } from "@patchbay/jsonrpc-core";
 import {
   BodyTooLargeError,
   hasContentType,
@@ -47,7 +48,7 @@ export async function answerPlainPost(
     writeJsonBody(response, 200, {
       jsonrpc: "2.0",
       id: null,
-      error: { code: -32700, message: `parse error: ${(error as Error).message}` },
+      error: { code: ErrorCode.ParseError, message: `parse error: ${(error as Error).message}` },
     });
     return undefined;
   }

@@ -113,7 +113,7 @@ describe("guardFrontTransport", () => {
     /** A result as a relay keeps it (decoded from a stdio line with `relayLargeResults`). */
     const relayedResult = (text: string): unknown => decodeRelayedResult(text, { id: 9 }).result;
 
-    it("fails a larger result with -32010 naming its size, and passes one within it", async () => {
+    it("fails a larger result with -32012 naming its size, and passes one within it", async () => {
       const { client, guarded, toClient, arrived } = await setUp({ maxResultBytes: 100 });
       await client.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "a" } });
       await client.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "a" } });
@@ -122,7 +122,7 @@ describe("guardFrontTransport", () => {
       await arrived(toClient, 2);
       expect(toClient[0]).toMatchObject({
         id: 1,
-        error: { code: -32010, message: expect.stringContaining("the result of 211 bytes") },
+        error: { code: -32012, message: expect.stringContaining("the result of 211 bytes") },
       });
       expect(toClient[1]).toEqual({ jsonrpc: "2.0", id: 2, result: { text: "x" } });
     });
@@ -137,7 +137,7 @@ describe("guardFrontTransport", () => {
       expect(toClient[0]).toMatchObject({
         id: 1,
         error: {
-          code: -32010,
+          code: -32012,
           message: expect.stringContaining(`the result of ${Buffer.byteLength(text)} bytes`),
         },
       });

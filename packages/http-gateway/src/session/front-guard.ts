@@ -7,19 +7,23 @@ import {
   type JSONRPCId,
   type JSONRPCMessage,
   type SendOptions,
+  type TappedTransport,
   type Transport,
   type TransportCloseEvent,
+  type TransportTap,
+  tapTransport,
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
+import { PatchbayErrorCode } from "@patchbay/mcp-types";
 import { createIdGenerator } from "@patchbay/telemetry";
 import type { Clock } from "@patchbay/transport-http";
 import { jsonBytesBound } from "./result-size.js";
 
-/** JSON-RPC code of a request the gateway gave up on (the router's `BackendTimeout`). */
-export const REQUEST_TIMEOUT_CODE = -32001;
-/** JSON-RPC code of a result larger than `maxResultBytes`. */
-export const RESULT_TOO_LARGE_CODE = -32010;
-const CONNECTION_CLOSED_CODE = -32000;
+/** JSON-RPC code of a request the gateway gave up on (`RequestTimeout`, the router's `BackendTimeout`). */
+export const REQUEST_TIMEOUT_CODE = PatchbayErrorCode.RequestTimeout;
+/** JSON-RPC code of a result larger than `maxResultBytes` (`ResponseTooLarge`). */
+export const RESULT_TOO_LARGE_CODE = PatchbayErrorCode.ResponseTooLarge;
+const CONNECTION_CLOSED_CODE = PatchbayErrorCode.ConnectionClosed;
 
 /** One client request, once answered (or given up on), for logs and metrics. */
 export interface FrontRequestEnd {
@@ -38,7 +42,7 @@ export interface FrontRequestEnd {
 export interface FrontGuardOptions {
   /** Answer a request still pending after this long with -32001 and cancel it; 0: never. */
   readonly requestTimeoutMs: number;
-  /** A result whose JSON is larger fails that call with -32010. */
+  /** A result whose JSON is larger fails that call with -32012 (`ResponseTooLarge`). */
   readonly maxResultBytes: number;
   readonly clock: Clock;
   /** Called once per answered request. */
@@ -52,8 +56,6 @@ export interface GuardedTransport extends Transport {
   /** Resolves when nothing is in flight (at once when nothing is). */
   idle(): Promise<void>;
 }
-
-type FrameListener = (frame: Frame, info: FrameInfo) => void;
 
 interface Pending {
   readonly method: string;
@@ -76,26 +78,21 @@ export function guardFrontTransport(
 }
 
 /**
- * {@link guardFrontTransport}'s transport: a class, so that an idle session holds one object and
- * two listeners, not a closure per method; what in-flight requests need is made on first use.
+ * {@link guardFrontTransport}'s transport: a class that is its own tap (its `incoming`, `outgoing`
+ * and `closed` methods are the hooks), so that an idle session holds one object beside the tap, not
+ * a closure per hook; what in-flight requests need is made on first use.
  */
-class FrontGuard implements GuardedTransport {
+class FrontGuard implements GuardedTransport, TransportTap {
   readonly #inner: Transport;
+  readonly #tapped: TappedTransport;
   readonly #options: FrontGuardOptions;
   #pending: Map<JSONRPCId, Pending> | undefined;
-  /** Most transports have one listener (the router's): held alone, without a set. */
-  #frameListeners: FrameListener | Set<FrameListener> | undefined;
   #idleWaiters: (() => void)[] | undefined;
 
   constructor(inner: Transport, options: FrontGuardOptions) {
     this.#inner = inner;
     this.#options = options;
-    inner.onFrame((frame, info) => this.#received(frame, info));
-    inner.onClose(() => {
-      const pending = this.#pending;
-      if (pending === undefined) return;
-      for (const id of [...pending.keys()]) this.#settle(id, CONNECTION_CLOSED_CODE, undefined);
-    });
+    this.#tapped = tapTransport(inner, this);
   }
 
   get pending(): number {
@@ -103,56 +100,27 @@ class FrontGuard implements GuardedTransport {
   }
 
   start(): Promise<void> {
-    return this.#inner.start();
+    return this.#tapped.start();
+  }
+
+  send(frame: Frame, sendOptions?: SendOptions): Promise<void> {
+    return this.#tapped.send(frame, sendOptions);
   }
 
   close(): Promise<void> {
-    return this.#inner.close();
+    return this.#tapped.close();
+  }
+
+  onFrame(listener: (frame: Frame, info: FrameInfo) => void): Unsubscribe {
+    return this.#tapped.onFrame(listener);
   }
 
   onError(listener: (error: Error) => void): Unsubscribe {
-    return this.#inner.onError(listener);
+    return this.#tapped.onError(listener);
   }
 
   onClose(listener: (event: TransportCloseEvent) => void): Unsubscribe {
-    return this.#inner.onClose(listener);
-  }
-
-  onFrame(listener: FrameListener): Unsubscribe {
-    const current = this.#frameListeners;
-    if (current === undefined) this.#frameListeners = listener;
-    else if (typeof current === "function") this.#frameListeners = new Set([current, listener]);
-    else current.add(listener);
-    return () => {
-      const now = this.#frameListeners;
-      if (now === listener) this.#frameListeners = undefined;
-      else if (typeof now === "object") now.delete(listener);
-    };
-  }
-
-  #emitFrame(frame: Frame, info: FrameInfo): void {
-    const listeners = this.#frameListeners;
-    if (typeof listeners === "function") listeners(frame, info);
-    else if (listeners !== undefined) for (const listener of listeners) listener(frame, info);
-  }
-
-  async send(frame: Frame, sendOptions?: SendOptions): Promise<void> {
-    // The router relates what it sends on a client's behalf (a backend's log line or sampling
-    // request during a call) to that call; Streamable HTTP puts it on the call's stream.
-    if (!isBatch(frame) && "method" in frame) {
-      await this.#inner.send(frame, sendOptions);
-      return;
-    }
-    if (!isBatch(frame)) {
-      const message = this.#outgoing(frame);
-      if (message !== undefined) await this.#inner.send(message, sendOptions);
-      return;
-    }
-    const kept = frame.flatMap((message) => {
-      const result = this.#outgoing(message);
-      return result === undefined ? [] : [result];
-    });
-    if (kept.length > 0) await this.#inner.send(kept);
+    return this.#tapped.onClose(listener);
   }
 
   idle(): Promise<void> {
@@ -162,11 +130,30 @@ class FrontGuard implements GuardedTransport {
     return new Promise((resolve) => waiters.push(resolve));
   }
 
-  #received(frame: Frame, info: FrameInfo): void {
-    const tracked = isBatch(frame)
+  /** Tap hook: starts the books of each request the client sends, before the router sees it. */
+  incoming(frame: Frame, info: FrameInfo): Frame {
+    return isBatch(frame)
       ? frame.map((message) => this.#track(message, info))
       : this.#track(frame, info);
-    this.#emitFrame(tracked, info);
+  }
+
+  /** Tap hook: settles the request each response answers; a late answer is dropped. */
+  outgoing(frame: Frame): Frame | undefined {
+    // The router relates what it sends on a client's behalf (a backend's log line or sampling
+    // request during a call) to that call; Streamable HTTP puts it on the call's stream.
+    if (!isBatch(frame)) return "method" in frame ? frame : this.#answer(frame);
+    const kept = frame.flatMap((message) => {
+      const result = this.#answer(message);
+      return result === undefined ? [] : [result];
+    });
+    return kept.length > 0 ? kept : undefined;
+  }
+
+  /** Tap hook: a request still pending when the client's transport closes ends with -32000. */
+  closed(): void {
+    const pending = this.#pending;
+    if (pending === undefined) return;
+    for (const id of [...pending.keys()]) this.#settle(id, CONNECTION_CLOSED_CODE, undefined);
   }
 
   #settle(id: JSONRPCId, status: "ok" | number, backend: string | undefined): boolean {
@@ -209,7 +196,7 @@ class FrontGuard implements GuardedTransport {
       method: "notifications/cancelled",
       params: { requestId: id, reason: message },
     };
-    this.#emitFrame(cancel, {});
+    this.#tapped.emitFrame(cancel, {});
   }
 
   #track(message: JSONRPCMessage, info: FrameInfo): JSONRPCMessage {
@@ -240,7 +227,7 @@ class FrontGuard implements GuardedTransport {
     return { ...message, params: { ...params, _meta: { ...params._meta, traceparent: added } } };
   }
 
-  #outgoing(message: JSONRPCMessage): JSONRPCMessage | undefined {
+  #answer(message: JSONRPCMessage): JSONRPCMessage | undefined {
     if ("method" in message || !("id" in message) || message.id === null) return message;
     if ("error" in message) {
       const data = message.error.data as { backend?: unknown; server?: unknown } | undefined;

@@ -1,5 +1,5 @@
 /**
- * Time and timers, passed in (STYLE.md "pass dependencies in") so that tests drive time with a
+ * Time and timers, passed in (docs/architecture.md, "Conventions") so that tests drive time with a
  * manual clock (`@patchbay/jsonrpc-core/testing`) instead of patching globals or sleeping. The one
  * clock interface of every Patchbay package.
  */

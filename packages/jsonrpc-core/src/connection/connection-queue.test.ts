@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createRawPeer } from "../../test/raw-peer.js";
-import { SERVER_BUSY_ERROR_CODE } from "../errors/server-busy.js";
+import { SERVER_BUSY_ERROR_CODE } from "../errors/implementation-error-code.js";
 import type { JSONRPCResponse } from "../messages.js";
 
 describe("Connection: bounded handler queue", () => {

@@ -1,8 +1,8 @@
 import { CancelledError, ConnectionClosedError } from "../errors/connection-errors.js";
 import { ErrorCode } from "../errors/error-code.js";
+import { SERVER_BUSY_ERROR_CODE } from "../errors/implementation-error-code.js";
 import { JSONRPCError } from "../errors/jsonrpc-error.js";
 import { LocalError } from "../errors/local-error.js";
-import { SERVER_BUSY_ERROR_CODE } from "../errors/server-busy.js";
 import { InvalidParamsError, MethodNotFoundError } from "../errors/standard-errors.js";
 import { toError } from "../internal/listener-set.js";
 import type {

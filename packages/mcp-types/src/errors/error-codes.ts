@@ -1,13 +1,8 @@
+import { ErrorCode as JsonRpcErrorCode } from "@patchbay/jsonrpc-core";
 import type { ProtocolVersion } from "../versions.js";
 
-/** JSON-RPC 2.0 error codes (all revisions). */
-export const JSONRPC_ERROR_CODES = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-} as const;
+/** JSON-RPC 2.0 error codes (all revisions), as `@patchbay/jsonrpc-core` defines them. */
+export const JSONRPC_ERROR_CODES: typeof JsonRpcErrorCode = JsonRpcErrorCode;
 
 /** Error codes the MCP specification defines, with the revisions that emit them. */
 export const MCP_ERROR_CODES = {

@@ -1,6 +1,6 @@
 import type { CallOptions, Client, ProtocolEraOption } from "@patchbay/client";
 import { JSONRPCError, type JSONRPCParams } from "@patchbay/jsonrpc-core";
-import { isModernProtocolVersion } from "@patchbay/mcp-types";
+import { ErrorCode, isModernProtocolVersion } from "@patchbay/mcp-types";
 import type { BackendConfig } from "../config/gateway-config.js";
 
 /**
@@ -17,7 +17,8 @@ export function eraOf(config: BackendConfig, modernOnly: boolean): ProtocolEraOp
  * revisions it supports in `data.supported`, all of them modern).
  */
 export function refusesLegacy(error: unknown): boolean {
-  if (!JSONRPCError.isInstance(error) || error.code !== -32022) return false;
+  if (!JSONRPCError.isInstance(error) || error.code !== ErrorCode.UnsupportedProtocolVersion)
+    return false;
   const supported = (error.data as { supported?: unknown } | undefined)?.supported;
   return (
     Array.isArray(supported) &&

@@ -2,7 +2,7 @@ import type { ConflictPolicy } from "../catalogue/conflict.js";
 import type { RestartPolicyOptions } from "../lifecycle/restart-policy.js";
 import type { AuthConfig, ClusterConfig, HttpConfig, LimitsConfig } from "./proxy-config-schema.js";
 
-/** The per-request timeout of a backend unless configured otherwise (DESIGN.md: 60 s). */
+/** The per-request timeout of a backend unless configured otherwise (60 s; the router README, "Router semantics"). */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** The hard maximum of one request even while it reports progress, unless configured otherwise. */

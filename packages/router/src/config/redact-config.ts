@@ -132,8 +132,8 @@ export function redactBackendConfig(backend: BackendConfig): Record<string, unkn
 }
 
 /**
- * The config as `gateway_status` shows it: everything but secrets (DESIGN.md, Telemetry: tokens,
- * `env` values and `Authorization` headers never reach an event, a log line or `gateway_status`).
+ * The config as `gateway_status` shows it: everything but secrets (SECURITY.md: tokens, `env`
+ * values and `Authorization` headers never reach an event, a log line or `gateway_status`).
  */
 export function redactGatewayConfig(config: GatewayConfig): Record<string, unknown> {
   return {

@@ -151,6 +151,10 @@ describe("gateway error table", () => {
     }
   });
 
+  it("finds each code, with its meaning, in the one error table", () => {
+    for (const row of GATEWAY_ERROR_TABLE) expect(row.meaning, row.name).not.toBe("");
+  });
+
   it("lists every code once", () => {
     const codes = GATEWAY_ERROR_TABLE.map((row) => row.code);
     expect(new Set(codes).size).toBe(codes.length);

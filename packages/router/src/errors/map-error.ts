@@ -1,3 +1,4 @@
+import { ErrorCode } from "@patchbay/jsonrpc-core";
 import { redact as builtInRedact, type Redact } from "@patchbay/telemetry";
 import { GatewayErrorCode } from "./gateway-error-code.js";
 
@@ -9,7 +10,7 @@ export interface WireErrorObject {
 }
 
 /** JSON-RPC "Invalid params"; MCP uses it for unknown tools, prompts, resources and bad cursors. */
-export const INVALID_PARAMS = -32602;
+export const INVALID_PARAMS = ErrorCode.InvalidParams;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -92,7 +93,7 @@ function allowedData(data: unknown, redact: Redact): Record<string, unknown> | s
 
 /**
  * Maps whatever a request to `backend` failed with to the error the client receives (the one table
- * of local-to-wire mapping, DESIGN.md "Errors"):
+ * of local-to-wire mapping, docs/architecture.md, "Errors"):
  * - an error the backend sent keeps its code and message (redacted, at most
  *   {@link MAX_ERROR_MESSAGE_LENGTH} characters); `data` gains `backend` and `originalError` (the
  *   backend's code, message and `data`), and of the backend's own `data` only the fields of

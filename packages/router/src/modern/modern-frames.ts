@@ -1,15 +1,15 @@
-import type {
-  Frame,
-  FrameInfo,
-  JSONRPCId,
-  JSONRPCMessage,
-  JSONRPCNotification,
-  JSONRPCRequest,
-  JSONRPCResponse,
-  Transport,
-  Unsubscribe,
+import {
+  type FrameInfo,
+  isBatch,
+  type JSONRPCId,
+  type JSONRPCMessage,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  type Transport,
+  tapTransport,
 } from "@patchbay/jsonrpc-core";
-import { PROTOCOL_VERSION_META_KEY } from "@patchbay/mcp-types";
+import { ErrorCode, PROTOCOL_VERSION_META_KEY } from "@patchbay/mcp-types";
 
 /** Answers one modern request that came on a transport. */
 export type ModernFrameHandler = (
@@ -33,7 +33,6 @@ export const MAX_MODERN_REQUESTS_PER_TRANSPORT = 1000;
  * reaches the legacy session on the returned transport, untouched.
  */
 export function splitModernFrames(transport: Transport, modern: ModernFrameHandler): Transport {
-  const listeners = new Set<(frame: Frame, info: FrameInfo) => void>();
   const inFlight = new Map<JSONRPCId, AbortController>();
   let legacy = false;
 
@@ -50,7 +49,7 @@ export function splitModernFrames(transport: Transport, modern: ModernFrameHandl
         .send({
           jsonrpc: "2.0",
           id,
-          error: { code: -32600, message: `Invalid Request: ${reason}` },
+          error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${reason}` },
         })
         .catch(() => {});
       return;
@@ -71,31 +70,21 @@ export function splitModernFrames(transport: Transport, modern: ModernFrameHandl
       });
   };
 
-  transport.onFrame((frame, info) => {
-    if (!legacy && !Array.isArray(frame)) {
-      const message = frame as JSONRPCMessage;
-      if ("method" in message && message.method === "initialize") legacy = true;
-      else if (isModern(message)) return serveModern(message, info);
-      else if (cancelsModern(message, inFlight)) return;
-    }
-    for (const listener of listeners) listener(frame, info);
-  });
-  transport.onClose(() => {
-    for (const aborter of inFlight.values()) aborter.abort(new Error("the transport closed"));
-    inFlight.clear();
-  });
-
-  return {
-    start: () => transport.start(),
-    send: (frame, options) => transport.send(frame, options),
-    close: () => transport.close(),
-    onFrame(listener): Unsubscribe {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+  return tapTransport(transport, {
+    incoming(frame, info) {
+      if (legacy || isBatch(frame)) return frame;
+      if ("method" in frame && frame.method === "initialize") legacy = true;
+      else if (isModern(frame)) {
+        serveModern(frame, info);
+        return undefined;
+      } else if (cancelsModern(frame, inFlight)) return undefined;
+      return frame;
     },
-    onError: (listener) => transport.onError(listener),
-    onClose: (listener) => transport.onClose(listener),
-  };
+    closed() {
+      for (const aborter of inFlight.values()) aborter.abort(new Error("the transport closed"));
+      inFlight.clear();
+    },
+  });
 }
 
 function isModern(message: JSONRPCMessage): message is JSONRPCRequest {

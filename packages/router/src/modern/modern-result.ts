@@ -1,12 +1,10 @@
 import { JSONRPCError } from "@patchbay/jsonrpc-core";
+import { ErrorCode } from "@patchbay/mcp-types";
 import type { CachingHints } from "@patchbay/server";
 import { INVALID_PARAMS } from "../errors/map-error.js";
 
 /** Caching hints of the modern front's cacheable results (MCP 2026-07-28 "Caching"). */
 export type ModernCaching = CachingHints;
-
-/** Legacy "resource not found" (2024-11-05..2025-11-25), which 2026-07-28 no longer emits. */
-const LEGACY_RESOURCE_NOT_FOUND = -32002;
 
 /** The wire error object of a failure, as a modern client should see it. */
 export function modernErrorObject(error: unknown): {
@@ -15,10 +13,13 @@ export function modernErrorObject(error: unknown): {
   data?: unknown;
 } {
   if (!JSONRPCError.isInstance(error)) {
-    return { code: -32603, message: error instanceof Error ? error.message : String(error) };
+    return {
+      code: ErrorCode.InternalError,
+      message: error instanceof Error ? error.message : String(error),
+    };
   }
   // 2026-07-28: resource not found is -32602; a legacy backend's -32002 is translated.
-  const code = error.code === LEGACY_RESOURCE_NOT_FOUND ? INVALID_PARAMS : error.code;
+  const code = error.code === ErrorCode.ResourceNotFound ? INVALID_PARAMS : error.code;
   const object: { code: number; message: string; data?: unknown } = {
     code,
     message: error.message,

@@ -4,6 +4,7 @@ import {
   type JSONRPCParams,
   type RequestContext,
 } from "@patchbay/jsonrpc-core";
+import { isImplementationDefinedErrorCode } from "@patchbay/mcp-types";
 import { handOffTrace, requestTraceOf } from "@patchbay/telemetry";
 import type { BackendRequestOptions } from "../backends/backend.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
@@ -77,15 +78,15 @@ export function createForwarder(
       answer = Promise.reject(error);
     }
     return answer.then(undefined, (error: unknown) => {
-      if (JSONRPCError.isInstance(error) && isGatewayMade(error.code) && hasBackend(error.data))
+      if (
+        JSONRPCError.isInstance(error) &&
+        isImplementationDefinedErrorCode(error.code) &&
+        hasBackend(error.data)
+      )
         throw error;
       throw toJSONRPCError(mapBackendError(error, backendName, { redact: state.telemetry.redact }));
     });
   };
-}
-
-function isGatewayMade(code: number): boolean {
-  return code <= -32000 && code >= -32019;
 }
 
 function hasBackend(data: unknown): boolean {

@@ -13,7 +13,7 @@ export interface NotificationAudience {
 
 /**
  * The notification one client receives for a notification from `backend`, or `undefined` when it
- * receives none (DESIGN.md forwarding rule): `notifications/message` tagged with the backend in
+ * receives none (the router README, "Router semantics"): `notifications/message` tagged with the backend in
  * `logger` and filtered by the client's level; `notifications/resources/updated` with the exposed
  * URI, only for a subscriber; anything else as it is.
  */

@@ -1,4 +1,9 @@
-import { type Connection, JSONRPCError, type RequestHandler } from "@patchbay/jsonrpc-core";
+import {
+  type Connection,
+  ErrorCode,
+  JSONRPCError,
+  type RequestHandler,
+} from "@patchbay/jsonrpc-core";
 import { initializedAliasNotification } from "@patchbay/mcp-types";
 import { acceptInitialize } from "@patchbay/server";
 import type { RouterState } from "../router/router-state.js";
@@ -39,7 +44,7 @@ export class SessionLifecycle {
     this.#connection = connection;
     connection.handle("initialize", (params) => {
       if (this.clientCapabilities !== undefined) {
-        throw new JSONRPCError(-32600, "The session is already initialized");
+        throw new JSONRPCError(ErrorCode.InvalidRequest, "The session is already initialized");
       }
       const accepted = acceptInitialize(asParams(params), {
         capabilities: GATEWAY_CAPABILITIES,
@@ -82,7 +87,7 @@ export class SessionLifecycle {
   requireInitialize(method: string): void {
     if (this.clientCapabilities === undefined) {
       throw new JSONRPCError(
-        -32600,
+        ErrorCode.InvalidRequest,
         `Session not initialized: the client must send initialize before ${method}`,
       );
     }

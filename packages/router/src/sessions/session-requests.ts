@@ -1,4 +1,4 @@
-import { JSONRPCError } from "@patchbay/jsonrpc-core";
+import { ErrorCode, JSONRPCError } from "@patchbay/jsonrpc-core";
 import { isLoggingLevel, type LoggingLevel } from "@patchbay/mcp-types";
 import { INVALID_PARAMS } from "../errors/map-error.js";
 import type { ForwardCall } from "./forward-call.js";
@@ -57,7 +57,7 @@ export function handleUnknownMethods(
     const running = view.backends().filter((backend) => backend.status === "running");
     const only = running.length === 1 ? running[0] : undefined;
     if (!only) {
-      throw new JSONRPCError(-32601, `Method not found: ${context.method}`, {
+      throw new JSONRPCError(ErrorCode.MethodNotFound, `Method not found: ${context.method}`, {
         reason: "the gateway cannot tell which backend should receive it",
       });
     }
