@@ -1,11 +1,9 @@
 import {
   type Frame,
   type FrameInfo,
-  type SendOptions,
+  type TappedTransport,
   type Transport,
-  type TransportCloseEvent,
-  TransportEvents,
-  type Unsubscribe,
+  tapTransport,
 } from "@patchbay/jsonrpc-core";
 import type { AdmittedFrame, RefusedRequest } from "./frame-admission.js";
 
@@ -19,59 +17,24 @@ export function admitEachFrame(
   admit: (frame: Frame, info: FrameInfo) => Promise<AdmittedFrame>,
   onRefused: (refused: RefusedRequest) => void,
 ): Transport {
-  return new FrameAdmittedTransport(inner, admit, onRefused);
-}
-
-class FrameAdmittedTransport implements Transport {
-  readonly #inner: Transport;
-  readonly #events = new TransportEvents();
-  /** Frames are admitted one after another (a shared limiter answers asynchronously). */
-  #admitting: Promise<void> = Promise.resolve();
-
-  constructor(
-    inner: Transport,
-    admit: (frame: Frame, info: FrameInfo) => Promise<AdmittedFrame>,
-    onRefused: (refused: RefusedRequest) => void,
-  ) {
-    this.#inner = inner;
-    inner.onFrame((frame, info) => {
-      this.#admitting = this.#admitting
+  // Frames are admitted one after another (a shared limiter answers asynchronously).
+  let admitting: Promise<void> = Promise.resolve();
+  const deliver = (admitted: AdmittedFrame) => {
+    for (const refused of admitted.refused) onRefused(refused);
+    for (const answer of admitted.answers) inner.send(answer).catch(() => {});
+    if (admitted.frame !== undefined) tapped.emitFrame(admitted.frame, admitted.info);
+  };
+  const tapped: TappedTransport = tapTransport(inner, {
+    incoming(frame, info) {
+      admitting = admitting
         .then(() => admit(frame, info))
-        .then((admitted) => {
-          for (const refused of admitted.refused) onRefused(refused);
-          for (const answer of admitted.answers) inner.send(answer).catch(() => {});
-          if (admitted.frame !== undefined) this.#events.emitFrame(admitted.frame, admitted.info);
-        })
-        .catch((error: unknown) => this.#events.emitError(toError(error)));
-    });
-    inner.onError((error) => this.#events.emitError(error));
-    inner.onClose((event) => this.#events.emitClose(event));
-  }
-
-  start(): Promise<void> {
-    this.#events.start();
-    return this.#inner.start();
-  }
-
-  send(frame: Frame, options?: SendOptions): Promise<void> {
-    return this.#inner.send(frame, options);
-  }
-
-  close(): Promise<void> {
-    return this.#inner.close();
-  }
-
-  onFrame(listener: (frame: Frame, info: FrameInfo) => void): Unsubscribe {
-    return this.#events.onFrame(listener);
-  }
-
-  onError(listener: (error: Error) => void): Unsubscribe {
-    return this.#events.onError(listener);
-  }
-
-  onClose(listener: (event: TransportCloseEvent) => void): Unsubscribe {
-    return this.#events.onClose(listener);
-  }
+        .then(deliver)
+        .catch((error: unknown) => tapped.emitError(toError(error)));
+      // Held back: `deliver` lets it on once admitted.
+      return undefined;
+    },
+  });
+  return tapped;
 }
 
 function toError(value: unknown): Error {
