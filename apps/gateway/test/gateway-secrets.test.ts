@@ -15,6 +15,8 @@ const SECRETS = {
   query: "query-secret-cccc3333",
   expanded: "env-secret-dddd4444",
   env: "plain-env-eeee5555",
+  // From the client: a credential in a tool call's arguments.
+  argument: "client-token-ffff6666",
 };
 
 function expectNoSecret(where: string, text: string): void {
@@ -70,10 +72,12 @@ describe("gateway: secrets", () => {
     await client.connect(transport);
 
     const status = JSON.stringify(await client.callTool({ name: "gateway_status" }));
-    const failure = await client.callTool({ name: "gh__leak" }).then(
-      () => undefined,
-      (error: unknown) => error as { code: number; message: string; data?: unknown },
-    );
+    const failure = await client
+      .callTool({ name: "gh__leak", arguments: { authorization: `Bearer ${SECRETS.argument}` } })
+      .then(
+        () => undefined,
+        (error: unknown) => error as { code: number; message: string; data?: unknown },
+      );
     await backendEnvLogged;
     const events = JSON.stringify(
       await client.callTool({ name: "get_events", arguments: { limit: 1000 } }),

@@ -4,6 +4,7 @@ import {
   createJsonLinesFileSink,
   createTelemetry,
   type EventSink,
+  EventTypes,
   loadOpenTelemetryBridge,
   type Telemetry,
 } from "@patchbay/telemetry";
@@ -37,4 +38,21 @@ export async function createProxyTelemetry(
     ...(config.openTelemetry ? { openTelemetry: await loadOpenTelemetryBridge() } : {}),
     onSinkError: (error) => log.warn(`event sink failed: ${String(error)}`),
   });
+}
+
+// The events that close a request: the only ones the dashboard's call feed reads.
+const requestEndTypes = new Set<string>([
+  EventTypes.requestCompleted,
+  EventTypes.toolCalled,
+  EventTypes.requestTimeout,
+  EventTypes.requestCancelled,
+]);
+
+/**
+ * The dashboard's call feed as a sink that declares, by type, that it reads only the events that
+ * close a request: the others (`request.received`, lifecycle events) are never queued or built for
+ * it, and the one it reads per call is built (and redacted) once, for it and the store.
+ */
+export function callFeedSink(sink: EventSink): EventSink {
+  return { ...sink, acceptsType: (type) => requestEndTypes.has(type) };
 }

@@ -25,7 +25,7 @@ import { loadProxyConfig } from "./load-config-file.js";
 import { joinProxyCluster, reportReplicaCounts } from "./proxy-cluster.js";
 import { createProxyFront } from "./proxy-front.js";
 import { createProxyLog, type ProxyLog } from "./proxy-log.js";
-import { createProxyTelemetry } from "./proxy-telemetry.js";
+import { callFeedSink, createProxyTelemetry } from "./proxy-telemetry.js";
 import { startupBanner } from "./startup-banner.js";
 
 /** Options of {@link startProxy}. */
@@ -99,7 +99,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         );
   const feed = createCallFeed();
   const telemetry = await createProxyTelemetry(routerConfig.telemetry, options.configPath, log, [
-    feed.sink,
+    callFeedSink(feed.sink),
   ]);
   const connect = createProxyBackendTransports({
     maxLineBytes: resolvedLimits.maxResultBytes + 1024 * 1024,

@@ -8,8 +8,9 @@ export class StdioPeer {
   #pending = new Map();
   #parts = [];
 
-  constructor(command, args, env = process.env) {
-    this.child = spawn(command, args, { stdio: ["pipe", "pipe", "ignore"], env });
+  // `stderr: "pipe"` keeps the child's stderr readable (the coverage probe answers there).
+  constructor(command, args, env = process.env, stderr = "ignore") {
+    this.child = spawn(command, args, { stdio: ["pipe", "pipe", stderr], env });
     this.child.stdout.setEncoding("utf8");
     this.child.stdout.on("data", (chunk) => this.#receive(chunk));
     this.exited = once(this.child, "exit");

@@ -4,7 +4,7 @@ import type {
   RelayedModernContext,
   RelayedModernRequest,
 } from "@patchbay/http-gateway";
-import type { JSONRPCResponse } from "@patchbay/jsonrpc-core";
+import { ErrorCode, type JSONRPCResponse } from "@patchbay/jsonrpc-core";
 import type { Redis } from "ioredis";
 import type { RedisSubscriber } from "./redis-subscriber.js";
 
@@ -86,12 +86,12 @@ export function createRedisModernRelay(options: {
           response ?? {
             jsonrpc: "2.0" as const,
             id: request.message.id,
-            error: { code: -32603, message: "the relayed request had no answer" },
+            error: { code: ErrorCode.InternalError, message: "the relayed request had no answer" },
           },
         (error: unknown) => ({
           jsonrpc: "2.0" as const,
           id: request.message.id,
-          error: { code: -32603, message: String(error) },
+          error: { code: ErrorCode.InternalError, message: String(error) },
         }),
       )
       .then((response) => {

@@ -26,6 +26,7 @@ it("exports exactly the documented runtime surface", () => {
     "TransportError",
     "TransportEvents",
     "UnexpectedResponseError",
+    "backgroundClock",
     "createConnection",
     "createFrameDecoder",
     "createJSONRPCError",

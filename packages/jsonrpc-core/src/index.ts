@@ -1,7 +1,12 @@
 export { type DecodeResult, decode, decodeValue } from "./codec/decode.js";
 export { encode, encodePieces } from "./codec/encode.js";
 export type { Cancellation } from "./connection/cancellation.js";
-export { type Clock, systemClock, type TimerClock } from "./connection/clock.js";
+export {
+  backgroundClock,
+  type Clock,
+  systemClock,
+  type TimerClock,
+} from "./connection/clock.js";
 export { DEFAULT_MAX_QUEUED_HANDLERS } from "./connection/concurrency-limit.js";
 export type {
   Connection,

@@ -59,4 +59,56 @@ describe("Telemetry.recordDeferred", () => {
       "request.received",
     ]);
   });
+
+  it("redacts at the sink: a sink gets the event built once, masked, and the store shares it", async () => {
+    const written: TelemetryEvent[] = [];
+    const telemetry = createTelemetry({
+      sinks: [{ write: async (events) => void written.push(...events) }],
+    });
+    const tracker = trackRequest(telemetry, {
+      direction: "incoming",
+      method: "tools/call",
+      params: { name: "call-with-Bearer abcdef123456" },
+      id: 1,
+    });
+    tracker.end({
+      outcome: "error",
+      error: { message: "upstream refused Authorization: Bearer abcdef123456 and tok-9876-secret" },
+    });
+    // Learned after recording, before the sink's queue drains: masked in what the sink writes.
+    telemetry.addSecrets(["tok-9876-secret"]);
+    await telemetry.flush();
+    const text = JSON.stringify(written);
+    expect(text).not.toContain("abcdef123456");
+    expect(text).not.toContain("tok-9876-secret");
+    expect(written.map((event) => event.event_type)).toEqual(["request.received", "tool.called"]);
+    expect(written[1]?.data).toMatchObject({
+      error: { message: expect.stringContaining(REDACTED) },
+    });
+    // The store's query returns the very events the sink was given: built (and redacted) once.
+    const [closing, opening] = telemetry.query();
+    expect(closing).toBe(written[1]);
+    expect(opening).toBe(written[0]);
+  });
+
+  it("asks a sink's acceptsType once per event type", () => {
+    const asked: string[] = [];
+    const telemetry = createTelemetry({
+      sinks: [
+        {
+          acceptsType: (type) => {
+            asked.push(type);
+            return false;
+          },
+          write: async () => {},
+        },
+      ],
+    });
+    for (let index = 0; index < 3; index += 1) {
+      trackRequest(telemetry, { direction: "incoming", method: "ping", params: {} }).end({
+        outcome: "success",
+      });
+    }
+    expect(asked).toEqual(["request.received", "request.completed"]);
+  });
 });

@@ -2,8 +2,9 @@ import type { TelemetryEvent } from "./event.js";
 
 /**
  * Where events go besides the in-memory store: a file, a log stream, a remote collector. Events
- * arrive already redacted, in batches, through a bounded queue (see `createQueuedSink`), so a slow
- * `write` never holds up the message path.
+ * arrive in batches through a bounded queue (see `createQueuedSink`), so a slow `write` never holds
+ * up the message path, and redacted: request events are recorded unbuilt and built (bounded and
+ * redacted, once, shared with the store) when the queue drains, with the secrets known by then.
  */
 export interface EventSink {
   /** Persists a batch of events, oldest first; the next batch waits until this one settles. */
@@ -15,8 +16,9 @@ export interface EventSink {
   accepts?(event: TelemetryEvent): boolean;
   /**
    * Which event types the sink wants, when the type alone decides (`accepts`, if also given, is
-   * then asked only about accepted types). Declining types this way lets the telemetry keep request
-   * events unbuilt (see `Telemetry.recordDeferred`) while no sink wants them.
+   * then asked only about accepted types). The telemetry asks once per type and remembers the
+   * answer, so it must not change. Declining types this way means events of those types are never
+   * queued for the sink, and never built for it (see `Telemetry.recordDeferred`).
    */
   acceptsType?(eventType: string): boolean;
   /** Releases resources (file handles); called once by `Telemetry.close()` after the last write. */

@@ -45,19 +45,14 @@ export function requestTraceOf(context: RequestContext): RequestTrace | undefine
   return (context as TracedContext)[traceKey];
 }
 
-// Chained with `then` rather than an async function: one promise less per request.
+// Chained with `then` rather than an async function: one promise less per request. Takes what the
+// call returned (or a rejection of what it threw), not a function to call: no closure per request.
 function settle(
   tracker: RequestTracker,
-  run: () => unknown,
+  returned: unknown,
   signal?: Pick<AbortSignal, "aborted" | "reason">,
 ): Promise<unknown> {
-  let pending: Promise<unknown>;
-  try {
-    pending = Promise.resolve(run());
-  } catch (error) {
-    pending = Promise.reject(error);
-  }
-  return pending.then(
+  return Promise.resolve(returned).then(
     (result) => {
       // A handler that finishes after its request was cancelled answers no one.
       tracker.end(signal?.aborted ? cancelled(signal) : outcomeOfResult(result));
@@ -71,16 +66,9 @@ function settle(
 }
 
 /**
- * The handler's context with another connection. A jsonrpc-core context (it has `cancellation`)
- * is copied field by field so that its `signal` stays lazy (a spread would read it).
+ * A jsonrpc-core context (it has `cancellation`) on another connection, copied field by field so
+ * that its `signal` stays lazy (a spread would read it): the original's, read when read.
  */
-function withConnection(context: RequestContext, connection: Connection): TracedContext {
-  const cancellation = context.cancellation;
-  if (cancellation === undefined) return { ...context, connection };
-  return new RelayedContext(context, cancellation, connection);
-}
-
-/** A jsonrpc-core context on another connection; its signal is the original's, read when read. */
 class RelayedContext implements RequestContext {
   readonly id: RequestContext["id"];
   readonly method: string;
@@ -153,10 +141,20 @@ export function instrumentConnection(
       if (options.backend !== undefined) start.backend = options.backend;
       if (options.source !== undefined) start.source = options.source;
       const tracker = startTracking(telemetry, start, incomingSite);
-      const wrappedContext = withConnection(context, instrumented);
+      // The context with the instrumented connection (see `withConnection`, inlined: per request).
+      const wrappedContext: TracedContext =
+        context.cancellation === undefined
+          ? { ...context, connection: instrumented }
+          : new RelayedContext(context, context.cancellation, instrumented);
       wrappedContext[traceKey] = tracker.trace;
       const cancellation = context.cancellation ?? context.signal;
-      return settle(tracker, () => handler(params, wrappedContext), cancellation);
+      let returned: unknown;
+      try {
+        returned = handler(params, wrappedContext);
+      } catch (error) {
+        returned = Promise.reject(error);
+      }
+      return settle(tracker, returned, cancellation);
     };
 
   const overrides = {
@@ -178,7 +176,13 @@ export function instrumentConnection(
             ? injectTraceContext(undefined, tracker.trace)
             : injectTraceContext(params as JSONRPCParams, tracker.trace);
       }
-      return settle(tracker, () => target.request(method, sent, requestOptions));
+      let returned: unknown;
+      try {
+        returned = target.request(method, sent, requestOptions);
+      } catch (error) {
+        returned = Promise.reject(error);
+      }
+      return settle(tracker, returned);
     },
     handle(method: MethodArgument, handler: AnyHandler) {
       return target.handle(method, wrapHandler(handler));

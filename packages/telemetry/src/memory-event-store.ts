@@ -1,5 +1,6 @@
 import type { TelemetryEvent } from "./event.js";
 import { compileEventQuery, type EventQuery } from "./event-query.js";
+import { builtEvent, type LazyEvent, lazyEventMark } from "./lazy-event.js";
 import { createRingBuffer } from "./ring-buffer.js";
 
 /** The in-memory event store: a ring buffer of the newest events, queried by `get_events`. */
@@ -10,8 +11,11 @@ export interface MemoryEventStore {
   readonly size: number;
   /** Events evicted because the buffer was full. */
   readonly evicted: number;
-  /** Stores an event (synchronously), evicting the oldest when full. */
-  add(event: TelemetryEvent): void;
+  /**
+   * Stores an event (synchronously), evicting the oldest when full; a {@link LazyEvent} is built
+   * when a query first reaches it.
+   */
+  add(event: TelemetryEvent | LazyEvent): void;
   /** Stores an event that `build` makes when it is first queried (then kept as built). */
   addDeferred(build: () => TelemetryEvent): void;
   /**
@@ -38,7 +42,7 @@ export interface MemoryEventStoreOptions {
 
 /** Creates a {@link MemoryEventStore}. */
 export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): MemoryEventStore {
-  const buffer = createRingBuffer<TelemetryEvent | DeferredEvent>(options.capacity ?? 1000);
+  const buffer = createRingBuffer<TelemetryEvent | LazyEvent>(options.capacity ?? 1000);
   const now = options.now ?? Date.now;
   return {
     capacity: buffer.capacity,
@@ -52,13 +56,22 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): M
       buffer.push(event);
     },
     addDeferred(build: (input: unknown, at: number) => TelemetryEvent, input?: unknown, at = 0) {
-      buffer.push(new DeferredEvent(build, input, at));
+      const event: LazyEvent = {
+        [lazyEventMark]: true,
+        eventType: "",
+        build: buildFirst,
+        first: build,
+        second: input,
+        at,
+        event: undefined,
+      };
+      buffer.push(event);
     },
     query(query = {}) {
       const compiled = compileEventQuery(query, now());
       const result: TelemetryEvent[] = [];
       buffer.visitNewestFirst((stored) => {
-        const event = stored instanceof DeferredEvent ? stored.event : stored;
+        const event = builtEvent(stored);
         if (compiled.matches(event)) result.push(event);
         return result.length < compiled.limit;
       });
@@ -70,26 +83,5 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): M
   };
 }
 
-/** An event stored unbuilt: built once, on the first query that reaches it. */
-class DeferredEvent {
-  #build: ((input: unknown, at: number) => TelemetryEvent) | undefined;
-  #input: unknown;
-  readonly #at: number;
-  #event: TelemetryEvent | undefined;
-
-  constructor(build: (input: unknown, at: number) => TelemetryEvent, input: unknown, at: number) {
-    this.#build = build;
-    this.#input = input;
-    this.#at = at;
-  }
-
-  get event(): TelemetryEvent {
-    if (this.#event === undefined) {
-      const build = this.#build as (input: unknown, at: number) => TelemetryEvent;
-      this.#event = build(this.#input, this.#at);
-      this.#build = undefined;
-      this.#input = undefined;
-    }
-    return this.#event;
-  }
-}
+const buildFirst = (build: unknown, input: unknown, at: number): TelemetryEvent =>
+  (build as (input: unknown, at: number) => TelemetryEvent)(input, at);

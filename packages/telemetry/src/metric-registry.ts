@@ -226,9 +226,11 @@ function counterOf(name: string, sets: LabelSets<number>): Counter {
     },
     bind(labels) {
       const { series, folded } = sets.bind(labels);
+      // Checked here rather than through `add`: a bound series is the per-message path.
       return {
         inc(value = 1) {
-          add(series, value);
+          if (!(value >= 0)) throw invalid(`counter ${name} cannot decrease`);
+          series.state += value;
           if (folded) sets.countOverflow();
         },
       };
@@ -249,19 +251,18 @@ function gaugeOf(sets: LabelSets<number>): Gauge {
     },
     bind(labels) {
       const { series, folded } = sets.bind(labels);
-      const overflow = folded ? () => sets.countOverflow() : () => {};
       return {
         set(value) {
           series.state = value;
-          overflow();
+          if (folded) sets.countOverflow();
         },
         inc(value = 1) {
           series.state += value;
-          overflow();
+          if (folded) sets.countOverflow();
         },
         dec(value = 1) {
           series.state -= value;
-          overflow();
+          if (folded) sets.countOverflow();
         },
       };
     },
@@ -282,9 +283,15 @@ function histogramOf(buckets: readonly number[], sets: LabelSets<HistogramState>
     },
     bind(labels) {
       const { series, folded } = sets.bind(labels);
+      const state = series.state;
       return {
+        // The bucket search inline, not through `record`: a bound series is the per-message path.
         observe(value) {
-          record(series.state, value);
+          let index = 0;
+          while (index < buckets.length && !(value <= buckets[index]!)) index += 1;
+          if (index < buckets.length) state.counts[index]! += 1;
+          state.sum += value;
+          state.count += 1;
           if (folded) sets.countOverflow();
         },
       };

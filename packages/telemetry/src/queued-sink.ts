@@ -1,5 +1,6 @@
 import type { TelemetryEvent } from "./event.js";
 import type { EventSink } from "./event-sink.js";
+import { builtEvent, isLazyEvent, type LazyEvent } from "./lazy-event.js";
 
 /** Options of {@link createQueuedSink}. */
 export interface QueuedSinkOptions {
@@ -14,10 +15,11 @@ export interface QueuedSinkOptions {
 /** A sink behind a bounded queue: `enqueue` returns at once, a background loop drains the queue. */
 export interface QueuedSink {
   /**
-   * Queues an event (unless the sink's `accepts` declines it); returns `false` (and counts it in
-   * `dropped`) when the queue is full.
+   * Queues an event (unless the sink's `acceptsType` or `accepts` declines it); returns `false` (and
+   * counts it in `dropped`) when the queue is full. A {@link LazyEvent} is built when the queue
+   * drains (or at once, for a sink with `accepts`, which needs the built event to decide).
    */
-  enqueue(event: TelemetryEvent): boolean;
+  enqueue(event: TelemetryEvent | LazyEvent): boolean;
   /** False when the sink declines events of this type by `acceptsType`; true when it may want them. */
   mayAccept(eventType: string): boolean;
   /** Events dropped because the sink fell behind. */
@@ -66,7 +68,7 @@ async function settlesWithin(work: Promise<unknown>, timeoutMs: number): Promise
 export function createQueuedSink(sink: EventSink, options: QueuedSinkOptions = {}): QueuedSink {
   const maxQueue = options.maxQueue ?? 10_000;
   const maxBatch = options.maxBatch ?? 500;
-  let queue: TelemetryEvent[] = [];
+  let queue: Array<TelemetryEvent | LazyEvent> = [];
   let writing = 0;
   let dropped = 0;
   let failed = 0;
@@ -81,7 +83,8 @@ export function createQueuedSink(sink: EventSink, options: QueuedSinkOptions = {
       queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
       writing = batch.length;
       try {
-        await sink.write(batch);
+        // Lazy events are built (bounded and redacted) here, at the sink, in the drain's own turn.
+        await sink.write(batch.map(builtEvent));
       } catch (error) {
         failed += batch.length;
         options.onError?.(error);
@@ -100,8 +103,11 @@ export function createQueuedSink(sink: EventSink, options: QueuedSinkOptions = {
       return sink.acceptsType === undefined || sink.acceptsType(eventType);
     },
     enqueue(event) {
-      if (sink.acceptsType !== undefined && !sink.acceptsType(event.event_type)) return true;
-      if (sink.accepts !== undefined && !sink.accepts(event)) return true;
+      if (sink.acceptsType !== undefined) {
+        const type = isLazyEvent(event) ? event.eventType : event.event_type;
+        if (!sink.acceptsType(type)) return true;
+      }
+      if (sink.accepts !== undefined && !sink.accepts(builtEvent(event))) return true;
       if (closed || queue.length + writing >= maxQueue) {
         dropped += 1;
         return false;

@@ -224,10 +224,16 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       const copy: Record<string, unknown> = {};
       for (const key of Object.keys(value)) {
         const item = (value as Record<string, unknown>)[key];
-        const kind = kindOf(key);
-        const redacted =
-          kind === "plain" ? visit(item, path) : kind === "env" ? maskAll(item) : REDACTED;
-        setOwn(copy, key, redacted);
+        // The caches are read inline and scalars kept without a call: events' data is mostly a
+        // few known keys with short strings and numbers, redacted when a sink or a query reads it.
+        const kind = keyKinds.get(key) ?? kindOf(key);
+        let redacted: unknown;
+        if (kind !== "plain") redacted = kind === "env" ? maskAll(item) : REDACTED;
+        else if (typeof item === "string") redacted = strings.get(item) ?? redactString(item);
+        else if (item === null || typeof item !== "object") redacted = item;
+        else redacted = visit(item, path);
+        if (key === "__proto__") setOwn(copy, key, redacted);
+        else copy[key] = redacted;
       }
       result = copy;
     }
@@ -236,7 +242,9 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   };
 
   const redactor = <T>(value: T): T =>
-    (typeof value === "string" ? redactString(value) : visit(value, [])) as T;
+    (typeof value === "string"
+      ? (strings.get(value) ?? redactString(value))
+      : visit(value, [])) as T;
   return Object.assign(redactor, { addSecretValues });
 }
 

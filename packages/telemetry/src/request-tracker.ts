@@ -1,10 +1,11 @@
 import { MAX_EVENT_FIELD_LENGTH, truncateText } from "./bounded-text.js";
 import type { EventInput, EventStatus } from "./event.js";
 import { EventTypes } from "./event-types.js";
-import type { BridgedSpan } from "./open-telemetry-bridge.js";
+import { type BridgedSpan, NOOP_OPEN_TELEMETRY_BRIDGE } from "./open-telemetry-bridge.js";
 import { type RequestSite, requestSiteOf } from "./request-series.js";
 import type { Telemetry } from "./telemetry.js";
 import type { RequestDirection, RequestOutcome } from "./telemetry-metrics.js";
+import type { TraceContext } from "./trace-context.js";
 import { type RequestTrace, readTraceContext, startRequestTrace } from "./trace-meta.js";
 
 /** MCP's tool call method: its `params.name` becomes the `tool` of events and metrics. */
@@ -42,26 +43,21 @@ export interface RequestTracker {
   end(result: RequestEnd): void;
 }
 
-function readToolName(method: string, params: unknown): string | undefined {
-  if (method !== toolCallMethod || params === null || typeof params !== "object") return undefined;
-  const name = (params as { name?: unknown }).name;
-  return typeof name === "string" ? name : undefined;
-}
-
-function closingEventType(outcome: RequestOutcome, tool: string | undefined): string {
-  if (outcome === "timeout") return EventTypes.requestTimeout;
-  if (outcome === "cancelled") return EventTypes.requestCancelled;
-  return tool === undefined ? EventTypes.requestCompleted : EventTypes.toolCalled;
-}
-
-/** Request events are many and rarely read: recorded deferred where the telemetry can. */
-function record(telemetry: Telemetry, input: EventInput): void {
-  if (telemetry.recordDeferred !== undefined) telemetry.recordDeferred(input);
-  else telemetry.record(input);
+/**
+ * Request events are many and rarely read: recorded lazily where the telemetry can (the tracker is
+ * what they are built from), else deferred, else at once. Trackers call `recordLazily` directly
+ * when it is there; this is the fallback for a telemetry without it.
+ */
+function recordWithout(
+  telemetry: Telemetry,
+  describe: (tracker: Tracker) => EventInput,
+  tracker: Tracker,
+): void {
+  if (telemetry.recordDeferred !== undefined) telemetry.recordDeferred(describe(tracker));
+  else telemetry.record(describe(tracker));
 }
 
 function bounded(telemetry: Telemetry, text: string): string {
-  if (text.length <= MAX_EVENT_FIELD_LENGTH) return text;
   telemetry.metrics.truncations.inc({ what: "event_field" });
   return truncateText(text, MAX_EVENT_FIELD_LENGTH);
 }
@@ -79,52 +75,130 @@ export function trackRequest(telemetry: Telemetry, start: RequestStart): Request
   );
 }
 
-/** {@link trackRequest} at a known site (the decorators keep theirs). */
+/**
+ * {@link trackRequest} at a known site (the decorators keep theirs). An outgoing request whose
+ * params were handed off (`handOffTrace`) with the trace of a call this telemetry is tracking, and
+ * that has not ended nor been forwarded yet, is that call's forwarded leg: it gets its own span
+ * (the peer continues it) and its site's metrics, and the call's closing event names it; it records
+ * no events of its own, so one call is one tracker's two events however many hops it crosses.
+ */
 export function startTracking(
   telemetry: Telemetry,
   start: RequestStart,
   site: RequestSite,
 ): RequestTracker {
-  const { direction, params, backend } = start;
+  const { direction, params } = start;
   // Both come from peers and live as long as the request (and in spans): keep them bounded.
-  const method = bounded(telemetry, start.method);
-  const rawTool = readToolName(start.method, params);
-  const tool = rawTool === undefined ? undefined : bounded(telemetry, rawTool);
-  const parent = readTraceContext(params);
-  let trace: RequestTrace;
-  // The span request is built only when an SDK listens: the no-op path allocates nothing for it.
-  const span: BridgedSpan | undefined = telemetry.openTelemetry.isActive()
-    ? telemetry.openTelemetry.startSpan({
-        name: tool === undefined ? method : `${method} ${telemetry.redact(tool)}`,
-        kind: direction === "incoming" ? "server" : "client",
-        parent,
-        attributes: {
-          "rpc.system": "jsonrpc",
-          "rpc.method": method,
-          ...(backend === undefined ? {} : { "patchbay.backend": backend }),
-          ...(tool === undefined ? {} : { "patchbay.tool": telemetry.redact(tool) }),
-        },
-      })
-    : undefined;
-  if (span === undefined) {
-    trace = startRequestTrace(parent, telemetry.ids);
-  } else {
-    trace = {
-      ...span.context,
-      ...(parent === undefined ? {} : { parentSpanId: parent.spanId }),
-    };
+  const method =
+    start.method.length <= MAX_EVENT_FIELD_LENGTH ? start.method : bounded(telemetry, start.method);
+  let tool: string | undefined;
+  if (start.method === toolCallMethod && params !== null && typeof params === "object") {
+    const name = (params as { name?: unknown }).name;
+    if (typeof name === "string")
+      tool = name.length <= MAX_EVENT_FIELD_LENGTH ? name : bounded(telemetry, name);
   }
+  const parent = readTraceContext(params);
+  // Counted here, not through a call: the in-flight gauge is set from it before each render.
+  site.started += 1;
+  if (!site.pulled) site.inFlight.inc();
+  if (direction === "outgoing") {
+    const call = (parent as { [callKey]?: Tracker } | undefined)?.[callKey];
+    const leg = call?.forward(telemetry, start, site, method, tool, parent);
+    if (leg !== undefined) return leg;
+  }
+  const span =
+    telemetry.openTelemetry === NOOP_OPEN_TELEMETRY_BRIDGE
+      ? undefined
+      : spanOf(telemetry, start, method, tool, parent);
+  const trace =
+    span === undefined ? startRequestTrace(parent, telemetry.ids) : spanTrace(span, parent);
   const tracker = new Tracker(telemetry, start, site, method, tool, trace, span);
-  record(
-    telemetry,
-    tracker.event(
-      direction === "incoming" ? EventTypes.requestReceived : EventTypes.requestSent,
-      "pending",
-      tracker.baseData(),
-    ),
-  );
-  site.inFlight.inc();
+  Object.defineProperty(trace, callKey, { value: tracker });
+  const opening = direction === "incoming" ? EventTypes.requestReceived : EventTypes.requestSent;
+  if (telemetry.recordLazily !== undefined) telemetry.recordLazily(opening, describeStart, tracker);
+  else recordWithout(telemetry, describeStart, tracker);
   return tracker;
+}
+
+/** Where a call's trace keeps its tracker (not enumerable: spreads and JSON leave it out). */
+const callKey = Symbol("patchbay.call");
+
+/**
+ * The request's OpenTelemetry span, when an SDK listens (the no-op path allocates nothing; callers
+ * skip the call for the no-op bridge, which never listens).
+ */
+function spanOf(
+  telemetry: Telemetry,
+  start: RequestStart,
+  method: string,
+  tool: string | undefined,
+  parent: TraceContext | undefined,
+): BridgedSpan | undefined {
+  const bridge = telemetry.openTelemetry;
+  if (!bridge.isActive()) return undefined;
+  const { backend } = start;
+  return bridge.startSpan({
+    name: tool === undefined ? method : `${method} ${telemetry.redact(tool)}`,
+    kind: start.direction === "incoming" ? "server" : "client",
+    parent,
+    attributes: {
+      "rpc.system": "jsonrpc",
+      "rpc.method": method,
+      ...(backend === undefined ? {} : { "patchbay.backend": backend }),
+      ...(tool === undefined ? {} : { "patchbay.tool": telemetry.redact(tool) }),
+    },
+  });
+}
+
+/** The trace of a request whose span the SDK started. */
+function spanTrace(span: BridgedSpan, parent: TraceContext | undefined): RequestTrace {
+  return { ...span.context, ...(parent === undefined ? {} : { parentSpanId: parent.spanId }) };
+}
+
+/** A call's forwarded leg (see {@link startTracking}): a span and metrics, no events. */
+class ForwardedLeg implements RequestTracker {
+  readonly trace: RequestTrace;
+  /** The backend it went to (read by the call when it ends, as are the two below). */
+  readonly backend: string | undefined;
+  /** How it ended, once it has. */
+  outcome: RequestOutcome | undefined;
+  /** How long it took, once it ended. */
+  durationMs: number | undefined;
+  readonly #telemetry: Telemetry;
+  readonly #site: RequestSite;
+  readonly #method: string;
+  readonly #tool: string | undefined;
+  #span: BridgedSpan | undefined;
+  readonly #started: number;
+
+  constructor(
+    telemetry: Telemetry,
+    site: RequestSite,
+    backend: string | undefined,
+    method: string,
+    tool: string | undefined,
+    trace: RequestTrace,
+    span: BridgedSpan | undefined,
+  ) {
+    this.#telemetry = telemetry;
+    this.#site = site;
+    this.backend = backend;
+    this.#method = method;
+    this.#tool = tool;
+    this.trace = trace;
+    this.#span = span;
+    this.#started = telemetry.monotonicNow();
+  }
+
+  end(result: RequestEnd): void {
+    if (this.outcome !== undefined) return;
+    const durationMs = this.#telemetry.monotonicNow() - this.#started;
+    this.outcome = result.outcome;
+    this.durationMs = durationMs;
+    this.#site.end(this.#method, this.#tool, result.outcome, durationMs / 1000);
+    this.#span?.end(result.error === undefined ? undefined : result.error.message);
+    this.#span = undefined;
+  }
 }
 
 type MutableEventInput = { -readonly [K in keyof EventInput]: EventInput[K] };
@@ -141,7 +215,7 @@ class Tracker implements RequestTracker {
   readonly #site: RequestSite;
   readonly #method: string;
   readonly #tool: string | undefined;
-  readonly #span: BridgedSpan | undefined;
+  #span: BridgedSpan | undefined;
   readonly #started: number;
   #ended = false;
 
@@ -167,7 +241,43 @@ class Tracker implements RequestTracker {
     this.#started = telemetry.monotonicNow();
   }
 
-  // Built by assignment, not spreads: this runs twice per message.
+  /** How it ended (set by `end`; read only by the closing event, which `end` records). */
+  #result: RequestEnd | undefined;
+  #durationMs = 0;
+  #leg: ForwardedLeg | undefined;
+  /** The leg as it stood when the call ended (what the closing event shows). */
+  #legBackend: string | undefined;
+  #legOutcome: RequestOutcome | undefined;
+  #legDurationMs: number | undefined;
+  #forwarded = false;
+  /** The closing event's type (set by `end`). */
+  #closingType = "";
+
+  /**
+   * This call's forwarded leg for a request `telemetry` sends on its trace (already counted in
+   * `site.started`), or `undefined` when the request is not one (another telemetry's, or the call
+   * ended or was forwarded already).
+   */
+  forward(
+    telemetry: Telemetry,
+    start: RequestStart,
+    site: RequestSite,
+    method: string,
+    tool: string | undefined,
+    parent: TraceContext | undefined,
+  ): ForwardedLeg | undefined {
+    if (telemetry !== this.#telemetry || this.#ended || this.#leg !== undefined) return undefined;
+    const span =
+      telemetry.openTelemetry === NOOP_OPEN_TELEMETRY_BRIDGE
+        ? undefined
+        : spanOf(telemetry, start, method, tool, parent);
+    const trace =
+      span === undefined ? startRequestTrace(parent, telemetry.ids) : spanTrace(span, parent);
+    this.#leg = new ForwardedLeg(telemetry, site, start.backend, method, tool, trace, span);
+    return this.#leg;
+  }
+
+  // Built by assignment, not spreads; only when the event is read (see `describeStart`).
   event(eventType: string, status: EventStatus, data: Record<string, unknown>): MutableEventInput {
     const trace = this.trace;
     const input: MutableEventInput = {
@@ -191,23 +301,66 @@ class Tracker implements RequestTracker {
     return data;
   }
 
+  /** The opening event's input (`request.received` or `request.sent`, pending). */
+  startInput(): EventInput {
+    return this.event(
+      this.#direction === "incoming" ? EventTypes.requestReceived : EventTypes.requestSent,
+      "pending",
+      this.baseData(),
+    );
+  }
+
+  /** The closing event's input (after `end`). */
+  endInput(): EventInput {
+    const result = this.#result as RequestEnd;
+    const status: EventStatus = result.outcome === "success" ? "success" : "failure";
+    const data = this.baseData();
+    data.outcome = result.outcome;
+    if (result.error !== undefined) data.error = result.error;
+    if (this.#forwarded) {
+      if (this.#legBackend !== undefined) data.backend = this.#legBackend;
+      if (this.#legOutcome !== undefined) data.backend_outcome = this.#legOutcome;
+      if (this.#legDurationMs !== undefined) data.backend_duration_ms = this.#legDurationMs;
+    }
+    const closing = this.event(this.#closingType, status, data);
+    closing.duration_ms = this.#durationMs;
+    return closing;
+  }
+
   end(result: RequestEnd): void {
     if (this.#ended) return;
     this.#ended = true;
     const telemetry = this.#telemetry;
     const durationMs = telemetry.monotonicNow() - this.#started;
-    const site = this.#site;
-    site.inFlight.dec();
-    const calls = site.calls(this.#method, this.#tool);
-    calls.count(result.outcome);
-    calls.duration.observe(durationMs / 1000);
-    const status: EventStatus = result.outcome === "success" ? "success" : "failure";
-    const data = this.baseData();
-    data.outcome = result.outcome;
-    if (result.error !== undefined) data.error = result.error;
-    const closing = this.event(closingEventType(result.outcome, this.#tool), status, data);
-    closing.duration_ms = durationMs;
-    record(telemetry, closing);
+    this.#result = result;
+    this.#durationMs = durationMs;
+    if (this.#leg !== undefined) {
+      const leg = this.#leg;
+      this.#forwarded = true;
+      this.#legBackend = leg.backend;
+      this.#legOutcome = leg.outcome;
+      this.#legDurationMs = leg.durationMs;
+      this.#leg = undefined;
+    }
+    this.#site.end(this.#method, this.#tool, result.outcome, durationMs / 1000);
+    const outcome = result.outcome;
+    const closing =
+      outcome === "timeout"
+        ? EventTypes.requestTimeout
+        : outcome === "cancelled"
+          ? EventTypes.requestCancelled
+          : this.#tool === undefined
+            ? EventTypes.requestCompleted
+            : EventTypes.toolCalled;
+    this.#closingType = closing;
+    if (telemetry.recordLazily !== undefined) telemetry.recordLazily(closing, describeEnd, this);
+    else recordWithout(telemetry, describeEnd, this);
     this.#span?.end(result.error === undefined ? undefined : result.error.message);
+    // The stored events keep the tracker until the ring evicts them; the span is done with.
+    this.#span = undefined;
   }
 }
+
+// One function each for every tracker: recording passes the tracker, not a closure over it.
+const describeStart = (tracker: Tracker): EventInput => tracker.startInput();
+const describeEnd = (tracker: Tracker): EventInput => tracker.endInput();

@@ -43,8 +43,21 @@ export interface TelemetryMetrics {
   readonly truncations: Counter;
 }
 
+const registries = new WeakMap<TelemetryMetrics, MetricRegistry>();
+
+/** The registry `metrics` were declared on, for collectors of values counted outside it. */
+export function registryOf(metrics: TelemetryMetrics): MetricRegistry | undefined {
+  return registries.get(metrics);
+}
+
 /** Declares the standard instruments on `registry`. */
 export function createTelemetryMetrics(registry: MetricRegistry): TelemetryMetrics {
+  const metrics = declareTelemetryMetrics(registry);
+  registries.set(metrics, registry);
+  return metrics;
+}
+
+function declareTelemetryMetrics(registry: MetricRegistry): TelemetryMetrics {
   // Tool, backend and method names can come from clients; direction and outcome cannot, so only
   // the former are folded into __other__ past the cap.
   const unbounded = ["method", "backend", "tool"];

@@ -1,7 +1,9 @@
-import { boundEventData, MAX_EVENT_FIELD_LENGTH, truncateText } from "./bounded-text.js";
+import { MAX_EVENT_FIELD_LENGTH, truncateText } from "./bounded-text.js";
 import type { EventInput, TelemetryEvent } from "./event.js";
+import { createEventBuilder } from "./event-builder.js";
 import type { EventQuery } from "./event-query.js";
 import type { EventSink } from "./event-sink.js";
+import { type LazyEvent, type LazyEventBuilder, lazyEventMark } from "./lazy-event.js";
 import { createMemoryEventStore, type MemoryEventStore } from "./memory-event-store.js";
 import { type BoundCounter, createMetricRegistry, type MetricRegistry } from "./metric-registry.js";
 import { NOOP_OPEN_TELEMETRY_BRIDGE, type OpenTelemetryBridge } from "./open-telemetry-bridge.js";
@@ -69,11 +71,18 @@ export interface Telemetry {
    */
   record(input: EventInput): TelemetryEvent;
   /**
-   * Records an event like `record`, without returning it. While no sink may want its type (see
-   * `EventSink.acceptsType`), the event is stored unbuilt: filled, bounded and redacted (with the
-   * secrets known by then) when first queried. Its time is taken now. Request trackers use it.
+   * Records an event like `record`, without returning it, and without building it: it is filled,
+   * bounded and redacted (with the secrets known by then) when first read, by a query or by a sink
+   * that wants its type (see `EventSink.acceptsType`). Its time is taken now.
    */
   recordDeferred?(input: EventInput): void;
+  /**
+   * Records an event of type `eventType` whose input `describe(subject)` makes only when the event
+   * is first read (then built like `recordDeferred`'s): a request tracker passes itself as the
+   * subject, so recording allocates no input and no data. `describe` must read only what stays
+   * the same for the subject's life. Its time is taken now.
+   */
+  recordLazily?<T>(eventType: string, describe: (subject: T) => EventInput, subject: T): void;
   /** Same as `store.query`: validated, most recent first, 100 by default. */
   query(query?: EventQuery | Readonly<Record<string, unknown>>): TelemetryEvent[];
   /** Events dropped so far because a sink fell behind (summed over sinks). */
@@ -104,7 +113,8 @@ function learningRedact(options: TelemetryOptions): {
   const learner = isRedactor(current) ? current : undefined;
   let extra: Redactor | undefined;
   return {
-    redact: <T>(value: T): T => current(value),
+    // A redactor that learns secrets itself is never replaced: handed out as it is, a call less.
+    redact: learner !== undefined ? current : <T>(value: T): T => current(value),
     addSecrets(values) {
       if (learner !== undefined) {
         learner.addSecretValues(values);
@@ -120,6 +130,8 @@ function learningRedact(options: TelemetryOptions): {
     },
   };
 }
+
+const sameInput = (input: EventInput): EventInput => input;
 
 /** Event types whose counter series stay bound (the events counter keeps 200 label sets). */
 const MAX_BOUND_EVENT_TYPES = 200;
@@ -157,51 +169,16 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
       reportedLabelTruncations = truncated;
     }
   });
-  // Event fields come from peers (method and tool names): bounded before anything keeps them.
-  const field = (text: string): string => {
-    if (text.length <= MAX_EVENT_FIELD_LENGTH) return redact(text);
-    metrics.truncations.inc({ what: "event_field" });
-    return redact(truncateText(text, MAX_EVENT_FIELD_LENGTH));
-  };
-  const boundedData = (data: Readonly<Record<string, unknown>>) => {
-    const bounded = boundEventData(data);
-    if (bounded.truncated) metrics.truncations.inc({ what: "event_data" });
-    return redact(bounded.data);
-  };
-
-  // Formatting a date costs more than the rest of an event; events in the same millisecond share it.
-  let lastMillisecond = Number.NaN;
-  let lastTimestamp = "";
-  const timestamp = (millisecond: number): string => {
-    if (millisecond !== lastMillisecond) {
-      lastMillisecond = millisecond;
-      lastTimestamp = new Date(millisecond).toISOString();
-    }
-    return lastTimestamp;
-  };
-
-  const build = (input: EventInput, millisecond: number): TelemetryEvent => {
-    // Built by assignment (not spreads) and redacted field by field: this runs per message.
-    const event: { -readonly [K in keyof TelemetryEvent]: TelemetryEvent[K] } = {
-      timestamp: input.timestamp ?? timestamp(millisecond),
-      trace_id: input.trace_id ?? ids.traceId(),
-      status: input.status ?? "success",
-      event_type: field(input.event_type),
-      source: input.source === undefined ? source : field(input.source),
-      data: input.data === undefined ? {} : boundedData(input.data),
-    };
-    if (input.span_id !== undefined) event.span_id = input.span_id;
-    if (input.parent_span_id !== undefined) event.parent_span_id = input.parent_span_id;
-    if (input.backend !== undefined) event.backend = field(input.backend);
-    if (input.method !== undefined) event.method = field(input.method);
-    if (input.tool !== undefined) event.tool = field(input.tool);
-    if (input.duration_ms !== undefined) event.duration_ms = input.duration_ms;
-    return event;
-  };
+  const { build, field } = createEventBuilder({
+    redact,
+    source,
+    ids,
+    truncations: metrics.truncations,
+  });
 
   // The events counter's series per event type as given, bound once (the types are few).
   const eventCounters = new Map<string, BoundCounter>();
-  const countEvent = (eventType: string): void => {
+  const countEvent = (eventType: string, count = 1): void => {
     let counter = eventCounters.get(eventType);
     if (counter === undefined) {
       counter = metrics.events.bind({ event_type: field(eventType) });
@@ -209,7 +186,50 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
       if (eventType.length <= MAX_EVENT_FIELD_LENGTH && eventCounters.size < MAX_BOUND_EVENT_TYPES)
         eventCounters.set(eventType, counter);
     }
-    counter.inc();
+    counter.inc(count);
+  };
+
+  // Events recorded lazily are counted here and reported to the events counter before each render:
+  // recording calls no counter.
+  const lazyCounts = new Map<string, number>();
+  registry.addCollector(() => {
+    for (const [eventType, count] of lazyCounts) countEvent(eventType, count);
+    lazyCounts.clear();
+  });
+  // The queues that may want each event type, asked once per type (`acceptsType` decides by the
+  // type alone): a type no sink wants is queued nowhere and asks no one.
+  const queuesByType = new Map<string, readonly QueuedSink[]>();
+  const queuesFor = (eventType: string): readonly QueuedSink[] => {
+    const wanting = queues.filter((queue) => queue.mayAccept(eventType));
+    if (queuesByType.size < MAX_BOUND_EVENT_TYPES) queuesByType.set(eventType, wanting);
+    return wanting;
+  };
+
+  // Stored and queued unbuilt: the store's query or a sink's queue builds it, once, when it reads it.
+  const buildDescribed: LazyEventBuilder = (describe, subject, at) =>
+    build((describe as (subject: unknown) => EventInput)(subject), at);
+  const recordLazily = <T>(
+    eventType: string,
+    describe: (subject: T) => EventInput,
+    subject: T,
+  ): void => {
+    const event: LazyEvent = {
+      [lazyEventMark]: true,
+      eventType,
+      build: buildDescribed,
+      first: describe,
+      second: subject,
+      at: now(),
+      event: undefined,
+    };
+    store.add(event);
+    const wanting = queuesByType.get(eventType) ?? queuesFor(eventType);
+    for (let index = 0; index < wanting.length; index += 1) wanting[index]?.enqueue(event);
+    if (lazyCounts.size < MAX_BOUND_EVENT_TYPES || lazyCounts.has(eventType)) {
+      lazyCounts.set(eventType, (lazyCounts.get(eventType) ?? 0) + 1);
+    } else {
+      countEvent(eventType, 1);
+    }
   };
 
   const record = (input: EventInput): TelemetryEvent => {
@@ -230,19 +250,13 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     ids,
     openTelemetry: options.openTelemetry ?? NOOP_OPEN_TELEMETRY_BRIDGE,
     now,
-    monotonicNow: options.monotonicNow ?? (() => performance.now()),
+    // Bound rather than wrapped: the clock is read twice per request, and a wrapper is a call more.
+    monotonicNow: options.monotonicNow ?? performance.now.bind(performance),
     record,
     recordDeferred(input) {
-      for (const queue of queues) {
-        if (queue.mayAccept(input.event_type)) {
-          record(input);
-          return;
-        }
-      }
-      const millisecond = now();
-      store.addDeferred(build, input, millisecond);
-      countEvent(input.event_type);
+      recordLazily(input.event_type, sameInput, input);
     },
+    recordLazily,
     query: (query) => store.query(query),
     get dropped() {
       return countDropped();

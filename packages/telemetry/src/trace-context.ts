@@ -84,8 +84,11 @@ const FLAGS_HEX = Array.from({ length: 256 }, (_, flags) => flags.toString(16).p
 /** Formats a version `00` `traceparent` value. Throws a RangeError for invalid ids or flags. */
 
 export function formatTraceparent(context: TraceContext): string {
-  if (!isValidTraceId(context.traceId)) throw new RangeError(`invalid trace id ${context.traceId}`);
-  if (!isValidSpanId(context.spanId)) throw new RangeError(`invalid span id ${context.spanId}`);
+  // The check itself, not `isValidTraceId`: every forwarded request formats one.
+  if (!isNonZeroLowerHex(context.traceId, 32))
+    throw new RangeError(`invalid trace id ${context.traceId}`);
+  if (!isNonZeroLowerHex(context.spanId, 16))
+    throw new RangeError(`invalid span id ${context.spanId}`);
   const flags = context.traceFlags;
   if (!Number.isInteger(flags) || flags < 0 || flags > 255)
     throw new RangeError(`invalid trace flags ${flags}`);

@@ -15,13 +15,6 @@ export interface RequestTrace extends TraceContext {
   readonly parentSpanId?: string;
 }
 
-function readMeta(params: unknown): Record<string, unknown> | undefined {
-  if (params === null || typeof params !== "object" || Array.isArray(params)) return undefined;
-  const meta = (params as { _meta?: unknown })._meta;
-  if (meta === null || typeof meta !== "object" || Array.isArray(meta)) return undefined;
-  return meta as Record<string, unknown>;
-}
-
 /** Where {@link handOffTrace} leaves a trace: a symbol key, which JSON never writes. */
 const handedOffTrace = Symbol("patchbay.handedOffTrace");
 /** Where it leaves the trace of params handed off with `owned` (the next hop may write into them). */
@@ -81,11 +74,14 @@ export function readTraceContext(params: unknown): TraceContext | undefined {
     const handed = marked[handedOffOwnedTrace] ?? marked[handedOffTrace];
     if (handed !== undefined) return handed;
   }
-  const meta = readMeta(params);
-  if (meta === undefined || typeof meta.traceparent !== "string") return undefined;
+  // `_meta` read inline: most requests carry none, and every one asks.
+  if (params === null || typeof params !== "object" || Array.isArray(params)) return undefined;
+  const meta = (params as { _meta?: unknown })._meta as { traceparent?: unknown } | undefined;
+  if (meta === null || typeof meta !== "object" || typeof meta.traceparent !== "string")
+    return undefined;
   const parent = parseTraceparent(meta.traceparent);
   if (parent === undefined) return undefined;
-  const state = meta.tracestate;
+  const state = (meta as { tracestate?: unknown }).tracestate;
   if (typeof state === "string" && parseTracestate(state) !== undefined && state.trim() !== "") {
     return { ...parent, traceState: state };
   }
@@ -143,8 +139,12 @@ export function injectTraceContextInPlace(params: object, context: TraceContext)
 }
 
 function metaWithTrace(params: object, context: TraceContext): Record<string, unknown> {
-  const existing = readMeta(params);
-  const meta: Record<string, unknown> = existing === undefined ? {} : copyRecord(existing);
+  // `_meta` read inline: every forwarded request comes here.
+  const existing = (params as { _meta?: unknown })._meta;
+  const meta: Record<string, unknown> =
+    existing === null || typeof existing !== "object" || Array.isArray(existing)
+      ? {}
+      : copyRecord(existing as Record<string, unknown>);
   meta.traceparent = formatTraceparent(context);
   const traceState =
     context.traceState === undefined ? undefined : truncateTracestate(context.traceState);

@@ -37,13 +37,14 @@ export const incomingTraceparent = `00-${incomingTraceId}-${incomingSpanId}-01`;
 
 /** Resolves with the first event of `eventType` that `telemetry` records from now on. */
 export function whenRecorded(telemetry: Telemetry, eventType: string): Promise<TelemetryEvent> {
-  type Recording = Pick<Telemetry, "record" | "recordDeferred">;
+  type Recording = Pick<Telemetry, "record" | "recordDeferred" | "recordLazily">;
   const target = telemetry as Recording;
   return new Promise((resolve) => {
-    const { record, recordDeferred } = target;
+    const { record, recordDeferred, recordLazily } = target;
     const done = (event: TelemetryEvent) => {
       target.record = record;
       if (recordDeferred !== undefined) target.recordDeferred = recordDeferred;
+      if (recordLazily !== undefined) target.recordLazily = recordLazily;
       resolve(event);
     };
     target.record = (input) => {
@@ -51,13 +52,23 @@ export function whenRecorded(telemetry: Telemetry, eventType: string): Promise<T
       if (event.event_type === eventType) done(event);
       return event;
     };
-    if (recordDeferred === undefined) return;
-    // Deferred events are stored unbuilt: the newest stored one is the one just recorded.
-    target.recordDeferred = (input) => {
-      recordDeferred(input);
-      if (input.event_type !== eventType) return;
+    // Deferred and lazy events are stored unbuilt: the newest stored one is the one just recorded.
+    const newest = (recordedType: string) => {
+      if (recordedType !== eventType) return;
       const [event] = telemetry.query({ limit: 1 });
       if (event !== undefined) done(event);
     };
+    if (recordDeferred !== undefined) {
+      target.recordDeferred = (input) => {
+        recordDeferred(input);
+        newest(input.event_type);
+      };
+    }
+    if (recordLazily !== undefined) {
+      target.recordLazily = (type, describe, subject) => {
+        recordLazily(type, describe, subject);
+        newest(type);
+      };
+    }
   });
 }

@@ -1,5 +1,6 @@
 import {
   decode,
+  ErrorCode,
   encode,
   type Frame,
   type FrameInfo,
@@ -207,7 +208,8 @@ export class WebSocketTransport implements Transport {
     }
     const result = decode(text);
     if (!result.ok) {
-      const reason = result.response.error.code === -32700 ? "not JSON" : "not JSON-RPC";
+      const reason =
+        result.response.error.code === ErrorCode.ParseError ? "not JSON" : "not JSON-RPC";
       this.#events.emitError(
         new InvalidFrameError(
           `${this.#label} received a message that is ${reason}`,
@@ -224,7 +226,7 @@ export class WebSocketTransport implements Transport {
             jsonrpc: "2.0",
             id: null,
             error: {
-              code: -32600,
+              code: ErrorCode.InvalidRequest,
               message: "Invalid Request",
               data: `batches are not accepted for protocol version ${this.#protocolVersion}`,
             },
@@ -297,7 +299,7 @@ function parseError(reason: string) {
   return {
     jsonrpc: "2.0" as const,
     id: null,
-    error: { code: -32700, message: "Parse error", data: reason },
+    error: { code: ErrorCode.ParseError, message: "Parse error", data: reason },
   };
 }
 

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { packageSourceFiles } from "./code-shape.js";
 import {
+  findErrorCodeLiterals,
   findMentions,
   mermaidEdges,
   packageOfNode,
@@ -57,5 +59,25 @@ describe("documentation", () => {
       }
       expect(missing).toEqual([]);
     });
+  });
+
+  it("defines wire error codes in the error table only, and other code imports them", () => {
+    // Where a code may be written as a number: the table itself (JSON-RPC's and the transports'
+    // codes in jsonrpc-core, the rest in mcp-types), the contract suites' expected answers, and the
+    // MCP codes transport-http answers with (transports may import nothing above jsonrpc-core).
+    const allowed = [
+      "packages/jsonrpc-core/src/errors/",
+      "packages/mcp-types/src/errors/",
+      "packages/contract-tests/src/",
+      "packages/transport-http/src/modern-post.ts",
+      "packages/transport-http/src/modern-http-request.ts",
+    ];
+    const files = listWorkspacePackages()
+      .flatMap((pkg) => packageSourceFiles(pkg.dir))
+      .filter((file) => !file.includes("/testing/"));
+    const literals = findErrorCodeLiterals(files, root).filter(
+      (place) => !allowed.some((prefix) => place.startsWith(prefix)),
+    );
+    expect(literals).toEqual([]);
   });
 });

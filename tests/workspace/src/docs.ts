@@ -73,3 +73,20 @@ export function reachable(start: string, edges: readonly [string, string][]): Se
   }
   return seen;
 }
+
+/**
+ * `file:line` of each line of `files` that writes a JSON-RPC error code (-32xxx) as a number
+ * literal, outside comments and strings.
+ */
+export function findErrorCodeLiterals(files: readonly string[], root: string): string[] {
+  const found: string[] = [];
+  for (const file of files) {
+    const lines = readFileSync(file, "utf8").split("\n");
+    lines.forEach((line, index) => {
+      if (/^\s*(\*|\/\*)/.test(line)) return;
+      const code = line.replace(/\/\/.*$/, "").replace(/`[^`]*`|"[^"]*"/g, "");
+      if (/-32\d{3}\b/.test(code)) found.push(`${relative(root, file)}:${index + 1}`);
+    });
+  }
+  return found;
+}

@@ -27,3 +27,25 @@ export const systemClock: Clock = {
   setInterval: (callback, ms) => setInterval(callback, ms),
   clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
 };
+
+/**
+ * Lets a timer not keep the process alive where timers can say so (Node, Bun); Deno, browsers and
+ * Workers return plain numbers, kept as they are.
+ */
+function unref<T>(handle: T): T {
+  (handle as { unref?: () => void }).unref?.();
+  return handle;
+}
+
+/**
+ * The global time and timers, whose timers do not keep the process alive (where the runtime can
+ * say so): for housekeeping such as idle sweeps and keep-alives, which must not hold a process
+ * open once its real work is done.
+ */
+export const backgroundClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => unref(setTimeout(callback, ms)),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  setInterval: (callback, ms) => unref(setInterval(callback, ms)),
+  clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
+};

@@ -1,5 +1,6 @@
 import { decode } from "../codec/decode.js";
 import { decodeKeepingResult, type LineBytes } from "../codec/decode-keeping-result.js";
+import { ErrorCode } from "../errors/error-code.js";
 import { InvalidFrameError, LineTooLongError } from "../errors/transport-errors.js";
 import type { Frame } from "../messages.js";
 import type { FrameInfo } from "../transport.js";
@@ -49,7 +50,8 @@ export function createFrameDecoder(options: FrameDecoderOptions): LineDecoder {
       const result =
         relay && text.length >= RELAY_MIN_CHARS ? decodeKeepingResult(text, bytes) : decode(text);
       if (!result.ok) {
-        const reason = result.response.error.code === -32700 ? "not JSON" : "not JSON-RPC";
+        const reason =
+          result.response.error.code === ErrorCode.ParseError ? "not JSON" : "not JSON-RPC";
         options.onError(
           new InvalidFrameError(`Received a line that is ${reason}`, result.response),
         );

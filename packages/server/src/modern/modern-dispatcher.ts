@@ -1,4 +1,5 @@
 import {
+  ErrorCode,
   InvalidParamsError,
   JSONRPCError,
   type JSONRPCId,
@@ -165,5 +166,8 @@ function toErrorObject(error: unknown): { code: number; message: string; data?: 
     if (error.data !== undefined) object.data = error.data;
     return object;
   }
-  return { code: -32603, message: error instanceof Error ? error.message : String(error) };
+  return {
+    code: ErrorCode.InternalError,
+    message: error instanceof Error ? error.message : String(error),
+  };
 }
