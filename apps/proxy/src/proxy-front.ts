@@ -2,24 +2,21 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Dashboard } from "@patchbay/dashboard";
 import type { HttpGateway } from "@patchbay/http-gateway";
-import { refuseUpgrade } from "@patchbay/transport-http";
 import type { ProxyLog } from "./proxy-log.js";
-import type { ProxyWebSocketEndpoint } from "./websocket-endpoint.js";
 
-/** The proxy's `request` and `upgrade` listeners: routes by path to the dashboard, WebSocket or HTTP API. */
+/** The proxy's `request` and `upgrade` listeners: routes by path to the dashboard or the gateway. */
 export interface ProxyFront {
   onRequest(request: IncomingMessage, response: ServerResponse): void;
   onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
 
-/** Creates the listeners: `/dashboard…` to the dashboard, upgrades to `/ws…` to WebSocket, the rest to the gateway. */
+/** Creates the listeners: `/dashboard…` to the dashboard, the rest (WebSocket at `/ws…` too) to the gateway. */
 export function createProxyFront(parts: {
   readonly gateway: HttpGateway;
-  readonly websocket: ProxyWebSocketEndpoint;
   readonly dashboard: Dashboard;
   readonly log: ProxyLog;
 }): ProxyFront {
-  const { gateway, websocket, dashboard, log } = parts;
+  const { gateway, dashboard, log } = parts;
   const pathOf = (request: IncomingMessage) => new URL(request.url ?? "/", "http://proxy").pathname;
   return {
     onRequest(request, response) {
@@ -34,17 +31,14 @@ export function createProxyFront(parts: {
     },
     onUpgrade(request, socket, head) {
       socket.on("error", () => socket.destroy());
-      const pathname = pathOf(request);
-      if (websocket.handles(pathname)) {
-        websocket.handleUpgrade(request, socket, head).catch((error: unknown) => {
-          log.error(`WebSocket upgrade failed: ${String(error)}`);
-          socket.destroy();
-        });
-      } else if (dashboard.handles(pathname)) {
+      if (dashboard.handles(pathOf(request))) {
         dashboard.handleUpgrade(request, socket, head);
-      } else {
-        refuseUpgrade(socket, { status: 404, message: `no WebSocket endpoint at ${pathname}` });
+        return;
       }
+      gateway.handleUpgrade(request, socket, head).catch((error: unknown) => {
+        log.error(`WebSocket upgrade failed: ${String(error)}`);
+        socket.destroy();
+      });
     },
   };
 }

@@ -27,7 +27,6 @@ import { createProxyFront } from "./proxy-front.js";
 import { createProxyLog, type ProxyLog } from "./proxy-log.js";
 import { callFeedSink, createProxyTelemetry } from "./proxy-telemetry.js";
 import { startupBanner } from "./startup-banner.js";
-import { createProxyWebSocketEndpoint, type ProxyWebSocketEndpoint } from "./websocket-endpoint.js";
 
 /** Options of {@link startProxy}. */
 export interface ProxyOptions {
@@ -58,9 +57,8 @@ export interface RunningProxy {
   /** The default endpoint, `http://host:port/mcp`. */
   readonly url: URL;
   readonly router: Router;
+  /** The HTTP API, and MCP over WebSocket at `/ws` and `/ws/<profile>`. */
   readonly gateway: HttpGateway;
-  /** MCP over WebSocket at `/ws` and `/ws/<profile>`. */
-  readonly websocket: ProxyWebSocketEndpoint;
   /** The dashboard at `/dashboard`. */
   readonly dashboard: Dashboard;
   readonly server: Server;
@@ -161,15 +159,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       callsInFlight: gateway.pendingRequests,
     }));
   }
-  const websocket = createProxyWebSocketEndpoint({
-    router,
-    tokens: decision.tokens,
-    limits: resolvedLimits,
-    ...originLists,
-    trustProxy,
-    onLog: (entry) => log.request(entry),
-  });
-  const front = createProxyFront({ gateway, websocket, dashboard, log });
+  const front = createProxyFront({ gateway, dashboard, log });
   const server = createServer(front.onRequest);
   server.on("upgrade", front.onUpgrade);
   // Idle keep-alive connections outlive a load balancer's (60 s is common) and a client's pool,
@@ -196,10 +186,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     stopping ??= (async () => {
       const closed = new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
       server.closeIdleConnections();
-      await Promise.all([
-        gateway.close(stopOptions),
-        websocket.close(stopOptions.drainTimeoutMs ?? 10_000),
-      ]);
+      await gateway.close(stopOptions);
       await dashboard.close();
       await router.close();
       await cluster?.close();
@@ -209,5 +196,5 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     })();
     return stopping;
   }
-  return { url, router, gateway, websocket, dashboard, server, log, stop };
+  return { url, router, gateway, dashboard, server, log, stop };
 }

@@ -34,7 +34,7 @@ export function createGatewayMetrics(
   });
   const sessions = registry.gauge({
     name: "patchbay_http_sessions",
-    help: "Open HTTP client sessions (Streamable HTTP and SSE)",
+    help: "Open client sessions (Streamable HTTP, SSE and WebSocket)",
   });
   registry.addCollector(() => sessions.set(undefined, sessionCount()));
   return {

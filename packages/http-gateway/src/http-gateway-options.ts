@@ -1,8 +1,8 @@
 import type { Router } from "@patchbay/router";
 import type { Clock, OriginGuardOptions } from "@patchbay/transport-http";
-import type { GatewayCluster } from "./cluster.js";
+import type { BearerTokenConfig } from "./admission/token-auth.js";
+import type { GatewayCluster } from "./cluster/cluster.js";
 import type { GatewayLogEntry } from "./gateway-log.js";
-import type { BearerTokenConfig } from "./token-auth.js";
 
 /** The limits of an HTTP gateway; every one has a default. */
 export interface HttpGatewayLimits {
@@ -10,8 +10,13 @@ export interface HttpGatewayLimits {
   readonly requestsPerMinute?: number | undefined;
   /** Request bodies larger than this get 413. Default 10 MiB. */
   readonly maxBodyBytes?: number | undefined;
-  /** Open client sessions (Streamable HTTP and SSE together); more get 503. Default 1 000. */
+  /** Open client sessions (Streamable HTTP, SSE and WebSocket together); more get 503. Default 1 000. */
   readonly maxSessions?: number | undefined;
+  /**
+   * Open sessions of one token (Streamable HTTP, SSE and WebSocket together; without auth, every
+   * client is one `anonymous` identity); more get 503. Default: `maxSessions`.
+   */
+  readonly maxSessionsPerIdentity?: number | undefined;
   /** A Streamable HTTP session idle this long ends (its id then gets 404). Default 30 min. */
   readonly sessionIdleTtlMs?: number | undefined;
   /** A request unanswered this long gets -32001 and is cancelled at the backend. Default 10 min. */
@@ -36,6 +41,7 @@ export const DEFAULT_HTTP_GATEWAY_LIMITS: ResolvedLimits = {
   requestsPerMinute: 6_000,
   maxBodyBytes: 10 * 1024 * 1024,
   maxSessions: 1_000,
+  maxSessionsPerIdentity: 1_000,
   sessionIdleTtlMs: 30 * 60_000,
   requestTimeoutMs: 10 * 60_000,
   maxResultBytes: 64 * 1024 * 1024,
@@ -74,5 +80,8 @@ export function resolveLimits(limits: HttpGatewayLimits = {}): ResolvedLimits {
   for (const [key, value] of Object.entries(limits)) {
     if (value !== undefined) resolved[key] = value;
   }
+  // Unset, it follows `maxSessions` (the loop set that): one identity may use every session.
+  resolved.maxSessionsPerIdentity =
+    limits.maxSessionsPerIdentity ?? (resolved.maxSessions as number);
   return resolved as ResolvedLimits;
 }

@@ -1,4 +1,19 @@
 export {
+  type AdmissionOptions,
+  ANONYMOUS,
+  admit,
+  isRefusal,
+  RATE_LIMITED_CODE,
+  type Refusal,
+} from "./admission/admission.js";
+export {
+  type AuthDecision,
+  AuthRequiredError,
+  decideAuth,
+  isLoopbackHost,
+} from "./admission/auth-policy.js";
+export { clientAddress } from "./admission/client-address.js";
+export {
   type AuthorizationServerMetadata,
   discoverAuthorizationServer,
   metadataDiscoveryUrls,
@@ -54,20 +69,19 @@ export {
 } from "./admission/oauth/scope-profiles.js";
 export { MAX_CACHED_TOKENS } from "./admission/oauth/verified-token-cache.js";
 export {
-  type AdmissionOptions,
-  ANONYMOUS,
-  admit,
-  isRefusal,
-  RATE_LIMITED_CODE,
-  type Refusal,
-} from "./admission.js";
+  createRateLimiter,
+  type RateDecision,
+  type RateLimiter,
+  type RateLimiterOptions,
+} from "./admission/rate-limiter.js";
 export {
-  type AuthDecision,
-  AuthRequiredError,
-  decideAuth,
-  isLoopbackHost,
-} from "./auth-policy.js";
-export { clientAddress } from "./client-address.js";
+  type BearerTokenConfig,
+  createTokenAuthenticator,
+  hashToken,
+  mayUseProfile,
+  type TokenAuthenticator,
+  type TokenIdentity,
+} from "./admission/token-auth.js";
 export type {
   ClusterBus,
   ClusterCall,
@@ -85,17 +99,17 @@ export type {
   SharedSessionStore,
   SseHolder,
   SubscriptionChange,
-} from "./cluster.js";
+} from "./cluster/cluster.js";
+export { REPLICA_LOST_CODE } from "./cluster/orphaned-calls.js";
+export { SHARED_STORE_UNAVAILABLE_CODE } from "./cluster/shared-session-transport.js";
+export { type GatewayRoute, parseGatewayPath } from "./endpoints/gateway-path.js";
 export {
-  type FrontGuardOptions,
-  type FrontRequestEnd,
-  type GuardedTransport,
-  guardFrontTransport,
-  REQUEST_TIMEOUT_CODE,
-  RESULT_TOO_LARGE_CODE,
-} from "./front-guard.js";
+  createPlainJsonRpcEndpoint,
+  type PlainJsonRpcEndpoint,
+  type PlainJsonRpcOptions,
+} from "./endpoints/plain-json-rpc.js";
+export { type Readiness, readiness } from "./endpoints/readiness.js";
 export { formatGatewayLog, type GatewayLogEntry, type LogFormat } from "./gateway-log.js";
-export { type GatewayRoute, parseGatewayPath } from "./gateway-path.js";
 export {
   createHttpGateway,
   type HttpGateway,
@@ -107,25 +121,11 @@ export {
   type HttpGatewayOptions,
   resolveLimits,
 } from "./http-gateway-options.js";
-export { REPLICA_LOST_CODE } from "./orphaned-calls.js";
 export {
-  createPlainJsonRpcEndpoint,
-  type PlainJsonRpcEndpoint,
-  type PlainJsonRpcOptions,
-} from "./plain-json-rpc.js";
-export {
-  createRateLimiter,
-  type RateDecision,
-  type RateLimiter,
-  type RateLimiterOptions,
-} from "./rate-limiter.js";
-export { type Readiness, readiness } from "./readiness.js";
-export { SHARED_STORE_UNAVAILABLE_CODE } from "./shared-session-transport.js";
-export {
-  type BearerTokenConfig,
-  createTokenAuthenticator,
-  hashToken,
-  mayUseProfile,
-  type TokenAuthenticator,
-  type TokenIdentity,
-} from "./token-auth.js";
+  type FrontGuardOptions,
+  type FrontRequestEnd,
+  type GuardedTransport,
+  guardFrontTransport,
+  REQUEST_TIMEOUT_CODE,
+  RESULT_TOO_LARGE_CODE,
+} from "./session/front-guard.js";

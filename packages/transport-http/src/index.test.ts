@@ -49,6 +49,7 @@ it("exports exactly the documented runtime names", () => {
     "hasContentType",
     "headerValue",
     "identityOf",
+    "isModernRequest",
     "limitSseEvents",
     "listenLoopback",
     "noRedirects",

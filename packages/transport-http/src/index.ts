@@ -39,7 +39,11 @@ export type {
 } from "./http-io.js";
 export { identityOf } from "./identity.js";
 export { type BoundHttpServer, listenLoopback } from "./loopback.js";
-export type { ModernMessageContext, ModernMessageHandler } from "./modern-http-request.js";
+export {
+  isModernRequest,
+  type ModernMessageContext,
+  type ModernMessageHandler,
+} from "./modern-http-request.js";
 export {
   createOriginGuard,
   LOCALHOST_NAMES,

@@ -48,6 +48,7 @@ export const allowedDependencies: Readonly<Record<string, readonly string[]>> = 
     "@patchbay/telemetry",
     "@patchbay/transport-http",
     "@patchbay/transport-sse",
+    "@patchbay/transport-ws",
   ],
   "@patchbay/dashboard": [
     "@patchbay/jsonrpc-core",

@@ -1,5 +1,6 @@
 import type { Frame, Unsubscribe } from "@patchbay/jsonrpc-core";
 import { createInMemoryEventStore } from "@patchbay/transport-http";
+import { createRateLimiter } from "../admission/rate-limiter.js";
 import type {
   ClusterCall,
   ClusterDelivery,
@@ -7,8 +8,7 @@ import type {
   GatewayCluster,
   SharedSessionRecord,
   SseHolder,
-} from "../cluster.js";
-import { createRateLimiter } from "../rate-limiter.js";
+} from "../cluster/cluster.js";
 
 /** The state several in-process replicas share (what Redis holds in production). */
 export interface InMemoryClusterStore {

@@ -1,4 +1,4 @@
-import { isLoopbackHost } from "../../auth-policy.js";
+import { isLoopbackHost } from "../auth-policy.js";
 
 /**
  * True for an `https:` URL, or an `http:` one to a loopback host: metadata, keys and introspection

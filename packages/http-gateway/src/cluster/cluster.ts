@@ -7,7 +7,7 @@ import type {
   Unsubscribe,
 } from "@patchbay/jsonrpc-core";
 import type { EventStore } from "@patchbay/transport-http";
-import type { RateDecision, RateLimiterOptions } from "./rate-limiter.js";
+import type { RateDecision, RateLimiterOptions } from "../admission/rate-limiter.js";
 
 /** What a replica stores about a Streamable HTTP session so that any replica can serve it. */
 export interface SharedSessionRecord {

@@ -10,6 +10,12 @@ describe("gateway paths", () => {
     expect(parseGatewayPath("/metrics")).toEqual({ kind: "metrics" });
   });
 
+  it("names the WebSocket endpoint and its profiles", () => {
+    expect(parseGatewayPath("/ws")).toEqual({ kind: "ws", profile: undefined });
+    expect(parseGatewayPath("/ws/team-a/")).toEqual({ kind: "ws", profile: "team-a" });
+    expect(parseGatewayPath("/ws/a/b")).toBeUndefined();
+  });
+
   it("knows nothing else", () => {
     for (const path of ["/", "/mcpx", "/mcp/a/b", "/mcp/%zz", "/mcp/a%2Fb", "/healthz/x", "/MCP"]) {
       expect(parseGatewayPath(path)).toBeUndefined();

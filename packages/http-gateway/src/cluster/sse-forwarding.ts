@@ -16,9 +16,9 @@ import {
   type SseHandlerOptions,
   type SseServerTransport,
 } from "@patchbay/transport-sse";
-import { ANONYMOUS } from "./admission.js";
+import { ANONYMOUS } from "../admission/admission.js";
+import type { TokenIdentity } from "../admission/token-auth.js";
 import type { ClusterSseSessions, ForwardedSseMessage, GatewayCluster } from "./cluster.js";
-import type { TokenIdentity } from "./token-auth.js";
 
 /** A legacy SSE session whose stream this replica holds. */
 interface HeldSseSession {

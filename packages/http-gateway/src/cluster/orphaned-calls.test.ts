@@ -2,13 +2,13 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createSseParser, type SseEvent } from "@patchbay/transport-http";
 import { afterEach, describe, expect, it } from "vitest";
-import { createHttpGateway } from "./http-gateway.js";
-import { REPLICA_LOST_CODE } from "./orphaned-calls.js";
+import { createHttpGateway } from "../http-gateway.js";
 import {
   createInMemoryClusterStore,
   type InMemoryClusterStore,
-} from "./test-support/in-memory-cluster.js";
-import { createInMemoryRouter, type HeldCall } from "./test-support/in-memory-router.js";
+} from "../test-support/in-memory-cluster.js";
+import { createInMemoryRouter, type HeldCall } from "../test-support/in-memory-router.js";
+import { REPLICA_LOST_CODE } from "./orphaned-calls.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -2,13 +2,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { createSseParser, type SseEvent } from "@patchbay/transport-http";
 import { afterEach, describe, expect, it } from "vitest";
-import { createHttpGateway } from "./http-gateway.js";
+import { createHttpGateway } from "../http-gateway.js";
 import {
   createInMemoryClusterStore,
   type InMemoryClusterStore,
-} from "./test-support/in-memory-cluster.js";
-import { createInMemoryRouter } from "./test-support/in-memory-router.js";
-import { serveGateway } from "./test-support/serve-gateway.js";
+} from "../test-support/in-memory-cluster.js";
+import { createInMemoryRouter } from "../test-support/in-memory-router.js";
+import { serveGateway } from "../test-support/serve-gateway.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

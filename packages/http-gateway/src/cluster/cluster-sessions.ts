@@ -1,9 +1,9 @@
 import type { IncomingMessage } from "node:http";
 import type { Frame, Transport } from "@patchbay/jsonrpc-core";
 import type { StreamableHttpHandler } from "@patchbay/transport-http";
+import type { TokenIdentity } from "../admission/token-auth.js";
 import type { GatewayCluster, SharedSessionRecord } from "./cluster.js";
 import { type SharedSessionTransport, shareSession } from "./shared-session-transport.js";
-import type { TokenIdentity } from "./token-auth.js";
 
 /** How {@link ClusterSessions.adopt} ended. */
 export type AdoptionOutcome = "here" | "adopted" | "unknown" | "unavailable";

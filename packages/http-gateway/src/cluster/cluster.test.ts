@@ -2,17 +2,17 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Router } from "@patchbay/router";
 import { afterEach, describe, expect, it } from "vitest";
-import { createHttpGateway } from "./http-gateway.js";
+import { createHttpGateway } from "../http-gateway.js";
+import {
+  createInMemoryClusterStore,
+  type InMemoryClusterStore,
+} from "../test-support/in-memory-cluster.js";
+import { createInMemoryRouter } from "../test-support/in-memory-router.js";
 import { SHARED_STORE_UNAVAILABLE_CODE } from "./shared-session-transport.js";
 import {
   MAX_SHARED_RESOURCE_SUBSCRIPTIONS,
   MAX_SHARED_RESOURCE_URI_LENGTH,
 } from "./shared-subscriptions.js";
-import {
-  createInMemoryClusterStore,
-  type InMemoryClusterStore,
-} from "./test-support/in-memory-cluster.js";
-import { createInMemoryRouter } from "./test-support/in-memory-router.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

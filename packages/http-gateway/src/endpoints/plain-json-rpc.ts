@@ -10,6 +10,7 @@ import {
   type Transport,
 } from "@patchbay/jsonrpc-core";
 import { LATEST_LEGACY_PROTOCOL_VERSION, PatchbayErrorCode } from "@patchbay/mcp-types";
+import { batchTooLarge } from "../admission/batch-limit.js";
 
 const INVALID_REQUEST = ErrorCode.InvalidRequest;
 const METHOD_NOT_FOUND = ErrorCode.MethodNotFound;
@@ -148,12 +149,8 @@ export function createPlainJsonRpcEndpoint(options: PlainJsonRpcOptions): PlainJ
       await ready;
       if (!Array.isArray(body)) return answerOne(body);
       if (body.length === 0) return invalid(null, "an empty batch is invalid");
-      if (body.length > options.maxBatchSize) {
-        return invalid(
-          null,
-          `a batch of ${body.length} requests exceeds the limit of ${options.maxBatchSize} (limits.maxBatchSize)`,
-        );
-      }
+      if (body.length > options.maxBatchSize)
+        return batchTooLarge(body.length, options.maxBatchSize);
       const answers = await Promise.all(body.map(answerOne));
       const responses = answers.filter((answer) => answer !== undefined);
       return responses.length === 0 ? undefined : responses;

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import { PatchbayErrorCode } from "@patchbay/mcp-types";
 import { headerValue, type OriginGuard, SESSION_NOT_FOUND_CODE } from "@patchbay/transport-http";
+import type { SharedRateLimiter } from "../cluster/cluster.js";
 import { clientAddress } from "./client-address.js";
-import type { SharedRateLimiter } from "./cluster.js";
 import type { RateLimiter } from "./rate-limiter.js";
 import { mayUseProfile, type TokenAuthenticator, type TokenIdentity } from "./token-auth.js";
 
@@ -34,7 +34,8 @@ export interface AdmissionOptions {
   readonly ownerOf: (sessionId: string) => string | undefined;
 }
 
-function rateLimited(
+/** The 429 refusal of a request over a rate limit, naming the bucket that refused it. */
+export function rateLimited(
   retryAfterSeconds: number,
   perMinute: number,
   by: "address" | "token",
@@ -61,9 +62,7 @@ export async function admit(
 ): Promise<TokenIdentity | Refusal> {
   const rejection = options.guard(request);
   if (rejection) return { status: 403, message: rejection.message };
-  const byAddress = await options.limiter.take(
-    `address ${clientAddress(request, options.trustProxy)}`,
-  );
+  const byAddress = await options.limiter.take(addressKey(request, options.trustProxy));
   if (!byAddress.allowed) {
     return rateLimited(byAddress.retryAfterSeconds, options.requestsPerMinute, "address");
   }
@@ -94,7 +93,7 @@ export async function admit(
         headers: { "www-authenticate": 'Bearer realm="patchbay", error="insufficient_scope"' },
       };
     }
-    const byToken = await options.limiter.take(`token ${identity.name}`);
+    const byToken = await options.limiter.take(tokenKey(identity));
     if (!byToken.allowed) {
       return rateLimited(byToken.retryAfterSeconds, options.requestsPerMinute, "token");
     }
@@ -105,6 +104,16 @@ export async function admit(
     return { status: 404, message: "session not found", code: SESSION_NOT_FOUND_CODE };
   }
   return identity;
+}
+
+/** The rate-limit bucket of a request's client address. */
+export function addressKey(request: IncomingMessage, trustProxy: boolean): string {
+  return `address ${clientAddress(request, trustProxy)}`;
+}
+
+/** The rate-limit bucket of a token (by its name, never the token). */
+export function tokenKey(identity: TokenIdentity): string {
+  return `token ${identity.name}`;
 }
 
 /** True for a refusal (as opposed to an identity). */

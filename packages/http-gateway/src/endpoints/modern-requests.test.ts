@@ -3,7 +3,7 @@ import { createManualClock } from "@patchbay/jsonrpc-core/testing";
 import type { ModernEndpoint } from "@patchbay/router";
 import type { ModernMessageContext } from "@patchbay/transport-http";
 import { describe, expect, it } from "vitest";
-import type { FrontRequestEnd } from "./front-guard.js";
+import type { FrontRequestEnd } from "../session/front-guard.js";
 import { modernRequests } from "./modern-requests.js";
 
 /** An endpoint whose calls wait until the test answers them, recording the signal each got. */

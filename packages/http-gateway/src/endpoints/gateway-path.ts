@@ -1,13 +1,14 @@
 /** What a request path names on the HTTP gateway. */
 export type GatewayRoute =
-  | { readonly kind: "mcp" | "sse" | "messages"; readonly profile: string | undefined }
+  | { readonly kind: "mcp" | "sse" | "messages" | "ws"; readonly profile: string | undefined }
   | { readonly kind: "healthz" | "readyz" | "metrics" };
 
 const profilePattern = /^[A-Za-z0-9_.-]+$/;
 
 /**
  * Maps a path to an endpoint: `/mcp[/<profile>]` (Streamable HTTP), `/sse[/<profile>]` (legacy
- * stream), `/messages[/<profile>]` (legacy POSTs), `/healthz`, `/readyz`, `/metrics`; else undefined.
+ * stream), `/messages[/<profile>]` (legacy POSTs), `/ws[/<profile>]` (WebSocket), `/healthz`,
+ * `/readyz`, `/metrics`; else undefined.
  */
 export function parseGatewayPath(pathname: string): GatewayRoute | undefined {
   const path = pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
@@ -15,8 +16,7 @@ export function parseGatewayPath(pathname: string): GatewayRoute | undefined {
     return { kind: path.slice(1) as "healthz" | "readyz" | "metrics" };
   }
   const [, first, second, ...rest] = path.split("/");
-  if (rest.length > 0 || (first !== "mcp" && first !== "sse" && first !== "messages"))
-    return undefined;
+  if (rest.length > 0 || !isSessionEndpoint(first)) return undefined;
   if (second === undefined) return { kind: first, profile: undefined };
   let profile: string;
   try {
@@ -25,4 +25,8 @@ export function parseGatewayPath(pathname: string): GatewayRoute | undefined {
     return undefined;
   }
   return profilePattern.test(profile) ? { kind: first, profile } : undefined;
+}
+
+function isSessionEndpoint(name: string | undefined): name is "mcp" | "sse" | "messages" | "ws" {
+  return name === "mcp" || name === "sse" || name === "messages" || name === "ws";
 }

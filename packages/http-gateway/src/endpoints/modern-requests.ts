@@ -1,14 +1,14 @@
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "@patchbay/jsonrpc-core";
 import { GatewayErrorCode, type ModernEndpoint } from "@patchbay/router";
 import type { Clock, ModernMessageContext, ModernMessageHandler } from "@patchbay/transport-http";
-import { ANONYMOUS } from "./admission.js";
-import type { ModernRelay } from "./cluster.js";
+import { ANONYMOUS } from "../admission/admission.js";
+import type { TokenIdentity } from "../admission/token-auth.js";
+import type { ModernRelay } from "../cluster/cluster.js";
 import {
   type FrontRequestEnd,
   REQUEST_TIMEOUT_CODE,
   RESULT_TOO_LARGE_CODE,
-} from "./front-guard.js";
-import type { TokenIdentity } from "./token-auth.js";
+} from "../session/front-guard.js";
 
 /** What the modern path of one profile needs. */
 export interface ModernRequestsOptions {

@@ -7,7 +7,7 @@ import {
   readBody,
   writeJsonBody,
 } from "@patchbay/transport-http";
-import type { Refusal } from "./admission.js";
+import type { Refusal } from "../admission/admission.js";
 import type { PlainJsonRpcEndpoint } from "./plain-json-rpc.js";
 
 /** What {@link answerPlainPost} needs. */

@@ -1,0 +1,90 @@
+import type { IncomingMessage } from "node:http";
+import type { Frame, FrameInfo, Transport } from "@patchbay/jsonrpc-core";
+import { createOriginGuard, type OriginGuardOptions } from "@patchbay/transport-http";
+import type { SharedRateLimiter } from "../cluster/cluster.js";
+import type { ResolvedLimits } from "../http-gateway-options.js";
+import { addressKey, admit, type Refusal, tokenKey } from "./admission.js";
+import { admitEachFrame } from "./admitted-transport.js";
+import { chargeRequests, limitBatchSize, type RefusedRequest } from "./frame-admission.js";
+import type { RateLimiter } from "./rate-limiter.js";
+import {
+  type BearerTokenConfig,
+  createTokenAuthenticator,
+  type TokenIdentity,
+} from "./token-auth.js";
+
+/** What {@link createFrontAdmission} needs. */
+export interface FrontAdmissionOptions extends OriginGuardOptions {
+  /** Accepted bearer tokens; `undefined`: no auth (only the address pays). */
+  readonly tokens: readonly BearerTokenConfig[] | undefined;
+  readonly limits: ResolvedLimits;
+  /** One limiter for every entry: in-process buckets, or buckets shared by replicas. */
+  readonly limiter: RateLimiter | SharedRateLimiter;
+  readonly trustProxy: boolean;
+  /** The token name that owns a session id, when the gateway knows the session. */
+  readonly ownerOf: (sessionId: string) => string | undefined;
+}
+
+/**
+ * The one admission of the gateway: every entry (a Streamable HTTP, SSE, `/messages`, plain
+ * JSON-RPC or modern POST or GET, and a WebSocket upgrade) passes `entry`, and each frame of a
+ * connection that outlives its entry (WebSocket) passes `limitBatches` and `chargeRequests`; all
+ * take from the same buckets, so no way in escapes a limit another way in enforces.
+ */
+export interface FrontAdmission {
+  /** Host/Origin, address bucket, bearer token, profile, token bucket, session ownership. */
+  entry(
+    request: IncomingMessage,
+    profile: string | undefined,
+    sessionId: string | undefined,
+  ): Promise<TokenIdentity | Refusal>;
+  /**
+   * Wraps an admitted connection's transport, before anything else sees its frames: a batch over
+   * `maxBatchSize` is refused whole.
+   */
+  limitBatches(transport: Transport, onRefused: (refused: RefusedRequest) => void): Transport;
+  /**
+   * Wraps the connection's guarded transport, just before the router: each request it carries,
+   * alone or in a batch, costs one unit of the entry's address and token buckets; a refused one is
+   * answered -32015 (`RateLimited`) through the guard (so it is logged as every answered request is).
+   */
+  chargeRequests(
+    front: Transport,
+    request: IncomingMessage,
+    identity: TokenIdentity,
+    onRefused: (refused: RefusedRequest) => void,
+  ): Transport;
+}
+
+/** Creates the gateway's admission from its options. */
+export function createFrontAdmission(options: FrontAdmissionOptions): FrontAdmission {
+  const { limits, limiter, trustProxy } = options;
+  const authenticator =
+    options.tokens === undefined ? undefined : createTokenAuthenticator(options.tokens);
+  const entryOptions = {
+    guard: createOriginGuard(options),
+    limiter,
+    requestsPerMinute: limits.requestsPerMinute,
+    authenticator,
+    trustProxy,
+    ownerOf: options.ownerOf,
+  };
+  const frameOptions = { limiter, requestsPerMinute: limits.requestsPerMinute };
+  return {
+    entry: (request, profile, sessionId) => admit(request, profile, sessionId, entryOptions),
+    limitBatches(transport, onRefused) {
+      const limitOne = async (frame: Frame, info: FrameInfo) =>
+        limitBatchSize(frame, info, limits.maxBatchSize);
+      return admitEachFrame(transport, limitOne, onRefused);
+    },
+    chargeRequests(front, request, identity, onRefused) {
+      const payer = {
+        addressKey: addressKey(request, trustProxy),
+        tokenKey: authenticator === undefined ? undefined : tokenKey(identity),
+      };
+      const chargeOne = (frame: Frame, info: FrameInfo) =>
+        chargeRequests(frame, info, payer, frameOptions);
+      return admitEachFrame(front, chargeOne, onRefused);
+    },
+  };
+}

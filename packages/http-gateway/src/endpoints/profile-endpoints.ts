@@ -1,0 +1,121 @@
+import type { IncomingMessage } from "node:http";
+import type { Router } from "@patchbay/router";
+import type { Clock, StreamableHttpHandler } from "@patchbay/transport-http";
+import type { SseHandler } from "@patchbay/transport-sse";
+import type { TokenIdentity } from "../admission/token-auth.js";
+import type { ClusterPlugin } from "../cluster/cluster-plugin.js";
+import { createGatewaySseHandler } from "../cluster/sse-forwarding.js";
+import type { ResolvedLimits } from "../http-gateway-options.js";
+import type { FrontRequestEnd } from "../session/front-guard.js";
+import type { SessionServer } from "../session/serve-session.js";
+import { createPlainJsonRpcEndpoint, type PlainJsonRpcEndpoint } from "./plain-json-rpc.js";
+import { createStreamableEndpoint } from "./streamable-http-endpoint.js";
+import { transportSettings } from "./transport-settings.js";
+
+/** What the per-profile endpoints need. */
+export interface ProfileEndpointsOptions {
+  readonly router: Router;
+  readonly limits: ResolvedLimits;
+  readonly clock: Clock;
+  readonly keepAliveIntervalMs?: number | undefined;
+  /** Where every endpoint's client transports are served. */
+  readonly sessions: SessionServer;
+  readonly cluster: ClusterPlugin | undefined;
+  /** The identity admission gave a request. */
+  readonly identityOf: (request: IncomingMessage) => TokenIdentity | undefined;
+  /** Each modern (2026-07-28) request answered, with its profile and the token that sent it. */
+  readonly onModernRequestEnd: (
+    end: FrontRequestEnd,
+    profile: string | undefined,
+    owner: TokenIdentity,
+  ) => void;
+}
+
+/** The Streamable HTTP, legacy SSE and plain JSON-RPC endpoints of every profile. */
+export interface ProfileEndpoints {
+  streamable(profile: string | undefined): StreamableHttpHandler;
+  sse(profile: string | undefined): SseHandler;
+  plain(profile: string | undefined, identity: TokenIdentity): PlainJsonRpcEndpoint;
+  /** Open Streamable HTTP and SSE sessions. */
+  readonly sessionCount: number;
+  /** Ends every stream and session. */
+  close(): Promise<void>;
+}
+
+/** Creates the endpoints lazily, one handler per profile (`""`: the default endpoint). */
+export function createProfileEndpoints(options: ProfileEndpointsOptions): ProfileEndpoints {
+  const { limits, clock, sessions, cluster } = options;
+  const streamable = new Map<string, StreamableHttpHandler>();
+  const sse = new Map<string, SseHandler>();
+  const plain = new Map<string, PlainJsonRpcEndpoint>();
+  const settings = transportSettings(
+    limits,
+    clock,
+    options.keepAliveIntervalMs,
+    options.identityOf,
+  );
+  const once = <T>(map: Map<string, T>, key: string, create: () => T): T => {
+    let value = map.get(key);
+    if (value === undefined) {
+      value = create();
+      map.set(key, value);
+    }
+    return value;
+  };
+
+  return {
+    streamable: (profile) =>
+      once(streamable, profile ?? "", () =>
+        createStreamableEndpoint(profile, {
+          ...options,
+          settings,
+          onModernRequestEnd: (end, owner) => options.onModernRequestEnd(end, profile, owner),
+        }),
+      ),
+    sse: (profile) =>
+      once(sse, profile ?? "", () =>
+        createGatewaySseHandler(
+          { ...settings, endpoint: profile === undefined ? "/messages" : `/messages/${profile}` },
+          {
+            profile: profile ?? "",
+            forwarding: cluster?.sseForwarding,
+            identityOf: options.identityOf,
+          },
+          (transport, session) =>
+            sessions.serve(transport, {
+              kind: "sse",
+              sessionId: session.sessionId,
+              owner: session.authInfo as TokenIdentity,
+              profile,
+            }),
+        ),
+      ),
+    // One internal session per profile and token: each token's calls stay its own.
+    plain: (profile, identity) =>
+      once(plain, `${profile ?? ""}\u0000${identity.name}`, () =>
+        createPlainJsonRpcEndpoint({
+          serve: (transport) =>
+            sessions.serve(transport, {
+              kind: "plain",
+              sessionId: undefined,
+              owner: identity,
+              profile,
+            }),
+          maxBatchSize: limits.maxBatchSize,
+        }),
+      ),
+    get sessionCount() {
+      let count = 0;
+      for (const handler of streamable.values()) count += handler.sessionCount;
+      for (const handler of sse.values()) count += handler.sessionCount;
+      return count;
+    },
+    async close() {
+      await Promise.all([
+        ...[...streamable.values()].map((handler) => handler.close()),
+        ...[...sse.values()].map((handler) => handler.close()),
+        ...[...plain.values()].map((endpoint) => endpoint.close()),
+      ]);
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Transport } from "@patchbay/jsonrpc-core";
+import type { Router } from "@patchbay/router";
+import {
+  type Clock,
+  createStreamableHttpHandler,
+  type StreamableHttpHandler,
+} from "@patchbay/transport-http";
+import type { Refusal } from "../admission/admission.js";
+import type { TokenIdentity } from "../admission/token-auth.js";
+import type { ClusterPlugin } from "../cluster/cluster-plugin.js";
+import type { ResolvedLimits } from "../http-gateway-options.js";
+import type { FrontRequestEnd } from "../session/front-guard.js";
+import type { SessionServer } from "../session/serve-session.js";
+import { modernRequests } from "./modern-requests.js";
+import type { TransportSettings } from "./transport-settings.js";
+
+/** What the Streamable HTTP endpoint of one profile needs. */
+export interface StreamableEndpointOptions {
+  readonly router: Router;
+  readonly limits: ResolvedLimits;
+  readonly clock: Clock;
+  readonly sessions: SessionServer;
+  readonly settings: TransportSettings;
+  readonly cluster: ClusterPlugin | undefined;
+  /** Each modern (2026-07-28) request answered, with the token that sent it. */
+  readonly onModernRequestEnd: (end: FrontRequestEnd, owner: TokenIdentity) => void;
+}
+
+/**
+ * The Streamable HTTP handler of one profile (`undefined`: the default endpoint): legacy sessions
+ * served through the session server (wrapped to be shared with the cluster's replicas, when there
+ * are any) and modern (2026-07-28) requests without a session.
+ */
+export function createStreamableEndpoint(
+  profile: string | undefined,
+  options: StreamableEndpointOptions,
+): StreamableHttpHandler {
+  const { limits, clock, cluster } = options;
+  const modern = modernRequests(options.router.modern(profile === undefined ? {} : { profile }), {
+    maxResultBytes: limits.maxResultBytes,
+    requestTimeoutMs: limits.requestTimeoutMs,
+    clock,
+    onRequestEnd: options.onModernRequestEnd,
+    relay: cluster?.modernRelay,
+    profile: profile ?? "",
+  });
+  return createStreamableHttpHandler({
+    ...options.settings,
+    // Modern (2026-07-28) requests: no session; each token is a caller of its own.
+    modern,
+    onSession: (transport, session) => {
+      const owner = session.authInfo as TokenIdentity;
+      const { sessionId } = session;
+      const wrap =
+        cluster === undefined || sessionId === undefined
+          ? undefined
+          : (front: Transport) =>
+              cluster.wrapSession(
+                front,
+                sessionId,
+                owner,
+                profile,
+                () => transport.hasStandaloneStream,
+              );
+      return options.sessions.serve(transport, {
+        kind: "streamable",
+        sessionId,
+        owner,
+        profile,
+        wrap,
+      });
+    },
+    sessionIdleTimeoutMs: limits.sessionIdleTtlMs,
+    maxResponseBytes: limits.maxResponseBytes,
+    ...(cluster === undefined ? {} : { eventStore: cluster.eventStore }),
+  });
+}
+
+/**
+ * Serves one Streamable HTTP request; with replicas, a request naming a session this replica does
+ * not hold adopts it first, and a GET stream left open here is then held here.
+ */
+export async function serveStreamable(
+  handler: StreamableHttpHandler,
+  request: IncomingMessage,
+  response: ServerResponse,
+  context: {
+    readonly cluster: ClusterPlugin | undefined;
+    readonly sessionId: string | undefined;
+    readonly identity: TokenIdentity;
+    readonly profile: string | undefined;
+  },
+): Promise<Refusal | undefined> {
+  const { cluster, sessionId } = context;
+  if (cluster === undefined || sessionId === undefined) {
+    await handler(request, response);
+    return undefined;
+  }
+  const step = { ...context, handler, sessionId, request, response };
+  const outcome = await cluster.beforeSessionRequest(step);
+  if (outcome === "answered") return undefined;
+  if (outcome !== undefined) return outcome;
+  await handler(request, response);
+  await cluster.afterSessionRequest(step);
+  return undefined;
+}

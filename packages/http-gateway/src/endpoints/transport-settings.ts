@@ -1,0 +1,41 @@
+import type { IncomingMessage } from "node:http";
+import type { Clock } from "@patchbay/transport-http";
+import { ANONYMOUS } from "../admission/admission.js";
+import type { TokenIdentity } from "../admission/token-auth.js";
+import type { ResolvedLimits } from "../http-gateway-options.js";
+
+/** The options every HTTP transport handler of the gateway shares (Streamable HTTP, legacy SSE). */
+export interface TransportSettings {
+  readonly authenticate: (request: IncomingMessage) => { ok: true; info: TokenIdentity };
+  readonly allowedHosts: "any";
+  readonly allowedOrigins: "any";
+  readonly maxBodyBytes: number;
+  readonly maxSessions: number;
+  readonly maxSessionsPerIdentity: number;
+  readonly clock: Clock;
+  readonly keepAliveIntervalMs?: number;
+}
+
+/**
+ * The handlers' settings: they take the identity admission gave the request and check nothing
+ * admission checked already (Host and Origin, with the gateway's lists).
+ */
+export function transportSettings(
+  limits: ResolvedLimits,
+  clock: Clock,
+  keepAliveIntervalMs: number | undefined,
+  identityOf: (request: IncomingMessage) => TokenIdentity | undefined,
+): TransportSettings {
+  return {
+    authenticate: (request) => ({ ok: true, info: identityOf(request) ?? ANONYMOUS }),
+    allowedHosts: "any",
+    allowedOrigins: "any",
+    maxBodyBytes: limits.maxBodyBytes,
+    // The gateway counts sessions itself, every kind and profile together; the transports' own
+    // caps are set to match, not below it.
+    maxSessions: limits.maxSessions,
+    maxSessionsPerIdentity: limits.maxSessions,
+    clock,
+    ...(keepAliveIntervalMs === undefined ? {} : { keepAliveIntervalMs }),
+  };
+}

@@ -1,0 +1,200 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import type { Router } from "@patchbay/router";
+import {
+  type Clock,
+  HTTP_ERROR_CODE,
+  headerValue,
+  refuseUpgrade,
+  writeJsonError,
+} from "@patchbay/transport-http";
+import { isRefusal, type Refusal } from "./admission/admission.js";
+import type { FrontAdmission } from "./admission/front-admission.js";
+import type { TokenIdentity } from "./admission/token-auth.js";
+import type { ClusterPlugin } from "./cluster/cluster-plugin.js";
+import {
+  type EntryKind,
+  entryKind,
+  methodNotAllowed,
+  opensSession,
+  type SessionRoute,
+} from "./endpoints/entry-kind.js";
+import { parseGatewayPath } from "./endpoints/gateway-path.js";
+import { serveOperational } from "./endpoints/operational-endpoints.js";
+import { answerPlainPost } from "./endpoints/plain-post.js";
+import type { ProfileEndpoints } from "./endpoints/profile-endpoints.js";
+import { serveStreamable } from "./endpoints/streamable-http-endpoint.js";
+import type { WebSocketEndpoint } from "./endpoints/websocket-endpoint.js";
+import type { GatewayLogEntry } from "./gateway-log.js";
+import type { GatewayMetrics } from "./gateway-metrics.js";
+import type { ResolvedLimits } from "./http-gateway-options.js";
+import type { SessionServer } from "./session/serve-session.js";
+
+/** How a client comes in: an HTTP request, or a request to upgrade to WebSocket. */
+export type ClientEntry =
+  | { readonly request: IncomingMessage; readonly response: ServerResponse }
+  | { readonly request: IncomingMessage; readonly socket: Duplex; readonly head: Buffer };
+
+/** What the front door is made of. */
+export interface FrontDoorParts {
+  readonly router: Router;
+  readonly limits: ResolvedLimits;
+  readonly clock: Clock;
+  readonly admission: FrontAdmission;
+  readonly sessions: SessionServer;
+  readonly endpoints: ProfileEndpoints;
+  readonly websocket: WebSocketEndpoint;
+  readonly cluster: ClusterPlugin | undefined;
+  /** Where the identity admission gave each request is kept for the endpoints. */
+  readonly identities: WeakMap<IncomingMessage, TokenIdentity>;
+  readonly metrics: GatewayMetrics;
+  readonly log: (entry: GatewayLogEntry) => void;
+  /** True once the gateway drains: only sessions already open may go on. */
+  readonly closing: () => boolean;
+  /** Open sessions of every kind. */
+  readonly sessionCount: () => number;
+}
+
+/**
+ * The gateway's one way in: every client entry, an HTTP request or a WebSocket upgrade, is routed,
+ * admitted (see `FrontAdmission`), classified once and handed to its endpoint; every refusal is
+ * answered, counted and logged here.
+ */
+export function createFrontDoor(parts: FrontDoorParts): (entry: ClientEntry) => Promise<void> {
+  const { router, clock } = parts;
+  return async function serveClient(entry) {
+    const startedAt = clock.now();
+    const { request } = entry;
+    const url = new URL(request.url ?? "/", "http://gateway");
+    const path = url.pathname;
+    const refuse = (refusal: Refusal) => {
+      answerRefusal(entry, refusal);
+      parts.metrics.refused(refusal.status, refusal.limitedBy);
+      parts.log({
+        kind: "http",
+        method: request.method ?? "",
+        path,
+        status: refusal.status,
+        durationMs: clock.now() - startedAt,
+        message: refusal.message,
+      });
+    };
+    const route = parseGatewayPath(path);
+    if (route === undefined || "socket" in entry !== (route.kind === "ws")) {
+      return refuse({ status: 404, message: `not found: ${path}` });
+    }
+    if (!("profile" in route)) {
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        return refuse(methodNotAllowed(request, "GET, HEAD"));
+      }
+      if ("response" in entry) serveOperational(router, route.kind, entry.response, parts.cluster);
+      return;
+    }
+    const sessionId =
+      route.kind === "messages"
+        ? (url.searchParams.get("sessionId") ?? undefined)
+        : headerValue(request, "mcp-session-id");
+    const admitted = await admitEntry(parts, request, route, sessionId);
+    if (isRefusal(admitted)) return refuse(admitted);
+    parts.identities.set(request, admitted);
+    const kind = entryKind(route, request, sessionId);
+    if (typeof kind !== "string") return refuse(kind);
+    const full = opensSession(kind) ? refuseNewSession(parts, admitted) : undefined;
+    if (full !== undefined) return refuse(full);
+    const refusal = await serveAdmitted(parts, entry, kind, route.profile, admitted, sessionId);
+    if (refusal !== undefined) refuse(refusal);
+  };
+}
+
+/** An unknown profile (404), a draining gateway (503), then the admission of the entry. */
+async function admitEntry(
+  parts: FrontDoorParts,
+  request: IncomingMessage,
+  route: SessionRoute,
+  sessionId: string | undefined,
+): Promise<TokenIdentity | Refusal> {
+  if (route.profile !== undefined && !(route.profile in parts.router.config.profiles)) {
+    return { status: 404, message: `unknown profile: ${route.profile}` };
+  }
+  // While draining, only sessions already open may go on (answers to sampling, say).
+  if (
+    parts.closing() &&
+    (sessionId === undefined || parts.sessions.ownerOf(sessionId) === undefined)
+  ) {
+    return { status: 503, message: "the gateway is shutting down" };
+  }
+  return parts.admission.entry(request, route.profile, sessionId);
+}
+
+/**
+ * Why a new session cannot open now (shared store down, `maxSessions` or the identity's
+ * `maxSessionsPerIdentity` reached), if it cannot.
+ */
+function refuseNewSession(parts: FrontDoorParts, identity: TokenIdentity): Refusal | undefined {
+  const unavailable = parts.cluster?.refuseNewSession();
+  if (unavailable !== undefined) return unavailable;
+  const { maxSessions, maxSessionsPerIdentity } = parts.limits;
+  const full = (message: string): Refusal => ({
+    status: 503,
+    message,
+    headers: { "retry-after": "5" },
+  });
+  if (parts.sessionCount() >= maxSessions) {
+    return full(`the gateway serves its maximum of ${maxSessions} sessions`);
+  }
+  if (parts.sessions.sessionsOf(identity.name) >= maxSessionsPerIdentity) {
+    return full(
+      `${identity.name} has ${maxSessionsPerIdentity} open sessions, the limit (limits.maxSessionsPerIdentity)`,
+    );
+  }
+  return undefined;
+}
+
+/** Hands an admitted entry to the endpoint of its kind. */
+async function serveAdmitted(
+  parts: FrontDoorParts,
+  entry: ClientEntry,
+  kind: EntryKind,
+  profile: string | undefined,
+  identity: TokenIdentity,
+  sessionId: string | undefined,
+): Promise<Refusal | undefined> {
+  if ("socket" in entry) {
+    await parts.websocket.upgrade({ ...entry, identity, profile });
+    return undefined;
+  }
+  const { request, response } = entry;
+  switch (kind) {
+    case "plain":
+      return answerPlainPost(request, response, {
+        endpoint: parts.endpoints.plain(profile, identity),
+        maxBodyBytes: parts.limits.maxBodyBytes,
+      });
+    case "sse-stream":
+    case "sse-message":
+      await parts.endpoints.sse(profile)(request, response);
+      return undefined;
+    default:
+      return serveStreamable(parts.endpoints.streamable(profile), request, response, {
+        cluster: parts.cluster,
+        sessionId,
+        identity,
+        profile,
+      });
+  }
+}
+
+/** A refusal as an HTTP answer with a JSON-RPC error body, on a response or an upgrading socket. */
+function answerRefusal(entry: ClientEntry, refusal: Refusal): void {
+  if ("socket" in entry) {
+    refuseUpgrade(entry.socket, refusal);
+    return;
+  }
+  writeJsonError(
+    entry.response,
+    refusal.status,
+    refusal.code ?? HTTP_ERROR_CODE,
+    refusal.message,
+    refusal.headers,
+  );
+}
