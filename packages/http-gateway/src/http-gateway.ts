@@ -154,7 +154,9 @@ function rpcLogEntry(
   const kind = end.method === "tools/call" ? "tool" : end.method === "prompts/get" ? "prompt" : "";
   const backend =
     end.backend ??
-    (end.name === undefined || kind === "" ? undefined : options.router.ownerOf(end.name, { kind }));
+    (end.name === undefined || kind === ""
+      ? undefined
+      : options.router.ownerOf(end.name, { kind }));
   return {
     kind: "rpc",
     method: end.method,
