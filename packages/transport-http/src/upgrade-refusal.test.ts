@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { type AddressInfo, connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { HTTP_ERROR_CODE } from "./http-answers.js";
 import { refuseUpgrade, type UpgradeRefusal } from "./upgrade-refusal.js";
 
 let server: Server | undefined;
@@ -50,7 +51,7 @@ describe("refuseUpgrade", () => {
     expect(JSON.parse(body ?? "")).toEqual({
       jsonrpc: "2.0",
       id: null,
-      error: { code: -32000, message: "slow down" },
+      error: { code: HTTP_ERROR_CODE, message: "slow down" },
     });
   });
 
