@@ -17,8 +17,8 @@ export function closeNotNoticed(reasons: {
   clientClose: string;
   serverClose: string;
 }): Record<string, KnownFailure> {
-  const atServer = "server side: no close event within 2 s after the client closed";
-  const atClient = "client side: no close event within 2 s after the server closed";
+  const atServer = "server side: no close event within 0.5 s after the client closed";
+  const atClient = "client side: no close event within 0.5 s after the server closed";
   const clientClose = { reason: reasons.clientClose, failsWith: atServer };
   const serverClose = { reason: reasons.serverClose, failsWith: atClient };
   return {
@@ -32,7 +32,7 @@ export function closeNotNoticed(reasons: {
     "a pending request fails with ConnectionClosedError when the server side closes": {
       reason: reasons.serverClose,
       failsWith:
-        "client side: the pending request neither failed nor succeeded after the server closed within 2 s",
+        "client side: the pending request neither failed nor succeeded after the server closed within 0.5 s",
     },
   };
 }
@@ -43,7 +43,7 @@ export function nullIdAnswerRefused(side: "client" | "server"): Record<string, K
   return {
     [`a Connection on the ${side} answers text that is not JSON with -32700 and keeps serving`]: {
       reason: ERROR_RESPONSE_WITH_NULL_ID_REFUSED,
-      failsWith: `${peer} side: no frame within 2 s after text that is not JSON was written to the ${side}`,
+      failsWith: `${peer} side: no frame within 0.5 s after text that is not JSON was written to the ${side}`,
     },
   };
 }

@@ -66,6 +66,7 @@ export interface TransportCapabilities {
  * A case that is known to fail, with the reason (for example a defect reported upstream). It is
  * still run: the report shows it as `[known failure: reason]`, and it fails when it starts passing,
  * so the declaration is removed once the defect is fixed. `failsWith` pins the failure's message.
+ * Its steps wait at most 500 ms (or `waitTimeoutMs`, when lower).
  */
 export type KnownFailure =
   | string

@@ -1,0 +1,30 @@
+import { writeFileSync, mkdtempSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { startProxy } from "../dist/index.js";
+import { StreamableHttpClientTransport } from "@patchbay/transport-http";
+import { SseClientTransport } from "@patchbay/transport-sse";
+import { createConnection } from "@patchbay/jsonrpc-core";
+const dir = mkdtempSync(join(tmpdir(), "t-"));
+const sample = new URL("../../sample-backend/dist/bin.js", import.meta.url).pathname;
+writeFileSync(join(dir, "p.json"), JSON.stringify({ pageSize: 4, mcpServers: { sample: { command: process.execPath, args: [sample, "--transport", "stdio"], namespace: "", isolation: process.argv[3] ?? "per-session" } } }));
+const proxy = await startProxy({ configPath: join(dir, "p.json"), port: 0, version: "0", environment: {}, logFormat: "json", writeLog: () => {}, print: () => {} });
+const kind = process.argv[2] ?? "http";
+for (let i = 0; i < 5; i++) {
+  const t0 = performance.now();
+  const transport = kind === "http" ? new StreamableHttpClientTransport({ url: proxy.url }) : new SseClientTransport({ url: new URL("/sse", proxy.url) });
+  const c = createConnection(transport, { defaultTimeoutMs: 10000 });
+  await c.start?.();
+  const t1 = performance.now();
+  await c.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } });
+  await c.notify("notifications/initialized");
+  const t2 = performance.now();
+  await c.request("ping", {});
+  const t3 = performance.now();
+  await c.request("tools/list", {});
+  const t4 = performance.now();
+  await transport.close();
+  const t5 = performance.now();
+  console.log(kind, `start ${(t1-t0)|0} init ${(t2-t1)|0} ping ${(t3-t2)|0} list ${(t4-t3)|0} close ${(t5-t4)|0}`);
+}
+await proxy.stop({ drainTimeoutMs: 1000 });
