@@ -2,10 +2,6 @@
 import { readFileSync } from "node:fs";
 import { parseCliArguments, USAGE } from "./cli-arguments.js";
 import { createSampleServer } from "./sample-server.js";
-import { serveHttp } from "./serve-http.js";
-import { serveSse } from "./serve-sse.js";
-import { serveStdio } from "./serve-stdio.js";
-import { serveWs } from "./serve-ws.js";
 
 // Composition root only: parse arguments, build the one server definition, serve, stop on signals.
 // stdout belongs to the protocol on stdio, so everything human goes to stderr, except what was
@@ -36,7 +32,10 @@ async function main(): Promise<void> {
       ? {}
       : { protocolVersions: options.protocolVersions }),
   });
+  // Each transport's module is loaded when served, so a stdio child (the most common, one per client
+  // session behind a gateway) does not load the HTTP, SSE and WebSocket stacks at start-up.
   if (options.transport === "stdio") {
+    const { serveStdio } = await import("./serve-stdio.js");
     const { closed } = await serveStdio(server);
     // stdin may still be open (the client did not close it): end the process once sessions closed.
     const stop = () => void server.close().finally(() => process.exit(0));
@@ -45,8 +44,12 @@ async function main(): Promise<void> {
     await closed;
     return;
   }
-  const serve = { http: serveHttp, sse: serveSse, ws: serveWs }[options.transport];
-  const listener = await serve(server, options.host, options.port);
+  const serve = {
+    http: async () => (await import("./serve-http.js")).serveHttp,
+    sse: async () => (await import("./serve-sse.js")).serveSse,
+    ws: async () => (await import("./serve-ws.js")).serveWs,
+  }[options.transport];
+  const listener = await (await serve())(server, options.host, options.port);
   process.stderr.write(`patchbay-sample-backend listening on ${listener.url.href}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {

@@ -17,9 +17,10 @@ import { type StartedServer, startServer } from "./start-server.js";
 const here = dirname(fileURLToPath(import.meta.url));
 
 // The official suite (`--suite all`) through a round-robin balancer without affinity in front of
-// three patchbay-proxy replicas sharing one Redis: consecutive requests of each scenario's session
-// land on different replicas.
-describe("official MCP conformance suite through three proxy replicas on Redis (--suite all)", () => {
+// two patchbay-proxy replicas sharing one Redis: consecutive requests of each scenario's session
+// land on different replicas (each scenario's session starts a sample backend on each replica, so
+// a third replica added a third of the file's time and no path that two do not take).
+describe("official MCP conformance suite through two proxy replicas on Redis (--suite all)", () => {
   let cli: ConformanceCli;
   let redis: RedisServerProcess | undefined;
   let balancer: LoadBalancer | undefined;
@@ -45,7 +46,7 @@ describe("official MCP conformance suite through three proxy replicas on Redis (
       }),
     );
     const started = await Promise.allSettled(
-      [1, 2, 3].map((index) =>
+      [1, 2].map((index) =>
         startServer(proxyBin, [
           ...["--config", config, "--port", "0"],
           ...["--redis", redis?.url as string, "--replica-id", `replica-${index}`],
@@ -78,7 +79,7 @@ describe("official MCP conformance suite through three proxy replicas on Redis (
     expect(Number(total?.[1])).toBeGreaterThanOrEqual(44);
     expect(Number(total?.[2]), result.output).toBe(0);
     expect(result.code, result.output).toBe(0);
-    // The balancer spread the suite's requests over all three replicas.
-    expect(new Set(balancer?.routed.map((hop) => hop.target)).size).toBe(3);
+    // The balancer spread the suite's requests over both replicas.
+    expect(new Set(balancer?.routed.map((hop) => hop.target)).size).toBe(2);
   }, 300_000);
 });
