@@ -11,11 +11,14 @@ import { sampleEntry } from "./proxy-helpers.js";
 // case starts a backend per replica (a third made this the slowest file of CI for no new path).
 let cluster: TestCluster;
 beforeAll(async () => {
-  cluster = await startTestCluster({
-    pageSize: 4,
-    mcpServers: { sample: sampleEntry({ namespace: "", isolation: "per-session" }) },
-    limits: { requestsPerMinute: 100_000 },
-  }, 2);
+  cluster = await startTestCluster(
+    {
+      pageSize: 4,
+      mcpServers: { sample: sampleEntry({ namespace: "", isolation: "per-session" }) },
+      limits: { requestsPerMinute: 100_000 },
+    },
+    2,
+  );
 }, 60_000);
 afterAll(() => cluster?.stop(), 30_000);
 
