@@ -38,4 +38,8 @@ describeServerContract({
       unsupported: "Streamable HTTP answers a request without a session with HTTP 400 itself",
     },
   },
+  // Each case's first request starts that session's own sample backend (isolation per-session):
+  // 0.35 s alone, past the default 4 s wait while the 200-session load test shares the two cores.
+  // The wait is a deadline for what never comes, not a measure of speed.
+  waitTimeoutMs: 10_000,
 });
