@@ -151,6 +151,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     ...originLists,
     trustProxy,
     onLog: (entry) => log.request(entry),
+    index: { title: "patchbay-proxy", dashboardPath: "/dashboard" },
     ...(cluster === undefined ? {} : { cluster, onWarning: (message) => log.warn(message) }),
   });
   if (cluster !== undefined) {

@@ -1,21 +1,24 @@
-/** What the proxy prints at start: where it serves, and a client config to paste. */
+import { connectSnippets } from "@patchbay/http-gateway";
+
+/**
+ * What the proxy prints at start: where it serves (MCP endpoints, dashboard, operational paths) and
+ * how to connect the common MCP clients (the same snippets `GET /` shows).
+ */
 export function startupBanner(
   url: URL,
   profiles: readonly string[],
   authenticated: boolean,
 ): string {
-  const entry: Record<string, unknown> = { type: "http", url: url.href };
-  if (authenticated) entry.headers = { Authorization: "Bearer <your token>" };
-  const snippet = JSON.stringify({ mcpServers: { patchbay: entry } }, null, 2);
+  const at = (path: string) => new URL(path, url).href;
   const lines = [
     `patchbay-proxy serving MCP (Streamable HTTP) at ${url.href}`,
-    ...profiles.map((profile) => `  profile ${profile}: ${new URL(`/mcp/${profile}`, url).href}`),
-    `  legacy SSE: ${new URL("/sse", url).href}`,
-    `  health: ${new URL("/healthz", url).href}  ready: ${new URL("/readyz", url).href}  metrics: ${new URL("/metrics", url).href}`,
-    "",
-    "Paste into your MCP client's config:",
-    snippet,
-    "",
+    ...profiles.map((profile) => `  profile ${profile}: ${at(`/mcp/${profile}`)}`),
+    `  legacy SSE: ${at("/sse")}  WebSocket: ${at("/ws").replace(/^http/, "ws")}`,
+    `  dashboard: ${at("/dashboard")}  this list and how to connect: ${at("/")}`,
+    `  health: ${at("/healthz")}  ready: ${at("/readyz")}  metrics: ${at("/metrics")}`,
   ];
-  return `${lines.join("\n")}\n`;
+  for (const snippet of connectSnippets({ url, bearer: authenticated })) {
+    lines.push("", `${snippet.client} (${snippet.where}):`, snippet.text);
+  }
+  return `${lines.join("\n")}\n\n`;
 }

@@ -36,6 +36,16 @@ describe("patchbay-proxy", () => {
     const cli = await startCli(["--log-format", "json"]);
     expect(cli.stdout()).toContain('"type": "http"');
     expect(cli.stdout()).toContain(`"url": "${cli.url.href}"`);
+    expect(cli.stdout()).toContain(`claude mcp add --transport http patchbay ${cli.url.href}`);
+    expect(cli.stdout()).toMatch(/"command": "npx",\s+"args": \[\s+"mcp-remote",/);
+    expect(cli.stdout()).toContain(`WebSocket: ws://${cli.url.host}/ws`);
+    expect(cli.stdout()).toContain(`dashboard: ${cli.url.origin}/dashboard`);
+    // A browser opening the proxy's root gets the same list and snippets as a page.
+    const index = await fetch(new URL("/", cli.url), { headers: { accept: "text/html" } });
+    expect(index.status).toBe(200);
+    const page = await index.text();
+    expect(page).toContain("<title>patchbay-proxy</title>");
+    expect(page).toContain(`<code>${cli.url.origin}/dashboard</code>`);
     const connected = await connectSdk(cli.url);
     const result = await connected.client.callTool({
       name: "sample__add",

@@ -20,6 +20,7 @@ import {
   type SessionRoute,
 } from "./endpoints/entry-kind.js";
 import { parseGatewayPath } from "./endpoints/gateway-path.js";
+import { type GatewayIndexOptions, serveIndex } from "./endpoints/index-page.js";
 import { serveOperational } from "./endpoints/operational-endpoints.js";
 import { answerPlainPost } from "./endpoints/plain-post.js";
 import type { ProfileEndpoints } from "./endpoints/profile-endpoints.js";
@@ -48,6 +49,10 @@ export interface FrontDoorParts {
   /** Where the identity admission gave each request is kept for the endpoints. */
   readonly identities: WeakMap<IncomingMessage, TokenIdentity>;
   readonly metrics: GatewayMetrics;
+  /** What `GET /` shows. */
+  readonly index: GatewayIndexOptions;
+  /** The session endpoints ask for a bearer token. */
+  readonly bearer: boolean;
   readonly log: (entry: GatewayLogEntry) => void;
   /** True once the gateway drains: only sessions already open may go on. */
   readonly closing: () => boolean;
@@ -87,7 +92,12 @@ export function createFrontDoor(parts: FrontDoorParts): (entry: ClientEntry) => 
       if (request.method !== "GET" && request.method !== "HEAD") {
         return refuse(methodNotAllowed(request, "GET, HEAD"));
       }
-      if ("response" in entry) serveOperational(router, route.kind, entry.response, parts.cluster);
+      if (!("response" in entry)) return;
+      if (route.kind === "index") {
+        serveIndex(request, entry.response, parts.index, parts.bearer);
+      } else {
+        serveOperational(router, route.kind, entry.response, parts.cluster);
+      }
       return;
     }
     const sessionId =

@@ -2,6 +2,7 @@ import type { Router } from "@patchbay/router";
 import type { Clock, OriginGuardOptions } from "@patchbay/transport-http";
 import type { BearerTokenConfig } from "./admission/token-auth.js";
 import type { GatewayCluster } from "./cluster/cluster.js";
+import type { GatewayIndexOptions } from "./endpoints/index-page.js";
 import type { GatewayLogEntry } from "./gateway-log.js";
 
 /** The limits of an HTTP gateway; every one has a default. */
@@ -72,6 +73,11 @@ export interface HttpGatewayOptions extends OriginGuardOptions {
   readonly cluster?: GatewayCluster | undefined;
   /** Receives operator warnings (the cluster's store unreachable, say). */
   readonly onWarning?: (message: string) => void;
+  /**
+   * What `GET /` shows: its title and where the app serves a dashboard. `GET /` always answers
+   * (no auth: it names the endpoints and how to connect, nothing about backends or sessions).
+   */
+  readonly index?: GatewayIndexOptions;
 }
 
 /** Applies the defaults to `limits`, ignoring `undefined` values. */

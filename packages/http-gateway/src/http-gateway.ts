@@ -112,6 +112,8 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     cluster,
     identities,
     metrics,
+    index: options.index ?? {},
+    bearer: options.tokens !== undefined,
     log,
     closing: () => closing !== undefined,
     sessionCount,

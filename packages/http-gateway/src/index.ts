@@ -102,7 +102,13 @@ export type {
 } from "./cluster/cluster.js";
 export { REPLICA_LOST_CODE } from "./cluster/orphaned-calls.js";
 export { SHARED_STORE_UNAVAILABLE_CODE } from "./cluster/shared-session-transport.js";
+export {
+  type ClientSnippet,
+  type ConnectGuideOptions,
+  connectSnippets,
+} from "./endpoints/connect-guide.js";
 export { type GatewayRoute, parseGatewayPath } from "./endpoints/gateway-path.js";
+export type { GatewayIndex, GatewayIndexOptions } from "./endpoints/index-page.js";
 export {
   createPlainJsonRpcEndpoint,
   type PlainJsonRpcEndpoint,

@@ -16,8 +16,20 @@ describe("gateway paths", () => {
     expect(parseGatewayPath("/ws/a/b")).toBeUndefined();
   });
 
+  it("maps / to the index", () => {
+    expect(parseGatewayPath("/")).toEqual({ kind: "index" });
+  });
+
   it("knows nothing else", () => {
-    for (const path of ["/", "/mcpx", "/mcp/a/b", "/mcp/%zz", "/mcp/a%2Fb", "/healthz/x", "/MCP"]) {
+    for (const path of [
+      "/index.html",
+      "/mcpx",
+      "/mcp/a/b",
+      "/mcp/%zz",
+      "/mcp/a%2Fb",
+      "/healthz/x",
+      "/MCP",
+    ]) {
       expect(parseGatewayPath(path)).toBeUndefined();
     }
   });

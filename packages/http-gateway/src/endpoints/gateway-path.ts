@@ -1,17 +1,18 @@
 /** What a request path names on the HTTP gateway. */
 export type GatewayRoute =
   | { readonly kind: "mcp" | "sse" | "messages" | "ws"; readonly profile: string | undefined }
-  | { readonly kind: "healthz" | "readyz" | "metrics" };
+  | { readonly kind: "index" | "healthz" | "readyz" | "metrics" };
 
 const profilePattern = /^[A-Za-z0-9_.-]+$/;
 
 /**
  * Maps a path to an endpoint: `/mcp[/<profile>]` (Streamable HTTP), `/sse[/<profile>]` (legacy
  * stream), `/messages[/<profile>]` (legacy POSTs), `/ws[/<profile>]` (WebSocket), `/healthz`,
- * `/readyz`, `/metrics`; else undefined.
+ * `/readyz`, `/metrics`, `/` (the index); else undefined.
  */
 export function parseGatewayPath(pathname: string): GatewayRoute | undefined {
   const path = pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
+  if (path === "/") return { kind: "index" };
   if (path === "/healthz" || path === "/readyz" || path === "/metrics") {
     return { kind: path.slice(1) as "healthz" | "readyz" | "metrics" };
   }
