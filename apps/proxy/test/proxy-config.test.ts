@@ -1,8 +1,10 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startProxy } from "../src/proxy.js";
-import { closeSdk, connectSdk, sampleEntry, writeConfig } from "./proxy-helpers.js";
+import { closeSdk, connectSdk, proxyCli, sampleEntry, writeConfig } from "./proxy-helpers.js";
 
 const quiet = {
   port: 0,
@@ -45,6 +47,30 @@ describe("config files", () => {
       "mcpServers.sample.comand: unknown key comand; did you mean command?",
     );
     file.remove();
+  });
+
+  it("exits 1 on a misspelt auth key instead of serving without auth, naming the key", async () => {
+    const file = writeConfig({
+      mcpServers: { sample: sampleEntry() },
+      auth: { token: [{ name: "ops", token: "typo-token-0123456789abcdef" }] },
+    });
+    const child = spawn(process.execPath, [proxyCli, "--config", file.path, "--port", "0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const [code] = await once(child, "exit");
+    file.remove();
+    expect(code).toBe(1);
+    expect(stderr).toContain("auth.token: unknown key token; did you mean tokens?");
+    expect(stderr).not.toContain("typo-token-0123456789abcdef");
+    expect(stdout).not.toContain("serving MCP");
   });
 
   it("never shows auth tokens to clients in gateway_status", async () => {

@@ -28,6 +28,7 @@ import {
   TelemetryConfigSchema,
 } from "./gateway-config-schema.js";
 import {
+  type AuthConfig,
   AuthConfigSchema,
   ClusterConfigSchema,
   HttpConfigSchema,
@@ -71,10 +72,14 @@ export function parseGatewayConfig(
   if (!result.success) {
     issues.push(...result.error.issues.map(toConfigIssue));
     issues.push(...misspeltKeys(expanded.value));
+    if (typeof expanded.value === "object" && expanded.value !== null) {
+      issues.push(...unknownAccessKeys(expanded.value as Record<string, unknown>));
+    }
     throw new GatewayConfigError(issues, options.source);
   }
   const file = result.data;
   warnings.push(...unknownKeys(expanded.value));
+  issues.push(...accessIssues(expanded.value, file.auth));
 
   const separator = file.namespaceSeparator ?? DEFAULT_NAMESPACE_SEPARATOR;
   try {
@@ -326,6 +331,25 @@ function unknownKeys(value: unknown): string[] {
   for (const [name, entry] of Object.entries((root.profiles ?? {}) as Record<string, unknown>)) {
     check(entry, knownProfile, joinPath("profiles", name));
   }
+  check(root.limits, knownLimits, "limits");
+  return warnings;
+}
+
+/** Every unknown key of the blocks that decide who gets in, with its path. */
+function unknownAccessKeys(root: Record<string, unknown>): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const check = (node: unknown, known: Set<string>, path: string) => {
+    if (typeof node !== "object" || node === null || Array.isArray(node)) return;
+    for (const key of Object.keys(node)) {
+      if (known.has(key)) continue;
+      const suggestion = suggestKey(key, known);
+      const hint = suggestion === undefined ? "" : `; did you mean ${suggestion}?`;
+      issues.push({
+        path: joinPath(path, key),
+        message: `unknown key ${key}${hint} (this block decides who gets in, so an unknown key is an error, not ignored)`,
+      });
+    }
+  };
   const auth = root.auth as { tokens?: unknown } | undefined;
   check(auth, knownAuth, "auth");
   if (Array.isArray(auth?.tokens)) {
@@ -333,10 +357,46 @@ function unknownKeys(value: unknown): string[] {
       check(entry, knownToken, joinPath(joinPath("auth", "tokens"), index));
     });
   }
-  check(root.limits, knownLimits, "limits");
   check(root.http, knownHttp, "http");
   check(root.cluster, knownCluster, "cluster");
-  return warnings;
+  return issues;
+}
+
+/**
+ * What makes the blocks that decide who gets in fail closed: an unknown key in `auth`, its tokens,
+ * `http` or `cluster`; an `auth` block with no token that does not say `disabled: true` (which
+ * would serve without auth); `disabled` beside tokens; two tokens of one name (logs, sessions and
+ * held calls tell callers apart by it).
+ */
+function accessIssues(value: unknown, auth: AuthConfig | undefined): ConfigIssue[] {
+  if (typeof value !== "object" || value === null) return [];
+  const issues = unknownAccessKeys(value as Record<string, unknown>);
+  if (auth === undefined) return issues;
+  const tokens = auth.tokens ?? [];
+  if (auth.disabled === true && tokens.length > 0) {
+    issues.push({
+      path: "auth.disabled",
+      message: "auth is disabled, yet tokens are listed: remove one or the other",
+    });
+  }
+  if (auth.disabled !== true && tokens.length === 0) {
+    issues.push({
+      path: "auth",
+      message:
+        'expected "tokens" with at least one token (or "disabled": true to serve without auth on purpose); an auth block without either would let every client in',
+    });
+  }
+  const seen = new Set<string>();
+  tokens.forEach((token, index) => {
+    if (seen.has(token.name)) {
+      issues.push({
+        path: joinPath(joinPath(joinPath("auth", "tokens"), index), "name"),
+        message: `another token is already named "${token.name}": give each token its own name`,
+      });
+    }
+    seen.add(token.name);
+  });
+  return issues;
 }
 
 function withoutUndefined<T extends object>(

@@ -49,11 +49,65 @@ describe("the proxy's cluster block", () => {
     ).toBe("cluster.replicaId");
   });
 
-  it("suggests the key a typo meant", () => {
-    const { warnings } = parseGatewayConfig({
-      ...servers,
-      cluster: { redis: "redis://h:1", replicaID: "x" },
+  it("refuses a misspelt key, naming the key it meant", () => {
+    expect(issuesOf({ ...servers, cluster: { redis: "redis://h:1", replicaID: "x" } })).toEqual([
+      {
+        path: "cluster.replicaID",
+        message:
+          "unknown key replicaID; did you mean replicaId? (this block decides who gets in, so an unknown key is an error, not ignored)",
+      },
+    ]);
+  });
+});
+
+describe("the blocks that decide who gets in fail closed", () => {
+  const token = { name: "ci", token: "0123456789abcdef-ci" };
+
+  it("refuses a misspelt auth key instead of serving without auth", () => {
+    const issues = issuesOf({ ...servers, auth: { token: [token] } });
+    expect(issues).toContainEqual({
+      path: "auth.token",
+      message:
+        "unknown key token; did you mean tokens? (this block decides who gets in, so an unknown key is an error, not ignored)",
     });
-    expect(warnings).toEqual(["cluster.replicaID: unknown key replicaID; did you mean replicaId?"]);
+    expect(issues.map((issue) => issue.path)).toContain("auth");
+  });
+
+  it("refuses an auth block that yields no token unless it says disabled", () => {
+    expect(issuesOf({ ...servers, auth: {} })[0]?.path).toBe("auth");
+    expect(issuesOf({ ...servers, auth: { tokens: [] } })[0]?.message).toContain(
+      'or "disabled": true to serve without auth on purpose',
+    );
+    expect(parseGatewayConfig({ ...servers, auth: { disabled: true } }).config.auth).toEqual({
+      disabled: true,
+    });
+  });
+
+  it("refuses disabled beside tokens, two tokens of one name and unknown keys of a token", () => {
+    expect(issuesOf({ ...servers, auth: { disabled: true, tokens: [token] } })).toEqual([
+      {
+        path: "auth.disabled",
+        message: "auth is disabled, yet tokens are listed: remove one or the other",
+      },
+    ]);
+    const twice = {
+      ...servers,
+      auth: { tokens: [token, { ...token, token: "fedcba9876543210-x" }] },
+    };
+    expect(issuesOf(twice)).toEqual([
+      {
+        path: "auth.tokens[1].name",
+        message: 'another token is already named "ci": give each token its own name',
+      },
+    ]);
+    expect(
+      issuesOf({ ...servers, auth: { tokens: [{ ...token, profile: ["a"] }] } })[0]?.path,
+    ).toBe("auth.tokens[0].profile");
+  });
+
+  it("refuses unknown keys of http", () => {
+    expect(issuesOf({ ...servers, http: { trustProxies: true } })[0]?.path).toBe(
+      "http.trustProxies",
+    );
   });
 });
