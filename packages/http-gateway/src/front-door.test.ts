@@ -68,3 +68,21 @@ describe("session caps", () => {
     expect((await initialize("alpha")).text).toContain("maximum of 2 sessions");
   });
 });
+
+describe("profile names", () => {
+  it("are looked up among the configured profiles only, never on Object.prototype", async () => {
+    const { router } = await createInMemoryRouter();
+    const gateway = createHttpGateway({ router, keepAliveIntervalMs: 0 });
+    const served = await serveGateway(gateway, router);
+    stops.push(served.stop);
+    for (const name of ["__proto__", "constructor", "toString", "hasOwnProperty"]) {
+      const response = await fetch(new URL(`/mcp/${name}`, served.origin), {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+      });
+      expect([name, response.status]).toEqual([name, 404]);
+      expect(await response.text()).toContain(`unknown profile: ${name}`);
+    }
+  });
+});

@@ -123,7 +123,7 @@ async function admitEntry(
   route: SessionRoute,
   sessionId: string | undefined,
 ): Promise<TokenIdentity | Refusal> {
-  if (route.profile !== undefined && !(route.profile in parts.router.config.profiles)) {
+  if (route.profile !== undefined && !Object.hasOwn(parts.router.config.profiles, route.profile)) {
     return { status: 404, message: `unknown profile: ${route.profile}` };
   }
   // While draining, only sessions already open may go on (answers to sampling, say).

@@ -313,6 +313,14 @@ describe("parseGatewayConfig: profiles", () => {
     ).toThrow(/profiles\.p\.backends\[1\]: expected a key of mcpServers, got "zz"/);
   });
 
+  it("refuses __proto__ as a profile name and keeps names of Object.prototype out of reach", () => {
+    const file = JSON.parse('{"mcpServers": {}, "profiles": {"__proto__": {"backends": []}}}');
+    expect(() => parseGatewayConfig(file)).toThrow(/__proto__ is not a usable profile name/);
+    const { config } = parseGatewayConfig({ mcpServers: {}, profiles: { team: {} } });
+    expect(Object.getPrototypeOf(config.profiles)).toBe(Object.prototype);
+    expect(Object.keys(config.profiles)).toEqual(["team"]);
+  });
+
   it("refuses a profile name outside [A-Za-z0-9_.-]", () => {
     expect(() => parseGatewayConfig({ mcpServers: {}, profiles: { "a b": {} } })).toThrow(
       /profile names may only contain/,

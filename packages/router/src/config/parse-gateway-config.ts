@@ -79,6 +79,15 @@ export function parseGatewayConfig(
   }
   const file = result.data;
   warnings.push(...unknownKeys(expanded.value));
+  // JSON.parse keeps a "__proto__" key as data; the schema's copy drops it without a word.
+  const rawProfiles = (expanded.value as { profiles?: unknown }).profiles;
+  if (
+    typeof rawProfiles === "object" &&
+    rawProfiles !== null &&
+    Object.hasOwn(rawProfiles, "__proto__")
+  ) {
+    issues.push({ path: "profiles.__proto__", message: "__proto__ is not a usable profile name" });
+  }
   issues.push(...accessIssues(expanded.value, file.auth));
 
   const separator = file.namespaceSeparator ?? DEFAULT_NAMESPACE_SEPARATOR;

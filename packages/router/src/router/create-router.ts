@@ -146,7 +146,7 @@ export function createRouter(options: RouterOptions): Router {
   );
   modernFronts = fronts;
   const checkProfile = (profile: string | undefined) => {
-    if (profile !== undefined && !(profile in state.config.profiles))
+    if (profile !== undefined && !Object.hasOwn(state.config.profiles, profile))
       throw new UnknownProfileError(profile);
   };
 

@@ -49,7 +49,11 @@ export class SessionCatalogue {
   /** The profile in force (read on each use, so a reload applies). */
   profile(): ProfileConfig | undefined {
     if (this.#profileName === undefined) return undefined;
-    return this.#state.config.profiles[this.#profileName] ?? { backends: [], tools: {} };
+    const { profiles } = this.#state.config;
+    // Own keys only: a name such as "constructor" must not find Object.prototype's.
+    return Object.hasOwn(profiles, this.#profileName)
+      ? (profiles[this.#profileName] as ProfileConfig)
+      : { backends: [], tools: {} };
   }
 
   /** The profile's filter of exposed tool names, if it has one. */
