@@ -14,6 +14,7 @@ import {
 import type { Transport } from "@patchbay/jsonrpc-core";
 import {
   type BackendConfig,
+  createBackendLogSink,
   createRouter,
   type ParsedGatewayConfig,
   parseGatewayConfig,
@@ -98,8 +99,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           log,
         );
   const feed = createCallFeed();
+  // Backends running, down (why, and their last stderr lines), restarting or given up: logged.
   const telemetry = await createProxyTelemetry(routerConfig.telemetry, options.configPath, log, [
     callFeedSink(feed.sink),
+    createBackendLogSink(log),
   ]);
   // Lines up to a result of limits.maxResultBytes and its envelope, unless a backend says otherwise.
   const connect = createBackendTransportFactory({
