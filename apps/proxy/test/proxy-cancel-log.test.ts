@@ -81,4 +81,44 @@ describe("a call the client cancels", () => {
     await client.close();
     await expectOneCancelledLine(proxy, cancelledAfter);
   }, 30_000);
+
+  it("is logged once as cancelled when a modern (2026-07-28) client closes the call's stream", async () => {
+    const proxy = await startTestProxy({ mcpServers: { sample: sampleEntry() } });
+    cleanups.push(() => proxy.stop());
+    const controller = new AbortController();
+    const startedAt = performance.now();
+    const response = await fetch(proxy.url, {
+      method: "POST",
+      signal: controller.signal,
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "sample__long_task",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: {
+          name: "sample__long_task",
+          arguments: { steps: 1, stepMs: 60_000 },
+          _meta: {
+            progressToken: "p1",
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        },
+      }),
+    });
+    // The first progress report streams: the call runs at the backend; close its stream now.
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    const cancelledAfter = performance.now() - startedAt;
+    controller.abort();
+    await reader.cancel().catch(() => {});
+    await expectOneCancelledLine(proxy, cancelledAfter);
+  }, 30_000);
 });
