@@ -4,6 +4,7 @@ import type { Readable, Writable } from "node:stream";
 import { createBackendTransportFactory } from "@patchbay/backend-transports";
 import {
   collectConfigSecrets,
+  createBackendLogSink,
   createRouter,
   type GatewayConfig,
   GatewayConfigError,
@@ -18,7 +19,6 @@ import {
   type Redact,
 } from "@patchbay/telemetry";
 import { createStdioServerTransport } from "@patchbay/transport-stdio";
-import { createBackendLogSink } from "./backend-log-sink.js";
 import { loadConfigFile } from "./load-config-file.js";
 import { createRedactingLogger, type Logger } from "./logger.js";
 

@@ -47,6 +47,13 @@ describe("loadConfigFile", () => {
     expect((await issuesOf(path))[0]?.message).toMatch(/^not valid JSON/);
   });
 
+  it("locates invalid JSON by line and column", async () => {
+    const path = file("gateway.json", '{\n  "mcpServers": {\n    "a": { "command": yes }\n  }\n}');
+    expect((await issuesOf(path))[0]?.message).toBe(
+      "not valid JSON at line 3, column 23: Unexpected token 'y'",
+    );
+  });
+
   it("reports invalid YAML", async () => {
     expect((await issuesOf(file("gateway.yaml", "mcpServers: [\n")))[0]?.message).toMatch(
       /^not valid YAML/,

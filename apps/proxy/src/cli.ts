@@ -111,16 +111,27 @@ async function main(): Promise<number> {
     proxy.log.info("stopped");
     return 0;
   } catch (error) {
-    const known =
-      error instanceof GatewayConfigError ||
-      error instanceof AuthRequiredError ||
-      // From @patchbay/cluster-redis, which is loaded only with a cluster: matched by its code.
-      (error as { code?: unknown }).code === "REDIS_UNREACHABLE";
-    process.stderr.write(
-      `patchbay-proxy: ${known ? (error as Error).message : String((error as Error).stack ?? error)}\n`,
-    );
+    process.stderr.write(`patchbay-proxy: ${describeStartFailure(error)}\n`);
     return 1;
   }
+}
+
+/** One clear line for the failures an operator fixes (config, auth, Redis, a port in use); else the stack. */
+function describeStartFailure(error: unknown): string {
+  const { code, address, port } = (error ?? {}) as {
+    code?: unknown;
+    address?: unknown;
+    port?: unknown;
+  };
+  if (code === "EADDRINUSE") {
+    return `port ${String(port)} on ${String(address)} is in use; pass --port <another port> (0 picks a free one)`;
+  }
+  const known =
+    error instanceof GatewayConfigError ||
+    error instanceof AuthRequiredError ||
+    // From @patchbay/cluster-redis, which is loaded only with a cluster: matched by its code.
+    code === "REDIS_UNREACHABLE";
+  return known ? (error as Error).message : String((error as Error).stack ?? error);
 }
 
 // Exit explicitly: a backend transport or timer left behind must not keep the proxy alive.

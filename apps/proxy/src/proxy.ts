@@ -14,6 +14,7 @@ import {
 import type { Transport } from "@patchbay/jsonrpc-core";
 import {
   type BackendConfig,
+  createBackendLogSink,
   createRouter,
   type ParsedGatewayConfig,
   parseGatewayConfig,
@@ -98,8 +99,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           log,
         );
   const feed = createCallFeed();
+  // Backends running, down (why, and their last stderr lines), restarting or given up: logged.
   const telemetry = await createProxyTelemetry(routerConfig.telemetry, options.configPath, log, [
     callFeedSink(feed.sink),
+    createBackendLogSink(log),
   ]);
   // Lines up to a result of limits.maxResultBytes and its envelope, unless a backend says otherwise.
   const connect = createBackendTransportFactory({
@@ -167,21 +170,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // so a client never sends on a connection the proxy is closing.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
-  await new Promise<void>((resolvePromise, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 8080, host, () => {
-      server.off("error", reject);
-      resolvePromise();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  const url = new URL(`http://${shownHost}:${address.port}/mcp`);
-  log.info(`listening on ${url.href}`);
-  (options.print ?? ((text) => process.stdout.write(text)))(
-    startupBanner(url, Object.keys(routerConfig.profiles), decision.tokens !== undefined),
-  );
-
   let stopping: Promise<void> | undefined;
   function stop(stopOptions: { readonly drainTimeoutMs?: number } = {}): Promise<void> {
     stopping ??= (async () => {
@@ -197,5 +185,27 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     })();
     return stopping;
   }
+  // A port in use (EADDRINUSE, with its address and port) stops what started, then rejects.
+  await listen(server, options.port ?? 8080, host).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = new URL(`http://${shownHost}:${address.port}/mcp`);
+  log.info(`listening on ${url.href}`);
+  (options.print ?? ((text) => process.stdout.write(text)))(
+    startupBanner(url, Object.keys(routerConfig.profiles), decision.tokens !== undefined),
+  );
   return { url, router, gateway, dashboard, server, log, stop };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolvePromise, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolvePromise();
+    });
+  });
 }

@@ -47,6 +47,20 @@ describe("bearer tokens", () => {
     });
   });
 
+  it("logs the 401 as a missing or invalid bearer token, and never the token sent", async () => {
+    const isRefusal = (message: string) => (line: string) => {
+      const entry = JSON.parse(line) as { kind?: string; status?: unknown; message?: string };
+      return entry.kind === "http" && entry.status === 401 && entry.message === message;
+    };
+    await postJson(proxy.url, listTools);
+    await proxy.waitForLog(isRefusal("missing bearer token"));
+    const wrong = "wrong-token-0123456789abcdef";
+    await postJson(proxy.url, listTools, { authorization: `Bearer ${wrong}` });
+    await proxy.waitForLog(isRefusal("invalid bearer token"));
+    expect(proxy.logs.join("")).not.toContain(wrong);
+    expect(proxy.logs.join("")).not.toContain("bearer [REDACTED]");
+  });
+
   it("answers a wrong token with 401 invalid_token", async () => {
     const answer = await postJson(proxy.url, listTools, { authorization: `Bearer ${ADMIN}x` });
     expect(answer.status).toBe(401);

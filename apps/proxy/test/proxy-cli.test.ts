@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { closeSdk, connectSdk, proxyCli, sampleEntry, writeConfig } from "./proxy-helpers.js";
 
@@ -90,6 +91,29 @@ describe("patchbay-proxy", () => {
     const [code] = await once(child, "exit");
     expect(code).toBe(1);
     expect(stderr).toContain("refusing to serve 0.0.0.0 without auth");
+  });
+
+  it("says in one line that its port is in use, and exits 1", async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const { port } = holder.address() as { port: number };
+    try {
+      const child = spawn(process.execPath, [proxyCli, "--port", String(port)], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const [code] = await once(child, "close");
+      expect(code).toBe(1);
+      expect(stderr).toContain(
+        `patchbay-proxy: port ${port} on 127.0.0.1 is in use; pass --port <another port> (0 picks a free one)\n`,
+      );
+      expect(stderr).not.toMatch(/EADDRINUSE|\n\s+at /);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 
   it("on SIGTERM lets a call in flight finish, then exits 0", async () => {

@@ -73,6 +73,17 @@ describe("config files", () => {
     expect(stdout).not.toContain("serving MCP");
   });
 
+  it("locates broken JSON by line and column, after comments and trailing commas", async () => {
+    const file = writeConfig(
+      '{\n  // the backends\n  "mcpServers": {\n    "sample": { "command": "x", },\n    "other" { "command": "y" }\n  }\n}',
+      "proxy.jsonc",
+    );
+    await expect(startProxy({ ...quiet, configPath: file.path })).rejects.toThrow(
+      "not valid JSON at line 5, column 13: Unexpected token '{'",
+    );
+    file.remove();
+  });
+
   it("never shows auth tokens to clients in gateway_status", async () => {
     const token = "status-token-0123456789abcdef";
     const file = writeConfig({

@@ -37,6 +37,8 @@ export interface TestProxy {
   readonly proxy: RunningProxy;
   readonly url: URL;
   readonly logs: string[];
+  /** Resolves with the first log line, written already or later, that `matches` accepts. */
+  waitForLog(matches: (line: string) => boolean): Promise<string>;
   /** A URL on the proxy, such as `/mcp/team`. */
   at(path: string): URL;
   stop(): Promise<void>;
@@ -53,6 +55,21 @@ export async function startTestProxy(
 ): Promise<TestProxy> {
   const file = writeConfig(config);
   const logs: string[] = [];
+  const waiters = new Set<(line: string) => void>();
+  const waitForLog = (matches: (line: string) => boolean) =>
+    new Promise<string>((resolve) => {
+      const found = logs.find(matches);
+      if (found !== undefined) {
+        resolve(found);
+        return;
+      }
+      const waiter = (line: string) => {
+        if (!matches(line)) return;
+        waiters.delete(waiter);
+        resolve(line);
+      };
+      waiters.add(waiter);
+    });
   try {
     const proxy = await startProxy({
       configPath: file.path,
@@ -60,7 +77,10 @@ export async function startTestProxy(
       version: "0.0.0-test",
       environment: options.environment ?? {},
       logFormat: options.logFormat ?? "json",
-      writeLog: (line) => logs.push(line),
+      writeLog: (line) => {
+        logs.push(line);
+        for (const waiter of [...waiters]) waiter(line);
+      },
       print: () => {},
       ...(options.onBackendTransport ? { onBackendTransport: options.onBackendTransport } : {}),
     });
@@ -68,6 +88,7 @@ export async function startTestProxy(
       proxy,
       url: proxy.url,
       logs,
+      waitForLog,
       at: (path) => new URL(path, proxy.url),
       async stop() {
         await proxy.stop({ drainTimeoutMs: 1_000 });

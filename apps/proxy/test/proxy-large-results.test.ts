@@ -45,6 +45,23 @@ describe("limits.maxResponseBytes", () => {
   });
 });
 
+describe("a 50 MB result with the default limits", () => {
+  it("passes through the proxy, as it does through the stdio gateway", async () => {
+    const proxy = await startTestProxy({
+      mcpServers: { sample: sampleEntry({ timeoutMs: 120_000 }) },
+    });
+    cleanups.push(() => proxy.stop());
+    const connected = await connectSdk(proxy.url);
+    cleanups.push(() => closeSdk(connected));
+    const result = await connected.client.callTool(
+      { name: "sample__large_result", arguments: { bytes: 50 * MB } },
+      undefined,
+      { timeout: 120_000 },
+    );
+    expect(textOf(result) === pattern(50 * MB)).toBe(true);
+  }, 120_000);
+});
+
 describe("a 50 MB result through a real proxy process", () => {
   it("arrives whole as one JSON answer with limits.maxResponseBytes raised", async () => {
     const url = await startCli(cleanups, {

@@ -60,9 +60,20 @@ async function main(): Promise<void> {
   });
 }
 
+/** One line for a port taken by another process; else the error with its stack. */
+function describeFailure(error: unknown): string {
+  const { code, address, port } = (error ?? {}) as {
+    code?: unknown;
+    address?: unknown;
+    port?: unknown;
+  };
+  if (code === "EADDRINUSE") {
+    return `port ${String(port)} on ${String(address)} is in use; pass --port <another port> (0 picks a free one)`;
+  }
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
 main().catch((error: unknown) => {
-  process.stderr.write(
-    `patchbay-sample-backend: ${error instanceof Error ? error.stack : String(error)}\n`,
-  );
+  process.stderr.write(`patchbay-sample-backend: ${describeFailure(error)}\n`);
   process.exit(1);
 });

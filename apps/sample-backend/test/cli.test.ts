@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
@@ -29,6 +30,25 @@ describe("patchbay-sample-backend", () => {
   it("prints its version for --version and exits 0", async () => {
     expect(await runBin(["--version"])).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
   });
+
+  it.each([["http"], ["sse"], ["ws"]])(
+    "says in one line that its port is in use over %s, and exits 1",
+    async (transport) => {
+      const holder = createServer();
+      await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+      const { port } = holder.address() as { port: number };
+      try {
+        const outcome = await runBin(["--transport", transport, "--port", String(port)]);
+        expect(outcome).toEqual({
+          code: 1,
+          stdout: "",
+          stderr: `patchbay-sample-backend: port ${port} on 127.0.0.1 is in use; pass --port <another port> (0 picks a free one)\n`,
+        });
+      } finally {
+        await new Promise((resolve) => holder.close(resolve));
+      }
+    },
+  );
 
   it("names a bad argument on stderr, with the usage, and exits 2", async () => {
     const outcome = await runBin(["--verbose"]);

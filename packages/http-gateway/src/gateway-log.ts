@@ -9,8 +9,11 @@ export interface GatewayLogEntry {
   readonly backend?: string;
   /** The tool (or prompt) name of `tools/call` (`prompts/get`). */
   readonly tool?: string;
-  /** HTTP status, `ok`, or a JSON-RPC error code. */
-  readonly status: number | "ok";
+  /**
+   * HTTP status, `ok`, `cancelled` (the client cancelled the request: `durationMs` is the time until
+   * the cancel), or a JSON-RPC error code.
+   */
+  readonly status: number | "ok" | "cancelled";
   readonly durationMs: number;
   readonly traceId?: string;
   /** The name of the token (never the token). */

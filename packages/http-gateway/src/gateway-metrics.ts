@@ -4,8 +4,8 @@ import type { MetricRegistry } from "@patchbay/telemetry";
 export interface GatewayMetrics {
   /** A request refused by the gateway (status), and by which rate limit when one. */
   refused(status: number, limitedBy?: "address" | "token"): void;
-  /** A JSON-RPC request answered (`ok` or its error code). */
-  rpc(method: string, status: "ok" | number): void;
+  /** A JSON-RPC request answered (`ok` or its error code) or cancelled by its client. */
+  rpc(method: string, status: "ok" | "cancelled" | number): void;
 }
 
 /**

@@ -27,12 +27,16 @@ export interface HttpGatewayLimits {
   /**
    * Streamable HTTP: most bytes of JSON-RPC responses answering one POST; a response that would
    * pass it is replaced by a -32012 error naming the limit (`maxResponseBytes` of
-   * `@patchbay/transport-http`). Default 16 MiB.
+   * `@patchbay/transport-http`). Default `maxResultBytes` plus 1 MiB (65 MiB), so that any result
+   * `maxResultBytes` lets through fits with its envelope.
    */
   readonly maxResponseBytes?: number | undefined;
   /** Requests in one plain JSON-RPC batch. Default 100. */
   readonly maxBatchSize?: number | undefined;
 }
+
+/** Room for a response's envelope around a result: the default `maxResponseBytes` is `maxResultBytes` plus this. */
+export const RESPONSE_ENVELOPE_BYTES = 1024 * 1024;
 
 /** The limits with defaults applied. */
 export type ResolvedLimits = { readonly [Key in keyof HttpGatewayLimits]-?: number };
@@ -46,7 +50,7 @@ export const DEFAULT_HTTP_GATEWAY_LIMITS: ResolvedLimits = {
   sessionIdleTtlMs: 30 * 60_000,
   requestTimeoutMs: 10 * 60_000,
   maxResultBytes: 64 * 1024 * 1024,
-  maxResponseBytes: 16 * 1024 * 1024,
+  maxResponseBytes: 64 * 1024 * 1024 + RESPONSE_ENVELOPE_BYTES,
   maxBatchSize: 100,
 };
 
@@ -89,5 +93,8 @@ export function resolveLimits(limits: HttpGatewayLimits = {}): ResolvedLimits {
   // Unset, it follows `maxSessions` (the loop set that): one identity may use every session.
   resolved.maxSessionsPerIdentity =
     limits.maxSessionsPerIdentity ?? (resolved.maxSessions as number);
+  // Unset, it follows `maxResultBytes`: a result that limit lets through is never refused here.
+  resolved.maxResponseBytes =
+    limits.maxResponseBytes ?? (resolved.maxResultBytes as number) + RESPONSE_ENVELOPE_BYTES;
   return resolved as ResolvedLimits;
 }

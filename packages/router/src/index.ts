@@ -115,6 +115,12 @@ export {
   type WireErrorObject,
 } from "./errors/map-error.js";
 export {
+  type BackendLogger,
+  type BackendLogLine,
+  createBackendLogSink,
+  describeBackendEvent,
+} from "./lifecycle/backend-log-sink.js";
+export {
   createRestartPolicy,
   DEFAULT_RESTART_POLICY,
   type RestartDecision,

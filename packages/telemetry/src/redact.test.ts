@@ -11,6 +11,15 @@ describe("redact", () => {
     });
   });
 
+  it("leaves the prose 'bearer token' alone but masks a credential that starts with 'token'", () => {
+    expect(redact("missing bearer token")).toBe("missing bearer token");
+    expect(redact("Bearer tokens are checked")).toBe("Bearer tokens are checked");
+    expect(redact("Bearer token.abc-123")).toBe(`Bearer ${REDACTED}`);
+    expect(redact("Bearer tokenXYZ")).toBe(`Bearer ${REDACTED}`);
+    expect(redact("Bearer token=")).toBe(`Bearer ${REDACTED}`);
+    expect(redact("Authorization: Bearer token")).toBe(`Authorization: Bearer ${REDACTED}`);
+  });
+
   it("masks Basic credentials but leaves prose alone", () => {
     expect(redact("Basic dXNlcjpwYXNzd29yZA==")).toBe(`Basic ${REDACTED}`);
     expect(redact("Basic setup done")).toBe("Basic setup done");

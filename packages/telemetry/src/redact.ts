@@ -59,8 +59,10 @@ export const DEFAULT_SECRET_KEYS: readonly string[] = [
 ];
 
 // RFC 6750 section 2.1 b64token, plus Basic credentials (RFC 7617) which are just as secret.
-// Basic needs 8+ characters so prose such as "Basic setup" survives.
-const schemePattern = /\b(?:(Bearer)\s+[A-Za-z0-9\-._~+/]+=*|(Basic)\s+[A-Za-z0-9+/]{8,}=*)/gi;
+// Basic needs 8+ characters so prose such as "Basic setup" survives; so does the prose "bearer
+// token(s)" (the word alone, not a credential that starts with it, such as `token.abc`).
+const schemePattern =
+  /\b(?:(Bearer)\s+(?!tokens?(?![A-Za-z0-9\-._~+/=]))[A-Za-z0-9\-._~+/]+=*|(Basic)\s+[A-Za-z0-9+/]{8,}=*)/gi;
 const schemeHint = /bearer|basic/i;
 // Credentials in URLs: the user info (`https://user:pass@host`) and the values of query parameters
 // whose name sounds secret (`?api_key=...`). Written so that no input makes them backtrack: user

@@ -64,6 +64,11 @@ export type StdioExitDetails = {
   readonly exitCode: number | null;
   /** The signal that ended it, or null. */
   readonly signal: NodeJS.Signals | null;
+  /**
+   * The last lines it wrote to stderr (at most 5, each cut to 240 characters), oldest first; empty
+   * when its stderr is `"inherit"` or `"ignore"`.
+   */
+  readonly stderrTail: readonly string[];
 };
 
 /** A stdio client transport: a Transport plus facts about the child process. */

@@ -16,6 +16,7 @@ import { FrameWriter } from "./frame-writer.js";
 import { readRelatedRequest } from "./related-request-meta.js";
 import { describeSpawnFailure } from "./spawn-failure.js";
 import { createPrefixedStderrHandler, createStderrLineSplitter } from "./stderr-handler.js";
+import { StderrTail } from "./stderr-tail.js";
 import {
   DEFAULT_GRACE_PERIOD_MS,
   type SpawnFunction,
@@ -54,6 +55,7 @@ class ChildProcessTransport implements StdioClientTransport {
   #closeRequested = false;
   #failure: TransportError | undefined;
   readonly #exit = new ChildExit();
+  readonly #stderrTail = new StderrTail();
   #closeEmitted: Promise<void>;
   #resolveCloseEmitted!: () => void;
 
@@ -170,7 +172,10 @@ class ChildProcessTransport implements StdioClientTransport {
       { maxLineBytes: options.maxLineBytes, relayLargeResults: options.relayLargeResults },
     );
     if (typeof stderr === "function" && child.stderr !== null) {
-      const splitter = createStderrLineSplitter(stderr);
+      const splitter = createStderrLineSplitter((line) => {
+        this.#stderrTail.push(line);
+        stderr(line);
+      });
       child.stderr.on("data", (chunk: Uint8Array) => splitter.push(chunk));
       child.stderr.on("end", () => splitter.end());
       child.stderr.on("error", () => {});
@@ -311,6 +316,7 @@ class ChildProcessTransport implements StdioClientTransport {
       pid: this.#child?.pid,
       exitCode: this.#exit.status?.exitCode ?? null,
       signal: this.#exit.status?.signal ?? null,
+      stderrTail: this.#stderrTail.lines,
     };
   }
 

@@ -156,6 +156,18 @@ describe("stdio client transport with a misbehaving child", () => {
     expect(detailsOf(await events.closed)).toMatchObject({ exitCode: 0, signal: null });
   });
 
+  it("closes with the last 5 stderr lines, each cut to 240 characters, in the exit details", async () => {
+    const { transport, events } = peer("stderr-then-exit");
+    await transport.start();
+    const event = await events.closed;
+    expect(event.initiator).toBe("error");
+    expect(detailsOf(event)).toMatchObject({
+      exitCode: 3,
+      signal: null,
+      stderrTail: ["line 4", "line 5", "line 6", "line 7", `${"x".repeat(240)}…`],
+    });
+  });
+
   it("rejects a send to a child that closed its stdin with a TransportError naming it", async () => {
     const { transport, events } = peer("close-stdin", SHORT_GRACE);
     await transport.start();

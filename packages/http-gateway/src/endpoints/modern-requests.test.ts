@@ -90,6 +90,27 @@ describe("modern requests and limits.requestTimeoutMs", () => {
     expect(calls[0]?.signal.aborted).toBe(true);
   });
 
+  it("reports a request whose client closed its stream once, as cancelled at that time", async () => {
+    const { clock, calls, client, call, ends } = setUp(0);
+    const answered = call(11);
+    await Promise.resolve();
+    clock.advance(120);
+    client.abort(new Error("client closed the stream"));
+    clock.advance(30);
+    calls[0]?.answer({ jsonrpc: "2.0", id: 11, error: { code: -32000, message: "cancelled" } });
+    await answered;
+    expect(ends).toEqual([
+      {
+        method: "tools/call",
+        name: "slow",
+        status: "cancelled",
+        backend: undefined,
+        durationMs: 120,
+        traceId: undefined,
+      },
+    ]);
+  });
+
   it("sets no timer when requestTimeoutMs is 0", async () => {
     const { clock, calls, call } = setUp(0);
     void call(10);

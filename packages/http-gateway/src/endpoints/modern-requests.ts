@@ -49,6 +49,7 @@ export function modernRequests(
     async handle(message, context) {
       const owner = (context.info.extra?.authInfo as TokenIdentity | undefined) ?? ANONYMOUS;
       const startedAt = options.clock.now();
+      const cancelledAt = whenAborted(context.signal, options.clock);
       const answer = await withinRequestTimeout(message, context.signal, options, (signal) =>
         answerHereOrThere(endpoint, options.relay, profile, message, {
           ...context,
@@ -56,25 +57,63 @@ export function modernRequests(
           caller: owner.name,
         }),
       );
-      if (answer === undefined) return undefined;
-      const checked = limitResult(answer, options.maxResultBytes);
-      const params = (message.params ?? {}) as { name?: unknown };
-      const data = ("error" in checked ? checked.error.data : undefined) as
-        | { backend?: unknown }
-        | undefined;
-      options.onRequestEnd(
-        {
-          method: message.method,
-          name: typeof params.name === "string" ? params.name : undefined,
-          status: "error" in checked ? checked.error.code : "ok",
-          backend: typeof data?.backend === "string" ? data.backend : undefined,
-          durationMs: options.clock.now() - startedAt,
-          traceId: undefined,
-        },
-        owner,
+      const checked =
+        answer === undefined ? undefined : limitResult(answer, options.maxResultBytes);
+      const end = requestEndOf(
+        message,
+        checked,
+        { startedAt, cancelledAt: cancelledAt() },
+        options.clock,
       );
+      if (end !== undefined) options.onRequestEnd(end, owner);
       return checked;
     },
+  };
+}
+
+/**
+ * How a modern request ended, for the log and metrics: `cancelled` at the time the client closed
+ * its stream (once, whatever answer follows), else its answer's outcome; undefined without either.
+ */
+function requestEndOf(
+  message: JSONRPCRequest | JSONRPCNotification,
+  checked: JSONRPCResponse | undefined,
+  times: { readonly startedAt: number; readonly cancelledAt: number | undefined },
+  clock: Clock,
+): FrontRequestEnd | undefined {
+  const params = (message.params ?? {}) as { name?: unknown };
+  const name = typeof params.name === "string" ? params.name : undefined;
+  const base = { method: message.method, name, traceId: undefined };
+  if (times.cancelledAt !== undefined && "id" in message) {
+    const durationMs = times.cancelledAt - times.startedAt;
+    return { ...base, status: "cancelled", backend: undefined, durationMs };
+  }
+  if (checked === undefined) return undefined;
+  const data = ("error" in checked ? checked.error.data : undefined) as
+    | { backend?: unknown }
+    | undefined;
+  return {
+    ...base,
+    status: "error" in checked ? checked.error.code : "ok",
+    backend: typeof data?.backend === "string" ? data.backend : undefined,
+    durationMs: clock.now() - times.startedAt,
+  };
+}
+
+/** The time `signal` was aborted, once it was (read after the request settled). */
+function whenAborted(signal: AbortSignal, clock: Clock): () => number | undefined {
+  if (signal.aborted) {
+    const at = clock.now();
+    return () => at;
+  }
+  let at: number | undefined;
+  const record = () => {
+    at = clock.now();
+  };
+  signal.addEventListener("abort", record, { once: true });
+  return () => {
+    signal.removeEventListener("abort", record);
+    return at;
   };
 }
 

@@ -109,6 +109,39 @@ describe("guardFrontTransport", () => {
     expect(toClient.map((frame) => (frame as { id: number }).id)).toEqual([4, 5]);
   });
 
+  it("ends a request the client cancels once, as cancelled after the time until the cancel", async () => {
+    const { clock, client, guarded, ends, toClient, toRouter, arrived } = await setUp();
+    await client.send({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "slow" } });
+    await arrived(toRouter, 1);
+    clock.advance(250);
+    const cancel = {
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: 6 },
+    } as const;
+    await client.send(cancel);
+    await arrived(toRouter, 2);
+    expect(toRouter[1]).toEqual(cancel);
+    expect(ends).toEqual([
+      expect.objectContaining({
+        method: "tools/call",
+        name: "slow",
+        status: "cancelled",
+        durationMs: 250,
+      }),
+    ]);
+    expect(guarded.pending).toBe(0);
+    // A late answer is dropped, and closing logs nothing more.
+    await guarded.send({ jsonrpc: "2.0", id: 6, error: { code: -32800, message: "cancelled" } });
+    await client.send({ jsonrpc: "2.0", id: 7, method: "ping" });
+    await arrived(toRouter, 3);
+    await guarded.send({ jsonrpc: "2.0", id: 7, result: {} });
+    await arrived(toClient, 1);
+    expect(toClient.map((frame) => (frame as { id: number }).id)).toEqual([7]);
+    await guarded.close();
+    expect(ends.map((end) => end.status)).toEqual(["cancelled", "ok"]);
+  });
+
   describe("maxResultBytes", () => {
     /** A result as a relay keeps it (decoded from a stdio line with `relayLargeResults`). */
     const relayedResult = (text: string): unknown => decodeRelayedResult(text, { id: 9 }).result;

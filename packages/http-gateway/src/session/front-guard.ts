@@ -30,8 +30,8 @@ export interface FrontRequestEnd {
   readonly method: string;
   /** `params.name` of `tools/call` and `prompts/get`. */
   readonly name: string | undefined;
-  /** `ok`, or the JSON-RPC error code. */
-  readonly status: "ok" | number;
+  /** `ok`, `cancelled` (the client sent `notifications/cancelled` for it), or the JSON-RPC error code. */
+  readonly status: "ok" | "cancelled" | number;
   /** `error.data.backend` of an error, when the router named one. */
   readonly backend: string | undefined;
   readonly durationMs: number;
@@ -45,7 +45,7 @@ export interface FrontGuardOptions {
   /** A result whose JSON is larger fails that call with -32012 (`ResponseTooLarge`). */
   readonly maxResultBytes: number;
   readonly clock: Clock;
-  /** Called once per answered request. */
+  /** Called once per request: answered, timed out, cancelled by the client, or cut off by a close. */
   readonly onRequestEnd?: (end: FrontRequestEnd) => void;
 }
 
@@ -156,7 +156,18 @@ class FrontGuard implements GuardedTransport, TransportTap {
     for (const id of [...pending.keys()]) this.#settle(id, CONNECTION_CLOSED_CODE, undefined);
   }
 
-  #settle(id: JSONRPCId, status: "ok" | number, backend: string | undefined): boolean {
+  /**
+   * The client gave up on a request: it ends now, as `cancelled` after the time until the cancel.
+   * The router answers it no more (a late answer would be dropped), nor does the close.
+   */
+  #cancelled(params: unknown): void {
+    const requestId = (params as { requestId?: unknown } | undefined)?.requestId;
+    if (typeof requestId === "string" || typeof requestId === "number") {
+      this.#settle(requestId, "cancelled", undefined);
+    }
+  }
+
+  #settle(id: JSONRPCId, status: FrontRequestEnd["status"], backend: string | undefined): boolean {
     const pending = this.#pending;
     const entry = pending?.get(id);
     if (pending === undefined || entry === undefined) return false;
@@ -200,7 +211,11 @@ class FrontGuard implements GuardedTransport, TransportTap {
   }
 
   #track(message: JSONRPCMessage, info: FrameInfo): JSONRPCMessage {
-    if (!("method" in message) || !("id" in message)) return message;
+    if (!("method" in message)) return message;
+    if (!("id" in message)) {
+      if (message.method === "notifications/cancelled") this.#cancelled(message.params);
+      return message;
+    }
     const params = (message.params ?? {}) as { name?: unknown; _meta?: Record<string, unknown> };
     const headers = (info.extra?.requestInfo as { headers?: Record<string, unknown> } | undefined)
       ?.headers;

@@ -22,6 +22,12 @@ import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { backendUnavailableError } from "../errors/map-error.js";
 import { createRestartPolicy, type RestartPolicy } from "../lifecycle/restart-policy.js";
 import type { BackendListener, ServerToClientMethod } from "./backend-events.js";
+import {
+  type BackendExit,
+  crashOf,
+  describeTransportEnd,
+  type TransportEnd,
+} from "./backend-exit.js";
 import { type CallCause, CallCauses } from "./call-causes.js";
 import { discoverListing, LIST_KINDS, type ListKind } from "./discover-listing.js";
 import {
@@ -223,6 +229,8 @@ export class Backend {
     const clock = this.#deps.clock;
     this.#setStatus(this.#status === "restarting" ? "restarting" : "starting");
     let target: Client | undefined;
+    // Set by the transport's close listener (a holder: control flow does not see that assignment).
+    const ended: { transport: TransportEnd | undefined } = { transport: undefined };
     try {
       const transport = await withinTimeout(
         Promise.resolve(this.#deps.connect(config)),
@@ -230,10 +238,14 @@ export class Backend {
         clock,
         `could not open a transport within ${config.maxTimeoutMs} ms`,
       );
+      // Before the client's own listener: why it ended is known when the client sees it close.
+      transport.onClose((event) => {
+        ended.transport = describeTransportEnd(event) ?? ended.transport;
+      });
       const audience = this.#deps.audience();
       target = this.#createClient(audience);
       const current = target;
-      this.#listen(current, runGeneration);
+      this.#listen(current, runGeneration, () => ended.transport);
       // A transport whose start never settles (an SSE stream that never names its endpoint, say)
       // must not keep the backend "starting" forever.
       const initializeResult = await withinTimeout(
@@ -276,7 +288,8 @@ export class Backend {
       });
       this.#setStatus("running");
     } catch (error) {
-      this.#lastError = describeError(error);
+      // How its process ended says more than the failed request's "connection closed".
+      this.#lastError = ended.transport?.processEnd ?? describeError(error);
       if (target) {
         await withinTimeout(target.close(), config.timeoutMs, clock, "close timed out").catch(
           () => {},
@@ -288,7 +301,10 @@ export class Backend {
         await this.#run();
         return;
       }
-      this.#onExit(`start failed: ${this.#lastError}`);
+      this.#onExit({
+        reason: `start failed: ${this.#lastError}`,
+        stderr: ended.transport?.stderr ?? [],
+      });
     }
   }
 
@@ -311,11 +327,11 @@ export class Backend {
     });
   }
 
-  /** Wires a new client's close and list_changed notifications to this backend. */
-  #listen(current: Client, runGeneration: number): void {
+  /** Wires a new client's close (and why its transport ended) and list_changed notifications. */
+  #listen(current: Client, runGeneration: number, endOf: () => TransportEnd | undefined): void {
     current.onClose(() => {
       if (runGeneration === this.#generation && this.#client === current)
-        this.#onExit("the connection closed");
+        this.#onExit(crashOf(endOf()));
     });
     for (const [kind, method] of LIST_KINDS) {
       current.on(method, () => {
@@ -389,7 +405,8 @@ export class Backend {
     });
   }
 
-  #onExit(reason: string): void {
+  #onExit(exit: BackendExit): void {
+    const { reason, stderr } = exit;
     const wasRunning = this.#status === "running";
     this.#client = undefined;
     this.#listing = undefined;
@@ -407,6 +424,7 @@ export class Backend {
       backend: this.name,
       data: {
         reason,
+        ...(stderr.length === 0 ? {} : { stderr }),
         ...(decision.restart ? { restart_in_ms: decision.delayMs } : { gave_up: decision.reason }),
       },
     });

@@ -35,6 +35,19 @@ describe("parseConfigText", () => {
     expect(error.message).toMatch(/^Invalid config proxy.json:\n- \(file\): not valid JSON/);
   });
 
+  it.each([
+    ['{\n  "a": 1\n  "b": 2\n}', "line 3, column 3: Expected ',' or '}' after property value"],
+    ['{\n  // "a": 1,\n  "b": trux,\n}', "line 3, column 11: Unexpected token 'x'"],
+    ["{\n  /* a\n  b */ nope: 1 }", "line 3, column 8: Expected property name or '}'"],
+    ['{ "a": [1, 2,, 3] }', "line 1, column 14: Unexpected token ','"],
+    ['{\n  "a": "x', "line 2, column 10: Unterminated string"],
+    ["", "line 1, column 1: Unexpected end of JSON input"],
+    ['{ "a": 1 } }', "line 1, column 12: Unexpected non-whitespace character after JSON"],
+  ])("locates broken JSON by line and column: %j", (text, where) => {
+    const error = errorOf(() => parseConfigText(text, "json"));
+    expect(error.issues[0]?.message).toBe(`not valid JSON at ${where}`);
+  });
+
   it("picks YAML for .yaml and .yml, JSON otherwise", () => {
     expect([configFormatOf("a.yaml"), configFormatOf("b.YML"), configFormatOf("c.jsonc")]).toEqual([
       "yaml",

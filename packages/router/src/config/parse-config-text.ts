@@ -1,5 +1,6 @@
 import { parse as parseYaml } from "yaml";
 import { GatewayConfigError } from "./gateway-config-error.js";
+import { jsonErrorIndex, positionAt } from "./json-error-position.js";
 import {
   type ParsedGatewayConfig,
   type ParseGatewayConfigOptions,
@@ -27,23 +28,33 @@ export function parseConfigText(
   try {
     value = format === "yaml" ? parseYaml(text) : JSON.parse(stripJsonComments(text));
   } catch (error) {
-    throw new GatewayConfigError(
-      [
-        {
-          path: "",
-          message: `not valid ${format === "yaml" ? "YAML" : "JSON"}: ${(error as Error).message}`,
-        },
-      ],
-      options.source,
-      { cause: error },
-    );
+    const reason = (error as Error).message;
+    const message =
+      format === "yaml" ? `not valid YAML: ${reason}` : describeJsonError(reason, text);
+    throw new GatewayConfigError([{ path: "", message }], options.source, { cause: error });
   }
   return parseGatewayConfig(value, options);
 }
 
 /**
- * Removes `//` and `/* *\/` comments and trailing commas outside strings (JSONC), keeping line
- * breaks so that JSON.parse positions still point at the right line.
+ * `not valid JSON at line 3, column 5: Expected ',' or '}' after property value`: where the text
+ * breaks by line and column (JSON.parse tells a character position, or nothing).
+ */
+function describeJsonError(reason: string, text: string): string {
+  const stated = /at position (\d+)/.exec(reason)?.[1];
+  const index = stated === undefined ? jsonErrorIndex(stripJsonComments(text)) : Number(stated);
+  const what = reason
+    .replace(/ (?:in JSON )?at position \d+.*$/s, "")
+    .replace(/, .* is not valid JSON$/s, "");
+  if (index === undefined) return `not valid JSON: ${what}`;
+  const { line, column } = positionAt(text, index);
+  return `not valid JSON at line ${line}, column ${column}: ${what}`;
+}
+
+/**
+ * Blanks out `//` and `/* *\/` comments and trailing commas outside strings (JSONC) with spaces,
+ * keeping every other character where it was, so that a position JSON.parse reports in the result
+ * is the same position in `text`.
  */
 export function stripJsonComments(text: string): string {
   let output = "";
@@ -55,7 +66,10 @@ export function stripJsonComments(text: string): string {
       output += text.slice(index, end);
       index = end;
     } else if (character === "/" && text[index + 1] === "/") {
-      while (index < text.length && text[index] !== "\n") index++;
+      const end = text.indexOf("\n", index);
+      const comment = text.slice(index, end === -1 ? text.length : end);
+      output += " ".repeat(comment.length);
+      index += comment.length;
     } else if (character === "/" && text[index + 1] === "*") {
       const end = text.indexOf("*/", index + 2);
       const comment = text.slice(index, end === -1 ? text.length : end + 2);
@@ -96,6 +110,7 @@ function removeTrailingCommas(text: string): string {
       let next = index + 1;
       while (next < text.length && /\s/.test(text[next] as string)) next++;
       if (text[next] === "}" || text[next] === "]") {
+        output += " ";
         index++;
         continue;
       }
