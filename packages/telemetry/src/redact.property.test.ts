@@ -16,7 +16,10 @@ describe("redaction properties", () => {
   });
 
   it("never lets a bearer token through in any surrounding text", () => {
-    const token = fc.stringMatching(/^[A-Za-z0-9\-._~+/]{1,40}=*$/);
+    // The words "token" and "tokens" alone are prose ("missing bearer token"), left as they are.
+    const token = fc
+      .stringMatching(/^[A-Za-z0-9\-._~+/]{1,40}=*$/)
+      .filter((value) => !/^tokens?$/i.test(value));
     fc.assert(
       fc.property(token, fc.string(), (value, prefix) => {
         const output = createRedactor()(`${prefix} Bearer ${value}`);
