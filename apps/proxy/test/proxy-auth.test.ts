@@ -143,9 +143,22 @@ describe("session ownership", () => {
       body: JSON.stringify(listTools),
     });
     expect(foreign.status).toBe(404);
-    expect(await foreign.json()).toMatchObject({
-      error: { code: -32013, message: "session not found" },
+    const foreignBody = await foreign.json();
+    expect(foreignBody).toMatchObject({ error: { code: -32013, message: "Session not found" } });
+    // Word for word the answer to a session id that nobody holds: no existence oracle.
+    const unknown = await fetch(proxy.at("/mcp/team"), {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${TEAM_TWO}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": "0123456789abcdef0123456789abcdef",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify(listTools),
     });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual(foreignBody);
     // The owner goes on as before.
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     await client.close();

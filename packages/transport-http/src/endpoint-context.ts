@@ -3,6 +3,7 @@ import {
   HTTP_ERROR_CODE,
   headerValue,
   SESSION_NOT_FOUND_CODE,
+  SESSION_NOT_FOUND_MESSAGE,
   writeJsonError,
 } from "./http-answers.js";
 import type { HasHttpHeaders, HttpResponseSink } from "./http-io.js";
@@ -68,7 +69,7 @@ export function findSession(
   }
   const transport = context.sessions.find(sessionId, identity);
   if (transport === undefined) {
-    writeJsonError(response, 404, SESSION_NOT_FOUND_CODE, "Session not found");
+    writeJsonError(response, 404, SESSION_NOT_FOUND_CODE, SESSION_NOT_FOUND_MESSAGE);
     return undefined;
   }
   transport.touch();

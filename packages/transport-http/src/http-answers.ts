@@ -7,6 +7,12 @@ export const HTTP_ERROR_CODE = ImplementationErrorCode.HttpRequestRefused;
 /** The JSON-RPC code for an unknown or ended session, with HTTP 404 (`SessionNotFound`). */
 export const SESSION_NOT_FOUND_CODE = ImplementationErrorCode.SessionNotFound;
 
+/**
+ * The message of that answer, the same for a session that never existed, one that ended and one
+ * that belongs to another identity, so that it tells nothing about the sessions of others.
+ */
+export const SESSION_NOT_FOUND_MESSAGE = "Session not found";
+
 /** Writes a JSON-RPC error body (id null) with an HTTP status, unless headers were already sent. */
 export function writeJsonError(
   response: HttpResponseSink,

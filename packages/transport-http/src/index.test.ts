@@ -27,6 +27,7 @@ it("exports exactly the documented runtime names", () => {
     "RESPONSE_TOO_LARGE_CODE",
     "ResponseTooLargeError",
     "SESSION_NOT_FOUND_CODE",
+    "SESSION_NOT_FOUND_MESSAGE",
     "SUPPORTED_PROTOCOL_VERSIONS",
     "SessionExpiredError",
     "SessionRegistry",

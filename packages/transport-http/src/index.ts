@@ -27,6 +27,7 @@ export {
   hasContentType,
   headerValue,
   SESSION_NOT_FOUND_CODE,
+  SESSION_NOT_FOUND_MESSAGE,
   writeJsonBody,
   writeJsonError,
 } from "./http-answers.js";

@@ -18,6 +18,7 @@ import {
   type RequestGate,
   readBodyOrRefuse,
   SESSION_NOT_FOUND_CODE,
+  SESSION_NOT_FOUND_MESSAGE,
   SessionRegistry,
   systemClock,
   writeJsonError,
@@ -248,7 +249,7 @@ function findSession<Request>(
   }
   const transport = sessions.find(sessionId, identity);
   if (transport === undefined) {
-    writeJsonError(response, 404, SESSION_NOT_FOUND_CODE, "Session not found");
+    writeJsonError(response, 404, SESSION_NOT_FOUND_CODE, SESSION_NOT_FOUND_MESSAGE);
   }
   return transport;
 }

@@ -1,6 +1,11 @@
 import type { IncomingMessage } from "node:http";
 import { PatchbayErrorCode } from "@patchbay/mcp-types";
-import { headerValue, type OriginGuard, SESSION_NOT_FOUND_CODE } from "@patchbay/transport-http";
+import {
+  headerValue,
+  type OriginGuard,
+  SESSION_NOT_FOUND_CODE,
+  SESSION_NOT_FOUND_MESSAGE,
+} from "@patchbay/transport-http";
 import type { SharedRateLimiter } from "../cluster/cluster.js";
 import { clientAddress } from "./client-address.js";
 import type { RateLimiter } from "./rate-limiter.js";
@@ -98,10 +103,12 @@ export async function admit(
       return rateLimited(byToken.retryAfterSeconds, options.requestsPerMinute, "token");
     }
   }
-  // A session belongs to the token that created it; to any other it does not exist.
+  // A session belongs to the token that created it; to any other it does not exist, answered word
+  // for word as a session id nobody holds (the transports' "Session not found"), so the answer
+  // tells nothing of other tokens' sessions.
   const owner = sessionId === undefined ? undefined : options.ownerOf(sessionId);
   if (owner !== undefined && owner !== identity.name) {
-    return { status: 404, message: "session not found", code: SESSION_NOT_FOUND_CODE };
+    return { status: 404, message: SESSION_NOT_FOUND_MESSAGE, code: SESSION_NOT_FOUND_CODE };
   }
   return identity;
 }

@@ -8,6 +8,7 @@ import {
   headerValue,
   readBody,
   SESSION_NOT_FOUND_CODE,
+  SESSION_NOT_FOUND_MESSAGE,
   writeJsonError,
 } from "@patchbay/transport-http";
 import {
@@ -256,7 +257,7 @@ async function readAndSend(
 }
 
 function notFound(response: ServerResponse): void {
-  writeJsonError(response, 404, SESSION_NOT_FOUND_CODE, "Session not found");
+  writeJsonError(response, 404, SESSION_NOT_FOUND_CODE, SESSION_NOT_FOUND_MESSAGE);
 }
 
 function storeUnavailable(response: ServerResponse): void {
