@@ -1,3 +1,4 @@
+import { get as httpGet } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHttpGateway } from "./http-gateway.js";
 import { createInMemoryRouter } from "./test-support/in-memory-router.js";
@@ -83,6 +84,34 @@ describe("profile names", () => {
       });
       expect([name, response.status]).toEqual([name, 404]);
       expect(await response.text()).toContain(`unknown profile: ${name}`);
+    }
+  });
+});
+
+describe("the paths without a token", () => {
+  function get(origin: URL, path: string, headers: Record<string, string>): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const request = httpGet(new URL(path, origin), { headers }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on("error", reject);
+    });
+  }
+
+  it("refuse a foreign Host or Origin with 403, as the MCP endpoints do (DNS rebinding)", async () => {
+    const { router } = await createInMemoryRouter();
+    const gateway = createHttpGateway({ router, keepAliveIntervalMs: 0 });
+    const served = await serveGateway(gateway, router);
+    stops.push(served.stop);
+    for (const path of ["/", "/healthz", "/readyz", "/metrics"]) {
+      expect([path, await get(served.origin, path, { host: "rebound.example" })]).toEqual([
+        path,
+        403,
+      ]);
+      const origin = { origin: "http://rebound.example" };
+      expect([path, await get(served.origin, path, origin)]).toEqual([path, 403]);
+      expect([path, await get(served.origin, path, {})]).toEqual([path, 200]);
     }
   });
 });

@@ -93,6 +93,8 @@ export function createFrontDoor(parts: FrontDoorParts): (entry: ClientEntry) => 
         return refuse(methodNotAllowed(request, "GET, HEAD"));
       }
       if (!("response" in entry)) return;
+      const foreign = parts.admission.origin(request);
+      if (foreign !== undefined) return refuse(foreign);
       if (route.kind === "index") {
         serveIndex(request, entry.response, parts.index, parts.bearer);
       } else {

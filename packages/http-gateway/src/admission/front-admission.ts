@@ -32,6 +32,11 @@ export interface FrontAdmissionOptions extends OriginGuardOptions {
  * take from the same buckets, so no way in escapes a limit another way in enforces.
  */
 export interface FrontAdmission {
+  /**
+   * Host/Origin alone (403), for the paths that need no token (`/`, `/healthz`, `/readyz`,
+   * `/metrics`): a DNS-rebinding page may not read them either.
+   */
+  origin(request: IncomingMessage): Refusal | undefined;
   /** Host/Origin, address bucket, bearer token, profile, token bucket, session ownership. */
   entry(
     request: IncomingMessage,
@@ -71,6 +76,10 @@ export function createFrontAdmission(options: FrontAdmissionOptions): FrontAdmis
   };
   const frameOptions = { limiter, requestsPerMinute: limits.requestsPerMinute };
   return {
+    origin(request) {
+      const rejection = entryOptions.guard(request);
+      return rejection === undefined ? undefined : { status: 403, message: rejection.message };
+    },
     entry: (request, profile, sessionId) => admit(request, profile, sessionId, entryOptions),
     limitBatches(transport, onRefused) {
       const limitOne = async (frame: Frame, info: FrameInfo) =>
