@@ -145,6 +145,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     tokens: decision.tokens,
     ...originLists,
     trustProxy,
+    secureCookie: http?.secureCookie ?? false,
     cluster,
   });
   const gateway = createHttpGateway({

@@ -125,6 +125,26 @@ describe("the dashboard's login", () => {
     expect(bearer.status).toBe(401);
   });
 
+  it("marks the cookie Secure with http.secureCookie (HTTPS in front)", async () => {
+    const secure = await startTestProxy({
+      mcpServers: { sample: sampleEntry({ start: "lazy" }) },
+      auth: { tokens: [{ name: "admin", token: ADMIN }] },
+      http: { secureCookie: true },
+    });
+    try {
+      const answer = await fetch(secure.at("/dashboard/login"), {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ token: ADMIN }).toString(),
+        redirect: "manual",
+      });
+      expect(answer.status).toBe(303);
+      expect(answer.headers.get("set-cookie")).toMatch(/; HttpOnly; SameSite=Strict; Secure;/);
+    } finally {
+      await secure.stop();
+    }
+  });
+
   it("exchanges a token for an HttpOnly SameSite=Strict cookie that is not the token, until logout", async () => {
     const answer = await login(ADMIN);
     expect(answer.status).toBe(303);

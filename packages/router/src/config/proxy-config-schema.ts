@@ -50,6 +50,8 @@ export const HttpConfigSchema = z.object({
   allowedOrigins: hostList.optional(),
   /** Take the client address from `X-Forwarded-For` (only behind a reverse proxy that sets it). */
   trustProxy: z.boolean().optional(),
+  /** Mark the dashboard's login cookie `Secure` (clients reach the proxy over HTTPS). */
+  secureCookie: z.boolean().optional(),
 });
 
 /**
