@@ -1,0 +1,50 @@
+import { MAX_EVENT_DATA_STRING_LENGTH, MAX_EVENT_FIELD_LENGTH } from "@patchbay/telemetry";
+import { describe, expect, it } from "vitest";
+import { formatGatewayLog, type GatewayLogEntry } from "./gateway-log.js";
+
+const time = new Date("2026-11-29T06:00:00.000Z");
+const huge = "x".repeat(5 * 1024 * 1024);
+
+describe("log lines", () => {
+  it("bound every string a client chooses, so a 5 MB method or tool name makes a short line", () => {
+    const entry: GatewayLogEntry = {
+      kind: "rpc",
+      method: huge,
+      tool: huge,
+      path: `/mcp/${huge}`,
+      status: -32601,
+      durationMs: 1,
+      message: huge,
+    };
+    const line = formatGatewayLog(entry, "json", time);
+    const parsed = JSON.parse(line) as Record<string, string>;
+    expect(parsed.method).toHaveLength(MAX_EVENT_FIELD_LENGTH);
+    expect(parsed.method?.endsWith("…")).toBe(true);
+    expect(parsed.tool).toHaveLength(MAX_EVENT_FIELD_LENGTH);
+    expect(parsed.path).toHaveLength(MAX_EVENT_FIELD_LENGTH);
+    expect(parsed.message).toHaveLength(MAX_EVENT_DATA_STRING_LENGTH);
+    expect(line.length).toBeLessThan(4096);
+    expect(formatGatewayLog(entry, "pretty", time).length).toBeLessThan(4096);
+  });
+
+  it("keep a pretty line one line with one field per value, whatever a method holds", () => {
+    const line = formatGatewayLog(
+      {
+        kind: "rpc",
+        method: 'tools/list\n2026-11-29T06:00:00.000Z rpc forged status=ok "x"',
+        status: "ok",
+        durationMs: 2,
+        client: "ci",
+      },
+      "pretty",
+      time,
+    );
+    expect(line).not.toContain("\n");
+    expect(line).toBe(
+      '2026-11-29T06:00:00.000Z rpc "tools/list\\n2026-11-29T06:00:00.000Z rpc forged status=ok \\"x\\"" status=ok 2ms client=ci',
+    );
+    expect(
+      formatGatewayLog({ kind: "http", method: "GET", status: 404, durationMs: 0 }, "pretty", time),
+    ).toBe("2026-11-29T06:00:00.000Z http GET status=404 0ms");
+  });
+});
