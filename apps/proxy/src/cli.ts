@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { AuthRequiredError } from "@patchbay/http-gateway";
 import { GatewayConfigError } from "@patchbay/router";
+import { portInUseMessage } from "@patchbay/transport-http";
 import { startProxy } from "./proxy.js";
 
 const version = (
@@ -118,14 +119,9 @@ async function main(): Promise<number> {
 
 /** One clear line for the failures an operator fixes (config, auth, Redis, a port in use); else the stack. */
 function describeStartFailure(error: unknown): string {
-  const { code, address, port } = (error ?? {}) as {
-    code?: unknown;
-    address?: unknown;
-    port?: unknown;
-  };
-  if (code === "EADDRINUSE") {
-    return `port ${String(port)} on ${String(address)} is in use; pass --port <another port> (0 picks a free one)`;
-  }
+  const portInUse = portInUseMessage(error);
+  if (portInUse !== undefined) return portInUse;
+  const { code } = (error ?? {}) as { code?: unknown };
   const known =
     error instanceof GatewayConfigError ||
     error instanceof AuthRequiredError ||

@@ -60,20 +60,18 @@ async function main(): Promise<void> {
   });
 }
 
-/** One line for a port taken by another process; else the error with its stack. */
-function describeFailure(error: unknown): string {
-  const { code, address, port } = (error ?? {}) as {
-    code?: unknown;
-    address?: unknown;
-    port?: unknown;
-  };
-  if (code === "EADDRINUSE") {
-    return `port ${String(port)} on ${String(address)} is in use; pass --port <another port> (0 picks a free one)`;
-  }
+/**
+ * One line for a port taken by another process; else the error with its stack. (transport-http is
+ * loaded here, on failure only: a stdio child does not load it at start-up.)
+ */
+async function describeFailure(error: unknown): Promise<string> {
+  const { portInUseMessage } = await import("@patchbay/transport-http");
+  const portInUse = portInUseMessage(error);
+  if (portInUse !== undefined) return portInUse;
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`patchbay-sample-backend: ${describeFailure(error)}\n`);
+main().catch(async (error: unknown) => {
+  process.stderr.write(`patchbay-sample-backend: ${await describeFailure(error)}\n`);
   process.exit(1);
 });

@@ -54,6 +54,7 @@ it("exports exactly the documented runtime names", () => {
     "limitSseEvents",
     "listenLoopback",
     "noRedirects",
+    "portInUseMessage",
     "readBody",
     "readBodyOrRefuse",
     "readSseBody",

@@ -39,7 +39,7 @@ export type {
   HttpResponseSink,
 } from "./http-io.js";
 export { identityOf } from "./identity.js";
-export { type BoundHttpServer, listenLoopback } from "./loopback.js";
+export { type BoundHttpServer, listenLoopback, portInUseMessage } from "./loopback.js";
 export {
   isModernRequest,
   type ModernMessageContext,

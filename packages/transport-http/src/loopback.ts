@@ -37,3 +37,18 @@ export async function listenLoopback(
       }),
   };
 }
+
+/**
+ * The one line a command-line program prints when `listen` failed because another process holds
+ * the port (`EADDRINUSE`), naming the port, the address and what to do; `undefined` for any other
+ * error.
+ */
+export function portInUseMessage(error: unknown): string | undefined {
+  const { code, address, port } = (error ?? {}) as {
+    code?: unknown;
+    address?: unknown;
+    port?: unknown;
+  };
+  if (code !== "EADDRINUSE") return undefined;
+  return `port ${String(port)} on ${String(address)} is in use; pass --port <another port> (0 picks a free one)`;
+}
