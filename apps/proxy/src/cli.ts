@@ -1,7 +1,12 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { AuthRequiredError } from "@patchbay/http-gateway";
+import {
+  AuthRequiredError,
+  OAuthConfigError,
+  OAuthDiscoveryError,
+  OAuthFetchError,
+} from "@patchbay/http-gateway";
 import { GatewayConfigError } from "@patchbay/router";
 import { portInUseMessage } from "@patchbay/transport-http";
 import { startProxy } from "./proxy.js";
@@ -125,6 +130,9 @@ function describeStartFailure(error: unknown): string {
   const known =
     error instanceof GatewayConfigError ||
     error instanceof AuthRequiredError ||
+    error instanceof OAuthConfigError ||
+    error instanceof OAuthDiscoveryError ||
+    error instanceof OAuthFetchError ||
     // From @patchbay/cluster-redis, which is loaded only with a cluster: matched by its code.
     code === "REDIS_UNREACHABLE";
   return known ? (error as Error).message : String((error as Error).stack ?? error);

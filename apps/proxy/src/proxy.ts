@@ -5,10 +5,13 @@ import { createBackendTransportFactory } from "@patchbay/backend-transports";
 import { createCallFeed, createDashboard, type Dashboard } from "@patchbay/dashboard";
 import {
   createHttpGateway,
+  createOAuthVerifier,
   decideAuth,
   type HttpGateway,
   isLoopbackHost,
   type LogFormat,
+  type OAuthConfig,
+  type OAuthVerifier,
   resolveLimits,
 } from "@patchbay/http-gateway";
 import type { Transport } from "@patchbay/jsonrpc-core";
@@ -78,7 +81,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       : await loadProxyConfig(resolve(options.configPath), environment);
   const { auth, limits, http, cluster: clusterConfig, ...routerConfig } = parsed.config;
   const decision = decideAuth(auth, host);
-  const secrets = (auth?.tokens ?? []).flatMap((entry) => (entry.token ? [entry.token] : []));
+  const oauth = decision.oauth === undefined ? undefined : await startOAuth(decision.oauth, parsed);
+  const secrets = [
+    ...(auth?.tokens ?? []).flatMap((entry) => (entry.token ? [entry.token] : [])),
+    ...(oauth?.config.introspection === undefined ? [] : [oauth.config.introspection.clientSecret]),
+  ];
   const redact = createRedactor({ secretValues: secrets });
   const log = createProxyLog(options.logFormat ?? "pretty", redact, options.writeLog);
   for (const warning of parsed.warnings) log.warn(warning);
@@ -142,7 +149,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const dashboard = createDashboard({
     router,
     feed,
-    tokens: decision.tokens,
+    // Its login takes a static token allowed every profile: with OAuth alone, nobody logs in
+    // (closed, never open).
+    tokens: decision.tokens ?? (oauth === undefined ? undefined : []),
     ...originLists,
     trustProxy,
     secureCookie: http?.secureCookie ?? false,
@@ -151,6 +160,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const gateway = createHttpGateway({
     router,
     ...(decision.tokens === undefined ? {} : { tokens: decision.tokens }),
+    ...(oauth === undefined ? {} : { oauth }),
     ...(limits === undefined ? {} : { limits }),
     ...originLists,
     trustProxy,
@@ -196,9 +206,26 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const url = new URL(`http://${shownHost}:${address.port}/mcp`);
   log.info(`listening on ${url.href}`);
   (options.print ?? ((text) => process.stdout.write(text)))(
-    startupBanner(url, Object.keys(routerConfig.profiles), decision.tokens !== undefined),
+    startupBanner(
+      url,
+      Object.keys(routerConfig.profiles),
+      decision.tokens !== undefined,
+      oauth?.config.issuers,
+    ),
   );
   return { url, router, gateway, dashboard, server, log, stop };
+}
+
+/**
+ * The OAuth verifier of `auth.oauth`, started: its config is checked (an `OAuthConfigError` names
+ * the key) and every issuer's metadata and keys fetched, so a wrong issuer fails the start.
+ */
+async function startOAuth(section: unknown, parsed: ParsedGatewayConfig): Promise<OAuthVerifier> {
+  const verifier = createOAuthVerifier(section as OAuthConfig, {
+    profiles: Object.keys(parsed.config.profiles),
+  });
+  await verifier.start();
+  return verifier;
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

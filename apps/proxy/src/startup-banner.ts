@@ -8,6 +8,7 @@ export function startupBanner(
   url: URL,
   profiles: readonly string[],
   authenticated: boolean,
+  oauthIssuers: readonly string[] = [],
 ): string {
   const at = (path: string) => new URL(path, url).href;
   const lines = [
@@ -17,6 +18,11 @@ export function startupBanner(
     `  dashboard: ${at("/dashboard")}  this list and how to connect: ${at("/")}`,
     `  health: ${at("/healthz")}  ready: ${at("/readyz")}  metrics: ${at("/metrics")}`,
   ];
+  if (oauthIssuers.length > 0) {
+    lines.push(
+      `  OAuth sign-in: clients discover ${oauthIssuers.join(", ")} at ${at("/.well-known/oauth-protected-resource/mcp")}`,
+    );
+  }
   for (const snippet of connectSnippets({ url, bearer: authenticated })) {
     lines.push("", `${snippet.client} (${snippet.where}):`, snippet.text);
   }

@@ -1,6 +1,8 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,6 +21,18 @@ export const sampleBackend = join(here, "..", "..", "sample-backend", "dist", "b
 /** A backend entry that runs the sample backend over stdio. */
 export function sampleEntry(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { command: process.execPath, args: [sampleBackend, "--transport", "stdio"], ...extra };
+}
+
+/**
+ * A port the OS assigned a moment ago and released, for a proxy whose config must name its own
+ * URL before it starts (OAuth's `publicUrl`).
+ */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** A config file in a fresh temporary directory; `remove()` deletes both. */
@@ -51,6 +65,8 @@ export async function startTestProxy(
     environment?: Record<string, string>;
     logFormat?: "json" | "pretty";
     onBackendTransport?: ProxyOptions["onBackendTransport"];
+    /** Default 0: a port the OS assigns. */
+    port?: number;
   } = {},
 ): Promise<TestProxy> {
   const file = writeConfig(config);
@@ -73,7 +89,7 @@ export async function startTestProxy(
   try {
     const proxy = await startProxy({
       configPath: file.path,
-      port: 0,
+      port: options.port ?? 0,
       version: "0.0.0-test",
       environment: options.environment ?? {},
       logFormat: options.logFormat ?? "json",

@@ -6,10 +6,12 @@ import {
   HTTP_ERROR_CODE,
   headerValue,
   refuseUpgrade,
+  writeJsonBody,
   writeJsonError,
 } from "@patchbay/transport-http";
 import { isRefusal, type Refusal } from "./admission/admission.js";
 import type { FrontAdmission } from "./admission/front-admission.js";
+import type { OAuthVerifier } from "./admission/oauth/oauth-verifier.js";
 import type { TokenIdentity } from "./admission/token-auth.js";
 import type { ClusterPlugin } from "./cluster/cluster-plugin.js";
 import {
@@ -53,6 +55,8 @@ export interface FrontDoorParts {
   readonly index: GatewayIndexOptions;
   /** The session endpoints ask for a bearer token. */
   readonly bearer: boolean;
+  /** OAuth 2.1 sign-in: serves the Protected Resource Metadata. */
+  readonly oauth: OAuthVerifier | undefined;
   readonly log: (entry: GatewayLogEntry) => void;
   /** True once the gateway drains: only sessions already open may go on. */
   readonly closing: () => boolean;
@@ -97,6 +101,10 @@ export function createFrontDoor(parts: FrontDoorParts): (entry: ClientEntry) => 
       if (foreign !== undefined) return refuse(foreign);
       if (route.kind === "index") {
         serveIndex(request, entry.response, parts.index, parts.bearer);
+      } else if (route.kind === "resource-metadata") {
+        const metadata = parts.oauth?.metadataForPath(path);
+        if (metadata === undefined) return refuse({ status: 404, message: `not found: ${path}` });
+        writeJsonBody(entry.response, 200, metadata);
       } else {
         serveOperational(router, route.kind, entry.response, parts.cluster);
       }

@@ -1,5 +1,6 @@
 import type { Router } from "@patchbay/router";
 import type { Clock, OriginGuardOptions } from "@patchbay/transport-http";
+import type { OAuthVerifier } from "./admission/oauth/oauth-verifier.js";
 import type { BearerTokenConfig } from "./admission/token-auth.js";
 import type { GatewayCluster } from "./cluster/cluster.js";
 import type { GatewayIndexOptions } from "./endpoints/index-page.js";
@@ -60,6 +61,12 @@ export interface HttpGatewayOptions extends OriginGuardOptions {
   readonly router: Router;
   /** Accepted bearer tokens; `undefined` serves without auth (the app decides when that is safe). */
   readonly tokens?: readonly BearerTokenConfig[];
+  /**
+   * OAuth 2.1 resource server: access tokens checked by this verifier (call its `start()` first),
+   * tried when no static token matches; its Protected Resource Metadata is served under
+   * `/.well-known/oauth-protected-resource`, and 401 answers point clients to it.
+   */
+  readonly oauth?: OAuthVerifier;
   readonly limits?: HttpGatewayLimits;
   /** Take the client address from the last `X-Forwarded-For` entry (behind a reverse proxy). */
   readonly trustProxy?: boolean;

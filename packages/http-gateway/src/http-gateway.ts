@@ -114,6 +114,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     metrics,
     index: options.index ?? {},
     bearer: options.tokens !== undefined,
+    oauth: options.oauth,
     log,
     closing: () => closing !== undefined,
     sessionCount,

@@ -8,6 +8,8 @@ import {
 } from "@patchbay/transport-http";
 import type { SharedRateLimiter } from "../cluster/cluster.js";
 import { clientAddress } from "./client-address.js";
+import { oauthEndpointForPath } from "./oauth/oauth-endpoint.js";
+import type { OAuthVerifier } from "./oauth/oauth-verifier.js";
 import type { RateLimiter } from "./rate-limiter.js";
 import { mayUseProfile, type TokenAuthenticator, type TokenIdentity } from "./token-auth.js";
 
@@ -34,6 +36,8 @@ export interface AdmissionOptions {
   readonly limiter: RateLimiter | SharedRateLimiter;
   readonly requestsPerMinute: number;
   readonly authenticator: TokenAuthenticator | undefined;
+  /** OAuth 2.1 access tokens, checked when no static token matches. */
+  readonly oauth: OAuthVerifier | undefined;
   readonly trustProxy: boolean;
   /** The token name that owns a session id, when the gateway knows the session. */
   readonly ownerOf: (sessionId: string) => string | undefined;
@@ -72,32 +76,10 @@ export async function admit(
     return rateLimited(byAddress.retryAfterSeconds, options.requestsPerMinute, "address");
   }
   let identity = ANONYMOUS;
-  if (options.authenticator !== undefined) {
-    const authorization = headerValue(request, "authorization");
-    const found = options.authenticator.authenticate(authorization);
-    if (found === undefined) {
-      const missing = authorization === undefined;
-      return {
-        status: 401,
-        message: missing ? "missing bearer token" : "invalid bearer token",
-        headers: {
-          "www-authenticate": missing
-            ? 'Bearer realm="patchbay"'
-            : 'Bearer realm="patchbay", error="invalid_token"',
-        },
-      };
-    }
+  if (options.authenticator !== undefined || options.oauth !== undefined) {
+    const found = await authenticate(request, profile, options);
+    if (isRefusal(found)) return found;
     identity = found;
-    if (!mayUseProfile(identity, profile)) {
-      return {
-        status: 403,
-        message:
-          profile === undefined
-            ? `token ${identity.name} may not use the default endpoint (every backend)`
-            : `token ${identity.name} may not use profile ${profile}`,
-        headers: { "www-authenticate": 'Bearer realm="patchbay", error="insufficient_scope"' },
-      };
-    }
     const byToken = await options.limiter.take(tokenKey(identity));
     if (!byToken.allowed) {
       return rateLimited(byToken.retryAfterSeconds, options.requestsPerMinute, "token");
@@ -111,6 +93,71 @@ export async function admit(
     return { status: 404, message: SESSION_NOT_FOUND_MESSAGE, code: SESSION_NOT_FOUND_CODE };
   }
   return identity;
+}
+
+/**
+ * Who sent the request: a static token (checked first, in constant time), else an OAuth access
+ * token; then whether that identity may use the profile. A request with no usable credential is
+ * refused 401 with the challenge that tells its client how to get one.
+ */
+async function authenticate(
+  request: IncomingMessage,
+  profile: string | undefined,
+  options: AdmissionOptions,
+): Promise<TokenIdentity | Refusal> {
+  const authorization = headerValue(request, "authorization");
+  const found = options.authenticator?.authenticate(authorization);
+  if (found !== undefined) {
+    if (mayUseProfile(found, profile)) return found;
+    return {
+      status: 403,
+      message:
+        profile === undefined
+          ? `token ${found.name} may not use the default endpoint (every backend)`
+          : `token ${found.name} may not use profile ${profile}`,
+      headers: { "www-authenticate": 'Bearer realm="patchbay", error="insufficient_scope"' },
+    };
+  }
+  if (options.oauth !== undefined) return authenticateOAuth(request, authorization, options.oauth);
+  const missing = authorization === undefined;
+  return {
+    status: 401,
+    message: missing ? "missing bearer token" : "invalid bearer token",
+    headers: {
+      "www-authenticate": missing
+        ? 'Bearer realm="patchbay"'
+        : 'Bearer realm="patchbay", error="invalid_token"',
+    },
+  };
+}
+
+/** An OAuth access token's principal, or the 401/403/503 its verification answers. */
+async function authenticateOAuth(
+  request: IncomingMessage,
+  authorization: string | undefined,
+  oauth: OAuthVerifier,
+): Promise<TokenIdentity | Refusal> {
+  const url = request.url ?? "/";
+  const query = url.indexOf("?");
+  const endpoint = oauthEndpointForPath(query === -1 ? url : url.slice(0, query));
+  if (endpoint === undefined) return { status: 404, message: "not found" };
+  const verified = await oauth.verify(authorization, endpoint);
+  if (verified.ok) return { name: verified.principal.id, profiles: verified.principal.profiles };
+  if (verified.status === 503) {
+    return {
+      status: 503,
+      message: "the authorization server could not be reached; try again later",
+      headers: { "retry-after": String(verified.retryAfterSeconds) },
+    };
+  }
+  return {
+    status: verified.status,
+    message:
+      verified.status === 403
+        ? `forbidden: ${verified.reason}`
+        : `unauthorized: ${verified.reason}; sign in with OAuth (see the WWW-Authenticate header)`,
+    headers: { "www-authenticate": verified.wwwAuthenticate },
+  };
 }
 
 /** The rate-limit bucket of a request's client address. */

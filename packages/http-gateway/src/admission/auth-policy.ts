@@ -8,8 +8,10 @@ export function isLoopbackHost(host: string): boolean {
 
 /** How a gateway about to bind `host` authenticates, and what to tell the operator. */
 export interface AuthDecision {
-  /** The tokens to check; `undefined`: no auth. */
+  /** The static tokens to check; `undefined`: none. */
   readonly tokens: readonly BearerTokenConfig[] | undefined;
+  /** The `auth.oauth` section to build an OAuth verifier from; `undefined`: no OAuth sign-in. */
+  readonly oauth?: unknown;
   /** A line for the start-up log when serving without auth. */
   readonly notice?: string;
 }
@@ -20,7 +22,7 @@ export class AuthRequiredError extends Error {
   readonly code = "AUTH_REQUIRED";
   constructor(host: string) {
     super(
-      `refusing to serve ${host} without auth: add "auth": {"tokens": [...]} to the config, ` +
+      `refusing to serve ${host} without auth: add "auth": {"tokens": [...]} or "auth": {"oauth": {...}} to the config, ` +
         'or set "auth": {"disabled": true} if something in front of the proxy authenticates',
     );
     this.name = "AuthRequiredError";
@@ -28,7 +30,7 @@ export class AuthRequiredError extends Error {
 }
 
 /**
- * Safe by default: with tokens, they are checked; without any, the gateway serves only a loopback
+ * Safe by default: with tokens or OAuth, they are checked; without any, the gateway serves only a loopback
  * address (and says so); on any other address it refuses to start unless auth is disabled on purpose.
  */
 export function decideAuth(
@@ -36,6 +38,7 @@ export function decideAuth(
     | {
         readonly tokens?: readonly BearerTokenConfig[] | undefined;
         readonly disabled?: boolean | undefined;
+        readonly oauth?: unknown;
       }
     | undefined,
   host: string,
@@ -46,7 +49,9 @@ export function decideAuth(
       notice: "auth is disabled (auth.disabled): every client is served",
     };
   }
-  if (auth?.tokens !== undefined && auth.tokens.length > 0) return { tokens: auth.tokens };
+  const tokens = auth?.tokens !== undefined && auth.tokens.length > 0 ? auth.tokens : undefined;
+  if (auth?.oauth !== undefined) return { tokens, oauth: auth.oauth };
+  if (tokens !== undefined) return { tokens };
   if (!isLoopbackHost(host)) throw new AuthRequiredError(host);
   return {
     tokens: undefined,

@@ -6,6 +6,7 @@ import type { ResolvedLimits } from "../http-gateway-options.js";
 import { addressKey, admit, type Refusal, tokenKey } from "./admission.js";
 import { admitEachFrame } from "./admitted-transport.js";
 import { chargeRequests, limitBatchSize, type RefusedRequest } from "./frame-admission.js";
+import type { OAuthVerifier } from "./oauth/oauth-verifier.js";
 import type { RateLimiter } from "./rate-limiter.js";
 import {
   type BearerTokenConfig,
@@ -17,6 +18,8 @@ import {
 export interface FrontAdmissionOptions extends OriginGuardOptions {
   /** Accepted bearer tokens; `undefined`: no auth (only the address pays). */
   readonly tokens: readonly BearerTokenConfig[] | undefined;
+  /** OAuth 2.1 access tokens (a started verifier), beside or instead of static tokens. */
+  readonly oauth?: OAuthVerifier | undefined;
   readonly limits: ResolvedLimits;
   /** One limiter for every entry: in-process buckets, or buckets shared by replicas. */
   readonly limiter: RateLimiter | SharedRateLimiter;
@@ -37,7 +40,10 @@ export interface FrontAdmission {
    * `/metrics`): a DNS-rebinding page may not read them either.
    */
   origin(request: IncomingMessage): Refusal | undefined;
-  /** Host/Origin, address bucket, bearer token, profile, token bucket, session ownership. */
+  /**
+   * Host/Origin, address bucket, bearer token (static, else OAuth), profile, token bucket, session
+   * ownership.
+   */
   entry(
     request: IncomingMessage,
     profile: string | undefined,
@@ -71,6 +77,7 @@ export function createFrontAdmission(options: FrontAdmissionOptions): FrontAdmis
     limiter,
     requestsPerMinute: limits.requestsPerMinute,
     authenticator,
+    oauth: options.oauth,
     trustProxy,
     ownerOf: options.ownerOf,
   };
@@ -89,7 +96,10 @@ export function createFrontAdmission(options: FrontAdmissionOptions): FrontAdmis
     chargeRequests(front, request, identity, onRefused) {
       const payer = {
         addressKey: addressKey(request, trustProxy),
-        tokenKey: authenticator === undefined ? undefined : tokenKey(identity),
+        tokenKey:
+          authenticator === undefined && options.oauth === undefined
+            ? undefined
+            : tokenKey(identity),
       };
       const chargeOne = (frame: Frame, info: FrameInfo) =>
         chargeRequests(frame, info, payer, frameOptions);

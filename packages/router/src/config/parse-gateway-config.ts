@@ -373,7 +373,7 @@ function unknownAccessKeys(root: Record<string, unknown>): ConfigIssue[] {
 
 /**
  * What makes the blocks that decide who gets in fail closed: an unknown key in `auth`, its tokens,
- * `http` or `cluster`; an `auth` block with no token that does not say `disabled: true` (which
+ * `http` or `cluster`; an `auth` block with no token and no `oauth` that does not say `disabled: true` (which
  * would serve without auth); `disabled` beside tokens; two tokens of one name (logs, sessions and
  * held calls tell callers apart by it).
  */
@@ -382,17 +382,18 @@ function accessIssues(value: unknown, auth: AuthConfig | undefined): ConfigIssue
   const issues = unknownAccessKeys(value as Record<string, unknown>);
   if (auth === undefined) return issues;
   const tokens = auth.tokens ?? [];
-  if (auth.disabled === true && tokens.length > 0) {
+  const credentials = tokens.length > 0 || auth.oauth !== undefined;
+  if (auth.disabled === true && credentials) {
     issues.push({
       path: "auth.disabled",
-      message: "auth is disabled, yet tokens are listed: remove one or the other",
+      message: `auth is disabled, yet ${tokens.length > 0 ? "tokens are listed" : "oauth is set"}: remove one or the other`,
     });
   }
-  if (auth.disabled !== true && tokens.length === 0) {
+  if (auth.disabled !== true && !credentials) {
     issues.push({
       path: "auth",
       message:
-        'expected "tokens" with at least one token (or "disabled": true to serve without auth on purpose); an auth block without either would let every client in',
+        'expected "tokens" with at least one token, or "oauth" (or "disabled": true to serve without auth on purpose); an auth block without any would let every client in',
     });
   }
   const seen = new Set<string>();

@@ -83,6 +83,20 @@ describe("the blocks that decide who gets in fail closed", () => {
     });
   });
 
+  it("takes an oauth section as the credentials of an auth block, never beside disabled", () => {
+    const oauth = { issuer: "https://as.example", publicUrl: "https://mcp.example", scopes: {} };
+    expect(parseGatewayConfig({ ...servers, auth: { oauth } }).config.auth).toEqual({ oauth });
+    expect(issuesOf({ ...servers, auth: { disabled: true, oauth } })).toEqual([
+      {
+        path: "auth.disabled",
+        message: "auth is disabled, yet oauth is set: remove one or the other",
+      },
+    ]);
+    expect(issuesOf({ ...servers, auth: { oauth: "https://as.example" } })[0]?.path).toBe(
+      "auth.oauth",
+    );
+  });
+
   it("refuses disabled beside tokens, two tokens of one name and unknown keys of a token", () => {
     expect(issuesOf({ ...servers, auth: { disabled: true, tokens: [token] } })).toEqual([
       {

@@ -22,6 +22,11 @@ export const AuthTokenConfigSchema = z
 /** The `auth` block of the HTTP proxy. */
 export const AuthConfigSchema = z.object({
   tokens: z.array(AuthTokenConfigSchema).optional(),
+  /**
+   * OAuth 2.1 sign-in (the proxy as a resource server): `issuer`, `publicUrl`, `scopes` and their
+   * options, validated by `@patchbay/http-gateway`'s `parseOAuthConfig`, which names a bad key.
+   */
+  oauth: z.record(z.string(), z.unknown()).optional(),
   /** Serve without auth even when bound to a non-loopback address. */
   disabled: z.boolean().optional(),
 });
