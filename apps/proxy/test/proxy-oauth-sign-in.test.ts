@@ -1,8 +1,13 @@
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type {
   OAuthClientInformationMixed,
@@ -130,7 +135,8 @@ async function signInWithBrowser(authorizationUrl: URL): Promise<void> {
       .locator('button[type="submit"]')
       .filter({ hasText: /continue/i })
       .click();
-    await page.getByText("signed in").waitFor();
+    // Back at the client's redirect URI (the test's, or mcp-remote's own callback server).
+    await page.waitForURL(/\/callback\?/);
   } finally {
     await page.close();
   }
@@ -169,4 +175,47 @@ it("with OAuth alone the dashboard stays closed: no token logs in", async () => 
   const api = await fetch(new URL("/dashboard/api/snapshot", publicUrl));
   expect(api.status).toBe(401);
   await api.body?.cancel();
+});
+
+/** `mcp-remote`'s stdio proxy (what Claude Desktop and other stdio-only clients run). */
+const MCP_REMOTE = join(
+  dirname(createRequire(import.meta.url).resolve("mcp-remote/package.json")),
+  "dist",
+  "proxy.js",
+);
+
+it("mcp-remote signs in through the browser and serves the proxy's tools over stdio", async () => {
+  const configDir = mkdtempSync(join(tmpdir(), "patchbay-mcp-remote-"));
+  const callbackPort = await freePort();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MCP_REMOTE, `${publicUrl}/mcp`, String(callbackPort)],
+    // Its own config directory; a PATH with only node on it, so it opens no browser of its own
+    // and prints the authorization URL instead, which this test opens in headless Chromium.
+    env: { MCP_REMOTE_CONFIG_DIR: configDir, PATH: dirname(process.execPath), HOME: configDir },
+    stderr: "pipe",
+  });
+  let stderr = "";
+  let opened = false;
+  const signedIn = new Promise<void>((resolve, reject) => {
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+      const url = /Please authorize this client by visiting:\s+(\S+)/.exec(stderr)?.[1];
+      if (url === undefined || opened) return;
+      opened = true;
+      signInWithBrowser(new URL(url)).then(resolve, reject);
+    });
+  });
+  const client = new Client({ name: "via-mcp-remote", version: "1.0.0" });
+  try {
+    await client.connect(transport);
+    await signedIn;
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain("sample__echo");
+    const echoed = await client.callTool({ name: "sample__echo", arguments: { message: "hi" } });
+    expect(echoed.content).toEqual([{ type: "text", text: "hi" }]);
+  } finally {
+    await client.close();
+    rmSync(configDir, { recursive: true, force: true });
+  }
 });
