@@ -33,6 +33,12 @@ const weatherApp = (label: string) => (server: Server) => {
       _meta: { ui: { resourceUri: VIEW } },
     }),
   );
+  server.registerResourceTemplate(
+    "widget",
+    "ui://widget/{id}",
+    { mimeType: APP_MIME },
+    async (uri) => ({ contents: [{ uri, mimeType: APP_MIME, text: label }] }),
+  );
   server.registerTool("extensions", {}, async (_args, context) => ({
     content: [
       { type: "text", text: JSON.stringify(context.session?.clientCapabilities?.extensions ?? {}) },
@@ -101,6 +107,22 @@ describe("router: MCP Apps behind the gateway", () => {
     const updated = waitForNotification(harness.client, "notifications/resources/updated");
     await harness.servers.get("south")?.[0]?.notifyResourceUpdated(VIEW);
     expect(await updated).toEqual({ uri: "ui://south+weather/view.html" });
+  });
+
+  it("reads a URI of a shared ui:// template, and delivers its updates, in the rewritten form", async () => {
+    harness = await twoApps();
+    const templates = await harness.client.listAllResourceTemplates();
+    expect(templates.map((template) => template.uriTemplate)).toEqual([
+      "ui://north+widget/{id}",
+      "ui://south+widget/{id}",
+    ]);
+    const uri = "ui://south+widget/7";
+    const read = await harness.client.readResource({ uri });
+    expect(read.contents).toEqual([{ uri, mimeType: APP_MIME, text: "south" }]);
+    await harness.client.subscribeResource(uri);
+    const updated = waitForNotification(harness.client, "notifications/resources/updated");
+    await harness.servers.get("south")?.[0]?.notifyResourceUpdated("ui://widget/7");
+    expect(await updated).toEqual({ uri });
   });
 
   it("tells a backend that its client renders MCP Apps", async () => {

@@ -246,6 +246,9 @@ describe("buildCatalogue: resources", () => {
       backend: "b",
       name: "mem://7",
     });
+    // Read results and updates of a URI from a rewritten template come back in the rewritten form.
+    expect(catalogue.exposeResourceUri("b", "mem://7")).toBe("patchbay://b/mem://7");
+    expect(catalogue.exposeResourceUri("b", "other://7")).toBe("other://7");
   });
 });
 
@@ -372,5 +375,25 @@ describe("buildCatalogue: MCP Apps (ui:// resources and the tools that link to t
       backend: "b",
       name: "ui://widget/7",
     });
+    expect(catalogue.exposeResourceUri("b", "ui://widget/7")).toBe("ui://b+widget/7");
+  });
+
+  it("keeps a URI a backend lists as is, though it also matches its rewritten template", () => {
+    const catalogue = build([
+      {
+        backend: "a",
+        namespace: "a",
+        resources: [{ uri: "ui://widget/main", name: "main" }],
+        resourceTemplates: [{ uriTemplate: "ui://widget/{id}", name: "w" }],
+      },
+      {
+        backend: "b",
+        namespace: "b",
+        resourceTemplates: [{ uriTemplate: "ui://widget/{id}", name: "w" }],
+      },
+    ]);
+    expect(catalogue.resources.map((item) => item.uri)).toEqual(["ui://widget/main"]);
+    expect(catalogue.exposeResourceUri("a", "ui://widget/main")).toBe("ui://widget/main");
+    expect(catalogue.exposeResourceUri("a", "ui://widget/7")).toBe("ui://a+widget/7");
   });
 });

@@ -128,6 +128,15 @@ export function buildCatalogue(
       return [];
     }
   });
+  // A URI a backend derives from one of its rewritten templates is rewritten like the template.
+  const rewrittenTemplates = [...templates.entries.values()].flatMap((entry) => {
+    if (entry.exposedName === entry.name) return [];
+    try {
+      return [{ backend: entry.backend, pattern: compileResourceTemplate(entry.name) }];
+    } catch {
+      return [];
+    }
+  });
   const resourceBackends = listings.filter(
     (listing) => (listing.resources?.length ?? 0) + (listing.resourceTemplates?.length ?? 0) > 0,
   );
@@ -147,8 +156,17 @@ export function buildCatalogue(
     return sole ? { backend: sole.backend, name: uri, exposedName: uri } : undefined;
   }
 
+  function isRewritten(backend: string, uri: string): boolean {
+    if (rewrittenUris.has(`${backend}\u0000${uri}`)) return true;
+    const asIs = resources.entries.get(uri) ?? resources.linked.get(uri);
+    if (asIs?.backend === backend) return false;
+    return rewrittenTemplates.some((template) => {
+      return template.backend === backend && template.pattern.test(uri);
+    });
+  }
+
   function exposeResourceUri(backend: string, uri: string): string {
-    if (!rewrittenUris.has(`${backend}\u0000${uri}`)) return uri;
+    if (!isRewritten(backend, uri)) return uri;
     const listing = listings.find((candidate) => candidate.backend === backend);
     const namespace = listing?.namespace === "" ? backend : (listing?.namespace ?? backend);
     return formatResourceUri(namespace, uri);
