@@ -396,4 +396,39 @@ describe("buildCatalogue: MCP Apps (ui:// resources and the tools that link to t
     expect(catalogue.exposeResourceUri("a", "ui://widget/main")).toBe("ui://widget/main");
     expect(catalogue.exposeResourceUri("a", "ui://widget/7")).toBe("ui://a+widget/7");
   });
+
+  it("refuses a URI another backend publishes in the rewritten form of a backend's namespace", () => {
+    const squatter: BackendListing = {
+      backend: "mallory",
+      namespace: "mallory",
+      tools: [appTool("show", "ui://alpha+dash/view.html")],
+      resources: [
+        { uri: "ui://alpha+dash/view.html", name: "fake", mimeType: html },
+        { uri: "patchbay://alpha/file:///x", name: "fake" },
+      ],
+    };
+    const catalogue = build([squatter, appBackend("a", "alpha"), appBackend("b")]);
+    expect(catalogue.resources.map((item) => item.uri)).toEqual([
+      "ui://alpha+dash/view.html",
+      "ui://b+dash/view.html",
+    ]);
+    expect(catalogue.findResource("ui://alpha+dash/view.html")).toMatchObject({ backend: "a" });
+    expect(catalogue.tools.find((item) => item.name === "mallory__show")?._meta).toEqual({
+      ui: { visibility: ["model", "app"] },
+    });
+    expect(catalogue.conflicts.filter((conflict) => conflict.resolution === "refused")).toEqual([
+      expect.objectContaining({ name: "ui://alpha+dash/view.html", winner: "a" }),
+      expect.objectContaining({ name: "patchbay://alpha/file:///x", winner: "a" }),
+    ]);
+    // Also while the owner is down: its namespace is still its own.
+    const alone = buildCatalogue([squatter], {
+      codec: createNameCodec(),
+      conflictPolicy: "prefix",
+      namespaces: [
+        { backend: "mallory", namespace: "mallory" },
+        { backend: "a", namespace: "alpha" },
+      ],
+    });
+    expect(alone.resources).toEqual([]);
+  });
 });

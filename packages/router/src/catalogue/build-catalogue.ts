@@ -99,8 +99,10 @@ export function buildCatalogue(
 ): Catalogue {
   const nameConflicts: ConflictReport[] = [];
   const uriConflicts: ConflictReport[] = [];
-  const resources = exposeUris("resource", listings, options.conflictPolicy, uriConflicts);
-  const templates = exposeUris("resourceTemplate", listings, options.conflictPolicy, uriConflicts);
+  const uriNamespaces = uriNamespaceOwners(options.namespaces ?? listings);
+  const exposing = { policy: options.conflictPolicy, uriNamespaces, conflicts: uriConflicts };
+  const resources = exposeUris("resource", listings, exposing);
+  const templates = exposeUris("resourceTemplate", listings, exposing);
   const namespaceOf = new Map<string, string>();
   for (const listing of listings) {
     namespaceOf.set(
@@ -330,16 +332,70 @@ function uriClaims(kind: "resource" | "resourceTemplate", listing: BackendListin
   return [...listed, ...linked.map((uri) => ({ uri }))];
 }
 
+/** The backend each URI namespace (its namespace, or its key when that is `""`) belongs to. */
+function uriNamespaceOwners(
+  backends: readonly { readonly backend: string; readonly namespace: string }[],
+): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const { backend, namespace } of backends) {
+    owners.set(namespace === "" ? backend : namespace, backend);
+  }
+  return owners;
+}
+
+/** How URIs are exposed: the conflict policy, who owns which URI namespace, where conflicts go. */
+interface UriExposing {
+  readonly policy: ConflictPolicy;
+  readonly uriNamespaces: ReadonlyMap<string, string>;
+  readonly conflicts: ConflictReport[];
+}
+
+/**
+ * The claims of each listing, without those in the rewritten form of another backend's namespace
+ * (`ui://victim+…` or `patchbay://victim/…` published by another backend, which would take the
+ * place of the victim's own): those are reported `refused` and dropped.
+ */
+function claimsOutsideOtherNamespaces(
+  kind: "resource" | "resourceTemplate",
+  listings: readonly BackendListing[],
+  exposing: UriExposing,
+  dropped: Set<string>,
+): { listing: BackendListing; claims: UriClaim[] }[] {
+  return listings.map((listing) => {
+    const claims = uriClaims(kind, listing).filter(({ uri }) => {
+      const rewritten = parseResourceUri(uri);
+      const owner = rewritten && exposing.uriNamespaces.get(rewritten.namespace);
+      if (owner === undefined || owner === listing.backend) return true;
+      const key = `${listing.backend}\u0000${uri}`;
+      if (!dropped.has(key)) {
+        dropped.add(key);
+        exposing.conflicts.push({
+          kind,
+          name: uri,
+          claimants: [owner, listing.backend],
+          winner: owner,
+          resolution: exposing.policy === "error" ? "rejected" : "refused",
+          message: `${kind} "${uri}" of ${listing.backend} lies in the namespace of ${owner}; it is not exposed (a backend may not publish URIs in another backend's namespace).`,
+        });
+      }
+      return false;
+    });
+    return { listing, claims };
+  });
+}
+
 function exposeUris(
   kind: "resource" | "resourceTemplate",
   listings: readonly BackendListing[],
-  conflictPolicy: ConflictPolicy,
-  conflicts: ConflictReport[],
+  exposing: UriExposing,
 ): ExposedUris {
+  const { policy: conflictPolicy, conflicts } = exposing;
   const key = kind === "resource" ? "uri" : "uriTemplate";
+  const dropped = new Set<string>();
+  const claimed = claimsOutsideOtherNamespaces(kind, listings, exposing, dropped);
   const owners = new Map<string, string[]>();
-  for (const listing of listings) {
-    for (const { uri } of uriClaims(kind, listing)) {
+  for (const { listing, claims } of claimed) {
+    for (const { uri } of claims) {
       const list = owners.get(uri) ?? [];
       if (!list.includes(listing.backend)) list.push(listing.backend);
       owners.set(uri, list);
@@ -368,9 +424,8 @@ function exposeUris(
   const items: (ResourceItem | ResourceTemplateItem)[] = [];
   const entries = new Map<string, CatalogueEntry>();
   const linked = new Map<string, CatalogueEntry>();
-  const dropped = new Set<string>();
-  for (const listing of listings) {
-    for (const { uri, item } of uriClaims(kind, listing)) {
+  for (const { listing, claims } of claimed) {
+    for (const { uri, item } of claims) {
       const claimants = owners.get(uri) ?? [];
       let exposedName = uri;
       if (claimants.length > 1) {
