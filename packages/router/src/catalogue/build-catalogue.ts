@@ -162,9 +162,9 @@ export function buildCatalogue(
     if (rewrittenUris.has(`${backend}\u0000${uri}`)) return true;
     const asIs = resources.entries.get(uri) ?? resources.linked.get(uri);
     if (asIs?.backend === backend) return false;
-    return rewrittenTemplates.some((template) => {
-      return template.backend === backend && template.pattern.test(uri);
-    });
+    return rewrittenTemplates.some(
+      (template) => template.backend === backend && template.pattern.test(uri),
+    );
   }
 
   function exposeResourceUri(backend: string, uri: string): string {
