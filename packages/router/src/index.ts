@@ -159,8 +159,14 @@ export {
   parseResourceUri,
   type QualifiedResourceUri,
   REWRITTEN_RESOURCE_URI_SCHEME,
+  UI_RESOURCE_URI_SCHEME,
 } from "./namespacing/resource-uri.js";
 export { SHORT_HASH_LENGTH, shortHash } from "./namespacing/short-hash.js";
+export {
+  exposeUiResourceLinks,
+  UI_EXTENSION_ID,
+  uiResourceUrisOf,
+} from "./namespacing/ui-resource-links.js";
 export { createRouter, type Router, type RouterOptions } from "./router/create-router.js";
 export { GATEWAY_OWNER, type OwnerOfOptions } from "./router/name-owner.js";
 export type { RouterSessionEvent, RouterSessionListener } from "./router/router-sessions.js";

@@ -37,6 +37,7 @@ import {
   sendToModernBackend,
   withInputKey,
 } from "./modern-backend.js";
+import { relayedExtensions } from "./relayed-extensions.js";
 import type { RouterClock } from "./router-clock.js";
 import { serverRequestHandlers } from "./server-request-handlers.js";
 import { describeError, withinTimeout } from "./within-timeout.js";
@@ -310,7 +311,9 @@ export class Backend {
 
   #createClient(audience: BackendAudience): Client {
     const config = this.config;
+    const extensions = relayedExtensions(audience.capabilities);
     return createClient(this.#deps.clientInfo, {
+      ...(Object.keys(extensions).length === 0 ? {} : { capabilities: { extensions } }),
       ...(audience.protocolVersion === undefined
         ? {}
         : { protocolVersion: audience.protocolVersion }),

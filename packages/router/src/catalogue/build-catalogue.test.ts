@@ -246,6 +246,9 @@ describe("buildCatalogue: resources", () => {
       backend: "b",
       name: "mem://7",
     });
+    // Read results and updates of a URI from a rewritten template come back in the rewritten form.
+    expect(catalogue.exposeResourceUri("b", "mem://7")).toBe("patchbay://b/mem://7");
+    expect(catalogue.exposeResourceUri("b", "other://7")).toBe("other://7");
   });
 });
 
@@ -259,5 +262,173 @@ describe("buildCatalogue: which backends need URI rewriting", () => {
     expect(catalogue.rewritesUrisOf("a")).toBe(true);
     expect(catalogue.rewritesUrisOf("b")).toBe(true);
     expect(catalogue.rewritesUrisOf("c")).toBe(false);
+  });
+});
+
+describe("buildCatalogue: MCP Apps (ui:// resources and the tools that link to them)", () => {
+  const html = "text/html;profile=mcp-app";
+  const appTool = (name: string, uri: string) => ({
+    name,
+    inputSchema: { type: "object" },
+    _meta: { ui: { resourceUri: uri, visibility: ["model", "app"] }, "ui/resourceUri": uri },
+  });
+  const appBackend = (backend: string, namespace = backend): BackendListing => ({
+    backend,
+    namespace,
+    tools: [appTool("show", "ui://dash/view.html")],
+    resources: [{ uri: "ui://dash/view.html", name: "view", mimeType: html }],
+  });
+
+  it("rewrites a shared ui:// URI keeping its scheme, in resources and in each tool's links", () => {
+    const catalogue = build([appBackend("a", "alpha"), appBackend("b", "")]);
+    expect(catalogue.resources).toEqual([
+      { uri: "ui://alpha+dash/view.html", name: "view", mimeType: html },
+      { uri: "ui://b+dash/view.html", name: "view", mimeType: html },
+    ]);
+    expect(catalogue.tools.map((item) => item._meta)).toEqual([
+      {
+        ui: { resourceUri: "ui://alpha+dash/view.html", visibility: ["model", "app"] },
+        "ui/resourceUri": "ui://alpha+dash/view.html",
+      },
+      {
+        ui: { resourceUri: "ui://b+dash/view.html", visibility: ["model", "app"] },
+        "ui/resourceUri": "ui://b+dash/view.html",
+      },
+    ]);
+    expect(catalogue.findResource("ui://b+dash/view.html")).toEqual({
+      backend: "b",
+      name: "ui://dash/view.html",
+      exposedName: "ui://b+dash/view.html",
+    });
+    expect(catalogue.exposeResourceUri("a", "ui://dash/view.html")).toBe(
+      "ui://alpha+dash/view.html",
+    );
+    expect(catalogue.conflicts).toEqual([
+      expect.objectContaining({
+        kind: "resource",
+        resolution: "rewritten",
+        message: expect.stringContaining("ui://<namespace>+dash/view.html"),
+      }),
+    ]);
+  });
+
+  it("leaves a ui:// URI only one backend uses, and its tool, as they are", () => {
+    const catalogue = build([
+      appBackend("a"),
+      { backend: "b", namespace: "b", tools: [tool("t")] },
+    ]);
+    expect(catalogue.resources.map((item) => item.uri)).toEqual(["ui://dash/view.html"]);
+    expect(catalogue.tools[0]?._meta).toEqual(appTool("x", "ui://dash/view.html")._meta);
+    expect(catalogue.rewritesUrisOf("a")).toBe(false);
+  });
+
+  it("counts a UI resource a tool links to but resources/list omits as its backend's", () => {
+    const unlisted = (backend: string): BackendListing => ({
+      backend,
+      namespace: backend,
+      tools: [appTool("show", "ui://dash/view.html")],
+      resources: [{ uri: `file:///${backend}`, name: backend }],
+    });
+    const catalogue = build([unlisted("a"), unlisted("b")]);
+    expect(catalogue.resources.map((item) => item.uri)).toEqual(["file:///a", "file:///b"]);
+    expect(
+      catalogue.tools.map((item) => (item._meta as { ui: { resourceUri: string } }).ui),
+    ).toEqual([
+      { resourceUri: "ui://a+dash/view.html", visibility: ["model", "app"] },
+      { resourceUri: "ui://b+dash/view.html", visibility: ["model", "app"] },
+    ]);
+    expect(catalogue.findResource("ui://b+dash/view.html")).toMatchObject({
+      backend: "b",
+      name: "ui://dash/view.html",
+    });
+    expect(catalogue.rewritesUrisOf("a")).toBe(true);
+    // Not shared: routed to the backend whose tool links to it, though two backends have resources.
+    const single = build([
+      { ...unlisted("a"), tools: [appTool("show", "ui://only-a/view.html")] },
+      unlisted("b"),
+    ]);
+    expect(single.findResource("ui://only-a/view.html")).toMatchObject({ backend: "a" });
+  });
+
+  it("under priority, removes the link of a tool whose UI resource lost to another backend", () => {
+    const catalogue = build([appBackend("a"), appBackend("b")], "priority");
+    expect(catalogue.resources.map((item) => item.uri)).toEqual(["ui://dash/view.html"]);
+    expect(catalogue.tools.map((item) => item._meta)).toEqual([
+      appTool("x", "ui://dash/view.html")._meta,
+      { ui: { visibility: ["model", "app"] } },
+    ]);
+    expect(catalogue.findResource("ui://dash/view.html")).toMatchObject({ backend: "a" });
+  });
+
+  it("rewrites shared ui:// templates keeping the scheme", () => {
+    const template = (backend: string): BackendListing => ({
+      backend,
+      namespace: backend,
+      resourceTemplates: [{ uriTemplate: "ui://widget/{id}", name: "w", mimeType: html }],
+    });
+    const catalogue = build([template("a"), template("b")]);
+    expect(catalogue.resourceTemplates.map((item) => item.uriTemplate)).toEqual([
+      "ui://a+widget/{id}",
+      "ui://b+widget/{id}",
+    ]);
+    expect(catalogue.findResource("ui://b+widget/7")).toMatchObject({
+      backend: "b",
+      name: "ui://widget/7",
+    });
+    expect(catalogue.exposeResourceUri("b", "ui://widget/7")).toBe("ui://b+widget/7");
+  });
+
+  it("keeps a URI a backend lists as is, though it also matches its rewritten template", () => {
+    const catalogue = build([
+      {
+        backend: "a",
+        namespace: "a",
+        resources: [{ uri: "ui://widget/main", name: "main" }],
+        resourceTemplates: [{ uriTemplate: "ui://widget/{id}", name: "w" }],
+      },
+      {
+        backend: "b",
+        namespace: "b",
+        resourceTemplates: [{ uriTemplate: "ui://widget/{id}", name: "w" }],
+      },
+    ]);
+    expect(catalogue.resources.map((item) => item.uri)).toEqual(["ui://widget/main"]);
+    expect(catalogue.exposeResourceUri("a", "ui://widget/main")).toBe("ui://widget/main");
+    expect(catalogue.exposeResourceUri("a", "ui://widget/7")).toBe("ui://a+widget/7");
+  });
+
+  it("refuses a URI another backend publishes in the rewritten form of a backend's namespace", () => {
+    const squatter: BackendListing = {
+      backend: "mallory",
+      namespace: "mallory",
+      tools: [appTool("show", "ui://alpha+dash/view.html")],
+      resources: [
+        { uri: "ui://alpha+dash/view.html", name: "fake", mimeType: html },
+        { uri: "patchbay://alpha/file:///x", name: "fake" },
+      ],
+    };
+    const catalogue = build([squatter, appBackend("a", "alpha"), appBackend("b")]);
+    expect(catalogue.resources.map((item) => item.uri)).toEqual([
+      "ui://alpha+dash/view.html",
+      "ui://b+dash/view.html",
+    ]);
+    expect(catalogue.findResource("ui://alpha+dash/view.html")).toMatchObject({ backend: "a" });
+    expect(catalogue.tools.find((item) => item.name === "mallory__show")?._meta).toEqual({
+      ui: { visibility: ["model", "app"] },
+    });
+    expect(catalogue.conflicts.filter((conflict) => conflict.resolution === "refused")).toEqual([
+      expect.objectContaining({ name: "ui://alpha+dash/view.html", winner: "a" }),
+      expect.objectContaining({ name: "patchbay://alpha/file:///x", winner: "a" }),
+    ]);
+    // Also while the owner is down: its namespace is still its own.
+    const alone = buildCatalogue([squatter], {
+      codec: createNameCodec(),
+      conflictPolicy: "prefix",
+      namespaces: [
+        { backend: "mallory", namespace: "mallory" },
+        { backend: "a", namespace: "alpha" },
+      ],
+    });
+    expect(alone.resources).toEqual([]);
   });
 });

@@ -1,5 +1,10 @@
 import type { NameCodec } from "../namespacing/qualified-name.js";
-import { formatResourceUri, parseResourceUri } from "../namespacing/resource-uri.js";
+import {
+  describeRewrittenUri,
+  formatResourceUri,
+  parseResourceUri,
+} from "../namespacing/resource-uri.js";
+import { exposeUiResourceLinks, uiResourceUrisOf } from "../namespacing/ui-resource-links.js";
 import type { CatalogueKind, ConflictPolicy, ConflictReport } from "./conflict.js";
 import type { NameFilter } from "./name-filter.js";
 import { compileResourceTemplate } from "./resource-template-pattern.js";
@@ -92,11 +97,12 @@ export function buildCatalogue(
   listings: readonly BackendListing[],
   options: BuildCatalogueOptions,
 ): Catalogue {
-  const conflicts: ConflictReport[] = [];
-  const tools = exposeNamed("tool", listings, options, conflicts);
-  const prompts = exposeNamed("prompt", listings, options, conflicts);
-  const resources = exposeUris("resource", listings, options.conflictPolicy, conflicts);
-  const templates = exposeUris("resourceTemplate", listings, options.conflictPolicy, conflicts);
+  const nameConflicts: ConflictReport[] = [];
+  const uriConflicts: ConflictReport[] = [];
+  const uriNamespaces = uriNamespaceOwners(options.namespaces ?? listings);
+  const exposing = { policy: options.conflictPolicy, uriNamespaces, conflicts: uriConflicts };
+  const resources = exposeUris("resource", listings, exposing);
+  const templates = exposeUris("resourceTemplate", listings, exposing);
   const namespaceOf = new Map<string, string>();
   for (const listing of listings) {
     namespaceOf.set(
@@ -106,7 +112,12 @@ export function buildCatalogue(
   }
   const rewrittenUris = new Set<string>();
   const rewritingBackends = new Set<string>();
-  for (const entry of [...resources.entries.values(), ...templates.entries.values()]) {
+  const uriEntries = [
+    ...resources.entries.values(),
+    ...resources.linked.values(),
+    ...templates.entries.values(),
+  ];
+  for (const entry of uriEntries) {
     if (entry.exposedName === entry.name) continue;
     rewrittenUris.add(`${entry.backend}\u0000${entry.name}`);
     rewritingBackends.add(entry.backend);
@@ -119,12 +130,21 @@ export function buildCatalogue(
       return [];
     }
   });
+  // A URI a backend derives from one of its rewritten templates is rewritten like the template.
+  const rewrittenTemplates = [...templates.entries.values()].flatMap((entry) => {
+    if (entry.exposedName === entry.name) return [];
+    try {
+      return [{ backend: entry.backend, pattern: compileResourceTemplate(entry.name) }];
+    } catch {
+      return [];
+    }
+  });
   const resourceBackends = listings.filter(
     (listing) => (listing.resources?.length ?? 0) + (listing.resourceTemplates?.length ?? 0) > 0,
   );
 
   function findResource(uri: string): CatalogueEntry | undefined {
-    const listed = resources.entries.get(uri);
+    const listed = resources.entries.get(uri) ?? resources.linked.get(uri);
     if (listed) return listed;
     const rewritten = parseResourceUri(uri);
     const owner = rewritten && namespaceOf.get(rewritten.namespace);
@@ -138,19 +158,36 @@ export function buildCatalogue(
     return sole ? { backend: sole.backend, name: uri, exposedName: uri } : undefined;
   }
 
+  function isRewritten(backend: string, uri: string): boolean {
+    if (rewrittenUris.has(`${backend}\u0000${uri}`)) return true;
+    const asIs = resources.entries.get(uri) ?? resources.linked.get(uri);
+    if (asIs?.backend === backend) return false;
+    return rewrittenTemplates.some(
+      (template) => template.backend === backend && template.pattern.test(uri),
+    );
+  }
+
   function exposeResourceUri(backend: string, uri: string): string {
-    if (!rewrittenUris.has(`${backend}\u0000${uri}`)) return uri;
+    if (!isRewritten(backend, uri)) return uri;
     const listing = listings.find((candidate) => candidate.backend === backend);
     const namespace = listing?.namespace === "" ? backend : (listing?.namespace ?? backend);
     return formatResourceUri(namespace, uri);
   }
+
+  // A tool's UI link follows its resource: rewritten with it, or removed when it was not exposed.
+  const exposeToolUi = (tool: NamedItem, backend: string): NamedItem =>
+    exposeUiResourceLinks(tool, (uri) =>
+      resources.dropped.has(`${backend}\u0000${uri}`) ? undefined : exposeResourceUri(backend, uri),
+    );
+  const tools = exposeNamed("tool", listings, options, nameConflicts, exposeToolUi);
+  const prompts = exposeNamed("prompt", listings, options, nameConflicts);
 
   return {
     tools: tools.items,
     prompts: prompts.items,
     resources: resources.items as ResourceItem[],
     resourceTemplates: templates.items as ResourceTemplateItem[],
-    conflicts,
+    conflicts: [...nameConflicts, ...uriConflicts],
     findTool: (name) => tools.entries.get(name),
     findPrompt: (name) => prompts.entries.get(name),
     findResource,
@@ -173,6 +210,7 @@ function exposeNamed(
   listings: readonly BackendListing[],
   options: BuildCatalogueOptions,
   conflicts: ConflictReport[],
+  expose: (item: NamedItem, backend: string) => NamedItem = (item) => item,
 ): Exposed<NamedItem> {
   const { codec, conflictPolicy } = options;
   const owned = ownedPrefixes(options.namespaces ?? listings, codec.separator);
@@ -232,7 +270,7 @@ function exposeNamed(
       if (kind === "tool" && options.exposedToolFilter && !options.exposedToolFilter(exposedName)) {
         continue;
       }
-      items.push({ ...item, name: exposedName });
+      items.push({ ...expose(item, listing.backend), name: exposedName });
       entries.set(exposedName, { backend: listing.backend, name: item.name, exposedName });
     }
   }
@@ -272,18 +310,92 @@ function trespassedOwner(
   return undefined;
 }
 
+interface ExposedUris extends Exposed<ResourceItem | ResourceTemplateItem> {
+  /** URIs that tools link to their UI but their backend does not list (MCP Apps allows it). */
+  linked: Map<string, CatalogueEntry>;
+  /** `<backend>\u0000<uri>` of each claim that lost a conflict and is not exposed. */
+  dropped: Set<string>;
+}
+
+/** A URI a backend claims: one it lists (with the item), or one its tools link to their UI. */
+interface UriClaim {
+  readonly uri: string;
+  readonly item?: ResourceItem | ResourceTemplateItem;
+}
+
+function uriClaims(kind: "resource" | "resourceTemplate", listing: BackendListing): UriClaim[] {
+  if (kind === "resourceTemplate") {
+    return (listing.resourceTemplates ?? []).map((item) => ({ uri: item.uriTemplate, item }));
+  }
+  const listed: UriClaim[] = (listing.resources ?? []).map((item) => ({ uri: item.uri, item }));
+  const linked = (listing.tools ?? []).flatMap((tool) => uiResourceUrisOf(tool));
+  return [...listed, ...linked.map((uri) => ({ uri }))];
+}
+
+/** The backend each URI namespace (its namespace, or its key when that is `""`) belongs to. */
+function uriNamespaceOwners(
+  backends: readonly { readonly backend: string; readonly namespace: string }[],
+): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const { backend, namespace } of backends) {
+    owners.set(namespace === "" ? backend : namespace, backend);
+  }
+  return owners;
+}
+
+/** How URIs are exposed: the conflict policy, who owns which URI namespace, where conflicts go. */
+interface UriExposing {
+  readonly policy: ConflictPolicy;
+  readonly uriNamespaces: ReadonlyMap<string, string>;
+  readonly conflicts: ConflictReport[];
+}
+
+/**
+ * The claims of each listing, without those in the rewritten form of another backend's namespace
+ * (`ui://victim+…` or `patchbay://victim/…` published by another backend, which would take the
+ * place of the victim's own): those are reported `refused` and dropped.
+ */
+function claimsOutsideOtherNamespaces(
+  kind: "resource" | "resourceTemplate",
+  listings: readonly BackendListing[],
+  exposing: UriExposing,
+  dropped: Set<string>,
+): { listing: BackendListing; claims: UriClaim[] }[] {
+  return listings.map((listing) => {
+    const claims = uriClaims(kind, listing).filter(({ uri }) => {
+      const rewritten = parseResourceUri(uri);
+      const owner = rewritten && exposing.uriNamespaces.get(rewritten.namespace);
+      if (owner === undefined || owner === listing.backend) return true;
+      const key = `${listing.backend}\u0000${uri}`;
+      if (!dropped.has(key)) {
+        dropped.add(key);
+        exposing.conflicts.push({
+          kind,
+          name: uri,
+          claimants: [owner, listing.backend],
+          winner: owner,
+          resolution: exposing.policy === "error" ? "rejected" : "refused",
+          message: `${kind} "${uri}" of ${listing.backend} lies in the namespace of ${owner}; it is not exposed (a backend may not publish URIs in another backend's namespace).`,
+        });
+      }
+      return false;
+    });
+    return { listing, claims };
+  });
+}
+
 function exposeUris(
   kind: "resource" | "resourceTemplate",
   listings: readonly BackendListing[],
-  conflictPolicy: ConflictPolicy,
-  conflicts: ConflictReport[],
-): Exposed<ResourceItem | ResourceTemplateItem> {
+  exposing: UriExposing,
+): ExposedUris {
+  const { policy: conflictPolicy, conflicts } = exposing;
   const key = kind === "resource" ? "uri" : "uriTemplate";
+  const dropped = new Set<string>();
+  const claimed = claimsOutsideOtherNamespaces(kind, listings, exposing, dropped);
   const owners = new Map<string, string[]>();
-  for (const listing of listings) {
-    const source = kind === "resource" ? listing.resources : listing.resourceTemplates;
-    for (const item of source ?? []) {
-      const uri = (item as Record<string, string>)[key] as string;
+  for (const { listing, claims } of claimed) {
+    for (const { uri } of claims) {
       const list = owners.get(uri) ?? [];
       if (!list.includes(listing.backend)) list.push(listing.backend);
       owners.set(uri, list);
@@ -311,14 +423,16 @@ function exposeUris(
   }
   const items: (ResourceItem | ResourceTemplateItem)[] = [];
   const entries = new Map<string, CatalogueEntry>();
-  for (const listing of listings) {
-    const source = kind === "resource" ? listing.resources : listing.resourceTemplates;
-    for (const item of source ?? []) {
-      const uri = (item as Record<string, string>)[key] as string;
+  const linked = new Map<string, CatalogueEntry>();
+  for (const { listing, claims } of claimed) {
+    for (const { uri, item } of claims) {
       const claimants = owners.get(uri) ?? [];
       let exposedName = uri;
       if (claimants.length > 1) {
-        if (resolution !== "rewritten" && claimants[0] !== listing.backend) continue;
+        if (resolution !== "rewritten" && claimants[0] !== listing.backend) {
+          dropped.add(`${listing.backend}\u0000${uri}`);
+          continue;
+        }
         if (resolution === "rewritten") {
           exposedName = formatResourceUri(
             listing.namespace === "" ? listing.backend : listing.namespace,
@@ -326,12 +440,17 @@ function exposeUris(
           );
         }
       }
-      if (entries.has(exposedName)) continue;
+      if (entries.has(exposedName) || linked.has(exposedName)) continue;
+      const entry = { backend: listing.backend, name: uri, exposedName };
+      if (item === undefined) {
+        linked.set(exposedName, entry);
+        continue;
+      }
       items.push({ ...item, [key]: exposedName } as ResourceItem | ResourceTemplateItem);
-      entries.set(exposedName, { backend: listing.backend, name: uri, exposedName });
+      entries.set(exposedName, entry);
     }
   }
-  return { items, entries };
+  return { items, entries, linked, dropped };
 }
 
 function describeConflict(
@@ -347,7 +466,7 @@ function describeConflict(
     case "prefixed":
       return `${subject}; ${loser}'s is exposed as "${fallback}".`;
     case "rewritten":
-      return `${subject}; each is exposed as patchbay://<namespace>/${name}.`;
+      return `${subject}; each is exposed as ${describeRewrittenUri(name)}.`;
     case "rejected":
       return `${subject}; conflictPolicy "error" refuses to start.`;
     default:

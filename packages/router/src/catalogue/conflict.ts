@@ -10,10 +10,12 @@ export type CatalogueKind = "tool" | "prompt" | "resource" | "resourceTemplate";
 /**
  * How one conflict was resolved:
  * - `prefixed`: the later claimant was exposed under its backend key instead (policy `prefix`);
- * - `rewritten`: every claimant's resource URI was rewritten to `patchbay://<namespace>/...`;
+ * - `rewritten`: every claimant's resource URI was rewritten to `patchbay://<namespace>/...`
+ *   (`ui://<namespace>+...` for an MCP Apps `ui://` URI);
  * - `dropped`: the first claimant kept the name, the later one is not exposed (policy `priority`);
  * - `refused`: the name lies in another backend's namespace (an unprefixed backend publishing
- *   `victim__echo`), so it is never exposed, whatever the policy;
+ *   `victim__echo`, or a URI in the rewritten form of its namespace, `ui://victim+...`), so it is
+ *   never exposed, whatever the policy;
  * - `rejected`: as `dropped` or `refused`, and startup fails (policy `error`).
  */
 export type ConflictResolution = "prefixed" | "rewritten" | "dropped" | "refused" | "rejected";

@@ -52,4 +52,34 @@ describe("rewriteResourceUris", () => {
       ],
     });
   });
+
+  it("rewrites the UI resource a tool result's _meta links to, and embedded ui:// resources", () => {
+    const expose = (uri: string) =>
+      uri.startsWith("ui://") ? uri.replace("ui://", "ui://n+") : uri;
+    const result = rewriteResourceUris(
+      {
+        content: [
+          { type: "resource", resource: { uri: "ui://dash/view.html", text: "<html>" } },
+          { type: "resource_link", uri: "ui://dash/view.html", name: "view" },
+        ],
+        _meta: {
+          ui: { resourceUri: "ui://dash/view.html" },
+          "ui/resourceUri": "ui://dash/view.html",
+          "openai/outputTemplate": "ui://dash/view.html",
+        },
+      },
+      expose,
+    );
+    expect(result).toEqual({
+      content: [
+        { type: "resource", resource: { uri: "ui://n+dash/view.html", text: "<html>" } },
+        { type: "resource_link", uri: "ui://n+dash/view.html", name: "view" },
+      ],
+      _meta: {
+        ui: { resourceUri: "ui://n+dash/view.html" },
+        "ui/resourceUri": "ui://n+dash/view.html",
+        "openai/outputTemplate": "ui://n+dash/view.html",
+      },
+    });
+  });
 });

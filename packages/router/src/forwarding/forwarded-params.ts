@@ -1,4 +1,5 @@
 import type { JSONRPCId } from "@patchbay/jsonrpc-core";
+import { FLAT_UI_RESOURCE_KEYS } from "../namespacing/ui-resource-links.js";
 
 /** Params ready for a backend, and the progress token the client had put in them. */
 export interface ForwardedParams {
@@ -29,9 +30,13 @@ export function prepareForwardedParams(params: Readonly<Record<string, unknown>>
   };
 }
 
+/** Keys whose string value is a resource URI: `uri`, and the MCP Apps UI links in `_meta`. */
+const resourceUriKeys = new Set(["uri", "resourceUri", ...FLAT_UI_RESOURCE_KEYS]);
+
 /**
- * Copies a result, rewriting every `uri` string with `expose` (for resource URIs that the catalogue
- * rewrote because two backends share them: read contents, embedded resources, resource links).
+ * Copies a result, rewriting every resource URI string with `expose` (for resource URIs that the
+ * catalogue rewrote because two backends share them: read contents, embedded resources, resource
+ * links, and a UI resource a tool result's `_meta` names).
  */
 export function rewriteResourceUris(value: unknown, expose: (uri: string) => string): unknown {
   if (Array.isArray(value)) return value.map((item) => rewriteResourceUris(item, expose));
@@ -39,7 +44,9 @@ export function rewriteResourceUris(value: unknown, expose: (uri: string) => str
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
     copy[key] =
-      key === "uri" && typeof item === "string" ? expose(item) : rewriteResourceUris(item, expose);
+      resourceUriKeys.has(key) && typeof item === "string"
+        ? expose(item)
+        : rewriteResourceUris(item, expose);
   }
   return copy;
 }

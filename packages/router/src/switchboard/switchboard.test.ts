@@ -147,6 +147,18 @@ describe("switchboard rules", () => {
     expect(audience.protocolVersion).toBe("2025-06-18");
   });
 
+  it("a shared backend learns of an extension any of its sessions declared", () => {
+    const ui = { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } };
+    const one = fakeSession("s1", { clientCapabilities: { extensions: ui } });
+    const two = fakeSession("s2", {
+      clientCapabilities: { roots: {}, extensions: { "x.example/other": {} } },
+    });
+    expect(board(one, two).audienceOf("shared").capabilities).toEqual({
+      roots: {},
+      extensions: { ...ui, "x.example/other": {} },
+    });
+  });
+
   it("a shared backend gets the most verbose log level its sessions asked for", () => {
     const one = fakeSession("s1", { logLevel: "error" });
     const two = fakeSession("s2", { logLevel: "info" });

@@ -6,6 +6,7 @@ import type { Telemetry } from "@patchbay/telemetry";
 import type { BackendAudience } from "../backends/backend.js";
 import type { BackendEvent, ServerRequestEvent } from "../backends/backend-events.js";
 import type { BackendWiring } from "../backends/backend-pool.js";
+import { mergeClientCapabilities } from "../backends/relayed-extensions.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { describeLifecycleEvent } from "./lifecycle-log.js";
 import { chooseRelayTarget } from "./relay-target.js";
@@ -79,7 +80,7 @@ export class Switchboard<Session extends SwitchboardSession = SwitchboardSession
     return {
       protocolVersion: sessions.find((session) => session.protocolVersion !== undefined)
         ?.protocolVersion,
-      capabilities: declared.length === 0 ? undefined : Object.assign({}, ...declared),
+      capabilities: declared.length === 0 ? undefined : mergeClientCapabilities(declared),
       logLevel: this.logLevelFor(backend, owner),
     };
   }
