@@ -1,3 +1,7 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createSampleServer } from "@patchbay/sample-backend";
+import { createStreamableHttpHandler, type StreamableHttpHandler } from "@patchbay/transport-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import {
@@ -18,14 +22,36 @@ const STATIC = "static-ops-token-0123456789abcdef";
 let authorizationServer: ProxyTestAuthorizationServer;
 let proxy: TestProxy;
 let publicUrl: string;
+/** A remote backend over Streamable HTTP: the `Authorization` of every request it received. */
+let remote: Server;
+let remoteHandler: StreamableHttpHandler;
+const remoteSaw: (string | undefined)[] = [];
 
 beforeAll(async () => {
   authorizationServer = await startProxyAuthorizationServer();
+  const sample = createSampleServer();
+  remoteHandler = createStreamableHttpHandler({
+    onSession: async (transport) => {
+      await sample.connect(transport);
+    },
+  });
+  remote = createServer((request, response) => {
+    remoteSaw.push(request.headers.authorization);
+    void remoteHandler(request, response);
+  });
+  await new Promise<void>((resolve) => remote.listen(0, "127.0.0.1", resolve));
   const port = await freePort();
   publicUrl = `http://127.0.0.1:${port}`;
   proxy = await startTestProxy(
     {
-      mcpServers: { sample: sampleEntry(), other: sampleEntry() },
+      mcpServers: {
+        sample: sampleEntry(),
+        other: {
+          url: `http://127.0.0.1:${(remote.address() as AddressInfo).port}/mcp`,
+          transport: "http",
+          headers: { Authorization: "Bearer backend-own-secret" },
+        },
+      },
       profiles: { team: { servers: ["sample"] } },
       auth: {
         tokens: [{ name: "ops", token: STATIC }],
@@ -42,6 +68,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await proxy?.stop();
+  await remoteHandler?.close();
+  remote?.closeAllConnections();
+  await new Promise((resolve) => remote?.close(resolve));
   await authorizationServer?.close();
 });
 
@@ -265,6 +294,62 @@ describe("the proxy as an OAuth 2.1 resource server", () => {
     } finally {
       await closeSdk(connected);
     }
+  });
+
+  it("a legacy SSE session belongs to its principal too", async () => {
+    const token = await authorizationServer.token(`${publicUrl}/sse`, "mcp:all");
+    const stream = await fetch(new URL("/sse", publicUrl), {
+      headers: { ...bearer(token), accept: "text/event-stream" },
+    });
+    expect(stream.status).toBe(200);
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+    let text = "";
+    let endpoint: string | undefined;
+    while (endpoint === undefined) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the stream ended before its endpoint event: ${text}`);
+      text += new TextDecoder().decode(value);
+      endpoint = /event: endpoint\ndata: (\S+)/.exec(text)?.[1];
+    }
+    const now = Math.floor(Date.now() / 1000);
+    const stranger = await authorizationServer.forge({
+      claims: {
+        iss: authorizationServer.issuer,
+        sub: "stranger",
+        aud: `${publicUrl}/sse`,
+        scope: "mcp:all",
+        iat: now,
+        exp: now + 600,
+      },
+    });
+    const send = (credential: string) =>
+      fetch(new URL(endpoint as string, publicUrl), {
+        ...post("application/json"),
+        headers: { ...bearer(credential), "content-type": "application/json" },
+      });
+    const foreign = await send(stranger);
+    expect(foreign.status).toBe(404);
+    await foreign.body?.cancel();
+    const own = await send(token);
+    expect(own.status).toBe(202);
+    await own.body?.cancel();
+    await reader.cancel();
+  });
+
+  it("never passes the client's access token to a backend, which gets its own credentials", async () => {
+    const token = await authorizationServer.token(`${publicUrl}/mcp`, "mcp:all");
+    const connected = await connectSdk(new URL("/mcp", publicUrl), { token });
+    try {
+      const echoed = await connected.client.callTool({
+        name: "other__echo",
+        arguments: { message: "remote" },
+      });
+      expect(echoed.content).toEqual([{ type: "text", text: "remote" }]);
+    } finally {
+      await closeSdk(connected);
+    }
+    expect(remoteSaw.length).toBeGreaterThan(0);
+    expect(new Set(remoteSaw)).toEqual(new Set(["Bearer backend-own-secret"]));
   });
 
   it("static tokens keep working beside OAuth", async () => {
