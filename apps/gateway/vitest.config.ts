@@ -1,3 +1,6 @@
-import { definePackageTestConfig } from "../../vitest.shared.js";
+import { mergeConfig } from "vitest/config";
+import { definePackageTestConfig, shareModulesBetweenFiles } from "../../vitest.shared.js";
 
-export default definePackageTestConfig(import.meta.dirname);
+export default mergeConfig(definePackageTestConfig(import.meta.dirname, shareModulesBetweenFiles), {
+  test: { setupFiles: ["test/setup.ts"] },
+});

@@ -5,7 +5,6 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { afterAll } from "vitest";
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -24,13 +23,17 @@ export const backends = {
 
 const temporaryDirectories: string[] = [];
 
-// Registered while the importing test file is collected, so it runs once that file's tests and its
-// own afterAll hooks (which stop the gateways using these directories) are done.
-afterAll(() => {
+/**
+ * Removes the directories {@link temporaryDirectory} made. `test/setup.ts` registers it as an
+ * `afterAll` of every test file (the files share this module, so a hook registered here at import
+ * would run for the first file only); it runs after the file's own `afterAll` hooks, which stop the
+ * gateways using these directories.
+ */
+export function removeTemporaryDirectories(): void {
   for (const directory of temporaryDirectories.splice(0)) {
     rmSync(directory, { recursive: true, force: true, maxRetries: 3 });
   }
-});
+}
 
 /** A fresh temporary directory, removed after the test file that asked for it. */
 export function temporaryDirectory(): string {
