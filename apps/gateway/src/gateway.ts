@@ -1,5 +1,4 @@
-import { watch } from "node:fs";
-import { basename, dirname, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { createBackendTransportFactory } from "@patchbay/backend-transports";
 import {
@@ -10,6 +9,7 @@ import {
   GatewayConfigError,
   type Router,
 } from "@patchbay/router";
+import { loadConfigFile, watchConfigFile } from "@patchbay/router/config-file";
 import {
   redact as builtInRedact,
   createJsonLinesFileSink,
@@ -19,7 +19,6 @@ import {
   type Redact,
 } from "@patchbay/telemetry";
 import { createStdioServerTransport } from "@patchbay/transport-stdio";
-import { loadConfigFile } from "./load-config-file.js";
 import { createRedactingLogger, type Logger } from "./logger.js";
 
 /** Options of `startGateway`. */
@@ -114,26 +113,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const watcher = options.watchConfig === false ? undefined : watchConfig();
 
   function watchConfig() {
-    let timer: NodeJS.Timeout | undefined;
-    let reloading = Promise.resolve();
-    const file = basename(configPath);
-    // Editors often replace the file (rename), so watch the directory and filter by name.
-    const directoryWatcher = watch(dirname(configPath), (_event, changed) => {
-      if (changed !== null && changed !== file) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        reloading = reloading.then(reload);
-      }, 100);
+    return watchConfigFile(configPath, reload, {
+      onError: (error) => logger.warn(`cannot watch the config: ${error.message}`),
     });
-    directoryWatcher.on("error", (error) =>
-      logger.warn(`cannot watch the config: ${error.message}`),
-    );
-    return {
-      close() {
-        clearTimeout(timer);
-        directoryWatcher.close();
-      },
-    };
   }
 
   async function reload(): Promise<void> {

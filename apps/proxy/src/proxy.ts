@@ -23,9 +23,9 @@ import {
   parseGatewayConfig,
   type Router,
 } from "@patchbay/router";
+import { loadConfigFile } from "@patchbay/router/config-file";
 import { createRedactor } from "@patchbay/telemetry";
 import { demoConfig } from "./demo-config.js";
-import { loadProxyConfig } from "./load-config-file.js";
 import { joinProxyCluster, reportReplicaCounts } from "./proxy-cluster.js";
 import { createProxyFront } from "./proxy-front.js";
 import { createProxyLog, type ProxyLog } from "./proxy-log.js";
@@ -78,7 +78,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const parsed: ParsedGatewayConfig =
     options.configPath === undefined
       ? parseGatewayConfig(demoConfig(), { source: "(demo)" })
-      : await loadProxyConfig(resolve(options.configPath), environment);
+      : await loadConfigFile(resolve(options.configPath), environment);
   const { auth, limits, http, cluster: clusterConfig, ...routerConfig } = parsed.config;
   const decision = decideAuth(auth, host);
   const oauth = decision.oauth === undefined ? undefined : await startOAuth(decision.oauth, parsed);

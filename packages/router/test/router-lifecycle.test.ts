@@ -227,6 +227,19 @@ describe("router: config reload", () => {
     });
   });
 
+  it("ends the sessions of a profile the new config drops, and keeps the others", async () => {
+    harness = await createHarness(
+      { mcpServers: { a: { command: "x" } }, profiles: { team: { servers: ["a"] } } },
+      { a: echo },
+    );
+    const onTeam = await harness.connectClient({}, { profile: "team" });
+    const closed = new Promise<void>((resolve) => onTeam.onClose(() => resolve()));
+    await harness.router.reload(configOf({ mcpServers: { a: { command: "x" } } }));
+    await closed;
+    const names = (await harness.client.listAllTools()).map((tool) => tool.name);
+    expect(names).toEqual(["gateway_status", "get_events", "a__echo"]);
+  });
+
   it("stops a removed backend and restarts a changed one", async () => {
     harness = await createHarness(
       { mcpServers: { a: { command: "x" }, b: { command: "y" } } },

@@ -204,6 +204,13 @@ export function createRouter(options: RouterOptions): Router {
     async reload(next) {
       state.apply(next);
       owners.forget();
+      // A session opened on a profile the new config no longer has ends (its client reconnects
+      // to an endpoint that exists); until then its view is empty, never every backend.
+      const orphaned = [...sessions.values()].filter(
+        (session) =>
+          session.profile !== undefined && !Object.hasOwn(next.profiles, session.profile),
+      );
+      await Promise.all(orphaned.map((session) => session.close().catch(() => {})));
       const added = await pool.reload(next);
       await Promise.all([...sessions.values()].map((session) => session.reconcile()));
       telemetry.record({

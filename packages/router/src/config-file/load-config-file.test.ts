@@ -2,8 +2,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { GatewayConfigError } from "@patchbay/router";
 import { afterEach, describe, expect, it } from "vitest";
+import { GatewayConfigError } from "../index.js";
 import { loadConfigFile } from "./load-config-file.js";
 
 const directories: string[] = [];

@@ -1,10 +1,12 @@
+/// <reference types="node" />
+// Node only: this entry reads and watches files (the router itself needs no Node API).
 import { readFile } from "node:fs/promises";
 import {
   configFormatOf,
   GatewayConfigError,
   type ParsedGatewayConfig,
   parseConfigText,
-} from "@patchbay/router";
+} from "../index.js";
 
 /**
  * Reads a gateway config file (JSON, JSON with comments, or YAML for `.yaml`/`.yml`), expands

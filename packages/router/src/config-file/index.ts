@@ -1,0 +1,10 @@
+/**
+ * `@patchbay/router/config-file`: the config as a file on disk (Node only), for the apps that run a
+ * router: read and validate it, and watch it for changes to reload.
+ */
+export { loadConfigFile } from "./load-config-file.js";
+export {
+  type ConfigFileWatch,
+  type WatchConfigFileOptions,
+  watchConfigFile,
+} from "./watch-config-file.js";
