@@ -96,6 +96,15 @@ describe("limits.maxSessionsPerIdentity", () => {
     expect(proxy.proxy.gateway.sessionCount).toBe(3);
   }, 20_000);
 
+  it("takes limits.maxSessionsPerIdentity from the config file", async () => {
+    const proxy = await start({
+      auth: { tokens: [{ name: "alpha", token: ALPHA }] },
+      limits: { maxSessions: 20, maxSessionsPerIdentity: 1 },
+    });
+    await connect(proxy, ALPHA);
+    expect(await upgradeStatus(proxy, ALPHA)).toBe(503);
+  }, 20_000);
+
   it("leaves the anonymous identity (no auth, loopback only) capped by maxSessions alone", async () => {
     const proxy = await start({ limits: { maxSessions: 3 } });
     for (let index = 0; index < 3; index++) await connect(proxy);
