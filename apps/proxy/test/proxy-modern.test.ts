@@ -9,6 +9,8 @@ import {
 
 const ALICE = "alice-token-0123456789abcdef";
 const BOB = "bob-token-0123456789abcdef";
+// A name that differs from alice's only in case: a binding weaker than the exact name would mix them.
+const ALICE_CASED = "alice-cased-token-0123456789abcdef";
 
 let proxy: TestProxy;
 beforeAll(async () => {
@@ -18,6 +20,7 @@ beforeAll(async () => {
       tokens: [
         { name: "alice", token: ALICE },
         { name: "bob", token: BOB },
+        { name: "Alice", token: ALICE_CASED },
       ],
     },
     limits: { maxSessions: 1 },
@@ -119,11 +122,30 @@ describe("the proxy's modern (2026-07-28) requests beside legacy sessions", () =
     };
     const stolen = await modernPost("tools/call", retry, { token: BOB });
     expect(stolen.body?.error?.code).toBe(-32602);
+    const cased = await modernPost("tools/call", retry, { token: ALICE_CASED });
+    expect(cased.body?.error?.code).toBe(-32602);
     const own = await modernPost("tools/call", retry, { token: ALICE });
     expect(own.body?.result).toMatchObject({
       resultType: "complete",
       content: [{ type: "text", text: "Hello, Alice!" }],
     });
+  });
+});
+
+describe("the identity a held call is bound to", () => {
+  it("is one token: a config with two tokens of one name does not start", async () => {
+    const twice = startTestProxy({
+      mcpServers: { sample: sampleEntry() },
+      auth: {
+        tokens: [
+          { name: "alice", token: ALICE },
+          { name: "alice", token: BOB },
+        ],
+      },
+    });
+    await expect(twice).rejects.toThrow(
+      'auth.tokens[1].name: another token is already named "alice"',
+    );
   });
 });
 

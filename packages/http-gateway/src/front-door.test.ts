@@ -62,8 +62,18 @@ describe("session caps", () => {
     expect(gateway.sessionCount).toBe(3);
   });
 
-  it("caps a token at maxSessions when maxSessionsPerIdentity is not set", async () => {
-    const { initialize } = await start({ maxSessions: 2 });
+  it("caps a token at a tenth of maxSessions when maxSessionsPerIdentity is not set", async () => {
+    const { initialize } = await start({ maxSessions: 20 });
+    expect((await initialize("alpha")).status).toBe(200);
+    expect((await initialize("alpha")).status).toBe(200);
+    expect((await initialize("alpha")).text).toContain(
+      "alpha has 2 open sessions, the limit (limits.maxSessionsPerIdentity)",
+    );
+    expect((await initialize("beta")).status).toBe(200);
+  });
+
+  it("still caps a token at maxSessions when it sets maxSessionsPerIdentity higher", async () => {
+    const { initialize } = await start({ maxSessions: 2, maxSessionsPerIdentity: 5 });
     expect((await initialize("alpha")).status).toBe(200);
     expect((await initialize("alpha")).status).toBe(200);
     expect((await initialize("alpha")).text).toContain("maximum of 2 sessions");

@@ -9,7 +9,7 @@ import {
   writeJsonBody,
   writeJsonError,
 } from "@patchbay/transport-http";
-import { isRefusal, type Refusal } from "./admission/admission.js";
+import { ANONYMOUS, isRefusal, type Refusal } from "./admission/admission.js";
 import type { FrontAdmission } from "./admission/front-admission.js";
 import type { OAuthVerifier } from "./admission/oauth/oauth-verifier.js";
 import type { TokenIdentity } from "./admission/token-auth.js";
@@ -62,6 +62,8 @@ export interface FrontDoorParts {
   readonly closing: () => boolean;
   /** Open sessions of every kind. */
   readonly sessionCount: () => number;
+  /** The `anonymous` identity's cap on open sessions (see `anonymousSessionCap`). */
+  readonly anonymousSessionCap: number;
 }
 
 /**
@@ -162,9 +164,10 @@ function refuseNewSession(parts: FrontDoorParts, identity: TokenIdentity): Refus
   if (parts.sessionCount() >= maxSessions) {
     return full(`the gateway serves its maximum of ${maxSessions} sessions`);
   }
-  if (parts.sessions.sessionsOf(identity.name) >= maxSessionsPerIdentity) {
+  const cap = identity === ANONYMOUS ? parts.anonymousSessionCap : maxSessionsPerIdentity;
+  if (parts.sessions.sessionsOf(identity.name) >= cap) {
     return full(
-      `${identity.name} has ${maxSessionsPerIdentity} open sessions, the limit (limits.maxSessionsPerIdentity)`,
+      `${identity.name} has ${cap} open sessions, the limit (limits.maxSessionsPerIdentity)`,
     );
   }
   return undefined;

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_HTTP_GATEWAY_LIMITS, resolveLimits } from "./http-gateway-options.js";
+import {
+  anonymousSessionCap,
+  DEFAULT_HTTP_GATEWAY_LIMITS,
+  resolveLimits,
+} from "./http-gateway-options.js";
 
 const MiB = 1024 * 1024;
 
@@ -18,5 +22,21 @@ describe("resolveLimits", () => {
     expect(resolveLimits({ maxResultBytes: 8 * MiB, maxResponseBytes: undefined })).toMatchObject({
       maxResponseBytes: 9 * MiB,
     });
+  });
+
+  it("caps one identity at a tenth of maxSessions (at least 1) unless set", () => {
+    expect(resolveLimits()).toMatchObject({ maxSessions: 1000, maxSessionsPerIdentity: 100 });
+    expect(DEFAULT_HTTP_GATEWAY_LIMITS.maxSessionsPerIdentity).toBe(100);
+    expect(resolveLimits({ maxSessions: 50 }).maxSessionsPerIdentity).toBe(5);
+    expect(resolveLimits({ maxSessions: 9 }).maxSessionsPerIdentity).toBe(1);
+    expect(resolveLimits({ maxSessions: 50, maxSessionsPerIdentity: 30 })).toMatchObject({
+      maxSessionsPerIdentity: 30,
+    });
+  });
+
+  it("caps the anonymous identity at maxSessions unless maxSessionsPerIdentity is set", () => {
+    expect(anonymousSessionCap()).toBe(1000);
+    expect(anonymousSessionCap({ maxSessions: 300 })).toBe(300);
+    expect(anonymousSessionCap({ maxSessions: 300, maxSessionsPerIdentity: 7 })).toBe(7);
   });
 });

@@ -15,8 +15,10 @@ export interface HttpGatewayLimits {
   /** Open client sessions (Streamable HTTP, SSE and WebSocket together); more get 503. Default 1 000. */
   readonly maxSessions?: number | undefined;
   /**
-   * Open sessions of one token (Streamable HTTP, SSE and WebSocket together; without auth, every
-   * client is one `anonymous` identity); more get 503. Default: `maxSessions`.
+   * Open sessions of one token (Streamable HTTP, SSE and WebSocket together); more get 503.
+   * Default: a tenth of `maxSessions`, at least 1 (100 of the default 1 000), so that one token
+   * cannot take every session. Without auth every client is the one `anonymous` identity, which
+   * this caps only when set (unset, `maxSessions` alone caps it).
    */
   readonly maxSessionsPerIdentity?: number | undefined;
   /** A Streamable HTTP session idle this long ends (its id then gets 404). Default 30 min. */
@@ -47,7 +49,7 @@ export const DEFAULT_HTTP_GATEWAY_LIMITS: ResolvedLimits = {
   requestsPerMinute: 6_000,
   maxBodyBytes: 10 * 1024 * 1024,
   maxSessions: 1_000,
-  maxSessionsPerIdentity: 1_000,
+  maxSessionsPerIdentity: 100,
   sessionIdleTtlMs: 30 * 60_000,
   requestTimeoutMs: 10 * 60_000,
   maxResultBytes: 64 * 1024 * 1024,
@@ -91,15 +93,27 @@ export interface HttpGatewayOptions extends OriginGuardOptions {
   readonly index?: GatewayIndexOptions;
 }
 
+/** The default `maxSessionsPerIdentity`: a tenth of `maxSessions`, at least 1. */
+export function defaultSessionsPerIdentity(maxSessions: number): number {
+  return Math.max(1, Math.floor(maxSessions / 10));
+}
+
+/**
+ * The cap on the open sessions of the `anonymous` identity (auth off, loopback only: every client
+ * is that one identity): `maxSessionsPerIdentity` when set, else `maxSessions`.
+ */
+export function anonymousSessionCap(limits: HttpGatewayLimits = {}): number {
+  return limits.maxSessionsPerIdentity ?? resolveLimits(limits).maxSessions;
+}
+
 /** Applies the defaults to `limits`, ignoring `undefined` values. */
 export function resolveLimits(limits: HttpGatewayLimits = {}): ResolvedLimits {
   const resolved: Record<string, number> = { ...DEFAULT_HTTP_GATEWAY_LIMITS };
   for (const [key, value] of Object.entries(limits)) {
     if (value !== undefined) resolved[key] = value;
   }
-  // Unset, it follows `maxSessions` (the loop set that): one identity may use every session.
   resolved.maxSessionsPerIdentity =
-    limits.maxSessionsPerIdentity ?? (resolved.maxSessions as number);
+    limits.maxSessionsPerIdentity ?? defaultSessionsPerIdentity(resolved.maxSessions as number);
   // Unset, it follows `maxResultBytes`: a result that limit lets through is never refused here.
   resolved.maxResponseBytes =
     limits.maxResponseBytes ?? (resolved.maxResultBytes as number) + RESPONSE_ENVELOPE_BYTES;

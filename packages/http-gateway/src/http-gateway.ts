@@ -11,7 +11,11 @@ import { createWebSocketEndpoint } from "./endpoints/websocket-endpoint.js";
 import { createFrontDoor } from "./front-door.js";
 import type { GatewayLogEntry } from "./gateway-log.js";
 import { createGatewayMetrics } from "./gateway-metrics.js";
-import { type HttpGatewayOptions, resolveLimits } from "./http-gateway-options.js";
+import {
+  anonymousSessionCap,
+  type HttpGatewayOptions,
+  resolveLimits,
+} from "./http-gateway-options.js";
 import type { FrontRequestEnd } from "./session/front-guard.js";
 import { createSessionServer } from "./session/serve-session.js";
 
@@ -118,6 +122,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     log,
     closing: () => closing !== undefined,
     sessionCount,
+    anonymousSessionCap: anonymousSessionCap(options.limits),
   });
 
   function close(closeOptions: HttpGatewayCloseOptions = {}): Promise<void> {

@@ -170,6 +170,7 @@ export {
 export { createRouter, type Router, type RouterOptions } from "./router/create-router.js";
 export { GATEWAY_OWNER, type OwnerOfOptions } from "./router/name-owner.js";
 export type { RouterSessionEvent, RouterSessionListener } from "./router/router-sessions.js";
+export { OPERATOR_VIEWER, type SessionViewer } from "./router/session-viewer.js";
 export { UnknownProfileError } from "./router/unknown-profile-error.js";
 export {
   GATEWAY_STATUS_TOOL,

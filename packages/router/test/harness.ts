@@ -26,7 +26,10 @@ export interface Harness {
   servers: Map<string, Server[]>;
   /** The backend-side transports per backend, newest last (close one to crash the backend). */
   transports: Map<string, Transport[]>;
-  connectClient(options?: ClientOptions, serveOptions?: { profile?: string }): Promise<Client>;
+  connectClient(
+    options?: ClientOptions,
+    serveOptions?: Parameters<Router["serve"]>[1],
+  ): Promise<Client>;
   close(): Promise<void>;
 }
 

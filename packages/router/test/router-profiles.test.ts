@@ -75,4 +75,43 @@ describe("router: profiles", () => {
       UnknownProfileError,
     );
   });
+
+  it("shows a client that is not the operator only its profile, its backends and its owner's events", async () => {
+    const scoped = { ...file, profiles: { ...file.profiles, team: { backends: ["files"] } } };
+    harness = await createHarness(scoped, definitions);
+    const viewer = (owner: string) => ({ profile: "team", viewer: { operator: false, owner } });
+    const other = await harness.connectClient({}, viewer("other"));
+    await other.callTool({ name: "files__write_file" });
+    const client = await harness.connectClient({}, viewer("member"));
+    await client.callTool({ name: "files__read_file" });
+
+    const status = (await client.callTool({ name: "gateway_status" })).structuredContent as {
+      gateway: { sessions: number; config: Record<string, Record<string, unknown>> };
+      backends: Record<string, unknown>;
+    };
+    expect(status.gateway.sessions).toBe(1);
+    expect(Object.keys(status.gateway.config.mcpServers ?? {})).toEqual(["files"]);
+    expect(Object.keys(status.gateway.config.profiles ?? {})).toEqual(["team"]);
+    expect(status.gateway.config.telemetry).toBeUndefined();
+    expect(Object.keys(status.backends)).toEqual(["files"]);
+    expect(JSON.stringify(status)).not.toContain("github");
+
+    const listed = await client.callTool({ name: "get_events", arguments: { limit: 500 } });
+    const events = JSON.parse((listed.content as { text: string }[])[0]?.text ?? "") as {
+      event_type: string;
+      tool?: string;
+    }[];
+    const calls = events.filter((event) => event.event_type === "tool.called");
+    expect(calls.map((event) => event.tool).sort()).toEqual(["files__read_file", "gateway_status"]);
+    expect(JSON.stringify(events)).not.toContain("github");
+    const limited = await client.callTool({ name: "get_events", arguments: { limit: 1 } });
+    expect(JSON.parse((limited.content as { text: string }[])[0]?.text ?? "")).toHaveLength(1);
+
+    // The operator (the harness's own client: `router.serve` without a viewer) sees everything.
+    const all = (await harness.client.callTool({ name: "gateway_status" })).structuredContent as {
+      gateway: { sessions: number; config: Record<string, Record<string, unknown>> };
+    };
+    expect(all.gateway.sessions).toBe(3);
+    expect(Object.keys(all.gateway.config.mcpServers ?? {})).toEqual(["github", "files"]);
+  });
 });

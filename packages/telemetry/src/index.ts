@@ -88,6 +88,7 @@ export {
   type RequestStart,
   type RequestTracker,
   trackRequest,
+  UNKNOWN_TOOL_LABEL,
 } from "./request-tracker.js";
 export { outcomeOfError, outcomeOfResult } from "./response-outcome.js";
 export { createRingBuffer, type RingBuffer } from "./ring-buffer.js";

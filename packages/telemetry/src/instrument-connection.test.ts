@@ -104,6 +104,30 @@ describe("instrumentConnection", () => {
     expect(family?.metrics[0]?.labels?.outcome).toBe("timeout");
   });
 
+  it("labels incoming tools/call metrics only with names knownTool accepts, and tags events with the session", async () => {
+    const telemetry = createTestTelemetry();
+    const [client, rawServer] = await connectionPair();
+    const server = instrumentConnection(rawServer, telemetry, {
+      session: "session-1",
+      knownTool: (name) => name === "real",
+    });
+    server.handle("tools/call", () => ({ content: [] }));
+    for (const name of ["real", "made-up-1", "made-up-2"]) {
+      await client.request("tools/call", { name, arguments: {} });
+    }
+    const family = parsePrometheusTextFormat(telemetry.registry.render()).find(
+      (item) => item.name === "patchbay_requests_total",
+    );
+    const byTool = Object.fromEntries(
+      (family?.metrics ?? []).map((metric) => [metric.labels?.tool, Number(metric.value)]),
+    );
+    expect(byTool).toEqual({ real: 1, __unknown__: 2 });
+    // Events keep the name the client sent: they are for finding a call, not for labels.
+    const called = telemetry.query({ event_type: "tool.called" }).map((event) => event.tool);
+    expect(called.sort()).toEqual(["made-up-1", "made-up-2", "real"]);
+    expect(telemetry.query().every((event) => event.data.session === "session-1")).toBe(true);
+  });
+
   it("records a cancelled request as request.cancelled", async () => {
     const telemetry = createTestTelemetry();
     const [rawClient] = await connectionPair();

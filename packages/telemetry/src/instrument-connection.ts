@@ -26,6 +26,13 @@ export interface InstrumentConnectionOptions {
   readonly source?: string;
   /** Write this hop's trace context into `_meta` of outgoing requests (default true). */
   readonly propagate?: boolean;
+  /** The client session the connection serves: `data.session` of its requests' events. */
+  readonly session?: string;
+  /**
+   * True for the tool names metrics may label an incoming `tools/call` with (a router: the names
+   * its catalogue exposes); others count under `__unknown__`. Default: every name.
+   */
+  readonly knownTool?: (name: string) => boolean;
 }
 
 type AnyHandler = (params: unknown, context: RequestContext) => unknown;
@@ -140,6 +147,8 @@ export function instrumentConnection(
       };
       if (options.backend !== undefined) start.backend = options.backend;
       if (options.source !== undefined) start.source = options.source;
+      if (options.session !== undefined) start.session = options.session;
+      if (options.knownTool !== undefined) start.knownTool = options.knownTool;
       const tracker = startTracking(telemetry, start, incomingSite);
       // The context with the instrumented connection (see `withConnection`, inlined: per request).
       const wrappedContext: TracedContext =

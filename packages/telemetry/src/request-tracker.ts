@@ -25,7 +25,17 @@ export interface RequestStart {
   readonly backend?: string;
   /** Event source (default: the telemetry's). */
   readonly source?: string;
+  /** The client session it came on, recorded as `data.session` of its events. */
+  readonly session?: string;
+  /**
+   * True for the tool names metrics may label a `tools/call` with; any other name is counted under
+   * {@link UNKNOWN_TOOL_LABEL}, so made-up names cannot fill the label sets. Default: every name.
+   */
+  readonly knownTool?: (name: string) => boolean;
 }
+
+/** The `tool` label of a `tools/call` whose name `knownTool` does not know. */
+export const UNKNOWN_TOOL_LABEL = "__unknown__";
 
 /** How a request ended. */
 export interface RequestEnd {
@@ -211,10 +221,12 @@ class Tracker implements RequestTracker {
   readonly #direction: RequestDirection;
   readonly #id: string | number | undefined;
   readonly #source: string | undefined;
+  readonly #session: string | undefined;
   readonly #backend: string | undefined;
   readonly #site: RequestSite;
   readonly #method: string;
   readonly #tool: string | undefined;
+  readonly #knownTool: ((name: string) => boolean) | undefined;
   #span: BridgedSpan | undefined;
   readonly #started: number;
   #ended = false;
@@ -232,13 +244,22 @@ class Tracker implements RequestTracker {
     this.#direction = start.direction;
     this.#id = start.id;
     this.#source = start.source;
+    this.#session = start.session;
     this.#backend = start.backend;
     this.#site = site;
     this.#method = method;
     this.#tool = tool;
+    this.#knownTool = start.knownTool;
     this.trace = trace;
     this.#span = span;
     this.#started = telemetry.monotonicNow();
+  }
+
+  /** The `tool` label of its metrics, asked when it ends (the catalogue may have grown since). */
+  #toolLabel(): string | undefined {
+    const tool = this.#tool;
+    if (tool === undefined || this.#knownTool === undefined || this.#knownTool(tool)) return tool;
+    return UNKNOWN_TOOL_LABEL;
   }
 
   /** How it ended (set by `end`; read only by the closing event, which `end` records). */
@@ -298,6 +319,7 @@ class Tracker implements RequestTracker {
   baseData(): Record<string, unknown> {
     const data: Record<string, unknown> = { direction: this.#direction };
     if (this.#id !== undefined) data.id = this.#id;
+    if (this.#session !== undefined) data.session = this.#session;
     return data;
   }
 
@@ -342,7 +364,7 @@ class Tracker implements RequestTracker {
       this.#legDurationMs = leg.durationMs;
       this.#leg = undefined;
     }
-    this.#site.end(this.#method, this.#tool, result.outcome, durationMs / 1000);
+    this.#site.end(this.#method, this.#toolLabel(), result.outcome, durationMs / 1000);
     const outcome = result.outcome;
     const closing =
       outcome === "timeout"

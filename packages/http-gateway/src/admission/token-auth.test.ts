@@ -31,6 +31,26 @@ describe("bearer tokens", () => {
     }
   });
 
+  it("marks the identity of an operator's token, and only that one", () => {
+    const authenticator = createTokenAuthenticator([
+      { name: "ops", token: "ops-secret-value", operator: true },
+      { name: "team", token: "team-secret-value", operator: false },
+      { name: "plain", token: "plain-secret-value" },
+    ]);
+    expect(authenticator.authenticate("Bearer ops-secret-value")?.operator).toBe(true);
+    expect(authenticator.authenticate("Bearer team-secret-value")?.operator).toBeUndefined();
+    expect(authenticator.authenticate("Bearer plain-secret-value")?.operator).toBeUndefined();
+  });
+
+  it("refuses two tokens of one name (sessions and held calls belong to the name)", () => {
+    expect(() =>
+      createTokenAuthenticator([
+        { name: "ci", token: "first-secret-value" },
+        { name: "ci", sha256: hashToken("second-secret-value") },
+      ]),
+    ).toThrow('two tokens are named "ci": give each its own');
+  });
+
   it('allows every profile by default, else the listed ones (the default endpoint is "")', () => {
     const authenticator = createTokenAuthenticator([
       { name: "all", token: "all-secret" },

@@ -8,6 +8,8 @@ export interface BearerTokenConfig {
   readonly sha256?: string | undefined;
   /** Profiles the token may use; `"*"` (the default) allows every profile and the default endpoint. */
   readonly profiles?: readonly string[] | undefined;
+  /** Its clients see every backend, profile, session and event in the gateway's own tools. */
+  readonly operator?: boolean | undefined;
 }
 
 /** Who made a request: the name of the token it carried and what that token may use. */
@@ -15,6 +17,8 @@ export interface TokenIdentity {
   readonly name: string;
   /** `"*"`, or the profile names allowed (`""` is the default endpoint, every backend). */
   readonly profiles: "*" | ReadonlySet<string>;
+  /** True for the operator's tokens: `gateway_status` and `get_events` show them everything. */
+  readonly operator?: boolean;
 }
 
 /** Checks `Authorization: Bearer <token>` headers against hashed tokens. */
@@ -37,9 +41,13 @@ export function mayUseProfile(identity: TokenIdentity, profile: string | undefin
 /**
  * Creates an authenticator that keeps only SHA-256 hashes of the tokens and compares the hash of a
  * presented token with every stored one in constant time (no early exit), so neither the time of a
- * comparison nor the position of a match tells anything about the tokens.
+ * comparison nor the position of a match tells anything about the tokens. Two tokens of one name
+ * throw: sessions and held calls belong to the name, which must say one token.
  */
 export function createTokenAuthenticator(tokens: readonly BearerTokenConfig[]): TokenAuthenticator {
+  const names = tokens.map((entry) => entry.name);
+  const twice = names.find((name, index) => names.indexOf(name) !== index);
+  if (twice !== undefined) throw new Error(`two tokens are named "${twice}": give each its own`);
   const entries = tokens.map((entry) => {
     const hex = entry.sha256?.toLowerCase() ?? hashToken(entry.token ?? "");
     const profiles = entry.profiles ?? ["*"];
@@ -48,6 +56,7 @@ export function createTokenAuthenticator(tokens: readonly BearerTokenConfig[]): 
       identity: {
         name: entry.name,
         profiles: profiles.includes("*") ? "*" : new Set(profiles),
+        ...(entry.operator === true ? { operator: true } : {}),
       } satisfies TokenIdentity,
     };
   });

@@ -1,5 +1,5 @@
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "@patchbay/jsonrpc-core";
-import { GatewayErrorCode, type ModernEndpoint } from "@patchbay/router";
+import { GatewayErrorCode, type ModernEndpoint, type SessionViewer } from "@patchbay/router";
 import type { Clock, ModernMessageContext, ModernMessageHandler } from "@patchbay/transport-http";
 import { ANONYMOUS } from "../admission/admission.js";
 import type { TokenIdentity } from "../admission/token-auth.js";
@@ -9,6 +9,7 @@ import {
   REQUEST_TIMEOUT_CODE,
   RESULT_TOO_LARGE_CODE,
 } from "../session/front-guard.js";
+import { viewerOf } from "../session/serve-session.js";
 
 /** What the modern path of one profile needs. */
 export interface ModernRequestsOptions {
@@ -55,6 +56,7 @@ export function modernRequests(
           ...context,
           signal,
           caller: owner.name,
+          viewer: viewerOf(owner),
         }),
       );
       const checked =
@@ -159,7 +161,7 @@ async function answerHereOrThere(
   relay: ModernRelay | undefined,
   profile: string,
   message: JSONRPCRequest | JSONRPCNotification,
-  context: ModernMessageContext & { readonly caller: string },
+  context: ModernMessageContext & { readonly caller: string; readonly viewer: SessionViewer },
 ): Promise<JSONRPCResponse | undefined> {
   const holder =
     relay === undefined || !("id" in message)

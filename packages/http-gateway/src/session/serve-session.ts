@@ -1,5 +1,5 @@
 import type { Transport } from "@patchbay/jsonrpc-core";
-import type { Router } from "@patchbay/router";
+import type { Router, SessionViewer } from "@patchbay/router";
 import type { Clock } from "@patchbay/transport-http";
 import type { TokenIdentity } from "../admission/token-auth.js";
 import type { ResolvedLimits } from "../http-gateway-options.js";
@@ -76,7 +76,8 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
         if (sessionId !== undefined) owners.delete(sessionId);
       });
       const served = client.wrap === undefined ? front : client.wrap(front);
-      await options.router.serve(served, profile === undefined ? {} : { profile });
+      const viewer = viewerOf(owner);
+      await options.router.serve(served, profile === undefined ? { viewer } : { profile, viewer });
     },
     ownerOf: (sessionId) => owners.get(sessionId),
     sessionsOf: (owner) => perOwner.get(owner) ?? 0,
@@ -89,4 +90,9 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
       await Promise.all([...fronts].map((front) => front.idle()));
     },
   };
+}
+
+/** What the gateway's own tools show a token's sessions: everything for an operator's token. */
+export function viewerOf(owner: TokenIdentity): SessionViewer {
+  return { operator: owner.operator === true, owner: owner.name };
 }

@@ -87,7 +87,7 @@ describe("proxy keys", () => {
         mcpServers: { a: { command: "x" } },
         profiles: { team: { servers: ["a"] } },
         auth: { tokens: [{ name: "ci", token: "${CI_TOKEN}", profiles: ["team"] }] },
-        limits: { requestsPerMinute: 60, maxBodyBytes: 1024 },
+        limits: { requestsPerMinute: 60, maxBodyBytes: 1024, maxSessionsPerIdentity: 3 },
       }),
       "json",
       { environment: { CI_TOKEN: "0123456789abcdef0123" } },
@@ -98,7 +98,11 @@ describe("proxy keys", () => {
       token: "0123456789abcdef0123",
       profiles: ["team"],
     });
-    expect(config.limits).toEqual({ requestsPerMinute: 60, maxBodyBytes: 1024 });
+    expect(config.limits).toEqual({
+      requestsPerMinute: 60,
+      maxBodyBytes: 1024,
+      maxSessionsPerIdentity: 3,
+    });
     expect(config.profiles.team?.backends).toEqual(["a"]);
   });
 

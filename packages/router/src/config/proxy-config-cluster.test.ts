@@ -119,6 +119,23 @@ describe("the blocks that decide who gets in fail closed", () => {
     ).toBe("auth.tokens[0].profile");
   });
 
+  it("takes operator: true on a token, and refuses a misspelt or non-boolean operator", () => {
+    const operator = { ...token, operator: true };
+    expect(parseGatewayConfig({ ...servers, auth: { tokens: [operator] } }).config.auth).toEqual({
+      tokens: [operator],
+    });
+    expect(issuesOf({ ...servers, auth: { tokens: [{ ...token, operater: true }] } })).toEqual([
+      {
+        path: "auth.tokens[0].operater",
+        message:
+          "unknown key operater; did you mean operator? (this block decides who gets in, so an unknown key is an error, not ignored)",
+      },
+    ]);
+    expect(
+      issuesOf({ ...servers, auth: { tokens: [{ ...token, operator: "yes" }] } })[0]?.path,
+    ).toBe("auth.tokens[0].operator");
+  });
+
   it("refuses unknown keys of http", () => {
     expect(issuesOf({ ...servers, http: { trustProxies: true } })[0]?.path).toBe(
       "http.trustProxies",

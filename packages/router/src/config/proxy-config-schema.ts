@@ -14,6 +14,8 @@ export const AuthTokenConfigSchema = z
       .optional(),
     /** Profiles the token may use; `"*"` is every profile and the default endpoint. */
     profiles: z.array(profileName).min(1).optional(),
+    /** Sees every backend, profile, session and event in `gateway_status` and `get_events`. */
+    operator: z.boolean().optional(),
   })
   .refine((entry) => (entry.token === undefined) !== (entry.sha256 === undefined), {
     message: 'expected either "token" or "sha256"',
@@ -38,6 +40,7 @@ export const LimitsConfigSchema = z.object({
   requestsPerMinute: positiveInteger.optional(),
   maxBodyBytes: positiveInteger.optional(),
   maxSessions: positiveInteger.optional(),
+  maxSessionsPerIdentity: positiveInteger.optional(),
   sessionIdleTtlMs: positiveInteger.optional(),
   requestTimeoutMs: positiveInteger.optional(),
   maxResultBytes: positiveInteger.optional(),

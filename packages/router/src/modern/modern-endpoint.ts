@@ -8,6 +8,7 @@ import {
 import { completeModernResult } from "@patchbay/server";
 import type { BackendWiring } from "../backends/backend-pool.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
+import type { SessionViewer } from "../router/session-viewer.js";
 import type { RouterSession } from "../sessions/router-session.js";
 import { ModernFront, type ModernRequestContext, MRTR_TARGETS } from "./modern-front.js";
 import { modernErrorObject } from "./modern-result.js";
@@ -20,7 +21,19 @@ export interface ModernCallContext extends ModernRequestContext {
    * state belong to a caller, and each caller has its own session behind the front.
    */
   readonly caller?: string;
+  /**
+   * What the gateway's own tools show the caller's session (made on its first request). Default:
+   * not the operator, owned by `caller`.
+   */
+  readonly viewer?: SessionViewer;
 }
+
+/** Opens the session behind a caller's front. */
+type ServeFront = (
+  transport: Transport,
+  profile: string | undefined,
+  viewer: SessionViewer,
+) => Promise<RouterSession>;
 
 /**
  * The modern (2026-07-28) request path of a router for one profile: hand it to a transport that
@@ -48,13 +61,13 @@ export class ModernFronts {
   readonly #fronts = new Map<string, ModernFront>();
   readonly #settings: ModernSettings;
   readonly #serverInfo: Readonly<Record<string, unknown>>;
-  readonly #serve: (transport: Transport, profile: string | undefined) => Promise<RouterSession>;
+  readonly #serve: ServeFront;
   readonly #leaveCluster: () => void;
 
   constructor(
     settings: ModernSettings,
     serverInfo: Readonly<Record<string, unknown>>,
-    serve: (transport: Transport, profile: string | undefined) => Promise<RouterSession>,
+    serve: ServeFront,
   ) {
     this.#settings = settings;
     this.#serverInfo = serverInfo;
@@ -88,7 +101,7 @@ export class ModernFronts {
         if (!("id" in message)) return undefined;
         const { id } = message;
         try {
-          const front = this.#front(profile, context.caller ?? "anonymous");
+          const front = this.#front(profile, context.caller ?? "anonymous", context.viewer);
           const result = await front.handle(message.method, id, message.params, context);
           const body = completeModernResult(
             message.method,
@@ -192,7 +205,7 @@ export class ModernFronts {
     return this.#front(profile === "" ? undefined : profile, scope.slice(at + 1));
   }
 
-  #front(profile: string | undefined, caller: string): ModernFront {
+  #front(profile: string | undefined, caller: string, viewer?: SessionViewer): ModernFront {
     const key = `${profile ?? ""}\u0000${caller}`;
     let front = this.#fronts.get(key);
     if (front === undefined) {
@@ -203,7 +216,8 @@ export class ModernFronts {
         );
       }
       front = new ModernFront(caller, {
-        serve: (transport) => this.#serve(transport, profile),
+        serve: (transport) =>
+          this.#serve(transport, profile, viewer ?? { operator: false, owner: caller }),
         settings: this.#settings,
         serverInfo: this.#serverInfo,
         scope: key,

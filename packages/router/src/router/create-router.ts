@@ -15,10 +15,11 @@ import { splitModernFrames } from "../modern/modern-frames.js";
 import { type ModernFrontOptions, resolveModernSettings } from "../modern/modern-settings.js";
 import type { RouterSession } from "../sessions/router-session.js";
 import { Switchboard } from "../switchboard/switchboard.js";
-import { describeRouter, sharedCatalogue } from "./gateway-status.js";
+import { describeRouter, eventsSeenBy, sharedCatalogue } from "./gateway-status.js";
 import { NameOwners, type OwnerOfOptions } from "./name-owner.js";
 import { type RouterSessionListener, RouterSessions } from "./router-sessions.js";
 import { RouterState } from "./router-state.js";
+import { OPERATOR_VIEWER, type SessionViewer } from "./session-viewer.js";
 import { UnknownProfileError } from "./unknown-profile-error.js";
 
 /** Options of `createRouter`. */
@@ -63,9 +64,15 @@ export interface Router {
   /**
    * Serves one client over `transport`; the session ends when the transport closes. With a
    * `profile` (a key of the config's `profiles`), the client sees only that profile's backends and
-   * tools; an unknown profile throws `UnknownProfileError`.
+   * tools; an unknown profile throws `UnknownProfileError`. `viewer` says what the gateway's own
+   * tools show the client: everything (the default, `{ operator: true }`: whoever runs the router),
+   * or, for `{ operator: false, owner }`, only its profile's backends and its owner's sessions'
+   * events (see `SessionViewer`).
    */
-  serve(transport: Transport, options?: { readonly profile?: string }): Promise<RouterSession>;
+  serve(
+    transport: Transport,
+    options?: { readonly profile?: string; readonly viewer?: SessionViewer },
+  ): Promise<RouterSession>;
   /**
    * The modern (2026-07-28) request path of a profile (default: all backends), for a transport
    * that serves modern requests beside legacy sessions. Modern clients on a transport handed to
@@ -134,15 +141,17 @@ export function createRouter(options: RouterOptions): Router {
     telemetry.redact(
       describeRouter({ state, pool, sessions, uptimeMs: clock.now() - startedAt }, sessionId),
     );
+  const events = (sessionId: string, query: Readonly<Record<string, unknown>>) =>
+    eventsSeenBy({ state, sessions }, sessionId, query);
   const opener = new RouterSessions(
     sessions,
-    { state, pool, peers: switchboard, status },
+    { state, pool, peers: switchboard, status, events },
     startDeferred,
   );
   const fronts = new ModernFronts(
     resolveModernSettings(options.modern ?? {}, clock),
     serverInfo,
-    (transport, profile) => opener.open(transport, profile, true),
+    (transport, profile, viewer) => opener.open(transport, profile, true, viewer),
   );
   modernFronts = fronts;
   const checkProfile = (profile: string | undefined) => {
@@ -177,18 +186,19 @@ export function createRouter(options: RouterOptions): Router {
     },
     async serve(transport, serveOptions = {}) {
       const profile = serveOptions.profile;
+      const viewer = serveOptions.viewer ?? OPERATOR_VIEWER;
       checkProfile(profile);
       // A modern client on this transport (stdio) is a caller of its own, ended with the transport.
       transportCounter += 1;
       const caller = `transport-${transportCounter}`;
       const modern = fronts.endpoint(profile);
       const split = splitModernFrames(transport, (message, context) =>
-        modern.handle(message, { ...context, caller }),
+        modern.handle(message, { ...context, caller, viewer }),
       );
       transport.onClose(() => {
         fronts.release(caller).catch(() => {});
       });
-      return await opener.open(split, profile, false);
+      return await opener.open(split, profile, false, viewer);
     },
     modern(modernOptions = {}) {
       checkProfile(modernOptions.profile);

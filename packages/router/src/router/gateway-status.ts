@@ -1,3 +1,4 @@
+import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT, type TelemetryEvent } from "@patchbay/telemetry";
 import type { Backend } from "../backends/backend.js";
 import type { BackendPool } from "../backends/backend-pool.js";
 import { buildCatalogue, type Catalogue } from "../catalogue/build-catalogue.js";
@@ -26,13 +27,14 @@ export function describeRouter(parts: RouterParts, sessionId?: string): Record<s
   const conflicts = session
     ? session.catalogue().conflicts
     : sharedCatalogue(state, pool).conflicts;
+  const scoped = session !== undefined && !session.viewer.operator;
   return {
     gateway: {
       name: state.serverInfo.name,
       version: state.serverInfo.version,
       uptime_ms: parts.uptimeMs,
-      sessions: sessions.size,
-      config: redactGatewayConfig(state.config),
+      sessions: scoped ? sessionsOfOwner(sessions, session).length : sessions.size,
+      config: scoped ? configSeenBy(state, session) : redactGatewayConfig(state.config),
       conflicts,
     },
     backends: Object.fromEntries(
@@ -42,6 +44,66 @@ export function describeRouter(parts: RouterParts, sessionId?: string): Record<s
       ]),
     ),
   };
+}
+
+/**
+ * The config as a session that is not the operator's sees it: its own profile and the backends it
+ * sees, nothing of other profiles, other backends or the event log's file.
+ */
+function configSeenBy(state: RouterState, session: RouterSession): Record<string, unknown> {
+  const seen = new Set(session.backends().map((backend) => backend.name));
+  const profile = session.profile;
+  const own = profile === undefined ? undefined : state.config.profiles[profile];
+  const { telemetry: _file, ...config } = redactGatewayConfig({
+    ...state.config,
+    backends: state.config.backends.filter((backend) => seen.has(backend.name)),
+    profiles: own === undefined || profile === undefined ? {} : { [profile]: own },
+  });
+  return config;
+}
+
+/** The live sessions of `session`'s owner (only `session` itself when it has none). */
+function sessionsOfOwner(
+  sessions: ReadonlyMap<string, RouterSession>,
+  session: RouterSession,
+): RouterSession[] {
+  const owner = session.viewer.owner;
+  if (owner === undefined) return [session];
+  return [...sessions.values()].filter((other) => other.viewer.owner === owner);
+}
+
+/**
+ * What `get_events` answers session `sessionId` for `query`: every matching event for the
+ * operator; for anyone else only the events of its owner's live sessions and the lifecycle events
+ * (`backend.*`) of the backends it sees, most recent first, at most the query's `limit`.
+ */
+export function eventsSeenBy(
+  parts: Pick<RouterParts, "state" | "sessions">,
+  sessionId: string,
+  query: Readonly<Record<string, unknown>>,
+): TelemetryEvent[] {
+  const { telemetry } = parts.state;
+  // Asked as given first: a bad query throws its own error, and the operator's answer is this.
+  const asked = telemetry.query(query);
+  const session = parts.sessions.get(sessionId);
+  if (session?.viewer.operator === true) return asked;
+  if (session === undefined) return [];
+  const own = new Set(sessionsOfOwner(parts.sessions, session).map((other) => other.id));
+  const seen = new Set(session.backends().map((backend) => backend.name));
+  const visible = (event: TelemetryEvent) => {
+    const of = event.data.session;
+    if (typeof of === "string") return own.has(of);
+    return (
+      event.event_type.startsWith("backend.") &&
+      event.backend !== undefined &&
+      seen.has(event.backend)
+    );
+  };
+  const limit = typeof query.limit === "number" ? query.limit : DEFAULT_QUERY_LIMIT;
+  return telemetry
+    .query({ ...query, limit: MAX_QUERY_LIMIT })
+    .filter(visible)
+    .slice(0, limit);
 }
 
 /** The catalogue of the shared backends, as a session without a profile would see it. */

@@ -4,6 +4,7 @@ import {
   type RouterSession,
   type SessionDependencies,
 } from "../sessions/router-session.js";
+import type { SessionViewer } from "./session-viewer.js";
 
 /**
  * A client session of the router opening, introducing itself, or ending (see `router.onSession`).
@@ -62,6 +63,7 @@ export class RouterSessions {
     transport: Transport,
     profile: string | undefined,
     modern: boolean,
+    viewer: SessionViewer,
   ): Promise<RouterSession> {
     this.#counter += 1;
     const id = `session-${this.#counter}`;
@@ -84,6 +86,7 @@ export class RouterSessions {
         },
       },
       profile,
+      viewer,
     );
     this.#sessions.set(id, session);
     this.#parts.state.telemetry.record({

@@ -19,6 +19,8 @@ export interface CatalogueRequestParts {
   readonly state: RouterState;
   /** What `gateway_status` answers this session. */
   readonly status: () => Record<string, unknown>;
+  /** What `get_events` answers this session (throws on a bad query). */
+  readonly events: (query: Params) => unknown;
 }
 
 /** Sends a request for a named tool, prompt or resource to the backend that owns it. */
@@ -89,7 +91,7 @@ export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
     [GATEWAY_STATUS_TOOL]: () => jsonToolResult(parts.status()),
     [GET_EVENTS_TOOL]: (args) => {
       try {
-        return jsonToolResult(state.telemetry.query(args));
+        return jsonToolResult(parts.events(args));
       } catch (error) {
         // Bad arguments of a tool are a tool error, not a protocol error (MCP 2025-11-25).
         return jsonToolResult(

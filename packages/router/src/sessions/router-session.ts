@@ -18,6 +18,7 @@ import type { ServerRequestEvent } from "../backends/backend-events.js";
 import type { BackendPool } from "../backends/backend-pool.js";
 import type { Catalogue } from "../catalogue/build-catalogue.js";
 import type { RouterState } from "../router/router-state.js";
+import type { SessionViewer } from "../router/session-viewer.js";
 import { registerCatalogueRequests } from "./catalogue-requests.js";
 import { createForwarder } from "./forward-call.js";
 import { ClientRelay, type RefusalCounts } from "./relay-to-client.js";
@@ -37,6 +38,8 @@ export interface RouterSession {
   readonly subscriptions: ReadonlySet<string>;
   /** The profile the session was opened with, if any. */
   readonly profile: string | undefined;
+  /** Who it serves: what `gateway_status` and `get_events` show it. */
+  readonly viewer: SessionViewer;
   /** The revision agreed with the client in `initialize`. */
   readonly protocolVersion: string | undefined;
   /** The capabilities the client declared in `initialize`, once it did. */
@@ -78,6 +81,8 @@ export interface SessionDependencies {
   };
   /** What `gateway_status` answers a session. */
   status(sessionId: string): Record<string, unknown>;
+  /** What `get_events` answers a session for `query` (throws on a bad query). */
+  events(sessionId: string, query: Readonly<Record<string, unknown>>): unknown;
   /**
    * The session accepted the client's `initialize` (deferred shared backends may start now);
    * `info` is how that request arrived.
@@ -95,11 +100,17 @@ export function createRouterSession(
   id: string,
   transport: Transport,
   deps: SessionDependencies,
-  profileName?: string,
+  profileName: string | undefined,
+  viewer: SessionViewer,
 ): RouterSession {
   const { state, peers } = deps;
   const base = createConnection(transport, { ...createMcpConnectionHooks(), defaultTimeoutMs: 0 });
-  const connection = instrumentConnection(base, state.telemetry, { source: "gateway" });
+  const connection = instrumentConnection(base, state.telemetry, {
+    source: "gateway",
+    session: id,
+    // Metric labels name only tools the catalogue exposes: made-up names cannot fill the label sets.
+    knownTool: (name) => view.exposesTool(name),
+  });
   const view = new SessionCatalogue(id, profileName, { state, pool: deps.pool, connection });
   const subscriptions = new SessionSubscriptions(id, view, peers);
   const forward = createForwarder(id, connection, view, state);
@@ -126,6 +137,7 @@ export function createRouterSession(
     subscriptions,
     state,
     status: () => deps.status(id),
+    events: (query) => deps.events(id, query),
   });
 
   handleSetLevel(id, lifecycle, view, peers, (level) => {
@@ -149,6 +161,7 @@ export function createRouterSession(
       return lifecycle.initialized;
     },
     profile: profileName,
+    viewer,
     subscriptions: subscriptions.uris,
     get protocolVersion() {
       return lifecycle.protocolVersion;

@@ -110,6 +110,14 @@ export class SessionCatalogue {
     return filter ? GATEWAY_TOOLS.filter((tool) => filter(tool.name)) : GATEWAY_TOOLS;
   }
 
+  /** True when this client's `tools/list` shows `name` (a backend's tool or the gateway's). */
+  exposesTool(name: string): boolean {
+    return (
+      this.current().findTool(name) !== undefined ||
+      this.gatewayTools().some((tool) => tool.name === name)
+    );
+  }
+
   /** The catalogue as this client sees it. */
   current(): Catalogue {
     if (this.#cached) return this.#cached;
