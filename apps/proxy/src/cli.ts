@@ -28,6 +28,7 @@ Options:
   -c, --config <file>          the proxy config (mcpServers, profiles, auth, limits, http)
       --host <address>         address to bind (default 127.0.0.1)
   -p, --port <n>               port (default $PORT or 8080; 0 picks a free one)
+      --watch                  reload the config whenever its file changes (SIGHUP reloads it too)
       --log-format <format>    json | pretty (default pretty); logs go to stderr
       --drain-timeout-ms <n>   on SIGTERM/SIGINT, how long in-flight calls may finish (default 10000)
       --redis <url>            share sessions, events and rate limits with other replicas through
@@ -56,6 +57,7 @@ async function main(): Promise<number> {
         "drain-timeout-ms": { type: "string" },
         redis: { type: "string" },
         "replica-id": { type: "string" },
+        watch: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -88,6 +90,9 @@ async function main(): Promise<number> {
   ) {
     return fail("--redis must be redis://host:port, rediss://… or unix:///path");
   }
+  if (values.watch === true && typeof values.config !== "string") {
+    return fail("--watch needs --config <file> (the demo has no file to watch)");
+  }
   const replicaId = values["replica-id"];
   if (typeof replicaId === "string" && !/^[A-Za-z0-9_.-]{1,64}$/.test(replicaId)) {
     return fail("--replica-id may only contain [A-Za-z0-9_.-], 1 to 64 characters");
@@ -101,6 +106,12 @@ async function main(): Promise<number> {
       port,
       logFormat,
       version,
+      watchConfig: values.watch === true,
+    });
+    // SIGHUP: read the config file again (a bad one is refused, logged, and the old one serves).
+    process.on("SIGHUP", () => {
+      proxy.log.info("SIGHUP: reloading the config");
+      void proxy.reload();
     });
     await new Promise<void>((resolve) => {
       let signalled = false;

@@ -5,13 +5,10 @@ import { createBackendTransportFactory } from "@patchbay/backend-transports";
 import { createCallFeed, createDashboard, type Dashboard } from "@patchbay/dashboard";
 import {
   createHttpGateway,
-  createOAuthVerifier,
   decideAuth,
   type HttpGateway,
   isLoopbackHost,
   type LogFormat,
-  type OAuthConfig,
-  type OAuthVerifier,
   resolveLimits,
 } from "@patchbay/http-gateway";
 import type { Transport } from "@patchbay/jsonrpc-core";
@@ -23,12 +20,13 @@ import {
   parseGatewayConfig,
   type Router,
 } from "@patchbay/router";
-import { loadConfigFile } from "@patchbay/router/config-file";
+import { loadConfigFile, watchConfigFile } from "@patchbay/router/config-file";
 import { createRedactor } from "@patchbay/telemetry";
 import { demoConfig } from "./demo-config.js";
 import { joinProxyCluster, reportReplicaCounts } from "./proxy-cluster.js";
 import { createProxyFront } from "./proxy-front.js";
 import { createProxyLog, type ProxyLog } from "./proxy-log.js";
+import { authSecrets, createProxyReload, startOAuth } from "./proxy-reload.js";
 import { callFeedSink, createProxyTelemetry } from "./proxy-telemetry.js";
 import { startupBanner } from "./startup-banner.js";
 
@@ -54,6 +52,8 @@ export interface ProxyOptions {
   readonly redis?: string;
   /** This replica's id (`--replica-id`); overrides the config's `cluster.replicaId`. */
   readonly replicaId?: string;
+  /** Reload the config file whenever it changes (`--watch`). Default false. */
+  readonly watchConfig?: boolean;
 }
 
 /** A running proxy. */
@@ -67,6 +67,12 @@ export interface RunningProxy {
   readonly dashboard: Dashboard;
   readonly server: Server;
   readonly log: ProxyLog;
+  /**
+   * Reads the config file again and applies it (`SIGHUP`, `--watch`): see `createProxyReload`.
+   * Resolves true when applied, false when refused (the running config keeps serving) or when the
+   * proxy runs the demo (no file).
+   */
+  reload(): Promise<boolean>;
   /** Graceful stop: refuse new work, drain in-flight calls up to the deadline, stop backends. */
   stop(options?: { readonly drainTimeoutMs?: number }): Promise<void>;
 }
@@ -81,12 +87,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       : await loadConfigFile(resolve(options.configPath), environment);
   const { auth, limits, http, cluster: clusterConfig, ...routerConfig } = parsed.config;
   const decision = decideAuth(auth, host);
-  const oauth = decision.oauth === undefined ? undefined : await startOAuth(decision.oauth, parsed);
-  const secrets = [
-    ...(auth?.tokens ?? []).flatMap((entry) => (entry.token ? [entry.token] : [])),
-    ...(oauth?.config.introspection === undefined ? [] : [oauth.config.introspection.clientSecret]),
-  ];
-  const redact = createRedactor({ secretValues: secrets });
+  const oauth =
+    decision.oauth === undefined
+      ? undefined
+      : await startOAuth(decision.oauth, Object.keys(parsed.config.profiles));
+  const redact = createRedactor({ secretValues: authSecrets(parsed.config, oauth) });
   const log = createProxyLog(options.logFormat ?? "pretty", redact, options.writeLog);
   for (const warning of parsed.warnings) log.warn(warning);
   if (decision.notice) log.warn(decision.notice);
@@ -181,9 +186,31 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // so a client never sends on a connection the proxy is closing.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  const configPath = options.configPath === undefined ? undefined : resolve(options.configPath);
+  const reload =
+    configPath === undefined
+      ? async () => false
+      : createProxyReload({
+          configPath,
+          environment,
+          host,
+          router,
+          gateway,
+          dashboard,
+          log,
+          redact,
+          initial: { config: parsed.config, oauth },
+        });
+  const watcher =
+    configPath === undefined || options.watchConfig !== true
+      ? undefined
+      : watchConfigFile(configPath, async () => void (await reload()), {
+          onError: (error) => log.warn(`cannot watch the config: ${error.message}`),
+        });
   let stopping: Promise<void> | undefined;
   function stop(stopOptions: { readonly drainTimeoutMs?: number } = {}): Promise<void> {
     stopping ??= (async () => {
+      watcher?.close();
       const closed = new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
       server.closeIdleConnections();
       await gateway.close(stopOptions);
@@ -213,19 +240,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       oauth?.config.issuers,
     ),
   );
-  return { url, router, gateway, dashboard, server, log, stop };
-}
-
-/**
- * The OAuth verifier of `auth.oauth`, started: its config is checked (an `OAuthConfigError` names
- * the key) and every issuer's metadata and keys fetched, so a wrong issuer fails the start.
- */
-async function startOAuth(section: unknown, parsed: ParsedGatewayConfig): Promise<OAuthVerifier> {
-  const verifier = createOAuthVerifier(section as OAuthConfig, {
-    profiles: Object.keys(parsed.config.profiles),
-  });
-  await verifier.start();
-  return verifier;
+  return { url, router, gateway, dashboard, server, log, reload, stop };
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

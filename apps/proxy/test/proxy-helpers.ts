@@ -55,6 +55,8 @@ export interface TestProxy {
   waitForLog(matches: (line: string) => boolean): Promise<string>;
   /** A URL on the proxy, such as `/mcp/team`. */
   at(path: string): URL;
+  /** The config file it runs (removed by `stop`). */
+  readonly configPath: string;
   stop(): Promise<void>;
 }
 
@@ -106,6 +108,7 @@ export async function startTestProxy(
       logs,
       waitForLog,
       at: (path) => new URL(path, proxy.url),
+      configPath: file.path,
       async stop() {
         await proxy.stop({ drainTimeoutMs: 1_000 });
         file.remove();

@@ -4,6 +4,7 @@ import {
   type BearerTokenConfig,
   createTokenAuthenticator,
   mayUseProfile,
+  type TokenAuthenticator,
   type TokenIdentity,
 } from "@patchbay/http-gateway";
 import { createMemoryLoginStore, type DashboardLoginStore } from "./login-store.js";
@@ -38,6 +39,11 @@ export interface DashboardAuth {
   login(token: string): Promise<string | undefined>;
   /** Ends the login of a request's cookie, in the store (so on every replica sharing it). */
   logout(request: IncomingMessage): Promise<void>;
+  /**
+   * Replaces the accepted tokens (a config reload): a login whose token name is gone, or no longer
+   * allowed every backend, stops working; the others go on.
+   */
+  setTokens(tokens: readonly BearerTokenConfig[] | undefined): void;
 }
 
 const anonymous: TokenIdentity = { name: "anonymous", profiles: "*" };
@@ -88,9 +94,14 @@ export function createDashboardAuth(options: DashboardAuthOptions): DashboardAut
   const maxLogins = options.maxLogins ?? 100;
   const now = options.now ?? Date.now;
   const store = options.store ?? createMemoryLoginStore();
-  const authenticator =
-    options.tokens === undefined ? undefined : createTokenAuthenticator(options.tokens);
-  const identities = dashboardIdentities(options.tokens ?? []);
+  let authenticator: TokenAuthenticator | undefined;
+  let identities = new Map<string, TokenIdentity>();
+  function setTokens(tokens: readonly BearerTokenConfig[] | undefined): void {
+    const next = tokens === undefined ? undefined : createTokenAuthenticator(tokens);
+    authenticator = next;
+    identities = dashboardIdentities(tokens ?? []);
+  }
+  setTokens(options.tokens);
 
   function allowed(identity: TokenIdentity | undefined): TokenIdentity | undefined {
     return identity !== undefined && mayUseProfile(identity, undefined) ? identity : undefined;
@@ -104,7 +115,10 @@ export function createDashboardAuth(options: DashboardAuthOptions): DashboardAut
   }
 
   return {
-    enabled: authenticator !== undefined,
+    get enabled() {
+      return authenticator !== undefined;
+    },
+    setTokens,
     async identify(request) {
       if (authenticator === undefined) return anonymous;
       const authorization = request.headers.authorization;

@@ -71,6 +71,10 @@ export interface Dashboard {
    * `callsInFlight` comes from the front ends, which the dashboard does not see.
    */
   counts(): Omit<ReplicaCounts, "callsInFlight">;
+  /**
+   * Replaces the tokens the login takes (a config reload): logins of removed tokens stop working.
+   */
+  setTokens(tokens: readonly BearerTokenConfig[] | undefined): void;
   /** Closes every page's feed and the internal catalogue session. */
   close(): Promise<void>;
 }
@@ -243,6 +247,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       );
     },
     counts,
+    setTokens: (tokens) => auth.setTokens(tokens),
     async close() {
       if (timer !== undefined) clearInterval(timer);
       stopHearingReplicas?.();

@@ -10,8 +10,7 @@ import {
   writeJsonError,
 } from "@patchbay/transport-http";
 import { ANONYMOUS, isRefusal, type Refusal } from "./admission/admission.js";
-import type { FrontAdmission } from "./admission/front-admission.js";
-import type { OAuthVerifier } from "./admission/oauth/oauth-verifier.js";
+import type { FrontAdmission, FrontCredentials } from "./admission/front-admission.js";
 import type { TokenIdentity } from "./admission/token-auth.js";
 import type { ClusterPlugin } from "./cluster/cluster-plugin.js";
 import {
@@ -53,10 +52,8 @@ export interface FrontDoorParts {
   readonly metrics: GatewayMetrics;
   /** What `GET /` shows. */
   readonly index: GatewayIndexOptions;
-  /** The session endpoints ask for a bearer token. */
-  readonly bearer: boolean;
-  /** OAuth 2.1 sign-in: serves the Protected Resource Metadata. */
-  readonly oauth: OAuthVerifier | undefined;
+  /** The credentials in force: static tokens (the index asks for a bearer token), OAuth sign-in (its metadata). */
+  readonly auth: () => FrontCredentials;
   readonly log: (entry: GatewayLogEntry) => void;
   /** True once the gateway drains: only sessions already open may go on. */
   readonly closing: () => boolean;
@@ -102,9 +99,9 @@ export function createFrontDoor(parts: FrontDoorParts): (entry: ClientEntry) => 
       const foreign = parts.admission.origin(request);
       if (foreign !== undefined) return refuse(foreign);
       if (route.kind === "index") {
-        serveIndex(request, entry.response, parts.index, parts.bearer);
+        serveIndex(request, entry.response, parts.index, parts.auth().tokens !== undefined);
       } else if (route.kind === "resource-metadata") {
-        const metadata = parts.oauth?.metadataForPath(path);
+        const metadata = parts.auth().oauth?.metadataForPath(path);
         if (metadata === undefined) return refuse({ status: 404, message: `not found: ${path}` });
         writeJsonBody(entry.response, 200, metadata);
       } else {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { systemClock } from "@patchbay/transport-http";
 import type { Refusal } from "./admission/admission.js";
-import { createFrontAdmission } from "./admission/front-admission.js";
+import { createFrontAdmission, type FrontCredentials } from "./admission/front-admission.js";
 import { createRateLimiter } from "./admission/rate-limiter.js";
 import type { TokenIdentity } from "./admission/token-auth.js";
 import { createClusterPlugin } from "./cluster/cluster-plugin.js";
@@ -40,6 +40,12 @@ export interface HttpGateway {
   readonly sessionCount: number;
   /** JSON-RPC requests received and not yet answered. */
   readonly pendingRequests: number;
+  /**
+   * Replaces the static tokens and the OAuth verifier (a config reload): requests from now on are
+   * admitted with these; a session stays its owner's. Throws, changing nothing, for tokens that
+   * cannot be used together (two of one name).
+   */
+  setAuth(credentials: FrontCredentials): void;
   /**
    * Stops taking new sessions and requests (503), lets requests in flight finish up to the drain
    * timeout, then ends every stream, session and WebSocket. The router is left to its owner to close.
@@ -81,6 +87,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     identityOf: (request) => identities.get(request),
     onModernRequestEnd: (end, profile, owner) => requestEnded(end, { owner, profile }),
   });
+  let auth: FrontCredentials = { tokens: options.tokens, oauth: options.oauth };
   const admission = createFrontAdmission({
     ...options,
     tokens: options.tokens,
@@ -117,8 +124,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     identities,
     metrics,
     index: options.index ?? {},
-    bearer: options.tokens !== undefined,
-    oauth: options.oauth,
+    auth: () => auth,
     log,
     closing: () => closing !== undefined,
     sessionCount,
@@ -149,6 +155,12 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     sessionCount: { get: sessionCount },
     pendingRequests: { get: () => sessions.pendingRequests },
     close: { value: close },
+    setAuth: {
+      value(credentials: FrontCredentials) {
+        admission.setCredentials(credentials);
+        auth = credentials;
+      },
+    },
   }) as HttpGateway;
 }
 

@@ -13,6 +13,7 @@ export {
   isLoopbackHost,
 } from "./admission/auth-policy.js";
 export { clientAddress } from "./admission/client-address.js";
+export type { FrontCredentials } from "./admission/front-admission.js";
 export {
   type AuthorizationServerMetadata,
   discoverAuthorizationServer,

@@ -3,7 +3,7 @@ import type { Frame, FrameInfo, Transport } from "@patchbay/jsonrpc-core";
 import { createOriginGuard, type OriginGuardOptions } from "@patchbay/transport-http";
 import type { SharedRateLimiter } from "../cluster/cluster.js";
 import type { ResolvedLimits } from "../http-gateway-options.js";
-import { addressKey, admit, type Refusal, tokenKey } from "./admission.js";
+import { type AdmissionOptions, addressKey, admit, type Refusal, tokenKey } from "./admission.js";
 import { admitEachFrame } from "./admitted-transport.js";
 import { chargeRequests, limitBatchSize, type RefusedRequest } from "./frame-admission.js";
 import type { OAuthVerifier } from "./oauth/oauth-verifier.js";
@@ -55,6 +55,11 @@ export interface FrontAdmission {
    */
   limitBatches(transport: Transport, onRefused: (refused: RefusedRequest) => void): Transport;
   /**
+   * Replaces the accepted credentials (a config reload): entries admitted from now on are checked
+   * against these; sessions keep their owner.
+   */
+  setCredentials(credentials: FrontCredentials): void;
+  /**
    * Wraps the connection's guarded transport, just before the router: each request it carries,
    * alone or in a batch, costs one unit of the entry's address and token buckets; a refused one is
    * answered -32015 (`RateLimited`) through the guard (so it is logged as every answered request is).
@@ -67,27 +72,41 @@ export interface FrontAdmission {
   ): Transport;
 }
 
+/** What a request may authenticate with. */
+export interface FrontCredentials {
+  /** Static bearer tokens; `undefined`: none. */
+  readonly tokens: readonly BearerTokenConfig[] | undefined;
+  /** A started OAuth verifier; `undefined`: no OAuth sign-in. */
+  readonly oauth: OAuthVerifier | undefined;
+}
+
 /** Creates the gateway's admission from its options. */
 export function createFrontAdmission(options: FrontAdmissionOptions): FrontAdmission {
   const { limits, limiter, trustProxy } = options;
-  const authenticator =
-    options.tokens === undefined ? undefined : createTokenAuthenticator(options.tokens);
-  const entryOptions = {
+  const entryOptions: AdmissionOptions = {
     guard: createOriginGuard(options),
     limiter,
     requestsPerMinute: limits.requestsPerMinute,
-    authenticator,
+    authenticator:
+      options.tokens === undefined ? undefined : createTokenAuthenticator(options.tokens),
     oauth: options.oauth,
     trustProxy,
     ownerOf: options.ownerOf,
   };
+  let entry = entryOptions;
   const frameOptions = { limiter, requestsPerMinute: limits.requestsPerMinute };
   return {
     origin(request) {
       const rejection = entryOptions.guard(request);
       return rejection === undefined ? undefined : { status: 403, message: rejection.message };
     },
-    entry: (request, profile, sessionId) => admit(request, profile, sessionId, entryOptions),
+    entry: (request, profile, sessionId) => admit(request, profile, sessionId, entry),
+    setCredentials(credentials) {
+      // Built first: tokens that cannot be used (two of one name) throw and change nothing.
+      const authenticator =
+        credentials.tokens === undefined ? undefined : createTokenAuthenticator(credentials.tokens);
+      entry = { ...entryOptions, authenticator, oauth: credentials.oauth };
+    },
     limitBatches(transport, onRefused) {
       const limitOne = async (frame: Frame, info: FrameInfo) =>
         limitBatchSize(frame, info, limits.maxBatchSize);
@@ -97,7 +116,7 @@ export function createFrontAdmission(options: FrontAdmissionOptions): FrontAdmis
       const payer = {
         addressKey: addressKey(request, trustProxy),
         tokenKey:
-          authenticator === undefined && options.oauth === undefined
+          entry.authenticator === undefined && entry.oauth === undefined
             ? undefined
             : tokenKey(identity),
       };

@@ -1,0 +1,117 @@
+import type { Dashboard } from "@patchbay/dashboard";
+import {
+  createOAuthVerifier,
+  decideAuth,
+  type HttpGateway,
+  type OAuthConfig,
+  type OAuthVerifier,
+} from "@patchbay/http-gateway";
+import type { GatewayConfig, Router } from "@patchbay/router";
+import { loadConfigFile } from "@patchbay/router/config-file";
+import type { Redactor } from "@patchbay/telemetry";
+import type { ProxyLog } from "./proxy-log.js";
+
+/** The config the proxy runs, as parsed from its file. */
+export type ProxyConfig = GatewayConfig;
+
+/** The blocks a running proxy cannot change: they are read once, at start. */
+const RESTART_ONLY = ["limits", "http", "cluster"] as const;
+
+/** What a reload changes, and what it reads. */
+export interface ProxyReloadTargets {
+  readonly configPath: string;
+  readonly environment: Readonly<Record<string, string | undefined>>;
+  readonly host: string;
+  readonly router: Router;
+  readonly gateway: HttpGateway;
+  readonly dashboard: Dashboard;
+  readonly log: ProxyLog;
+  readonly redact: Redactor;
+  /** The config and OAuth verifier the proxy started with. */
+  readonly initial: { readonly config: ProxyConfig; readonly oauth: OAuthVerifier | undefined };
+}
+
+/**
+ * The OAuth verifier of `auth.oauth`, started: its config is checked (an `OAuthConfigError` names
+ * the key) and every issuer's metadata and keys fetched, so a wrong issuer fails the start.
+ */
+export async function startOAuth(
+  section: unknown,
+  profiles: readonly string[],
+): Promise<OAuthVerifier> {
+  const verifier = createOAuthVerifier(section as OAuthConfig, { profiles });
+  await verifier.start();
+  return verifier;
+}
+
+/** The literal secrets of a config's `auth` block, which the log must never show. */
+export function authSecrets(config: ProxyConfig, oauth: OAuthVerifier | undefined): string[] {
+  return [
+    ...(config.auth?.tokens ?? []).flatMap((entry) => (entry.token ? [entry.token] : [])),
+    ...(oauth?.config.introspection === undefined ? [] : [oauth.config.introspection.clientSecret]),
+  ];
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The part of the config the router runs (`gateway_status` shows it, so never `auth`). */
+function routerPart(config: ProxyConfig): ProxyConfig {
+  const { auth: _auth, limits: _limits, http: _http, cluster: _cluster, ...rest } = config;
+  return rest;
+}
+
+/**
+ * Creates the proxy's reload: it reads the config file again and applies what changed (backends,
+ * profiles and the rest of the router's config; static tokens and OAuth sign-in, for the API and the
+ * dashboard). A file that does not parse, an `auth` that cannot be used or an OAuth issuer that
+ * cannot be reached is refused with its error, and the running config keeps serving. `limits`,
+ * `http` and `cluster` are read once: a change to them is named in a warning and waits for a
+ * restart. Reloads run one after another; each resolves true when it applied the file.
+ */
+export function createProxyReload(targets: ProxyReloadTargets): () => Promise<boolean> {
+  const { log } = targets;
+  let current = targets.initial;
+  let queue = Promise.resolve(true);
+
+  async function apply(): Promise<boolean> {
+    let next: ProxyConfig;
+    let oauth: OAuthVerifier | undefined;
+    try {
+      const parsed = await loadConfigFile(targets.configPath, targets.environment);
+      next = parsed.config;
+      for (const warning of parsed.warnings) log.warn(warning);
+      const decision = decideAuth(next.auth, targets.host);
+      oauth =
+        decision.oauth === undefined
+          ? undefined
+          : same(decision.oauth, current.config.auth?.oauth)
+            ? current.oauth
+            : await startOAuth(decision.oauth, Object.keys(next.profiles));
+      targets.redact.addSecretValues(authSecrets(next, oauth));
+      targets.gateway.setAuth({ tokens: decision.tokens, oauth });
+      targets.dashboard.setTokens(decision.tokens ?? (oauth === undefined ? undefined : []));
+    } catch (error) {
+      log.error(`${(error as Error).message}\nkeeping the previous config`);
+      return false;
+    }
+    for (const key of RESTART_ONLY) {
+      // Compared with the start: those blocks run as they were then.
+      if (!same(next[key], targets.initial.config[key])) {
+        log.warn(`${key} changed: restart the proxy to apply it (the running ${key} stays)`);
+      }
+    }
+    const routerConfig = routerPart(next);
+    if (!same(routerConfig, routerPart(current.config))) await targets.router.reload(routerConfig);
+    current = { config: next, oauth };
+    const tokens = next.auth?.tokens?.length ?? 0;
+    log.info(
+      `config reloaded: ${routerConfig.backends.length} backends, ${Object.keys(routerConfig.profiles).length} profiles, ${tokens} tokens${oauth === undefined ? "" : ", OAuth sign-in"}`,
+    );
+    return true;
+  }
+
+  return () => {
+    queue = queue.then(apply, apply);
+    return queue;
+  };
+}
