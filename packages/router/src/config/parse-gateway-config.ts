@@ -398,6 +398,14 @@ function accessIssues(value: unknown, auth: AuthConfig | undefined): ConfigIssue
   }
   const seen = new Set<string>();
   tokens.forEach((token, index) => {
+    // OAuth principals are `<issuer>#<subject>` (or `oauth:<hash>`): a token named like one would
+    // share its sessions and buckets.
+    if (auth.oauth !== undefined && (token.name.includes("#") || token.name.startsWith("oauth:"))) {
+      issues.push({
+        path: joinPath(joinPath(joinPath("auth", "tokens"), index), "name"),
+        message: `"${token.name}" reads like an OAuth principal (<issuer>#<subject>): token names beside oauth may not contain "#" or start with "oauth:"`,
+      });
+    }
     if (seen.has(token.name)) {
       issues.push({
         path: joinPath(joinPath(joinPath("auth", "tokens"), index), "name"),

@@ -95,6 +95,10 @@ describe("the blocks that decide who gets in fail closed", () => {
     expect(issuesOf({ ...servers, auth: { oauth: "https://as.example" } })[0]?.path).toBe(
       "auth.oauth",
     );
+    const principalLike = { name: "https://as.example#alice", token: "0123456789abcdef-pl" };
+    expect(issuesOf({ ...servers, auth: { oauth, tokens: [principalLike] } })[0]?.path).toBe(
+      "auth.tokens[0].name",
+    );
   });
 
   it("refuses disabled beside tokens, two tokens of one name and unknown keys of a token", () => {
