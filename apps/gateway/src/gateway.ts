@@ -59,7 +59,7 @@ function throwMasked(error: unknown, redact: Redact): never {
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const environment = options.environment ?? process.env;
   const configPath = resolve(options.configPath);
-  const parsed = await loadConfigFile(configPath, environment);
+  const parsed = await loadConfigFile(configPath, environment, { proxyBlocks: "ignore" });
   const config: GatewayConfig = parsed.config;
   // Every line passes the telemetry's redaction, which learns the config's secrets below.
   let redact: Redact = builtInRedact;
@@ -121,7 +121,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   async function reload(): Promise<void> {
     if (stopping) return;
     try {
-      const next = await loadConfigFile(configPath, environment);
+      const next = await loadConfigFile(configPath, environment, { proxyBlocks: "ignore" });
       if (JSON.stringify(next.config) === JSON.stringify(router.config)) return;
       for (const warning of next.warnings) logger.warn(warning);
       await router.reload(next.config);

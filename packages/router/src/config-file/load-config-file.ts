@@ -5,6 +5,7 @@ import {
   configFormatOf,
   GatewayConfigError,
   type ParsedGatewayConfig,
+  type ParseGatewayConfigOptions,
   parseConfigText,
 } from "../index.js";
 
@@ -16,6 +17,7 @@ import {
 export async function loadConfigFile(
   path: string,
   environment: Readonly<Record<string, string | undefined>>,
+  options: Pick<ParseGatewayConfigOptions, "proxyBlocks"> = {},
 ): Promise<ParsedGatewayConfig> {
   let text: string;
   try {
@@ -27,5 +29,5 @@ export async function loadConfigFile(
       { cause: error },
     );
   }
-  return parseConfigText(text, configFormatOf(path), { environment, source: path });
+  return parseConfigText(text, configFormatOf(path), { ...options, environment, source: path });
 }

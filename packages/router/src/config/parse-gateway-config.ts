@@ -42,6 +42,30 @@ export interface ParseGatewayConfigOptions {
   readonly environment?: Environment;
   /** The file name, for error messages. */
   readonly source?: string;
+  /**
+   * `"ignore"`: the blocks only the HTTP proxy reads (`auth`, `limits`, `http`, `cluster`,
+   * `profiles`) are dropped before anything is expanded or checked, with one warning naming them,
+   * so that the stdio gateway runs a proxy's config file. Default `"read"`.
+   */
+  readonly proxyBlocks?: "read" | "ignore";
+}
+
+/** The top-level blocks only the HTTP proxy reads. */
+const PROXY_ONLY_BLOCKS = ["auth", "limits", "http", "cluster", "profiles"] as const;
+
+/** `value` without the proxy's own blocks, and a warning naming those it had. */
+function withoutProxyBlocks(value: unknown): { value: unknown; warning: string | undefined } {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { value, warning: undefined };
+  }
+  const present = PROXY_ONLY_BLOCKS.filter((key) => Object.hasOwn(value, key));
+  if (present.length === 0) return { value, warning: undefined };
+  const rest: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const key of present) delete rest[key];
+  return {
+    value: rest,
+    warning: `${present.join(", ")}: read by patchbay-proxy only; ignored here (not expanded, not checked)`,
+  };
 }
 
 /** A usable config and the problems that did not stop it (unknown keys, a `:` separator). */
@@ -61,6 +85,11 @@ export function parseGatewayConfig(
 ): ParsedGatewayConfig {
   const issues: ConfigIssue[] = [];
   const warnings: string[] = [];
+  if (options.proxyBlocks === "ignore") {
+    const kept = withoutProxyBlocks(value);
+    value = kept.value;
+    if (kept.warning !== undefined) warnings.push(kept.warning);
+  }
   const expanded = expandVariables(value, options.environment ?? {});
   for (const missing of expanded.missing) {
     issues.push({
