@@ -1,9 +1,16 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: a config value with a ${VAR} reference, not a template
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { backends, gatewayCli, temporaryDirectory, writeConfig } from "./gateway-helpers.js";
+import {
+  backends,
+  connectGateway,
+  gatewayCli,
+  temporaryDirectory,
+  writeConfig,
+} from "./gateway-helpers.js";
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [gatewayCli, ...args], { stdio: ["pipe", "pipe", "pipe"] });
@@ -106,6 +113,24 @@ describe("patchbay-gateway command line", () => {
     const result = await run(["--config", path]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("mcpServers.broken.start");
+  });
+
+  it("runs a proxy's config file, naming the blocks it does not read", async () => {
+    const path = writeConfig(temporaryDirectory(), {
+      mcpServers: { sample: { command: process.execPath, args: [backends.sample] } },
+      profiles: { team: { servers: ["sample"] } },
+      auth: { tokens: [{ name: "a", token: "${PATCHBAY_TEST_UNSET_TOKEN}" }] },
+    });
+    const connected = await connectGateway(path);
+    try {
+      const { tools } = await connected.client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain("sample__echo");
+      expect(connected.stderr()).toContain(
+        "auth, profiles: read by patchbay-proxy only; ignored here",
+      );
+    } finally {
+      await connected.client.close();
+    }
   });
 
   const stderrs = new Map<unknown, () => string>();
