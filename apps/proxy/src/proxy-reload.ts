@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { Dashboard } from "@patchbay/dashboard";
 import {
   createOAuthVerifier,
@@ -7,7 +8,7 @@ import {
   type OAuthVerifier,
 } from "@patchbay/http-gateway";
 import type { GatewayConfig, Router } from "@patchbay/router";
-import { loadConfigFile } from "@patchbay/router/config-file";
+import { loadConfigFile, watchConfigFile } from "@patchbay/router/config-file";
 import type { Redactor } from "@patchbay/telemetry";
 import type { ProxyLog } from "./proxy-log.js";
 
@@ -114,4 +115,23 @@ export function createProxyReload(targets: ProxyReloadTargets): () => Promise<bo
     queue = queue.then(apply, apply);
     return queue;
   };
+}
+
+/**
+ * The proxy's reload (`createProxyReload`) and, with `watch`, a watch of its config file that runs
+ * it on every change; without a file (the demo) a reload applies nothing and resolves false.
+ */
+export function startReloading(
+  configPath: string | undefined,
+  watch: boolean,
+  targets: Omit<ProxyReloadTargets, "configPath">,
+): { reload(): Promise<boolean>; close(): void } {
+  if (configPath === undefined) return { reload: async () => false, close: () => {} };
+  const reload = createProxyReload({ ...targets, configPath: resolve(configPath) });
+  const watcher = watch
+    ? watchConfigFile(resolve(configPath), async () => void (await reload()), {
+        onError: (error) => targets.log.warn(`cannot watch the config: ${error.message}`),
+      })
+    : undefined;
+  return { reload, close: () => watcher?.close() };
 }

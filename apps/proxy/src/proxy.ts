@@ -20,13 +20,13 @@ import {
   parseGatewayConfig,
   type Router,
 } from "@patchbay/router";
-import { loadConfigFile, watchConfigFile } from "@patchbay/router/config-file";
+import { loadConfigFile } from "@patchbay/router/config-file";
 import { createRedactor } from "@patchbay/telemetry";
 import { demoConfig } from "./demo-config.js";
 import { joinProxyCluster, reportReplicaCounts } from "./proxy-cluster.js";
 import { createProxyFront } from "./proxy-front.js";
 import { createProxyLog, type ProxyLog } from "./proxy-log.js";
-import { authSecrets, createProxyReload, startOAuth } from "./proxy-reload.js";
+import { authSecrets, startOAuth, startReloading } from "./proxy-reload.js";
 import { callFeedSink, createProxyTelemetry } from "./proxy-telemetry.js";
 import { startupBanner } from "./startup-banner.js";
 
@@ -137,16 +137,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   });
   await router.start();
 
-  const loopback = isLoopbackHost(host);
-  const originLists = {
-    // Bound to loopback, only loopback names; elsewhere the operator's lists (Host: any by default).
-    ...(http?.allowedHosts === undefined
-      ? loopback
-        ? {}
-        : { allowedHosts: "any" as const }
-      : { allowedHosts: http.allowedHosts }),
-    ...(http?.allowedOrigins === undefined ? {} : { allowedOrigins: http.allowedOrigins }),
-  };
+  const originLists = originListsOf(http, host);
   const trustProxy = http?.trustProxy ?? false;
   // The dashboard lists the router's sessions from its session events. In a cluster,
   // its logins and login attempts are shared through Redis (`cluster.dashboardLogins`, the
@@ -186,31 +177,20 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // so a client never sends on a connection the proxy is closing.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
-  const configPath = options.configPath === undefined ? undefined : resolve(options.configPath);
-  const reload =
-    configPath === undefined
-      ? async () => false
-      : createProxyReload({
-          configPath,
-          environment,
-          host,
-          router,
-          gateway,
-          dashboard,
-          log,
-          redact,
-          initial: { config: parsed.config, oauth },
-        });
-  const watcher =
-    configPath === undefined || options.watchConfig !== true
-      ? undefined
-      : watchConfigFile(configPath, async () => void (await reload()), {
-          onError: (error) => log.warn(`cannot watch the config: ${error.message}`),
-        });
+  const reloading = startReloading(options.configPath, options.watchConfig === true, {
+    environment,
+    host,
+    router,
+    gateway,
+    dashboard,
+    log,
+    redact,
+    initial: { config: parsed.config, oauth },
+  });
   let stopping: Promise<void> | undefined;
   function stop(stopOptions: { readonly drainTimeoutMs?: number } = {}): Promise<void> {
     stopping ??= (async () => {
-      watcher?.close();
+      reloading.close();
       const closed = new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
       server.closeIdleConnections();
       await gateway.close(stopOptions);
@@ -240,7 +220,25 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       oauth?.config.issuers,
     ),
   );
-  return { url, router, gateway, dashboard, server, log, reload, stop };
+  return { url, router, gateway, dashboard, server, log, reload: reloading.reload, stop };
+}
+
+/**
+ * The Host and Origin lists of the HTTP endpoints and the dashboard: bound to loopback, only
+ * loopback names unless `http` says otherwise; bound elsewhere, any Host by default.
+ */
+function originListsOf(
+  http: ParsedGatewayConfig["config"]["http"],
+  host: string,
+): { allowedHosts?: readonly string[] | "any"; allowedOrigins?: readonly string[] | "any" } {
+  return {
+    ...(http?.allowedHosts === undefined
+      ? isLoopbackHost(host)
+        ? {}
+        : { allowedHosts: "any" as const }
+      : { allowedHosts: http.allowedHosts }),
+    ...(http?.allowedOrigins === undefined ? {} : { allowedOrigins: http.allowedOrigins }),
+  };
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

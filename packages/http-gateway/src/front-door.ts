@@ -189,6 +189,11 @@ async function serveAdmitted(
       return answerPlainPost(request, response, {
         endpoint: parts.endpoints.plain(profile, identity),
         maxBodyBytes: parts.limits.maxBodyBytes,
+        // A batch over maxBatchSize is refused whole by the endpoint, for nothing.
+        chargeBatch: async (requests) =>
+          requests > parts.limits.maxBatchSize
+            ? undefined
+            : parts.admission.chargeBatch(request, identity, requests),
       });
     case "sse-stream":
     case "sse-message":

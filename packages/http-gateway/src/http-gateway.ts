@@ -85,6 +85,9 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     sessions,
     cluster,
     identityOf: (request) => identities.get(request),
+    // Called per request, once the admission below exists.
+    chargeBatch: (request, identity, requests) =>
+      admission.chargeBatch(request, identity, requests),
     onModernRequestEnd: (end, profile, owner) => requestEnded(end, { owner, profile }),
   });
   let auth: FrontCredentials = { tokens: options.tokens, oauth: options.oauth };

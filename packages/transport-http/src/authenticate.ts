@@ -31,3 +31,24 @@ export type AuthenticateResult =
 export type Authenticate<Request = IncomingMessage> = (
   request: Request,
 ) => AuthenticateResult | Promise<AuthenticateResult>;
+
+/** Why the requests of a batch are not admitted: the answer to the whole POST that carried it. */
+export interface BatchRefusal {
+  readonly status: number;
+  /** The error message in the JSON-RPC error body. */
+  readonly message: string;
+  /** The JSON-RPC code of the error body (default -32000). */
+  readonly code?: number;
+  /** Headers of the answer, such as `Retry-After`. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Runs for a POST that carries a batch, after the batch passed `maxBatchSize`, with the number of
+ * requests in it (notifications and responses not counted); a refusal answers the whole POST. A
+ * gateway charges a rate limit per request with it, so a batch costs what its requests would.
+ */
+export type AdmitBatch<Request = IncomingMessage> = (
+  request: Request,
+  requests: number,
+) => BatchRefusal | undefined | Promise<BatchRefusal | undefined>;

@@ -1,4 +1,9 @@
-export type { Authenticate, AuthenticateResult } from "./authenticate.js";
+export type {
+  AdmitBatch,
+  Authenticate,
+  AuthenticateResult,
+  BatchRefusal,
+} from "./authenticate.js";
 export { type Clock, systemClock, type TimerHandle } from "./clock.js";
 export {
   DEFAULT_KEEP_ALIVE_INTERVAL_MS,

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Authenticate } from "./authenticate.js";
+import type { AdmitBatch, Authenticate } from "./authenticate.js";
 import type { Clock } from "./clock.js";
 import type { EventStore } from "./event-store.js";
 import type { ModernMessageHandler } from "./modern-http-request.js";
@@ -71,6 +71,8 @@ export interface StreamableHttpHandlerOptions<Request = IncomingMessage>
   readonly batches?: BatchPolicy;
   /** Most messages in one batch; larger batches get 413. Default 100. */
   readonly maxBatchSize?: number;
+  /** Admits a batch's requests (a rate limit per request); a refusal answers the whole POST. */
+  readonly admitBatch?: AdmitBatch<Request>;
   /**
    * Most bytes of JSON-RPC responses that answer one POST; a response that would pass it is
    * replaced by an error (-32012, `ResponseTooLarge`) naming the limit. Default 16 MiB.

@@ -88,6 +88,31 @@ describe("batches", () => {
     expect(delivered).toEqual([]);
   });
 
+  it("asks admitBatch with the batch's request count, and answers its refusal for the whole POST", async () => {
+    const asked: number[] = [];
+    const { url, transports } = await start({
+      admitBatch: (_request, requests) => {
+        asked.push(requests);
+        return requests > 3
+          ? { status: 429, message: "too many", code: -32015, headers: { "retry-after": "7" } }
+          : undefined;
+      },
+    });
+    const sessionId = await openSession(url, "2025-03-26");
+    const delivered: unknown[] = [];
+    transports[0]?.onFrame((frame) => delivered.push(frame));
+    const headers = headersFor(sessionId, "2025-03-26");
+    const notification = { jsonrpc: "2.0" as const, method: "notifications/progress", params: {} };
+    const refused = await post(url, [ping(1), ping(2), ping(3), ping(4), notification], headers);
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.text).error).toEqual({ code: -32015, message: "too many" });
+    expect(delivered).toEqual([]);
+    expect((await post(url, [ping(5), notification], headers)).status).toBe(200);
+    // A single request is not a batch: the hook is not asked.
+    await post(url, ping(6), headers);
+    expect(asked).toEqual([4, 1]);
+  });
+
   it("caps a batch at 100 messages by default", async () => {
     const { url } = await start({ responseMode: "json" });
     const sessionId = await openSession(url, "2025-03-26");

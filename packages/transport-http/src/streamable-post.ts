@@ -32,7 +32,10 @@ export async function handleStreamablePost<Request>(
   const target = targetOf(context, request, response, post, caller.identity);
   if (target === undefined) return;
   const { transport, created } = target;
-  if (!checkBatch(context, response, post, transport)) {
+  if (
+    !checkBatch(context, response, post, transport) ||
+    !(await admitBatch(context, request, response, post))
+  ) {
     if (created) transport.end({ initiator: "remote", details: { reason: "rejected" } });
     return;
   }
@@ -90,6 +93,23 @@ function targetOf(
  * Batches only where the session's revision has them (policy `by-revision`: 2025-03-26 and older;
  * 2025-06-18 removed them), and at most `maxBatchSize` messages each. Answers 400/413 otherwise.
  */
+/** The `admitBatch` hook's say on a batch (true for anything else), its refusal answered. */
+async function admitBatch<Request>(
+  context: EndpointContext<Request>,
+  request: HttpRequestView<Request>,
+  response: HttpResponseSink,
+  post: PostFrame,
+): Promise<boolean> {
+  const hook = context.options.admitBatch;
+  if (!post.isBatch || hook === undefined) return true;
+  const requests = post.messages.filter((message) => "method" in message && "id" in message);
+  const refusal = await hook(request.raw, requests.length);
+  if (refusal === undefined) return true;
+  const code = refusal.code ?? HTTP_ERROR_CODE;
+  writeJsonError(response, refusal.status, code, refusal.message, refusal.headers);
+  return false;
+}
+
 function checkBatch(
   context: EndpointContext,
   response: HttpResponseSink,

@@ -1,5 +1,12 @@
-import { decode, decodeValue, ErrorCode, InvalidFrameError } from "@patchbay/jsonrpc-core";
 import {
+  decode,
+  decodeValue,
+  ErrorCode,
+  type Frame,
+  InvalidFrameError,
+} from "@patchbay/jsonrpc-core";
+import {
+  type AdmitBatch,
   accepts,
   admitHttpRequest,
   createOriginGuard,
@@ -146,14 +153,7 @@ export function createSseCore<Request>(options: SseHandlerOptions<Request>): Sse
       response.end(body);
       return;
     }
-    const size = Array.isArray(decoded.frame) ? decoded.frame.length + decoded.rejected.length : 1;
-    if (size > maxBatchSize) {
-      writeJsonError(
-        response,
-        413,
-        HTTP_ERROR_CODE,
-        `Payload Too Large: a batch of ${size} messages exceeds the limit of ${maxBatchSize} (maxBatchSize)`,
-      );
+    if (!(await admitBatch(decoded, request.raw, response, maxBatchSize, options.admitBatch))) {
       return;
     }
     const info = {
@@ -252,4 +252,35 @@ function findSession<Request>(
     writeJsonError(response, 404, SESSION_NOT_FOUND_CODE, SESSION_NOT_FOUND_MESSAGE);
   }
   return transport;
+}
+
+/**
+ * A POSTed batch passes `maxBatchSize` (else 413) and the `admitBatch` hook (else its refusal);
+ * anything else passes. Returns false when the POST was answered.
+ */
+async function admitBatch<Request>(
+  decoded: { readonly frame: Frame; readonly rejected: readonly unknown[] },
+  request: Request,
+  response: HttpResponseSink,
+  maxBatchSize: number,
+  hook: AdmitBatch<Request> | undefined,
+): Promise<boolean> {
+  if (!Array.isArray(decoded.frame)) return true;
+  const size = decoded.frame.length + decoded.rejected.length;
+  if (size > maxBatchSize) {
+    writeJsonError(
+      response,
+      413,
+      HTTP_ERROR_CODE,
+      `Payload Too Large: a batch of ${size} messages exceeds the limit of ${maxBatchSize} (maxBatchSize)`,
+    );
+    return false;
+  }
+  if (hook === undefined) return true;
+  const requests = decoded.frame.filter((message) => "method" in message && "id" in message);
+  const refusal = await hook(request, requests.length);
+  if (refusal === undefined) return true;
+  const code = refusal.code ?? HTTP_ERROR_CODE;
+  writeJsonError(response, refusal.status, code, refusal.message, refusal.headers);
+  return false;
 }

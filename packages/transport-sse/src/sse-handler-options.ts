@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Authenticate, Clock, OriginGuardOptions } from "@patchbay/transport-http";
+import type { AdmitBatch, Authenticate, Clock, OriginGuardOptions } from "@patchbay/transport-http";
 import type { SseServerTransport } from "./sse-server-transport.js";
 
 /** What `onSession` learns about a new legacy SSE session besides its transport. */
@@ -37,6 +37,8 @@ export interface SseHandlerOptions<Request = IncomingMessage> extends OriginGuar
   readonly endpoint?: string;
   /** Most messages in one POSTed batch (2024-11-05 has batches); larger ones get 413. Default 100. */
   readonly maxBatchSize?: number;
+  /** Admits a batch's requests (a rate limit per request); a refusal answers the whole POST. */
+  readonly admitBatch?: AdmitBatch<Request>;
   /** The request-body limit; larger bodies get 413. Default 10 MiB. */
   readonly maxBodyBytes?: number;
   /** Interval of SSE keep-alive comments. Default 15 s; 0 switches them off. */

@@ -44,7 +44,10 @@ function injectableFetch(base: FetchLike) {
 type Mount = "node" | "web";
 
 /** Handler options that do not depend on the runtime's request type. */
-type MountOptions = Omit<SseHandlerOptions, "onSession" | "authenticate" | "prepareSession"> & {
+type MountOptions = Omit<
+  SseHandlerOptions,
+  "onSession" | "authenticate" | "prepareSession" | "admitBatch"
+> & {
   readonly onSession: (transport: SseServerTransport) => void;
 };
 

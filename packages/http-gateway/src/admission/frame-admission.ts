@@ -88,6 +88,22 @@ function isRequest(message: JSONRPCMessage): message is JSONRPCRequest {
   return "method" in message && "id" in message;
 }
 
+/**
+ * Takes `units` units, one at a time, from the payer's address and token buckets; the refusal of
+ * the first bucket found empty (the units taken before it stay spent).
+ */
+export async function chargeUnits(
+  payer: FramePayer,
+  units: number,
+  options: FrameAdmissionOptions,
+): Promise<Refusal | undefined> {
+  for (let unit = 0; unit < units; unit++) {
+    const refusal = await charge(payer, options);
+    if (refusal !== undefined) return refusal;
+  }
+  return undefined;
+}
+
 /** Takes one unit from the address bucket, then from the token bucket; the refusal of the first empty one. */
 async function charge(
   payer: FramePayer,

@@ -5,7 +5,13 @@ import type { SharedRateLimiter } from "../cluster/cluster.js";
 import type { ResolvedLimits } from "../http-gateway-options.js";
 import { type AdmissionOptions, addressKey, admit, type Refusal, tokenKey } from "./admission.js";
 import { admitEachFrame } from "./admitted-transport.js";
-import { chargeRequests, limitBatchSize, type RefusedRequest } from "./frame-admission.js";
+import {
+  chargeRequests,
+  chargeUnits,
+  type FramePayer,
+  limitBatchSize,
+  type RefusedRequest,
+} from "./frame-admission.js";
 import type { OAuthVerifier } from "./oauth/oauth-verifier.js";
 import type { RateLimiter } from "./rate-limiter.js";
 import {
@@ -55,6 +61,16 @@ export interface FrontAdmission {
    */
   limitBatches(transport: Transport, onRefused: (refused: RefusedRequest) => void): Transport;
   /**
+   * The rest of an HTTP batch's cost: its entry paid for one request, so each further request of
+   * the batch (`requests` in all) costs one unit of the same address and token buckets; the 429
+   * refusal of the first empty one answers the whole POST.
+   */
+  chargeBatch(
+    request: IncomingMessage,
+    identity: TokenIdentity,
+    requests: number,
+  ): Promise<Refusal | undefined>;
+  /**
    * Replaces the accepted credentials (a config reload): entries admitted from now on are checked
    * against these; sessions keep their owner.
    */
@@ -95,6 +111,14 @@ export function createFrontAdmission(options: FrontAdmissionOptions): FrontAdmis
   };
   let entry = entryOptions;
   const frameOptions = { limiter, requestsPerMinute: limits.requestsPerMinute };
+  // The buckets a request pays from: its address, and its token's when any credential is asked.
+  const payerOf = (request: IncomingMessage, identity: TokenIdentity): FramePayer => ({
+    addressKey: addressKey(request, trustProxy),
+    tokenKey:
+      entry.authenticator === undefined && entry.oauth === undefined
+        ? undefined
+        : tokenKey(identity),
+  });
   return {
     origin(request) {
       const rejection = entryOptions.guard(request);
@@ -112,14 +136,10 @@ export function createFrontAdmission(options: FrontAdmissionOptions): FrontAdmis
         limitBatchSize(frame, info, limits.maxBatchSize);
       return admitEachFrame(transport, limitOne, onRefused);
     },
+    chargeBatch: (request, identity, requests) =>
+      chargeUnits(payerOf(request, identity), requests - 1, frameOptions),
     chargeRequests(front, request, identity, onRefused) {
-      const payer = {
-        addressKey: addressKey(request, trustProxy),
-        tokenKey:
-          entry.authenticator === undefined && entry.oauth === undefined
-            ? undefined
-            : tokenKey(identity),
-      };
+      const payer = payerOf(request, identity);
       const chargeOne = (frame: Frame, info: FrameInfo) =>
         chargeRequests(frame, info, payer, frameOptions);
       return admitEachFrame(front, chargeOne, onRefused);

@@ -14,6 +14,8 @@ import type { PlainJsonRpcEndpoint } from "./plain-json-rpc.js";
 export interface PlainPostOptions {
   readonly endpoint: PlainJsonRpcEndpoint;
   readonly maxBodyBytes: number;
+  /** Charges a batch of `requests` requests beyond the one its entry paid; a refusal answers the POST. */
+  readonly chargeBatch: (requests: number) => Promise<Refusal | undefined>;
 }
 
 /**
@@ -51,6 +53,14 @@ export async function answerPlainPost(
       error: { code: ErrorCode.ParseError, message: `parse error: ${(error as Error).message}` },
     });
     return undefined;
+  }
+  if (Array.isArray(body)) {
+    const requests = body.filter(
+      (message) =>
+        typeof message === "object" && message !== null && "method" in message && "id" in message,
+    );
+    const refusal = await options.chargeBatch(requests.length);
+    if (refusal !== undefined) return refusal;
   }
   const answer = await options.endpoint.answer(body);
   if (answer === undefined) {

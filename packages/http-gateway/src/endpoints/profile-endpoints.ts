@@ -10,7 +10,7 @@ import type { FrontRequestEnd } from "../session/front-guard.js";
 import type { SessionServer } from "../session/serve-session.js";
 import { createPlainJsonRpcEndpoint, type PlainJsonRpcEndpoint } from "./plain-json-rpc.js";
 import { createStreamableEndpoint } from "./streamable-http-endpoint.js";
-import { transportSettings } from "./transport-settings.js";
+import { type ChargeBatch, transportSettings } from "./transport-settings.js";
 
 /** What the per-profile endpoints need. */
 export interface ProfileEndpointsOptions {
@@ -23,6 +23,8 @@ export interface ProfileEndpointsOptions {
   readonly cluster: ClusterPlugin | undefined;
   /** The identity admission gave a request. */
   readonly identityOf: (request: IncomingMessage) => TokenIdentity | undefined;
+  /** Charges a batch's requests after the first. */
+  readonly chargeBatch: ChargeBatch;
   /** Each modern (2026-07-28) request answered, with its profile and the token that sent it. */
   readonly onModernRequestEnd: (
     end: FrontRequestEnd,
@@ -53,6 +55,7 @@ export function createProfileEndpoints(options: ProfileEndpointsOptions): Profil
     clock,
     options.keepAliveIntervalMs,
     options.identityOf,
+    options.chargeBatch,
   );
   const once = <T>(map: Map<string, T>, key: string, create: () => T): T => {
     let value = map.get(key);

@@ -1,12 +1,17 @@
 import type { IncomingMessage } from "node:http";
-import type { Clock } from "@patchbay/transport-http";
+import type { AdmitBatch, Clock } from "@patchbay/transport-http";
 import { ANONYMOUS } from "../admission/admission.js";
+import type { FrontAdmission } from "../admission/front-admission.js";
 import type { TokenIdentity } from "../admission/token-auth.js";
 import type { ResolvedLimits } from "../http-gateway-options.js";
+
+/** Charges the requests of a batch after the first (see `FrontAdmission.chargeBatch`). */
+export type ChargeBatch = FrontAdmission["chargeBatch"];
 
 /** The options every HTTP transport handler of the gateway shares (Streamable HTTP, legacy SSE). */
 export interface TransportSettings {
   readonly authenticate: (request: IncomingMessage) => { ok: true; info: TokenIdentity };
+  readonly admitBatch: AdmitBatch;
   readonly allowedHosts: "any";
   readonly allowedOrigins: "any";
   readonly maxBodyBytes: number;
@@ -25,9 +30,13 @@ export function transportSettings(
   clock: Clock,
   keepAliveIntervalMs: number | undefined,
   identityOf: (request: IncomingMessage) => TokenIdentity | undefined,
+  chargeBatch: ChargeBatch,
 ): TransportSettings {
   return {
     authenticate: (request) => ({ ok: true, info: identityOf(request) ?? ANONYMOUS }),
+    // A batch costs a unit per request, as the requests would one by one.
+    admitBatch: (request, requests) =>
+      chargeBatch(request, identityOf(request) ?? ANONYMOUS, requests),
     allowedHosts: "any",
     allowedOrigins: "any",
     maxBodyBytes: limits.maxBodyBytes,

@@ -19,7 +19,10 @@ export type MountKind = "node" | "web" | "web-over-node-http";
 export const MOUNT_KINDS: readonly MountKind[] = ["node", "web", "web-over-node-http"];
 
 /** Handler options that do not depend on the runtime's request type. */
-export type MountOptions = Omit<StreamableHttpHandlerOptions, "onSession" | "authenticate"> & {
+export type MountOptions = Omit<
+  StreamableHttpHandlerOptions,
+  "onSession" | "authenticate" | "admitBatch"
+> & {
   readonly onSession: (transport: StreamableHttpServerTransport) => void | Promise<void>;
 };
 
