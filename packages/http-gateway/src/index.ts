@@ -91,6 +91,7 @@ export type {
   ClusterSseSessions,
   ForwardedSseMessage,
   GatewayCluster,
+  LostCall,
   ModernRelay,
   RelayedModernContext,
   RelayedModernRequest,
