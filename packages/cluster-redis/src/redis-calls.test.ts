@@ -150,4 +150,40 @@ describe("the calls in flight", () => {
     );
     expect(await raw.exists(`${prefix}events:p-1`)).toBe(0);
   });
+
+  it("of a replica seen live and then gone are told, once, to the replicas that watched it", async () => {
+    prefixCounter += 1;
+    const prefix = `calls${prefixCounter}:`;
+    // A replica as the heartbeat sees one: its status record, and its presence subscription.
+    const ghost = await connectRedis({ url: redis.url });
+    await ghost.subscribe(`${prefix}presence:ghost`);
+    const now = Date.now();
+    const status = { startedAt: now, beatAt: now, expiresAt: now + 60_000 };
+    await raw.hset(`${prefix}replica-status`, "ghost", JSON.stringify(status));
+    const watcher = await createRedisCluster({
+      url: redis.url,
+      replicaId: "watcher",
+      keyPrefix: prefix,
+      sessionTtlMs: 60_000,
+      heartbeatIntervalMs: 50,
+    });
+    clusters.push(watcher);
+    const told: string[] = [];
+    const gone = new Promise<void>((resolve) => {
+      watcher.onReplicaGone?.((replicaId) => {
+        told.push(replicaId);
+        resolve();
+      });
+    });
+    expect(watcher.liveReplicas).toBe(2);
+    // Killed: Redis drops its subscription; its record still says live for a minute.
+    ghost.disconnect();
+    await gone;
+    await watcher.heartbeat();
+    await watcher.heartbeat();
+    expect(told).toEqual(["ghost"]);
+    // A listener added later hears it too.
+    const late = await new Promise<string>((resolve) => watcher.onReplicaGone?.(resolve));
+    expect(late).toBe("ghost");
+  });
 });

@@ -236,19 +236,23 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
 }
 
 /**
- * Tells each replica found gone at a beat, once per process (again if it comes back under the same
- * id and goes again). A listener added later hears the replicas gone so far at once.
+ * Tells each replica found gone at a beat that this process had seen live (a replica that died
+ * before this one started is not news here), once per process, or again if it comes back under the
+ * same id and goes again. A listener added later hears the replicas gone so far at once.
  */
 function watchGoneReplicas(heartbeat: Heartbeat, replicaId: string) {
+  const seenLive = new Set<string>();
   const found = new Set<string>();
   const listeners = new Set<(replicaId: string) => void>();
   heartbeat.onChange(() => {
-    for (const status of heartbeat.replicas) {
-      if (status.state === "live") found.delete(status.replicaId);
-      if (status.state !== "gone" || status.replicaId === replicaId) continue;
-      if (found.has(status.replicaId)) continue;
-      found.add(status.replicaId);
-      for (const listener of listeners) listener(status.replicaId);
+    for (const { replicaId: id, state } of heartbeat.replicas) {
+      if (state === "live") {
+        seenLive.add(id);
+        found.delete(id);
+      }
+      if (state !== "gone" || id === replicaId || !seenLive.has(id) || found.has(id)) continue;
+      found.add(id);
+      for (const listener of listeners) listener(id);
     }
   });
   return {

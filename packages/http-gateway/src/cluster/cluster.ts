@@ -277,8 +277,8 @@ export interface GatewayCluster {
   /** Replicas whose heartbeat is fresh, this one included. */
   readonly liveReplicas: number;
   /**
-   * Hears each replica found gone (killed, crashed, cut off) at this replica's heartbeat, once per
-   * replica and process; the gateway answers the calls it held (see `ClusterCalls.claimLost`).
+   * Hears each replica that this one saw live found gone (killed, crashed, cut off) at this
+   * replica's heartbeat, once per process; the gateway fails its calls over (`ClusterCalls.failOver`).
    */
   onReplicaGone?(listener: (replicaId: string) => void): Unsubscribe;
   /** Forwards legacy SSE POSTs to the replica holding the stream; without it, they stay local. */
