@@ -143,7 +143,6 @@ describe("the calls in flight", () => {
   it("of a lost replica already taken by a client's resume are not failed over again", async () => {
     const { prefix, b } = await replicas();
     await listOnGone(prefix, "s1", 1, "p-1");
-    await raw.sadd(`${prefix}replica-calls:{gone}`, JSON.stringify(["s1", 1]));
     expect(await b.calls.claimOrphaned("s1", "p-1@1700000000000-0")).toHaveLength(1);
     expect(await b.calls.failOver?.("gone", () => ({ jsonrpc: "2.0", id: 1, result: {} }))).toEqual(
       [],

@@ -1,5 +1,5 @@
 import type { ClusterCall, ClusterCalls, LostCall } from "@patchbay/http-gateway";
-import type { JSONRPCId } from "@patchbay/jsonrpc-core";
+import type { JSONRPCId, JSONRPCMessage } from "@patchbay/jsonrpc-core";
 import type { Redis } from "ioredis";
 import { PING, replicaChannel } from "./redis-bus.js";
 import { eventsKeyOf, streamOfEventId } from "./redis-event-store.js";
@@ -54,11 +54,11 @@ interface ListedCall {
  * channel reaches no subscriber: Redis closed its subscription when the process died (SIGKILL
  * included), long before a heartbeat would expire.
  *
- * Each replica also lists its calls in a set `<prefix>replica-calls:{<replica id>}` (members:
- * `[session id, request id as JSON]`), so that once its heartbeat says it is gone another replica
- * takes them all (`claimLost`): the set is renamed away by one replica only, and each call is then
- * taken off its session's hash, which a client resuming the stream meanwhile may have done first.
- * Streams whose lost calls' answers were stored are marked in `<prefix>failed-over:<session id>`.
+ * Once the heartbeat says a replica is gone, one replica (the first to set
+ * `<prefix>failover:{<replica id>}`, for a minute) scans the lists for that replica's calls
+ * (`failOver`; nothing is added per call) and takes each with a script that also stores its answer
+ * on its stream, unless a client resuming the stream took it first. Streams whose lost calls'
+ * answers were stored are marked in `<prefix>failed-over:<session id>`.
  */
 export function createRedisCalls(options: {
   readonly client: Redis;
@@ -70,10 +70,7 @@ export function createRedisCalls(options: {
 }): ClusterCalls {
   const { client, prefix, replicaId } = options;
   const keyOf = (sessionId: string) => `${prefix}call-streams:${sessionId}`;
-  // Tagged with the replica id, so that a rename stays in one Redis Cluster slot.
-  const replicaKeyOf = (replica: string) => `${prefix}replica-calls:{${replica}}`;
   const failedOverKeyOf = (sessionId: string) => `${prefix}failed-over:${sessionId}`;
-  const memberOf = (sessionId: string, id: JSONRPCId) => JSON.stringify([sessionId, id]);
   if (!("patchbayFailOverCall" in client)) {
     client.defineCommand("patchbayFailOverCall", { numberOfKeys: 3, lua: FAIL_OVER_CALL });
   }
@@ -88,64 +85,65 @@ export function createRedisCalls(options: {
     const receivers = (await pipeline.exec()) ?? [];
     return new Set([...owners].filter((_, index) => receivers[index]?.[1] === 0));
   }
+  /** Takes a lost call off its list, its answer stored on its stream, unless taken meanwhile. */
+  async function takeLostCall(
+    call: LostCall,
+    field: string,
+    value: string,
+    answerOf: (call: LostCall) => JSONRPCMessage,
+  ): Promise<boolean> {
+    const { sessionId, streamId } = call;
+    const taken = await scripts.patchbayFailOverCall(
+      keyOf(sessionId),
+      streamId === undefined ? keyOf(sessionId) : eventsKeyOf(prefix, streamId),
+      failedOverKeyOf(sessionId),
+      field,
+      value,
+      streamId === undefined ? "" : JSON.stringify(answerOf(call)),
+      streamId ?? "",
+      options.maxEventsPerStream,
+      options.ttlMs,
+    );
+    return taken === 1;
+  }
   return {
     started(sessionId, id, streamId) {
       const key = keyOf(sessionId);
       const value = JSON.stringify({ replica: replicaId, stream: streamId });
-      const own = replicaKeyOf(replicaId);
       client
         .pipeline()
         .hset(key, JSON.stringify(id), value)
         .pexpire(key, options.ttlMs)
-        .sadd(own, memberOf(sessionId, id))
-        .pexpire(own, options.ttlMs)
         .exec()
         .catch(ignore);
     },
     ended(sessionId, id) {
-      client
-        .pipeline()
-        .hdel(keyOf(sessionId), JSON.stringify(id))
-        .srem(replicaKeyOf(replicaId), memberOf(sessionId, id))
-        .exec()
-        .catch(ignore);
+      client.hdel(keyOf(sessionId), JSON.stringify(id)).catch(ignore);
     },
     async failOver(lost, answerOf) {
-      const source = replicaKeyOf(lost);
-      const taken = `${source}:failover:${replicaId}`;
-      // One replica renames the set away; the others find it gone and take nothing.
-      const renamed = await client.rename(source, taken).then(
-        () => true,
-        () => false,
-      );
-      if (!renamed) return [];
-      const members = await client.smembers(taken);
-      await client.del(taken);
-      const listed = members.map((member) => JSON.parse(member) as [string, JSONRPCId]);
-      const reads = client.pipeline();
-      for (const [sessionId, id] of listed) reads.hget(keyOf(sessionId), JSON.stringify(id));
-      const values = (await reads.exec()) ?? [];
+      // One replica fails the calls over; the others, noticing too, find the claim taken.
+      const claim = await client.set(`${prefix}failover:{${lost}}`, replicaId, "PX", 60_000, "NX");
+      if (claim !== "OK") return [];
       const claimed: LostCall[] = [];
-      for (const [index, [sessionId, id]] of listed.entries()) {
-        const value = values[index]?.[1];
-        if (typeof value !== "string") continue;
-        const field = JSON.stringify(id);
-        const { replicaId: owner, streamId } = decodeCall(field, value);
-        // Still listed as running there: not answered, nor taken by a client's resume.
-        if (owner !== lost) continue;
-        const call: LostCall = { sessionId, id, replicaId: lost, streamId };
-        const taken = await scripts.patchbayFailOverCall(
-          keyOf(sessionId),
-          streamId === undefined ? keyOf(sessionId) : eventsKeyOf(prefix, streamId),
-          failedOverKeyOf(sessionId),
-          field,
-          value,
-          streamId === undefined ? "" : JSON.stringify(answerOf(call)),
-          streamId ?? "",
-          options.maxEventsPerStream,
-          options.ttlMs,
-        );
-        if (taken === 1) claimed.push(call);
+      for await (const keys of client.scanStream({ match: keyOf("*"), count: 500 })) {
+        const reads = client.pipeline();
+        for (const key of keys as string[]) reads.hgetall(key);
+        const lists = (await reads.exec()) ?? [];
+        for (const [index, key] of (keys as string[]).entries()) {
+          const sessionId = key.slice(keyOf("").length);
+          const listed = (lists[index]?.[1] ?? {}) as Record<string, string>;
+          for (const [field, value] of Object.entries(listed)) {
+            const call = decodeCall(field, value);
+            if (call.replicaId !== lost) continue;
+            const lostCall: LostCall = {
+              sessionId,
+              id: JSON.parse(field) as JSONRPCId,
+              replicaId: lost,
+              streamId: call.streamId,
+            };
+            if (await takeLostCall(lostCall, field, value, answerOf)) claimed.push(lostCall);
+          }
+        }
       }
       return claimed;
     },
