@@ -1,7 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { TARGET_HEADER } from "@patchbay/cluster-redis/testing";
-import { REPLICA_LOST_CODE } from "@patchbay/http-gateway";
 import { createSampleServer, type RunningListener, serveHttp } from "@patchbay/sample-backend";
 import { createSseParser, type SseEvent } from "@patchbay/transport-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,6 +27,8 @@ afterAll(async () => {
 }, 15_000);
 
 const VERSION = "2025-11-25";
+/** `ReplicaLost` on the wire (the error table in @patchbay/mcp-types; importing the gateway for it costs 1 s). */
+const REPLICA_LOST_CODE = -32017;
 const LONG_TASK = { name: "sample__long_task", arguments: { steps: 6, stepMs: 150 } };
 
 /** A raw HTTP request through the balancer (or to `replica`); its SSE events, read until the end. */
