@@ -17,6 +17,8 @@ export async function joinProxyCluster(
   const cluster = await createRedisCluster({
     url: config.redis,
     replicaId: config.replicaId,
+    heartbeatIntervalMs: config.heartbeatIntervalMs,
+    heartbeatTimeoutMs: config.heartbeatTimeoutMs,
     sessionTtlMs,
     onWarning: (message) => log.warn(`cluster: ${message}`),
     onInfo: (message) => log.info(`cluster: ${message}`),

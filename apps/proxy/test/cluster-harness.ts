@@ -8,7 +8,7 @@ import {
   startRedisServer,
 } from "@patchbay/cluster-redis/testing";
 import { createSseParser } from "@patchbay/transport-http";
-import { proxyCli, writeConfig } from "./proxy-helpers.js";
+import { proxyCli, writeConfig } from "./proxy-files.js";
 
 /** One proxy replica: a real `patchbay-proxy` child process. */
 export interface ProxyReplica {
@@ -94,11 +94,15 @@ export interface TestCluster {
   stop(): Promise<void>;
 }
 
-/** Starts Redis, `count` replicas of `config` (its `cluster` block added) and the balancer. */
+/**
+ * Starts Redis, `count` replicas of `config` (its `cluster` block completed with the Redis and
+ * replica id flags) and the balancer.
+ */
 export async function startTestCluster(config: Record<string, unknown>, count = 3) {
   const redis = await startRedisServer();
-  // --redis and --replica-id override what the file says.
-  const file = writeConfig({ ...config, cluster: { redis: "redis://unused:1", replicaId: "x" } });
+  // --redis and --replica-id override what the file says; the config's other cluster keys stay.
+  const cluster = { ...(config.cluster as object | undefined), redis: "redis://unused:1" };
+  const file = writeConfig({ ...config, cluster: { ...cluster, replicaId: "x" } });
   const replicas: ProxyReplica[] = [];
   const stop = async () => {
     await balancer?.close();

@@ -98,4 +98,91 @@ describe("the calls in flight", () => {
     expect(await b.calls.claimOrphaned("s1", "s1.standalone@1700000000000-0")).toEqual([]);
     expect(await raw.hlen(`${prefix}call-streams:s1`)).toBe(0);
   });
+
+  it("of a lost replica are failed over once across the replicas, each answer stored on its stream", async () => {
+    const { prefix, a, b } = await replicas();
+    const lost = await createRedisCluster({
+      url: redis.url,
+      replicaId: "lost",
+      keyPrefix: prefix,
+      sessionTtlMs: 60_000,
+    });
+    clusters.push(lost);
+    lost.calls.started("s1", 1, "p-1");
+    lost.calls.started("s1", 2);
+    lost.calls.started("s2", 3, "p-3");
+    lost.calls.ended("s2", 3);
+    await lost.heartbeat();
+    const answerOf = (call: { id: unknown }) => ({
+      jsonrpc: "2.0" as const,
+      id: call.id as number,
+      error: { code: -32017, message: "lost" },
+    });
+    const [byA, byB] = await Promise.all([
+      a.calls.failOver?.("lost", answerOf),
+      b.calls.failOver?.("lost", answerOf),
+    ]);
+    // One replica takes the lot; the other finds nothing left.
+    const taken = [...(byA ?? []), ...(byB ?? [])].sort((x, y) => Number(x.id) - Number(y.id));
+    expect([byA?.length, byB?.length].sort()).toEqual([0, 2]);
+    expect(taken).toEqual([
+      { sessionId: "s1", id: 1, replicaId: "lost", streamId: "p-1" },
+      { sessionId: "s1", id: 2, replicaId: "lost", streamId: undefined },
+    ]);
+    expect(await raw.hlen(`${prefix}call-streams:s1`)).toBe(0);
+    const stored = await raw.xrange(`${prefix}events:p-1`, "-", "+");
+    expect(stored.map(([, fields]) => JSON.parse(fields[1] as string))).toEqual([
+      answerOf({ id: 1 }),
+    ]);
+    expect(await a.calls.failedOver?.("s1", "p-1@1700000000000-0")).toBe(true);
+    expect(await a.calls.failedOver?.("s1", "p-3@1700000000000-0")).toBe(false);
+    expect(await a.calls.failedOver?.("s2", "p-1@1700000000000-0")).toBe(false);
+    expect(await a.calls.failOver?.("lost", answerOf)).toEqual([]);
+  });
+
+  it("of a lost replica already taken by a client's resume are not failed over again", async () => {
+    const { prefix, b } = await replicas();
+    await listOnGone(prefix, "s1", 1, "p-1");
+    expect(await b.calls.claimOrphaned("s1", "p-1@1700000000000-0")).toHaveLength(1);
+    expect(await b.calls.failOver?.("gone", () => ({ jsonrpc: "2.0", id: 1, result: {} }))).toEqual(
+      [],
+    );
+    expect(await raw.exists(`${prefix}events:p-1`)).toBe(0);
+  });
+
+  it("of a replica seen live and then gone are told, once, to the replicas that watched it", async () => {
+    prefixCounter += 1;
+    const prefix = `calls${prefixCounter}:`;
+    // A replica as the heartbeat sees one: its status record, and its presence subscription.
+    const ghost = await connectRedis({ url: redis.url });
+    await ghost.subscribe(`${prefix}presence:ghost`);
+    const now = Date.now();
+    const status = { startedAt: now, beatAt: now, expiresAt: now + 60_000 };
+    await raw.hset(`${prefix}replica-status`, "ghost", JSON.stringify(status));
+    const watcher = await createRedisCluster({
+      url: redis.url,
+      replicaId: "watcher",
+      keyPrefix: prefix,
+      sessionTtlMs: 60_000,
+      heartbeatIntervalMs: 50,
+    });
+    clusters.push(watcher);
+    const told: string[] = [];
+    const gone = new Promise<void>((resolve) => {
+      watcher.onReplicaGone?.((replicaId) => {
+        told.push(replicaId);
+        resolve();
+      });
+    });
+    expect(watcher.liveReplicas).toBe(2);
+    // Killed: Redis drops its subscription; its record still says live for a minute.
+    ghost.disconnect();
+    await gone;
+    await watcher.heartbeat();
+    await watcher.heartbeat();
+    expect(told).toEqual(["ghost"]);
+    // A listener added later hears it too.
+    const late = await new Promise<string>((resolve) => watcher.onReplicaGone?.(resolve));
+    expect(late).toBe("ghost");
+  });
 });

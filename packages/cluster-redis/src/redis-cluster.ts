@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import type { GatewayCluster } from "@patchbay/http-gateway";
 import type { Unsubscribe } from "@patchbay/jsonrpc-core";
-import { startHeartbeat } from "./heartbeat.js";
+import { type Heartbeat, startHeartbeat } from "./heartbeat.js";
 import { createRedisBus } from "./redis-bus.js";
 import { createRedisCalls } from "./redis-calls.js";
 import { connectRedis, describeRedisUrl } from "./redis-connection.js";
@@ -29,8 +29,16 @@ export interface RedisClusterOptions {
   readonly sessionTtlMs: number;
   /** SSE events kept per stream for `Last-Event-ID`. Default 100. */
   readonly maxEventsPerStream?: number;
-  /** Heartbeat interval; a replica silent for three intervals counts as gone. Default 2 s. */
-  readonly heartbeatIntervalMs?: number;
+  /**
+   * Heartbeat interval. A replica killed without a word (its Redis subscription dropped) counts as
+   * gone at the next beat of any other, within this interval. Default 2 s.
+   */
+  readonly heartbeatIntervalMs?: number | undefined;
+  /**
+   * How long a replica that stopped heartbeating but may still hold its Redis connection (cut off,
+   * frozen) counts as live. Default three intervals.
+   */
+  readonly heartbeatTimeoutMs?: number | undefined;
   /** How long a replica that stopped heartbeating (or left) stays listed as such. Default 10 min. */
   readonly goneRetentionMs?: number;
   /** How long the first connection may take before start-up fails. Default 10 s. */
@@ -128,9 +136,10 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     prefix,
     replicaId,
     intervalMs: heartbeatIntervalMs,
-    ttlMs: heartbeatIntervalMs * 3,
+    ttlMs: options.heartbeatTimeoutMs ?? heartbeatIntervalMs * 3,
     goneRetentionMs: options.goneRetentionMs ?? 10 * 60_000,
   });
+  const gone = watchGoneReplicas(heartbeat, replicaId);
   await heartbeat.beat();
   const modern = createRedisModern({
     client,
@@ -171,7 +180,13 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
         : { maxEventsPerStream: options.maxEventsPerStream }),
     }),
     bus: createRedisBus({ client, subscriber, prefix, replicaId, onWarning }),
-    calls: createRedisCalls({ client, prefix, replicaId, ttlMs: options.sessionTtlMs }),
+    calls: createRedisCalls({
+      client,
+      prefix,
+      replicaId,
+      ttlMs: options.sessionTtlMs,
+      maxEventsPerStream: options.maxEventsPerStream ?? 100,
+    }),
     modern: modern.relay,
     modernFrontOptions: modern.frontOptions,
     getStreams: createRedisGetStreams({
@@ -201,6 +216,7 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     },
     replicas: () => heartbeat.replicas,
     onReplicasChanged: (listener) => heartbeat.onChange(listener),
+    onReplicaGone: gone.listen,
     reportStats: (stats) => heartbeat.reportStats(stats),
     sessionSummaries: () => listSessionRecords(client, prefix),
     dashboardLogins: createRedisDashboardLogins({ client, prefix }),
@@ -215,6 +231,37 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
       await heartbeat.stop();
       client.disconnect();
       subscriberConnection.disconnect();
+    },
+  };
+}
+
+/**
+ * Tells each replica found gone at a beat that this process had seen live (a replica that died
+ * before this one started is not news here), once per process, or again if it comes back under the
+ * same id and goes again. A listener added later hears the replicas gone so far at once.
+ */
+function watchGoneReplicas(heartbeat: Heartbeat, replicaId: string) {
+  const seenLive = new Set<string>();
+  const found = new Set<string>();
+  const listeners = new Set<(replicaId: string) => void>();
+  heartbeat.onChange(() => {
+    for (const { replicaId: id, state } of heartbeat.replicas) {
+      if (state === "live") {
+        seenLive.add(id);
+        found.delete(id);
+      }
+      if (state !== "gone" || id === replicaId || !seenLive.has(id) || found.has(id)) continue;
+      found.add(id);
+      for (const listener of listeners) listener(id);
+    }
+  });
+  return {
+    listen(listener: (replicaId: string) => void): Unsubscribe {
+      listeners.add(listener);
+      for (const gone of found) queueMicrotask(() => listener(gone));
+      return () => {
+        listeners.delete(listener);
+      };
     },
   };
 }

@@ -16,6 +16,11 @@ export interface RedisEventStoreOptions {
 
 const SEPARATOR = "@";
 
+/** The Redis stream holding the events of SSE stream `streamId`. */
+export function eventsKeyOf(prefix: string, streamId: string): string {
+  return `${prefix}events:${streamId}`;
+}
+
 /**
  * The stream an event id of this store names (`<streamId>@<entry id>`, or `<streamId>@unstored-<n>`
  * for an event sent while Redis was down); `undefined` for an id this store never issues.
@@ -35,7 +40,7 @@ export function streamOfEventId(eventId: string): string | undefined {
 export function createRedisEventStore(options: RedisEventStoreOptions): EventStore {
   const { client, prefix } = options;
   const maxEvents = options.maxEventsPerStream ?? 100;
-  const keyOf = (streamId: string) => `${prefix}events:${streamId}`;
+  const keyOf = (streamId: string) => eventsKeyOf(prefix, streamId);
   let unstored = 0;
   let degraded = false;
   return {

@@ -92,6 +92,7 @@ export type {
   ClusterSseSessions,
   ForwardedSseMessage,
   GatewayCluster,
+  LostCall,
   ModernRelay,
   RelayedModernContext,
   RelayedModernRequest,

@@ -1,4 +1,9 @@
-export { type LoadBalancer, type RoutedRequest, startLoadBalancer } from "./load-balancer.js";
+export {
+  type LoadBalancer,
+  type RoutedRequest,
+  startLoadBalancer,
+  TARGET_HEADER,
+} from "./load-balancer.js";
 export {
   type RedisServerProcess,
   type StartRedisServerOptions,

@@ -9,6 +9,9 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { relayUpgrade } from "./upgrade-relay.js";
 
+/** The response header naming the target (its index) that answered a forwarded request. */
+export const TARGET_HEADER = "x-balancer-target";
+
 /** One request the balancer forwarded: to which target, with which method and path. */
 export interface RoutedRequest {
   readonly target: number;
@@ -71,7 +74,8 @@ export async function startLoadBalancer(targets: readonly URL[]): Promise<LoadBa
     });
     upstream.on("response", (answer) => {
       record({ target, method: request.method ?? "", path: request.url ?? "" });
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      // The target's index, for tests that must know which replica holds a call.
+      response.writeHead(answer.statusCode ?? 502, { ...answer.headers, [TARGET_HEADER]: target });
       response.flushHeaders();
       answer.pipe(response);
       answer.on("error", () => response.destroy());

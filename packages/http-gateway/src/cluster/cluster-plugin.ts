@@ -9,6 +9,7 @@ import type { ResolvedLimits } from "../http-gateway-options.js";
 import type { GatewayCluster, ModernRelay, SharedRateLimiter } from "./cluster.js";
 import { registerClusterMetrics } from "./cluster-metrics.js";
 import { type ClusterSessions, createClusterSessions } from "./cluster-sessions.js";
+import { startFailover } from "./failover.js";
 import { answerOrphanedCalls } from "./orphaned-calls.js";
 import { type SseForwarding, sseForwardingOf } from "./sse-forwarding.js";
 
@@ -46,7 +47,10 @@ export interface ClusterPlugin {
   beforeSessionRequest(step: SessionRequest): Promise<Refusal | "answered" | undefined>;
   /** After it was served: a GET stream left open here makes this replica its holder. */
   afterSessionRequest(step: SessionRequest): Promise<void>;
-  /** `/readyz`: not ready while the shared store is unreachable (the balancer skips the replica). */
+  /**
+   * `/readyz`: not ready while the shared store is unreachable (the balancer skips the replica);
+   * `cluster.lostReplicas` lists the replicas found gone and the calls failed over here.
+   */
   readiness(state: Readiness): Readiness & { readonly cluster: Readonly<Record<string, unknown>> };
   /** Stops listening to the cluster. */
   close(): void;
@@ -75,6 +79,7 @@ export function createClusterPlugin(
   });
   registerClusterMetrics(options.registry, cluster, shared);
   const sseForwarding = sseForwardingOf(cluster, limits.maxBodyBytes, options.onWarning);
+  const failover = startFailover(cluster, { onWarning, now: Date.now });
   return {
     createRateLimiter: (limiterOptions) => cluster.createRateLimiter(limiterOptions),
     eventStore: cluster.eventStore,
@@ -107,9 +112,15 @@ export function createClusterPlugin(
       if (step.request.method === "GET") await shared.heldGetStream(step.sessionId);
     },
     readiness(state) {
-      return { ...state, ready: state.ready && cluster.available, cluster: cluster.status() };
+      const lostReplicas = failover.recent();
+      return {
+        ...state,
+        ready: state.ready && cluster.available,
+        cluster: { ...cluster.status(), ...(lostReplicas.length > 0 ? { lostReplicas } : {}) },
+      };
     },
     close() {
+      failover.close();
       sseForwarding?.close();
       shared.close();
     },

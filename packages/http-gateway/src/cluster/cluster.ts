@@ -2,6 +2,7 @@ import type {
   Frame,
   FrameInfo,
   JSONRPCId,
+  JSONRPCMessage,
   JSONRPCRequest,
   JSONRPCResponse,
   Unsubscribe,
@@ -112,6 +113,35 @@ export interface ClusterCalls {
    * client reads carries them). An event id of another session's stream takes nothing.
    */
   claimOrphaned(sessionId: string, lastEventId: string): Promise<readonly ClusterCall[]>;
+  /**
+   * Replica `replicaId` is gone (its heartbeat says so): takes, once across the cluster, every call
+   * it had listed that no client's resume took yet, each returned to one caller only. A call whose
+   * answer was due on an SSE stream gets `answerOf(call)` stored on that stream in the same step
+   * (and the stream marked, see `failedOver`), so that a client resuming it on any replica, before
+   * or after, gets either that answer or its own claim. Absent: a lost replica's calls are answered
+   * only when their client resumes a stream.
+   */
+  failOver?(
+    replicaId: string,
+    answerOf: (call: LostCall) => JSONRPCMessage,
+  ): Promise<readonly LostCall[]>;
+  /**
+   * The answers of the lost calls of stream `streamId` of `sessionId` were stored on that stream:
+   * a client resuming it on any replica replays them (see `failedOver`). Expires with the session.
+   */
+  markFailedOver?(sessionId: string, streamId: string): Promise<void>;
+  /** Whether `lastEventId` names a stream of `sessionId` whose lost calls' answers were stored. */
+  failedOver?(sessionId: string, lastEventId: string): Promise<boolean>;
+}
+
+/** A call of a lost replica, taken from the cluster's list by {@link ClusterCalls.claimLost}. */
+export interface LostCall {
+  readonly sessionId: string;
+  readonly id: JSONRPCId;
+  /** The replica that ran it (gone). */
+  readonly replicaId: string;
+  /** The SSE stream that was to carry its answer; absent when unknown (a plain JSON answer). */
+  readonly streamId: string | undefined;
 }
 
 /**
@@ -246,6 +276,11 @@ export interface GatewayCluster {
   onAvailable(listener: () => void): Unsubscribe;
   /** Replicas whose heartbeat is fresh, this one included. */
   readonly liveReplicas: number;
+  /**
+   * Hears each replica that this one saw live found gone (killed, crashed, cut off) at this
+   * replica's heartbeat, once per process; the gateway fails its calls over (`ClusterCalls.failOver`).
+   */
+  onReplicaGone?(listener: (replicaId: string) => void): Unsubscribe;
   /** Forwards legacy SSE POSTs to the replica holding the stream; without it, they stay local. */
   readonly sse?: ClusterSseSessions;
   /** Relays modern retries to the replica holding their call; without it, they are served here. */

@@ -49,6 +49,22 @@ describe("the proxy's cluster block", () => {
     ).toBe("cluster.replicaId");
   });
 
+  it("takes the heartbeat's interval and timeout, and refuses a timeout shorter than the interval", () => {
+    const cluster = { redis: "redis://h:1", heartbeatIntervalMs: 500, heartbeatTimeoutMs: 1500 };
+    expect(parseGatewayConfig({ ...servers, cluster }).config.cluster).toEqual(cluster);
+    expect(
+      issuesOf({ ...servers, cluster: { redis: "redis://h:1", heartbeatTimeoutMs: 1000 } }),
+    ).toEqual([
+      {
+        path: "cluster.heartbeatTimeoutMs",
+        message: "must be at least heartbeatIntervalMs (default 2000)",
+      },
+    ]);
+    expect(
+      issuesOf({ ...servers, cluster: { redis: "redis://h:1", heartbeatIntervalMs: 10 } })[0]?.path,
+    ).toBe("cluster.heartbeatIntervalMs");
+  });
+
   it("refuses a misspelt key, naming the key it meant", () => {
     expect(issuesOf({ ...servers, cluster: { redis: "redis://h:1", replicaID: "x" } })).toEqual([
       {

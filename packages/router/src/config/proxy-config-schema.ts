@@ -66,23 +66,43 @@ export const HttpConfigSchema = z.object({
  * The `cluster` block of the HTTP proxy: replicas that share sessions, resumable events and rate
  * limits through one Redis.
  */
-export const ClusterConfigSchema = z.object({
-  /** `redis://[user:password@]host:port[/db]`, `rediss://…` (TLS) or `unix:///path/to/redis.sock`. */
-  redis: z
-    .string()
-    .regex(
-      /^(rediss?:\/\/[^\s]+|unix:\/\/\/[^\s]+)$/,
-      "expected redis://host:port, rediss://… or unix:///path",
-    ),
-  /** This replica's name in Redis keys, logs and metrics; default `<hostname>-<pid>`. */
-  replicaId: z
-    .string()
-    .regex(
-      /^[A-Za-z0-9_.-]{1,64}$/,
-      "replica ids may only contain [A-Za-z0-9_.-], 1 to 64 characters",
-    )
-    .optional(),
-});
+export const ClusterConfigSchema = z
+  .object({
+    /** `redis://[user:password@]host:port[/db]`, `rediss://…` (TLS) or `unix:///path/to/redis.sock`. */
+    redis: z
+      .string()
+      .regex(
+        /^(rediss?:\/\/[^\s]+|unix:\/\/\/[^\s]+)$/,
+        "expected redis://host:port, rediss://… or unix:///path",
+      ),
+    /** This replica's name in Redis keys, logs and metrics; default `<hostname>-<pid>`. */
+    replicaId: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9_.-]{1,64}$/,
+        "replica ids may only contain [A-Za-z0-9_.-], 1 to 64 characters",
+      )
+      .optional(),
+    /**
+     * How often each replica beats (ms); a replica killed without a word counts as gone at the next
+     * beat of any other, which then answers the calls it held. Default 2000.
+     */
+    heartbeatIntervalMs: z.number().int().min(50).max(60_000).optional(),
+    /**
+     * How long a replica that stopped beating but may hold its Redis connection (cut off, frozen)
+     * still counts as live (ms). Default three intervals; at least one interval.
+     */
+    heartbeatTimeoutMs: z.number().int().min(50).max(600_000).optional(),
+  })
+  .refine(
+    (cluster) =>
+      cluster.heartbeatTimeoutMs === undefined ||
+      cluster.heartbeatTimeoutMs >= (cluster.heartbeatIntervalMs ?? 2000),
+    {
+      path: ["heartbeatTimeoutMs"],
+      message: "must be at least heartbeatIntervalMs (default 2000)",
+    },
+  );
 
 /** The `auth` block as written. */
 export type AuthConfig = z.infer<typeof AuthConfigSchema>;

@@ -1,0 +1,44 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+// The built files tests start, and config files: kept apart from the in-process helpers so that
+// tests of child processes only (the cluster's) do not load the proxy's sources.
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The built proxy CLI (tests run after `pnpm build`, as turbo orders them). */
+export const proxyCli = join(here, "..", "dist", "cli.js");
+
+/** The sample backend's entry point. */
+export const sampleBackend = join(here, "..", "..", "sample-backend", "dist", "bin.js");
+
+/** A backend entry that runs the sample backend over stdio. */
+export function sampleEntry(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { command: process.execPath, args: [sampleBackend, "--transport", "stdio"], ...extra };
+}
+
+/** A config file in a fresh temporary directory; `remove()` deletes both. */
+export function writeConfig(
+  config: unknown,
+  name = "proxy.json",
+): { path: string; remove(): void } {
+  const directory = mkdtempSync(join(tmpdir(), "patchbay-proxy-"));
+  const path = join(directory, name);
+  writeFileSync(path, typeof config === "string" ? config : JSON.stringify(config, null, 2));
+  return { path, remove: () => rmSync(directory, { recursive: true, force: true }) };
+}
+
+/**
+ * A port the OS assigned a moment ago and released, for a proxy whose config must name its own
+ * URL before it starts (OAuth's `publicUrl`).
+ */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
