@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { type BearerTokenConfig, createRateLimiter } from "@patchbay/http-gateway";
-import type { Router } from "@patchbay/router";
+import { GATEWAY_OWNER, type Router } from "@patchbay/router";
 import {
   createOriginGuard,
   type OriginGuardOptions,
@@ -19,7 +19,7 @@ import {
   writeJson,
 } from "./dashboard-http.js";
 import { createFeedSocket, type FeedMessage } from "./feed-socket.js";
-import { trackRouterSessions } from "./session-tracker.js";
+import { type SessionTracker, trackRouterSessions } from "./session-tracker.js";
 import { buildDashboardSnapshot } from "./snapshot.js";
 import { createStaticAssets } from "./static-assets.js";
 
@@ -109,6 +109,46 @@ function loginEndpoints(
   };
 }
 
+/**
+ * A call as the page shows it: the caller (by its session), and for a `tools/call` no backend took,
+ * whether the router serves that tool itself; the router's session id stays here.
+ */
+function describeCall(
+  call: DashboardCall,
+  router: Router,
+  tracker: SessionTracker,
+  replica: { replica?: string },
+): DashboardCall {
+  const { session, ...shown } = call;
+  const client = session === undefined ? undefined : tracker.callerOf(session);
+  const builtIn =
+    call.backend === undefined &&
+    call.tool !== undefined &&
+    call.method === "tools/call" &&
+    call.outcome !== "error" &&
+    router.ownerOf(call.tool, {
+      kind: "tool",
+      ...(session === undefined ? {} : { sessionId: session }),
+    }) === GATEWAY_OWNER;
+  return {
+    ...shown,
+    ...(client === undefined ? {} : { client }),
+    ...(builtIn ? { builtIn: true } : {}),
+    ...replica,
+  };
+}
+
+/** The page, with its "Log out" button only when there is a login to end. */
+async function serveIndex(
+  assets: ReturnType<typeof createStaticAssets>,
+  response: ServerResponse,
+  withAuth: boolean,
+): Promise<void> {
+  if (withAuth) return assets.serve(response, "index.html");
+  const page = (await assets.text("index.html")).replace(/<!--logout-->[\s\S]*<!--\/logout-->/, "");
+  return assets.serve(response, "index.html", 200, page);
+}
+
 /** Creates the dashboard; see the package README for its routes and its login. */
 export function createDashboard(options: DashboardOptions): Dashboard {
   const basePath = DASHBOARD_PATH;
@@ -135,13 +175,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     };
   };
   const replica = options.cluster === undefined ? {} : { replica: options.cluster.replicaId };
-  const withBackend = (call: DashboardCall): DashboardCall => {
-    const backend =
-      call.tool === undefined || call.method !== "tools/call"
-        ? undefined
-        : options.router.ownerOf(call.tool, { kind: "tool" });
-    return backend === undefined ? { ...call, ...replica } : { ...call, backend, ...replica };
-  };
+  const describe = (call: DashboardCall): DashboardCall =>
+    describeCall(call, options.router, tracker, replica);
   const snapshot = () =>
     buildDashboardSnapshot({
       router: options.router,
@@ -150,6 +185,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       feed: options.feed,
       cluster: options.cluster,
       ownCounts: counts,
+      auth: auth.enabled,
       now,
     });
   const socket = createFeedSocket({
@@ -158,13 +194,14 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     snapshot: async (): Promise<FeedMessage> => ({ type: "snapshot", snapshot: await snapshot() }),
     history: (): FeedMessage => ({
       type: "calls",
-      calls: options.feed.recent().map(withBackend),
+      calls: options.feed.recent().map(describe),
       rates: options.feed.rates(),
     }),
   });
   const unsubscribe = options.feed.subscribe((calls) => {
+    for (const call of calls) if (call.session !== undefined) tracker.touch(call.session);
     if (socket.clientCount === 0) return;
-    socket.broadcast({ type: "calls", calls: calls.map(withBackend), rates: options.feed.rates() });
+    socket.broadcast({ type: "calls", calls: calls.map(describe), rates: options.feed.rates() });
   });
   const pushSnapshot = () => {
     // Pages whose login ended elsewhere (another replica, expiry) lose their feed within an interval.
@@ -208,7 +245,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     }
     if (rest === "") {
       if (identity === undefined) return serveLogin(assets, response, 200, "");
-      return assets.serve(response, "index.html");
+      return serveIndex(assets, response, auth.enabled);
     }
     if (rest === "api/snapshot") {
       if (identity === undefined) return writeJson(response, 401, { error: "log in first" });
