@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { type BearerTokenConfig, createRateLimiter } from "@patchbay/http-gateway";
-import { GATEWAY_OWNER, type Router } from "@patchbay/router";
+import type { Router } from "@patchbay/router";
 import {
   createOriginGuard,
   type OriginGuardOptions,
   refuseUpgrade,
 } from "@patchbay/transport-http";
 import type { CallFeed, DashboardCall } from "./call-feed.js";
-import { createCatalogueReader } from "./catalogue-reader.js";
+import { createCatalogueReader, isBuiltInTool } from "./catalogue-reader.js";
 import type { DashboardCluster, ReplicaCounts } from "./cluster-view.js";
 import { createDashboardAuth } from "./dashboard-auth.js";
 import {
@@ -115,21 +115,19 @@ function loginEndpoints(
  */
 function describeCall(
   call: DashboardCall,
-  router: Router,
   tracker: SessionTracker,
   replica: { replica?: string },
 ): DashboardCall {
   const { session, ...shown } = call;
   const client = session === undefined ? undefined : tracker.callerOf(session);
+  // No backend took it: the router answered it itself, unless it failed (an unknown tool, or one
+  // of the router's own that this client's profile hides).
   const builtIn =
     call.backend === undefined &&
-    call.tool !== undefined &&
     call.method === "tools/call" &&
+    call.tool !== undefined &&
     call.outcome !== "error" &&
-    router.ownerOf(call.tool, {
-      kind: "tool",
-      ...(session === undefined ? {} : { sessionId: session }),
-    }) === GATEWAY_OWNER;
+    isBuiltInTool(call.tool);
   return {
     ...shown,
     ...(client === undefined ? {} : { client }),
@@ -175,8 +173,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     };
   };
   const replica = options.cluster === undefined ? {} : { replica: options.cluster.replicaId };
-  const describe = (call: DashboardCall): DashboardCall =>
-    describeCall(call, options.router, tracker, replica);
+  const describe = (call: DashboardCall): DashboardCall => describeCall(call, tracker, replica);
   const snapshot = () =>
     buildDashboardSnapshot({
       router: options.router,

@@ -177,7 +177,8 @@
       snapshot.tools,
       (row, tool) => {
         cell(row, tool.name, "mono");
-        cell(row, tool.backend);
+        if (tool.builtIn) cell(row, "built-in", "muted");
+        else cell(row, tool.backend);
       },
       "No tools",
     );
