@@ -15,6 +15,9 @@ import {
 /** Debian's `chromium` package (.ci/run installs it when missing). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ADMIN = "admin-token-0123456789abcdef";
+const OPS = "ops-token-0123456789abcdef";
+/** A token name that would be markup if the page wrote names as HTML. */
+const OPS_NAME = "<b>ops</b>";
 
 let proxy: TestProxy;
 let browser: Browser;
@@ -24,7 +27,12 @@ beforeAll(async () => {
   proxy = await startTestProxy({
     mcpServers: { sample: sampleEntry(), other: sampleEntry() },
     profiles: { team: { servers: ["sample"] } },
-    auth: { tokens: [{ name: "admin", token: ADMIN }] },
+    auth: {
+      tokens: [
+        { name: "admin", token: ADMIN },
+        { name: OPS_NAME, token: OPS },
+      ],
+    },
   });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -42,7 +50,11 @@ afterAll(async () => {
 describe("the dashboard in headless Chromium", () => {
   it("logs in with a token, shows backends, tools and sessions, and a call in the live feed", async () => {
     const caller = await connectSdk(proxy.url, { token: ADMIN, name: "browser-test-client" });
-    const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
+    // A zone other than the machine's: times must say their offset, not assume one.
+    const context = await browser.newContext({
+      viewport: { width: 1366, height: 860 },
+      timezoneId: "Asia/Kolkata",
+    });
     const page = await context.newPage();
     const pageErrors: string[] = [];
     page.on("pageerror", (error) => pageErrors.push(error.message));
@@ -64,14 +76,21 @@ describe("the dashboard in headless Chromium", () => {
     // The first snapshot arrives over the feed right after it opens.
     await backends.locator("tr", { hasText: "other" }).waitFor();
     expect(await backends.locator("tr").count()).toBe(2);
-    expect(await backends.innerText()).toMatch(/sample\s+running\s+\d{4}-\d{2}-\d{2}/);
+    expect(await backends.innerText()).toMatch(/sample\s+running\s+0\s+\d{4}-\d{2}-\d{2}/);
     expect(await backends.innerText()).toContain("other");
     const tools = await page.locator("#tools tbody").innerText();
     expect(tools).toMatch(/sample__echo\s+sample/);
     expect(tools).toMatch(/other__echo\s+other/);
+    // The router's own tools are nobody's backend: neutral words, not "gateway".
+    expect(tools).toMatch(/gateway_status\s+built-in/);
     expect(await page.locator("#sessions tbody").innerText()).toMatch(
-      /browser-test-client\s+\(all backends\)\s+admin/,
+      /browser-test-client\s+\(all backends\)\s+admin\s+\d+ s\s+\d+ s/,
     );
+    // Idle time beside the age, each with the absolute time in its title.
+    expect(await page.locator("#sessions tbody td").nth(4).getAttribute("title")).toMatch(
+      /^since \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \+05:30$/,
+    );
+    await page.getByRole("button", { name: "Log out" }).waitFor();
     // A single process: the replicas panel says so, and no replica column is shown.
     expect(await page.getByRole("region", { name: "Replicas" }).innerText()).toMatch(
       /Replicas\s+Single process: no cluster\.$/,
@@ -81,18 +100,44 @@ describe("the dashboard in headless Chromium", () => {
     await caller.client.callTool({ name: "sample__echo", arguments: { message: "hello" } });
     const row = page.locator("#calls tbody tr", { hasText: "sample__echo" });
     await row.waitFor();
+    // Who called, and when: the date, the time and the zone's offset (UTC in the title).
     expect(await row.innerText()).toMatch(
-      /tools\/call\s+sample__echo\s+sample\s+success\s+[\d.]+ ms\s+[0-9a-f]{32}/,
+      /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \+05:30\s+admin\s+tools\/call\s+sample__echo\s+sample\s+success\s+[\d.]+ ms\s+[0-9a-f]{32}/,
     );
+    expect(await row.locator("td").first().getAttribute("title")).toMatch(/Z$/);
 
-    // A failing call counts in the error rate at a glance.
+    // A tool result with isError counts as a tool error, not in the protocol error rate.
     await caller.client.callTool({ name: "sample__test_error_handling", arguments: {} });
     const failed = page.locator("#calls tbody tr", { hasText: "sample__test_error_handling" });
     await failed.waitFor();
     expect(await failed.innerText()).toContain("tool_error");
+    expect(await page.locator("#tool-errors-rate").innerText()).toBe("1");
+    expect(await page.locator("#errors-rate").innerText()).toBe("0");
+
+    // An unknown tool is a JSON-RPC error, and no backend's.
+    await expect(caller.client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow();
+    const unknown = page.locator("#calls tbody tr", { hasText: "no_such_tool" });
+    await unknown.waitFor();
+    expect(await unknown.innerText()).toMatch(
+      /admin\s+tools\/call\s+no_such_tool\s+unknown\s+error -32602/,
+    );
     expect(await page.locator("#errors-rate").innerText()).toBe("1");
+    const calls = Number(await page.locator("#calls-rate").innerText());
+    expect(await page.locator("#error-ratio").innerText()).toBe(`${(100 / calls).toFixed(1)} %`);
+    expect(await page.getByRole("region", { name: "At a glance" }).innerText()).toMatch(
+      /Protocol errors \/ min \(JSON-RPC errors, timeouts\)\s+1\s+Protocol error rate\s+[\d.]+ %\s+Tool errors \/ min \(isError results\)\s+1/,
+    );
+
+    // A caller's name is text, never markup.
+    const ops = await connectSdk(proxy.url, { token: OPS, name: "ops-client" });
+    await ops.client.callTool({ name: "other__echo", arguments: { message: "hi" } });
+    const opsRow = page.locator("#calls tbody tr", { hasText: "other__echo" });
+    await opsRow.waitFor();
+    expect(await opsRow.innerText()).toContain(OPS_NAME);
+    expect(await page.locator("#calls b").count()).toBe(0);
+    await closeSdk(ops);
     const shown = await page.locator("#calls tbody tr").count();
-    expect(await page.locator("#calls-rate").innerText()).toBe(String(shown));
+    await page.locator("#calls-rate", { hasText: String(shown) }).waitFor();
 
     // The filter hides what does not match, and is reachable by its label.
     await page.getByLabel("Filter calls").fill("no-such-call");
@@ -122,5 +167,49 @@ describe("the dashboard in headless Chromium", () => {
     expect(pageErrors).toEqual([]);
     await context.close();
     await closeSdk(caller);
+  });
+
+  it("without auth: no Log out, anonymous callers, and a restarting backend stands out with its restarts", async () => {
+    const open = await startTestProxy({
+      mcpServers: {
+        // Exits at once; the next start is far away, so it stays `restarting`.
+        flaky: {
+          command: process.execPath,
+          args: ["-e", "process.exit(3)"],
+          restart: { initialDelayMs: 600_000, maxDelayMs: 600_000 },
+        },
+      },
+    });
+    try {
+      await open.waitForLog((line) => line.includes("backend flaky is down"));
+      const caller = await connectSdk(open.url, { name: "anonymous-client" });
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(open.at("/dashboard").href);
+      await page.getByRole("status").filter({ hasText: "Live" }).waitFor();
+      const flaky = page.locator("#backends tbody tr", { hasText: "flaky" });
+      await flaky.waitFor();
+      expect(await flaky.innerText()).toMatch(/^flaky\s+restarting\s+1\s/);
+      expect(await flaky.getAttribute("class")).toBe("attention");
+      // Highlighted: its cells are not on the page's own background.
+      const background = (selector: string) =>
+        page
+          .locator(selector)
+          .first()
+          .evaluate((node) => getComputedStyle(node).backgroundColor);
+      expect(await background("#backends tbody tr.attention td")).not.toBe(
+        await background("body"),
+      );
+      expect(await page.getByRole("button", { name: "Log out" }).count()).toBe(0);
+
+      await caller.client.listTools();
+      const row = page.locator("#calls tbody tr", { hasText: "tools/list" });
+      await row.waitFor();
+      expect(await row.innerText()).toMatch(/anonymous\s+tools\/list\s+success/);
+      await context.close();
+      await closeSdk(caller);
+    } finally {
+      await open.stop();
+    }
   });
 });

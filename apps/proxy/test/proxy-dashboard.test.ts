@@ -196,7 +196,11 @@ describe("the dashboard's data", () => {
       expect.objectContaining({ name: "sample", status: "running", protocolVersion: "2025-11-25" }),
     ]);
     expect(snapshot.tools).toContainEqual({ name: "sample__echo", backend: "sample" });
-    expect(snapshot.tools).toContainEqual({ name: "gateway_status", backend: "gateway" });
+    expect(snapshot.tools).toContainEqual({
+      name: "gateway_status",
+      backend: "gateway",
+      builtIn: true,
+    });
     // A single process: no replicas to list.
     expect(snapshot.cluster).toBeNull();
     expect(text).not.toContain(BACKEND_SECRET);

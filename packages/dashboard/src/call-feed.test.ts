@@ -42,6 +42,13 @@ describe("callOfEvent", () => {
     expect(callOfEvent(failed)).toMatchObject({ outcome: "error", code: -32602 });
   });
 
+  it("keeps the router session the request came on", () => {
+    const call = callOfEvent(
+      event({ data: { direction: "incoming", outcome: "success", session: "session-7" } }),
+    );
+    expect(call).toMatchObject({ session: "session-7" });
+  });
+
   it("leaves out started requests, backend-side requests and other events", () => {
     expect(callOfEvent(event({ event_type: "request.received", status: "pending" }))).toBe(
       undefined,
@@ -73,12 +80,47 @@ describe("createCallFeed", () => {
     let now = 1_000_000;
     const feed = createCallFeed({ now: () => now });
     await feed.sink.write([event(), event({ data: { direction: "incoming", outcome: "error" } })]);
-    expect(feed.rates()).toEqual({ callsPerMinute: 2, errorsPerMinute: 1 });
+    const rates = { cancelledPerMinute: 0, toolErrorsPerMinute: 0 };
+    expect(feed.rates()).toEqual({ callsPerMinute: 2, errorsPerMinute: 1, ...rates });
     now += 30_000;
     await feed.sink.write([event()]);
-    expect(feed.rates()).toEqual({ callsPerMinute: 3, errorsPerMinute: 1 });
+    expect(feed.rates()).toEqual({ callsPerMinute: 3, errorsPerMinute: 1, ...rates });
     now += 30_000;
-    expect(feed.rates()).toEqual({ callsPerMinute: 1, errorsPerMinute: 0 });
+    expect(feed.rates()).toEqual({ callsPerMinute: 1, errorsPerMinute: 0, ...rates });
+  });
+
+  it("counts protocol failures (JSON-RPC errors, timeouts) apart from cancellations and isError results", async () => {
+    const feed = createCallFeed();
+    const ended = (outcome: string) => event({ data: { direction: "incoming", outcome } });
+    await feed.sink.write([
+      ended("success"),
+      ended("success"),
+      ended("tool_error"),
+      ended("tool_error"),
+      ended("error"),
+      ended("timeout"),
+      ended("cancelled"),
+    ]);
+    expect(feed.rates()).toEqual({
+      callsPerMinute: 7,
+      errorsPerMinute: 2,
+      cancelledPerMinute: 1,
+      toolErrorsPerMinute: 2,
+    });
+  });
+
+  it("names the backend a call was forwarded to, and none when no backend took it", async () => {
+    const feed = createCallFeed();
+    await feed.sink.write([
+      event({ data: { direction: "incoming", outcome: "success", backend: "notes" } }),
+      event({ tool: "nope", data: { direction: "incoming", outcome: "error" } }),
+    ]);
+    expect(feed.recent()).toMatchObject([
+      { tool: "notes__read", backend: "notes" },
+      { tool: "nope", outcome: "error" },
+    ]);
+    expect(feed.recent()[1]).not.toHaveProperty("backend");
+    expect(feed.rates().callsPerMinute).toBe(2);
   });
 
   it("remembers at most maxRateSamples calls for the rates", async () => {

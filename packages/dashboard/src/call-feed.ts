@@ -8,8 +8,20 @@ export interface DashboardCall {
   readonly method: string;
   /** The exposed tool name of a `tools/call`. */
   readonly tool?: string;
-  /** The backend that owns the tool (client events do not name it: the dashboard adds it). */
+  /**
+   * The backend the router forwarded it to (`data.backend` of the client's event); absent when no
+   * backend took it: an unknown tool, or one the router answers itself.
+   */
   readonly backend?: string;
+  /** True for a tool the router serves itself (`gateway_status`, `get_events`; the dashboard adds it). */
+  readonly builtIn?: true;
+  /** The router session it came on (the dashboard reads the caller from it, then drops it). */
+  readonly session?: string;
+  /**
+   * Who called, as admission saw it: a static token's name, an OAuth principal
+   * (`<issuer>#<subject>`) or `anonymous`, cut to a bounded length (the dashboard adds it).
+   */
+  readonly client?: string;
   /** `success`, `error`, `tool_error`, `timeout` or `cancelled`. */
   readonly outcome: string;
   /** The JSON-RPC error code of an `error`. */
@@ -20,10 +32,18 @@ export interface DashboardCall {
   readonly replica?: string;
 }
 
-/** Calls and errors over the last minute. */
+/**
+ * Calls over the last minute, and how many ended badly, by kind: protocol and transport failures
+ * (a JSON-RPC error or a timeout), cancellations, and tool results flagged `isError` (the tool
+ * answered; it is not a failure of the proxy or the backend).
+ */
 export interface CallRates {
   readonly callsPerMinute: number;
+  /** JSON-RPC errors and timeouts. */
   readonly errorsPerMinute: number;
+  readonly cancelledPerMinute: number;
+  /** Tool results with `isError: true`. */
+  readonly toolErrorsPerMinute: number;
 }
 
 /** Turns telemetry events into the feed of client calls, keeps the latest and counts rates. */
@@ -69,15 +89,27 @@ export function callOfEvent(event: TelemetryEvent): DashboardCall | undefined {
   if (event.backend !== undefined || event.method === undefined) return undefined;
   const error = event.data.error as { code?: unknown } | undefined;
   const name = event.tool;
+  const { session, backend } = event.data;
   return {
     time: event.timestamp,
     method: event.method,
     ...(name === undefined ? {} : { tool: name }),
+    ...(typeof backend === "string" ? { backend } : {}),
     outcome: typeof event.data.outcome === "string" ? event.data.outcome : event.status,
     ...(typeof error?.code === "number" ? { code: error.code } : {}),
     durationMs: Math.round((event.duration_ms ?? 0) * 10) / 10,
     traceId: event.trace_id,
+    ...(typeof session === "string" ? { session } : {}),
   };
+}
+
+type Kind = "ok" | "error" | "cancelled" | "toolError";
+
+function kindOf(outcome: string): Kind {
+  if (outcome === "success") return "ok";
+  if (outcome === "tool_error") return "toolError";
+  if (outcome === "cancelled") return "cancelled";
+  return "error";
 }
 
 /** Creates the feed; add `feed.sink` to the telemetry that records the router's events. */
@@ -87,8 +119,8 @@ export function createCallFeed(options: CallFeedOptions = {}): CallFeed {
   const now = options.now ?? Date.now;
   const internalTraceId = randomBytes(16).toString("hex");
   const history: DashboardCall[] = [];
-  // Times of recent calls and whether each failed, oldest first.
-  const samples: { at: number; failed: boolean }[] = [];
+  // Times of recent calls and how each ended, oldest first.
+  const samples: { at: number; kind: Kind }[] = [];
   const listeners = new Set<(calls: readonly DashboardCall[]) => void>();
   let served = 0;
 
@@ -111,7 +143,7 @@ export function createCallFeed(options: CallFeedOptions = {}): CallFeed {
       if (calls.length === 0) return;
       served += calls.length;
       const at = now();
-      for (const call of calls) samples.push({ at, failed: call.outcome !== "success" });
+      for (const call of calls) samples.push({ at, kind: kindOf(call.outcome) });
       prune(at);
       history.push(...calls);
       if (history.length > historySize) history.splice(0, history.length - historySize);
@@ -125,9 +157,13 @@ export function createCallFeed(options: CallFeedOptions = {}): CallFeed {
     recent: () => [...history],
     rates() {
       prune(now());
+      const counts = { ok: 0, error: 0, cancelled: 0, toolError: 0 };
+      for (const sample of samples) counts[sample.kind] += 1;
       return {
         callsPerMinute: samples.length,
-        errorsPerMinute: samples.filter((sample) => sample.failed).length,
+        errorsPerMinute: counts.error,
+        cancelledPerMinute: counts.cancelled,
+        toolErrorsPerMinute: counts.toolError,
       };
     },
     served: () => served,

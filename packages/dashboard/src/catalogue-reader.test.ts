@@ -49,8 +49,8 @@ describe("createCatalogueReader", () => {
       await router.close();
     };
     expect(await reader.tools()).toEqual([
-      { name: "gateway_status", backend: "gateway" },
-      { name: "get_events", backend: "gateway" },
+      { name: "gateway_status", backend: "gateway", builtIn: true },
+      { name: "get_events", backend: "gateway", builtIn: true },
       { name: "search", backend: "plain" },
       { name: "fetch", backend: "other" },
       { name: "notes__read", backend: "notes" },

@@ -5,7 +5,12 @@ import {
   createMemoryTransportPair,
 } from "@patchbay/jsonrpc-core";
 import { LATEST_PROTOCOL_VERSION } from "@patchbay/mcp-types";
-import type { Router } from "@patchbay/router";
+import { GATEWAY_OWNER, GATEWAY_TOOLS, type Router } from "@patchbay/router";
+
+const builtInNames = new Set(GATEWAY_TOOLS.map((tool) => tool.name));
+
+/** True for the name of a tool the router serves itself (`gateway_status`, `get_events`). */
+export const isBuiltInTool = (name: string): boolean => builtInNames.has(name);
 
 /** One tool of the catalogue as clients of the default endpoint see it. */
 export interface CatalogueTool {
@@ -16,6 +21,8 @@ export interface CatalogueTool {
    * router's own tools, `unknown` when its backend left the catalogue since it was listed.
    */
   readonly backend: string;
+  /** True for the router's own tools (the page says "built-in", not a backend's name). */
+  readonly builtIn?: true;
 }
 
 /** Reads the router's catalogue through one internal session of its own. */
@@ -91,7 +98,11 @@ export function createCatalogueReader(
       for (const tool of result.tools ?? []) {
         if (typeof tool.name === "string") {
           const backend = router.ownerOf(tool.name, { kind: "tool", sessionId });
-          tools.push({ name: tool.name, backend: backend ?? "unknown" });
+          tools.push({
+            name: tool.name,
+            backend: backend ?? "unknown",
+            ...(backend === GATEWAY_OWNER && builtInNames.has(tool.name) ? { builtIn: true } : {}),
+          });
         }
       }
       if (typeof result.nextCursor !== "string") break;

@@ -1,6 +1,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createMemoryTransportPair } from "@patchbay/jsonrpc-core";
+import {
+  createConnection,
+  createMemoryTransportPair,
+  type FrameInfo,
+  type Transport,
+} from "@patchbay/jsonrpc-core";
 import { createRouter, parseGatewayConfig, type Router } from "@patchbay/router";
 import { createServer as createMcpServer } from "@patchbay/server";
 import { createTelemetry } from "@patchbay/telemetry";
@@ -8,6 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { createCallFeed } from "./call-feed.js";
 import { createDashboard, type Dashboard } from "./dashboard.js";
+import type { DashboardSnapshot } from "./snapshot.js";
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -16,13 +22,14 @@ afterEach(async () => {
 });
 
 /** A dashboard without auth over one in-memory backend, on a loopback port. */
-async function serve(options: { maxPages?: number } = {}): Promise<{ base: string }> {
+async function serve(options: { maxPages?: number; now?: () => number } = {}) {
   const backend = createMcpServer({ name: "notes", version: "1.0.0" });
   backend.registerTool("read", {}, async () => ({ content: [{ type: "text", text: "hi" }] }));
   const feed = createCallFeed();
+  const telemetry = createTelemetry({ source: "test", sinks: [feed.sink] });
   const router: Router = createRouter({
     config: parseGatewayConfig({ mcpServers: { notes: { command: "in-memory" } } }).config,
-    telemetry: createTelemetry({ source: "test", sinks: [feed.sink] }),
+    telemetry,
     async connect() {
       const [clientSide, serverSide] = createMemoryTransportPair();
       await backend.connect(serverSide);
@@ -42,7 +49,47 @@ async function serve(options: { maxPages?: number } = {}): Promise<{ base: strin
     await new Promise((resolve) => server.close(resolve));
     await router.close();
   };
-  return { base: `127.0.0.1:${(server.address() as AddressInfo).port}` };
+  return { base: `127.0.0.1:${(server.address() as AddressInfo).port}`, router, telemetry };
+}
+
+/** A client of `router` whose frames carry `caller` as an HTTP front's auth info, initialized. */
+async function connectAs(router: Router, caller: string) {
+  const [clientSide, routerSide] = createMemoryTransportPair();
+  const served: Transport = {
+    start: () => routerSide.start(),
+    send: (frame, options) => routerSide.send(frame, options),
+    close: () => routerSide.close(),
+    onError: (listener) => routerSide.onError(listener),
+    onClose: (listener) => routerSide.onClose(listener),
+    onFrame: (listener) =>
+      routerSide.onFrame((frame, info: FrameInfo) =>
+        listener(frame, { ...info, extra: { authInfo: { name: caller } } }),
+      ),
+  };
+  await router.serve(served);
+  const client = createConnection(clientSide);
+  await client.start();
+  await client.request("initialize", {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "agent", version: "1.0" },
+  });
+  return client;
+}
+
+/** The messages the feed greets a page with: the snapshot, then the latest calls. */
+function greeting(base: string): Promise<Record<string, unknown>[]> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`ws://${base}/dashboard/feed`);
+    const messages: Record<string, unknown>[] = [];
+    socket.on("message", (data) => {
+      messages.push(JSON.parse(String(data)));
+      if (messages.length < 2) return;
+      socket.close();
+      resolve(messages);
+    });
+    socket.on("error", reject);
+  });
 }
 
 /** Opens the feed and resolves with its first message, or with the refusal's status. */
@@ -78,5 +125,54 @@ describe("createDashboard", () => {
     expect(
       (await fetch(`http://${base}/dashboard/api/snapshot`, { method: "DELETE" })).status,
     ).toBe(405);
+  });
+
+  it("names each call's caller and the backend that took it; an unknown tool has none, the router's own is built-in", async () => {
+    const { base, router, telemetry } = await serve();
+    const caller = "https://id.example#<b>alice</b>";
+    const client = await connectAs(router, caller);
+    await client.request("tools/call", { name: "notes__read", arguments: {} });
+    await client.request("tools/call", { name: "nope", arguments: {} }).catch(() => undefined);
+    await client.request("tools/call", { name: "gateway_status", arguments: {} });
+    await telemetry.flush();
+    const [, history] = await greeting(base);
+    const calls = (history as { calls: Record<string, unknown>[] }).calls.filter(
+      (call) => call.method === "tools/call",
+    );
+    expect(calls.map((call) => [call.tool, call.client, call.backend, call.builtIn])).toEqual([
+      ["notes__read", caller, "notes", undefined],
+      ["nope", caller, undefined, undefined],
+      ["gateway_status", caller, undefined, true],
+    ]);
+    for (const call of calls) expect(call).not.toHaveProperty("session");
+    await client.close();
+  });
+
+  it("tells each session's idle time: since its last request ended", async () => {
+    let clock = 1_000_000;
+    const { base, router, telemetry } = await serve({ now: () => clock });
+    const client = await connectAs(router, "team-token");
+    clock += 10_000;
+    await client.request("tools/call", { name: "notes__read", arguments: {} });
+    await telemetry.flush();
+    clock += 50_000;
+    const snapshot = (await (
+      await fetch(`http://${base}/dashboard/api/snapshot`)
+    ).json()) as DashboardSnapshot;
+    expect(snapshot.sessions).toMatchObject([
+      { client: "agent", token: "team-token", ageMs: 60_000, idleMs: 50_000 },
+    ]);
+    await client.close();
+  });
+
+  it("offers no Log out without auth (the snapshot says so too)", async () => {
+    const { base } = await serve();
+    const page = await (await fetch(`http://${base}/dashboard`)).text();
+    expect(page).toContain('id="calls"');
+    expect(page).not.toContain("Log out");
+    const snapshot = (await (
+      await fetch(`http://${base}/dashboard/api/snapshot`)
+    ).json()) as DashboardSnapshot;
+    expect(snapshot.auth).toBe(false);
   });
 });

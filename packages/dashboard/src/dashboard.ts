@@ -8,7 +8,7 @@ import {
   refuseUpgrade,
 } from "@patchbay/transport-http";
 import type { CallFeed, DashboardCall } from "./call-feed.js";
-import { createCatalogueReader } from "./catalogue-reader.js";
+import { createCatalogueReader, isBuiltInTool } from "./catalogue-reader.js";
 import type { DashboardCluster, ReplicaCounts } from "./cluster-view.js";
 import { createDashboardAuth } from "./dashboard-auth.js";
 import {
@@ -19,7 +19,7 @@ import {
   writeJson,
 } from "./dashboard-http.js";
 import { createFeedSocket, type FeedMessage } from "./feed-socket.js";
-import { trackRouterSessions } from "./session-tracker.js";
+import { type SessionTracker, trackRouterSessions } from "./session-tracker.js";
 import { buildDashboardSnapshot } from "./snapshot.js";
 import { createStaticAssets } from "./static-assets.js";
 
@@ -109,6 +109,44 @@ function loginEndpoints(
   };
 }
 
+/**
+ * A call as the page shows it: the caller (by its session), and for a `tools/call` no backend took,
+ * whether the router serves that tool itself; the router's session id stays here.
+ */
+function describeCall(
+  call: DashboardCall,
+  tracker: SessionTracker,
+  replica: { replica?: string },
+): DashboardCall {
+  const { session, ...shown } = call;
+  const client = session === undefined ? undefined : tracker.callerOf(session);
+  // No backend took it: the router answered it itself, unless it failed (an unknown tool, or one
+  // of the router's own that this client's profile hides).
+  const builtIn =
+    call.backend === undefined &&
+    call.method === "tools/call" &&
+    call.tool !== undefined &&
+    call.outcome !== "error" &&
+    isBuiltInTool(call.tool);
+  return {
+    ...shown,
+    ...(client === undefined ? {} : { client }),
+    ...(builtIn ? { builtIn: true } : {}),
+    ...replica,
+  };
+}
+
+/** The page, with its "Log out" button only when there is a login to end. */
+async function serveIndex(
+  assets: ReturnType<typeof createStaticAssets>,
+  response: ServerResponse,
+  withAuth: boolean,
+): Promise<void> {
+  if (withAuth) return assets.serve(response, "index.html");
+  const page = (await assets.text("index.html")).replace(/<!--logout-->[\s\S]*<!--\/logout-->/, "");
+  return assets.serve(response, "index.html", 200, page);
+}
+
 /** Creates the dashboard; see the package README for its routes and its login. */
 export function createDashboard(options: DashboardOptions): Dashboard {
   const basePath = DASHBOARD_PATH;
@@ -135,13 +173,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     };
   };
   const replica = options.cluster === undefined ? {} : { replica: options.cluster.replicaId };
-  const withBackend = (call: DashboardCall): DashboardCall => {
-    const backend =
-      call.tool === undefined || call.method !== "tools/call"
-        ? undefined
-        : options.router.ownerOf(call.tool, { kind: "tool" });
-    return backend === undefined ? { ...call, ...replica } : { ...call, backend, ...replica };
-  };
+  const describe = (call: DashboardCall): DashboardCall => describeCall(call, tracker, replica);
   const snapshot = () =>
     buildDashboardSnapshot({
       router: options.router,
@@ -150,6 +182,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       feed: options.feed,
       cluster: options.cluster,
       ownCounts: counts,
+      auth: auth.enabled,
       now,
     });
   const socket = createFeedSocket({
@@ -158,13 +191,14 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     snapshot: async (): Promise<FeedMessage> => ({ type: "snapshot", snapshot: await snapshot() }),
     history: (): FeedMessage => ({
       type: "calls",
-      calls: options.feed.recent().map(withBackend),
+      calls: options.feed.recent().map(describe),
       rates: options.feed.rates(),
     }),
   });
   const unsubscribe = options.feed.subscribe((calls) => {
+    for (const call of calls) if (call.session !== undefined) tracker.touch(call.session);
     if (socket.clientCount === 0) return;
-    socket.broadcast({ type: "calls", calls: calls.map(withBackend), rates: options.feed.rates() });
+    socket.broadcast({ type: "calls", calls: calls.map(describe), rates: options.feed.rates() });
   });
   const pushSnapshot = () => {
     // Pages whose login ended elsewhere (another replica, expiry) lose their feed within an interval.
@@ -208,7 +242,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     }
     if (rest === "") {
       if (identity === undefined) return serveLogin(assets, response, 200, "");
-      return assets.serve(response, "index.html");
+      return serveIndex(assets, response, auth.enabled);
     }
     if (rest === "api/snapshot") {
       if (identity === undefined) return writeJson(response, 401, { error: "log in first" });

@@ -78,6 +78,7 @@ describe("trackRouterSessions", () => {
         profile: "team",
         token: "team-token",
         startedAt: 1_000,
+        lastActiveAt: 1_000,
       },
       {
         client: "over-ws",
@@ -85,6 +86,7 @@ describe("trackRouterSessions", () => {
         profile: undefined,
         token: "admin",
         startedAt: 2_000,
+        lastActiveAt: 2_000,
       },
       {
         client: "no-auth",
@@ -92,6 +94,7 @@ describe("trackRouterSessions", () => {
         profile: undefined,
         token: undefined,
         startedAt: 3_000,
+        lastActiveAt: 3_000,
       },
     ]);
     expect(JSON.stringify(tracker.sessions())).not.toContain("secret");
@@ -114,6 +117,31 @@ describe("trackRouterSessions", () => {
     await leaving.client.close();
     await closed;
     expect(tracker.sessions().map((session) => session.client)).toEqual(["staying"]);
+    tracker.close();
+  });
+
+  it("tells when a session's last request ended, and its caller, still for a while after it closed", async () => {
+    const { router, connect } = await routerWithClients();
+    let clock = 1_000;
+    const tracker = trackRouterSessions(router, { now: () => clock });
+    const oauth = await connect("agent", { authInfo: { name: "https://id.example#alice" } });
+    const open = await connect("quiet", undefined);
+    clock = 4_000;
+    tracker.touch(oauth.session.id);
+    expect(tracker.sessions().map((session) => [session.client, session.lastActiveAt])).toEqual([
+      ["agent", 4_000],
+      ["quiet", 1_000],
+    ]);
+    expect(tracker.callerOf(oauth.session.id)).toBe("https://id.example#alice");
+    expect(tracker.callerOf(open.session.id)).toBe(undefined);
+    const closed = new Promise<void>((resolve) => {
+      router.onSession((event) => {
+        if (event.type === "closed" && event.session === oauth.session) resolve();
+      });
+    });
+    await oauth.client.close();
+    await closed;
+    expect(tracker.callerOf(oauth.session.id)).toBe("https://id.example#alice");
     tracker.close();
   });
 

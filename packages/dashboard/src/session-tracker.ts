@@ -12,12 +12,21 @@ export interface TrackedSession {
   readonly token: string | undefined;
   /** When it began, epoch milliseconds. */
   readonly startedAt: number;
+  /** When its last request ended (see {@link SessionTracker.touch}), else when it began. */
+  readonly lastActiveAt: number;
 }
 
 /** The router's client sessions, as its session events tell them. */
 export interface SessionTracker {
   /** The sessions open now, oldest first (those `ignore` names left out). */
   sessions(): TrackedSession[];
+  /** Marks a request of the session as just ended (its idle time starts again). */
+  touch(sessionId: string): void;
+  /**
+   * Who opened the session, as admission saw it (`undefined` when no auth info came with its
+   * `initialize`); remembered for a while after it closed, for its last calls.
+   */
+  callerOf(sessionId: string): string | undefined;
   /** Stops listening to the router. */
   close(): void;
 }
@@ -38,7 +47,11 @@ interface MutableSession {
   profile: string | undefined;
   token: string | undefined;
   startedAt: number;
+  lastActiveAt: number;
 }
+
+// Callers of closed sessions kept for their calls that are reported after the close.
+const closedCallersKept = 1_000;
 
 /**
  * Listens to `router.onSession` and keeps each client session (`router.serve`; the modern front's
@@ -53,6 +66,7 @@ export function trackRouterSessions(
   const maxNameLength = options.maxNameLength ?? 200;
   const ignore = options.ignore ?? (() => false);
   const open = new Map<string, MutableSession>();
+  const closedCallers = new Map<string, string | undefined>();
   const cut = (value: unknown) =>
     typeof value === "string" ? value.slice(0, maxNameLength) : undefined;
 
@@ -66,6 +80,7 @@ export function trackRouterSessions(
         profile: event.session.profile,
         token: undefined,
         startedAt: now(),
+        lastActiveAt: now(),
       });
       return;
     }
@@ -73,6 +88,9 @@ export function trackRouterSessions(
     if (session === undefined) return;
     if (event.type === "closed") {
       open.delete(id);
+      closedCallers.set(id, session.token);
+      if (closedCallers.size > closedCallersKept)
+        closedCallers.delete(closedCallers.keys().next().value as string);
       return;
     }
     const clientInfo = event.session.clientInfo as
@@ -88,6 +106,11 @@ export function trackRouterSessions(
 
   return {
     sessions: () => [...open].flatMap(([id, session]) => (ignore(id) ? [] : [{ ...session }])),
+    touch(sessionId) {
+      const session = open.get(sessionId);
+      if (session !== undefined) session.lastActiveAt = now();
+    },
+    callerOf: (sessionId) => open.get(sessionId)?.token ?? closedCallers.get(sessionId),
     close: stop,
   };
 }

@@ -27,6 +27,8 @@ export interface DashboardBackend {
 /** A session in the snapshot. */
 export interface DashboardSession extends TrackedSession {
   readonly ageMs: number;
+  /** Time since its last request ended (or since it began, before any). */
+  readonly idleMs: number;
   /** The replica holding it (this one), in a cluster. */
   readonly replica?: string;
 }
@@ -41,6 +43,8 @@ export interface DashboardSnapshot {
   readonly rates: CallRates;
   /** The replicas of the cluster, `null` for a single process. */
   readonly cluster: DashboardClusterView | null;
+  /** Whether the dashboard asks for a login (the page offers "Log out" only then). */
+  readonly auth: boolean;
 }
 
 /** What {@link buildDashboardSnapshot} reads. */
@@ -53,6 +57,8 @@ export interface SnapshotSources {
   readonly cluster?: DashboardCluster | undefined;
   /** This replica's counts now (its row in the cluster shows them over its last heartbeat's). */
   readonly ownCounts?: () => Omit<ReplicaCounts, "callsInFlight">;
+  /** Whether the dashboard asks for a login. */
+  readonly auth: boolean;
   /** The clock (epoch ms). Default `Date.now`. */
   readonly now?: () => number;
 }
@@ -99,9 +105,11 @@ export async function buildDashboardSnapshot(sources: SnapshotSources): Promise<
     sessions: sources.sessions().map((session) => ({
       ...session,
       ageMs: now - session.startedAt,
+      idleMs: now - session.lastActiveAt,
       ...(cluster === undefined ? {} : { replica: cluster.replicaId }),
     })),
     rates: sources.feed.rates(),
     cluster: cluster === undefined ? null : await clusterView(cluster, now, sources.ownCounts),
+    auth: sources.auth,
   };
 }

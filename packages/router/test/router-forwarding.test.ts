@@ -234,7 +234,7 @@ describe("router: server-to-client requests", () => {
     harness = await createHarness(sampler, { asker: defineAsker });
     await expect(harness.client.callTool({ name: "asker__ask" })).rejects.toMatchObject({
       message:
-        "The client connected to the gateway does not support sampling/createMessage (no sampling capability)",
+        "The connected client does not support sampling/createMessage (no sampling capability)",
     });
     const status = (await harness.client.callTool({ name: "gateway_status" }))
       .structuredContent as {

@@ -31,6 +31,27 @@
     body.replaceChildren(...rows);
   }
 
+  const pad = (value, width = 2) => String(value).padStart(width, "0");
+
+  // A time as the reader's local clock shows it, with the date and the zone's offset:
+  // 2026-11-29 09:25:15 +01:00 (the title of each such cell gives it in UTC).
+  function stamp(time) {
+    const date = new Date(time);
+    const offset = -date.getTimezoneOffset();
+    const zone = `${offset < 0 ? "-" : "+"}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+    return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())} ${zone}`;
+  }
+
+  // A time cell: local time with its zone, and the same instant in UTC as its title.
+  function timeCell(row, time) {
+    cell(row, stamp(time), "num").title = new Date(time).toISOString();
+  }
+
+  // A duration cell (age, idle) whose title says since when.
+  function sinceCell(row, ms, at) {
+    cell(row, age(ms), "num").title = `since ${stamp(at)}`;
+  }
+
   function age(ms) {
     const seconds = Math.floor(ms / 1000);
     if (seconds < 60) return `${seconds} s`;
@@ -38,10 +59,14 @@
     return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
   }
 
+  // Protocol and transport failures (JSON-RPC errors, timeouts) apart from cancellations and
+  // from tool results flagged isError, which are the tool's answer, not a failure to get one.
   function renderRates(rates) {
     $("calls-rate").textContent = String(rates.callsPerMinute);
     $("errors-rate").textContent = String(rates.errorsPerMinute);
     $("error-ratio").textContent = ratio(rates.errorsPerMinute, rates.callsPerMinute);
+    $("tool-errors-rate").textContent = String(rates.toolErrorsPerMinute ?? 0);
+    $("cancelled-rate").textContent = String(rates.cancelledPerMinute ?? 0);
   }
 
   function ratio(errors, calls) {
@@ -71,7 +96,7 @@
         }
         cell(row, replica.self ? `${replica.replicaId} (this page)` : replica.replicaId, "mono");
         cell(row, replica.state, `state-${replica.state}`);
-        cell(row, new Date(replica.startedAt).toLocaleString(), "num");
+        timeCell(row, replica.startedAt);
         cell(row, `${age(replica.lastBeatAgeMs)} ago`, "num");
         const counts = replica.counts;
         cell(row, counts ? counts.sessions : "–", "num");
@@ -105,6 +130,10 @@
   }
 
   function renderSnapshot(snapshot) {
+    // Without auth there is no login to end.
+    const logout = $("logout");
+    if (logout) logout.hidden = snapshot.auth === false;
+    const at = Date.parse(snapshot.generatedAt);
     $("server").textContent = `${snapshot.server.name} ${snapshot.server.version}`;
     const up = snapshot.backends.filter((backend) => backend.status === "running").length;
     $("backends-up").textContent = `${up} / ${snapshot.backends.length}`;
@@ -116,8 +145,12 @@
       "backends",
       snapshot.backends,
       (row, backend) => {
+        // A backend that is not serving now (restarting, crashed, failed) stands out.
+        if (!["running", "idle", "starting", "stopped"].includes(backend.status))
+          row.className = "attention";
         cell(row, backend.name);
         cell(row, backend.status, `state-${backend.status}`);
+        cell(row, backend.restarts, backend.restarts > 0 ? "num restarted" : "num");
         cell(row, backend.protocolVersion ?? "–", "mono");
         cell(row, backend.toolCount, "num");
         cell(row, backend.resourceCount, "num");
@@ -133,7 +166,8 @@
         cell(row, session.client ?? "(not initialized)");
         cell(row, session.profile ?? "(all backends)");
         cell(row, session.token ?? "–");
-        cell(row, age(session.ageMs), "num");
+        sinceCell(row, session.ageMs, at - session.ageMs);
+        sinceCell(row, session.idleMs, at - session.idleMs);
         cell(row, session.replica ?? "", "replica-col mono");
       },
       "No client sessions",
@@ -143,7 +177,8 @@
       snapshot.tools,
       (row, tool) => {
         cell(row, tool.name, "mono");
-        cell(row, tool.backend);
+        if (tool.builtIn) cell(row, "built-in", "muted");
+        else cell(row, tool.backend);
       },
       "No tools",
     );
@@ -152,6 +187,7 @@
   function matches(call, filter) {
     if (filter === "") return true;
     return [
+      call.client,
       call.method,
       call.tool,
       call.backend,
@@ -160,6 +196,13 @@
       call.traceId,
       call.replica,
     ].some((value) => value !== undefined && String(value).toLowerCase().includes(filter));
+  }
+
+  // The backend a call went to; a tool call no backend took is the router's own or unknown.
+  function backendOf(call) {
+    if (call.backend !== undefined) return [call.backend];
+    if (call.method !== "tools/call") return [""];
+    return call.builtIn ? ["built-in", "muted"] : ["unknown", "muted"];
   }
 
   function renderCalls() {
@@ -172,10 +215,11 @@
       "calls",
       shown,
       (row, call) => {
-        cell(row, new Date(call.time).toLocaleTimeString(), "num");
+        timeCell(row, call.time);
+        cell(row, call.client ?? "–", "client");
         cell(row, call.method, "mono");
         cell(row, call.tool ?? "", "mono");
-        cell(row, call.backend ?? "");
+        cell(row, ...backendOf(call));
         cell(
           row,
           call.code === undefined ? call.outcome : `${call.outcome} ${call.code}`,

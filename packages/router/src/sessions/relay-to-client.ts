@@ -59,7 +59,7 @@ export class ClientRelay {
       });
       throw new JSONRPCError(
         GatewayErrorCode.CapabilityNotSupported,
-        `The client connected to the gateway does not support ${method} (no ${capability} capability)`,
+        `The connected client does not support ${method} (no ${capability} capability)`,
         { backend, method },
       );
     }

@@ -44,7 +44,7 @@ export function chooseRelayTarget(
   }
   if (audience.length === 1) return { session: audience[0] as string, rule: "only-session" };
   return audience.length === 0
-    ? { refused: `no client connected to the gateway can answer ${request.method} yet` }
+    ? { refused: `no connected client can answer ${request.method} yet` }
     : {
         refused: `${audience.length} clients could have caused ${request.method} of backend "${request.backend}", which names no call`,
       };
