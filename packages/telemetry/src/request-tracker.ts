@@ -226,7 +226,7 @@ class Tracker implements RequestTracker {
   readonly #site: RequestSite;
   readonly #method: string;
   readonly #tool: string | undefined;
-  readonly #knownTool: ((name: string) => boolean) | undefined;
+  #knownTool: ((name: string) => boolean) | undefined;
   #span: BridgedSpan | undefined;
   readonly #started: number;
   #ended = false;
@@ -378,8 +378,10 @@ class Tracker implements RequestTracker {
     if (telemetry.recordLazily !== undefined) telemetry.recordLazily(closing, describeEnd, this);
     else recordWithout(telemetry, describeEnd, this);
     this.#span?.end(result.error === undefined ? undefined : result.error.message);
-    // The stored events keep the tracker until the ring evicts them; the span is done with.
+    // The stored events keep the tracker until the ring evicts them: the span and the catalogue
+    // check (which holds its session's catalogue) are done with.
     this.#span = undefined;
+    this.#knownTool = undefined;
   }
 }
 

@@ -49,7 +49,7 @@ describe("relay target rules", () => {
 
   it("a request is refused when no session is ready to answer it", () => {
     const target = chooseRelayTarget(request(), []);
-    expect(target).toEqual({ refused: expect.stringContaining("no client") });
+    expect(target).toEqual({ refused: expect.stringContaining("no connected client") });
   });
 
   it("a busy caller that is not ready (not initialized, other profile) does not count", () => {
