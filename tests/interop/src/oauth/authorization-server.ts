@@ -6,6 +6,15 @@ import Provider from "oidc-provider";
 /** Every scope the test authorization server issues for the MCP server. */
 export const MCP_SCOPES = ["mcp:all", "mcp:notes"] as const;
 
+/** Where the authorization server sends the browser back; never contacted (the sign-in stops there). */
+export const REDIRECT_URL = "http://127.0.0.1:9/callback";
+
+/** Pre-registered confidential clients, one per token endpoint authentication method. */
+export const PRE_REGISTERED_CLIENTS = {
+  client_secret_basic: { id: "oauth-client-test-basic", secret: "basic-secret-0123456789abcdefgh" },
+  client_secret_post: { id: "oauth-client-test-post", secret: "post-secret-0123456789abcdefghi" },
+} as const;
+
 /** A confidential client that gets tokens without a person (client credentials grant). */
 const MACHINE_CLIENT = {
   id: "oauth-client-test-machine",
@@ -45,6 +54,15 @@ function createProvider(issuer: string, keys: JWK[], accessTokenTtlSeconds: numb
         redirect_uris: [],
         scope: scopes,
       },
+      ...Object.entries(PRE_REGISTERED_CLIENTS).map(([method, client]) => ({
+        client_id: client.id,
+        client_secret: client.secret,
+        token_endpoint_auth_method: method,
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        redirect_uris: [REDIRECT_URL],
+        scope: scopes,
+      })),
     ],
     jwks: { keys },
     scopes: ["openid", "offline_access", ...MCP_SCOPES],

@@ -62,17 +62,23 @@ async function admit(
 }
 
 /**
- * Starts the MCP server. `mcp:all` opens `/mcp`, `mcp:notes` only the `notes` profile, so a
- * `mcp:notes` token at `/mcp` gets a 403 `insufficient_scope` naming `mcp:all`.
+ * Starts the MCP server. By default `mcp:all` opens `/mcp`, `mcp:notes` only the `notes` profile,
+ * so a `mcp:notes` token at `/mcp` gets a 403 `insufficient_scope` naming `mcp:all`.
  */
-export async function startResourceServer(issuer: string): Promise<TestResourceServer> {
+export async function startResourceServer(
+  issuer: string,
+  scopes: Readonly<Record<string, readonly string[]>> = {
+    "mcp:all": ["*"],
+    "mcp:notes": ["notes"],
+  },
+): Promise<TestResourceServer> {
   const http: Server = createServer();
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   const verifier = createOAuthVerifier({
     issuer,
     publicUrl: origin,
-    scopes: { "mcp:all": ["*"], "mcp:notes": ["notes"] },
+    scopes,
   });
   await verifier.start();
   const seen: TestResourceServer = {

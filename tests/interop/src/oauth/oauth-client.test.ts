@@ -13,12 +13,15 @@ import {
 } from "@patchbay/client";
 import { StreamableHttpClientTransport } from "@patchbay/transport-http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startAuthorizationServer, type TestAuthorizationServer } from "./authorization-server.js";
+import {
+  PRE_REGISTERED_CLIENTS,
+  REDIRECT_URL,
+  startAuthorizationServer,
+  type TestAuthorizationServer,
+} from "./authorization-server.js";
 import { startResourceServer, type TestResourceServer } from "./mcp-resource-server.js";
 import { signInWithForms } from "./sign-in-with-forms.js";
 
-/** Never contacted: the form-following sign-in stops at the redirect to it. */
-const REDIRECT_URL = "http://127.0.0.1:9/callback";
 const ACCESS_TOKEN_TTL_SECONDS = 120;
 
 let authorizationServer: TestAuthorizationServer;
@@ -263,5 +266,50 @@ describe("OAuth client against oidc-provider and an MCP server behind the http-g
     }
     // The refused refresh token was forgotten.
     expect(await store.getTokens()).toBeUndefined();
+  }, 15_000);
+
+  it.each(["client_secret_basic", "client_secret_post"] as const)(
+    "a pre-registered client authenticates with %s, also when refreshing",
+    async (method) => {
+      const registered = PRE_REGISTERED_CLIENTS[method];
+      let offsetMs = 0;
+      const { oauth, authorizationUrls } = oauthClientFor(resourceServer.url, {
+        client: {
+          clientId: registered.id,
+          clientSecret: registered.secret,
+          tokenEndpointAuthMethod: method,
+        },
+        now: () => Date.now() + offsetMs,
+      });
+      const grantsBefore = authorizationServer.grants.length;
+      const client = await connect(resourceServer.url, oauth);
+      expect(authorizationUrls[0]?.searchParams.get("client_id")).toBe(registered.id);
+      offsetMs = ACCESS_TOKEN_TTL_SECONDS * 1000;
+      expect(await echo(client, method)).toEqual([{ type: "text", text: method }]);
+      // The provider refuses a client that authenticates by another method than its registered one.
+      expect(authorizationServer.grants.slice(grantsBefore)).toEqual([
+        "authorization_code",
+        "refresh_token",
+      ]);
+    },
+    15_000,
+  );
+
+  it("signs in at most once per request: a token that still lacks the scope gets the 403", async () => {
+    // No scope opens /mcp here, so every token is refused with insufficient_scope; the challenge
+    // and the metadata name no scope, so the client asks for the one it was configured with.
+    const closed = await startResourceServer(authorizationServer.issuer, {
+      "mcp:notes": ["notes"],
+    });
+    try {
+      const { oauth, authorizationUrls } = oauthClientFor(closed.url, { scope: "mcp:notes" });
+      const error = await connect(closed.url, oauth).catch((caught: unknown) => caught);
+      expect(errorText(error)).toMatch(/HTTP 403/);
+      expect(authorizationUrls).toHaveLength(1);
+      expect(authorizationUrls[0]?.searchParams.get("scope")).toBe("mcp:notes");
+      expect(closed.statuses).toEqual([401, 403]);
+    } finally {
+      await closed.close();
+    }
   }, 15_000);
 });
