@@ -20,6 +20,7 @@ import {
   type TestAuthorizationServer,
 } from "./authorization-server.js";
 import { startResourceServer, type TestResourceServer } from "./mcp-resource-server.js";
+import { connectWithOAuth } from "./oauth-cli-example.js";
 import { signInWithForms } from "./sign-in-with-forms.js";
 
 const ACCESS_TOKEN_TTL_SECONDS = 120;
@@ -43,6 +44,14 @@ afterAll(async () => {
   await resourceServer?.close();
   await authorizationServer?.close();
 });
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 /** An OAuth client that signs in through the login forms and records each authorization URL. */
 function oauthClientFor(url: string, options: Partial<OAuthClientOptions> = {}) {
@@ -311,5 +320,23 @@ describe("OAuth client against oidc-provider and an MCP server behind the http-g
     } finally {
       await closed.close();
     }
+  }, 15_000);
+
+  it("the README's CLI example signs in through its loopback callback and calls a tool", async () => {
+    const callbackPort = await freePort();
+    const redirectUrl = `http://127.0.0.1:${callbackPort}/callback`;
+    const delivered: Promise<Response>[] = [];
+    // The "browser": the login forms, then the redirect delivered to the example's callback server.
+    const openBrowser = (url: URL) => {
+      delivered.push(signInWithForms(url, redirectUrl).then((redirected) => fetch(redirected)));
+    };
+    const client = await connectWithOAuth(resourceServer.url, openBrowser, {
+      callbackPort,
+      allowInsecureHttp: true,
+    });
+    clients.push(client);
+    expect(await echo(client, "cli")).toEqual([{ type: "text", text: "cli" }]);
+    const [page] = await Promise.all(delivered);
+    expect(await page?.text()).toMatch(/Signed in/);
   }, 15_000);
 });
