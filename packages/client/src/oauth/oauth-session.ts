@@ -68,12 +68,15 @@ export class OAuthSession {
 
   constructor(private readonly settings: OAuthSessionSettings) {}
 
-  /** The stored tokens, refreshed first when the access token has expired and can be refreshed. */
+  /**
+   * The stored tokens, refreshed first when the access token has expired and can be refreshed;
+   * undefined when the server refused the refresh token (the request then earns a 401 and a sign-in).
+   */
   async usableTokens(): Promise<OAuthTokens | undefined> {
     const tokens = await this.settings.store.getTokens();
     if (tokens?.expiresAt === undefined || tokens.refreshToken === undefined) return tokens;
     if (tokens.expiresAt - EXPIRY_MARGIN_MS > this.settings.now()) return tokens;
-    return (await this.#once(tokens, () => this.#refresh(tokens))) ?? tokens;
+    return this.#once(tokens, () => this.#refresh(tokens));
   }
 
   /** After a 401: a refresh when the token was merely invalid or expired, else a new sign-in. */
