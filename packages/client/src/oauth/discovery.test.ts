@@ -69,4 +69,17 @@ describe("discoverServer", () => {
     expect((error as Error).message).toMatch(/needs https/);
     expect(sent).toEqual([]);
   });
+
+  it("refuses metadata whose resource does not cover the server URL", async () => {
+    const error = await discoverServer(new URL("https://mcp.example.com/mcp"), undefined, {
+      fetch: async () =>
+        Response.json({
+          resource: "https://other.example.com/mcp",
+          authorization_servers: ["https://as.example.com"],
+        }),
+      allowInsecureHttp: false,
+    }).catch((caught: unknown) => caught);
+    expect(OAuthError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/does not cover/);
+  });
 });

@@ -243,6 +243,21 @@ describe("OAuth client against oidc-provider and an MCP server behind the http-g
     expect(errorText(error)).toMatch(/authorization response was refused: .*iss/);
   }, 15_000);
 
+  it("refuses an authorization response whose state is not the one sent", async () => {
+    const oauth = createOAuthClient({
+      serverUrl: resourceServer.url,
+      redirectUrl: REDIRECT_URL,
+      allowInsecureHttp: true,
+      authorize: async (authorizationUrl) => {
+        const redirected = new URL(await signInWithForms(authorizationUrl, REDIRECT_URL));
+        redirected.searchParams.set("state", "forged-state");
+        return redirected;
+      },
+    });
+    const error = await connect(resourceServer.url, oauth).catch((caught: unknown) => caught);
+    expect(errorText(error)).toMatch(/authorization response was refused: .*state/);
+  }, 15_000);
+
   it("never puts a token in an error: a refused refresh, then a cancelled sign-in", async () => {
     let cancel = false;
     const { oauth, store } = oauthClientFor(resourceServer.url, {
