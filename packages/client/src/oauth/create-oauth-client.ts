@@ -43,7 +43,8 @@ export interface OAuthClient {
   /**
    * A fetch for an HTTP transport's `fetch` option: it sends the access token to the MCP server
    * (never to another origin), refreshes it when it expired or a 401 says `invalid_token`, signs
-   * in on a 401, steps up once on a 403 `insufficient_scope`, and retries the request once.
+   * in on a 401, steps up once on a 403 `insufficient_scope`, and retries the request once. A
+   * DELETE (ending a session) is sent with the current token and never starts a sign-in.
    */
   readonly fetch: OAuthFetch;
   /** Signs in now instead of on the first 401. */
@@ -93,7 +94,9 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
     if (requestUrl(input).origin !== serverUrl.origin) return baseFetch(input, init);
     const tokens = await session.usableTokens();
     const response = await baseFetch(input, withToken(init, tokens));
-    if (!canResend(init) || (response.status !== 401 && response.status !== 403)) return response;
+    if (response.status !== 401 && response.status !== 403) return response;
+    // Ending a session (`close()` sends DELETE) never asks the person to sign in.
+    if (!canResend(init) || init?.method === "DELETE") return response;
     const challenge = parseBearerChallenge(response.headers.get("www-authenticate"));
     if (response.status === 403 && challenge?.error !== "insufficient_scope") return response;
     await response.body?.cancel();

@@ -258,6 +258,18 @@ describe("OAuth client against oidc-provider and an MCP server behind the http-g
     expect(errorText(error)).toMatch(/authorization response was refused: .*state/);
   }, 15_000);
 
+  it("ends a session (DELETE) without asking the person to sign in again", async () => {
+    const { oauth, store, authorizationUrls } = oauthClientFor(resourceServer.url);
+    await oauth.signIn();
+    const signedIn = await storedTokens(store);
+    // No refresh token: a POST would now need a new sign-in.
+    await store.setTokens({ accessToken: tampered(signedIn.accessToken) });
+    const response = await oauth.fetch(resourceServer.url, { method: "DELETE" });
+    await response.body?.cancel();
+    expect(response.status).toBe(401);
+    expect(authorizationUrls).toHaveLength(1);
+  }, 15_000);
+
   it("never puts a token in an error: a refused refresh, then a cancelled sign-in", async () => {
     let cancel = false;
     const { oauth, store } = oauthClientFor(resourceServer.url, {
