@@ -73,3 +73,18 @@ export type ResourceTemplate = v2025_11_25.ResourceTemplate;
 export type ServerCapabilities = v2025_11_25.ServerCapabilities;
 /** A tool as `tools/list` describes it (MCP 2025-11-25). */
 export type Tool = v2025_11_25.Tool;
+export { OAuthError } from "./errors/oauth-error.js";
+export { type BearerChallenge, parseBearerChallenge } from "./oauth/bearer-challenge.js";
+export {
+  createOAuthClient,
+  type OAuthClient,
+  type OAuthClientOptions,
+} from "./oauth/create-oauth-client.js";
+export type { OAuthFetch } from "./oauth/discovery.js";
+export {
+  createMemoryTokenStore,
+  type OAuthClientRegistration,
+  type OAuthTokenStore,
+  type OAuthTokens,
+  type TokenEndpointAuthMethod,
+} from "./oauth/token-store.js";
