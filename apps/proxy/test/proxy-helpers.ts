@@ -30,6 +30,11 @@ export async function startTestProxy(
     onBackendTransport?: ProxyOptions["onBackendTransport"];
     /** Default 0: a port the OS assigns. */
     port?: number;
+    /**
+     * Keep every log line in `logs` (default true); false keeps none and `waitForLog` only sees
+     * lines written after it is called (a load test measures the proxy's memory, not its log's).
+     */
+    keepLogs?: boolean;
   } = {},
 ): Promise<TestProxy> {
   const file = writeConfig(config);
@@ -57,7 +62,7 @@ export async function startTestProxy(
       environment: options.environment ?? {},
       logFormat: options.logFormat ?? "json",
       writeLog: (line) => {
-        logs.push(line);
+        if (options.keepLogs !== false) logs.push(line);
         for (const waiter of [...waiters]) waiter(line);
       },
       print: () => {},
