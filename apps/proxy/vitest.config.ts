@@ -1,3 +1,3 @@
-import { definePackageTestConfig } from "../../vitest.shared.js";
+import { definePackageTestConfig, shareModulesBetweenFiles } from "../../vitest.shared.js";
 
-export default definePackageTestConfig(import.meta.dirname);
+export default definePackageTestConfig(import.meta.dirname, shareModulesBetweenFiles);
