@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { sampleEntry, startTestProxy, type TestProxy } from "./proxy-helpers.js";
+import { readSseEndpoint, sampleEntry, startTestProxy, type TestProxy } from "./proxy-helpers.js";
 
 // Each case comes from its own address (X-Forwarded-For, trusted here), so each has its own bucket
 // of 10 requests a minute.
@@ -74,15 +74,7 @@ it("a legacy SSE batch costs one unit per request", async () => {
     signal: controller.signal,
   });
   try {
-    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
-    let text = "";
-    let endpoint: string | undefined;
-    while (endpoint === undefined) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`the stream ended before its endpoint event: ${text}`);
-      text += new TextDecoder().decode(value);
-      endpoint = /event: endpoint\ndata: (\S+)/.exec(text)?.[1];
-    }
+    const { endpoint } = await readSseEndpoint(stream);
     // 1 unit spent on the stream: 9 left, and a batch of 10 needs 10.
     expect((await post(endpoint, "10.0.0.5", batchOf(10))).status).toBe(429);
     expect((await post(endpoint, "10.0.0.6", batchOf(10))).status).toBe(202);

@@ -42,3 +42,21 @@ export async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+/**
+ * Reads a legacy SSE stream up to its `endpoint` event: the URL its messages are POSTed to, and
+ * the reader (cancel it, or abort the request, when done).
+ */
+export async function readSseEndpoint(
+  stream: Response,
+): Promise<{ reader: ReadableStreamDefaultReader<Uint8Array>; endpoint: string }> {
+  const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+  let text = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the stream ended before its endpoint event: ${text}`);
+    text += new TextDecoder().decode(value);
+    const endpoint = /event: endpoint\ndata: (\S+)/.exec(text)?.[1];
+    if (endpoint !== undefined) return { reader, endpoint };
+  }
+}

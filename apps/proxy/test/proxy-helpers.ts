@@ -5,7 +5,14 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { type ProxyOptions, type RunningProxy, startProxy } from "../src/proxy.js";
 import { proxyCli, writeConfig } from "./proxy-files.js";
 
-export { freePort, proxyCli, sampleBackend, sampleEntry, writeConfig } from "./proxy-files.js";
+export {
+  freePort,
+  proxyCli,
+  readSseEndpoint,
+  sampleBackend,
+  sampleEntry,
+  writeConfig,
+} from "./proxy-files.js";
 
 /** An in-process proxy on 127.0.0.1 (a free port) and the log lines it wrote. */
 export interface TestProxy {

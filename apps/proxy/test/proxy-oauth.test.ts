@@ -12,6 +12,7 @@ import {
   closeSdk,
   connectSdk,
   freePort,
+  readSseEndpoint,
   sampleEntry,
   startTestProxy,
   type TestProxy,
@@ -302,15 +303,7 @@ describe("the proxy as an OAuth 2.1 resource server", () => {
       headers: { ...bearer(token), accept: "text/event-stream" },
     });
     expect(stream.status).toBe(200);
-    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
-    let text = "";
-    let endpoint: string | undefined;
-    while (endpoint === undefined) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`the stream ended before its endpoint event: ${text}`);
-      text += new TextDecoder().decode(value);
-      endpoint = /event: endpoint\ndata: (\S+)/.exec(text)?.[1];
-    }
+    const { reader, endpoint } = await readSseEndpoint(stream);
     const now = Math.floor(Date.now() / 1000);
     const stranger = await authorizationServer.forge({
       claims: {

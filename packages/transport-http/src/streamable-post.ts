@@ -1,4 +1,4 @@
-import type { FrameInfo } from "@patchbay/jsonrpc-core";
+import { type FrameInfo, isJSONRPCRequest } from "@patchbay/jsonrpc-core";
 import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION, MCP_SESSION_ID_HEADER } from "./constants.js";
 import { type EndpointContext, findSession, sessionHeaders } from "./endpoint-context.js";
 import { HTTP_ERROR_CODE, headerValue, writeJsonBody, writeJsonError } from "./http-answers.js";
@@ -102,7 +102,7 @@ async function admitBatch<Request>(
 ): Promise<boolean> {
   const hook = context.options.admitBatch;
   if (!post.isBatch || hook === undefined) return true;
-  const requests = post.messages.filter((message) => "method" in message && "id" in message);
+  const requests = post.messages.filter(isJSONRPCRequest);
   const refusal = await hook(request.raw, requests.length);
   if (refusal === undefined) return true;
   const code = refusal.code ?? HTTP_ERROR_CODE;

@@ -4,6 +4,7 @@ import {
   ErrorCode,
   type Frame,
   InvalidFrameError,
+  isJSONRPCRequest,
 } from "@patchbay/jsonrpc-core";
 import {
   type AdmitBatch,
@@ -277,7 +278,7 @@ async function admitBatch<Request>(
     return false;
   }
   if (hook === undefined) return true;
-  const requests = decoded.frame.filter((message) => "method" in message && "id" in message);
+  const requests = decoded.frame.filter(isJSONRPCRequest);
   const refusal = await hook(request, requests.length);
   if (refusal === undefined) return true;
   const code = refusal.code ?? HTTP_ERROR_CODE;
