@@ -6,5 +6,4 @@ import { definePackageBuild } from "../../tsup.shared.js";
 export default definePackageBuild({
   entry: ["src/**/*.ts", "!src/**/*.test.ts"],
   bundle: false,
-  dts: false,
 });
