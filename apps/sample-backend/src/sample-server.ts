@@ -3,6 +3,7 @@ import { registerPrompts } from "./prompts/register-prompts.js";
 import { registerResources } from "./resources/register-resources.js";
 import { registerClientRequestTools } from "./tools/client-request-tools.js";
 import { registerContentTools } from "./tools/content-tools.js";
+import { registerHeaderParamTools } from "./tools/header-param-tools.js";
 import {
   registerInputRequiredPrompt,
   registerInputRequiredTools,
@@ -58,6 +59,7 @@ export function createSampleServer(options: SampleServerOptions = {}): Server {
   registerClientRequestTools(server);
   registerInputRequiredTools(server);
   registerStatelessProbeTools(server);
+  registerHeaderParamTools(server);
   registerLargeResultTool(server);
   registerResources(server);
   registerPrompts(server);

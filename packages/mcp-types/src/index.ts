@@ -485,6 +485,20 @@ export {
 } from "./negotiation/legacy-negotiation.js";
 export type { ModernVersionCheck } from "./negotiation/modern-version-check.js";
 export { checkModernProtocolVersion } from "./negotiation/modern-version-check.js";
+export {
+  decodeParamHeaderValue,
+  encodeHeaderValue,
+  MAX_PARAM_HEADERS,
+  type ParamHeaderDeclaration,
+  type ParamHeaderScan,
+  paramHeaderMismatch,
+  paramHeaderName,
+  paramHeaderSource,
+  paramHeadersOf,
+  requestHeaderReader,
+  scanParamHeaders,
+  X_MCP_HEADER,
+} from "./param-headers.js";
 export type {
   JSONRPCBatch,
   JSONRPCErrorObject,

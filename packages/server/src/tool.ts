@@ -2,6 +2,8 @@ import { JSONRPCError } from "@patchbay/jsonrpc-core";
 import {
   type JSONObject,
   type Meta,
+  type ParamHeaderDeclaration,
+  scanParamHeaders,
   type v2025_11_25,
   validateToolName,
 } from "@patchbay/mcp-types";
@@ -65,6 +67,8 @@ export interface ToolEntry {
   readonly handler: (args: never, context: RequestHandlerContext) => unknown;
   /** The `tools/list` entry, computed once at registration. */
   readonly definition: v2025_11_25.Tool;
+  /** Its parameters mirrored into `Mcp-Param-*` headers (`x-mcp-header`, 2026-07-28 over HTTP). */
+  readonly paramHeaders: readonly ParamHeaderDeclaration[];
 }
 
 /**
@@ -91,7 +95,10 @@ export function createToolEntry(
   if (config.annotations !== undefined) definition.annotations = config.annotations;
   if (config.icons !== undefined) definition.icons = config.icons;
   if (config._meta !== undefined) definition._meta = config._meta;
-  return { name, config, handler, definition };
+  const scan = scanParamHeaders(definition.inputSchema);
+  if (!scan.ok)
+    throw new TypeError(`Invalid inputSchema of tool ${JSON.stringify(name)}: ${scan.reason}`);
+  return { name, config, handler, definition, paramHeaders: scan.declarations };
 }
 
 /** A tool execution error: a result the model can read, not a protocol error (MCP "Tools"). */

@@ -1,4 +1,5 @@
 import type { JSONRPCId, JSONRPCMessage } from "@patchbay/jsonrpc-core";
+import { encodeHeaderValue } from "@patchbay/mcp-types";
 import { MCP_PROTOCOL_VERSION_HEADER } from "./constants.js";
 import { idKey } from "./message-keys.js";
 
@@ -13,6 +14,8 @@ export interface ModernRequestFacts {
   readonly name: string | undefined;
   /** The request's id (undefined for a notification). */
   readonly id: JSONRPCId | undefined;
+  /** `params.arguments` of a `tools/call` (mirrored into `Mcp-Param-*` headers). */
+  readonly arguments?: unknown;
 }
 
 /**
@@ -39,6 +42,7 @@ export function modernRequestOf(
     method: message.method,
     name: typeof target === "string" ? target : undefined,
     id: "id" in message ? message.id : undefined,
+    arguments: message.method === "tools/call" ? params.arguments : undefined,
   };
 }
 
@@ -50,17 +54,6 @@ export function modernRequestHeaders(facts: ModernRequestFacts): Record<string, 
   };
   if (facts.name !== undefined) headers["mcp-name"] = encodeHeaderValue(facts.name);
   return headers;
-}
-
-/**
- * A header value as 2026-07-28 sends it: plain when it is printable ASCII without surrounding
- * spaces, else `=?base64?<base64 of the UTF-8 bytes>?=`.
- */
-export function encodeHeaderValue(value: string): string {
-  if (/^[\x21-\x7E]([\x20-\x7E]*[\x21-\x7E])?$/.test(value)) return value;
-  let binary = "";
-  for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
-  return `=?base64?${btoa(binary)}?=`;
 }
 
 /** The map key of the request a `notifications/cancelled` names, or undefined. */

@@ -112,3 +112,81 @@ describe("modern (2026-07-28) requests from the client transport", () => {
     await connection.close();
   });
 });
+
+describe("tool parameters mirrored into Mcp-Param headers (x-mcp-header, 2026-07-28)", () => {
+  const tools = [
+    {
+      name: "run_query",
+      inputSchema: {
+        type: "object",
+        properties: {
+          region: { type: "string", "x-mcp-header": "Region" },
+          shard: { type: "integer", "x-mcp-header": "Shard" },
+          query: { type: "string" },
+        },
+      },
+    },
+    {
+      name: "bad_annotation",
+      inputSchema: {
+        type: "object",
+        properties: { ratio: { type: "number", "x-mcp-header": "Ratio" } },
+      },
+    },
+    { name: "plain", inputSchema: { type: "object" } },
+  ];
+
+  it("leaves out tools with invalid annotations, with a warning, and mirrors the others' arguments", async () => {
+    const seen: Seen[] = [];
+    server = await startTestServer({
+      modern: {
+        protocolVersions: ["2026-07-28"],
+        async handle(message, context) {
+          const requestInfo = context.info.extra?.requestInfo as {
+            headers: Record<string, unknown>;
+          };
+          seen.push({ message, headers: requestInfo.headers });
+          if (!("id" in message)) return undefined;
+          const result =
+            message.method === "tools/list" ? { resultType: "complete", tools } : { content: [] };
+          return { jsonrpc: "2.0", id: message.id, result };
+        },
+      },
+    });
+    const warnings: string[] = [];
+    const transport = new StreamableHttpClientTransport({
+      url: server.url,
+      onWarning: (text) => warnings.push(text),
+    });
+    const connection = createConnection(transport, createMcpConnectionHooks());
+    await connection.start();
+
+    const listed = (await connection.request("tools/list", { _meta: META })) as {
+      tools: { name: string }[];
+    };
+    expect(listed.tools.map((tool) => tool.name)).toEqual(["run_query", "plain"]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /"bad_annotation" left out of tools\/list: .*only string, integer and boolean/,
+      ),
+    ]);
+
+    await connection.request("tools/call", {
+      name: "run_query",
+      arguments: { region: "Zürich", shard: 7, query: "SELECT 1" },
+      _meta: META,
+    });
+    await connection.request("tools/call", {
+      name: "run_query",
+      arguments: { region: null, query: "SELECT 1" },
+      _meta: META,
+    });
+    const [withValues, withNull] = seen.slice(1).map(({ headers }) => headers);
+    expect(withValues).toMatchObject({
+      "mcp-param-region": `=?base64?${Buffer.from("Zürich").toString("base64")}?=`,
+      "mcp-param-shard": "7",
+    });
+    expect(Object.keys(withNull ?? {}).filter((name) => name.startsWith("mcp-param-"))).toEqual([]);
+    await connection.close();
+  });
+});

@@ -44,6 +44,11 @@ export interface StreamableHttpClientTransportOptions {
   readonly maxResponseBodyBytes?: number;
   /** Most bytes of one SSE event; a larger one fails its stream, which is not resumed. Default 16 MiB. */
   readonly maxEventBytes?: number;
+  /**
+   * Told when a modern `tools/list` answer carries a tool with invalid `x-mcp-header` annotations,
+   * which the transport leaves out of the list (MCP 2026-07-28). Default: `console.warn`.
+   */
+  readonly onWarning?: (text: string) => void;
 }
 
 /** The delay before reconnection attempt `attempt` (0-based): the server's `retry:` advice wins. */

@@ -34,6 +34,7 @@ import type {
   StreamableHttpClientTransportOptions,
 } from "./streamable-http-client-options.js";
 import { toError } from "./to-error.js";
+import { ToolParamHeaders } from "./tool-param-headers.js";
 
 export type {
   FetchLike,
@@ -66,6 +67,8 @@ export class StreamableHttpClientTransport implements Transport {
     string,
     { controller: AbortController; pending?: Set<string> }
   >();
+  /** The `x-mcp-header` parameters of the tools modern `tools/list` answers named. */
+  private readonly paramHeaders: ToolParamHeaders;
   private currentSessionId: string | undefined;
   private currentProtocolVersion: string | undefined;
   private standaloneOpen = false;
@@ -79,6 +82,9 @@ export class StreamableHttpClientTransport implements Transport {
     this.clock = options.clock ?? systemClock;
     this.currentSessionId = options.sessionId;
     this.currentProtocolVersion = options.protocolVersion;
+    this.paramHeaders = new ToolParamHeaders(
+      options.onWarning ?? ((text) => console.warn(`Streamable HTTP client: ${text}`)),
+    );
     // Every POST in flight listens to the close signal until its answer ends; thousands may be in
     // flight at once, which is no leak, so lift Node's listener warning for this signal.
     liftListenerLimit(this.abort.signal);
@@ -144,6 +150,9 @@ export class StreamableHttpClientTransport implements Transport {
       modernKey === undefined ? undefined : { controller: new AbortController() };
     if (modernKey !== undefined && tracked !== undefined)
       this.modernAnswers.set(modernKey, tracked);
+    if (modernKey !== undefined && modern?.method === "tools/list") {
+      this.paramHeaders.listing(modernKey);
+    }
     const answered = () => {
       if (modernKey !== undefined) this.modernAnswers.delete(modernKey);
     };
@@ -303,7 +312,13 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.options.authHeaders !== undefined)
       Object.assign(headers, await this.options.authHeaders());
     // 2026-07-28: no session; the request names its revision, method and target in headers.
-    if (modern !== undefined) return Object.assign(headers, modernRequestHeaders(modern));
+    if (modern !== undefined) {
+      Object.assign(headers, modernRequestHeaders(modern));
+      if (modern.method === "tools/call" && modern.name !== undefined) {
+        Object.assign(headers, this.paramHeaders.headersFor(modern.name, modern.arguments));
+      }
+      return headers;
+    }
     if (this.currentSessionId !== undefined) headers[MCP_SESSION_ID_HEADER] = this.currentSessionId;
     if (this.currentProtocolVersion !== undefined) {
       headers[MCP_PROTOCOL_VERSION_HEADER] = this.currentProtocolVersion;
@@ -338,6 +353,7 @@ export class StreamableHttpClientTransport implements Transport {
     if ("method" in message || message.id === null) return;
     const key = idKey(message.id);
     pending?.delete(key);
+    this.paramHeaders.observe(message, key);
     if (!this.initializeIds.delete(key) || !("result" in message)) return;
     const version = (message.result as { protocolVersion?: unknown } | null)?.protocolVersion;
     if (typeof version === "string") this.currentProtocolVersion = version;

@@ -20,6 +20,9 @@ const baseline = [...readFileSync(baselineFile, "utf8").matchAll(/^ {2}- ([\w-]+
 /** The sample backend restricted to the legacy era (2025-11-25), over stdio. */
 const BACKEND_ARGS = ["--transport", "stdio", "--protocol-versions", "2025-11-25"];
 
+/** SEP-2243 header validation (run by the CLI, not scored). */
+const HEADER_SCENARIOS = ["http-header-validation", "http-custom-header-server-validation"];
+
 describe("official MCP conformance suite, modern era, against patchbay-proxy bridging to a legacy backend", () => {
   let cli: ConformanceCli;
   let server: StartedServer | undefined;
@@ -69,6 +72,9 @@ describe("official MCP conformance suite, modern era, against patchbay-proxy bri
     const failing = scored.filter((name) => !baseline.includes(name) && ran.get(name) !== true);
     expect(failing, result.output).toEqual([]);
     expect(scored).toEqual(expect.arrayContaining(baseline));
+    // Not scored yet, but passed through the bridge: the proxy checks the standard headers and the
+    // `Mcp-Param-*` headers of `test_header_params` against each body before the call goes on.
+    for (const name of HEADER_SCENARIOS) expect(ran.get(name), result.output).toBe(true);
     expect(result.code, result.output).toBe(0);
   }, 300_000);
 });

@@ -26,6 +26,7 @@ import type { ActiveRound } from "./held-call.js";
 import { HeldCalls } from "./held-calls.js";
 import { ModernListeners } from "./modern-listen.js";
 import type { ModernSettings } from "./modern-settings.js";
+import { checkParamHeaders } from "./param-header-check.js";
 
 /** What the transport gives the modern front with each request. */
 export interface ModernRequestContext {
@@ -160,6 +161,9 @@ export class ModernFront {
     }
     const targetKey = MRTR_TARGETS[method];
     if (targetKey === undefined) throw new MethodNotFoundError(`Method not found: ${method}`);
+    if (method === "tools/call") {
+      checkParamHeaders(opened.session.catalogue().tools, params, context.info);
+    }
     return await this.#held.call(method, String(params[targetKey] ?? ""), params, {
       signal: context.signal,
       round: roundOf(meta, params, context),

@@ -20,6 +20,7 @@ import { InputRequiredSignal, InputRound } from "./input-rounds.js";
 import { createModernHandlerContext, type ModernRequestContext } from "./modern-context.js";
 import { collectModernHandlers } from "./modern-handlers.js";
 import { type CachingHints, completeModernResult } from "./modern-result.js";
+import { checkParamHeaders } from "./param-header-check.js";
 import { RequestStateCodec, randomRequestStateKey } from "./request-state.js";
 import { ModernSubscriptions } from "./subscriptions.js";
 
@@ -95,6 +96,7 @@ export function createModernEndpoint(
     }
     const handler = handlers.get(request.method);
     if (handler === undefined) throw new MethodNotFoundError(`Method not found: ${request.method}`);
+    if (request.method === "tools/call") checkParamHeaders(host, params, context.info);
     const targetKey = MRTR_TARGETS[request.method];
     const target = targetKey === undefined ? "" : String(params[targetKey]);
     const answers = await readAnswers(params, codec, request.method, target);
