@@ -251,7 +251,7 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     onReplicaGone: gone.listen,
     reportStats: (stats) => heartbeat.reportStats(stats),
     sessionSummaries: () => listSessionRecords(client, prefix, seal),
-    dashboardLogins: createRedisDashboardLogins({ client, prefix, seal }),
+    dashboardLogins: createRedisDashboardLogins({ client, prefix, seal, rejections }),
     get rejectedMessages() {
       return rejections.total;
     },

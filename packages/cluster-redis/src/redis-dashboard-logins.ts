@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
 import type { ClusterSeal } from "./cluster-seal.js";
+import type { Rejections } from "./rejections.js";
 
 /** A dashboard login as the store keeps it (the shape of `@patchbay/dashboard`'s `StoredLogin`). */
 export interface RedisDashboardLogin {
@@ -81,6 +82,7 @@ export function createRedisDashboardLogins(options: {
   readonly prefix: string;
   /** Seals each record for its key: a login written by anything else logs nobody in. */
   readonly seal: ClusterSeal;
+  readonly rejections: Rejections;
 }): RedisDashboardLogins {
   const { client, seal } = options;
   if (!("patchbayAddDashboardLogin" in client)) {
@@ -107,9 +109,10 @@ export function createRedisDashboardLogins(options: {
     },
     async get(key, now) {
       const stored = await client.hget(hash, key);
-      const login = parseLogin(
-        stored === null ? undefined : seal.openRecord(purposeOf(key), stored),
-      );
+      if (stored === null) return undefined;
+      const json = seal.openRecord(purposeOf(key), stored);
+      if (json === undefined) options.rejections.reject(hash);
+      const login = parseLogin(json);
       return login === undefined || login.expiresAt <= now ? undefined : login;
     },
     async remove(key) {
