@@ -105,6 +105,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           {
             ...clusterConfig,
             redis: clusterRedis,
+            secret: clusterConfig?.secret ?? environment.PATCHBAY_CLUSTER_SECRET,
             ...(options.replicaId === undefined ? {} : { replicaId: options.replicaId }),
           },
           resolvedLimits.sessionIdleTtlMs,
