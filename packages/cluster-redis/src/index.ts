@@ -1,4 +1,9 @@
 export {
+  BUS_MESSAGE_WINDOW_MS,
+  ClusterSecretError,
+  MIN_CLUSTER_SECRET_LENGTH,
+} from "./cluster-seal.js";
+export {
   createRedisCluster,
   type RedisCluster,
   type RedisClusterOptions,
