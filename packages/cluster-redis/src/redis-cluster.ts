@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import type { GatewayCluster } from "@patchbay/http-gateway";
 import type { Unsubscribe } from "@patchbay/jsonrpc-core";
+import type { Redis } from "ioredis";
 import { createClusterSeal } from "./cluster-seal.js";
 import { type Heartbeat, startHeartbeat } from "./heartbeat.js";
 import { createRedisBus } from "./redis-bus.js";
@@ -124,8 +125,6 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
   const prefix = options.keyPrefix ?? "patchbay:";
   const replicaId = options.replicaId ?? `${hostname()}-${process.pid}`;
   const onWarning = options.onWarning ?? (() => {});
-  const onInfo = options.onInfo ?? (() => {});
-  const where = describeRedisUrl(options.url);
   // Checked before connecting: a replica without a valid secret never joins.
   const seal = createClusterSeal([options.secret, ...(options.previousSecrets ?? [])]);
   const rejections = createRejections(onWarning);
@@ -134,21 +133,7 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     client.disconnect();
     throw error;
   });
-  let up = true;
-  const availableListeners = new Set<() => void>();
-  client.on("close", () => {
-    if (!up) return;
-    up = false;
-    onWarning(
-      `lost Redis at ${where}: new sessions get 503 until it is back; open ones go on here`,
-    );
-  });
-  client.on("ready", () => {
-    if (up) return;
-    up = true;
-    onInfo(`Redis at ${where} is back`);
-    for (const listener of availableListeners) listener();
-  });
+  const availableListeners = watchAvailability(client, options);
   const subscriber = createRedisSubscriber(subscriberConnection, seal, rejections, onWarning);
   const heartbeatIntervalMs = options.heartbeatIntervalMs ?? 2000;
   const heartbeat = startHeartbeat({
@@ -258,17 +243,7 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     get degraded() {
       return client.status !== "ready";
     },
-    status: () => ({
-      replicaId,
-      redis: client.status === "ready" ? "connected" : "disconnected",
-      liveReplicas: heartbeat.liveReplicas,
-      degraded: client.status !== "ready",
-      rateLimits:
-        client.status === "ready"
-          ? "shared"
-          : `local: this replica's share (1/${Math.max(1, heartbeat.liveReplicas)})`,
-      rejectedMessages: rejections.total,
-    }),
+    status: () => statusOf(client, replicaId, heartbeat.liveReplicas, rejections.total),
     async close() {
       modern.relay.close();
       sse.stop();
@@ -276,6 +251,45 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
       client.disconnect();
       subscriberConnection.disconnect();
     },
+  };
+}
+
+/**
+ * Warns once when Redis is lost and tells when it is back; returns the listeners called then.
+ */
+function watchAvailability(
+  client: Redis,
+  options: Pick<RedisClusterOptions, "url" | "onWarning" | "onInfo">,
+): Set<() => void> {
+  const where = describeRedisUrl(options.url);
+  const listeners = new Set<() => void>();
+  let up = true;
+  client.on("close", () => {
+    if (!up) return;
+    up = false;
+    options.onWarning?.(
+      `lost Redis at ${where}: new sessions get 503 until it is back; open ones go on here`,
+    );
+  });
+  client.on("ready", () => {
+    if (up) return;
+    up = true;
+    options.onInfo?.(`Redis at ${where} is back`);
+    for (const listener of listeners) listener();
+  });
+  return listeners;
+}
+
+/** What `/readyz` shows of this replica: Redis, the live replicas, degraded limits, drops. */
+function statusOf(client: Redis, replicaId: string, liveReplicas: number, rejected: number) {
+  const ready = client.status === "ready";
+  return {
+    replicaId,
+    redis: ready ? "connected" : "disconnected",
+    liveReplicas,
+    degraded: !ready,
+    rateLimits: ready ? "shared" : `local: this replica's share (1/${Math.max(1, liveReplicas)})`,
+    rejectedMessages: rejected,
   };
 }
 
