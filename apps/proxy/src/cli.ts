@@ -145,7 +145,8 @@ function describeStartFailure(error: unknown): string {
     error instanceof OAuthDiscoveryError ||
     error instanceof OAuthFetchError ||
     // From @patchbay/cluster-redis, which is loaded only with a cluster: matched by its code.
-    code === "REDIS_UNREACHABLE";
+    code === "REDIS_UNREACHABLE" ||
+    code === "CLUSTER_SECRET";
   return known ? (error as Error).message : String((error as Error).stack ?? error);
 }
 

@@ -3,7 +3,7 @@ import type { ClusterConfig } from "@patchbay/router";
 import type { ProxyLog } from "./proxy-log.js";
 
 /**
- * Joins the replicas that share `config.redis`. `@patchbay/cluster-redis` (and its Redis client)
+ * Joins the replicas that share `config.redis`, sealing what they exchange with `config.secret`. `@patchbay/cluster-redis` (and its Redis client)
  * is loaded only here, so a proxy without `cluster` never loads it. The router's modern front gets
  * `cluster.modernFrontOptions()` (the shared request-state key and the cluster hooks), and the
  * gateway relays modern retries through `cluster.modern`.
@@ -16,6 +16,9 @@ export async function joinProxyCluster(
   const { createRedisCluster, describeRedisUrl } = await import("@patchbay/cluster-redis");
   const cluster = await createRedisCluster({
     url: config.redis,
+    // Checked by createRedisCluster: a replica without one (or with a short one) does not start.
+    secret: config.secret ?? "",
+    previousSecrets: config.previousSecrets,
     replicaId: config.replicaId,
     heartbeatIntervalMs: config.heartbeatIntervalMs,
     heartbeatTimeoutMs: config.heartbeatTimeoutMs,

@@ -45,11 +45,13 @@ export async function startOAuth(
   return verifier;
 }
 
-/** The literal secrets of a config's `auth` block, which the log must never show. */
+/** The literal secrets of a config's `auth` and `cluster` blocks, which the log must never show. */
 export function authSecrets(config: ProxyConfig, oauth: OAuthVerifier | undefined): string[] {
   return [
     ...(config.auth?.tokens ?? []).flatMap((entry) => (entry.token ? [entry.token] : [])),
     ...(oauth?.config.introspection === undefined ? [] : [oauth.config.introspection.clientSecret]),
+    ...(config.cluster?.secret === undefined ? [] : [config.cluster.secret]),
+    ...(config.cluster?.previousSecrets ?? []),
   ];
 }
 

@@ -91,7 +91,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     decision.oauth === undefined
       ? undefined
       : await startOAuth(decision.oauth, Object.keys(parsed.config.profiles));
-  const redact = createRedactor({ secretValues: authSecrets(parsed.config, oauth) });
+  const clusterSecret = parsed.config.cluster?.secret ?? environment.PATCHBAY_CLUSTER_SECRET;
+  const redact = createRedactor({
+    secretValues: [...authSecrets(parsed.config, oauth), ...(clusterSecret ? [clusterSecret] : [])],
+  });
   const log = createProxyLog(options.logFormat ?? "pretty", redact, options.writeLog);
   for (const warning of parsed.warnings) log.warn(warning);
   if (decision.notice) log.warn(decision.notice);
@@ -105,6 +108,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           {
             ...clusterConfig,
             redis: clusterRedis,
+            secret: clusterSecret,
             ...(options.replicaId === undefined ? {} : { replicaId: options.replicaId }),
           },
           resolvedLimits.sessionIdleTtlMs,

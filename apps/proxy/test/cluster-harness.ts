@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { promisify } from "node:util";
 import {
@@ -101,7 +102,11 @@ export interface TestCluster {
 export async function startTestCluster(config: Record<string, unknown>, count = 3) {
   const redis = await startRedisServer();
   // --redis and --replica-id override what the file says; the config's other cluster keys stay.
-  const cluster = { ...(config.cluster as object | undefined), redis: "redis://unused:1" };
+  const cluster = {
+    secret: randomBytes(32).toString("base64"),
+    ...(config.cluster as object | undefined),
+    redis: "redis://unused:1",
+  };
   const file = writeConfig({ ...config, cluster: { ...cluster, replicaId: "x" } });
   const replicas: ProxyReplica[] = [];
   const stop = async () => {

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import { proxyCli } from "./proxy-helpers.js";
@@ -13,9 +14,14 @@ register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});
 const watchImports = ["--import", `data:text/javascript,${encodeURIComponent(registerHook)}`];
 
 /** Runs the proxy CLI with `args`; resolves with its exit code and output once it exits. */
-async function run(args: readonly string[], stopWhenServing = false) {
+async function run(
+  args: readonly string[],
+  stopWhenServing = false,
+  env: Readonly<Record<string, string>> = {},
+) {
   const child = spawn(process.execPath, [...watchImports, proxyCli, "--port", "0", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
   });
   let stdout = "";
   let stderr = "";
@@ -39,13 +45,25 @@ describe("patchbay-proxy and the cluster", () => {
   });
 
   it("loads it with --redis, and exits 1 naming the address when Redis cannot be reached", async () => {
-    const outcome = await run(["--redis", "unix:///nonexistent/redis.sock"]);
+    const outcome = await run(["--redis", "unix:///nonexistent/redis.sock"], false, {
+      PATCHBAY_CLUSTER_SECRET: randomBytes(32).toString("base64"),
+    });
     expect(outcome.stderr).toContain("LOADED @patchbay/cluster-redis");
     expect(outcome.code).toBe(1);
     expect(outcome.stderr).toMatch(
       /patchbay-proxy: cannot reach Redis at unix:\/\/\/nonexistent\/redis\.sock: .*\n$/,
     );
     expect(outcome.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("refuses to join without a cluster secret: exit 1 with one line, before reaching Redis", async () => {
+    const outcome = await run(["--redis", "unix:///nonexistent/redis.sock"], false, {
+      PATCHBAY_CLUSTER_SECRET: "",
+    });
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toMatch(
+      /\npatchbay-proxy: a clustered replica needs cluster\.secret \(the same on every replica; generate one with `openssl rand -base64 32`\)\n$/,
+    );
   });
 
   it("refuses a --redis that is not a Redis URL, and a bad --replica-id, with exit 2", async () => {

@@ -89,9 +89,12 @@ describe("a dashboard login across three replicas behind a balancer without affi
       /^patchbay_dashboard=[A-Za-z0-9_-]{43}; Path=\/dashboard; HttpOnly; SameSite=Strict; Max-Age=3600$/,
     );
     cookie = setCookie.split(";")[0] as string;
-    // Redis holds the SHA-256 of the login id and the token's name: not the id, not a token.
+    // Redis holds the SHA-256 of the login id and the token's name (sealed with the cluster
+    // secret): not the id, not a token.
     const stored = await redisDump("hgetall", "patchbay:dashboard-logins");
-    expect(stored).toMatch(/^[0-9a-f]{64}\n\{"name":"admin","expiresAt":\d+\}\n$/);
+    expect(stored).toMatch(
+      /^[0-9a-f]{64}\npb1\.[A-Za-z0-9_-]{43}\.\{"name":"admin","expiresAt":\d+\}\n$/,
+    );
     const everything = await redisDump("--scan");
     for (const key of everything.split("\n").filter((name) => name !== "")) {
       const type = (await redisDump("type", key)).trim();

@@ -93,6 +93,13 @@ describe("modern clients of three replicas without affinity", () => {
     const hops = hopsFrom(start);
     expect(hops.map((hop) => hop.method)).toEqual(["POST", "POST", "POST"]);
     expect(new Set(hops.map((hop) => hop.target)).size).toBe(3);
+    // The replica holding the call ran both retries, relayed to it, and logged each.
+    const holder = cluster.replicas[hops[0]?.target as number];
+    const relayed = holder?.logs().filter((line) => line.relayed === true);
+    expect(relayed?.map((line) => [line.method, line.tool, line.client, line.status])).toEqual([
+      ["tools/call", "sample__test_input_required_result_multi_round", "anonymous", "ok"],
+      ["tools/call", "sample__test_input_required_result_multi_round", "anonymous", "ok"],
+    ]);
   });
 
   it("answer sampling, elicitation and roots asked at once, retried on another replica", async () => {

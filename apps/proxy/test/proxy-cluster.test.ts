@@ -1,6 +1,11 @@
 import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redisCommandCounts, startTestCluster, type TestCluster } from "./cluster-harness.js";
+import {
+  redisCli,
+  redisCommandCounts,
+  startTestCluster,
+  type TestCluster,
+} from "./cluster-harness.js";
 import { closeSdk, connectSdk, postJson, sampleEntry } from "./proxy-helpers.js";
 
 // Three real proxy processes on one Redis behind a round-robin balancer without affinity.
@@ -107,6 +112,34 @@ describe("three replicas behind a balancer without affinity", () => {
     expect(metrics).toMatch(/patchbay_cluster_replicas\{replica="replica-1"\} [1-3]\n/);
     // The first test's session was adopted by the replicas that did not create it.
     expect(metrics).toMatch(/patchbay_cluster_adopted_sessions\{replica="replica-1"\} [1-9]/);
+  });
+});
+
+describe("an attacker with Redis access but not the cluster secret", () => {
+  it("cannot run a call on a replica: a forged relay message is dropped, logged and counted", async () => {
+    const replica = cluster.replicas[0];
+    if (replica === undefined) throw new Error("no replica");
+    const dropped = replica.waitForLog((line) =>
+      String(line.message).startsWith("cluster: dropped 1 Redis message(s)"),
+    );
+    const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "sample__add" } };
+    const forged = {
+      t: "call",
+      id: "x",
+      from: "replica-1",
+      request: { profile: "", caller: "admin", message: call },
+    };
+    const channel = `patchbay:modern:${replica.replicaId}`;
+    expect(await redisCli(cluster.redis.url, "publish", channel, JSON.stringify(forged))).toBe(
+      "1\n",
+    );
+    expect(String((await dropped).message)).toContain(`(last at ${channel})`);
+    const metrics = await (await fetch(new URL("/metrics", replica.origin))).text();
+    expect(metrics).toContain(
+      `patchbay_cluster_rejected_messages{replica="${replica.replicaId}"} 1\n`,
+    );
+    const ready = await (await fetch(new URL("/readyz", replica.origin))).json();
+    expect(ready).toMatchObject({ cluster: { degraded: false, rejectedMessages: 1 } });
   });
 });
 

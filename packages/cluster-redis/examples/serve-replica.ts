@@ -13,6 +13,7 @@ import { createServer as createMcpServer } from "@patchbay/server";
 export async function serveReplica(
   redisUrl: string,
   replicaId: string,
+  secret: string,
 ): Promise<{ server: Server; cluster: RedisCluster }> {
   const notes = createMcpServer({ name: "notes", version: "1.0.0" });
   notes.registerTool("read_note", {}, async () => ({ content: [{ type: "text", text: "hi" }] }));
@@ -28,6 +29,7 @@ export async function serveReplica(
   await router.start();
   const cluster = await createRedisCluster({
     url: redisUrl,
+    secret, // the same on every replica, never in Redis: `openssl rand -base64 32`
     replicaId,
     sessionTtlMs: 30 * 60_000,
     onWarning: (message) => console.warn(message),

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -22,7 +23,11 @@ const post = (url: string, body: unknown, headers: Record<string, string> = {}) 
   });
 
 it("the README example: a session opened on one replica is served by another", async () => {
-  const replicas = await Promise.all([serveReplica(redis.url, "a"), serveReplica(redis.url, "b")]);
+  const secret = randomBytes(32).toString("base64");
+  const replicas = await Promise.all([
+    serveReplica(redis.url, "a", secret),
+    serveReplica(redis.url, "b", secret),
+  ]);
   try {
     const [a, b] = await Promise.all(
       replicas.map(async ({ server }) => {

@@ -1,4 +1,11 @@
 export {
+  BUS_MESSAGE_WINDOW_MS,
+  type ClusterSeal,
+  ClusterSecretError,
+  createClusterSeal,
+  MIN_CLUSTER_SECRET_LENGTH,
+} from "./cluster-seal.js";
+export {
   createRedisCluster,
   type RedisCluster,
   type RedisClusterOptions,
@@ -22,6 +29,7 @@ export {
   RESOURCE_WANT_TIMEOUT_MS,
   type ResourceUpdateListener,
 } from "./redis-resource-updates.js";
+export { createRejections, type Rejections } from "./rejections.js";
 export {
   type GaugeRegistry,
   type ReplicaMetricsSource,

@@ -1,8 +1,13 @@
+import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClusterSeal } from "./cluster-seal.js";
 import { createRedisCluster, type RedisCluster } from "./redis-cluster.js";
 import { connectRedis } from "./redis-connection.js";
 import { type RedisServerProcess, startRedisServer } from "./testing/redis-server.js";
+
+/** The cluster secret of this file's replicas. */
+const secret = randomBytes(32).toString("base64");
 
 let redis: RedisServerProcess;
 let raw: Redis;
@@ -25,7 +30,13 @@ async function replicas(): Promise<{ prefix: string; a: RedisCluster; b: RedisCl
   const prefix = `calls${prefixCounter}:`;
   const [a, b] = await Promise.all(
     ["a", "b"].map((replicaId) =>
-      createRedisCluster({ url: redis.url, replicaId, keyPrefix: prefix, sessionTtlMs: 60_000 }),
+      createRedisCluster({
+        url: redis.url,
+        secret,
+        replicaId,
+        keyPrefix: prefix,
+        sessionTtlMs: 60_000,
+      }),
     ),
   );
   clusters.push(a as RedisCluster, b as RedisCluster);
@@ -103,6 +114,7 @@ describe("the calls in flight", () => {
     const { prefix, a, b } = await replicas();
     const lost = await createRedisCluster({
       url: redis.url,
+      secret,
       replicaId: "lost",
       keyPrefix: prefix,
       sessionTtlMs: 60_000,
@@ -131,9 +143,11 @@ describe("the calls in flight", () => {
     ]);
     expect(await raw.hlen(`${prefix}call-streams:s1`)).toBe(0);
     const stored = await raw.xrange(`${prefix}events:p-1`, "-", "+");
-    expect(stored.map(([, fields]) => JSON.parse(fields[1] as string))).toEqual([
-      answerOf({ id: 1 }),
-    ]);
+    const events = createClusterSeal([secret]);
+    const opened = stored.map(([, fields]) =>
+      events.openRecord(`${prefix}events:p-1`, fields[1] as string),
+    );
+    expect(opened.map((json) => JSON.parse(json as string))).toEqual([answerOf({ id: 1 })]);
     expect(await a.calls.failedOver?.("s1", "p-1@1700000000000-0")).toBe(true);
     expect(await a.calls.failedOver?.("s1", "p-3@1700000000000-0")).toBe(false);
     expect(await a.calls.failedOver?.("s2", "p-1@1700000000000-0")).toBe(false);
@@ -161,6 +175,7 @@ describe("the calls in flight", () => {
     await raw.hset(`${prefix}replica-status`, "ghost", JSON.stringify(status));
     const watcher = await createRedisCluster({
       url: redis.url,
+      secret,
       replicaId: "watcher",
       keyPrefix: prefix,
       sessionTtlMs: 60_000,

@@ -1,6 +1,7 @@
 import type { ClusterCall, ClusterCalls, LostCall } from "@patchbay/http-gateway";
 import type { JSONRPCId, JSONRPCMessage } from "@patchbay/jsonrpc-core";
 import type { Redis } from "ioredis";
+import type { ClusterSeal } from "./cluster-seal.js";
 import { PING, replicaChannel } from "./redis-bus.js";
 import { eventsKeyOf, streamOfEventId } from "./redis-event-store.js";
 
@@ -67,6 +68,8 @@ export function createRedisCalls(options: {
   readonly ttlMs: number;
   /** Events kept per SSE stream (as the event store keeps them). */
   readonly maxEventsPerStream: number;
+  /** Seals a lost call's answer as the event store seals the events of its stream. */
+  readonly seal: ClusterSeal;
 }): ClusterCalls {
   const { client, prefix, replicaId } = options;
   const keyOf = (sessionId: string) => `${prefix}call-streams:${sessionId}`;
@@ -81,6 +84,7 @@ export function createRedisCalls(options: {
   /** The replicas among `owners` that no longer listen on their bus channel. */
   async function goneAmong(owners: ReadonlySet<string>): Promise<Set<string>> {
     const pipeline = client.pipeline();
+    // Unsealed: a replica's bus drops a ping unread; only its receiver count matters here.
     for (const owner of owners) pipeline.publish(replicaChannel(prefix, owner), PING);
     const receivers = (await pipeline.exec()) ?? [];
     return new Set([...owners].filter((_, index) => receivers[index]?.[1] === 0));
@@ -99,7 +103,9 @@ export function createRedisCalls(options: {
       failedOverKeyOf(sessionId),
       field,
       value,
-      streamId === undefined ? "" : JSON.stringify(answerOf(call)),
+      streamId === undefined
+        ? ""
+        : options.seal.sealRecord(eventsKeyOf(prefix, streamId), JSON.stringify(answerOf(call))),
       streamId ?? "",
       options.maxEventsPerStream,
       options.ttlMs,

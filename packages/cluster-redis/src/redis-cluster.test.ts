@@ -1,7 +1,11 @@
+import { randomBytes } from "node:crypto";
 import type { Frame } from "@patchbay/jsonrpc-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createRedisCluster, type RedisCluster } from "./redis-cluster.js";
 import { type RedisServerProcess, startRedisServer } from "./testing/redis-server.js";
+
+/** The cluster secret of this file's replicas. */
+const secret = randomBytes(32).toString("base64");
 
 let redis: RedisServerProcess;
 const clusters: RedisCluster[] = [];
@@ -25,6 +29,7 @@ async function replica(
 ): Promise<RedisCluster> {
   const cluster = await createRedisCluster({
     url: redis.url,
+    secret,
     replicaId,
     keyPrefix: prefix,
     sessionTtlMs: 60_000,
@@ -231,7 +236,14 @@ describe("createRedisCluster", () => {
     await replica("b");
     const c = await replica("c");
     expect(await a.heartbeat()).toBe(3);
-    expect(a.status()).toEqual({ replicaId: "a", redis: "connected", liveReplicas: 3 });
+    expect(a.status()).toEqual({
+      replicaId: "a",
+      redis: "connected",
+      liveReplicas: 3,
+      degraded: false,
+      rateLimits: "shared",
+      rejectedMessages: 0,
+    });
     await c.close();
     expect(await a.heartbeat()).toBe(2);
   });
@@ -240,6 +252,7 @@ describe("createRedisCluster", () => {
     await expect(
       createRedisCluster({
         url: "redis://user:s3cret@127.0.0.1:1",
+        secret,
         sessionTtlMs: 1000,
         connectTimeoutMs: 2000,
       }),
@@ -257,6 +270,7 @@ describe("a Redis outage", () => {
     let onBack: () => void = () => {};
     const cluster = await createRedisCluster({
       url: own.url,
+      secret,
       replicaId: "r",
       sessionTtlMs: 60_000,
       onWarning: (message) => onWarning(message),
@@ -304,6 +318,7 @@ describe("a Redis outage", () => {
     });
     const cluster = await createRedisCluster({
       url: own.url,
+      secret,
       replicaId: "r",
       sessionTtlMs: 60_000,
       onWarning: (message) => {
@@ -321,7 +336,9 @@ describe("a Redis outage", () => {
       const id = await cluster.eventStore.storeEvent("s", { jsonrpc: "2.0", method: "x" });
       expect(id).toMatch(/^s@unstored-/);
       await expect(cluster.sessions.load("x")).rejects.toThrow();
-      expect(warnings.some((line) => line.includes("rate limits are per replica"))).toBe(true);
+      expect(
+        warnings.some((line) => line.includes("rate limits are this replica's share (1/1)")),
+      ).toBe(true);
     } finally {
       await cluster.close();
     }

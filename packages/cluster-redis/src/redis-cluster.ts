@@ -1,6 +1,8 @@
 import { hostname } from "node:os";
 import type { GatewayCluster } from "@patchbay/http-gateway";
 import type { Unsubscribe } from "@patchbay/jsonrpc-core";
+import type { Redis } from "ioredis";
+import { createClusterSeal } from "./cluster-seal.js";
 import { type Heartbeat, startHeartbeat } from "./heartbeat.js";
 import { createRedisBus } from "./redis-bus.js";
 import { createRedisCalls } from "./redis-calls.js";
@@ -14,6 +16,7 @@ import { createRedisRateLimiter } from "./redis-rate-limiter.js";
 import { createRedisSessionStore } from "./redis-session-store.js";
 import { createRedisSseSessions } from "./redis-sse-sessions.js";
 import { createRedisSubscriber } from "./redis-subscriber.js";
+import { createRejections } from "./rejections.js";
 import type { ReplicaStats, ReplicaStatus } from "./replica-status.js";
 import { listSessionRecords, type SessionListing } from "./session-records.js";
 
@@ -21,6 +24,18 @@ import { listSessionRecords, type SessionListing } from "./session-records.js";
 export interface RedisClusterOptions {
   /** `redis://[user:password@]host:port[/db]`, `rediss://…` or `unix:///path/to/redis.sock`. */
   readonly url: string;
+  /**
+   * The secret every replica shares, never stored in Redis (at least 32 characters: generate one
+   * with `openssl rand -base64 32`). Every message and record replicas exchange through Redis is
+   * sealed with an HMAC-SHA256 under a key derived from it, and so is modern `requestState`;
+   * anything that does not verify is dropped, counted and logged, never acted on. Required.
+   */
+  readonly secret: string;
+  /**
+   * Secrets still accepted (never used to seal), while a new `secret` rolls out: give every replica
+   * the new secret with the old one here, then drop the old one.
+   */
+  readonly previousSecrets?: readonly string[] | undefined;
   /** This replica's name; unique among replicas. Default `<hostname>-<pid>`. */
   readonly replicaId?: string | undefined;
   /** Prefix of every key and channel. Default `patchbay:`. */
@@ -92,6 +107,10 @@ export interface RedisCluster extends GatewayCluster {
    * `createDashboard({ cluster })` uses it, so a login is valid on every replica.
    */
   readonly dashboardLogins: RedisDashboardLogins;
+  /** Bus messages and stored records dropped so far because they failed verification. */
+  readonly rejectedMessages: number;
+  /** True while Redis cannot be reached: rate limits are this replica's share of each limit. */
+  readonly degraded: boolean;
   /** Leaves the cluster and closes both Redis connections. */
   close(): Promise<void>;
 }
@@ -106,29 +125,16 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
   const prefix = options.keyPrefix ?? "patchbay:";
   const replicaId = options.replicaId ?? `${hostname()}-${process.pid}`;
   const onWarning = options.onWarning ?? (() => {});
-  const onInfo = options.onInfo ?? (() => {});
-  const where = describeRedisUrl(options.url);
+  // Checked before connecting: a replica without a valid secret never joins.
+  const seal = createClusterSeal([options.secret, ...(options.previousSecrets ?? [])]);
+  const rejections = createRejections(onWarning);
   const client = await connectRedis(options);
   const subscriberConnection = await connectRedis(options).catch((error: unknown) => {
     client.disconnect();
     throw error;
   });
-  let up = true;
-  const availableListeners = new Set<() => void>();
-  client.on("close", () => {
-    if (!up) return;
-    up = false;
-    onWarning(
-      `lost Redis at ${where}: new sessions get 503 until it is back; open ones go on here`,
-    );
-  });
-  client.on("ready", () => {
-    if (up) return;
-    up = true;
-    onInfo(`Redis at ${where} is back`);
-    for (const listener of availableListeners) listener();
-  });
-  const subscriber = createRedisSubscriber(subscriberConnection, onWarning);
+  const availableListeners = watchAvailability(client, options);
+  const subscriber = createRedisSubscriber(subscriberConnection, seal, rejections, onWarning);
   const heartbeatIntervalMs = options.heartbeatIntervalMs ?? 2000;
   const heartbeat = startHeartbeat({
     client,
@@ -144,6 +150,8 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
   const modern = createRedisModern({
     client,
     subscriber,
+    seal,
+    rejections,
     prefix,
     replicaId,
     probeIntervalMs: heartbeatIntervalMs,
@@ -159,6 +167,8 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
   const sse = createRedisSseSessions({
     client,
     subscriber,
+    seal,
+    rejections,
     prefix,
     replicaId,
     ttlMs: options.sessionTtlMs,
@@ -169,19 +179,22 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
   return {
     replicaId,
     sse,
-    sessions: createRedisSessionStore({ client, subscriber, prefix }),
+    sessions: createRedisSessionStore({ client, subscriber, seal, rejections, prefix }),
     eventStore: createRedisEventStore({
       client,
       prefix,
+      seal,
+      rejections,
       ttlMs: options.sessionTtlMs,
       onWarning,
       ...(options.maxEventsPerStream === undefined
         ? {}
         : { maxEventsPerStream: options.maxEventsPerStream }),
     }),
-    bus: createRedisBus({ client, subscriber, prefix, replicaId, onWarning }),
+    bus: createRedisBus({ client, subscriber, seal, prefix, replicaId, onWarning }),
     calls: createRedisCalls({
       client,
+      seal,
       prefix,
       replicaId,
       ttlMs: options.sessionTtlMs,
@@ -191,13 +204,17 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     modernFrontOptions: modern.frontOptions,
     getStreams: createRedisGetStreams({
       client,
+      seal,
+      rejections,
       prefix,
       replicaId,
       ttlMs: options.sessionTtlMs,
       maxKept: options.maxEventsPerStream ?? 100,
     }),
     createRateLimiter: (limiterOptions) =>
-      createRedisRateLimiter(client, prefix, limiterOptions, onWarning),
+      createRedisRateLimiter(client, prefix, limiterOptions, onWarning, () =>
+        Math.max(1, heartbeat.liveReplicas),
+      ),
     onAvailable(listener) {
       availableListeners.add(listener);
       return () => {
@@ -218,13 +235,15 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     onReplicasChanged: (listener) => heartbeat.onChange(listener),
     onReplicaGone: gone.listen,
     reportStats: (stats) => heartbeat.reportStats(stats),
-    sessionSummaries: () => listSessionRecords(client, prefix),
-    dashboardLogins: createRedisDashboardLogins({ client, prefix }),
-    status: () => ({
-      replicaId,
-      redis: client.status === "ready" ? "connected" : "disconnected",
-      liveReplicas: heartbeat.liveReplicas,
-    }),
+    sessionSummaries: () => listSessionRecords(client, prefix, seal),
+    dashboardLogins: createRedisDashboardLogins({ client, prefix, seal, rejections }),
+    get rejectedMessages() {
+      return rejections.total;
+    },
+    get degraded() {
+      return client.status !== "ready";
+    },
+    status: () => statusOf(client, replicaId, heartbeat.liveReplicas, rejections.total),
     async close() {
       modern.relay.close();
       sse.stop();
@@ -232,6 +251,45 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
       client.disconnect();
       subscriberConnection.disconnect();
     },
+  };
+}
+
+/**
+ * Warns once when Redis is lost and tells when it is back; returns the listeners called then.
+ */
+function watchAvailability(
+  client: Redis,
+  options: Pick<RedisClusterOptions, "url" | "onWarning" | "onInfo">,
+): Set<() => void> {
+  const where = describeRedisUrl(options.url);
+  const listeners = new Set<() => void>();
+  let up = true;
+  client.on("close", () => {
+    if (!up) return;
+    up = false;
+    options.onWarning?.(
+      `lost Redis at ${where}: new sessions get 503 until it is back; open ones go on here`,
+    );
+  });
+  client.on("ready", () => {
+    if (up) return;
+    up = true;
+    options.onInfo?.(`Redis at ${where} is back`);
+    for (const listener of listeners) listener();
+  });
+  return listeners;
+}
+
+/** What `/readyz` shows of this replica: Redis, the live replicas, degraded limits, drops. */
+function statusOf(client: Redis, replicaId: string, liveReplicas: number, rejected: number) {
+  const ready = client.status === "ready";
+  return {
+    replicaId,
+    redis: ready ? "connected" : "disconnected",
+    liveReplicas,
+    degraded: !ready,
+    rateLimits: ready ? "shared" : `local: this replica's share (1/${Math.max(1, liveReplicas)})`,
+    rejectedMessages: rejected,
   };
 }
 

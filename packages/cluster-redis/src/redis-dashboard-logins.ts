@@ -1,4 +1,6 @@
 import type { Redis } from "ioredis";
+import type { ClusterSeal } from "./cluster-seal.js";
+import type { Rejections } from "./rejections.js";
 
 /** A dashboard login as the store keeps it (the shape of `@patchbay/dashboard`'s `StoredLogin`). */
 export interface RedisDashboardLogin {
@@ -57,10 +59,10 @@ interface WithAddLogin {
   ): Promise<number>;
 }
 
-function parseLogin(stored: string | null): RedisDashboardLogin | undefined {
-  if (stored === null || stored.length > MAX_RECORD_CHARS) return undefined;
+function parseLogin(json: string | undefined): RedisDashboardLogin | undefined {
+  if (json === undefined || json.length > MAX_RECORD_CHARS) return undefined;
   try {
-    const record = JSON.parse(stored) as { name?: unknown; expiresAt?: unknown };
+    const record = JSON.parse(json) as { name?: unknown; expiresAt?: unknown };
     if (typeof record.name !== "string" || typeof record.expiresAt !== "number") return undefined;
     return { name: record.name, expiresAt: record.expiresAt };
   } catch {
@@ -78,16 +80,21 @@ function parseLogin(stored: string | null): RedisDashboardLogin | undefined {
 export function createRedisDashboardLogins(options: {
   readonly client: Redis;
   readonly prefix: string;
+  /** Seals each record for its key: a login written by anything else logs nobody in. */
+  readonly seal: ClusterSeal;
+  readonly rejections: Rejections;
 }): RedisDashboardLogins {
-  const { client } = options;
+  const { client, seal } = options;
   if (!("patchbayAddDashboardLogin" in client)) {
     client.defineCommand("patchbayAddDashboardLogin", { numberOfKeys: 2, lua: ADD_SCRIPT });
   }
   const hash = `${options.prefix}dashboard-logins`;
   const ends = `${options.prefix}dashboard-login-ends`;
+  const purposeOf = (key: string) => `${hash} ${key}`;
   return {
     async add(key, login, { maxLogins, now }) {
-      const record = JSON.stringify({ name: login.name, expiresAt: login.expiresAt });
+      const json = JSON.stringify({ name: login.name, expiresAt: login.expiresAt });
+      const record = seal.sealRecord(purposeOf(key), json);
       const ttlMs = Math.max(1, Math.ceil(login.expiresAt - now));
       await (client as unknown as WithAddLogin).patchbayAddDashboardLogin(
         hash,
@@ -101,7 +108,11 @@ export function createRedisDashboardLogins(options: {
       );
     },
     async get(key, now) {
-      const login = parseLogin(await client.hget(hash, key));
+      const stored = await client.hget(hash, key);
+      if (stored === null) return undefined;
+      const json = seal.openRecord(purposeOf(key), stored);
+      if (json === undefined) options.rejections.reject(hash);
+      const login = parseLogin(json);
       return login === undefined || login.expiresAt <= now ? undefined : login;
     },
     async remove(key) {

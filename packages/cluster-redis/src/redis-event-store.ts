@@ -1,6 +1,8 @@
 import type { Frame } from "@patchbay/jsonrpc-core";
 import type { EventStore } from "@patchbay/transport-http";
 import type { Redis } from "ioredis";
+import type { ClusterSeal } from "./cluster-seal.js";
+import type { Rejections } from "./rejections.js";
 
 /** Options of {@link createRedisEventStore}. */
 export interface RedisEventStoreOptions {
@@ -12,6 +14,9 @@ export interface RedisEventStoreOptions {
   /** A stream's events expire this long after its last event (the session idle TTL). */
   readonly ttlMs: number;
   readonly onWarning: (message: string) => void;
+  /** Seals each stored event for its stream: one written by anything else is never replayed. */
+  readonly seal: ClusterSeal;
+  readonly rejections: Rejections;
 }
 
 const SEPARATOR = "@";
@@ -46,7 +51,8 @@ export function createRedisEventStore(options: RedisEventStoreOptions): EventSto
   return {
     async storeEvent(streamId, message) {
       const key = keyOf(streamId);
-      const data = message === undefined ? "" : JSON.stringify(message);
+      const data =
+        message === undefined ? "" : options.seal.sealRecord(key, JSON.stringify(message));
       try {
         const results = await client
           .multi()
@@ -79,10 +85,13 @@ export function createRedisEventStore(options: RedisEventStoreOptions): EventSto
       // the id counts as unknown (a fresh stream) rather than a replay with a gap.
       const entries = await client.xrange(keyOf(streamId), entryId, "+", "COUNT", maxEvents + 1);
       if (entries[0]?.[0] !== entryId) return undefined;
+      const key = keyOf(streamId);
       for (const [id, fields] of entries.slice(1)) {
         const data = fields[1];
         if (data === undefined || data === "") continue;
-        await send(`${streamId}${SEPARATOR}${id}`, JSON.parse(data) as Frame);
+        const json = options.seal.openRecord(key, data);
+        if (json === undefined) options.rejections.reject(key);
+        else await send(`${streamId}${SEPARATOR}${id}`, JSON.parse(json) as Frame);
       }
       return streamId;
     },

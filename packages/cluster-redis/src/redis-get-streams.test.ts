@@ -1,8 +1,13 @@
+import { randomBytes } from "node:crypto";
 import type { Frame } from "@patchbay/jsonrpc-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClusterSeal } from "./cluster-seal.js";
 import { createRedisCluster, type RedisCluster } from "./redis-cluster.js";
 import { connectRedis } from "./redis-connection.js";
 import { type RedisServerProcess, startRedisServer } from "./testing/redis-server.js";
+
+/** The cluster secret of this file's replicas. */
+const secret = randomBytes(32).toString("base64");
 
 let redis: RedisServerProcess;
 const clusters: RedisCluster[] = [];
@@ -23,6 +28,7 @@ async function replicas(ids: string[], maxEventsPerStream = 100): Promise<RedisC
     ids.map((replicaId) =>
       createRedisCluster({
         url: redis.url,
+        secret,
         replicaId,
         keyPrefix: `get${prefixCounter}:`,
         sessionTtlMs: 60_000,
@@ -72,7 +78,13 @@ describe("the GET streams of sessions", () => {
     await listening.subscribe(`get${prefixCounter}:replica:b`);
     await b.getStreams.hold("s1");
     await a.getStreams.send("s1", note(1));
-    expect(JSON.parse(await heard)).toEqual({ sessionId: "s1", frame: note(1), toClient: true });
+    // Sealed for any replica's channel: the script picks the holder's.
+    const opened = createClusterSeal([secret]).open(`get${prefixCounter}:replica:*`, await heard);
+    expect(JSON.parse(opened as string)).toEqual({
+      sessionId: "s1",
+      frame: note(1),
+      toClient: true,
+    });
     expect(await a.getStreams.hold("s1")).toEqual([]);
     listening.disconnect();
     // c holds it now but does not listen on its channel (a replica that is gone).

@@ -1,7 +1,9 @@
 import type { ClusterDelivery, ClusterGetStreams } from "@patchbay/http-gateway";
 import type { Frame } from "@patchbay/jsonrpc-core";
 import type { Redis } from "ioredis";
-import { replicaChannel } from "./redis-bus.js";
+import type { ClusterSeal } from "./cluster-seal.js";
+import { anyReplicaChannel, replicaChannel } from "./redis-bus.js";
+import type { Rejections } from "./rejections.js";
 
 /**
  * KEYS: holder, kept. ARGV: channel prefix, delivery, frame, replica that must not get it, most
@@ -40,8 +42,11 @@ export function createRedisGetStreams(options: {
   readonly replicaId: string;
   readonly ttlMs: number;
   readonly maxKept: number;
+  readonly seal: ClusterSeal;
+  readonly rejections: Rejections;
 }): ClusterGetStreams {
-  const { client, prefix, replicaId } = options;
+  const { client, prefix, replicaId, seal } = options;
+  const keptPurpose = (sessionId: string) => `get-kept:${sessionId}`;
   if (!("patchbayGetStreamSend" in client)) {
     client.defineCommand("patchbayGetStreamSend", { numberOfKeys: 2, lua: SEND });
     client.defineCommand("patchbayGetStreamHold", { numberOfKeys: 2, lua: HOLD });
@@ -58,8 +63,8 @@ export function createRedisGetStreams(options: {
       await scripts.patchbayGetStreamSend(
         ...keys(sessionId),
         replicaChannel(prefix, ""),
-        JSON.stringify(delivery),
-        JSON.stringify(frame),
+        seal.seal(anyReplicaChannel(prefix), JSON.stringify(delivery)),
+        seal.sealRecord(keptPurpose(sessionId), JSON.stringify(frame)),
         replicaId,
         options.maxKept,
         options.ttlMs,
@@ -71,7 +76,13 @@ export function createRedisGetStreams(options: {
         replicaId,
         options.ttlMs,
       );
-      return kept.map((text) => JSON.parse(text) as Frame);
+      const frames: Frame[] = [];
+      for (const text of kept) {
+        const json = seal.openRecord(keptPurpose(sessionId), text);
+        if (json === undefined) options.rejections.reject(keys(sessionId)[1]);
+        else frames.push(JSON.parse(json) as Frame);
+      }
+      return frames;
     },
   };
 }

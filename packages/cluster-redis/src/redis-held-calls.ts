@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 
 /**
@@ -35,32 +34,6 @@ export function createRedisHeldCallLedger(options: {
       client.zrem(keyOf(scope), key).catch(() => {
         // The entry lapses at its deadline anyway.
       });
-    },
-  };
-}
-
-/**
- * The HMAC key every replica seals modern `requestState` with, kept in `<prefix>request-state-key`:
- * the first replica stores 32 random bytes (SET NX), every replica reads the stored ones. The key
- * is never logged. `restore()` stores this replica's copy again when absent (a Redis without
- * persistence comes back empty, and a replica started then must get the same key).
- */
-export async function sharedRequestStateKey(options: {
-  readonly client: Redis;
-  readonly prefix: string;
-}): Promise<{ readonly key: Uint8Array; restore(): Promise<void> }> {
-  const name = `${options.prefix}request-state-key`;
-  await options.client.set(name, randomBytes(32).toString("base64"), "NX");
-  const stored = await options.client.get(name);
-  const key = stored === null ? undefined : Buffer.from(stored, "base64");
-  if (key === undefined || key.length < 32) {
-    throw new Error(`${name} in Redis does not hold a key of 32 bytes or more`);
-  }
-  const encoded = key.toString("base64");
-  return {
-    key: new Uint8Array(key),
-    async restore() {
-      await options.client.set(name, encoded, "NX");
     },
   };
 }

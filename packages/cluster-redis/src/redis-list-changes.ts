@@ -1,5 +1,6 @@
 import type { Unsubscribe } from "@patchbay/jsonrpc-core";
 import type { Redis } from "ioredis";
+import type { ClusterSeal } from "./cluster-seal.js";
 import type { RedisSubscriber } from "./redis-subscriber.js";
 
 /** A list change of a backend (the router's `ListChangeNotice`). */
@@ -24,6 +25,7 @@ const LISTS = new Set(["tools", "prompts", "resources"]);
 export function createRedisListChanges(options: {
   readonly client: Redis;
   readonly subscriber: RedisSubscriber;
+  readonly seal: ClusterSeal;
   readonly prefix: string;
   readonly replicaId: string;
   readonly dedupMs: number;
@@ -52,7 +54,7 @@ export function createRedisListChanges(options: {
       const first = await client.set(claim, options.replicaId, "PX", options.dedupMs, "NX");
       if (first !== "OK") return;
     }
-    await client.publish(channel, JSON.stringify(change));
+    await client.publish(channel, options.seal.seal(channel, JSON.stringify(change)));
   }
   return {
     publish(change) {

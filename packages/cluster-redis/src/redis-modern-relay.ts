@@ -6,6 +6,7 @@ import type {
 } from "@patchbay/http-gateway";
 import { ErrorCode, type JSONRPCResponse } from "@patchbay/jsonrpc-core";
 import type { Redis } from "ioredis";
+import type { ClusterSeal } from "./cluster-seal.js";
 import type { RedisSubscriber } from "./redis-subscriber.js";
 
 /** Most relayed modern requests a replica waits on, and serves, at once. */
@@ -44,6 +45,7 @@ export interface RedisModernRelay extends ModernRelay {
 export function createRedisModernRelay(options: {
   readonly client: Redis;
   readonly subscriber: RedisSubscriber;
+  readonly seal: ClusterSeal;
   readonly prefix: string;
   readonly replicaId: string;
   readonly probeIntervalMs: number;
@@ -51,8 +53,10 @@ export function createRedisModernRelay(options: {
 }): RedisModernRelay {
   const { client, replicaId } = options;
   const channelOf = (replica: string) => `${options.prefix}modern:${replica}`;
-  const publish = (replica: string, envelope: Envelope) =>
-    client.publish(channelOf(replica), JSON.stringify(envelope));
+  const publish = (replica: string, envelope: Envelope) => {
+    const channel = channelOf(replica);
+    return client.publish(channel, options.seal.seal(channel, JSON.stringify(envelope)));
+  };
   const waiting = new Map<string, Waiting>();
   const serving = new Map<string, AbortController>();
   const handlers = new Map<string, Handler>();

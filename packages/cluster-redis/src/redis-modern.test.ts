@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { JSONRPCRequest } from "@patchbay/jsonrpc-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -5,9 +6,13 @@ import {
   type RedisCluster,
   type RedisClusterOptions,
 } from "./redis-cluster.js";
+import { connectRedis } from "./redis-connection.js";
 import type { ListChange } from "./redis-list-changes.js";
 import { MAX_RELAYED_MODERN_REQUESTS } from "./redis-modern-relay.js";
 import { type RedisServerProcess, startRedisServer } from "./testing/redis-server.js";
+
+/** The cluster secret of this file's replicas. */
+const secret = randomBytes(32).toString("base64");
 
 let redis: RedisServerProcess;
 const clusters: RedisCluster[] = [];
@@ -31,6 +36,7 @@ async function replica(
 ): Promise<RedisCluster> {
   const cluster = await createRedisCluster({
     url: redis.url,
+    secret,
     replicaId,
     keyPrefix: `modern${testCounter}:`,
     sessionTtlMs: 60_000,
@@ -342,13 +348,19 @@ describe("the router's modern options on Redis", () => {
   });
 
   // Last: it restarts Redis.
-  it("store the request-state key again when Redis comes back empty, for replicas started then", async () => {
+  it("derive the request-state key from the cluster secret: never stored in Redis", async () => {
     const a = await replica("a");
     const key = Buffer.from((await a.modernFrontOptions()).requestStateKey);
-    // Registered after the cluster's own listener, which stores the key again: called after it.
-    const back = new Promise<void>((resolve) => a.onAvailable(resolve));
+    const other = await replica("other", { secret: randomBytes(32).toString("base64") });
+    expect(Buffer.from((await other.modernFrontOptions()).requestStateKey).equals(key)).toBe(false);
+    const inspector = await connectRedis({ url: redis.url });
+    try {
+      expect(await inspector.keys("*request-state*")).toEqual([]);
+    } finally {
+      inspector.disconnect();
+    }
+    // A replica started later (Redis restarted empty meanwhile, say) derives the same key.
     await redis.restart();
-    await back;
     const later = await replica("later");
     expect(Buffer.from((await later.modernFrontOptions()).requestStateKey).equals(key)).toBe(true);
   });

@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
-import { createRedisHeldCallLedger, sharedRequestStateKey } from "./redis-held-calls.js";
+import type { ClusterSeal } from "./cluster-seal.js";
+import { createRedisHeldCallLedger } from "./redis-held-calls.js";
 import { createRedisListChanges, type ListChange } from "./redis-list-changes.js";
 import { createRedisModernRelay, type RedisModernRelay } from "./redis-modern-relay.js";
 import {
@@ -7,10 +8,11 @@ import {
   type ResourceUpdateListener,
 } from "./redis-resource-updates.js";
 import type { RedisSubscriber } from "./redis-subscriber.js";
+import type { Rejections } from "./rejections.js";
 
 /**
  * The router's `modern` options of a replica (`createRouter({ modern: { ...options } })`): the key
- * every replica seals `requestState` with, and the `cluster` hooks (this replica's id, the ledger
+ * every replica seals `requestState` with (derived from the cluster secret, never in Redis), and the `cluster` hooks (this replica's id, the ledger
  * counting held calls per caller across replicas, the relay of shared backends' list changes, and
  * the relay of listen streams' resource subscriptions and their updates).
  */
@@ -38,6 +40,8 @@ export interface ModernFrontClusterOptions {
 export function createRedisModern(options: {
   readonly client: Redis;
   readonly subscriber: RedisSubscriber;
+  readonly seal: ClusterSeal;
+  readonly rejections: Rejections;
   readonly prefix: string;
   readonly replicaId: string;
   readonly probeIntervalMs: number;
@@ -52,14 +56,8 @@ export function createRedisModern(options: {
   const relay = createRedisModernRelay(options);
   let front: Promise<ModernFrontClusterOptions> | undefined;
   async function build(): Promise<ModernFrontClusterOptions> {
-    const shared = await sharedRequestStateKey(options);
-    options.onAvailable(() => {
-      shared.restore().catch((error: unknown) => {
-        options.onWarning(`cannot store the request-state key again: ${String(error)}`);
-      });
-    });
     return {
-      requestStateKey: shared.key,
+      requestStateKey: options.seal.requestStateKey,
       cluster: {
         replicaId: options.replicaId,
         heldCallLedger: createRedisHeldCallLedger(options),

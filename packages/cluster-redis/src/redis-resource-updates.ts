@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Unsubscribe } from "@patchbay/jsonrpc-core";
 import type { Redis } from "ioredis";
+import type { ClusterSeal } from "./cluster-seal.js";
 import type { RedisSubscriber } from "./redis-subscriber.js";
+import type { Rejections } from "./rejections.js";
 
 /** How long a replica waits for the others to subscribe a URI its listen stream wants (default). */
 export const RESOURCE_WANT_TIMEOUT_MS = 5000;
@@ -43,6 +45,8 @@ type InboxMessage = { t: "ack"; id: string } | { t: "updated"; scope: string; ur
 export function createRedisResourceUpdates(options: {
   readonly client: Redis;
   readonly subscriber: RedisSubscriber;
+  readonly seal: ClusterSeal;
+  readonly rejections: Rejections;
   readonly prefix: string;
   readonly replicaId: string;
   readonly onWarning: (message: string) => void;
@@ -60,8 +64,10 @@ export function createRedisResourceUpdates(options: {
   const { client, replicaId } = options;
   const wantsChannel = `${options.prefix}resource-wants`;
   const inboxOf = (replica: string) => `${options.prefix}resource-updates:${replica}`;
-  const send = (replica: string, message: InboxMessage) =>
-    client.publish(inboxOf(replica), JSON.stringify(message));
+  const send = (replica: string, message: InboxMessage) => {
+    const channel = inboxOf(replica);
+    return client.publish(channel, options.seal.seal(channel, JSON.stringify(message)));
+  };
   const waiting = new Map<string, { received: number; expected?: number; done(): void }>();
   let listener: ResourceUpdateListener | undefined;
   const timeoutMs = options.wantTimeoutMs ?? RESOURCE_WANT_TIMEOUT_MS;
@@ -118,7 +124,7 @@ export function createRedisResourceUpdates(options: {
       try {
         const want: Want = { id, from: replicaId, scope, uri, wanted };
         const receivers = await hashes.record(scope, uri, wanted, () =>
-          client.publish(wantsChannel, JSON.stringify(want)),
+          client.publish(wantsChannel, options.seal.seal(wantsChannel, JSON.stringify(want))),
         );
         const entry = waiting.get(id);
         if (entry !== undefined) {
@@ -169,6 +175,8 @@ export function createRedisResourceUpdates(options: {
  */
 function createWantedHashes(options: {
   readonly client: Redis;
+  readonly seal: ClusterSeal;
+  readonly rejections: Rejections;
   readonly prefix: string;
   readonly replicaId: string;
   readonly onWarning: (message: string) => void;
@@ -179,10 +187,16 @@ function createWantedHashes(options: {
   const keyOf = (replica: string) => `${options.prefix}resource-wanted:${replica}`;
   const own = new Set<string>();
   const fieldOf = (scope: string, uri: string) => JSON.stringify([scope, uri]);
+  // Each want's value seals its replica and field: a want written by anything else is dropped.
+  const purposeOf = (replica: string, field: string) => `${keyOf(replica)} ${field}`;
+  const sealedWant = (field: string) => options.seal.sealRecord(purposeOf(replicaId, field), "1");
   options.onAvailable?.(() => {
     if (own.size === 0) return;
     client
-      .hset(keyOf(replicaId), Object.fromEntries([...own].map((field) => [field, "1"])))
+      .hset(
+        keyOf(replicaId),
+        Object.fromEntries([...own].map((field) => [field, sealedWant(field)])),
+      )
       .catch((error: unknown) => {
         options.onWarning(`cannot store this replica's resource wants again: ${String(error)}`);
       });
@@ -194,7 +208,7 @@ function createWantedHashes(options: {
       if (wanted) own.add(field);
       else own.delete(field);
       const key = keyOf(replicaId);
-      const change = wanted ? client.hset(key, field, "1") : client.hdel(key, field);
+      const change = wanted ? client.hset(key, field, sealedWant(field)) : client.hdel(key, field);
       const [, receivers] = await Promise.all([change, publish()]);
       return receivers;
     },
@@ -218,7 +232,13 @@ function createWantedHashes(options: {
           const subscribing: Promise<void>[] = [];
           for (let index = 0; index < flat.length && read < MAX_RESTORED_WANTS; index += 2) {
             read += 1;
-            const [scope, uri] = JSON.parse(flat[index] as string) as [string, string];
+            const field = flat[index] as string;
+            const value = flat[index + 1] as string;
+            if (options.seal.openRecord(purposeOf(replica, field), value) === undefined) {
+              options.rejections.reject(keyOf(replica));
+              continue;
+            }
+            const [scope, uri] = JSON.parse(field) as [string, string];
             subscribing.push(tell(replica, scope, uri));
           }
           await Promise.all(subscribing);

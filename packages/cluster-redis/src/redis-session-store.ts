@@ -5,7 +5,9 @@ import type {
 } from "@patchbay/http-gateway";
 import type { Unsubscribe } from "@patchbay/jsonrpc-core";
 import type { Redis } from "ioredis";
+import type { ClusterSeal } from "./cluster-seal.js";
 import type { RedisSubscriber } from "./redis-subscriber.js";
+import type { Rejections } from "./rejections.js";
 
 /** Field of a session's hash holding one resource subscription: `sub:<uri>`. */
 const SUBSCRIPTION_FIELD = "sub:";
@@ -27,9 +29,11 @@ return 1`;
 export function createRedisSessionStore(options: {
   readonly client: Redis;
   readonly subscriber: RedisSubscriber;
+  readonly seal: ClusterSeal;
+  readonly rejections: Rejections;
   readonly prefix: string;
 }): SharedSessionStore {
-  const { client, prefix } = options;
+  const { client, prefix, seal } = options;
   const keyOf = (sessionId: string) => `${prefix}session:${sessionId}`;
   const removedChannel = `${prefix}session-removed`;
   const savedChannel = `${prefix}session-saved`;
@@ -42,11 +46,12 @@ export function createRedisSessionStore(options: {
       const results = await client
         .multi()
         .hset(keyOf(record.sessionId), {
-          record: json,
+          // Sealed for its key: a record written or copied by anything else is never adopted.
+          record: seal.sealRecord(keyOf(record.sessionId), json),
           lastActivityAt: String(record.lastActivityAt),
         })
         .pexpire(keyOf(record.sessionId), ttlMs)
-        .publish(savedChannel, json)
+        .publish(savedChannel, seal.seal(savedChannel, json))
         .exec();
       const failed = results?.find(([error]) => error !== null)?.[0];
       if (failed) throw failed;
@@ -54,7 +59,12 @@ export function createRedisSessionStore(options: {
     async load(sessionId) {
       const fields = await client.hgetall(keyOf(sessionId));
       if (fields.record === undefined) return undefined;
-      const record = JSON.parse(fields.record) as SharedSessionRecord;
+      const json = seal.openRecord(keyOf(sessionId), fields.record);
+      if (json === undefined) {
+        options.rejections.reject(keyOf(sessionId));
+        return undefined;
+      }
+      const record = JSON.parse(json) as SharedSessionRecord;
       const lastActivityAt = Number(fields.lastActivityAt ?? record.lastActivityAt);
       const resourceSubscriptions = Object.keys(fields)
         .filter((field) => field.startsWith(SUBSCRIPTION_FIELD))
@@ -73,7 +83,7 @@ export function createRedisSessionStore(options: {
         field,
         flag,
         subscriptionsChannel,
-        change,
+        seal.seal(subscriptionsChannel, change),
       );
     },
     onSubscription(listener): Unsubscribe {
@@ -90,7 +100,11 @@ export function createRedisSessionStore(options: {
       if (exists === 1) await client.hset(key, "lastActivityAt", String(at));
     },
     async remove(sessionId) {
-      await client.multi().del(keyOf(sessionId)).publish(removedChannel, sessionId).exec();
+      await client
+        .multi()
+        .del(keyOf(sessionId))
+        .publish(removedChannel, seal.seal(removedChannel, sessionId))
+        .exec();
       // What other parts keep per session goes with it (one key a command, for Redis Cluster).
       await client
         .pipeline()

@@ -1,10 +1,16 @@
+import { randomBytes } from "node:crypto";
 import type { ForwardedSseMessage } from "@patchbay/http-gateway";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createClusterSeal } from "./cluster-seal.js";
 import { createRedisCluster, type RedisCluster } from "./redis-cluster.js";
 import { connectRedis } from "./redis-connection.js";
 import { createRedisSseSessions } from "./redis-sse-sessions.js";
 import { createRedisSubscriber } from "./redis-subscriber.js";
+import { createRejections } from "./rejections.js";
 import { type RedisServerProcess, startRedisServer } from "./testing/redis-server.js";
+
+/** The cluster secret of this file's replicas. */
+const secret = randomBytes(32).toString("base64");
 
 let redis: RedisServerProcess;
 const clusters: RedisCluster[] = [];
@@ -20,7 +26,13 @@ afterAll(async () => {
 async function replicas(ids: string[]): Promise<RedisCluster[]> {
   const started = await Promise.all(
     ids.map((replicaId) =>
-      createRedisCluster({ url: redis.url, replicaId, keyPrefix: "sse:", sessionTtlMs: 60_000 }),
+      createRedisCluster({
+        url: redis.url,
+        secret,
+        replicaId,
+        keyPrefix: "sse:",
+        sessionTtlMs: 60_000,
+      }),
     ),
   );
   clusters.push(...started);
@@ -58,9 +70,13 @@ describe("legacy SSE sessions across replicas", () => {
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
     const client = await connectRedis({ url: redis.url });
     const subscriber = await connectRedis({ url: redis.url });
+    const seal = createClusterSeal([secret]);
+    const rejections = createRejections(() => {});
     const sse = createRedisSseSessions({
       client,
-      subscriber: createRedisSubscriber(subscriber, () => {}),
+      subscriber: createRedisSubscriber(subscriber, seal, rejections, () => {}),
+      seal,
+      rejections,
       prefix: "refresh:",
       replicaId: "e",
       ttlMs: 60_000,

@@ -1,7 +1,9 @@
 import type { ClusterSseSessions, ForwardedSseMessage, SseHolder } from "@patchbay/http-gateway";
 import type { Unsubscribe } from "@patchbay/jsonrpc-core";
 import type { Redis } from "ioredis";
+import type { ClusterSeal } from "./cluster-seal.js";
 import type { RedisSubscriber } from "./redis-subscriber.js";
+import type { Rejections } from "./rejections.js";
 
 /** The legacy SSE sessions of a replica, and what stops refreshing their records. */
 export interface RedisSseSessions extends ClusterSseSessions {
@@ -19,12 +21,14 @@ export interface RedisSseSessions extends ClusterSseSessions {
 export function createRedisSseSessions(options: {
   readonly client: Redis;
   readonly subscriber: RedisSubscriber;
+  readonly seal: ClusterSeal;
+  readonly rejections: Rejections;
   readonly prefix: string;
   readonly replicaId: string;
   readonly ttlMs: number;
   readonly onWarning: (message: string) => void;
 }): RedisSseSessions {
-  const { client, prefix, replicaId, ttlMs } = options;
+  const { client, prefix, replicaId, ttlMs, seal } = options;
   const keyOf = (sessionId: string) => `${prefix}sse-holder:${sessionId}`;
   const channelOf = (id: string) => `${prefix}sse-replica:${id}`;
   const channel = channelOf(replicaId);
@@ -52,7 +56,7 @@ export function createRedisSseSessions(options: {
     channel,
     async hold(sessionId, owner, profile) {
       const record: SseHolder = { replicaId, owner, profile };
-      const json = JSON.stringify(record);
+      const json = seal.sealRecord(keyOf(sessionId), JSON.stringify(record));
       await client.set(keyOf(sessionId), json, "PX", ttlMs);
       held.set(sessionId, json);
     },
@@ -62,10 +66,14 @@ export function createRedisSseSessions(options: {
     },
     async holderOf(sessionId) {
       const text = await client.get(keyOf(sessionId));
-      return text === null ? undefined : (JSON.parse(text) as SseHolder);
+      if (text === null) return undefined;
+      const json = seal.openRecord(keyOf(sessionId), text);
+      if (json === undefined) options.rejections.reject(keyOf(sessionId));
+      return json === undefined ? undefined : (JSON.parse(json) as SseHolder);
     },
     async forward(target, message) {
-      return (await client.publish(channelOf(target), JSON.stringify(message))) > 0;
+      const to = channelOf(target);
+      return (await client.publish(to, seal.seal(to, JSON.stringify(message)))) > 0;
     },
     onForwarded(listener): Unsubscribe {
       listeners.add(listener);

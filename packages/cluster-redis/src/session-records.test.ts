@@ -1,6 +1,10 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createRedisCluster, type RedisCluster } from "./redis-cluster.js";
 import { type RedisServerProcess, startRedisServer } from "./testing/redis-server.js";
+
+/** The cluster secret of this file's replicas. */
+const secret = randomBytes(32).toString("base64");
 
 let redis: RedisServerProcess;
 const clusters: RedisCluster[] = [];
@@ -15,6 +19,7 @@ afterEach(async () => {
 async function replica(replicaId: string, keyPrefix: string): Promise<RedisCluster> {
   const cluster = await createRedisCluster({
     url: redis.url,
+    secret,
     replicaId,
     keyPrefix,
     sessionTtlMs: 60_000,

@@ -1,5 +1,6 @@
 import type { SharedSessionRecord } from "@patchbay/http-gateway";
 import type { Redis } from "ioredis";
+import type { ClusterSeal } from "./cluster-seal.js";
 
 /** A shared session as an operator may see it: never its id, the owning token's name only. */
 export interface SessionSummary {
@@ -68,6 +69,7 @@ function summaryOf(
 export async function listSessionRecords(
   client: Redis,
   prefix: string,
+  seal: ClusterSeal,
   options: SessionListingOptions = {},
 ): Promise<SessionListing> {
   const maxSessions = options.maxSessions ?? 200;
@@ -91,9 +93,12 @@ export async function listSessionRecords(
   for (const key of chosen) pipeline.hmget(key, "record", "lastActivityAt");
   const results = chosen.length === 0 ? [] : ((await pipeline.exec()) ?? []);
   const sessions: SessionSummary[] = [];
-  for (const [error, fields] of results) {
+  for (const [index, [error, fields]] of results.entries()) {
     if (error !== null) continue;
-    const [json, lastActivity] = fields as [string | null, string | null];
+    const [sealed, lastActivity] = fields as [string | null, string | null];
+    // A record not sealed with the cluster secret is not listed (nor ever adopted).
+    const json =
+      sealed === null ? null : (seal.openRecord(chosen[index] as string, sealed) ?? null);
     const summary = summaryOf(json, lastActivity, cut);
     if (summary !== undefined) sessions.push(summary);
   }

@@ -25,6 +25,8 @@ export interface GatewayLogEntry {
   /** The name of the token (never the token). */
   readonly client?: string;
   readonly message?: string;
+  /** True on the replica that ran a modern retry another replica received (and logs too). */
+  readonly relayed?: boolean;
 }
 
 /** How log lines look: one JSON object per line, or `key=value` text for people. */

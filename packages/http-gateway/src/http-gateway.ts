@@ -191,6 +191,7 @@ function rpcLogEntry(
     durationMs: end.durationMs,
     ...(end.traceId === undefined ? {} : { traceId: end.traceId }),
     client: origin.owner.name,
+    ...(end.relayed === true ? { relayed: true } : {}),
   };
 }
 

@@ -41,10 +41,16 @@ export function modernRequests(
   options: ModernRequestsOptions,
 ): ModernMessageHandler {
   const profile = options.profile ?? "";
-  // The replica holding a call serves its retries that reached other replicas.
-  options.relay?.serve(profile, (request, context) =>
-    endpoint.handle(request.message, { ...context, caller: request.caller }),
-  );
+  // The replica holding a call serves its retries that reached other replicas, and logs each.
+  options.relay?.serve(profile, async (request, context) => {
+    const startedAt = options.clock.now();
+    const answer = await endpoint.handle(request.message, { ...context, caller: request.caller });
+    const times = { startedAt, cancelledAt: undefined };
+    const end = requestEndOf(request.message, answer, times, options.clock);
+    const owner: TokenIdentity = { name: request.caller, profiles: new Set([profile]) };
+    if (end !== undefined) options.onRequestEnd({ ...end, relayed: true }, owner);
+    return answer;
+  });
   return {
     protocolVersions: endpoint.protocolVersions,
     async handle(message, context) {

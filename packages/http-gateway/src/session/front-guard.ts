@@ -36,6 +36,8 @@ export interface FrontRequestEnd {
   readonly backend: string | undefined;
   readonly durationMs: number;
   readonly traceId: string | undefined;
+  /** Served here for another replica, which the client reached (a relayed modern retry). */
+  readonly relayed?: boolean;
 }
 
 /** Options of {@link guardFrontTransport}. */

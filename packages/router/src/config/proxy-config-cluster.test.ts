@@ -65,6 +65,36 @@ describe("the proxy's cluster block", () => {
     ).toBe("cluster.heartbeatIntervalMs");
   });
 
+  it("takes the cluster secret from the environment, and refuses a short one without showing it", () => {
+    const secret = "s".repeat(44);
+    const { config } = parseGatewayConfig(
+      {
+        ...servers,
+        cluster: {
+          redis: "redis://h:1",
+          secret: "${PATCHBAY_CLUSTER_SECRET}",
+          previousSecrets: ["o".repeat(32)],
+        },
+      },
+      { environment: { PATCHBAY_CLUSTER_SECRET: secret } },
+    );
+    expect(config.cluster).toEqual({
+      redis: "redis://h:1",
+      secret,
+      previousSecrets: ["o".repeat(32)],
+    });
+    const short = issuesOf({ ...servers, cluster: { redis: "redis://h:1", secret: "short-one" } });
+    expect(short).toEqual([
+      {
+        path: "cluster.secret",
+        message: "must be at least 32 characters (openssl rand -base64 32)",
+      },
+    ]);
+    expect(JSON.stringify(short)).not.toContain("short-one");
+    const oldShort = { redis: "redis://h:1", secret, previousSecrets: ["x"] };
+    expect(issuesOf({ ...servers, cluster: oldShort })[0]?.path).toBe("cluster.previousSecrets[0]");
+  });
+
   it("refuses a misspelt key, naming the key it meant", () => {
     expect(issuesOf({ ...servers, cluster: { redis: "redis://h:1", replicaID: "x" } })).toEqual([
       {

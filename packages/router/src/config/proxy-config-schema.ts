@@ -75,6 +75,21 @@ export const ClusterConfigSchema = z
         /^(rediss?:\/\/[^\s]+|unix:\/\/\/[^\s]+)$/,
         "expected redis://host:port, rediss://… or unix:///path",
       ),
+    /**
+     * The secret every replica shares (at least 32 characters; `openssl rand -base64 32`), usually
+     * `"${PATCHBAY_CLUSTER_SECRET}"`: what replicas exchange through Redis is sealed with it, so
+     * Redis access alone cannot act as a replica. Default: the `PATCHBAY_CLUSTER_SECRET`
+     * environment variable; a clustered proxy refuses to start without one.
+     */
+    secret: z
+      .string()
+      .min(32, "must be at least 32 characters (openssl rand -base64 32)")
+      .optional(),
+    /** Secrets still accepted while a new `secret` rolls out to every replica (never used to seal). */
+    previousSecrets: z
+      .array(z.string().min(32, "must be at least 32 characters (openssl rand -base64 32)"))
+      .max(4)
+      .optional(),
     /** This replica's name in Redis keys, logs and metrics; default `<hostname>-<pid>`. */
     replicaId: z
       .string()
