@@ -5,6 +5,8 @@ import {
   parseResourceUri,
 } from "../namespacing/resource-uri.js";
 import { exposeUiResourceLinks, uiResourceUrisOf } from "../namespacing/ui-resource-links.js";
+import { type CatalogueShaping, shapeItem } from "../overrides/catalogue-shaping.js";
+import type { ScanFinding } from "../scanning/scan-description.js";
 import type { CatalogueKind, ConflictPolicy, ConflictReport } from "./conflict.js";
 import type { NameFilter } from "./name-filter.js";
 import { compileResourceTemplate } from "./resource-template-pattern.js";
@@ -49,6 +51,19 @@ export interface CatalogueEntry {
   readonly name: string;
   /** The name (or URI) as clients see it. */
   readonly exposedName: string;
+  /** Arguments an override fixes: hidden from clients, added to every call (tools only). */
+  readonly fixedArguments?: Readonly<Record<string, unknown>>;
+}
+
+/** A tool or prompt whose backend-written text the scanner flagged. */
+export interface FlaggedItem {
+  readonly kind: "tool" | "prompt";
+  /** Its exposed name. */
+  readonly name: string;
+  readonly backend: string;
+  /** `withheld`: not exposed (scan mode `withhold`); `warned`: exposed and reported. */
+  readonly action: "warned" | "withheld";
+  readonly findings: readonly ScanFinding[];
 }
 
 /** How to build a catalogue. */
@@ -64,6 +79,8 @@ export interface BuildCatalogueOptions {
    * under its key) belong to it alone. The listings' own when absent.
    */
   readonly namespaces?: readonly { readonly backend: string; readonly namespace: string }[];
+  /** Overrides and the description scanner (`shapingOf`); none when absent. */
+  readonly shaping?: CatalogueShaping;
 }
 
 /** The aggregated, namespaced view of every backend's tools, prompts and resources. */
@@ -73,6 +90,8 @@ export interface Catalogue {
   readonly resources: readonly ResourceItem[];
   readonly resourceTemplates: readonly ResourceTemplateItem[];
   readonly conflicts: readonly ConflictReport[];
+  /** Tools and prompts the description scanner flagged (shown or withheld). */
+  readonly flagged: readonly FlaggedItem[];
   /** The backend and original name of an exposed tool name. */
   findTool(exposedName: string): CatalogueEntry | undefined;
   /** The backend and original name of an exposed prompt name. */
@@ -179,8 +198,15 @@ export function buildCatalogue(
     exposeUiResourceLinks(tool, (uri) =>
       resources.dropped.has(`${backend}\u0000${uri}`) ? undefined : exposeResourceUri(backend, uri),
     );
-  const tools = exposeNamed("tool", listings, options, nameConflicts, exposeToolUi);
-  const prompts = exposeNamed("prompt", listings, options, nameConflicts);
+  const flagged: FlaggedItem[] = [];
+  const tools = exposeNamed(
+    "tool",
+    listings,
+    options,
+    { conflicts: nameConflicts, flagged },
+    exposeToolUi,
+  );
+  const prompts = exposeNamed("prompt", listings, options, { conflicts: nameConflicts, flagged });
 
   return {
     tools: tools.items,
@@ -188,6 +214,7 @@ export function buildCatalogue(
     resources: resources.items as ResourceItem[],
     resourceTemplates: templates.items as ResourceTemplateItem[],
     conflicts: [...nameConflicts, ...uriConflicts],
+    flagged,
     findTool: (name) => tools.entries.get(name),
     findPrompt: (name) => prompts.entries.get(name),
     findResource,
@@ -209,10 +236,11 @@ function exposeNamed(
   kind: "tool" | "prompt",
   listings: readonly BackendListing[],
   options: BuildCatalogueOptions,
-  conflicts: ConflictReport[],
+  reports: { conflicts: ConflictReport[]; flagged: FlaggedItem[] },
   expose: (item: NamedItem, backend: string) => NamedItem = (item) => item,
 ): Exposed<NamedItem> {
-  const { codec, conflictPolicy } = options;
+  const { codec, conflictPolicy, shaping } = options;
+  const { conflicts, flagged } = reports;
   const owned = ownedPrefixes(options.namespaces ?? listings, codec.separator);
   const items: NamedItem[] = [];
   const entries = new Map<string, CatalogueEntry>();
@@ -224,7 +252,9 @@ function exposeNamed(
     const source = kind === "tool" ? listing.tools : listing.prompts;
     for (const item of source ?? []) {
       if (kind === "tool" && listing.toolFilter && !listing.toolFilter(item.name)) continue;
-      let exposedName = codec.format(listing.namespace, item.name);
+      const own = kind === "tool" ? shaping?.backendTool(listing.backend, item.name) : undefined;
+      const shownName = own?.name ?? item.name;
+      let exposedName = codec.format(listing.namespace, shownName);
       const owner = trespassedOwner(exposedName, listing, owned, codec.separator);
       if (owner !== undefined) {
         const resolution = conflictPolicy === "error" ? "rejected" : "refused";
@@ -240,7 +270,7 @@ function exposeNamed(
       }
       const holder = claimants.get(exposedName);
       if (holder !== undefined) {
-        const fallback = codec.format(listing.backend, item.name);
+        const fallback = codec.format(listing.backend, shownName);
         const canPrefix =
           conflictPolicy === "prefix" && fallback !== exposedName && !claimants.has(fallback);
         const resolution = canPrefix
@@ -270,11 +300,67 @@ function exposeNamed(
       if (kind === "tool" && options.exposedToolFilter && !options.exposedToolFilter(exposedName)) {
         continue;
       }
-      items.push({ ...expose(item, listing.backend), name: exposedName });
-      entries.set(exposedName, { backend: listing.backend, name: item.name, exposedName });
+      const profile = kind === "tool" ? shaping?.profileTool(exposedName) : undefined;
+      if (profile?.name !== undefined && profile.name !== exposedName) {
+        const renamed = renameByProfile(exposedName, profile.name, listing.backend, claimants);
+        if (renamed.conflict !== undefined) {
+          conflicts.push({
+            ...renamed.conflict,
+            resolution: conflictPolicy === "error" ? "rejected" : "dropped",
+          });
+          continue;
+        }
+        exposedName = profile.name;
+      }
+      const shaped = shapeItem(item, [own, profile], shaping?.scan ?? "off");
+      if (shaped.findings.length > 0) {
+        const action = shaping?.scan === "withhold" ? "withheld" : "warned";
+        flagged.push({
+          kind,
+          name: exposedName,
+          backend: listing.backend,
+          action,
+          findings: shaped.findings,
+        });
+        if (action === "withheld") continue;
+      }
+      items.push({ ...expose(shaped.item, listing.backend), name: exposedName });
+      const fixedArguments = shaped.fixedArguments;
+      entries.set(exposedName, {
+        backend: listing.backend,
+        name: item.name,
+        exposedName,
+        ...(fixedArguments === undefined ? {} : { fixedArguments }),
+      });
     }
   }
   return { items, entries };
+}
+
+/**
+ * Claims `target` for a tool a profile renames, unless another tool (or the gateway) holds it: then
+ * the renamed tool is not exposed, and the conflict says why.
+ */
+function renameByProfile(
+  exposedName: string,
+  target: string,
+  backend: string,
+  claimants: Map<string, string>,
+): { conflict?: Omit<ConflictReport, "resolution"> } {
+  const holder = claimants.get(target);
+  if (holder === undefined) {
+    claimants.set(target, backend);
+    return {};
+  }
+  return {
+    conflict: {
+      kind: "tool",
+      name: target,
+      claimants: [holder, backend],
+      winner: holder,
+      message: `tool "${exposedName}" of ${backend} is renamed "${target}" by its profile, but ${holder} already exposes that name; the renamed tool is not exposed.`,
+    },
+  };
 }
 
 /** The name prefixes each backend owns: `<namespace><separator>` and `<key><separator>`. */
