@@ -1,9 +1,9 @@
 import type { Server } from "@patchbay/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHarness, type Harness } from "./harness.js";
+import { configOf, createHarness, type Harness, waitForNotification } from "./harness.js";
 
 const issueSchema = {
-  type: "object",
+  type: "object" as const,
   properties: {
     repo: { type: "string", description: "owner/name" },
     title: { type: "string" },
@@ -158,6 +158,49 @@ describe("router: tool overrides", () => {
     const logged = warnings.filter((text) => text.includes("github__notes"));
     expect(logged).toHaveLength(1);
     expect(logged[0]).toContain("tool poisoning");
+  });
+});
+
+describe("router: overrides for modern clients and on reload", () => {
+  it("serves a modern client the renamed tool and injects its fixed argument", async () => {
+    const endpoint = harness.router.modern({ profile: "support" });
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": { name: "modern-test", version: "1.0.0" },
+    };
+    const send = async (id: number, method: string, params: Record<string, unknown>) =>
+      (await endpoint.handle(
+        { jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } },
+        { signal: new AbortController().signal, notify: () => {} },
+      )) as { result: { tools?: { name: string }[]; content?: { text: string }[] } };
+    const listed = await send(1, "tools/list", {});
+    expect(listed.result.tools?.map((tool) => tool.name)).toContain("report_bug");
+    const called = await send(2, "tools/call", { name: "report_bug", arguments: { title: "m" } });
+    expect(JSON.parse(called.result.content?.[0]?.text ?? "")).toEqual({
+      title: "m",
+      repo: "patchbay-mcp/patchbay",
+    });
+  });
+
+  it("applies a reloaded override at once and tells clients the list changed", async () => {
+    const reloading = await createHarness({ mcpServers: { github: { command: "x" } } }, { github });
+    try {
+      const changed = waitForNotification(reloading.client, "notifications/tools/list_changed");
+      await reloading.router.reload(
+        configOf({
+          mcpServers: {
+            github: { command: "x", overrides: { tools: { search: { name: "find" } } } },
+          },
+        }),
+      );
+      await changed;
+      const names = (await reloading.client.listAllTools()).map((tool) => tool.name);
+      expect(names).toContain("github__find");
+      expect(names).not.toContain("github__search");
+    } finally {
+      await reloading.close();
+    }
   });
 });
 
