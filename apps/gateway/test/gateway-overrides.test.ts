@@ -1,5 +1,13 @@
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backends, connectGateway, temporaryDirectory, writeConfig } from "./gateway-helpers.js";
+
+const poisonedBackend = join(
+  dirname(fileURLToPath(import.meta.url)),
+  "fixtures",
+  "poisoned-backend.mjs",
+);
 
 type Connected = Awaited<ReturnType<typeof connectGateway>>;
 
@@ -24,6 +32,7 @@ describe("tool overrides through the stdio gateway, with the official SDK client
             },
           },
         },
+        poisoned: { command: process.execPath, args: [poisonedBackend] },
       },
     });
     gateway = await connectGateway(path);
@@ -68,5 +77,25 @@ describe("tool overrides through the stdio gateway, with the official SDK client
     await expect(
       gateway.client.callTool({ name: "sample__add", arguments: { a: 1, b: 2 } }),
     ).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("logs a poisoned description once on stderr and lists it in gateway_status", async () => {
+    await gateway.client.listTools();
+    const status = await gateway.client.callTool({ name: "gateway_status", arguments: {} });
+    const flagged = (
+      status.structuredContent as {
+        gateway: { flagged_descriptions: { name: string; findings: { rule: string }[] }[] };
+      }
+    ).gateway.flagged_descriptions;
+    expect(flagged.map((item) => item.name)).toEqual(["poisoned__add"]);
+    expect(flagged[0]?.findings.map((finding) => finding.rule)).toEqual([
+      "instruction-tag",
+      "concealment",
+    ]);
+    const warnings = gateway
+      .stderr()
+      .split("\n")
+      .filter((line) => line.includes('"poisoned__add"') && line.includes("tool poisoning"));
+    expect(warnings).toHaveLength(1);
   });
 });
