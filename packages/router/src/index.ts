@@ -8,7 +8,6 @@ export {
   buildCatalogue,
   type Catalogue,
   type CatalogueEntry,
-  type FlaggedItem,
   type NamedItem,
   type ResourceItem,
   type ResourceTemplateItem,
@@ -179,11 +178,18 @@ export {
 export {
   type CatalogueShaping,
   DEFAULT_SCAN_MODE,
+  type FlaggedItem,
   type ShapedItem,
   shapeItem,
   shapingOf,
 } from "./overrides/catalogue-shaping.js";
 export { overrideIssues } from "./overrides/check-overrides.js";
+export {
+  type ExposedCandidate,
+  type ShapedEntry,
+  type ShapingContext,
+  shapeExposed,
+} from "./overrides/shape-exposed.js";
 export {
   type OverridesConfig,
   OverridesConfigSchema,

@@ -5,8 +5,8 @@ import {
   parseResourceUri,
 } from "../namespacing/resource-uri.js";
 import { exposeUiResourceLinks, uiResourceUrisOf } from "../namespacing/ui-resource-links.js";
-import { type CatalogueShaping, shapeItem } from "../overrides/catalogue-shaping.js";
-import type { ScanFinding } from "../scanning/scan-description.js";
+import type { CatalogueShaping, FlaggedItem } from "../overrides/catalogue-shaping.js";
+import { shapeExposed } from "../overrides/shape-exposed.js";
 import type { CatalogueKind, ConflictPolicy, ConflictReport } from "./conflict.js";
 import type { NameFilter } from "./name-filter.js";
 import { compileResourceTemplate } from "./resource-template-pattern.js";
@@ -53,17 +53,6 @@ export interface CatalogueEntry {
   readonly exposedName: string;
   /** Arguments an override fixes: hidden from clients, added to every call (tools only). */
   readonly fixedArguments?: Readonly<Record<string, unknown>>;
-}
-
-/** A tool or prompt whose backend-written text the scanner flagged. */
-export interface FlaggedItem {
-  readonly kind: "tool" | "prompt";
-  /** Its exposed name. */
-  readonly name: string;
-  readonly backend: string;
-  /** `withheld`: not exposed (scan mode `withhold`); `warned`: exposed and reported. */
-  readonly action: "warned" | "withheld";
-  readonly findings: readonly ScanFinding[];
 }
 
 /** How to build a catalogue. */
@@ -240,11 +229,12 @@ function exposeNamed(
   expose: (item: NamedItem, backend: string) => NamedItem = (item) => item,
 ): Exposed<NamedItem> {
   const { codec, conflictPolicy, shaping } = options;
-  const { conflicts, flagged } = reports;
+  const { conflicts } = reports;
+  const shapingContext = { shaping, claimants: new Map<string, string>(), conflictPolicy, reports };
+  const claimants = shapingContext.claimants;
   const owned = ownedPrefixes(options.namespaces ?? listings, codec.separator);
   const items: NamedItem[] = [];
   const entries = new Map<string, CatalogueEntry>();
-  const claimants = new Map<string, string>();
   if (kind === "tool") {
     for (const name of options.reservedToolNames ?? []) claimants.set(name, gatewayClaimant);
   }
@@ -300,67 +290,14 @@ function exposeNamed(
       if (kind === "tool" && options.exposedToolFilter && !options.exposedToolFilter(exposedName)) {
         continue;
       }
-      const profile = kind === "tool" ? shaping?.profileTool(exposedName) : undefined;
-      if (profile?.name !== undefined && profile.name !== exposedName) {
-        const renamed = renameByProfile(exposedName, profile.name, listing.backend, claimants);
-        if (renamed.conflict !== undefined) {
-          conflicts.push({
-            ...renamed.conflict,
-            resolution: conflictPolicy === "error" ? "rejected" : "dropped",
-          });
-          continue;
-        }
-        exposedName = profile.name;
-      }
-      const shaped = shapeItem(item, [own, profile], shaping?.scan ?? "off");
-      if (shaped.findings.length > 0) {
-        const action = shaping?.scan === "withhold" ? "withheld" : "warned";
-        flagged.push({
-          kind,
-          name: exposedName,
-          backend: listing.backend,
-          action,
-          findings: shaped.findings,
-        });
-        if (action === "withheld") continue;
-      }
-      items.push({ ...expose(shaped.item, listing.backend), name: exposedName });
-      const fixedArguments = shaped.fixedArguments;
-      entries.set(exposedName, {
-        backend: listing.backend,
-        name: item.name,
-        exposedName,
-        ...(fixedArguments === undefined ? {} : { fixedArguments }),
-      });
+      const candidate = { kind, item, own, exposedName, backend: listing.backend };
+      const exposed = shapeExposed(candidate, shapingContext);
+      if (exposed === undefined) continue;
+      items.push({ ...expose(exposed.item, listing.backend), name: exposed.entry.exposedName });
+      entries.set(exposed.entry.exposedName, exposed.entry);
     }
   }
   return { items, entries };
-}
-
-/**
- * Claims `target` for a tool a profile renames, unless another tool (or the gateway) holds it: then
- * the renamed tool is not exposed, and the conflict says why.
- */
-function renameByProfile(
-  exposedName: string,
-  target: string,
-  backend: string,
-  claimants: Map<string, string>,
-): { conflict?: Omit<ConflictReport, "resolution"> } {
-  const holder = claimants.get(target);
-  if (holder === undefined) {
-    claimants.set(target, backend);
-    return {};
-  }
-  return {
-    conflict: {
-      kind: "tool",
-      name: target,
-      claimants: [holder, backend],
-      winner: holder,
-      message: `tool "${exposedName}" of ${backend} is renamed "${target}" by its profile, but ${holder} already exposes that name; the renamed tool is not exposed.`,
-    },
-  };
 }
 
 /** The name prefixes each backend owns: `<namespace><separator>` and `<key><separator>`. */

@@ -36,6 +36,17 @@ export function shapingOf(config: GatewayConfig, profile?: ProfileConfig): Catal
   };
 }
 
+/** A tool or prompt whose backend-written text the scanner flagged. */
+export interface FlaggedItem {
+  readonly kind: "tool" | "prompt";
+  /** Its exposed name. */
+  readonly name: string;
+  readonly backend: string;
+  /** `withheld`: not exposed (scan mode `withhold`); `warned`: exposed and reported. */
+  readonly action: "warned" | "withheld";
+  readonly findings: readonly ScanFinding[];
+}
+
 /** A tool or prompt as shaped for clients, with what the scanner found in its backend's text. */
 export interface ShapedItem {
   readonly item: ListedItem;

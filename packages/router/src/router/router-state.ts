@@ -1,11 +1,11 @@
 import type { Implementation } from "@patchbay/client";
 import type { Telemetry } from "@patchbay/telemetry";
 import type { RouterClock } from "../backends/router-clock.js";
-import type { FlaggedItem } from "../catalogue/build-catalogue.js";
 import type { ConflictReport } from "../catalogue/conflict.js";
 import type { GatewayConfig } from "../config/gateway-config.js";
 import { collectConfigSecrets } from "../config/redact-config.js";
 import { createNameCodec, type NameCodec } from "../namespacing/qualified-name.js";
+import type { FlaggedItem } from "../overrides/catalogue-shaping.js";
 
 /** What every part of one router reads: the config in force and what follows from it. */
 export class RouterState {
