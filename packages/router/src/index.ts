@@ -178,6 +178,7 @@ export {
 export {
   type CatalogueShaping,
   DEFAULT_SCAN_MODE,
+  describeFlagged,
   type FlaggedItem,
   type ShapedItem,
   shapeItem,

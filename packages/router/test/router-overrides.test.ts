@@ -155,6 +155,10 @@ describe("router: tool overrides", () => {
       "tool-imperative",
       "concealment",
     ]);
+    expect(flagged[0]?.findings[0]).toMatchObject({
+      field: "description",
+      excerpt: expect.stringContaining("<IMPORTANT>Before using any other tool"),
+    });
     const logged = warnings.filter((text) => text.includes("github__notes"));
     expect(logged).toHaveLength(1);
     expect(logged[0]).toContain("tool poisoning");
@@ -215,8 +219,14 @@ describe("router: scan withhold", () => {
         code: -32602,
       });
       const status = (await withholding.client.callTool({ name: "gateway_status" }))
-        .structuredContent as { gateway: { flagged_descriptions: { action: string }[] } };
-      expect(status.gateway.flagged_descriptions.map((item) => item.action)).toEqual(["withheld"]);
+        .structuredContent as {
+        gateway: { flagged_descriptions: { action: string; findings: { excerpt: string }[] }[] };
+      };
+      const [withheld] = status.gateway.flagged_descriptions;
+      expect(withheld?.action).toBe("withheld");
+      // The withheld text does not reach the model through gateway_status either.
+      expect(withheld?.findings.map((finding) => finding.excerpt)).toEqual(["", "", ""]);
+      expect(JSON.stringify(status)).not.toContain("id_rsa");
     } finally {
       await withholding.close();
     }

@@ -93,3 +93,19 @@ export function shapeItem(
     scan === "off" ? [] : findingsOf(item).filter((finding) => stillShown(finding, overrides));
   return { item: shaped, findings, fixedArguments: mergeFixedArguments(...overrides) };
 }
+
+/**
+ * The flagged items as `gateway_status` shows them (a tool result a model reads): a withheld
+ * item's findings lose their excerpts, so text withheld from clients never reaches them this way;
+ * the log line, for the operator, keeps them.
+ */
+export function describeFlagged(flagged: readonly FlaggedItem[]): FlaggedItem[] {
+  return flagged.map((item) =>
+    item.action === "withheld"
+      ? {
+          ...item,
+          findings: item.findings.map(({ rule, field }) => ({ rule, field, excerpt: "" })),
+        }
+      : item,
+  );
+}

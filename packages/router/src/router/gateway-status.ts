@@ -3,7 +3,7 @@ import type { Backend } from "../backends/backend.js";
 import type { BackendPool } from "../backends/backend-pool.js";
 import { buildCatalogue, type Catalogue } from "../catalogue/build-catalogue.js";
 import { redactGatewayConfig } from "../config/redact-config.js";
-import { shapingOf } from "../overrides/catalogue-shaping.js";
+import { describeFlagged, shapingOf } from "../overrides/catalogue-shaping.js";
 import { GATEWAY_TOOLS } from "../sessions/gateway-tools.js";
 import type { RouterSession } from "../sessions/router-session.js";
 import { namespacesOf, type RouterState } from "./router-state.js";
@@ -36,7 +36,7 @@ export function describeRouter(parts: RouterParts, sessionId?: string): Record<s
       sessions: scoped ? sessionsOfOwner(sessions, session).length : sessions.size,
       config: scoped ? configSeenBy(state, session) : redactGatewayConfig(state.config),
       conflicts,
-      flagged_descriptions: flagged,
+      flagged_descriptions: describeFlagged(flagged),
     },
     backends: Object.fromEntries(
       visible.map((backend) => [
