@@ -56,6 +56,13 @@ describe("config: tool overrides", () => {
       issuesOf({ mcpServers: { github: { command: "x", overrides: { prompts: {} } } } })[0]
         ?.message,
     ).toContain('"prompts"');
+    const annotation = issuesOf({
+      mcpServers: {
+        github: withOverrides({ create_issue: { annotations: { readonlyHint: true } } }),
+      },
+    });
+    expect(annotation[0]?.path).toBe("mcpServers.github.overrides.tools.create_issue.annotations");
+    expect(annotation[0]?.message).toContain('"readonlyHint"');
   });
 
   it("refuses a name that is not a tool name and an unknown scan mode", () => {

@@ -5,6 +5,15 @@ const toolName = z
   .string()
   .regex(/^[A-Za-z0-9_.-]{1,128}$/, "tool names are 1 to 128 characters of [A-Za-z0-9_.-]");
 
+/** The annotations MCP defines (2025-11-25 `ToolAnnotations`); a misspelt one is an error. */
+const ToolAnnotationsOverrideSchema = z.strictObject({
+  title: z.string().optional(),
+  readOnlyHint: z.boolean().optional(),
+  destructiveHint: z.boolean().optional(),
+  idempotentHint: z.boolean().optional(),
+  openWorldHint: z.boolean().optional(),
+});
+
 /**
  * How the gateway reshapes one tool. Unknown keys are errors (a misspelt key would silently leave
  * the tool as the backend describes it).
@@ -16,8 +25,8 @@ export const ToolOverrideSchema = z.strictObject({
   description: z.string().optional(),
   /** Appended to the description (after the replacement, if both are set), on a new paragraph. */
   appendDescription: z.string().min(1).optional(),
-  /** Merged over the tool's own annotations (`readOnlyHint`, `destructiveHint`, ...). */
-  annotations: z.record(z.string(), z.unknown()).optional(),
+  /** Merged over the tool's own annotations (MCP 2025-11-25 `ToolAnnotations`). */
+  annotations: ToolAnnotationsOverrideSchema.optional(),
   /**
    * Parameters the gateway sets: removed from the input schema shown to clients, injected into
    * every call's `arguments`.
