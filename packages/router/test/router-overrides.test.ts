@@ -115,6 +115,17 @@ describe("router: tool overrides", () => {
     expect((result.content as { text: string }[])[0]?.text).toContain('"repo"');
   });
 
+  it("names the exposed tool in the call's events, never the backend's own name", async () => {
+    const answer = await harness.client.callTool({ name: "get_events", arguments: { limit: 100 } });
+    const events = JSON.parse((answer.content as { text: string }[])[0]?.text ?? "[]") as {
+      event_type: string;
+      tool?: string;
+    }[];
+    const called = events.filter((event) => event.event_type === "tool.called");
+    expect(called.map((event) => event.tool)).toContain("github__open_ticket");
+    expect(events.some((event) => event.tool?.includes("create_issue"))).toBe(false);
+  });
+
   it("no longer answers the original exposed name", async () => {
     await expect(
       harness.client.callTool({ name: "github__create_issue", arguments: { title: "x" } }),
