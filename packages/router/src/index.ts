@@ -167,11 +167,56 @@ export {
   UI_EXTENSION_ID,
   uiResourceUrisOf,
 } from "./namespacing/ui-resource-links.js";
+export {
+  applyToolOverride,
+  type FixedArgumentsOutcome,
+  fixedArgumentsToolError,
+  injectFixedArguments,
+  type ListedItem,
+  mergeFixedArguments,
+} from "./overrides/apply-tool-override.js";
+export {
+  type CatalogueShaping,
+  DEFAULT_SCAN_MODE,
+  describeFlagged,
+  type FlaggedItem,
+  type ShapedItem,
+  shapeItem,
+  shapingOf,
+} from "./overrides/catalogue-shaping.js";
+export { overrideIssues } from "./overrides/check-overrides.js";
+export {
+  type ExposedCandidate,
+  type ShapedEntry,
+  type ShapingContext,
+  shapeExposed,
+} from "./overrides/shape-exposed.js";
+export {
+  type OverridesConfig,
+  OverridesConfigSchema,
+  type ScanMode,
+  ScanModeSchema,
+  type ToolOverride,
+  ToolOverrideSchema,
+} from "./overrides/tool-override-schema.js";
 export { createRouter, type Router, type RouterOptions } from "./router/create-router.js";
 export { GATEWAY_OWNER, type OwnerOfOptions } from "./router/name-owner.js";
 export type { RouterSessionEvent, RouterSessionListener } from "./router/router-sessions.js";
 export { OPERATOR_VIEWER, type SessionViewer } from "./router/session-viewer.js";
 export { UnknownProfileError } from "./router/unknown-profile-error.js";
+export {
+  DESCRIPTION_RULES,
+  type DescriptionRule,
+  INVISIBLE_CHARACTERS,
+  type ScanRule,
+} from "./scanning/description-rules.js";
+export {
+  EXCERPT_LENGTH,
+  escapeInvisible,
+  type ScanFinding,
+  scanDescriptions,
+  scanText,
+} from "./scanning/scan-description.js";
 export {
   GATEWAY_STATUS_TOOL,
   GATEWAY_TOOLS,

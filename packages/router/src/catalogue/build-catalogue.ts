@@ -5,6 +5,8 @@ import {
   parseResourceUri,
 } from "../namespacing/resource-uri.js";
 import { exposeUiResourceLinks, uiResourceUrisOf } from "../namespacing/ui-resource-links.js";
+import type { CatalogueShaping, FlaggedItem } from "../overrides/catalogue-shaping.js";
+import { shapeExposed } from "../overrides/shape-exposed.js";
 import type { CatalogueKind, ConflictPolicy, ConflictReport } from "./conflict.js";
 import type { NameFilter } from "./name-filter.js";
 import { compileResourceTemplate } from "./resource-template-pattern.js";
@@ -49,6 +51,8 @@ export interface CatalogueEntry {
   readonly name: string;
   /** The name (or URI) as clients see it. */
   readonly exposedName: string;
+  /** Arguments an override fixes: hidden from clients, added to every call (tools only). */
+  readonly fixedArguments?: Readonly<Record<string, unknown>>;
 }
 
 /** How to build a catalogue. */
@@ -64,6 +68,8 @@ export interface BuildCatalogueOptions {
    * under its key) belong to it alone. The listings' own when absent.
    */
   readonly namespaces?: readonly { readonly backend: string; readonly namespace: string }[];
+  /** Overrides and the description scanner (`shapingOf`); none when absent. */
+  readonly shaping?: CatalogueShaping;
 }
 
 /** The aggregated, namespaced view of every backend's tools, prompts and resources. */
@@ -73,6 +79,8 @@ export interface Catalogue {
   readonly resources: readonly ResourceItem[];
   readonly resourceTemplates: readonly ResourceTemplateItem[];
   readonly conflicts: readonly ConflictReport[];
+  /** Tools and prompts the description scanner flagged (shown or withheld). */
+  readonly flagged: readonly FlaggedItem[];
   /** The backend and original name of an exposed tool name. */
   findTool(exposedName: string): CatalogueEntry | undefined;
   /** The backend and original name of an exposed prompt name. */
@@ -179,8 +187,15 @@ export function buildCatalogue(
     exposeUiResourceLinks(tool, (uri) =>
       resources.dropped.has(`${backend}\u0000${uri}`) ? undefined : exposeResourceUri(backend, uri),
     );
-  const tools = exposeNamed("tool", listings, options, nameConflicts, exposeToolUi);
-  const prompts = exposeNamed("prompt", listings, options, nameConflicts);
+  const flagged: FlaggedItem[] = [];
+  const tools = exposeNamed(
+    "tool",
+    listings,
+    options,
+    { conflicts: nameConflicts, flagged },
+    exposeToolUi,
+  );
+  const prompts = exposeNamed("prompt", listings, options, { conflicts: nameConflicts, flagged });
 
   return {
     tools: tools.items,
@@ -188,6 +203,7 @@ export function buildCatalogue(
     resources: resources.items as ResourceItem[],
     resourceTemplates: templates.items as ResourceTemplateItem[],
     conflicts: [...nameConflicts, ...uriConflicts],
+    flagged,
     findTool: (name) => tools.entries.get(name),
     findPrompt: (name) => prompts.entries.get(name),
     findResource,
@@ -209,14 +225,16 @@ function exposeNamed(
   kind: "tool" | "prompt",
   listings: readonly BackendListing[],
   options: BuildCatalogueOptions,
-  conflicts: ConflictReport[],
+  reports: { conflicts: ConflictReport[]; flagged: FlaggedItem[] },
   expose: (item: NamedItem, backend: string) => NamedItem = (item) => item,
 ): Exposed<NamedItem> {
-  const { codec, conflictPolicy } = options;
+  const { codec, conflictPolicy, shaping } = options;
+  const { conflicts } = reports;
+  const shapingContext = { shaping, claimants: new Map<string, string>(), conflictPolicy, reports };
+  const claimants = shapingContext.claimants;
   const owned = ownedPrefixes(options.namespaces ?? listings, codec.separator);
   const items: NamedItem[] = [];
   const entries = new Map<string, CatalogueEntry>();
-  const claimants = new Map<string, string>();
   if (kind === "tool") {
     for (const name of options.reservedToolNames ?? []) claimants.set(name, gatewayClaimant);
   }
@@ -224,7 +242,9 @@ function exposeNamed(
     const source = kind === "tool" ? listing.tools : listing.prompts;
     for (const item of source ?? []) {
       if (kind === "tool" && listing.toolFilter && !listing.toolFilter(item.name)) continue;
-      let exposedName = codec.format(listing.namespace, item.name);
+      const own = kind === "tool" ? shaping?.backendTool(listing.backend, item.name) : undefined;
+      const shownName = own?.name ?? item.name;
+      let exposedName = codec.format(listing.namespace, shownName);
       const owner = trespassedOwner(exposedName, listing, owned, codec.separator);
       if (owner !== undefined) {
         const resolution = conflictPolicy === "error" ? "rejected" : "refused";
@@ -240,7 +260,7 @@ function exposeNamed(
       }
       const holder = claimants.get(exposedName);
       if (holder !== undefined) {
-        const fallback = codec.format(listing.backend, item.name);
+        const fallback = codec.format(listing.backend, shownName);
         const canPrefix =
           conflictPolicy === "prefix" && fallback !== exposedName && !claimants.has(fallback);
         const resolution = canPrefix
@@ -270,8 +290,11 @@ function exposeNamed(
       if (kind === "tool" && options.exposedToolFilter && !options.exposedToolFilter(exposedName)) {
         continue;
       }
-      items.push({ ...expose(item, listing.backend), name: exposedName });
-      entries.set(exposedName, { backend: listing.backend, name: item.name, exposedName });
+      const candidate = { kind, item, own, exposedName, backend: listing.backend };
+      const exposed = shapeExposed(candidate, shapingContext);
+      if (exposed === undefined) continue;
+      items.push({ ...expose(exposed.item, listing.backend), name: exposed.entry.exposedName });
+      entries.set(exposed.entry.exposedName, exposed.entry);
     }
   }
   return { items, entries };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OverridesConfigSchema, ScanModeSchema } from "../overrides/tool-override-schema.js";
 import {
   AuthConfigSchema,
   ClusterConfigSchema,
@@ -49,6 +50,8 @@ export const BackendConfigSchema = z.object({
   restart: RestartConfigSchema.optional(),
   disabled: z.boolean().optional(),
   protocolEra: z.enum(["auto", "legacy", "modern"]).optional(),
+  /** Renames and reshapes its tools, keyed by the backend's own tool names. */
+  overrides: OverridesConfigSchema.optional(),
 });
 
 /** The `telemetry` block: where events go. */
@@ -72,6 +75,8 @@ export const ProfileConfigSchema = z.object({
   /** Globs over exposed tool names (`github__*`); deny wins. */
   tools: z.object({ allow: globList.optional(), deny: globList.optional() }).optional(),
   description: z.string().optional(),
+  /** Reshapes tools for this profile's clients, keyed by exposed names (after the backend's). */
+  overrides: OverridesConfigSchema.optional(),
 });
 
 /** The whole config file of a gateway, as written (before defaults). */
@@ -83,6 +88,8 @@ export const GatewayConfigFileSchema = z.object({
   conflictPolicy: z.enum(["prefix", "priority", "error"]).optional(),
   pageSize: z.number().int().positive().max(10_000).optional(),
   telemetry: TelemetryConfigSchema.optional(),
+  /** The description scanner: `off`, `warn` (default: log and show findings) or `withhold`. */
+  scan: ScanModeSchema.optional(),
   profiles: z
     .record(
       z.string().regex(/^[A-Za-z0-9_.-]+$/, "profile names may only contain [A-Za-z0-9_.-]"),

@@ -1,5 +1,6 @@
 import type { ConflictPolicy } from "../catalogue/conflict.js";
 import type { RestartPolicyOptions } from "../lifecycle/restart-policy.js";
+import type { OverridesConfig, ScanMode } from "../overrides/tool-override-schema.js";
 import type { AuthConfig, ClusterConfig, HttpConfig, LimitsConfig } from "./proxy-config-schema.js";
 
 /** The per-request timeout of a backend unless configured otherwise (60 s; the router README, "Router semantics"). */
@@ -31,6 +32,8 @@ export interface BackendConfigCommon {
    * revisions (-32022).
    */
   readonly protocolEra?: "auto" | "legacy" | "modern";
+  /** Tool overrides keyed by the backend's own tool names (the router README, "Overrides"). */
+  readonly overrides?: OverridesConfig;
 }
 
 /** A backend the gateway spawns and talks to over stdio. */
@@ -77,6 +80,8 @@ export interface ProfileConfig {
   /** Globs over exposed tool names; deny wins. */
   readonly tools: { readonly allow?: readonly string[]; readonly deny?: readonly string[] };
   readonly description?: string;
+  /** Tool overrides keyed by exposed names, applied over the backends' own. */
+  readonly overrides?: OverridesConfig;
 }
 
 /** A gateway config, validated and with defaults applied. */
@@ -86,6 +91,8 @@ export interface GatewayConfig {
   readonly conflictPolicy: ConflictPolicy;
   readonly pageSize: number;
   readonly telemetry: TelemetryConfig;
+  /** What the description scanner does with flagged tools and prompts; `warn` when absent. */
+  readonly scan?: ScanMode;
   /** Profiles by name. */
   readonly profiles: Readonly<Record<string, ProfileConfig>>;
   /** Backends in the order of the file (the order decides `priority` conflicts). */

@@ -10,6 +10,7 @@ import {
   MINIMUM_NAME_LENGTH_BUDGET,
   NamespaceOptionsError,
 } from "../namespacing/qualified-name.js";
+import { overrideIssues } from "../overrides/check-overrides.js";
 import { type Environment, expandVariables, joinPath } from "./expand-variables.js";
 import {
   type BackendConfig,
@@ -173,8 +174,10 @@ export function parseGatewayConfig(
       backends: profile.backends ?? profile.servers,
       tools: withoutUndefined({ allow: profile.tools?.allow, deny: profile.tools?.deny }),
       description: profile.description,
+      overrides: profile.overrides,
     });
   }
+  if (issues.length === 0) issues.push(...overrideIssues(backends, profiles, separator));
   if (issues.length > 0) {
     throw new GatewayConfigError([...issues, ...misspeltKeys(expanded.value)], options.source);
   }
@@ -187,6 +190,7 @@ export function parseGatewayConfig(
       conflictPolicy: file.conflictPolicy ?? DEFAULT_CONFLICT_POLICY,
       pageSize: file.pageSize ?? DEFAULT_PAGE_SIZE,
       telemetry,
+      ...(file.scan === undefined ? {} : { scan: file.scan }),
       backends,
       profiles,
       secrets: expanded.secrets,
@@ -284,6 +288,7 @@ function toBackendConfig(
     restart,
     disabled: entry.disabled ?? false,
     ...(entry.protocolEra === undefined ? {} : { protocolEra: entry.protocolEra }),
+    ...(entry.overrides === undefined ? {} : { overrides: entry.overrides }),
   } as const;
   if (entry.command !== undefined) {
     return {

@@ -3,6 +3,7 @@ import type { Backend } from "../backends/backend.js";
 import type { BackendPool } from "../backends/backend-pool.js";
 import { buildCatalogue, type Catalogue } from "../catalogue/build-catalogue.js";
 import { redactGatewayConfig } from "../config/redact-config.js";
+import { describeFlagged, shapingOf } from "../overrides/catalogue-shaping.js";
 import { GATEWAY_TOOLS } from "../sessions/gateway-tools.js";
 import type { RouterSession } from "../sessions/router-session.js";
 import { namespacesOf, type RouterState } from "./router-state.js";
@@ -24,9 +25,8 @@ export function describeRouter(parts: RouterParts, sessionId?: string): Record<s
   const { state, pool, sessions } = parts;
   const session = sessionId === undefined ? undefined : sessions.get(sessionId);
   const visible = session ? session.backends() : pool.sharedBackends();
-  const conflicts = session
-    ? session.catalogue().conflicts
-    : sharedCatalogue(state, pool).conflicts;
+  const catalogue = session ? session.catalogue() : sharedCatalogue(state, pool);
+  const { conflicts, flagged } = catalogue;
   const scoped = session !== undefined && !session.viewer.operator;
   return {
     gateway: {
@@ -36,6 +36,7 @@ export function describeRouter(parts: RouterParts, sessionId?: string): Record<s
       sessions: scoped ? sessionsOfOwner(sessions, session).length : sessions.size,
       config: scoped ? configSeenBy(state, session) : redactGatewayConfig(state.config),
       conflicts,
+      flagged_descriptions: describeFlagged(flagged),
     },
     backends: Object.fromEntries(
       visible.map((backend) => [
@@ -116,6 +117,7 @@ export function sharedCatalogue(state: RouterState, pool: BackendPool): Catalogu
     conflictPolicy: state.config.conflictPolicy,
     reservedToolNames: GATEWAY_TOOLS.map((tool) => tool.name),
     namespaces: namespacesOf(state.config),
+    shaping: shapingOf(state.config),
   });
 }
 

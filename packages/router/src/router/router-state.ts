@@ -5,6 +5,7 @@ import type { ConflictReport } from "../catalogue/conflict.js";
 import type { GatewayConfig } from "../config/gateway-config.js";
 import { collectConfigSecrets } from "../config/redact-config.js";
 import { createNameCodec, type NameCodec } from "../namespacing/qualified-name.js";
+import type { FlaggedItem } from "../overrides/catalogue-shaping.js";
 
 /** What every part of one router reads: the config in force and what follows from it. */
 export class RouterState {
@@ -18,6 +19,7 @@ export class RouterState {
   #config: GatewayConfig;
   #codec: NameCodec;
   readonly #reportedConflicts = new Set<string>();
+  readonly #reportedFlags = new Set<string>();
   readonly #warn: (message: string) => void;
 
   constructor(init: {
@@ -54,6 +56,11 @@ export class RouterState {
     this.#codec = codecOf(config);
   }
 
+  /** Warns once about each tool or prompt the description scanner flagged. */
+  reportFlagged(flagged: readonly FlaggedItem[]): void {
+    if (flagged.length > 0) reportFlaggedOnce(this.#reportedFlags, flagged, this.#warn);
+  }
+
   /** Warns about and records each conflict once. */
   reportConflicts(conflicts: readonly ConflictReport[]): void {
     for (const conflict of conflicts) {
@@ -66,6 +73,26 @@ export class RouterState {
         data: { ...conflict },
       });
     }
+  }
+}
+
+/** Warns once about each flagged tool or prompt (again only if its findings change). */
+export function reportFlaggedOnce(
+  reported: Set<string>,
+  flagged: readonly FlaggedItem[],
+  warn: (message: string) => void,
+): void {
+  for (const item of flagged) {
+    const key = JSON.stringify([item.backend, item.kind, item.name, item.action, item.findings]);
+    if (reported.has(key)) continue;
+    reported.add(key);
+    const rules = [...new Set(item.findings.map((finding) => finding.rule))].join(", ");
+    const first = item.findings[0];
+    const where = first === undefined ? "" : ` (${first.field}: ${JSON.stringify(first.excerpt)})`;
+    const outcome = item.action === "withheld" ? "withheld" : "served";
+    warn(
+      `${item.kind} "${item.name}" of ${item.backend}: its description looks like tool poisoning [${rules}]${where}; ${outcome} (scan: ${item.action === "withheld" ? "withhold" : "warn"})`,
+    );
   }
 }
 

@@ -2,6 +2,7 @@ import { JSONRPCError, type JSONRPCParams, type RequestContext } from "@patchbay
 import { InvalidCursorError, paginate } from "../catalogue/pagination.js";
 import { backendUnavailableError, INVALID_PARAMS, unknownNameError } from "../errors/map-error.js";
 import { rewriteResourceUris } from "../forwarding/forwarded-params.js";
+import { fixedArgumentsToolError, injectFixedArguments } from "../overrides/apply-tool-override.js";
 import type { RouterState } from "../router/router-state.js";
 import type { ForwardCall } from "./forward-call.js";
 import { GATEWAY_STATUS_TOOL, GET_EVENTS_TOOL, jsonToolResult } from "./gateway-tools.js";
@@ -74,7 +75,14 @@ export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
         );
       return Promise.reject(toJSONRPCError(unknownNameError(kind, exposed)));
     }
-    const copy = withField(request, key, entry.name);
+    let copy = withField(request, key, entry.name);
+    if (entry.fixedArguments !== undefined) {
+      const injected = injectFixedArguments(copy, entry.fixedArguments);
+      if ("refused" in injected) {
+        return Promise.resolve(fixedArgumentsToolError(exposed, injected.refused));
+      }
+      copy = injected.params;
+    }
     const result = forward(entry.backend, method, copy, context, true);
     // Results are copied only for a backend that has rewritten URIs (large reads stay cheap); the
     // catalogue is asked again when the answer comes, since it may have changed meanwhile. A

@@ -4,6 +4,7 @@ import type { BackendPool } from "../backends/backend-pool.js";
 import { buildCatalogue, type Catalogue, type NamedItem } from "../catalogue/build-catalogue.js";
 import { createNameFilter, type NameFilter } from "../catalogue/name-filter.js";
 import type { BackendConfig, ProfileConfig } from "../config/gateway-config.js";
+import { shapingOf } from "../overrides/catalogue-shaping.js";
 import { namespacesOf, type RouterState } from "../router/router-state.js";
 import { GATEWAY_TOOLS } from "./gateway-tools.js";
 
@@ -130,9 +131,11 @@ export class SessionCatalogue {
       conflictPolicy: this.#state.config.conflictPolicy,
       reservedToolNames: GATEWAY_TOOLS.map((tool) => tool.name),
       namespaces: namespacesOf(this.#state.config),
+      shaping: shapingOf(this.#state.config, this.profile()),
       ...(exposedToolFilter ? { exposedToolFilter } : {}),
     });
     this.#state.reportConflicts(catalogue.conflicts);
+    this.#state.reportFlagged(catalogue.flagged);
     for (const tool of catalogue.tools) {
       const entry = catalogue.findTool(tool.name);
       if (entry) this.#formerOwners.set(tool.name, entry.backend);
