@@ -55,10 +55,13 @@ export function authSecrets(config: ProxyConfig, oauth: OAuthVerifier | undefine
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** The part of the config the router runs (`gateway_status` shows it, so never `auth`). */
-function routerPart(config: ProxyConfig): ProxyConfig {
-  const { auth: _auth, limits: _limits, http: _http, cluster: _cluster, ...rest } = config;
-  return rest;
+/**
+ * The part of the config the router runs (`gateway_status` shows it, so never `auth`): of
+ * `limits`, only the per-tool limits, which the router counts.
+ */
+export function routerPart(config: ProxyConfig): ProxyConfig {
+  const { auth: _auth, limits, http: _http, cluster: _cluster, ...rest } = config;
+  return limits?.tools === undefined ? rest : { ...rest, limits: { tools: limits.tools } };
 }
 
 /**

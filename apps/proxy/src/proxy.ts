@@ -20,13 +20,13 @@ import {
   parseGatewayConfig,
   type Router,
 } from "@patchbay/router";
-import { loadConfigFile } from "@patchbay/router/config-file";
+import { loadConfigFile, openAuditLog } from "@patchbay/router/config-file";
 import { createRedactor } from "@patchbay/telemetry";
 import { demoConfig } from "./demo-config.js";
 import { joinProxyCluster, reportReplicaCounts } from "./proxy-cluster.js";
 import { createProxyFront } from "./proxy-front.js";
 import { createProxyLog, type ProxyLog } from "./proxy-log.js";
-import { authSecrets, startOAuth, startReloading } from "./proxy-reload.js";
+import { authSecrets, routerPart, startOAuth, startReloading } from "./proxy-reload.js";
 import { callFeedSink, createProxyTelemetry } from "./proxy-telemetry.js";
 import { startupBanner } from "./startup-banner.js";
 
@@ -85,7 +85,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     options.configPath === undefined
       ? parseGatewayConfig(demoConfig(), { source: "(demo)" })
       : await loadConfigFile(resolve(options.configPath), environment);
-  const { auth, limits, http, cluster: clusterConfig, ...routerConfig } = parsed.config;
+  const { auth, limits, http, cluster: clusterConfig } = parsed.config;
+  const routerConfig = routerPart(parsed.config);
   const decision = decideAuth(auth, host);
   const oauth =
     decision.oauth === undefined
@@ -116,6 +117,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     callFeedSink(feed.sink),
     createBackendLogSink(log),
   ]);
+  const audit = openAuditLog(parsed.config.audit, {
+    configPath: resolve(options.configPath ?? "patchbay.json"),
+    stdout: (text) => new Promise<void>((done) => process.stdout.write(text, () => done())),
+    redact: telemetry.redact,
+    onError: (error) => log.warn(`audit log write failed: ${String(error)}`),
+  });
   // Lines up to a result of limits.maxResultBytes and its envelope, unless a backend says otherwise.
   const connect = createBackendTransportFactory({
     maxLineBytes: resolvedLimits.maxResultBytes + 1024 * 1024,
@@ -132,6 +139,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     serverInfo: { name: "patchbay-proxy", version: options.version },
     telemetry,
     onWarning: (message) => log.warn(message),
+    ...(audit === undefined ? {} : { audit }),
     // Replicas: one request-state key, held calls and list changes shared (see proxy-cluster.ts).
     ...(cluster === undefined ? {} : { modern: await cluster.modernFrontOptions() }),
   });
@@ -196,6 +204,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       await gateway.close(stopOptions);
       await dashboard.close();
       await router.close();
+      await audit?.flush();
       await cluster?.close();
       server.closeAllConnections();
       await closed;

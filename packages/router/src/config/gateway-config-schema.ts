@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AuditConfigSchema, ToolLimitsConfigSchema } from "./governance-config-schema.js";
 import {
   AuthConfigSchema,
   ClusterConfigSchema,
@@ -72,6 +73,8 @@ export const ProfileConfigSchema = z.object({
   /** Globs over exposed tool names (`github__*`); deny wins. */
   tools: z.object({ allow: globList.optional(), deny: globList.optional() }).optional(),
   description: z.string().optional(),
+  /** Per-tool limits of the profile's clients (`tools`: globs over exposed names). */
+  limits: z.object({ tools: ToolLimitsConfigSchema.optional() }).optional(),
 });
 
 /** The whole config file of a gateway, as written (before defaults). */
@@ -91,7 +94,9 @@ export const GatewayConfigFileSchema = z.object({
     .optional(),
   /** Bearer tokens of the HTTP proxy (the stdio gateway ignores it). */
   auth: AuthConfigSchema.optional(),
-  /** Request limits of the HTTP proxy (the stdio gateway ignores it). */
+  /** One audit record per decision (both apps). */
+  audit: AuditConfigSchema.optional(),
+  /** Request limits of the HTTP proxy (the stdio gateway reads only `limits.tools`). */
   limits: LimitsConfigSchema.optional(),
   /** Host/Origin lists and reverse-proxy trust of the HTTP proxy (the stdio gateway ignores it). */
   http: HttpConfigSchema.optional(),

@@ -2,6 +2,7 @@ import { JSONRPCError, type JSONRPCParams, type RequestContext } from "@patchbay
 import { InvalidCursorError, paginate } from "../catalogue/pagination.js";
 import { backendUnavailableError, INVALID_PARAMS, unknownNameError } from "../errors/map-error.js";
 import { rewriteResourceUris } from "../forwarding/forwarded-params.js";
+import type { CallIdentity } from "../governance/call-governor.js";
 import type { RouterState } from "../router/router-state.js";
 import type { ForwardCall } from "./forward-call.js";
 import { GATEWAY_STATUS_TOOL, GET_EVENTS_TOOL, jsonToolResult } from "./gateway-tools.js";
@@ -21,6 +22,10 @@ export interface CatalogueRequestParts {
   readonly status: () => Record<string, unknown>;
   /** What `get_events` answers this session (throws on a bad query). */
   readonly events: (query: Params) => unknown;
+  /** Who the session serves, for the audit log and per-tool limits. */
+  readonly who: CallIdentity;
+  /** True when some backend lists a tool under this exposed name, shown to this client or not. */
+  readonly listedAnywhere: (exposedName: string) => boolean;
 }
 
 /** Sends a request for a named tool, prompt or resource to the backend that owns it. */
@@ -128,10 +133,37 @@ export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
     const request = asParams(params);
     const name = String(request.name ?? "");
     const local = gatewayTools[name];
-    if (local && view.gatewayTools().some((tool) => tool.name === name)) {
-      return local(asParams(request.arguments as JSONRPCParams));
-    }
-    return callOwner("tool", "tools/call", request, context);
+    const isLocal = local !== undefined && view.gatewayTools().some((tool) => tool.name === name);
+    const run = () =>
+      isLocal
+        ? local(asParams(request.arguments as JSONRPCParams))
+        : callOwner("tool", "tools/call", request, context);
+    const profile = view.profile();
+    if (!state.governor.watches(profile)) return run();
+    const govern = () => {
+      const backend = isLocal
+        ? "gateway"
+        : (view.current().findTool(name)?.backend ?? view.formerOwner(name)?.backend);
+      return state.governor.call(
+        {
+          who: parts.who,
+          tool: name,
+          arguments: request.arguments,
+          context,
+          backend,
+          denial:
+            backend !== undefined
+              ? undefined
+              : parts.listedAnywhere(name)
+                ? "tool_not_allowed"
+                : "unknown_tool",
+          profile,
+        },
+        run,
+      );
+    };
+    // The owner is known once the backends this client sees are up (as `callOwner` waits too).
+    return view.hasStartingBackends() ? view.awaitStartingBackends().then(govern) : govern();
   });
 
   lifecycle.handle("prompts/get", (params, context) =>
