@@ -100,6 +100,7 @@ export class ToolLimiter {
         if (released) return;
         released = true;
         counted.running -= 1;
+        dropOlderThanAMinute(counted, this.#now());
         if (counted.running === 0 && counted.starts.length === 0) this.#usage.delete(key);
       },
     };
