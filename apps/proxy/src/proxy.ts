@@ -169,6 +169,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     ...originLists,
     trustProxy,
     onLog: (entry) => log.request(entry),
+    ...(audit === undefined ? {} : { audit }),
     index: { title: "patchbay-proxy", dashboardPath: "/dashboard" },
     ...(cluster === undefined ? {} : { cluster, onWarning: (message) => log.warn(message) }),
   });

@@ -13,6 +13,7 @@ interface AuditLine {
   readonly principal: string;
   readonly session?: string;
   readonly profile?: string;
+  readonly method: string;
   readonly tool?: string;
   readonly backend?: string;
   readonly outcome: string;
@@ -77,6 +78,19 @@ describe("proxy: per-tool limits and the audit log", () => {
     expect(await failureCode(bob.callTool({ name: "gov__fail", arguments: {} }))).toBe(-32602);
     expect((await alice.callTool({ name: "gov__fail", arguments: {} })).isError).toBe(true);
     expect(await failureCode(alice.callTool({ name: "gov__broken", arguments: {} }))).toBe(-32603);
+    // Refused at the HTTP front: no token, and a token outside its profiles.
+    const post = (token?: string) =>
+      fetch(proxy.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      });
+    expect((await post()).status).toBe(401);
+    expect((await post(BOB)).status).toBe(403);
     // Stopping the proxy writes what is queued; the file is read before the directory goes.
     await proxy.proxy.stop({ drainTimeoutMs: 1_000 });
     const records = readFileSync(join(dirname(proxy.configPath), "audit.jsonl"), "utf8")
@@ -87,7 +101,7 @@ describe("proxy: per-tool limits and the audit log", () => {
       [
         record.principal,
         record.profile ?? "",
-        record.tool,
+        record.tool ?? record.method,
         record.outcome,
         record.reason ?? "",
       ].join(" "),
@@ -103,6 +117,8 @@ describe("proxy: per-tool limits and the audit log", () => {
       "bob limited gov__fail denied tool_not_allowed",
       "alice  gov__fail tool_error ",
       "alice  gov__broken error ",
+      "anonymous  POST /mcp denied auth",
+      "bob  POST /mcp denied auth",
     ]);
     expect(records[0]).toMatchObject({
       backend: "gov",
