@@ -20,9 +20,10 @@ import {
   parseGatewayConfig,
   type Router,
 } from "@patchbay/router";
-import { loadConfigFile, openAuditLog } from "@patchbay/router/config-file";
+import { loadConfigFile } from "@patchbay/router/config-file";
 import { createRedactor } from "@patchbay/telemetry";
 import { demoConfig } from "./demo-config.js";
+import { openProxyAudit } from "./proxy-audit.js";
 import { joinProxyCluster, reportReplicaCounts } from "./proxy-cluster.js";
 import { createProxyFront } from "./proxy-front.js";
 import { createProxyLog, type ProxyLog } from "./proxy-log.js";
@@ -117,12 +118,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     callFeedSink(feed.sink),
     createBackendLogSink(log),
   ]);
-  const audit = openAuditLog(parsed.config.audit, {
-    configPath: resolve(options.configPath ?? "patchbay.json"),
-    stdout: (text) => new Promise<void>((done) => process.stdout.write(text, () => done())),
-    redact: telemetry.redact,
-    onError: (error) => log.warn(`audit log write failed: ${String(error)}`),
-  });
+  const audit = openProxyAudit(parsed.config.audit, options.configPath, telemetry, log);
   // Lines up to a result of limits.maxResultBytes and its envelope, unless a backend says otherwise.
   const connect = createBackendTransportFactory({
     maxLineBytes: resolvedLimits.maxResultBytes + 1024 * 1024,

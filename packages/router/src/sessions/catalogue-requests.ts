@@ -3,6 +3,7 @@ import { InvalidCursorError, paginate } from "../catalogue/pagination.js";
 import { backendUnavailableError, INVALID_PARAMS, unknownNameError } from "../errors/map-error.js";
 import { rewriteResourceUris } from "../forwarding/forwarded-params.js";
 import type { CallIdentity } from "../governance/call-governor.js";
+import { governToolCall } from "../governance/govern-tool-call.js";
 import type { RouterState } from "../router/router-state.js";
 import type { ForwardCall } from "./forward-call.js";
 import { GATEWAY_STATUS_TOOL, GET_EVENTS_TOOL, jsonToolResult } from "./gateway-tools.js";
@@ -138,32 +139,12 @@ export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
       isLocal
         ? local(asParams(request.arguments as JSONRPCParams))
         : callOwner("tool", "tools/call", request, context);
-    const profile = view.profile();
-    if (!state.governor.watches(profile)) return run();
-    const govern = () => {
-      const backend = isLocal
-        ? "gateway"
-        : (view.current().findTool(name)?.backend ?? view.formerOwner(name)?.backend);
-      return state.governor.call(
-        {
-          who: parts.who,
-          tool: name,
-          arguments: request.arguments,
-          context,
-          backend,
-          denial:
-            backend !== undefined
-              ? undefined
-              : parts.listedAnywhere(name)
-                ? "tool_not_allowed"
-                : "unknown_tool",
-          profile,
-        },
-        run,
-      );
-    };
-    // The owner is known once the backends this client sees are up (as `callOwner` waits too).
-    return view.hasStartingBackends() ? view.awaitStartingBackends().then(govern) : govern();
+    if (!state.governor.watches(view.profile())) return run();
+    return governToolCall(
+      { view, governor: state.governor, who: parts.who, listedAnywhere: parts.listedAnywhere },
+      { name, isLocal, arguments: request.arguments, context },
+      run,
+    );
   });
 
   lifecycle.handle("prompts/get", (params, context) =>
