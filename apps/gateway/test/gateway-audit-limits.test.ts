@@ -60,17 +60,19 @@ async function codeOf(call: Promise<unknown>): Promise<number | undefined> {
 describe("gateway: per-tool limits and the audit log", () => {
   it("answers the call over `concurrent` as a tool error with a retry hint, the others run", async () => {
     await client.callTool({ name: "gov__echo", arguments: { text: "hi", secret: "s3cr3t-value" } });
-    const calls = [1, 2, 3].map(() => client.callTool({ name: "gov__hold", arguments: {} }));
+    const [first, second, third] = [1, 2, 3].map(() =>
+      client.callTool({ name: "gov__hold", arguments: {} }),
+    );
     // The third was refused at once: it settles while the other two are still held.
-    const limited = await calls[2];
+    const limited = await (third as Promise<Awaited<ReturnType<Client["callTool"]>>>);
     expect(limited.isError).toBe(true);
     expect(textOf(limited)).toMatch(/^Rate limited: too many calls at once to gov__hold/);
     expect(limited._meta).toEqual({ [RETRY_AFTER]: 1 });
     expect(textOf(await client.callTool({ name: "gov__release", arguments: {} }))).toBe(
       "released 2",
     );
-    const [first, second] = await Promise.all(calls.slice(0, 2));
-    expect([first?.isError, second?.isError]).toEqual([undefined, undefined]);
+    const released = await Promise.all([first, second]);
+    expect(released.map((result) => result?.isError)).toEqual([undefined, undefined]);
     // Released calls free their slot: a fourth call runs.
     const fourth = client.callTool({ name: "gov__hold", arguments: {} });
     await client.callTool({ name: "gov__release", arguments: {} });
