@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,29 +21,31 @@ interface AuditLine {
   readonly arguments?: unknown;
 }
 
+const config = {
+  auth: {
+    tokens: [
+      { name: "alice", token: ALICE },
+      { name: "bob", token: BOB, profiles: ["limited"] },
+    ],
+  },
+  audit: { file: "audit.jsonl", arguments: "hashed" },
+  limits: { tools: { gov__count: { perMinute: 1 } } },
+  profiles: {
+    limited: {
+      backends: ["gov"],
+      tools: { deny: ["gov__fail"] },
+      limits: { tools: { gov__echo: { perMinute: 1 } } },
+    },
+  },
+  mcpServers: { gov: { command: process.execPath, args: [governanceBackend] } },
+};
+
 let proxy: TestProxy;
 let alice: Client;
 let bob: Client;
 
 beforeAll(async () => {
-  proxy = await startTestProxy({
-    auth: {
-      tokens: [
-        { name: "alice", token: ALICE },
-        { name: "bob", token: BOB, profiles: ["limited"] },
-      ],
-    },
-    audit: { file: "audit.jsonl", arguments: "hashed" },
-    limits: { tools: { gov__count: { perMinute: 1 } } },
-    profiles: {
-      limited: {
-        backends: ["gov"],
-        tools: { deny: ["gov__fail"] },
-        limits: { tools: { gov__echo: { perMinute: 1 } } },
-      },
-    },
-    mcpServers: { gov: { command: process.execPath, args: [governanceBackend] } },
-  });
+  proxy = await startTestProxy(config);
   ({ client: alice } = await connectSdk(proxy.url, { token: ALICE }));
   ({ client: bob } = await connectSdk(proxy.at("/mcp/limited"), { token: BOB }));
 }, 20_000);
@@ -72,6 +74,18 @@ describe("proxy: per-tool limits and the audit log", () => {
     expect((await alice.callTool({ name: "gov__count", arguments: {} })).isError).toBeFalsy();
     expect((await alice.callTool({ name: "gov__count", arguments: {} })).isError).toBe(true);
     expect((await bob.callTool({ name: "gov__count", arguments: {} })).isError).toBeFalsy();
+  });
+
+  it("applies a changed limits.tools on reload, without asking for a restart", async () => {
+    const changed = {
+      ...config,
+      limits: { tools: { ...config.limits.tools, gov__release: { perMinute: 1 } } },
+    };
+    writeFileSync(proxy.configPath, JSON.stringify(changed));
+    expect(await proxy.proxy.reload()).toBe(true);
+    expect((await alice.callTool({ name: "gov__release", arguments: {} })).isError).toBeFalsy();
+    expect((await alice.callTool({ name: "gov__release", arguments: {} })).isError).toBe(true);
+    expect(proxy.logs.some((line) => line.includes("restart the proxy"))).toBe(false);
   });
 
   it("audits allowed, denied, failed and tool-error calls with principal, profile and hashes", async () => {
@@ -114,6 +128,8 @@ describe("proxy: per-tool limits and the audit log", () => {
       "alice  gov__count allowed ",
       "alice  gov__count denied rate_limited",
       "bob limited gov__count allowed ",
+      "alice  gov__release allowed ",
+      "alice  gov__release denied rate_limited",
       "bob limited gov__fail denied tool_not_allowed",
       "alice  gov__fail tool_error ",
       "alice  gov__broken error ",
