@@ -89,7 +89,15 @@ describe("gateway: per-tool limits and the audit log", () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
   });
 
-  it("writes one record per decision: allowed, denied, tool error, error, rate limited", async () => {
+  it("writes one record per decision: allowed, denied, tool error, error, rate limited, cancelled", async () => {
+    // A call the client cancels: answered in order, the echo shows the hold reached the gateway.
+    const controller = new AbortController();
+    const cancelled = client.callTool({ name: "gov__hold", arguments: {} }, undefined, {
+      signal: controller.signal,
+    });
+    await client.callTool({ name: "gov__echo", arguments: {} });
+    controller.abort();
+    await expect(cancelled).rejects.toThrow();
     expect(await codeOf(client.callTool({ name: "gov__secret_tool", arguments: {} }))).toBe(-32602);
     expect(await codeOf(client.callTool({ name: "gov__nothing", arguments: {} }))).toBe(-32602);
     expect((await client.callTool({ name: "gov__fail", arguments: { why: 1 } })).isError).toBe(
@@ -126,11 +134,18 @@ describe("gateway: per-tool limits and the audit log", () => {
           ["gov__secret_tool", "denied", "tool_not_allowed"],
           ["gov__nothing", "denied", "unknown_tool"],
           ["gov__fail", "tool_error", undefined],
+          ["gov__hold", "cancelled", undefined],
+          ["gov__echo", "allowed", undefined],
           ["gov__broken", "error", undefined],
         ].map(([tool, outcome, reason]) => [tool, outcome, reason ?? null]),
       ),
     );
-    const echo = records.find((record) => record.tool === "gov__echo");
+    const echo = records.find(
+      (record) =>
+        record.tool === "gov__echo" &&
+        record.arguments !== undefined &&
+        (record.arguments as string[]).length > 0,
+    );
     expect(echo).toMatchObject({
       principal: "anonymous",
       method: "tools/call",
