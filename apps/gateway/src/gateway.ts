@@ -9,7 +9,7 @@ import {
   GatewayConfigError,
   type Router,
 } from "@patchbay/router";
-import { loadConfigFile, watchConfigFile } from "@patchbay/router/config-file";
+import { loadConfigFile, openAuditLog, watchConfigFile } from "@patchbay/router/config-file";
 import {
   redact as builtInRedact,
   createJsonLinesFileSink,
@@ -86,6 +86,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   telemetry.addSecrets(collectConfigSecrets(config));
   redact = telemetry.redact;
   for (const warning of parsed.warnings) logger.warn(warning);
+  // No stdout here: it carries the protocol, so `audit.file: "-"` is refused.
+  const audit = openAuditLog(config.audit, {
+    configPath,
+    redact,
+    onError: (error) => logger.warn(`audit log write failed: ${String(error)}`),
+  });
   const router = createRouter({
     config,
     // A child's stderr goes to the gateway's log (stdout carries only the protocol).
@@ -96,6 +102,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     telemetry,
     onWarning: (message) => logger.warn(message),
     startBackends: "with-first-client",
+    ...(audit === undefined ? {} : { audit }),
   });
   // Backends start when the client has sent initialize, so they are initialized with its protocol
   // version and capabilities; conflictPolicy "error" starts them first, to refuse before serving.
@@ -138,6 +145,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     stopping ??= (async () => {
       watcher?.close();
       await router.close();
+      await audit?.flush();
       await telemetry.close();
       resolveStopped();
     })();

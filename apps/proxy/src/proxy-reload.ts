@@ -57,10 +57,20 @@ export function authSecrets(config: ProxyConfig, oauth: OAuthVerifier | undefine
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** The part of the config the router runs (`gateway_status` shows it, so never `auth`). */
-function routerPart(config: ProxyConfig): ProxyConfig {
-  const { auth: _auth, limits: _limits, http: _http, cluster: _cluster, ...rest } = config;
+/** A block read once at start, as it was read (`limits` without `tools`, which a reload applies). */
+function restartPart(config: ProxyConfig, key: (typeof RESTART_ONLY)[number]): unknown {
+  if (key !== "limits" || config.limits === undefined) return config[key];
+  const { tools: _tools, ...rest } = config.limits;
   return rest;
+}
+
+/**
+ * The part of the config the router runs (`gateway_status` shows it, so never `auth`): of
+ * `limits`, only the per-tool limits, which the router counts.
+ */
+export function routerPart(config: ProxyConfig): ProxyConfig {
+  const { auth: _auth, limits, http: _http, cluster: _cluster, ...rest } = config;
+  return limits?.tools === undefined ? rest : { ...rest, limits: { tools: limits.tools } };
 }
 
 /**
@@ -99,7 +109,7 @@ export function createProxyReload(targets: ProxyReloadTargets): () => Promise<bo
     }
     for (const key of RESTART_ONLY) {
       // Compared with the start: those blocks run as they were then.
-      if (!same(next[key], targets.initial.config[key])) {
+      if (!same(restartPart(next, key), restartPart(targets.initial.config, key))) {
         log.warn(`${key} changed: restart the proxy to apply it (the running ${key} stays)`);
       }
     }

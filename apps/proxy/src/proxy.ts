@@ -23,10 +23,11 @@ import {
 import { loadConfigFile } from "@patchbay/router/config-file";
 import { createRedactor } from "@patchbay/telemetry";
 import { demoConfig } from "./demo-config.js";
+import { openProxyAudit } from "./proxy-audit.js";
 import { joinProxyCluster, reportReplicaCounts } from "./proxy-cluster.js";
 import { createProxyFront } from "./proxy-front.js";
 import { createProxyLog, type ProxyLog } from "./proxy-log.js";
-import { authSecrets, startOAuth, startReloading } from "./proxy-reload.js";
+import { authSecrets, routerPart, startOAuth, startReloading } from "./proxy-reload.js";
 import { callFeedSink, createProxyTelemetry } from "./proxy-telemetry.js";
 import { startupBanner } from "./startup-banner.js";
 
@@ -85,7 +86,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     options.configPath === undefined
       ? parseGatewayConfig(demoConfig(), { source: "(demo)" })
       : await loadConfigFile(resolve(options.configPath), environment);
-  const { auth, limits, http, cluster: clusterConfig, ...routerConfig } = parsed.config;
+  const { auth, limits, http, cluster: clusterConfig } = parsed.config;
+  const routerConfig = routerPart(parsed.config);
   const decision = decideAuth(auth, host);
   const oauth =
     decision.oauth === undefined
@@ -120,6 +122,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     callFeedSink(feed.sink),
     createBackendLogSink(log),
   ]);
+  const audit = openProxyAudit(parsed.config.audit, options.configPath, telemetry, log);
   // Lines up to a result of limits.maxResultBytes and its envelope, unless a backend says otherwise.
   const connect = createBackendTransportFactory({
     maxLineBytes: resolvedLimits.maxResultBytes + 1024 * 1024,
@@ -136,6 +139,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     serverInfo: { name: "patchbay-proxy", version: options.version },
     telemetry,
     onWarning: (message) => log.warn(message),
+    ...(audit === undefined ? {} : { audit }),
     // Replicas: one request-state key, held calls and list changes shared (see proxy-cluster.ts).
     ...(cluster === undefined ? {} : { modern: await cluster.modernFrontOptions() }),
   });
@@ -165,6 +169,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     ...originLists,
     trustProxy,
     onLog: (entry) => log.request(entry),
+    ...(audit === undefined ? {} : { audit }),
     index: { title: "patchbay-proxy", dashboardPath: "/dashboard" },
     ...(cluster === undefined ? {} : { cluster, onWarning: (message) => log.warn(message) }),
   });
@@ -200,6 +205,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       await gateway.close(stopOptions);
       await dashboard.close();
       await router.close();
+      await audit?.flush();
       await cluster?.close();
       server.closeAllConnections();
       await closed;

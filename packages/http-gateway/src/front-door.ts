@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Router } from "@patchbay/router";
+import type { AuditLog } from "@patchbay/telemetry";
 import {
   type Clock,
   HTTP_ERROR_CODE,
@@ -10,6 +11,7 @@ import {
   writeJsonError,
 } from "@patchbay/transport-http";
 import { ANONYMOUS, isRefusal, type Refusal } from "./admission/admission.js";
+import { auditRefusal } from "./admission/audit-refusal.js";
 import type { FrontAdmission, FrontCredentials } from "./admission/front-admission.js";
 import type { TokenIdentity } from "./admission/token-auth.js";
 import type { ClusterPlugin } from "./cluster/cluster-plugin.js";
@@ -55,6 +57,8 @@ export interface FrontDoorParts {
   /** The credentials in force: static tokens (the index asks for a bearer token), OAuth sign-in (its metadata). */
   readonly auth: () => FrontCredentials;
   readonly log: (entry: GatewayLogEntry) => void;
+  /** Receives a `denied` record per request admission refuses. */
+  readonly audit: AuditLog | undefined;
   /** True once the gateway drains: only sessions already open may go on. */
   readonly closing: () => boolean;
   /** Open sessions of every kind. */
@@ -114,7 +118,16 @@ export function createFrontDoor(parts: FrontDoorParts): (entry: ClientEntry) => 
         ? (url.searchParams.get("sessionId") ?? undefined)
         : headerValue(request, "mcp-session-id");
     const admitted = await admitEntry(parts, request, route, sessionId);
-    if (isRefusal(admitted)) return refuse(admitted);
+    if (isRefusal(admitted)) {
+      if (parts.audit !== undefined) {
+        auditRefusal(parts.audit, admitted, {
+          method: `${request.method ?? ""} ${path}`,
+          profile: route.profile,
+          durationMs: clock.now() - startedAt,
+        });
+      }
+      return refuse(admitted);
+    }
     parts.identities.set(request, admitted);
     const kind = entryKind(route, request, sessionId);
     if (typeof kind !== "string") return refuse(kind);

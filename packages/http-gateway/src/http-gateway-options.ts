@@ -1,4 +1,5 @@
 import type { Router } from "@patchbay/router";
+import type { AuditLog } from "@patchbay/telemetry";
 import type { Clock, OriginGuardOptions } from "@patchbay/transport-http";
 import type { OAuthVerifier } from "./admission/oauth/oauth-verifier.js";
 import type { BearerTokenConfig } from "./admission/token-auth.js";
@@ -76,6 +77,11 @@ export interface HttpGatewayOptions extends OriginGuardOptions {
   readonly clock?: Clock;
   /** SSE keep-alive comment interval. Default 15 s; 0: off. */
   readonly keepAliveIntervalMs?: number | undefined;
+  /**
+   * Receives one `denied` record per request admission refuses (auth, rate limits, Host/Origin),
+   * besides the router's records of tool calls (give both the same log).
+   */
+  readonly audit?: AuditLog;
   /** Receives one entry per HTTP refusal and per JSON-RPC request answered. */
   readonly onLog?: (entry: GatewayLogEntry) => void;
   /**

@@ -129,6 +129,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     index: options.index ?? {},
     auth: () => auth,
     log,
+    audit: options.audit,
     closing: () => closing !== undefined,
     sessionCount,
     anonymousSessionCap: anonymousSessionCap(options.limits),

@@ -69,6 +69,14 @@ export {
   TelemetryConfigSchema,
 } from "./config/gateway-config-schema.js";
 export {
+  type AuditConfig,
+  AuditConfigSchema,
+  type ToolLimitConfig,
+  ToolLimitConfigSchema,
+  type ToolLimitsConfig,
+  ToolLimitsConfigSchema,
+} from "./config/governance-config-schema.js";
+export {
   type ConfigTextFormat,
   configFormatOf,
   parseConfigText,
@@ -114,6 +122,7 @@ export {
   unknownNameError,
   type WireErrorObject,
 } from "./errors/map-error.js";
+export { RETRY_AFTER_META_KEY } from "./governance/call-governor.js";
 export {
   type BackendLogger,
   type BackendLogLine,

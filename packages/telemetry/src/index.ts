@@ -1,4 +1,20 @@
 export {
+  AUDIT_ARGUMENT_POLICIES,
+  type AuditArgumentPolicy,
+  canonicalJson,
+} from "./audit-arguments.js";
+export { createAuditFileSink } from "./audit-file-sink.js";
+export {
+  type AuditDecision,
+  type AuditLog,
+  type AuditLogOptions,
+  type AuditOutcome,
+  type AuditRecord,
+  type AuditSink,
+  createAuditLog,
+  createAuditStreamSink,
+} from "./audit-log.js";
+export {
   boundEventData,
   MAX_EVENT_DATA_ENTRIES,
   MAX_EVENT_DATA_LENGTH,
@@ -28,7 +44,9 @@ export {
 } from "./instrument-connection.js";
 export { type InstrumentTransportOptions, instrumentTransport } from "./instrument-transport.js";
 export {
+  createJsonLinesFile,
   createJsonLinesFileSink,
+  type JsonLinesFile,
   type JsonLinesFileSinkOptions,
   type SinkFileSystem,
 } from "./json-lines-file-sink.js";

@@ -34,13 +34,23 @@ export interface JsonLinesFileSinkOptions {
 
 const encoder = new TextEncoder();
 
-function toLine(event: TelemetryEvent): string {
+function toLine(record: object): string {
   try {
-    return `${JSON.stringify(event)}\n`;
+    return `${JSON.stringify(record)}\n`;
   } catch {
-    // Values JSON cannot carry (a BigInt, say) must not lose the whole event.
-    return `${JSON.stringify({ ...event, data: { unserializable: true } })}\n`;
+    // Values JSON cannot carry (a BigInt, say) must not lose the whole record.
+    return `${JSON.stringify({ ...record, data: { unserializable: true } })}\n`;
   }
+}
+
+/** A JSON Lines file rotated by size (see {@link createJsonLinesFile}). */
+export interface JsonLinesFile {
+  /**
+   * Appends one line per record, oldest first, rotating between lines when the file would pass
+   * `maxBytes`: every line before the rotation is in the rotated file, every line after in the new.
+   * Calls must not overlap (put the file behind a queue).
+   */
+  append(records: readonly object[]): Promise<void>;
 }
 
 /**
@@ -49,6 +59,15 @@ function toLine(event: TelemetryEvent): string {
  * anywhere. Wrap it with `createQueuedSink` (as `createTelemetry` does) so writes never block.
  */
 export function createJsonLinesFileSink(options: JsonLinesFileSinkOptions): EventSink {
+  const file = createJsonLinesFile(options);
+  return { write: (events: readonly TelemetryEvent[]) => file.append(events) };
+}
+
+/**
+ * A file of one JSON object per line, rotated by renaming (`<path>` to `<path>.1` and so on) past
+ * `maxBytes`; the events file sink and the audit log write through it.
+ */
+export function createJsonLinesFile(options: JsonLinesFileSinkOptions): JsonLinesFile {
   const maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
   const maxFiles = options.maxFiles ?? 5;
   if (!Number.isInteger(maxBytes) || maxBytes < 1)
@@ -90,12 +109,12 @@ export function createJsonLinesFileSink(options: JsonLinesFileSinkOptions): Even
   };
 
   return {
-    async write(events) {
+    async append(records) {
       const files = await open();
       let chunk = "";
       let chunkBytes = 0;
-      for (const event of events) {
-        const line = toLine(event);
+      for (const record of records) {
+        const line = toLine(record);
         const bytes = encoder.encode(line).length;
         if (size + chunkBytes + bytes > maxBytes && size + chunkBytes > 0) {
           if (chunk !== "") await files.appendFile(path, chunk, { mode });

@@ -27,6 +27,8 @@ export interface Refusal {
   readonly code?: number;
   /** `address` or `token` for a rate-limit refusal. */
   readonly limitedBy?: "address" | "token";
+  /** Who was refused, when admission knew (a token over its limit or outside its profiles). */
+  readonly principal?: string;
 }
 
 /** What admission needs. */
@@ -82,7 +84,10 @@ export async function admit(
     identity = found;
     const byToken = await options.limiter.take(tokenKey(identity));
     if (!byToken.allowed) {
-      return rateLimited(byToken.retryAfterSeconds, options.requestsPerMinute, "token");
+      return {
+        ...rateLimited(byToken.retryAfterSeconds, options.requestsPerMinute, "token"),
+        principal: identity.name,
+      };
     }
   }
   // A session belongs to the token that created it; to any other it does not exist, answered word
@@ -116,6 +121,7 @@ async function authenticate(
           ? `token ${found.name} may not use the default endpoint (every backend)`
           : `token ${found.name} may not use profile ${profile}`,
       headers: { "www-authenticate": 'Bearer realm="patchbay", error="insufficient_scope"' },
+      principal: found.name,
     };
   }
   if (options.oauth !== undefined) return authenticateOAuth(request, authorization, options.oauth);

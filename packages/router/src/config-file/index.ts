@@ -3,6 +3,7 @@
  * router: read and validate it, and watch it for changes to reload.
  */
 export { loadConfigFile } from "./load-config-file.js";
+export { type OpenAuditLogOptions, openAuditLog } from "./open-audit-log.js";
 export {
   type ConfigFileWatch,
   type WatchConfigFileOptions,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { OverridesConfigSchema, ScanModeSchema } from "../overrides/tool-override-schema.js";
+import { AuditConfigSchema, ToolLimitsConfigSchema } from "./governance-config-schema.js";
 import {
   AuthConfigSchema,
   ClusterConfigSchema,
@@ -77,6 +78,8 @@ export const ProfileConfigSchema = z.object({
   description: z.string().optional(),
   /** Reshapes tools for this profile's clients, keyed by exposed names (after the backend's). */
   overrides: OverridesConfigSchema.optional(),
+  /** Per-tool limits of the profile's clients (`tools`: globs over exposed names). */
+  limits: z.object({ tools: ToolLimitsConfigSchema.optional() }).optional(),
 });
 
 /** The whole config file of a gateway, as written (before defaults). */
@@ -98,7 +101,9 @@ export const GatewayConfigFileSchema = z.object({
     .optional(),
   /** Bearer tokens of the HTTP proxy (the stdio gateway ignores it). */
   auth: AuthConfigSchema.optional(),
-  /** Request limits of the HTTP proxy (the stdio gateway ignores it). */
+  /** One audit record per decision (both apps). */
+  audit: AuditConfigSchema.optional(),
+  /** Request limits of the HTTP proxy (the stdio gateway reads only `limits.tools`). */
   limits: LimitsConfigSchema.optional(),
   /** Host/Origin lists and reverse-proxy trust of the HTTP proxy (the stdio gateway ignores it). */
   http: HttpConfigSchema.optional(),

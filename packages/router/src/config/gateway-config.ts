@@ -1,6 +1,7 @@
 import type { ConflictPolicy } from "../catalogue/conflict.js";
 import type { RestartPolicyOptions } from "../lifecycle/restart-policy.js";
 import type { OverridesConfig, ScanMode } from "../overrides/tool-override-schema.js";
+import type { AuditConfig, ToolLimitsConfig } from "./governance-config-schema.js";
 import type { AuthConfig, ClusterConfig, HttpConfig, LimitsConfig } from "./proxy-config-schema.js";
 
 /** The per-request timeout of a backend unless configured otherwise (60 s; the router README, "Router semantics"). */
@@ -82,6 +83,8 @@ export interface ProfileConfig {
   readonly description?: string;
   /** Tool overrides keyed by exposed names, applied over the backends' own. */
   readonly overrides?: OverridesConfig;
+  /** Per-tool limits of the profile's clients (before the top-level `limits.tools`). */
+  readonly limits?: { readonly tools?: ToolLimitsConfig | undefined };
 }
 
 /** A gateway config, validated and with defaults applied. */
@@ -104,7 +107,9 @@ export interface GatewayConfig {
   readonly secrets?: readonly string[];
   /** The HTTP proxy's `auth` block as written (`${VAR}` expanded), when the file has one. */
   readonly auth?: AuthConfig;
-  /** The HTTP proxy's `limits` block as written, when the file has one. */
+  /** The `audit` block as written, when the file has one. */
+  readonly audit?: AuditConfig;
+  /** The HTTP proxy's `limits` block as written, when the file has one (`tools` holds in both apps). */
   readonly limits?: LimitsConfig;
   /** The HTTP proxy's `http` block as written, when the file has one. */
   readonly http?: HttpConfig;

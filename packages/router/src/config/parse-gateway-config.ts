@@ -63,10 +63,25 @@ function withoutProxyBlocks(value: unknown): { value: unknown; warning: string |
   if (present.length === 0) return { value, warning: undefined };
   const rest: Record<string, unknown> = { ...(value as Record<string, unknown>) };
   for (const key of present) delete rest[key];
+  // Per-tool limits hold in both apps: `limits.tools` stays, the rest of `limits` goes.
+  const limits = (value as { limits?: unknown }).limits;
+  const tools = isRecord(limits) ? limits.tools : undefined;
+  if (tools !== undefined) rest.limits = { tools };
+  const ignored = present.filter(
+    (key) => key !== "limits" || tools === undefined || Object.keys(limits as object).length > 1,
+  );
+  if (ignored.length === 0) return { value: rest, warning: undefined };
+  const names = ignored.map((key) =>
+    key === "limits" && tools !== undefined ? "limits (but limits.tools)" : key,
+  );
   return {
     value: rest,
-    warning: `${present.join(", ")}: read by patchbay-proxy only; ignored here (not expanded, not checked)`,
+    warning: `${names.join(", ")}: read by patchbay-proxy only; ignored here (not expanded, not checked)`,
   };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A usable config and the problems that did not stop it (unknown keys, a `:` separator). */
@@ -175,6 +190,7 @@ export function parseGatewayConfig(
       tools: withoutUndefined({ allow: profile.tools?.allow, deny: profile.tools?.deny }),
       description: profile.description,
       overrides: profile.overrides,
+      limits: profile.limits,
     });
   }
   if (issues.length === 0) issues.push(...overrideIssues(backends, profiles, separator));
@@ -195,6 +211,7 @@ export function parseGatewayConfig(
       profiles,
       secrets: expanded.secrets,
       ...(file.auth === undefined ? {} : { auth: file.auth }),
+      ...(file.audit === undefined ? {} : { audit: file.audit }),
       ...(file.limits === undefined ? {} : { limits: file.limits }),
       ...(file.http === undefined ? {} : { http: file.http }),
       ...(file.cluster === undefined ? {} : { cluster: file.cluster }),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ToolLimitsConfigSchema } from "./governance-config-schema.js";
 
 const profileName = z.string().min(1);
 
@@ -35,8 +36,9 @@ export const AuthConfigSchema = z.object({
 
 const positiveInteger = z.number().int().positive();
 
-/** The `limits` block of the HTTP proxy. */
+/** The `limits` block of the HTTP proxy (`tools`, the per-tool limits, holds in both apps). */
 export const LimitsConfigSchema = z.object({
+  tools: ToolLimitsConfigSchema.optional(),
   requestsPerMinute: positiveInteger.optional(),
   maxBodyBytes: positiveInteger.optional(),
   maxSessions: positiveInteger.optional(),

@@ -1,6 +1,11 @@
 import type { Implementation } from "@patchbay/client";
 import type { Transport } from "@patchbay/jsonrpc-core";
-import { createTelemetry, instrumentTransport, type Telemetry } from "@patchbay/telemetry";
+import {
+  type AuditLog,
+  createTelemetry,
+  instrumentTransport,
+  type Telemetry,
+} from "@patchbay/telemetry";
 import type { BackendTransportFactory } from "../backends/backend.js";
 import { BackendPool } from "../backends/backend-pool.js";
 import { type RouterClock, systemRouterClock } from "../backends/router-clock.js";
@@ -49,6 +54,8 @@ export interface RouterOptions {
   readonly listWaitMs?: number;
   /** The modern (2026-07-28) front: held-call deadline and limits, caching hints, state key. */
   readonly modern?: ModernFrontOptions;
+  /** Receives one record per tool call (see the telemetry README, "Audit log"); none by default. */
+  readonly audit?: AuditLog;
 }
 
 /** Aggregates many backend MCP servers behind one MCP server per client. */
@@ -110,6 +117,7 @@ export function createRouter(options: RouterOptions): Router {
     clock,
     listWaitMs: options.listWaitMs ?? 10_000,
     warn: options.onWarning ?? (() => {}),
+    ...(options.audit === undefined ? {} : { audit: options.audit }),
   });
   const startedAt = clock.now();
   const switchboard = new Switchboard<RouterSession>(telemetry);

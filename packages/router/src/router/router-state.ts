@@ -1,9 +1,10 @@
 import type { Implementation } from "@patchbay/client";
-import type { Telemetry } from "@patchbay/telemetry";
+import type { AuditLog, Telemetry } from "@patchbay/telemetry";
 import type { RouterClock } from "../backends/router-clock.js";
 import type { ConflictReport } from "../catalogue/conflict.js";
 import type { GatewayConfig } from "../config/gateway-config.js";
 import { collectConfigSecrets } from "../config/redact-config.js";
+import { CallGovernor } from "../governance/call-governor.js";
 import { createNameCodec, type NameCodec } from "../namespacing/qualified-name.js";
 import type { FlaggedItem } from "../overrides/catalogue-shaping.js";
 
@@ -14,6 +15,8 @@ export class RouterState {
   readonly clock: RouterClock;
   /** How long list requests wait for backends still starting. */
   readonly listWaitMs: number;
+  /** Per-tool limits and the audit log of tool calls. */
+  readonly governor: CallGovernor;
   /** True once the router is shutting down. */
   closing = false;
   #config: GatewayConfig;
@@ -29,6 +32,7 @@ export class RouterState {
     clock: RouterClock;
     listWaitMs: number;
     warn: (message: string) => void;
+    audit?: AuditLog;
   }) {
     this.serverInfo = init.serverInfo;
     this.telemetry = init.telemetry;
@@ -38,6 +42,11 @@ export class RouterState {
     this.telemetry.addSecrets(collectConfigSecrets(init.config));
     this.#config = init.config;
     this.#codec = codecOf(init.config);
+    this.governor = new CallGovernor(
+      () => this.#config,
+      () => init.clock.now(),
+      init.audit,
+    );
   }
 
   get config(): GatewayConfig {

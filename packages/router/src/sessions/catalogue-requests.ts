@@ -2,6 +2,8 @@ import { JSONRPCError, type JSONRPCParams, type RequestContext } from "@patchbay
 import { InvalidCursorError, paginate } from "../catalogue/pagination.js";
 import { backendUnavailableError, INVALID_PARAMS, unknownNameError } from "../errors/map-error.js";
 import { rewriteResourceUris } from "../forwarding/forwarded-params.js";
+import type { CallIdentity } from "../governance/call-governor.js";
+import { governToolCall } from "../governance/govern-tool-call.js";
 import { fixedArgumentsToolError, injectFixedArguments } from "../overrides/apply-tool-override.js";
 import type { RouterState } from "../router/router-state.js";
 import type { ForwardCall } from "./forward-call.js";
@@ -22,6 +24,10 @@ export interface CatalogueRequestParts {
   readonly status: () => Record<string, unknown>;
   /** What `get_events` answers this session (throws on a bad query). */
   readonly events: (query: Params) => unknown;
+  /** Who the session serves, for the audit log and per-tool limits. */
+  readonly who: CallIdentity;
+  /** True when some backend lists a tool under this exposed name, shown to this client or not. */
+  readonly listedAnywhere: (exposedName: string) => boolean;
 }
 
 /** Sends a request for a named tool, prompt or resource to the backend that owns it. */
@@ -136,10 +142,17 @@ export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
     const request = asParams(params);
     const name = String(request.name ?? "");
     const local = gatewayTools[name];
-    if (local && view.gatewayTools().some((tool) => tool.name === name)) {
-      return local(asParams(request.arguments as JSONRPCParams));
-    }
-    return callOwner("tool", "tools/call", request, context);
+    const isLocal = local !== undefined && view.gatewayTools().some((tool) => tool.name === name);
+    const run = () =>
+      isLocal
+        ? local(asParams(request.arguments as JSONRPCParams))
+        : callOwner("tool", "tools/call", request, context);
+    if (!state.governor.watches(view.profile())) return run();
+    return governToolCall(
+      { view, governor: state.governor, who: parts.who, listedAnywhere: parts.listedAnywhere },
+      { name, isLocal, arguments: request.arguments, context },
+      run,
+    );
   });
 
   lifecycle.handle("prompts/get", (params, context) =>

@@ -17,6 +17,7 @@ import type { Backend } from "../backends/backend.js";
 import type { ServerRequestEvent } from "../backends/backend-events.js";
 import type { BackendPool } from "../backends/backend-pool.js";
 import type { Catalogue } from "../catalogue/build-catalogue.js";
+import { isListedAnywhere } from "../governance/listed-anywhere.js";
 import type { RouterState } from "../router/router-state.js";
 import type { SessionViewer } from "../router/session-viewer.js";
 import { registerCatalogueRequests } from "./catalogue-requests.js";
@@ -138,6 +139,9 @@ export function createRouterSession(
     state,
     status: () => deps.status(id),
     events: (query) => deps.events(id, query),
+    who: { principal: viewer.owner ?? "anonymous", session: id, profile: profileName },
+    listedAnywhere: (name) =>
+      isListedAnywhere(name, [...deps.pool.sharedBackends(), ...view.backends()], state.codec),
   });
 
   handleSetLevel(id, lifecycle, view, peers, (level) => {
