@@ -12,6 +12,7 @@ import {
 import { copyRecord } from "./copy-record.js";
 import { EventTypes } from "./event-types.js";
 import type { BoundCounter } from "./metric-registry.js";
+import { NOOP_OPEN_TELEMETRY_BRIDGE } from "./open-telemetry-bridge.js";
 import { createRequestBooks, PendingRequests } from "./request-books.js";
 import { outcomeOfError } from "./response-outcome.js";
 import type { Telemetry } from "./telemetry.js";
@@ -30,6 +31,10 @@ export interface InstrumentTransportOptions {
   readonly propagate?: boolean;
   /** Requests tracked at once per direction; past it new ones go untimed (default 10000). */
   readonly maxPending?: number;
+  /** The MCP revision agreed with the peer, for spans (`mcp.protocol.version`). */
+  readonly protocolVersion?: () => string | undefined;
+  /** `network.transport` of its spans: `pipe` for stdio, `tcp` for HTTP and WebSocket. */
+  readonly networkTransport?: string;
 }
 
 /** The ids of the requests one send started tracking (no array unless a batch started several). */
@@ -71,7 +76,9 @@ export function instrumentTransport(
     ...(options.source === undefined ? {} : { source: options.source }),
   };
 
-  const { start, cancel, finish } = createRequestBooks(telemetry, context, maxPending);
+  // What only spans read: handed to each request's start only when spans may be recorded.
+  const spanFields = telemetry.openTelemetry === NOOP_OPEN_TELEMETRY_BRIDGE ? undefined : options;
+  const { start, cancel, finish } = createRequestBooks(telemetry, context, maxPending, spanFields);
 
   const incomingLabels = { direction: "incoming", backend: options.backend };
   const outgoingLabels = { direction: "outgoing", backend: options.backend };
