@@ -112,10 +112,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         );
   const feed = createCallFeed();
   // Backends running, down (why, and their last stderr lines), restarting or given up: logged.
-  const telemetry = await createProxyTelemetry(routerConfig.telemetry, options.configPath, log, [
-    callFeedSink(feed.sink),
-    createBackendLogSink(log),
-  ]);
+  const telemetry = await createProxyTelemetry(
+    routerConfig.telemetry,
+    options.configPath,
+    log,
+    [callFeedSink(feed.sink), createBackendLogSink(log)],
+    options.version,
+  );
   // Lines up to a result of limits.maxResultBytes and its envelope, unless a backend says otherwise.
   const connect = createBackendTransportFactory({
     maxLineBytes: resolvedLimits.maxResultBytes + 1024 * 1024,
@@ -132,6 +135,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     serverInfo: { name: "patchbay-proxy", version: options.version },
     telemetry,
     onWarning: (message) => log.warn(message),
+    clientNetworkTransport: "tcp",
     // Replicas: one request-state key, held calls and list changes shared (see proxy-cluster.ts).
     ...(cluster === undefined ? {} : { modern: await cluster.modernFrontOptions() }),
   });

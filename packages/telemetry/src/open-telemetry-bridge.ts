@@ -106,6 +106,11 @@ export interface OpenTelemetryBridge {
   isActive(): boolean;
   /** Starts a span, or returns `undefined` when no SDK records spans. */
   startSpan(request: SpanRequest): BridgedSpan | undefined;
+  /**
+   * Exports what is buffered and stops, for a bridge that owns its SDK (`startOtlpExporter`'s);
+   * `Telemetry.close` calls it.
+   */
+  shutdown?(): Promise<void>;
 }
 
 /** Options of {@link createOpenTelemetryBridge}. */

@@ -43,7 +43,7 @@ describe("OTLP exporter", () => {
     await receiver.close();
   });
 
-  it("exports spans and duration metrics named by the MCP conventions over http/json", async () => {
+  it("exports spans and duration metrics named by the MCP conventions over http/json on close", async () => {
     const exporter = await startOtlpExporter(
       {
         endpoint: `${receiver.endpoint}/`,
@@ -53,8 +53,10 @@ describe("OTLP exporter", () => {
       },
       { serviceVersion: "1.2.3" },
     );
-    callThroughGateway(createTelemetry({ openTelemetry: exporter.bridge }));
-    await exporter.shutdown();
+    const telemetry = createTelemetry({ openTelemetry: exporter.bridge });
+    callThroughGateway(telemetry);
+    // Closing the telemetry shuts the exporter down: what was buffered is exported.
+    await telemetry.close();
     const traces = await receiver.waitFor((request) => request.path === "/v1/traces");
     await receiver.waitFor((request) => request.path === "/v1/metrics");
     expect(traces.headers["x-api-key"]).toBe("otlp-secret");
@@ -91,8 +93,12 @@ describe("OTLP exporter", () => {
     expect(client?.status).toMatchObject({ code: statusError, message: "unknown city" });
 
     const metrics = receiver.metrics();
-    const serverDuration = metrics.find((metric) => metric.name === "mcp.server.operation.duration");
-    const clientDuration = metrics.find((metric) => metric.name === "mcp.client.operation.duration");
+    const serverDuration = metrics.find(
+      (metric) => metric.name === "mcp.server.operation.duration",
+    );
+    const clientDuration = metrics.find(
+      (metric) => metric.name === "mcp.client.operation.duration",
+    );
     expect(serverDuration?.unit).toBe("s");
     expect(serverDuration?.points).toEqual([
       {

@@ -33,7 +33,10 @@ export interface OtlpExporterOptions {
   readonly load?: (name: OtlpPackage) => Promise<unknown>;
 }
 
-/** A running OTLP export: hand `bridge` to `createTelemetry`, and `shutdown` when stopping. */
+/**
+ * A running OTLP export: hand `bridge` to `createTelemetry`, whose `close` shuts it down (exporting
+ * what is buffered); or call `shutdown` yourself.
+ */
 export interface OtlpExporter {
   /** Spans and MCP duration metrics of every request go through it to the exporters. */
   readonly bridge: OpenTelemetryBridge;
@@ -165,18 +168,22 @@ export async function startOtlpExporter(
       }),
     ],
   });
-  const bridge = createOpenTelemetryBridge({ api: sdk.api, tracerProvider, meterProvider });
   let stopped: Promise<void> | undefined;
+  const shutdown = (): Promise<void> => {
+    stopped ??= Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]).then(
+      () => undefined,
+    );
+    return stopped;
+  };
+  const bridge: OpenTelemetryBridge = {
+    ...createOpenTelemetryBridge({ api: sdk.api, tracerProvider, meterProvider }),
+    shutdown,
+  };
   return {
     bridge,
     async flush() {
       await Promise.all([tracerProvider.forceFlush(), meterProvider.forceFlush()]);
     },
-    shutdown() {
-      stopped ??= Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]).then(
-        () => undefined,
-      );
-      return stopped;
-    },
+    shutdown,
   };
 }

@@ -49,6 +49,8 @@ export interface RouterOptions {
   readonly listWaitMs?: number;
   /** The modern (2026-07-28) front: held-call deadline and limits, caching hints, state key. */
   readonly modern?: ModernFrontOptions;
+  /** `network.transport` of client sessions' spans: `pipe` (stdio) or `tcp` (HTTP, WebSocket). */
+  readonly clientNetworkTransport?: string;
 }
 
 /** Aggregates many backend MCP servers behind one MCP server per client. */
@@ -110,6 +112,7 @@ export function createRouter(options: RouterOptions): Router {
     clock,
     listWaitMs: options.listWaitMs ?? 10_000,
     warn: options.onWarning ?? (() => {}),
+    clientNetworkTransport: options.clientNetworkTransport,
   });
   const startedAt = clock.now();
   const switchboard = new Switchboard<RouterSession>(telemetry);
@@ -119,7 +122,10 @@ export function createRouter(options: RouterOptions): Router {
     clientInfo: serverInfo,
     clock,
     connect: async (backend) =>
-      instrumentTransport(await options.connect(backend), telemetry, { backend: backend.name }),
+      instrumentTransport(await options.connect(backend), telemetry, {
+        backend: backend.name,
+        networkTransport: backend.transport === "stdio" ? "pipe" : "tcp",
+      }),
     wiring: owners.watch(tellingListChanges(switchboard, () => modernFronts)),
   });
   pool.sync(state.config);

@@ -13,6 +13,8 @@ export class RouterState {
   readonly clock: RouterClock;
   /** How long list requests wait for backends still starting. */
   readonly listWaitMs: number;
+  /** `network.transport` of client sessions' spans, when the app said. */
+  readonly clientNetworkTransport: string | undefined;
   /** True once the router is shutting down. */
   closing = false;
   #config: GatewayConfig;
@@ -27,7 +29,9 @@ export class RouterState {
     clock: RouterClock;
     listWaitMs: number;
     warn: (message: string) => void;
+    clientNetworkTransport?: string | undefined;
   }) {
+    this.clientNetworkTransport = init.clientNetworkTransport;
     this.serverInfo = init.serverInfo;
     this.telemetry = init.telemetry;
     this.clock = init.clock;

@@ -110,6 +110,10 @@ export function createRouterSession(
     session: id,
     // Metric labels name only tools the catalogue exposes: made-up names cannot fill the label sets.
     knownTool: (name) => view.exposesTool(name),
+    protocolVersion: () => lifecycle.protocolVersion,
+    ...(state.clientNetworkTransport === undefined
+      ? {}
+      : { networkTransport: state.clientNetworkTransport }),
   });
   const view = new SessionCatalogue(id, profileName, { state, pool: deps.pool, connection });
   const subscriptions = new SessionSubscriptions(id, view, peers);
