@@ -65,6 +65,7 @@ describe("gateway: OTLP export", () => {
       "patchbay.backend": "sample",
       "network.transport": "pipe",
     });
+    expect(leg?.attributes["mcp.protocol.version"]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(receiver.requests[0]?.headers["x-api-key"]).toBe(otlpKey);
   });
 

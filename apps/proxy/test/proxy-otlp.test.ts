@@ -67,6 +67,7 @@ describe("proxy: OTLP export", () => {
       "patchbay.backend": "sample",
       "gen_ai.tool.name": "add",
     });
+    expect(leg?.attributes["mcp.protocol.version"]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(receiver.requests[0]?.headers.authorization).toBe(`Bearer ${otlpKey}`);
   });
 

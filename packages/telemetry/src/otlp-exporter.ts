@@ -111,16 +111,16 @@ async function loadSdk(
   load: (name: OtlpPackage) => Promise<unknown>,
 ): Promise<SdkModules> {
   const names = otlpPackages(protocol);
-  const loaded: unknown[] = [];
-  for (const name of names) {
-    try {
-      loaded.push(await load(name));
-    } catch (error) {
-      throw new OtlpPackagesMissingError(
-        `telemetry.otlp is configured but ${name} cannot be loaded (${firstLine(error)}); install ${names.join(" ")}`,
-      );
-    }
+  // Loaded side by side: the SDK's modules take a while to parse.
+  const settled = await Promise.allSettled(names.map((name) => load(name)));
+  const failed = settled.findIndex((outcome) => outcome.status === "rejected");
+  if (failed >= 0) {
+    const reason = (settled[failed] as PromiseRejectedResult).reason;
+    throw new OtlpPackagesMissingError(
+      `telemetry.otlp is configured but ${names[failed]} cannot be loaded (${firstLine(reason)}); install ${names.join(" ")}`,
+    );
   }
+  const loaded = settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value);
   const [api, resources, traceBase, metrics, traceExporter, metricExporter] = loaded;
   return { api, resources, traceBase, metrics, traceExporter, metricExporter } as SdkModules;
 }
