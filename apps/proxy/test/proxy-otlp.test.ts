@@ -11,6 +11,7 @@ describe("proxy: OTLP export", () => {
   let receiver: OtlpReceiver;
   let status = "";
   let logs = "";
+  let httpSessionId: string | undefined;
 
   // One proxy: a tool call and gateway_status over Streamable HTTP, then a graceful stop flushes.
   beforeAll(async () => {
@@ -27,6 +28,7 @@ describe("proxy: OTLP export", () => {
     });
     try {
       const connected = await connectSdk(proxy.url);
+      httpSessionId = connected.transport.sessionId;
       await connected.client.callTool({ name: "sample__add", arguments: { a: 1, b: 2 } });
       status = JSON.stringify(
         await connected.client.callTool({ name: "gateway_status", arguments: {} }),
@@ -56,7 +58,9 @@ describe("proxy: OTLP export", () => {
       "gen_ai.operation.name": "execute_tool",
       "network.transport": "tcp",
     });
-    expect(server?.attributes["mcp.session.id"]).toEqual(expect.any(String));
+    // The HTTP session (Mcp-Session-Id), as the client and every replica know it.
+    expect(httpSessionId).toEqual(expect.any(String));
+    expect(server?.attributes["mcp.session.id"]).toBe(httpSessionId);
     expect(server?.attributes["mcp.protocol.version"]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     const leg = spans.find(
       (span) => span.kind === spanKindClient && span.name === "tools/call add",

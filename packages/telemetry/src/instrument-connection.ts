@@ -39,6 +39,8 @@ export interface InstrumentConnectionOptions {
   readonly protocolVersion?: () => string | undefined;
   /** `network.transport` of its spans: `pipe` for stdio, `tcp` for HTTP and WebSocket. */
   readonly networkTransport?: string;
+  /** `mcp.session.id` of its spans: the transport's session (`Mcp-Session-Id`); default `session`. */
+  readonly mcpSessionId?: string;
 }
 
 type AnyHandler = (params: unknown, context: RequestContext) => unknown;

@@ -18,6 +18,7 @@ function callThroughGateway(telemetry: ReturnType<typeof createTelemetry>): void
     params: { name: "github__get_weather" },
     id: 7,
     session: "session-1",
+    mcpSessionId: "d2f1c9b0e4a5",
     protocolVersion: () => "2025-11-25",
     networkTransport: "pipe",
   });
@@ -71,7 +72,7 @@ describe("OTLP exporter", () => {
       "mcp.method.name": "tools/call",
       "gen_ai.tool.name": "github__get_weather",
       "gen_ai.operation.name": "execute_tool",
-      "mcp.session.id": "session-1",
+      "mcp.session.id": "d2f1c9b0e4a5",
       "mcp.protocol.version": "2025-11-25",
       "jsonrpc.request.id": "7",
       "jsonrpc.protocol.version": "2.0",

@@ -39,6 +39,8 @@ export interface RequestStart {
   readonly protocolVersion?: () => string | undefined;
   /** `network.transport` of spans: `pipe` for stdio, `tcp` for HTTP and WebSocket. */
   readonly networkTransport?: string;
+  /** `mcp.session.id` of spans: the transport's session (`Mcp-Session-Id`); default `session`. */
+  readonly mcpSessionId?: string;
 }
 
 /** The `tool` label of a `tools/call` whose name `knownTool` does not know. */
@@ -47,10 +49,11 @@ export const UNKNOWN_TOOL_LABEL = "__unknown__";
 /** Copies the fields only spans read (protocol version, network transport) into a request's start. */
 export function addSpanFields(
   start: { -readonly [K in keyof RequestStart]: RequestStart[K] },
-  fields: Pick<RequestStart, "protocolVersion" | "networkTransport">,
+  fields: Pick<RequestStart, "protocolVersion" | "networkTransport" | "mcpSessionId">,
 ): void {
   if (fields.protocolVersion !== undefined) start.protocolVersion = fields.protocolVersion;
   if (fields.networkTransport !== undefined) start.networkTransport = fields.networkTransport;
+  if (fields.mcpSessionId !== undefined) start.mcpSessionId = fields.mcpSessionId;
 }
 
 /** How a request ended. */
@@ -192,7 +195,8 @@ function mcpSpanShape(
     if (uri !== undefined) attributes["mcp.resource.uri"] = telemetry.redact(uri);
   }
   if (start.id !== undefined) attributes["jsonrpc.request.id"] = String(start.id);
-  if (start.session !== undefined) attributes["mcp.session.id"] = start.session;
+  const sessionId = start.mcpSessionId ?? start.session;
+  if (sessionId !== undefined) attributes["mcp.session.id"] = sessionId;
   const protocolVersion = start.protocolVersion?.();
   if (protocolVersion !== undefined) attributes["mcp.protocol.version"] = protocolVersion;
   if (start.networkTransport !== undefined)

@@ -73,7 +73,12 @@ export interface Router {
    */
   serve(
     transport: Transport,
-    options?: { readonly profile?: string; readonly viewer?: SessionViewer },
+    options?: {
+      readonly profile?: string;
+      readonly viewer?: SessionViewer;
+      /** The transport's session id (`Mcp-Session-Id`): spans' `mcp.session.id` (default the router's). */
+      readonly mcpSessionId?: string;
+    },
   ): Promise<RouterSession>;
   /**
    * The modern (2026-07-28) request path of a profile (default: all backends), for a transport
@@ -204,7 +209,7 @@ export function createRouter(options: RouterOptions): Router {
       transport.onClose(() => {
         fronts.release(caller).catch(() => {});
       });
-      return await opener.open(split, profile, false, viewer);
+      return await opener.open(split, profile, false, viewer, serveOptions.mcpSessionId);
     },
     modern(modernOptions = {}) {
       checkProfile(modernOptions.profile);

@@ -102,6 +102,7 @@ export function createRouterSession(
   deps: SessionDependencies,
   profileName: string | undefined,
   viewer: SessionViewer,
+  mcpSessionId?: string,
 ): RouterSession {
   const { state, peers } = deps;
   const base = createConnection(transport, { ...createMcpConnectionHooks(), defaultTimeoutMs: 0 });
@@ -114,6 +115,7 @@ export function createRouterSession(
     ...(state.clientNetworkTransport === undefined
       ? {}
       : { networkTransport: state.clientNetworkTransport }),
+    ...(mcpSessionId === undefined ? {} : { mcpSessionId }),
   });
   const view = new SessionCatalogue(id, profileName, { state, pool: deps.pool, connection });
   const subscriptions = new SessionSubscriptions(id, view, peers);
