@@ -8,6 +8,7 @@ import {
   type GatewayConfig,
   GatewayConfigError,
   type Router,
+  type TelemetryConfig,
 } from "@patchbay/router";
 import { loadConfigFile, openAuditLog, watchConfigFile } from "@patchbay/router/config-file";
 import {
@@ -16,7 +17,9 @@ import {
   createTelemetry,
   type EventSink,
   loadOpenTelemetryBridge,
+  type OpenTelemetryBridge,
   type Redact,
+  startOtlpExporter,
 } from "@patchbay/telemetry";
 import { createStdioServerTransport } from "@patchbay/transport-stdio";
 import { createRedactingLogger, type Logger } from "./logger.js";
@@ -55,6 +58,25 @@ function throwMasked(error: unknown, redact: Redact): never {
   throw error;
 }
 
+/**
+ * Where spans go: an OTLP exporter when `telemetry.otlp` is set (flushed when the telemetry closes),
+ * a globally registered SDK when `openTelemetry` is true and one is installed, else nowhere (nothing
+ * is loaded).
+ */
+async function openTelemetryOf(
+  config: TelemetryConfig,
+  version: string,
+): Promise<OpenTelemetryBridge | undefined> {
+  if (config.otlp !== undefined) {
+    const exporter = await startOtlpExporter(config.otlp, {
+      defaultServiceName: "patchbay-gateway",
+      serviceVersion: version,
+    });
+    return exporter.bridge;
+  }
+  return config.openTelemetry ? await loadOpenTelemetryBridge() : undefined;
+}
+
 /** Reads the config, starts the backends and serves one client over stdio. */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const environment = options.environment ?? process.env;
@@ -75,12 +97,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       }),
     );
   }
+  const openTelemetry = await openTelemetryOf(config.telemetry, options.version);
   const telemetry = createTelemetry({
     source: "gateway",
     ...(config.telemetry.bufferSize === undefined ? {} : { capacity: config.telemetry.bufferSize }),
     sinks,
-    // Spans go to OpenTelemetry only when asked and an SDK is installed; otherwise nothing is loaded.
-    ...(config.telemetry.openTelemetry ? { openTelemetry: await loadOpenTelemetryBridge() } : {}),
+    ...(openTelemetry === undefined ? {} : { openTelemetry }),
     onSinkError: (error) => logger.warn(`event sink failed: ${String(error)}`),
   });
   telemetry.addSecrets(collectConfigSecrets(config));
@@ -103,6 +125,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     onWarning: (message) => logger.warn(message),
     startBackends: "with-first-client",
     ...(audit === undefined ? {} : { audit }),
+    clientNetworkTransport: "pipe",
   });
   // Backends start when the client has sent initialize, so they are initialized with its protocol
   // version and capabilities; conflictPolicy "error" starts them first, to refuse before serving.

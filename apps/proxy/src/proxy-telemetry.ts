@@ -6,20 +6,42 @@ import {
   type EventSink,
   EventTypes,
   loadOpenTelemetryBridge,
+  type OpenTelemetryBridge,
+  startOtlpExporter,
   type Telemetry,
 } from "@patchbay/telemetry";
 import type { ProxyLog } from "./proxy-log.js";
 
 /**
+ * Where spans go: an OTLP exporter when `otlp` is set (flushed when the telemetry closes), a
+ * globally registered SDK when `openTelemetry` is true and one is installed, else nowhere (nothing
+ * is loaded).
+ */
+async function openTelemetryOf(
+  config: TelemetryConfig,
+  version: string | undefined,
+): Promise<OpenTelemetryBridge | undefined> {
+  if (config.otlp !== undefined) {
+    const exporter = await startOtlpExporter(config.otlp, {
+      defaultServiceName: "patchbay-proxy",
+      ...(version === undefined ? {} : { serviceVersion: version }),
+    });
+    return exporter.bridge;
+  }
+  return config.openTelemetry ? await loadOpenTelemetryBridge() : undefined;
+}
+
+/**
  * The telemetry hub of the proxy, from the config's `telemetry` block: the in-memory event ring
  * (`bufferSize`), a rotated JSON Lines file (`eventsFile`, relative to the config file), spans to
- * OpenTelemetry when asked and an SDK is installed, and `extraSinks` (the dashboard's live feed).
+ * OpenTelemetry (see {@link openTelemetryOf}), and `extraSinks` (the dashboard's live feed).
  */
 export async function createProxyTelemetry(
   config: TelemetryConfig,
   configPath: string | undefined,
   log: ProxyLog,
   extraSinks: readonly EventSink[] = [],
+  version?: string,
 ): Promise<Telemetry> {
   const sinks: EventSink[] = [...extraSinks];
   if (config.eventsFile !== undefined) {
@@ -31,11 +53,12 @@ export async function createProxyTelemetry(
       }),
     );
   }
+  const openTelemetry = await openTelemetryOf(config, version);
   return createTelemetry({
     source: "proxy",
     ...(config.bufferSize === undefined ? {} : { capacity: config.bufferSize }),
     sinks,
-    ...(config.openTelemetry ? { openTelemetry: await loadOpenTelemetryBridge() } : {}),
+    ...(openTelemetry === undefined ? {} : { openTelemetry }),
     onSinkError: (error) => log.warn(`event sink failed: ${String(error)}`),
   });
 }

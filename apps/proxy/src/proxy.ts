@@ -118,10 +118,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         );
   const feed = createCallFeed();
   // Backends running, down (why, and their last stderr lines), restarting or given up: logged.
-  const telemetry = await createProxyTelemetry(routerConfig.telemetry, options.configPath, log, [
-    callFeedSink(feed.sink),
-    createBackendLogSink(log),
-  ]);
+  const telemetry = await createProxyTelemetry(
+    routerConfig.telemetry,
+    options.configPath,
+    log,
+    [callFeedSink(feed.sink), createBackendLogSink(log)],
+    options.version,
+  );
   const audit = openProxyAudit(parsed.config.audit, options.configPath, telemetry, log);
   // Lines up to a result of limits.maxResultBytes and its envelope, unless a backend says otherwise.
   const connect = createBackendTransportFactory({
@@ -140,6 +143,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     telemetry,
     onWarning: (message) => log.warn(message),
     ...(audit === undefined ? {} : { audit }),
+    clientNetworkTransport: "tcp",
     // Replicas: one request-state key, held calls and list changes shared (see proxy-cluster.ts).
     ...(cluster === undefined ? {} : { modern: await cluster.modernFrontOptions() }),
   });

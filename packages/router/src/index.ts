@@ -53,6 +53,7 @@ export {
   DEFAULT_MAX_TIMEOUT_MS,
   DEFAULT_TIMEOUT_MS,
   type GatewayConfig,
+  type OtlpConfig,
   type ProfileConfig,
   type RemoteBackendConfig,
   type StdioBackendConfig,
@@ -64,6 +65,7 @@ export {
   BackendConfigSchema,
   type GatewayConfigFile,
   GatewayConfigFileSchema,
+  OtlpConfigSchema,
   ProfileConfigSchema,
   RestartConfigSchema,
   TelemetryConfigSchema,
@@ -104,6 +106,7 @@ export {
   redactArgs,
   redactBackendConfig,
   redactGatewayConfig,
+  redactTelemetryConfig,
   redactUrl,
 } from "./config/redact-config.js";
 export { suggestKey } from "./config/suggest-key.js";

@@ -79,12 +79,25 @@ export {
   type OpenTelemetryApi,
   type OpenTelemetryBridge,
   type OpenTelemetryBridgeOptions,
+  type OpenTelemetryHistogram,
+  type OpenTelemetryMeterProvider,
   type OpenTelemetrySpan,
   type OpenTelemetrySpanContext,
   type OpenTelemetryTracer,
   type OpenTelemetryTracerProvider,
+  type SpanOutcome,
   type SpanRequest,
 } from "./open-telemetry-bridge.js";
+export {
+  type OtlpExporter,
+  type OtlpExporterConfig,
+  type OtlpExporterOptions,
+  type OtlpPackage,
+  OtlpPackagesMissingError,
+  type OtlpProtocol,
+  otlpPackages,
+  startOtlpExporter,
+} from "./otlp-exporter.js";
 export {
   escapeHelp,
   escapeLabelValue,

@@ -7,8 +7,10 @@ import type {
   RequestHandler,
   RequestOptions,
 } from "@patchbay/jsonrpc-core";
+import { NOOP_OPEN_TELEMETRY_BRIDGE } from "./open-telemetry-bridge.js";
 import { requestSiteOf } from "./request-series.js";
 import {
+  addSpanFields,
   type RequestEnd,
   type RequestStart,
   type RequestTracker,
@@ -33,6 +35,12 @@ export interface InstrumentConnectionOptions {
    * its catalogue exposes); others count under `__unknown__`. Default: every name.
    */
   readonly knownTool?: (name: string) => boolean;
+  /** The MCP revision agreed on the connection, for spans (`mcp.protocol.version`). */
+  readonly protocolVersion?: () => string | undefined;
+  /** `network.transport` of its spans: `pipe` for stdio, `tcp` for HTTP and WebSocket. */
+  readonly networkTransport?: string;
+  /** `mcp.session.id` of its spans: the transport's session (`Mcp-Session-Id`); default `session`. */
+  readonly mcpSessionId?: string;
 }
 
 type AnyHandler = (params: unknown, context: RequestContext) => unknown;
@@ -134,6 +142,8 @@ export function instrumentConnection(
   };
   let instrumented: Connection;
 
+  // What only spans read: handed to each request's start only when spans may be recorded.
+  const spanFields = telemetry.openTelemetry === NOOP_OPEN_TELEMETRY_BRIDGE ? undefined : options;
   const incomingSite = requestSiteOf(telemetry.metrics, "incoming", options.backend);
   const outgoingSite = requestSiteOf(telemetry.metrics, "outgoing", options.backend);
   const wrapHandler =
@@ -149,6 +159,7 @@ export function instrumentConnection(
       if (options.source !== undefined) start.source = options.source;
       if (options.session !== undefined) start.session = options.session;
       if (options.knownTool !== undefined) start.knownTool = options.knownTool;
+      if (spanFields !== undefined) addSpanFields(start, spanFields);
       const tracker = startTracking(telemetry, start, incomingSite);
       // The context with the instrumented connection (see `withConnection`, inlined: per request).
       const wrappedContext: TracedContext =
@@ -168,16 +179,14 @@ export function instrumentConnection(
 
   const overrides = {
     request(method: MethodArgument, params?: unknown, requestOptions?: RequestOptions) {
-      const tracker = startTracking(
-        telemetry,
-        {
-          direction: "outgoing",
-          method: typeof method === "string" ? method : method.method,
-          params,
-          ...labels,
-        },
-        outgoingSite,
-      );
+      const start: { -readonly [K in keyof RequestStart]: RequestStart[K] } = {
+        direction: "outgoing",
+        method: typeof method === "string" ? method : method.method,
+        params,
+        ...labels,
+      };
+      if (spanFields !== undefined) addSpanFields(start, spanFields);
+      const tracker = startTracking(telemetry, start, outgoingSite);
       let sent = params;
       if (propagate && !Array.isArray(params)) {
         sent =

@@ -12,6 +12,8 @@ import {
 import { copyRecord } from "./copy-record.js";
 import { EventTypes } from "./event-types.js";
 import type { BoundCounter } from "./metric-registry.js";
+import { NegotiatedVersion } from "./negotiated-version.js";
+import { NOOP_OPEN_TELEMETRY_BRIDGE } from "./open-telemetry-bridge.js";
 import { createRequestBooks, PendingRequests } from "./request-books.js";
 import { outcomeOfError } from "./response-outcome.js";
 import type { Telemetry } from "./telemetry.js";
@@ -30,6 +32,13 @@ export interface InstrumentTransportOptions {
   readonly propagate?: boolean;
   /** Requests tracked at once per direction; past it new ones go untimed (default 10000). */
   readonly maxPending?: number;
+  /**
+   * The MCP revision agreed with the peer, for spans (`mcp.protocol.version`); default: the one the
+   * peer answered to an `initialize` sent on this transport.
+   */
+  readonly protocolVersion?: () => string | undefined;
+  /** `network.transport` of its spans: `pipe` for stdio, `tcp` for HTTP and WebSocket. */
+  readonly networkTransport?: string;
 }
 
 /** The ids of the requests one send started tracking (no array unless a batch started several). */
@@ -71,7 +80,17 @@ export function instrumentTransport(
     ...(options.source === undefined ? {} : { source: options.source }),
   };
 
-  const { start, cancel, finish } = createRequestBooks(telemetry, context, maxPending);
+  // What only spans read: handed to each request's start only when spans may be recorded.
+  // Without a `protocolVersion` given, the revision is read from the `initialize` this side sends.
+  const spansOn = telemetry.openTelemetry !== NOOP_OPEN_TELEMETRY_BRIDGE;
+  const negotiated =
+    spansOn && options.protocolVersion === undefined ? new NegotiatedVersion() : undefined;
+  const spanFields = !spansOn
+    ? undefined
+    : negotiated === undefined
+      ? options
+      : { ...options, protocolVersion: negotiated.read };
+  const { start, cancel, finish } = createRequestBooks(telemetry, context, maxPending, spanFields);
 
   const incomingLabels = { direction: "incoming", backend: options.backend };
   const outgoingLabels = { direction: "outgoing", backend: options.backend };
@@ -86,8 +105,10 @@ export function instrumentTransport(
 
   const observeMessage = (message: JSONRPCMessage): void => {
     if (isJSONRPCRequest(message)) start(incomingRequests, "incoming", message);
-    else if (isJSONRPCResponse(message)) finish(outgoingRequests, message);
-    else {
+    else if (isJSONRPCResponse(message)) {
+      negotiated?.received(message);
+      finish(outgoingRequests, message);
+    } else {
       countNotification(incomingLabels, message);
       cancel(incomingRequests, message);
     }
@@ -109,6 +130,7 @@ export function instrumentTransport(
       }
       return message;
     }
+    negotiated?.sent(message);
     const tracker = start(outgoingRequests, "outgoing", message);
     if (tracker !== undefined) started.add(message.id);
     if (tracker === undefined || !propagate || Array.isArray(message.params)) return message;

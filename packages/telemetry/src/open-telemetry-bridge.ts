@@ -35,6 +35,28 @@ export interface OpenTelemetryTracerProvider {
   getTracer(name: string, version?: string): OpenTelemetryTracer;
 }
 
+/** The slice of an OpenTelemetry `Histogram` the bridge uses. */
+export interface OpenTelemetryHistogram {
+  record(value: number, attributes?: Record<string, string | number | boolean>): void;
+}
+
+/** The slice of an OpenTelemetry `MeterProvider` the bridge uses. */
+export interface OpenTelemetryMeterProvider {
+  getMeter(
+    name: string,
+    version?: string,
+  ): {
+    createHistogram(
+      name: string,
+      options?: {
+        description?: string;
+        unit?: string;
+        advice?: { explicitBucketBoundaries?: number[] };
+      },
+    ): OpenTelemetryHistogram;
+  };
+}
+
 /** The slice of the `@opentelemetry/api` module the bridge uses. */
 export interface OpenTelemetryApi {
   readonly trace: {
@@ -57,12 +79,25 @@ export interface SpanRequest {
   readonly attributes: Readonly<Record<string, string | number | boolean>>;
 }
 
+/** How a request ended, as the MCP conventions record it on its span and duration metric. */
+export interface SpanOutcome {
+  /** `error.type`: the JSON-RPC error code, `tool_error`, `timeout`, … (absent on success). */
+  readonly errorType?: string;
+  /** `rpc.response.status_code`: the JSON-RPC error code of the response, when it had one. */
+  readonly statusCode?: string;
+  /** The request's duration, recorded in `mcp.server.operation.duration` or `mcp.client.…`. */
+  readonly durationSeconds?: number;
+}
+
 /** An OpenTelemetry span in progress. */
 export interface BridgedSpan {
   /** The span's own context: its span id is what the next hop sees as parent. */
   readonly context: TraceContext;
-  /** Ends the span, with an error status when `error` is given. */
-  end(error?: string): void;
+  /**
+   * Ends the span, with an error status when `error` is given; `outcome` adds the error attributes
+   * and records the duration metric when the bridge has a meter.
+   */
+  end(error?: string, outcome?: SpanOutcome): void;
 }
 
 /** Emits one OpenTelemetry span per request when an SDK is there; costs one check when none is. */
@@ -71,6 +106,11 @@ export interface OpenTelemetryBridge {
   isActive(): boolean;
   /** Starts a span, or returns `undefined` when no SDK records spans. */
   startSpan(request: SpanRequest): BridgedSpan | undefined;
+  /**
+   * Exports what is buffered and stops, for a bridge that owns its SDK (`startOtlpExporter`'s);
+   * `Telemetry.close` calls it.
+   */
+  shutdown?(): Promise<void>;
 }
 
 /** Options of {@link createOpenTelemetryBridge}. */
@@ -81,6 +121,11 @@ export interface OpenTelemetryBridgeOptions {
   readonly tracerProvider?: OpenTelemetryTracerProvider;
   /** Tracer name (default `@patchbay/telemetry`). */
   readonly tracerName?: string;
+  /**
+   * Where `mcp.server.operation.duration` and `mcp.client.operation.duration` go (default: no
+   * metrics). Given only with `tracerProvider`.
+   */
+  readonly meterProvider?: OpenTelemetryMeterProvider;
 }
 
 /** A bridge that never emits a span. */
@@ -112,6 +157,10 @@ export function createOpenTelemetryBridge(
   const { api } = options;
   const tracerName = options.tracerName ?? "@patchbay/telemetry";
   let tracer = options.tracerProvider?.getTracer(tracerName);
+  const durations =
+    options.meterProvider === undefined
+      ? undefined
+      : createOperationDurations(options.meterProvider, tracerName);
 
   const resolveTracer = (): OpenTelemetryTracer | undefined => {
     const provider = api.trace.getTracerProvider();
@@ -145,6 +194,9 @@ export function createOpenTelemetryBridge(
         { kind: spanKind[request.kind], attributes: { ...request.attributes } },
         parentContext,
       );
+      const metricAttributes =
+        durations === undefined ? undefined : operationAttributes(request.attributes);
+      const histogram = durations?.[request.kind];
       const spanContext = span.spanContext();
       const context: TraceContext = {
         traceId: spanContext.traceId,
@@ -154,13 +206,71 @@ export function createOpenTelemetryBridge(
       };
       return {
         context,
-        end(error) {
+        end(error, outcome) {
+          if (outcome?.errorType !== undefined) {
+            span.setAttribute("error.type", outcome.errorType);
+            if (metricAttributes !== undefined) metricAttributes["error.type"] = outcome.errorType;
+          }
+          if (outcome?.statusCode !== undefined) {
+            span.setAttribute("rpc.response.status_code", outcome.statusCode);
+            if (metricAttributes !== undefined)
+              metricAttributes["rpc.response.status_code"] = outcome.statusCode;
+          }
           if (error !== undefined) span.setStatus({ code: statusError, message: error });
           span.end();
+          if (histogram !== undefined && outcome?.durationSeconds !== undefined)
+            histogram.record(outcome.durationSeconds, metricAttributes);
         },
       };
     },
   };
+}
+
+/** Bucket boundaries the MCP conventions advise for the operation durations, in seconds. */
+const durationBuckets = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
+
+/** The MCP conventions' duration histograms, by span kind (server: answered; client: sent). */
+function createOperationDurations(
+  provider: OpenTelemetryMeterProvider,
+  meterName: string,
+): Record<SpanRequest["kind"], OpenTelemetryHistogram> {
+  const meter = provider.getMeter(meterName);
+  const advice = { explicitBucketBoundaries: durationBuckets };
+  return {
+    server: meter.createHistogram("mcp.server.operation.duration", {
+      description:
+        "MCP request or notification duration as observed on the receiver, until the result is sent.",
+      unit: "s",
+      advice,
+    }),
+    client: meter.createHistogram("mcp.client.operation.duration", {
+      description: "MCP request duration as observed on the sender, until the response arrives.",
+      unit: "s",
+      advice,
+    }),
+  };
+}
+
+/** Span attributes the duration metrics carry too (not the per-request ones: ids, sessions). */
+const metricAttributeNames = [
+  "mcp.method.name",
+  "gen_ai.tool.name",
+  "gen_ai.prompt.name",
+  "gen_ai.operation.name",
+  "mcp.protocol.version",
+  "jsonrpc.protocol.version",
+  "network.transport",
+] as const;
+
+function operationAttributes(
+  attributes: Readonly<Record<string, string | number | boolean>>,
+): Record<string, string | number | boolean> {
+  const chosen: Record<string, string | number | boolean> = {};
+  for (const name of metricAttributeNames) {
+    const value = attributes[name];
+    if (value !== undefined) chosen[name] = value;
+  }
+  return chosen;
 }
 
 /**

@@ -7,7 +7,12 @@ import {
   type JSONRPCRequest,
 } from "@patchbay/jsonrpc-core";
 import { requestSiteOf } from "./request-series.js";
-import { type RequestStart, type RequestTracker, startTracking } from "./request-tracker.js";
+import {
+  addSpanFields,
+  type RequestStart,
+  type RequestTracker,
+  startTracking,
+} from "./request-tracker.js";
 import { outcomeOfResult } from "./response-outcome.js";
 import type { Telemetry } from "./telemetry.js";
 
@@ -73,6 +78,7 @@ export function createRequestBooks(
   telemetry: Telemetry,
   context: { readonly backend?: string; readonly source?: string },
   maxPending: number,
+  spanFields?: Pick<RequestStart, "protocolVersion" | "networkTransport">,
 ): RequestBooks {
   const sites = {
     incoming: requestSiteOf(telemetry.metrics, "incoming", context.backend),
@@ -89,6 +95,7 @@ export function createRequestBooks(
       };
       if (context.backend !== undefined) start.backend = context.backend;
       if (context.source !== undefined) start.source = context.source;
+      if (spanFields !== undefined) addSpanFields(start, spanFields);
       const tracker = startTracking(telemetry, start, sites[direction]);
       pending.set(request.id, tracker);
       return tracker;

@@ -32,10 +32,29 @@ export interface RequestStart {
    * {@link UNKNOWN_TOOL_LABEL}, so made-up names cannot fill the label sets. Default: every name.
    */
   readonly knownTool?: (name: string) => boolean;
+  /**
+   * The MCP revision the connection agreed on, read when a span starts (`mcp.protocol.version`);
+   * set only when spans are recorded.
+   */
+  readonly protocolVersion?: () => string | undefined;
+  /** `network.transport` of spans: `pipe` for stdio, `tcp` for HTTP and WebSocket. */
+  readonly networkTransport?: string;
+  /** `mcp.session.id` of spans: the transport's session (`Mcp-Session-Id`); default `session`. */
+  readonly mcpSessionId?: string;
 }
 
 /** The `tool` label of a `tools/call` whose name `knownTool` does not know. */
 export const UNKNOWN_TOOL_LABEL = "__unknown__";
+
+/** Copies the fields only spans read (protocol version, network transport) into a request's start. */
+export function addSpanFields(
+  start: { -readonly [K in keyof RequestStart]: RequestStart[K] },
+  fields: Pick<RequestStart, "protocolVersion" | "networkTransport" | "mcpSessionId">,
+): void {
+  if (fields.protocolVersion !== undefined) start.protocolVersion = fields.protocolVersion;
+  if (fields.networkTransport !== undefined) start.networkTransport = fields.networkTransport;
+  if (fields.mcpSessionId !== undefined) start.mcpSessionId = fields.mcpSessionId;
+}
 
 /** How a request ended. */
 export interface RequestEnd {
@@ -133,6 +152,59 @@ export function startTracking(
 /** Where a call's trace keeps its tracker (not enumerable: spreads and JSON leave it out). */
 const callKey = Symbol("patchbay.call");
 
+/** MCP's method for a prompt: its `params.name` becomes `gen_ai.prompt.name`. */
+const promptGetMethod = "prompts/get";
+/** MCP's methods naming a resource: their `params.uri` becomes `mcp.resource.uri`. */
+const resourceMethods = new Set(["resources/read", "resources/subscribe", "resources/unsubscribe"]);
+
+/** A string param of a request (`name`, `uri`), bounded, or `undefined`. */
+function stringParam(telemetry: Telemetry, params: unknown, key: string): string | undefined {
+  if (params === null || typeof params !== "object") return undefined;
+  const value = (params as Record<string, unknown>)[key];
+  if (typeof value !== "string") return undefined;
+  return value.length <= MAX_EVENT_FIELD_LENGTH ? value : bounded(telemetry, value);
+}
+
+/**
+ * The attributes the OpenTelemetry MCP semantic conventions give a request's span (redacted), and
+ * the span name `{mcp.method.name} {target}`, target being the tool or prompt name when there is one.
+ */
+function mcpSpanShape(
+  telemetry: Telemetry,
+  start: RequestStart,
+  method: string,
+  tool: string | undefined,
+): { name: string; attributes: Record<string, string | number | boolean> } {
+  const attributes: Record<string, string | number | boolean> = {
+    "mcp.method.name": method,
+    "jsonrpc.protocol.version": "2.0",
+  };
+  let target: string | undefined;
+  if (tool !== undefined) {
+    target = telemetry.redact(tool);
+    attributes["gen_ai.tool.name"] = target;
+    attributes["gen_ai.operation.name"] = "execute_tool";
+  } else if (method === promptGetMethod) {
+    const prompt = stringParam(telemetry, start.params, "name");
+    if (prompt !== undefined) {
+      target = telemetry.redact(prompt);
+      attributes["gen_ai.prompt.name"] = target;
+    }
+  } else if (resourceMethods.has(method)) {
+    const uri = stringParam(telemetry, start.params, "uri");
+    if (uri !== undefined) attributes["mcp.resource.uri"] = telemetry.redact(uri);
+  }
+  if (start.id !== undefined) attributes["jsonrpc.request.id"] = String(start.id);
+  const sessionId = start.mcpSessionId ?? start.session;
+  if (sessionId !== undefined) attributes["mcp.session.id"] = sessionId;
+  const protocolVersion = start.protocolVersion?.();
+  if (protocolVersion !== undefined) attributes["mcp.protocol.version"] = protocolVersion;
+  if (start.networkTransport !== undefined)
+    attributes["network.transport"] = start.networkTransport;
+  if (start.backend !== undefined) attributes["patchbay.backend"] = start.backend;
+  return { name: target === undefined ? method : `${method} ${target}`, attributes };
+}
+
 /**
  * The request's OpenTelemetry span, when an SDK listens (the no-op path allocates nothing; callers
  * skip the call for the no-op bridge, which never listens).
@@ -146,17 +218,27 @@ function spanOf(
 ): BridgedSpan | undefined {
   const bridge = telemetry.openTelemetry;
   if (!bridge.isActive()) return undefined;
-  const { backend } = start;
+  const { name, attributes } = mcpSpanShape(telemetry, start, method, tool);
   return bridge.startSpan({
-    name: tool === undefined ? method : `${method} ${telemetry.redact(tool)}`,
+    name,
     kind: start.direction === "incoming" ? "server" : "client",
     parent,
-    attributes: {
-      "rpc.system": "jsonrpc",
-      "rpc.method": method,
-      ...(backend === undefined ? {} : { "patchbay.backend": backend }),
-      ...(tool === undefined ? {} : { "patchbay.tool": telemetry.redact(tool) }),
-    },
+    attributes,
+  });
+}
+
+/** Ends a request's span: error status and attributes as the MCP conventions say, and its duration. */
+function endSpan(span: BridgedSpan, result: RequestEnd, durationMs: number): void {
+  const { error } = result;
+  if (error === undefined) {
+    span.end(undefined, { durationSeconds: durationMs / 1000 });
+    return;
+  }
+  const wireCode = typeof error.code === "number" ? String(error.code) : undefined;
+  span.end(error.message, {
+    errorType: wireCode ?? result.outcome,
+    ...(wireCode === undefined ? {} : { statusCode: wireCode }),
+    durationSeconds: durationMs / 1000,
   });
 }
 
@@ -206,7 +288,7 @@ class ForwardedLeg implements RequestTracker {
     this.outcome = result.outcome;
     this.durationMs = durationMs;
     this.#site.end(this.#method, this.#tool, result.outcome, durationMs / 1000);
-    this.#span?.end(result.error === undefined ? undefined : result.error.message);
+    if (this.#span !== undefined) endSpan(this.#span, result, durationMs);
     this.#span = undefined;
   }
 }
@@ -377,7 +459,7 @@ class Tracker implements RequestTracker {
     this.#closingType = closing;
     if (telemetry.recordLazily !== undefined) telemetry.recordLazily(closing, describeEnd, this);
     else recordWithout(telemetry, describeEnd, this);
-    this.#span?.end(result.error === undefined ? undefined : result.error.message);
+    if (this.#span !== undefined) endSpan(this.#span, result, durationMs);
     // The stored events keep the tracker until the ring evicts them: the span and the catalogue
     // check (which holds its session's catalogue) are done with.
     this.#span = undefined;

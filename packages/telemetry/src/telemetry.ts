@@ -94,8 +94,9 @@ export interface Telemetry {
    */
   flush(timeoutMs?: number): Promise<number>;
   /**
-   * Flushes and closes every sink, giving up on a sink after `timeoutMs` (default 5000); later events
-   * still reach the memory store only.
+   * Flushes and closes every sink, giving up on a sink after `timeoutMs` (default 5000), and shuts
+   * down an OpenTelemetry bridge that owns its SDK (an OTLP exporter: its last export is sent);
+   * later events still reach the memory store only.
    */
   close(timeoutMs?: number): Promise<void>;
 }
@@ -266,7 +267,10 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
       return unwritten.reduce((total, count) => total + count, 0);
     },
     async close(timeoutMs) {
-      await Promise.all(queues.map((queue) => queue.close(timeoutMs)));
+      await Promise.all([
+        ...queues.map((queue) => queue.close(timeoutMs)),
+        options.openTelemetry?.shutdown?.(),
+      ]);
     },
   };
 }

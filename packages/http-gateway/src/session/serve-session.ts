@@ -77,7 +77,12 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
       });
       const served = client.wrap === undefined ? front : client.wrap(front);
       const viewer = viewerOf(owner);
-      await options.router.serve(served, profile === undefined ? { viewer } : { profile, viewer });
+      await options.router.serve(served, {
+        viewer,
+        ...(profile === undefined ? {} : { profile }),
+        // Spans name the HTTP session, the id a client and every replica know it by.
+        ...(sessionId === undefined ? {} : { mcpSessionId: sessionId }),
+      });
     },
     ownerOf: (sessionId) => owners.get(sessionId),
     sessionsOf: (owner) => perOwner.get(owner) ?? 0,

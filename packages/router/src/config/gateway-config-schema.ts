@@ -55,6 +55,18 @@ export const BackendConfigSchema = z.object({
   overrides: OverridesConfigSchema.optional(),
 });
 
+/** `telemetry.otlp`: export spans and MCP metrics to an OpenTelemetry collector over OTLP/HTTP. */
+export const OtlpConfigSchema = z.object({
+  /** The collector's base URL; `/v1/traces` and `/v1/metrics` are added. */
+  endpoint: z.url({ protocol: /^https?$/ }),
+  /** Headers of every export (API keys): secrets, masked in `gateway_status` and logs. */
+  headers: z.record(z.string().min(1), z.string()).optional(),
+  /** `service.name` of the exported resource (default the app's name). */
+  serviceName: z.string().min(1).optional(),
+  /** OTLP's encoding (default `http/protobuf`). */
+  protocol: z.enum(["http/protobuf", "http/json"]).optional(),
+});
+
 /** The `telemetry` block: where events go. */
 export const TelemetryConfigSchema = z.object({
   /** How many events the in-memory ring buffer keeps (for `get_events`). */
@@ -65,6 +77,8 @@ export const TelemetryConfigSchema = z.object({
   maxFileBytes: z.number().int().positive().optional(),
   /** Send spans to OpenTelemetry when an SDK is registered. */
   openTelemetry: z.boolean().optional(),
+  /** Export spans and metrics over OTLP with the official SDK (loaded only when set). */
+  otlp: OtlpConfigSchema.optional(),
 });
 
 /** A profile: a named subset of backends and tools that a client (or a proxy URL) is given. */

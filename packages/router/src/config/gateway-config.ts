@@ -66,12 +66,22 @@ export interface RemoteBackendConfig extends BackendConfigCommon {
 /** One backend, validated and with defaults applied. */
 export type BackendConfig = StdioBackendConfig | RemoteBackendConfig;
 
+/** An OTLP/HTTP collector that spans and MCP metrics are exported to. */
+export interface OtlpConfig {
+  readonly endpoint: string;
+  /** Secrets (API keys): never shown, masked in every output. */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly serviceName?: string;
+  readonly protocol?: "http/protobuf" | "http/json";
+}
+
 /** Where telemetry goes. */
 export interface TelemetryConfig {
   readonly bufferSize?: number;
   readonly eventsFile?: string;
   readonly maxFileBytes?: number;
   readonly openTelemetry?: boolean;
+  readonly otlp?: OtlpConfig;
 }
 
 /** A named subset of backends and tools (the HTTP proxy serves each at `/mcp/<profile>`). */

@@ -198,7 +198,11 @@ export function parseGatewayConfig(
     throw new GatewayConfigError([...issues, ...misspeltKeys(expanded.value)], options.source);
   }
 
-  const telemetry: TelemetryConfig = withoutUndefined(file.telemetry ?? {});
+  const { otlp, ...telemetryRest } = file.telemetry ?? {};
+  const telemetry: TelemetryConfig = withoutUndefined({
+    ...telemetryRest,
+    otlp: otlp === undefined ? undefined : withoutUndefined(otlp),
+  });
   return {
     config: {
       namespaceSeparator: separator,

@@ -1,5 +1,5 @@
 import { REDACTED, redact } from "@patchbay/telemetry";
-import type { BackendConfig, GatewayConfig } from "./gateway-config.js";
+import type { BackendConfig, GatewayConfig, TelemetryConfig } from "./gateway-config.js";
 
 /** What replaces a secret in anything the gateway shows (the one of `@patchbay/telemetry`). */
 export { REDACTED };
@@ -115,6 +115,10 @@ export function collectConfigSecrets(config: GatewayConfig): string[] {
       }
     }
   }
+  const otlp = config.telemetry.otlp;
+  if (otlp !== undefined) {
+    found.push(...Object.values(otlp.headers ?? {}), ...urlSecrets(otlp.endpoint));
+  }
   return [...new Set(found.flatMap(variants))].filter((value) => value.trim() !== "");
 }
 
@@ -131,6 +135,20 @@ export function redactBackendConfig(backend: BackendConfig): Record<string, unkn
   return { ...rest, url: redactUrl(rest.url), headers: maskValues(rest.headers) };
 }
 
+/** The `telemetry` block with the OTLP headers' values and endpoint credentials masked. */
+export function redactTelemetryConfig(telemetry: TelemetryConfig): TelemetryConfig {
+  const { otlp } = telemetry;
+  if (otlp === undefined) return telemetry;
+  return {
+    ...telemetry,
+    otlp: {
+      ...otlp,
+      endpoint: redactUrl(otlp.endpoint),
+      ...(otlp.headers === undefined ? {} : { headers: maskValues(otlp.headers) }),
+    },
+  };
+}
+
 /**
  * The config as `gateway_status` shows it: everything but secrets (SECURITY.md: tokens, `env`
  * values and `Authorization` headers never reach an event, a log line or `gateway_status`).
@@ -141,7 +159,7 @@ export function redactGatewayConfig(config: GatewayConfig): Record<string, unkno
     maxNameLength: config.maxNameLength,
     conflictPolicy: config.conflictPolicy,
     pageSize: config.pageSize,
-    telemetry: config.telemetry,
+    telemetry: redactTelemetryConfig(config.telemetry),
     profiles: config.profiles,
     mcpServers: Object.fromEntries(
       config.backends.map((backend) => [backend.name, redactBackendConfig(backend)]),

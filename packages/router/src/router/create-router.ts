@@ -56,6 +56,8 @@ export interface RouterOptions {
   readonly modern?: ModernFrontOptions;
   /** Receives one record per tool call (see the telemetry README, "Audit log"); none by default. */
   readonly audit?: AuditLog;
+  /** `network.transport` of client sessions' spans: `pipe` (stdio) or `tcp` (HTTP, WebSocket). */
+  readonly clientNetworkTransport?: string;
 }
 
 /** Aggregates many backend MCP servers behind one MCP server per client. */
@@ -78,7 +80,12 @@ export interface Router {
    */
   serve(
     transport: Transport,
-    options?: { readonly profile?: string; readonly viewer?: SessionViewer },
+    options?: {
+      readonly profile?: string;
+      readonly viewer?: SessionViewer;
+      /** The transport's session id (`Mcp-Session-Id`): spans' `mcp.session.id` (default the router's). */
+      readonly mcpSessionId?: string;
+    },
   ): Promise<RouterSession>;
   /**
    * The modern (2026-07-28) request path of a profile (default: all backends), for a transport
@@ -118,6 +125,7 @@ export function createRouter(options: RouterOptions): Router {
     listWaitMs: options.listWaitMs ?? 10_000,
     warn: options.onWarning ?? (() => {}),
     ...(options.audit === undefined ? {} : { audit: options.audit }),
+    clientNetworkTransport: options.clientNetworkTransport,
   });
   const startedAt = clock.now();
   const switchboard = new Switchboard<RouterSession>(telemetry);
@@ -127,7 +135,10 @@ export function createRouter(options: RouterOptions): Router {
     clientInfo: serverInfo,
     clock,
     connect: async (backend) =>
-      instrumentTransport(await options.connect(backend), telemetry, { backend: backend.name }),
+      instrumentTransport(await options.connect(backend), telemetry, {
+        backend: backend.name,
+        networkTransport: backend.transport === "stdio" ? "pipe" : "tcp",
+      }),
     wiring: owners.watch(tellingListChanges(switchboard, () => modernFronts)),
   });
   pool.sync(state.config);
@@ -206,7 +217,7 @@ export function createRouter(options: RouterOptions): Router {
       transport.onClose(() => {
         fronts.release(caller).catch(() => {});
       });
-      return await opener.open(split, profile, false, viewer);
+      return await opener.open(split, profile, false, viewer, serveOptions.mcpSessionId);
     },
     modern(modernOptions = {}) {
       checkProfile(modernOptions.profile);

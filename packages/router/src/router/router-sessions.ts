@@ -64,6 +64,7 @@ export class RouterSessions {
     profile: string | undefined,
     modern: boolean,
     viewer: SessionViewer,
+    mcpSessionId?: string,
   ): Promise<RouterSession> {
     this.#counter += 1;
     const id = `session-${this.#counter}`;
@@ -87,6 +88,7 @@ export class RouterSessions {
       },
       profile,
       viewer,
+      mcpSessionId,
     );
     this.#sessions.set(id, session);
     this.#parts.state.telemetry.record({

@@ -17,6 +17,8 @@ export class RouterState {
   readonly listWaitMs: number;
   /** Per-tool limits and the audit log of tool calls. */
   readonly governor: CallGovernor;
+  /** `network.transport` of client sessions' spans, when the app said. */
+  readonly clientNetworkTransport: string | undefined;
   /** True once the router is shutting down. */
   closing = false;
   #config: GatewayConfig;
@@ -33,7 +35,9 @@ export class RouterState {
     listWaitMs: number;
     warn: (message: string) => void;
     audit?: AuditLog;
+    clientNetworkTransport?: string | undefined;
   }) {
+    this.clientNetworkTransport = init.clientNetworkTransport;
     this.serverInfo = init.serverInfo;
     this.telemetry = init.telemetry;
     this.clock = init.clock;

@@ -103,6 +103,7 @@ export function createRouterSession(
   deps: SessionDependencies,
   profileName: string | undefined,
   viewer: SessionViewer,
+  mcpSessionId?: string,
 ): RouterSession {
   const { state, peers } = deps;
   const base = createConnection(transport, { ...createMcpConnectionHooks(), defaultTimeoutMs: 0 });
@@ -111,6 +112,11 @@ export function createRouterSession(
     session: id,
     // Metric labels name only tools the catalogue exposes: made-up names cannot fill the label sets.
     knownTool: (name) => view.exposesTool(name),
+    protocolVersion: () => lifecycle.protocolVersion,
+    ...(state.clientNetworkTransport === undefined
+      ? {}
+      : { networkTransport: state.clientNetworkTransport }),
+    ...(mcpSessionId === undefined ? {} : { mcpSessionId }),
   });
   const view = new SessionCatalogue(id, profileName, { state, pool: deps.pool, connection });
   const subscriptions = new SessionSubscriptions(id, view, peers);
