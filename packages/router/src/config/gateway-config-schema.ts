@@ -74,6 +74,16 @@ export const ProfileConfigSchema = z.object({
   description: z.string().optional(),
 });
 
+/** The `pins` block: hashes of what backends publish, and what happens when one changes. */
+export const PinsConfigSchema = z.object({
+  file: z.string().min(1).optional(),
+  onChange: z.enum(["keep", "hide"]).optional(),
+  trustOnFirstUse: z.boolean().optional(),
+  pinned: z
+    .record(z.string().min(1), z.string().regex(/^[0-9a-f]{64}$/, "expected a SHA-256 in hex"))
+    .optional(),
+});
+
 /** The whole config file of a gateway, as written (before defaults). */
 export const GatewayConfigFileSchema = z.object({
   $schema: z.string().optional(),
@@ -89,6 +99,8 @@ export const GatewayConfigFileSchema = z.object({
       ProfileConfigSchema,
     )
     .optional(),
+  /** Pinning of tool, prompt and resource template definitions (see the router README, "Pins"). */
+  pins: PinsConfigSchema.optional(),
   /** Bearer tokens of the HTTP proxy (the stdio gateway ignores it). */
   auth: AuthConfigSchema.optional(),
   /** Request limits of the HTTP proxy (the stdio gateway ignores it). */

@@ -1,5 +1,6 @@
 import type { ConflictPolicy } from "../catalogue/conflict.js";
 import type { RestartPolicyOptions } from "../lifecycle/restart-policy.js";
+import type { PinsConfig } from "../pins/pins-config.js";
 import type { AuthConfig, ClusterConfig, HttpConfig, LimitsConfig } from "./proxy-config-schema.js";
 
 /** The per-request timeout of a backend unless configured otherwise (60 s; the router README, "Router semantics"). */
@@ -95,6 +96,8 @@ export interface GatewayConfig {
    * `collectConfigSecrets`). Never shown in `gateway_status`.
    */
   readonly secrets?: readonly string[];
+  /** The `pins` block as written, when the file has one (defaults: `resolvePinsConfig`). */
+  readonly pins?: PinsConfig;
   /** The HTTP proxy's `auth` block as written (`${VAR}` expanded), when the file has one. */
   readonly auth?: AuthConfig;
   /** The HTTP proxy's `limits` block as written, when the file has one. */
