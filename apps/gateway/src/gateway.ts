@@ -10,6 +10,7 @@ import {
   type Router,
 } from "@patchbay/router";
 import { loadConfigFile, watchConfigFile } from "@patchbay/router/config-file";
+import { createFilePinStore } from "@patchbay/router/pins-file";
 import {
   redact as builtInRedact,
   createJsonLinesFileSink,
@@ -20,6 +21,7 @@ import {
 } from "@patchbay/telemetry";
 import { createStdioServerTransport } from "@patchbay/transport-stdio";
 import { createRedactingLogger, type Logger } from "./logger.js";
+import { pinFileOf } from "./pin-file.js";
 
 /** Options of `startGateway`. */
 export interface GatewayOptions {
@@ -96,6 +98,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     telemetry,
     onWarning: (message) => logger.warn(message),
     startBackends: "with-first-client",
+    pinStore: createFilePinStore(pinFileOf(configPath, config)),
   });
   // Backends start when the client has sent initialize, so they are initialized with its protocol
   // version and capabilities; conflictPolicy "error" starts them first, to refuse before serving.
@@ -111,6 +114,19 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     resolveStopped = resolvePromise;
   });
   const watcher = options.watchConfig === false ? undefined : watchConfig();
+  // `patchbay-gateway pins approve` edits the pin file: what it approves is served at once.
+  const pinWatcher = options.watchConfig === false ? undefined : watchPins();
+
+  function watchPins() {
+    return watchConfigFile(
+      pinFileOf(configPath, config),
+      () =>
+        router.pins
+          .load()
+          .catch((error: unknown) => logger.error(`reading the pins failed: ${String(error)}`)),
+      { onError: (error) => logger.warn(`cannot watch the pin file: ${error.message}`) },
+    );
+  }
 
   function watchConfig() {
     return watchConfigFile(configPath, reload, {
@@ -137,6 +153,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   function stop(): Promise<void> {
     stopping ??= (async () => {
       watcher?.close();
+      pinWatcher?.close();
       await router.close();
       await telemetry.close();
       resolveStopped();

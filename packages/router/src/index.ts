@@ -177,9 +177,11 @@ export {
 } from "./pins/pin-definition.js";
 export { describePinChange, type PinChange } from "./pins/pin-diff.js";
 export {
+  describeWithheld,
   PinGuard,
   type PinGuardOptions,
   type PinListing,
+  pinNameOf,
   type RouterPins,
   type WithheldPin,
 } from "./pins/pin-guard.js";

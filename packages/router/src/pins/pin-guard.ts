@@ -121,6 +121,7 @@ export class PinGuard implements RouterPins {
   #snapshot: PinSnapshot = EMPTY_PIN_SNAPSHOT;
   #generation = 0;
   #saving: Promise<void> = Promise.resolve();
+  #firstLoad: Promise<void> | undefined;
   #lastSaved = canonicalJson(EMPTY_PIN_SNAPSHOT);
   readonly #memo = new WeakMap<BackendListing, { generation: number; vetted: BackendListing }>();
   readonly #listeners = new Set<() => void>();
@@ -129,7 +130,18 @@ export class PinGuard implements RouterPins {
     this.#options = options;
   }
 
-  /** Reads the store (once at start, and again when it changed outside this guard). */
+  /** `call`, made to wait until the store was first read (the first call reads it). */
+  afterLoad<Args extends unknown[], Result>(
+    call: (...args: Args) => Result | Promise<Result>,
+  ): (...args: Args) => Promise<Result> {
+    return async (...args) => {
+      this.#firstLoad ??= this.load();
+      await this.#firstLoad;
+      return await call(...args);
+    };
+  }
+
+  /** Reads the store (first before any backend connects, and again when it changed elsewhere). */
   async load(): Promise<void> {
     await this.#saving;
     const loaded = (await this.#options.store.load()) ?? EMPTY_PIN_SNAPSHOT;

@@ -123,11 +123,12 @@ export function createRouter(options: RouterOptions): Router {
   let modernFronts: ModernFronts | undefined;
   const owners: NameOwners = new NameOwners(state, () => sharedCatalogue(state, pool));
   const pins = createRouterPins(options, state, telemetry, switchboard.sessions, () => pool);
+  const connect = pins.afterLoad(options.connect); // no backend is listed before its pins are read
   const pool = new BackendPool({
     clientInfo: serverInfo,
     clock,
     connect: async (backend) =>
-      instrumentTransport(await options.connect(backend), telemetry, { backend: backend.name }),
+      instrumentTransport(await connect(backend), telemetry, { backend: backend.name }),
     wiring: owners.watch(tellingListChanges(switchboard, () => modernFronts)),
     vet: (listing) => pins.vet(listing),
   });
@@ -175,7 +176,6 @@ export function createRouter(options: RouterOptions): Router {
       return state.config;
     },
     async start() {
-      await pins.load();
       started = true;
       const names = state.config.backends.map((backend) => backend.name);
       if (deferStart && state.config.conflictPolicy !== "error") {
