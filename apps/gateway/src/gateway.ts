@@ -10,7 +10,7 @@ import {
   type Router,
 } from "@patchbay/router";
 import { loadConfigFile, watchConfigFile } from "@patchbay/router/config-file";
-import { createFilePinStore } from "@patchbay/router/pins-file";
+import { createFilePinStore, pinFileOf } from "@patchbay/router/pins-file";
 import {
   redact as builtInRedact,
   createJsonLinesFileSink,
@@ -21,7 +21,6 @@ import {
 } from "@patchbay/telemetry";
 import { createStdioServerTransport } from "@patchbay/transport-stdio";
 import { createRedactingLogger, type Logger } from "./logger.js";
-import { pinFileOf } from "./pin-file.js";
 
 /** Options of `startGateway`. */
 export interface GatewayOptions {
@@ -98,7 +97,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     telemetry,
     onWarning: (message) => logger.warn(message),
     startBackends: "with-first-client",
-    pinStore: createFilePinStore(pinFileOf(configPath, config)),
+    pinStore: createFilePinStore(pinFileOf(configPath, config.pins)),
   });
   // Backends start when the client has sent initialize, so they are initialized with its protocol
   // version and capabilities; conflictPolicy "error" starts them first, to refuse before serving.
@@ -119,7 +118,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   function watchPins() {
     return watchConfigFile(
-      pinFileOf(configPath, config),
+      pinFileOf(configPath, config.pins),
       () =>
         router.pins
           .load()

@@ -2,8 +2,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { describeWithheld } from "@patchbay/router";
 import { loadConfigFile } from "@patchbay/router/config-file";
-import { approvePinFile, readPinFile } from "@patchbay/router/pins-file";
-import { pinFileOf } from "./pin-file.js";
+import { approvePinFile, pinFileOf, readPinFile } from "@patchbay/router/pins-file";
 
 /** The help of `patchbay-gateway pins`. */
 export const pinsHelp = `Usage: patchbay-gateway pins list --config <file>
@@ -37,7 +36,7 @@ export async function runPinsCommand(args: readonly string[], output: Output): P
   }
   const configPath = resolve(values.config);
   const { config } = await loadConfigFile(configPath, process.env, { proxyBlocks: "ignore" });
-  const path = pinFileOf(configPath, config);
+  const path = pinFileOf(configPath, config.pins);
   if (action === "list" && name === undefined) {
     output.out(`${JSON.stringify(await listPins(path), null, 2)}\n`);
     return 0;

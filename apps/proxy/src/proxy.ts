@@ -17,10 +17,12 @@ import {
   createBackendLogSink,
   createRouter,
   type ParsedGatewayConfig,
+  type PinsConfig,
   parseGatewayConfig,
   type Router,
 } from "@patchbay/router";
 import { loadConfigFile } from "@patchbay/router/config-file";
+import { createFilePinStore, pinFileOf } from "@patchbay/router/pins-file";
 import { createRedactor } from "@patchbay/telemetry";
 import { demoConfig } from "./demo-config.js";
 import { joinProxyCluster, reportReplicaCounts } from "./proxy-cluster.js";
@@ -132,6 +134,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     serverInfo: { name: "patchbay-proxy", version: options.version },
     telemetry,
     onWarning: (message) => log.warn(message),
+    ...pinStoreOf(options.configPath, routerConfig.pins),
     // Replicas: one request-state key, held calls and list changes shared (see proxy-cluster.ts).
     ...(cluster === undefined ? {} : { modern: await cluster.modernFrontOptions() }),
   });
@@ -249,4 +252,10 @@ function listen(server: Server, port: number, host: string): Promise<void> {
       resolvePromise();
     });
   });
+}
+
+/** Pins beside the config file (or where its `pins.file` says); the demo keeps them in memory. */
+function pinStoreOf(configPath: string | undefined, pins: PinsConfig | undefined) {
+  if (configPath === undefined) return {};
+  return { pinStore: createFilePinStore(pinFileOf(resolve(configPath), pins)) };
 }

@@ -2,6 +2,7 @@
 // Node only: this entry reads and writes files (the router itself needs no Node API).
 import { randomBytes } from "node:crypto";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import {
   approvePins,
   type PinSelector,
@@ -9,6 +10,16 @@ import {
   readPinSnapshot,
 } from "../pins/pin-snapshot.js";
 import type { PinStore } from "../pins/pin-store.js";
+import type { PinsConfig } from "../pins/pins-config.js";
+
+/**
+ * The pin file of a config file: `pins.file` (relative to the config file's directory), else
+ * `<config file>.pins.json` beside it.
+ */
+export function pinFileOf(configPath: string, pins: PinsConfig | undefined): string {
+  const file = pins?.file;
+  return file === undefined ? `${configPath}.pins.json` : resolve(dirname(configPath), file);
+}
 
 /** Reads a pin file; `undefined` when it does not exist yet. Throws naming the file when it is not one. */
 export async function readPinFile(path: string): Promise<PinSnapshot | undefined> {
