@@ -122,6 +122,8 @@ export class PinGuard implements RouterPins {
   #generation = 0;
   #saving: Promise<void> = Promise.resolve();
   #firstLoad: Promise<void> | undefined;
+  /** The `pins` block the memoized listings were vetted under. */
+  #configKey = "";
   #lastSaved = canonicalJson(EMPTY_PIN_SNAPSHOT);
   readonly #memo = new WeakMap<BackendListing, { generation: number; vetted: BackendListing }>();
   readonly #listeners = new Set<() => void>();
@@ -195,6 +197,12 @@ export class PinGuard implements RouterPins {
 
   /** The listing as clients may see it: pinned items, and changed ones withheld. */
   vet(listing: BackendListing): BackendListing {
+    // A reload that changed the `pins` block (onChange, pinned) vets every listing again.
+    const configKey = canonicalJson(this.#options.config());
+    if (configKey !== this.#configKey) {
+      this.#configKey = configKey;
+      this.#generation += 1;
+    }
     const memo = this.#memo.get(listing);
     if (memo !== undefined && memo.generation === this.#generation) return memo.vetted;
     const before = this.#snapshot;
