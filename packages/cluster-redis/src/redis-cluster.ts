@@ -10,6 +10,7 @@ import { createRedisEventStore } from "./redis-event-store.js";
 import { createRedisGetStreams } from "./redis-get-streams.js";
 import { createRedisModern, type ModernFrontClusterOptions } from "./redis-modern.js";
 import type { RedisModernRelay } from "./redis-modern-relay.js";
+import { createRedisPinStore, type RedisPinStore } from "./redis-pins.js";
 import { createRedisRateLimiter } from "./redis-rate-limiter.js";
 import { createRedisSessionStore } from "./redis-session-store.js";
 import { createRedisSseSessions } from "./redis-sse-sessions.js";
@@ -94,6 +95,8 @@ export interface RedisCluster extends GatewayCluster {
   readonly dashboardLogins: RedisDashboardLogins;
   /** Leaves the cluster and closes both Redis connections. */
   close(): Promise<void>;
+  /** The pins every replica shares (`createRouter({ pinStore })`). */
+  readonly pins: RedisPinStore;
 }
 
 /**
@@ -180,6 +183,7 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
         : { maxEventsPerStream: options.maxEventsPerStream }),
     }),
     bus: createRedisBus({ client, subscriber, prefix, replicaId, onWarning }),
+    pins: createRedisPinStore({ client, subscriber, prefix, replicaId }),
     calls: createRedisCalls({
       client,
       prefix,
