@@ -48,8 +48,33 @@ it("shares the pins between replicas and tells the others of each save, not the 
   expect(await b.pins.load()).toEqual(snapshot);
   // b's own save reaches a (after a's, in order): a heard b, never itself.
   const aHeardB = new Promise<void>((resolve) => a.pins.onChanged(resolve));
-  await b.pins.save({ version: 1, backends: {} });
+  await b.pins.save(withEntry(snapshot, "b", "tool:y"));
   await aHeardB;
   expect(aHeard).toBe(1);
-  expect(await a.pins.load()).toEqual({ version: 1, backends: {} });
+  expect(await a.pins.load()).toEqual(withEntry(snapshot, "b", "tool:y"));
 });
+
+it("keeps entries two replicas saved at once from snapshots that each lack the other's", async () => {
+  const a = await replica("c");
+  const b = await replica("d");
+  await a.pins.load();
+  await b.pins.load();
+  const base = (await a.pins.load()) as PinSnapshot;
+  await Promise.all([
+    a.pins.save(withEntry(base, "c", "tool:new-on-c")),
+    b.pins.save(withEntry(base, "d", "tool:new-on-d")),
+  ]);
+  const both = (await a.pins.load()) as PinSnapshot;
+  expect(Object.keys(both.backends).sort()).toEqual(["a", "b", "c", "d"]);
+});
+
+function withEntry(base: PinSnapshot, backend: string, key: string): PinSnapshot {
+  const name = `${backend}__${key.slice("tool:".length)}`;
+  return {
+    version: 1,
+    backends: {
+      ...base.backends,
+      [backend]: { [key]: { kind: "tool", name, pinned: { hash: key, definition: { name } } } },
+    },
+  };
+}
