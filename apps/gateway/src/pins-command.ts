@@ -30,22 +30,24 @@ export async function runPinsCommand(args: readonly string[], output: Output): P
   }
   const { values, positionals } = parsed;
   const [action, name, ...extra] = positionals;
-  if (values.config === undefined || extra.length > 0) {
+  if (values.config === undefined) {
     output.err(`patchbay-gateway pins: --config <file> is required\n\n${pinsHelp}`);
+    return 2;
+  }
+  const listing = action === "list" && name === undefined && values.all !== true;
+  const approving = action === "approve" && (name === undefined) === (values.all === true);
+  if ((!listing && !approving) || extra.length > 0) {
+    output.err(
+      `patchbay-gateway pins: expected list, approve <name> or approve --all\n\n${pinsHelp}`,
+    );
     return 2;
   }
   const configPath = resolve(values.config);
   const { config } = await loadConfigFile(configPath, process.env, { proxyBlocks: "ignore" });
   const path = pinFileOf(configPath, config.pins);
-  if (action === "list" && name === undefined) {
+  if (listing) {
     output.out(`${JSON.stringify(await listPins(path), null, 2)}\n`);
     return 0;
-  }
-  if (action !== "approve" || (name === undefined) === (values.all !== true)) {
-    output.err(
-      `patchbay-gateway pins: expected list, approve <name> or approve --all\n\n${pinsHelp}`,
-    );
-    return 2;
   }
   const approved = await approvePinFile(
     path,
