@@ -137,7 +137,11 @@ export class PinGuard implements RouterPins {
     call: (...args: Args) => Result | Promise<Result>,
   ): (...args: Args) => Promise<Result> {
     return async (...args) => {
-      this.#firstLoad ??= this.load();
+      // A store that could not be read is read again at the next try (a backend's restart).
+      this.#firstLoad ??= this.load().catch((error: unknown) => {
+        this.#firstLoad = undefined;
+        throw error;
+      });
       await this.#firstLoad;
       return await call(...args);
     };
@@ -235,7 +239,7 @@ export class PinGuard implements RouterPins {
     const key = entryKey(kind, identifier);
     const definition = pinnedDefinition(kind, item);
     const hash = pinHash(definition);
-    const entry = this.#snapshot.backends[listing.backend]?.[key];
+    const entry = this.#entryOf(listing.backend, key);
     const name = pinNameOf(kind, listing, identifier, this.#options.codec());
     const pinned = entry?.pinned;
     if (pinned?.hash === hash) {
@@ -244,7 +248,8 @@ export class PinGuard implements RouterPins {
     }
     const config = this.#options.config();
     if (pinned === undefined) {
-      const shipped = config.pinned[name];
+      // Own keys only: a tool named "constructor" must not find Object.prototype's.
+      const shipped = Object.hasOwn(config.pinned, name) ? config.pinned[name] : undefined;
       if (shipped === undefined ? config.trustOnFirstUse : shipped === hash) {
         this.#set(listing.backend, key, { kind, name, pinned: { hash, definition } });
         return item;
@@ -272,7 +277,7 @@ export class PinGuard implements RouterPins {
     entry: PinEntry,
     pending: PinRecord & { status: WithheldStatus },
   ): void {
-    const known = this.#snapshot.backends[backend]?.[key]?.pending;
+    const known = this.#entryOf(backend, key)?.pending;
     if (known?.hash === pending.hash && known.status === pending.status) return;
     const next: PinEntry = { ...entry, pending };
     this.#set(backend, key, next);
@@ -297,8 +302,17 @@ export class PinGuard implements RouterPins {
     });
   }
 
+  #entryOf(backend: string, key: string): PinEntry | undefined {
+    const { backends } = this.#snapshot;
+    const entries = Object.hasOwn(backends, backend) ? backends[backend] : undefined;
+    return entries !== undefined && Object.hasOwn(entries, key) ? entries[key] : undefined;
+  }
+
   #set(backend: string, key: string, entry: PinEntry): void {
-    const entries = { ...this.#snapshot.backends[backend], [key]: entry };
+    const entries = {
+      ...(Object.hasOwn(this.#snapshot.backends, backend) ? this.#snapshot.backends[backend] : {}),
+      [key]: entry,
+    };
     this.#snapshot = {
       version: 1,
       backends: { ...this.#snapshot.backends, [backend]: entries },
