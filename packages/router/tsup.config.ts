@@ -1,5 +1,7 @@
 import { definePackageBuild } from "../../tsup.shared.js";
 
-// `config-file` is a second entry: reading and watching the config file needs `node:fs`, which the
-// router itself never imports.
-export default definePackageBuild({ entry: ["src/index.ts", "src/config-file/index.ts"] });
+// `config-file` and `pins-file` are more entries: reading and watching files needs `node:fs`, which
+// the router itself never imports.
+export default definePackageBuild({
+  entry: ["src/index.ts", "src/config-file/index.ts", "src/pins-file/index.ts"],
+});

@@ -2,7 +2,6 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { GatewayConfigError } from "@patchbay/router";
-import { startGateway } from "./gateway.js";
 import { createLogger, isLogLevel, LOG_LEVELS } from "./logger.js";
 
 const version = (
@@ -12,6 +11,7 @@ const version = (
 ).version;
 
 const help = `Usage: patchbay-gateway --config <file> [--log-level <level>]
+       patchbay-gateway pins list|approve <name>|approve --all --config <file>
 
 One MCP server on stdin/stdout that aggregates the MCP servers listed in <file>
 (JSON, or YAML for .yaml/.yml) under namespaced names, plus the tools
@@ -25,6 +25,19 @@ Options:
 `;
 
 async function main(): Promise<number> {
+  if (process.argv[2] === "pins") {
+    // Loaded only here: the pin commands need none of the gateway's transports.
+    const { runPinsCommand } = await import("./pins-command.js");
+    return await runPinsCommand(process.argv.slice(3), {
+      out: (text) => process.stdout.write(text),
+      err: (text) => process.stderr.write(text),
+    }).catch((error: unknown) => {
+      process.stderr.write(
+        `patchbay-gateway pins: ${error instanceof GatewayConfigError ? error.message : String(error)}\n`,
+      );
+      return 1;
+    });
+  }
   let values: { config?: string; "log-level"?: string; help?: boolean; version?: boolean };
   try {
     ({ values } = parseArgs({
@@ -59,6 +72,7 @@ async function main(): Promise<number> {
   }
   const logger = createLogger(level);
   try {
+    const { startGateway } = await import("./gateway.js");
     const gateway = await startGateway({ configPath: values.config, logger, version });
     // `on`, not `once`: a handler must stay registered so that transport-stdio's safety net leaves
     // shutdown to us (it only acts on signals nobody handles). A second signal forces the exit.

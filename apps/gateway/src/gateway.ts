@@ -11,6 +11,7 @@ import {
   type TelemetryConfig,
 } from "@patchbay/router";
 import { loadConfigFile, openAuditLog, watchConfigFile } from "@patchbay/router/config-file";
+import { createFilePinStore, pinFileOf } from "@patchbay/router/pins-file";
 import {
   redact as builtInRedact,
   createJsonLinesFileSink,
@@ -126,6 +127,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     startBackends: "with-first-client",
     ...(audit === undefined ? {} : { audit }),
     clientNetworkTransport: "pipe",
+    pinStore: createFilePinStore(pinFileOf(configPath, config.pins)),
   });
   // Backends start when the client has sent initialize, so they are initialized with its protocol
   // version and capabilities; conflictPolicy "error" starts them first, to refuse before serving.
@@ -141,6 +143,19 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     resolveStopped = resolvePromise;
   });
   const watcher = options.watchConfig === false ? undefined : watchConfig();
+  // `patchbay-gateway pins approve` edits the pin file: what it approves is served at once.
+  const pinWatcher = options.watchConfig === false ? undefined : watchPins();
+
+  function watchPins() {
+    return watchConfigFile(
+      pinFileOf(configPath, config.pins),
+      () =>
+        router.pins
+          .load()
+          .catch((error: unknown) => logger.error(`reading the pins failed: ${String(error)}`)),
+      { onError: (error) => logger.warn(`cannot watch the pin file: ${error.message}`) },
+    );
+  }
 
   function watchConfig() {
     return watchConfigFile(configPath, reload, {
@@ -167,6 +182,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   function stop(): Promise<void> {
     stopping ??= (async () => {
       watcher?.close();
+      pinWatcher?.close();
       await router.close();
       await audit?.flush();
       await telemetry.close();

@@ -1,5 +1,5 @@
 import type { GaugeRegistry, RedisCluster, ReplicaStats } from "@patchbay/cluster-redis";
-import type { ClusterConfig } from "@patchbay/router";
+import type { ClusterConfig, Router } from "@patchbay/router";
 import type { ProxyLog } from "./proxy-log.js";
 
 /**
@@ -44,4 +44,11 @@ export async function reportReplicaCounts(
   const { registerReplicaMetrics } = await import("@patchbay/cluster-redis");
   cluster.reportStats(counts);
   registerReplicaMetrics(registry, cluster, counts);
+}
+
+/** Another replica saved the pins (an approval, a new pin): this replica reads and serves them too. */
+export function followSharedPins(cluster: RedisCluster, router: Router, log: ProxyLog): void {
+  cluster.pins.onChanged(() => {
+    router.pins.load().catch((error: unknown) => log.warn(`pins: ${String(error)}`));
+  });
 }

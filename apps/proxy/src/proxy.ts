@@ -17,14 +17,17 @@ import {
   createBackendLogSink,
   createRouter,
   type ParsedGatewayConfig,
+  type PinStore,
+  type PinsConfig,
   parseGatewayConfig,
   type Router,
 } from "@patchbay/router";
 import { loadConfigFile } from "@patchbay/router/config-file";
+import { createFilePinStore, pinFileOf } from "@patchbay/router/pins-file";
 import { createRedactor } from "@patchbay/telemetry";
 import { demoConfig } from "./demo-config.js";
 import { openProxyAudit } from "./proxy-audit.js";
-import { joinProxyCluster, reportReplicaCounts } from "./proxy-cluster.js";
+import { followSharedPins, joinProxyCluster, reportReplicaCounts } from "./proxy-cluster.js";
 import { createProxyFront } from "./proxy-front.js";
 import { createProxyLog, type ProxyLog } from "./proxy-log.js";
 import { authSecrets, routerPart, startOAuth, startReloading } from "./proxy-reload.js";
@@ -144,9 +147,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     onWarning: (message) => log.warn(message),
     ...(audit === undefined ? {} : { audit }),
     clientNetworkTransport: "tcp",
+    ...pinStoreOf(options.configPath, routerConfig.pins, cluster),
     // Replicas: one request-state key, held calls and list changes shared (see proxy-cluster.ts).
     ...(cluster === undefined ? {} : { modern: await cluster.modernFrontOptions() }),
   });
+  if (cluster !== undefined) followSharedPins(cluster, router, log);
   await router.start();
 
   const originLists = originListsOf(http, host);
@@ -263,4 +268,18 @@ function listen(server: Server, port: number, host: string): Promise<void> {
       resolvePromise();
     });
   });
+}
+
+/**
+ * The replicas' pins in Redis when clustered; else beside the config file (or where its `pins.file`
+ * says); the demo keeps them in memory.
+ */
+function pinStoreOf(
+  configPath: string | undefined,
+  pins: PinsConfig | undefined,
+  cluster: { readonly pins: PinStore } | undefined,
+) {
+  if (cluster !== undefined) return { pinStore: cluster.pins };
+  if (configPath === undefined) return {};
+  return { pinStore: createFilePinStore(pinFileOf(resolve(configPath), pins)) };
 }

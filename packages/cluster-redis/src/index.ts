@@ -24,6 +24,7 @@ export { createRedisEventStore, type RedisEventStoreOptions } from "./redis-even
 export type { ListChange } from "./redis-list-changes.js";
 export type { ModernFrontClusterOptions } from "./redis-modern.js";
 export { MAX_RELAYED_MODERN_REQUESTS, type RedisModernRelay } from "./redis-modern-relay.js";
+export { createRedisPinStore, type RedisPinStore } from "./redis-pins.js";
 export { createRedisRateLimiter } from "./redis-rate-limiter.js";
 export {
   RESOURCE_WANT_TIMEOUT_MS,

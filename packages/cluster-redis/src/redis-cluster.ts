@@ -12,6 +12,7 @@ import { createRedisEventStore } from "./redis-event-store.js";
 import { createRedisGetStreams } from "./redis-get-streams.js";
 import { createRedisModern, type ModernFrontClusterOptions } from "./redis-modern.js";
 import type { RedisModernRelay } from "./redis-modern-relay.js";
+import { createRedisPinStore, type RedisPinStore } from "./redis-pins.js";
 import { createRedisRateLimiter } from "./redis-rate-limiter.js";
 import { createRedisSessionStore } from "./redis-session-store.js";
 import { createRedisSseSessions } from "./redis-sse-sessions.js";
@@ -113,6 +114,8 @@ export interface RedisCluster extends GatewayCluster {
   readonly degraded: boolean;
   /** Leaves the cluster and closes both Redis connections. */
   close(): Promise<void>;
+  /** The pins every replica shares (`createRouter({ pinStore })`). */
+  readonly pins: RedisPinStore;
 }
 
 /**
@@ -192,6 +195,7 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
         : { maxEventsPerStream: options.maxEventsPerStream }),
     }),
     bus: createRedisBus({ client, subscriber, seal, prefix, replicaId, onWarning }),
+    pins: createRedisPinStore({ client, subscriber, prefix, replicaId }),
     calls: createRedisCalls({
       client,
       seal,

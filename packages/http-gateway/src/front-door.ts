@@ -25,6 +25,7 @@ import {
 import { parseGatewayPath } from "./endpoints/gateway-path.js";
 import { type GatewayIndexOptions, serveIndex } from "./endpoints/index-page.js";
 import { serveOperational } from "./endpoints/operational-endpoints.js";
+import { servePins } from "./endpoints/pins-endpoint.js";
 import { answerPlainPost } from "./endpoints/plain-post.js";
 import type { ProfileEndpoints } from "./endpoints/profile-endpoints.js";
 import { serveStreamable } from "./endpoints/streamable-http-endpoint.js";
@@ -94,6 +95,13 @@ export function createFrontDoor(parts: FrontDoorParts): (entry: ClientEntry) => 
     const route = parseGatewayPath(path);
     if (route === undefined || "socket" in entry !== (route.kind === "ws")) {
       return refuse({ status: 404, message: `not found: ${path}` });
+    }
+    if (route.kind === "pins" || route.kind === "pins-approve") {
+      // Only an HTTP request reaches here: an upgrade to any path but /ws was refused above.
+      const refusal =
+        "response" in entry && (await servePins(route.kind, request, entry.response, parts));
+      if (refusal) refuse(refusal);
+      return;
     }
     if (!("profile" in route)) {
       if (request.method !== "GET" && request.method !== "HEAD") {

@@ -211,6 +211,43 @@ export {
   type ToolOverride,
   ToolOverrideSchema,
 } from "./overrides/tool-override-schema.js";
+export { canonicalJson } from "./pins/canonical-json.js";
+export {
+  identifierOf,
+  PINNED_FIELDS,
+  type PinKind,
+  pinHash,
+  pinnedDefinition,
+} from "./pins/pin-definition.js";
+export { describePinChange, type PinChange } from "./pins/pin-diff.js";
+export {
+  describeWithheld,
+  PinGuard,
+  type PinGuardOptions,
+  type PinListing,
+  pinNameOf,
+  type RouterPins,
+  type WithheldPin,
+} from "./pins/pin-guard.js";
+export {
+  approvePins,
+  EMPTY_PIN_SNAPSHOT,
+  type PinEntry,
+  type PinRecord,
+  type PinSelector,
+  type PinSnapshot,
+  readPinSnapshot,
+  type WithheldStatus,
+} from "./pins/pin-snapshot.js";
+export { createMemoryPinStore, type PinStore } from "./pins/pin-store.js";
+export {
+  DEFAULT_PIN_CHANGE_POLICY,
+  type PinChangePolicy,
+  type PinsConfig,
+  type ResolvedPinsConfig,
+  resolvePinsConfig,
+} from "./pins/pins-config.js";
+export { sha256Hex } from "./pins/sha256.js";
 export { createRouter, type Router, type RouterOptions } from "./router/create-router.js";
 export { GATEWAY_OWNER, type OwnerOfOptions } from "./router/name-owner.js";
 export type { RouterSessionEvent, RouterSessionListener } from "./router/router-sessions.js";

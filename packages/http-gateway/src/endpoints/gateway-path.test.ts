@@ -16,6 +16,12 @@ describe("gateway paths", () => {
     expect(parseGatewayPath("/ws/a/b")).toBeUndefined();
   });
 
+  it("names the operator's pin API", () => {
+    expect(parseGatewayPath("/pins")).toEqual({ kind: "pins" });
+    expect(parseGatewayPath("/pins/approve/")).toEqual({ kind: "pins-approve" });
+    expect(parseGatewayPath("/pins/other")).toBeUndefined();
+  });
+
   it("maps / to the index", () => {
     expect(parseGatewayPath("/")).toEqual({ kind: "index" });
   });

@@ -1,7 +1,8 @@
 /** What a request path names on the HTTP gateway. */
 export type GatewayRoute =
   | { readonly kind: "mcp" | "sse" | "messages" | "ws"; readonly profile: string | undefined }
-  | { readonly kind: "index" | "healthz" | "readyz" | "metrics" | "resource-metadata" };
+  | { readonly kind: "index" | "healthz" | "readyz" | "metrics" | "resource-metadata" }
+  | { readonly kind: "pins" | "pins-approve" };
 
 /** The RFC 9728 well-known prefix of Protected Resource Metadata (OAuth). */
 const RESOURCE_METADATA_PREFIX = "/.well-known/oauth-protected-resource";
@@ -11,7 +12,7 @@ const profilePattern = /^[A-Za-z0-9_.-]+$/;
 /**
  * Maps a path to an endpoint: `/mcp[/<profile>]` (Streamable HTTP), `/sse[/<profile>]` (legacy
  * stream), `/messages[/<profile>]` (legacy POSTs), `/ws[/<profile>]` (WebSocket), `/healthz`,
- * `/readyz`, `/metrics`, `/` (the index), `/.well-known/oauth-protected-resource[/...]` (OAuth
+ * `/readyz`, `/metrics`, `/pins` and `/pins/approve` (the operator's pin API), `/` (the index), `/.well-known/oauth-protected-resource[/...]` (OAuth
  * Protected Resource Metadata, whose rest the gateway's verifier reads); else undefined.
  */
 export function parseGatewayPath(pathname: string): GatewayRoute | undefined {
@@ -23,6 +24,8 @@ export function parseGatewayPath(pathname: string): GatewayRoute | undefined {
   if (path === "/healthz" || path === "/readyz" || path === "/metrics") {
     return { kind: path.slice(1) as "healthz" | "readyz" | "metrics" };
   }
+  if (path === "/pins") return { kind: "pins" };
+  if (path === "/pins/approve") return { kind: "pins-approve" };
   const [, first, second, ...rest] = path.split("/");
   if (rest.length > 0 || !isSessionEndpoint(first)) return undefined;
   if (second === undefined) return { kind: first, profile: undefined };

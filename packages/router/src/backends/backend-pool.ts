@@ -18,6 +18,8 @@ export interface BackendPoolOptions {
   readonly clock: RouterClock;
   readonly connect: BackendTransportFactory;
   readonly wiring: BackendWiring;
+  /** What clients may see of each listing (see `BackendDependencies.vet`). */
+  readonly vet?: BackendDependencies["vet"];
 }
 
 /**
@@ -34,8 +36,14 @@ export class BackendPool {
 
   /** A new backend for `config`, owned by session `owner` (per-session) or shared. */
   create(config: BackendConfig, owner?: string): Backend {
-    const { clientInfo, clock, connect, wiring } = this.#options;
-    return new Backend(config, { clientInfo, clock, connect, ...wiring.wire(config.name, owner) });
+    const { clientInfo, clock, connect, wiring, vet } = this.#options;
+    return new Backend(config, {
+      clientInfo,
+      clock,
+      connect,
+      ...wiring.wire(config.name, owner),
+      ...(vet ? { vet } : {}),
+    });
   }
 
   /** The shared backend of a name. */

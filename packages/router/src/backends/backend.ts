@@ -77,6 +77,8 @@ export interface BackendDependencies {
   readonly audience: () => BackendAudience;
   /** Receives its events. */
   readonly listener: BackendListener;
+  /** What clients may see of a listing (pins withhold changed definitions); all of it when absent. */
+  readonly vet?: (listing: BackendListing) => BackendListing;
 }
 
 /** Options of one forwarded request. */
@@ -126,7 +128,16 @@ export class Backend {
 
   /** Its tools, prompts and resources while it runs. */
   get listing(): BackendListing | undefined {
-    return this.#status === "running" ? this.#listing : undefined;
+    if (this.#status !== "running" || this.#listing === undefined) return undefined;
+    return this.#deps.vet ? this.#deps.vet(this.#listing) : this.#listing;
+  }
+
+  /** Tells its sessions to read every list again (what pins let through changed). */
+  announceListing(): void {
+    if (this.listing === undefined) return;
+    for (const list of ["tools", "prompts", "resources"] as const) {
+      this.#deps.listener({ type: "changed", backend: this.name, list });
+    }
   }
 
   /** The `initialize` result while it runs. */
@@ -271,6 +282,7 @@ export class Backend {
         return;
       }
       this.#listing = listing;
+      this.#deps.vet?.(listing);
       this.#client = current;
       this.#startedAt = clock.now();
       this.#policy.recordStart();
@@ -365,6 +377,7 @@ export class Backend {
       .then((listing) => {
         if (this.#client !== current) return;
         this.#listing = listing;
+        this.#deps.vet?.(listing);
         this.#deps.listener({ type: "changed", backend: this.name, list: kind });
       })
       .catch((error: unknown) => {

@@ -96,6 +96,16 @@ export const ProfileConfigSchema = z.object({
   limits: z.object({ tools: ToolLimitsConfigSchema.optional() }).optional(),
 });
 
+/** The `pins` block: hashes of what backends publish, and what happens when one changes. */
+export const PinsConfigSchema = z.object({
+  file: z.string().min(1).optional(),
+  onChange: z.enum(["keep", "hide"]).optional(),
+  trustOnFirstUse: z.boolean().optional(),
+  pinned: z
+    .record(z.string().min(1), z.string().regex(/^[0-9a-f]{64}$/, "expected a SHA-256 in hex"))
+    .optional(),
+});
+
 /** The whole config file of a gateway, as written (before defaults). */
 export const GatewayConfigFileSchema = z.object({
   $schema: z.string().optional(),
@@ -113,6 +123,8 @@ export const GatewayConfigFileSchema = z.object({
       ProfileConfigSchema,
     )
     .optional(),
+  /** Pinning of tool, prompt and resource template definitions (see the router README, "Pins"). */
+  pins: PinsConfigSchema.optional(),
   /** Bearer tokens of the HTTP proxy (the stdio gateway ignores it). */
   auth: AuthConfigSchema.optional(),
   /** One audit record per decision (both apps). */

@@ -1,6 +1,7 @@
 import type { ConflictPolicy } from "../catalogue/conflict.js";
 import type { RestartPolicyOptions } from "../lifecycle/restart-policy.js";
 import type { OverridesConfig, ScanMode } from "../overrides/tool-override-schema.js";
+import type { PinsConfig } from "../pins/pins-config.js";
 import type { AuditConfig, ToolLimitsConfig } from "./governance-config-schema.js";
 import type { AuthConfig, ClusterConfig, HttpConfig, LimitsConfig } from "./proxy-config-schema.js";
 
@@ -115,6 +116,8 @@ export interface GatewayConfig {
    * `collectConfigSecrets`). Never shown in `gateway_status`.
    */
   readonly secrets?: readonly string[];
+  /** The `pins` block as written, when the file has one (defaults: `resolvePinsConfig`). */
+  readonly pins?: PinsConfig;
   /** The HTTP proxy's `auth` block as written (`${VAR}` expanded), when the file has one. */
   readonly auth?: AuthConfig;
   /** The `audit` block as written, when the file has one. */

@@ -25,6 +25,7 @@ import {
   type BackendConfigFile,
   BackendConfigSchema,
   GatewayConfigFileSchema,
+  PinsConfigSchema,
   ProfileConfigSchema,
   TelemetryConfigSchema,
 } from "./gateway-config-schema.js";
@@ -214,6 +215,7 @@ export function parseGatewayConfig(
       backends,
       profiles,
       secrets: expanded.secrets,
+      ...(file.pins === undefined ? {} : { pins: withoutUndefined(file.pins) }),
       ...(file.auth === undefined ? {} : { auth: file.auth }),
       ...(file.audit === undefined ? {} : { audit: file.audit }),
       ...(file.limits === undefined ? {} : { limits: file.limits }),
@@ -354,6 +356,7 @@ function toConfigIssue(issue: z.core.$ZodIssue): ConfigIssue {
 const knownTopLevel = new Set(Object.keys(GatewayConfigFileSchema.shape));
 const knownBackend = new Set(Object.keys(BackendConfigSchema.shape));
 const knownTelemetry = new Set(Object.keys(TelemetryConfigSchema.shape));
+const knownPins = new Set(Object.keys(PinsConfigSchema.shape));
 const knownProfile = new Set(Object.keys(ProfileConfigSchema.shape));
 const knownAuth = new Set(Object.keys(AuthConfigSchema.shape));
 const knownToken = new Set(["name", "token", "sha256", "profiles", "operator"]);
@@ -389,6 +392,7 @@ function unknownKeys(value: unknown): string[] {
   const root = value as Record<string, unknown>;
   check(root, knownTopLevel, "");
   check(root.telemetry, knownTelemetry, "telemetry");
+  check(root.pins, knownPins, "pins");
   for (const [name, entry] of Object.entries((root.mcpServers ?? {}) as Record<string, unknown>)) {
     check(entry, knownBackend, joinPath("mcpServers", name));
   }

@@ -18,10 +18,13 @@ import {
 } from "../modern/modern-endpoint.js";
 import { splitModernFrames } from "../modern/modern-frames.js";
 import { type ModernFrontOptions, resolveModernSettings } from "../modern/modern-settings.js";
+import type { RouterPins } from "../pins/pin-guard.js";
+import type { PinStore } from "../pins/pin-store.js";
 import type { RouterSession } from "../sessions/router-session.js";
 import { Switchboard } from "../switchboard/switchboard.js";
 import { describeRouter, eventsSeenBy, sharedCatalogue } from "./gateway-status.js";
 import { NameOwners, type OwnerOfOptions } from "./name-owner.js";
+import { createRouterPins } from "./router-pins.js";
 import { type RouterSessionListener, RouterSessions } from "./router-sessions.js";
 import { RouterState } from "./router-state.js";
 import { OPERATOR_VIEWER, type SessionViewer } from "./session-viewer.js";
@@ -58,11 +61,15 @@ export interface RouterOptions {
   readonly audit?: AuditLog;
   /** `network.transport` of client sessions' spans: `pipe` (stdio) or `tcp` (HTTP, WebSocket). */
   readonly clientNetworkTransport?: string;
+  /** Where pins are kept (read by `start()`); in memory by default. */
+  readonly pinStore?: PinStore;
 }
 
 /** Aggregates many backend MCP servers behind one MCP server per client. */
 export interface Router {
   readonly telemetry: Telemetry;
+  /** Pinned definitions, those withheld, and approving them (see the README, "Pins"). */
+  readonly pins: RouterPins;
   /** The config in force. */
   readonly config: GatewayConfig;
   /**
@@ -131,15 +138,18 @@ export function createRouter(options: RouterOptions): Router {
   const switchboard = new Switchboard<RouterSession>(telemetry);
   let modernFronts: ModernFronts | undefined;
   const owners: NameOwners = new NameOwners(state, () => sharedCatalogue(state, pool));
+  const pins = createRouterPins(options, state, telemetry, switchboard.sessions, () => pool);
+  const connect = pins.afterLoad(options.connect); // no backend is listed before its pins are read
   const pool = new BackendPool({
     clientInfo: serverInfo,
     clock,
     connect: async (backend) =>
-      instrumentTransport(await options.connect(backend), telemetry, {
+      instrumentTransport(await connect(backend), telemetry, {
         backend: backend.name,
         networkTransport: backend.transport === "stdio" ? "pipe" : "tcp",
       }),
     wiring: owners.watch(tellingListChanges(switchboard, () => modernFronts)),
+    vet: (listing) => pins.vet(listing),
   });
   pool.sync(state.config);
   const deferStart = options.startBackends === "with-first-client";
@@ -158,7 +168,7 @@ export function createRouter(options: RouterOptions): Router {
   // The status is a tool result a model may read (prompt injection): no secret may reach it.
   const status = (sessionId?: string) =>
     telemetry.redact(
-      describeRouter({ state, pool, sessions, uptimeMs: clock.now() - startedAt }, sessionId),
+      describeRouter({ state, pool, sessions, pins, uptimeMs: clock.now() - startedAt }, sessionId),
     );
   const events = (sessionId: string, query: Readonly<Record<string, unknown>>) =>
     eventsSeenBy({ state, sessions }, sessionId, query);
@@ -180,6 +190,7 @@ export function createRouter(options: RouterOptions): Router {
 
   return {
     telemetry,
+    pins,
     get config() {
       return state.config;
     },

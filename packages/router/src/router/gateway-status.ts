@@ -4,6 +4,8 @@ import type { BackendPool } from "../backends/backend-pool.js";
 import { buildCatalogue, type Catalogue } from "../catalogue/build-catalogue.js";
 import { redactGatewayConfig } from "../config/redact-config.js";
 import { describeFlagged, shapingOf } from "../overrides/catalogue-shaping.js";
+import type { RouterPins } from "../pins/pin-guard.js";
+import { resolvePinsConfig } from "../pins/pins-config.js";
 import { GATEWAY_TOOLS } from "../sessions/gateway-tools.js";
 import type { RouterSession } from "../sessions/router-session.js";
 import { namespacesOf, type RouterState } from "./router-state.js";
@@ -14,6 +16,7 @@ export interface RouterParts {
   readonly pool: BackendPool;
   readonly sessions: ReadonlyMap<string, RouterSession>;
   readonly uptimeMs: number;
+  readonly pins?: RouterPins;
 }
 
 /**
@@ -37,6 +40,9 @@ export function describeRouter(parts: RouterParts, sessionId?: string): Record<s
       config: scoped ? configSeenBy(state, session) : redactGatewayConfig(state.config),
       conflicts,
       flagged_descriptions: describeFlagged(flagged),
+      ...(parts.pins === undefined
+        ? {}
+        : { pins: pinsSeenBy(state, parts.pins, scoped ? visible : undefined) }),
     },
     backends: Object.fromEntries(
       visible.map((backend) => [
@@ -44,6 +50,28 @@ export function describeRouter(parts: RouterParts, sessionId?: string): Record<s
         describeBackend(backend, session ? [session] : [...sessions.values()], session),
       ]),
     ),
+  };
+}
+
+/**
+ * The pins block of the status: the policy in force and each withheld definition. A session that
+ * is not the operator's sees only its backends' withheld items, without the diff: the withheld text
+ * is the backend's, not approved, and a model reads this result.
+ */
+function pinsSeenBy(
+  state: RouterState,
+  pins: RouterPins,
+  visible: readonly Backend[] | undefined,
+): Record<string, unknown> {
+  const config = resolvePinsConfig(state.config.pins);
+  const seen = visible === undefined ? undefined : new Set(visible.map((backend) => backend.name));
+  const withheld = pins
+    .withheld(seen)
+    .map((item) => (seen === undefined ? item : { ...item, diff: undefined }));
+  return {
+    on_change: config.onChange,
+    trust_on_first_use: config.trustOnFirstUse,
+    withheld,
   };
 }
 
