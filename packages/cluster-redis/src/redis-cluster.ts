@@ -195,7 +195,7 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
         : { maxEventsPerStream: options.maxEventsPerStream }),
     }),
     bus: createRedisBus({ client, subscriber, seal, prefix, replicaId, onWarning }),
-    pins: createRedisPinStore({ client, subscriber, prefix, replicaId }),
+    pins: createRedisPinStore({ client, subscriber, seal, rejections, prefix, replicaId }),
     calls: createRedisCalls({
       client,
       seal,

@@ -1,7 +1,12 @@
+import { randomBytes } from "node:crypto";
 import type { PinSnapshot } from "@patchbay/router";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createRedisCluster, type RedisCluster } from "./redis-cluster.js";
+import { connectRedis } from "./redis-connection.js";
 import { type RedisServerProcess, startRedisServer } from "./testing/redis-server.js";
+
+/** The cluster secret of this file's replicas. */
+const secret = randomBytes(32).toString("base64");
 
 let redis: RedisServerProcess;
 const clusters: RedisCluster[] = [];
@@ -20,6 +25,7 @@ async function replica(replicaId: string): Promise<RedisCluster> {
     replicaId,
     keyPrefix: "pins-test:",
     sessionTtlMs: 60_000,
+    secret,
   });
   clusters.push(cluster);
   return cluster;
@@ -66,6 +72,24 @@ it("keeps entries two replicas saved at once from snapshots that each lack the o
   ]);
   const both = (await a.pins.load()) as PinSnapshot;
   expect(Object.keys(both.backends).sort()).toEqual(["a", "b", "c", "d"]);
+});
+
+it("reads no entry written straight to Redis without the secret: Redis access approves nothing", async () => {
+  const honest = await replica("e");
+  await honest.pins.save(withEntry({ version: 1, backends: {} }, "e", "tool:kept"));
+  const attacker = await connectRedis({ url: redis.url });
+  const forged = withEntry({ version: 1, backends: {} }, "evil", "tool:approved");
+  const entry = forged.backends.evil?.["tool:approved"];
+  await attacker.hset(
+    "pins-test:pins",
+    JSON.stringify(["evil", "tool:approved"]),
+    JSON.stringify(entry),
+  );
+  attacker.disconnect();
+  const loaded = (await honest.pins.load()) as PinSnapshot;
+  expect(Object.keys(loaded.backends)).toContain("e");
+  expect(Object.keys(loaded.backends)).not.toContain("evil");
+  expect(honest.rejectedMessages).toBeGreaterThanOrEqual(1);
 });
 
 function withEntry(base: PinSnapshot, backend: string, key: string): PinSnapshot {
