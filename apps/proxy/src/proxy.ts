@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { createBackendTransportFactory } from "@patchbay/backend-transports";
+import type { RedisCluster } from "@patchbay/cluster-redis";
 import { createCallFeed, createDashboard, type Dashboard } from "@patchbay/dashboard";
 import {
   createHttpGateway,
@@ -119,40 +120,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           resolvedLimits.sessionIdleTtlMs,
           log,
         );
-  const feed = createCallFeed();
-  // Backends running, down (why, and their last stderr lines), restarting or given up: logged.
-  const telemetry = await createProxyTelemetry(
-    routerConfig.telemetry,
-    options.configPath,
+  const { feed, telemetry, audit, router } = await startProxyRouter(options, parsed.config, {
     log,
-    [callFeedSink(feed.sink), createBackendLogSink(log)],
-    options.version,
-  );
-  const audit = openProxyAudit(parsed.config.audit, options.configPath, telemetry, log);
-  // Lines up to a result of limits.maxResultBytes and its envelope, unless a backend says otherwise.
-  const connect = createBackendTransportFactory({
-    maxLineBytes: resolvedLimits.maxResultBytes + 1024 * 1024,
-    onStderr: (backend, line) => log.info(`[${backend}] ${line}`),
+    cluster,
+    maxResultBytes: resolvedLimits.maxResultBytes,
   });
-  // The router never sees auth, limits or http: gateway_status shows its config to clients.
-  const router = createRouter({
-    config: routerConfig,
-    connect: async (backend) => {
-      const transport = await connect(backend);
-      options.onBackendTransport?.(backend, transport);
-      return transport;
-    },
-    serverInfo: { name: "patchbay-proxy", version: options.version },
-    telemetry,
-    onWarning: (message) => log.warn(message),
-    ...(audit === undefined ? {} : { audit }),
-    clientNetworkTransport: "tcp",
-    ...pinStoreOf(options.configPath, routerConfig.pins, cluster),
-    // Replicas: one request-state key, held calls and list changes shared (see proxy-cluster.ts).
-    ...(cluster === undefined ? {} : { modern: await cluster.modernFrontOptions() }),
-  });
-  if (cluster !== undefined) followSharedPins(cluster, router, log);
-  await router.start();
 
   const originLists = originListsOf(http, host);
   const trustProxy = http?.trustProxy ?? false;
@@ -240,6 +212,58 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     ),
   );
   return { url, router, gateway, dashboard, server, log, reload: reloading.reload, stop };
+}
+
+/**
+ * The router of the proxy and what it reports to: the call feed the dashboard shows, the telemetry
+ * (backend state changes logged), the audit log; started, its backends coming up.
+ */
+async function startProxyRouter(
+  options: ProxyOptions,
+  config: ParsedGatewayConfig["config"],
+  parts: {
+    readonly log: ProxyLog;
+    readonly cluster: RedisCluster | undefined;
+    readonly maxResultBytes: number;
+  },
+) {
+  const { log, cluster } = parts;
+  const routerConfig = routerPart(config);
+  const feed = createCallFeed();
+  // Backends running, down (why, and their last stderr lines), restarting or given up: logged.
+  const telemetry = await createProxyTelemetry(
+    routerConfig.telemetry,
+    options.configPath,
+    log,
+    [callFeedSink(feed.sink), createBackendLogSink(log)],
+    options.version,
+  );
+  const audit = openProxyAudit(config.audit, options.configPath, telemetry, log);
+  // Lines up to a result of limits.maxResultBytes and its envelope, unless a backend says otherwise.
+  const connect = createBackendTransportFactory({
+    maxLineBytes: parts.maxResultBytes + 1024 * 1024,
+    onStderr: (backend, line) => log.info(`[${backend}] ${line}`),
+  });
+  // The router never sees auth, limits or http: gateway_status shows its config to clients.
+  const router = createRouter({
+    config: routerConfig,
+    connect: async (backend) => {
+      const transport = await connect(backend);
+      options.onBackendTransport?.(backend, transport);
+      return transport;
+    },
+    serverInfo: { name: "patchbay-proxy", version: options.version },
+    telemetry,
+    onWarning: (message) => log.warn(message),
+    ...(audit === undefined ? {} : { audit }),
+    clientNetworkTransport: "tcp",
+    ...pinStoreOf(options.configPath, routerConfig.pins, cluster),
+    // Replicas: one request-state key, held calls and list changes shared (see proxy-cluster.ts).
+    ...(cluster === undefined ? {} : { modern: await cluster.modernFrontOptions() }),
+  });
+  if (cluster !== undefined) followSharedPins(cluster, router, log);
+  await router.start();
+  return { feed, telemetry, audit, router };
 }
 
 /**

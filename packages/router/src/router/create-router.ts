@@ -6,7 +6,7 @@ import {
   instrumentTransport,
   type Telemetry,
 } from "@patchbay/telemetry";
-import type { BackendTransportFactory } from "../backends/backend.js";
+import type { Backend, BackendTransportFactory } from "../backends/backend.js";
 import { BackendPool } from "../backends/backend-pool.js";
 import { type RouterClock, systemRouterClock } from "../backends/router-clock.js";
 import { CatalogueConflictError } from "../catalogue/conflict.js";
@@ -242,21 +242,7 @@ export function createRouter(options: RouterOptions): Router {
     onSession: (listener) => opener.listen(listener),
     status,
     async reload(next) {
-      state.apply(next);
-      owners.forget();
-      // A session opened on a profile the new config no longer has ends (its client reconnects
-      // to an endpoint that exists); until then its view is empty, never every backend.
-      const orphaned = [...sessions.values()].filter(
-        (session) =>
-          session.profile !== undefined && !Object.hasOwn(next.profiles, session.profile),
-      );
-      await Promise.all(orphaned.map((session) => session.close().catch(() => {})));
-      const added = await pool.reload(next);
-      await Promise.all([...sessions.values()].map((session) => session.reconcile()));
-      telemetry.record({
-        event_type: "gateway.reloaded",
-        data: { backends: next.backends.map((backend) => backend.name) },
-      });
+      const added = await reloadRouter(next, { state, owners, sessions, pool, telemetry });
       if (!deferStart || anyClient()) await pool.startEager(added);
       for (const session of sessions.values()) session.refresh();
     },
@@ -272,4 +258,35 @@ export function createRouter(options: RouterOptions): Router {
       return closed;
     },
   };
+}
+
+/**
+ * Applies a new config: sessions of profiles it no longer has end (their clients reconnect to an
+ * endpoint that exists; until then their view is empty, never every backend), backends are
+ * added, changed or stopped, and every session reconciles its view. Returns the backends added.
+ */
+async function reloadRouter(
+  next: GatewayConfig,
+  parts: {
+    readonly state: RouterState;
+    readonly owners: NameOwners;
+    readonly sessions: ReadonlyMap<string, RouterSession>;
+    readonly pool: BackendPool;
+    readonly telemetry: Telemetry;
+  },
+): Promise<Backend[]> {
+  const { state, owners, sessions, pool, telemetry } = parts;
+  state.apply(next);
+  owners.forget();
+  const orphaned = [...sessions.values()].filter(
+    (session) => session.profile !== undefined && !Object.hasOwn(next.profiles, session.profile),
+  );
+  await Promise.all(orphaned.map((session) => session.close().catch(() => {})));
+  const added = await pool.reload(next);
+  await Promise.all([...sessions.values()].map((session) => session.reconcile()));
+  telemetry.record({
+    event_type: "gateway.reloaded",
+    data: { backends: next.backends.map((backend) => backend.name) },
+  });
+  return added;
 }
