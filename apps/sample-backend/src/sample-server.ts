@@ -1,6 +1,7 @@
 import { createServer, type Server } from "@patchbay/server";
 import { registerPrompts } from "./prompts/register-prompts.js";
 import { registerResources } from "./resources/register-resources.js";
+import { registerBackgroundTaskTools } from "./tools/background-task-tools.js";
 import { registerClientRequestTools } from "./tools/client-request-tools.js";
 import { registerContentTools } from "./tools/content-tools.js";
 import { registerHeaderParamTools } from "./tools/header-param-tools.js";
@@ -56,6 +57,7 @@ export function createSampleServer(options: SampleServerOptions = {}): Server {
   registerContentTools(server);
   registerStructuredTools(server);
   registerTaskTools(server, stepDelayMs);
+  registerBackgroundTaskTools(server, 100);
   registerClientRequestTools(server);
   registerInputRequiredTools(server);
   registerStatelessProbeTools(server);
