@@ -25,6 +25,11 @@ export interface SampleServerOptions {
    */
   stepDelayMs?: number;
   /**
+   * How long one `seconds` of the `slow_compute` task tool lasts, in ms (default 1000): the
+   * conformance test shortens the tasks scenarios' waits with it.
+   */
+  taskSecondMs?: number;
+  /**
    * The revisions served on every transport (default: every revision `@patchbay/mcp-types` knows):
    * `["2025-11-25"]` stands up a legacy-only backend, `["2026-07-28"]` a modern-only one.
    */
@@ -57,7 +62,7 @@ export function createSampleServer(options: SampleServerOptions = {}): Server {
   registerContentTools(server);
   registerStructuredTools(server);
   registerTaskTools(server, stepDelayMs);
-  registerBackgroundTaskTools(server, 100);
+  registerBackgroundTaskTools(server, { secondMs: options.taskSecondMs ?? 1000, jobDelayMs: 100 });
   registerClientRequestTools(server);
   registerInputRequiredTools(server);
   registerStatelessProbeTools(server);

@@ -25,10 +25,13 @@ function text(value: string) {
  * The fixture tools of the MCP conformance suite's tasks scenarios (extension
  * `io.modelcontextprotocol/tasks`, 2026-07-28): a client that declared the extension gets a task
  * for each of them except `greet`, and polls `tasks/get`; other clients get the result directly
- * (`failing_job` and `test_tool_with_task` require tasks: -32021). `jobDelayMs` is the time
- * `failing_job` and `protocol_error_job` take before they end.
+ * (`failing_job` and `test_tool_with_task` require tasks: -32021). `secondMs` is the length of one
+ * `seconds` of `slow_compute`; `jobDelayMs` the time `failing_job` and `protocol_error_job` take.
  */
-export function registerBackgroundTaskTools(server: Server, jobDelayMs: number): void {
+export function registerBackgroundTaskTools(
+  server: Server,
+  { secondMs, jobDelayMs }: { secondMs: number; jobDelayMs: number },
+): void {
   server.registerTool(
     "greet",
     {
@@ -48,7 +51,7 @@ export function registerBackgroundTaskTools(server: Server, jobDelayMs: number):
       taskSupport: "optional",
     },
     async ({ seconds, label }, context) => {
-      await abortableDelay(Math.round(seconds * 1000), context.signal);
+      await abortableDelay(Math.round(seconds * secondMs), context.signal);
       return text(`Computed ${label} in ${seconds}s`);
     },
   );

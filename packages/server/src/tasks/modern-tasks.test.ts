@@ -165,7 +165,10 @@ describe("tasks (extension io.modelcontextprotocol/tasks, 2026-07-28)", () => {
     });
     expect(parked).not.toHaveProperty("requestState");
     expect(
-      await call("tasks/update", { taskId, inputResponses: { "elicitation-1": { action: "nope" } } }),
+      await call("tasks/update", {
+        taskId,
+        inputResponses: { "elicitation-1": { action: "nope" } },
+      }),
     ).toMatchObject({ error: { code: -32602 } });
     const ack = await call("tasks/update", {
       taskId,
@@ -193,7 +196,10 @@ describe("tasks (extension io.modelcontextprotocol/tasks, 2026-07-28)", () => {
   it("gathers input by MRTR rounds before a deferred task starts", async () => {
     const { call } = createTaskServer();
     const round1 = await call("tools/call", { name: "asks_first" });
-    expect(round1).toMatchObject({ resultType: "input_required", inputRequests: { user_name: {} } });
+    expect(round1).toMatchObject({
+      resultType: "input_required",
+      inputRequests: { user_name: {} },
+    });
     expect(round1).not.toHaveProperty("taskId");
     const round2 = await call("tools/call", {
       name: "asks_first",
