@@ -128,7 +128,9 @@ export class TaskStore {
   /** Parks the task on an input request until `answer` delivers it (rejects when cancelled). */
   ask(task: TaskRecord, key: string, request: TaskInputRequest): Promise<unknown> {
     const entry = this.#entries.get(task.taskId);
-    if (entry === undefined || TERMINAL.has(task.status)) return Promise.reject(task.signal.reason);
+    if (entry === undefined || TERMINAL.has(task.status)) {
+      return Promise.reject(new Error(`Task ${task.status}`));
+    }
     if (entry.inputs.has(key)) {
       return Promise.reject(new InvalidParamsError(`Repeated input request key: ${key}`));
     }
@@ -195,7 +197,7 @@ export class TaskStore {
     const entry = this.#entries.get(task.taskId);
     this.#setStatus(task, status);
     entry?.inputs.clear();
-    entry?.abort.abort(new JSONRPCError(-32800, `Task ${status}`));
+    entry?.abort.abort(new Error(`Task ${status}`));
   }
 
   #setStatus(task: TaskRecord, status: TaskStatus): void {
@@ -208,7 +210,7 @@ export class TaskStore {
     for (const [taskId, entry] of this.#entries) {
       if (entry.record.expiresAt > now) continue;
       this.#entries.delete(taskId);
-      entry.abort.abort(new JSONRPCError(-32800, "Task expired"));
+      entry.abort.abort(new Error("Task expired"));
     }
   }
 }
