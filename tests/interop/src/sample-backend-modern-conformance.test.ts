@@ -35,14 +35,14 @@ describe("official MCP conformance suite, modern era (server mode, --requirement
 
   beforeAll(async () => {
     cli = resolveConformanceCli("modern");
-    // --task-second-ms: slow_compute's "seconds" in the tasks scenarios last 100 ms each here.
+    // --task-second-ms: slow_compute's "seconds" in the tasks scenarios last 10 ms each here.
     server = await startServer(sampleBackendBin, [
       "--transport",
       "http",
       "--port",
       "0",
       "--task-second-ms",
-      "100",
+      "10",
     ]);
   });
 
