@@ -28,6 +28,7 @@ async function main(): Promise<void> {
   }
   const server = createSampleServer({
     ...(options.stepDelayMs === undefined ? {} : { stepDelayMs: options.stepDelayMs }),
+    ...(options.taskSecondMs === undefined ? {} : { taskSecondMs: options.taskSecondMs }),
     ...(options.protocolVersions === undefined
       ? {}
       : { protocolVersions: options.protocolVersions }),

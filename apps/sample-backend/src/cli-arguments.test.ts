@@ -32,6 +32,12 @@ describe("parseCliArguments", () => {
     expect(parseCliArguments([])).not.toHaveProperty("stepDelayMs");
   });
 
+  it("reads --task-second-ms, and leaves it out when absent", () => {
+    expect(parseCliArguments(["--task-second-ms", "50"]).taskSecondMs).toBe(50);
+    expect(parseCliArguments([])).not.toHaveProperty("taskSecondMs");
+    expect(() => parseCliArguments(["--task-second-ms", "x"])).toThrow(/--task-second-ms must be/);
+  });
+
   it("reads --protocol-versions as a comma-separated list, and leaves it out when absent", () => {
     expect(parseCliArguments(["--protocol-versions", "2025-11-25"]).protocolVersions).toEqual([
       "2025-11-25",

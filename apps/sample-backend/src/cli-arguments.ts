@@ -11,6 +11,8 @@ export interface CliArguments {
   port: number;
   /** `--step-delay-ms`: pause after each progress report (absent: the server's default, 50). */
   stepDelayMs?: number;
+  /** `--task-second-ms`: how long one `seconds` of `slow_compute` lasts (absent: 1000). */
+  taskSecondMs?: number;
   /** `--protocol-versions`: the revisions served on every transport (absent: every known one). */
   protocolVersions?: string[];
   /** `-h`/`--help`: print the usage to stdout and exit 0. */
@@ -22,12 +24,13 @@ export interface CliArguments {
 /** Usage text printed for `--help` and after a bad argument. */
 export const USAGE =
   "Usage: patchbay-sample-backend [--transport stdio|http|sse|ws] [--host 127.0.0.1] [--port N] [--step-delay-ms N]\n" +
-  "                               [--protocol-versions LIST]\n" +
+  "                               [--task-second-ms N] [--protocol-versions LIST]\n" +
   "  --transport      how to serve: stdio (default), http (Streamable HTTP at /mcp), sse (legacy HTTP+SSE at /sse)\n" +
   "                   or ws (WebSocket at ws://host:port/mcp, subprotocol mcp)\n" +
   "  --host           address to bind for http/sse/ws (default 127.0.0.1)\n" +
   "  --port           port for http/sse/ws (default $PORT or 3000; 0 picks a free port)\n" +
   "  --step-delay-ms  pause after each progress report of the progress tools (default 50; 0: none)\n" +
+  "  --task-second-ms  ms in one `seconds` of the slow_compute task tool (default 1000; tests speed it up)\n" +
   "  --protocol-versions  comma-separated revisions to accept on every transport (default: all of\n" +
   `                   ${PROTOCOL_VERSIONS.join(", ")}); 2025-11-25 alone: legacy only,\n` +
   "                   2026-07-28 alone: modern only\n" +
@@ -40,6 +43,7 @@ const OPTIONS = {
   host: { type: "string" },
   port: { type: "string" },
   "step-delay-ms": { type: "string" },
+  "task-second-ms": { type: "string" },
   "protocol-versions": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
@@ -79,6 +83,15 @@ export function parseCliArguments(
   };
   const versionsText = values["protocol-versions"];
   if (versionsText !== undefined) parsed.protocolVersions = parseProtocolVersions(versionsText);
+  const taskSecondText = values["task-second-ms"];
+  if (taskSecondText !== undefined) {
+    if (!/^\d+$/.test(taskSecondText) || Number(taskSecondText) > 60_000) {
+      throw new TypeError(
+        `--task-second-ms must be an integer from 0 to 60000, got ${taskSecondText}`,
+      );
+    }
+    parsed.taskSecondMs = Number(taskSecondText);
+  }
   const stepDelayText = values["step-delay-ms"];
   if (stepDelayText === undefined) return parsed;
   if (!/^\d+$/.test(stepDelayText) || Number(stepDelayText) > 60_000) {

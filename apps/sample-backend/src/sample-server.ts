@@ -1,6 +1,7 @@
 import { createServer, type Server } from "@patchbay/server";
 import { registerPrompts } from "./prompts/register-prompts.js";
 import { registerResources } from "./resources/register-resources.js";
+import { registerBackgroundTaskTools } from "./tools/background-task-tools.js";
 import { registerClientRequestTools } from "./tools/client-request-tools.js";
 import { registerContentTools } from "./tools/content-tools.js";
 import { registerHeaderParamTools } from "./tools/header-param-tools.js";
@@ -23,6 +24,11 @@ export interface SampleServerOptions {
    * progress and result reach the client in one read, and SDK 1.x clients drop the progress.
    */
   stepDelayMs?: number;
+  /**
+   * How long one `seconds` of the `slow_compute` task tool lasts, in ms (default 1000): the
+   * conformance test shortens the tasks scenarios' waits with it.
+   */
+  taskSecondMs?: number;
   /**
    * The revisions served on every transport (default: every revision `@patchbay/mcp-types` knows):
    * `["2025-11-25"]` stands up a legacy-only backend, `["2026-07-28"]` a modern-only one.
@@ -56,6 +62,7 @@ export function createSampleServer(options: SampleServerOptions = {}): Server {
   registerContentTools(server);
   registerStructuredTools(server);
   registerTaskTools(server, stepDelayMs);
+  registerBackgroundTaskTools(server, { secondMs: options.taskSecondMs ?? 1000, jobDelayMs: 100 });
   registerClientRequestTools(server);
   registerInputRequiredTools(server);
   registerStatelessProbeTools(server);

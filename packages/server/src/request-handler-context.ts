@@ -39,6 +39,12 @@ export interface RequestHandlerContext {
   ): Promise<v2025_11_25.ElicitResult>;
   /** Asks the client for its roots (`roots/list`); cancelled with this request. */
   listRoots(options?: ClientRequestOptions): Promise<v2025_11_25.ListRootsResult>;
+  /**
+   * Present only for a tool registered with `deferTask` on a call that becomes a task (the client
+   * declared the extension `io.modelcontextprotocol/tasks`): answers the call with the task and goes
+   * on in the background. Input asked before it uses MRTR rounds; input asked after it parks the task.
+   */
+  startTask?(): Promise<void>;
 }
 
 /** Where a request's cancellation comes from: its AbortSignal, made only when read. */

@@ -33,6 +33,17 @@ export interface ToolConfig<
   annotations?: v2025_11_25.ToolAnnotations;
   icons?: v2025_11_25.Icon[];
   _meta?: Meta;
+  /**
+   * Task support (extension `io.modelcontextprotocol/tasks`, modern requests): a call from a client
+   * that declared the extension is answered with a task that runs the handler in the background.
+   * `optional`: other clients get the result directly; `required`: they get -32021.
+   */
+  taskSupport?: "optional" | "required";
+  /**
+   * The handler starts the task itself with `context.startTask()` (after gathering input by MRTR
+   * rounds) instead of the server starting it before the handler runs.
+   */
+  deferTask?: boolean;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { JSONRPCId, JSONRPCMessage } from "@patchbay/jsonrpc-core";
 import { encodeHeaderValue } from "@patchbay/mcp-types";
 import { MCP_PROTOCOL_VERSION_HEADER } from "./constants.js";
 import { idKey } from "./message-keys.js";
+import { expectedMcpName } from "./modern-http-request.js";
 
 /** `_meta` key naming a modern request's revision (MCP 2026-07-28). */
 const PROTOCOL_VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion";
@@ -10,7 +11,7 @@ const PROTOCOL_VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion";
 export interface ModernRequestFacts {
   readonly version: string;
   readonly method: string;
-  /** `params.name` (tools/call, prompts/get) or `params.uri` (resources/read). */
+  /** Its `Mcp-Name`: the tool/prompt name, resource URI or task id (`expectedMcpName`). */
   readonly name: string | undefined;
   /** The request's id (undefined for a notification). */
   readonly id: JSONRPCId | undefined;
@@ -31,16 +32,10 @@ export function modernRequestOf(
   const meta = params._meta as Record<string, unknown> | undefined;
   const version = meta?.[PROTOCOL_VERSION_META_KEY];
   if (typeof version !== "string") return undefined;
-  const target =
-    message.method === "resources/read"
-      ? params.uri
-      : message.method === "tools/call" || message.method === "prompts/get"
-        ? params.name
-        : undefined;
   return {
     version,
     method: message.method,
-    name: typeof target === "string" ? target : undefined,
+    name: expectedMcpName(message),
     id: "id" in message ? message.id : undefined,
     arguments: message.method === "tools/call" ? params.arguments : undefined,
   };

@@ -53,7 +53,10 @@ export function isModernRequest(
   return version !== undefined && !legacyVersions.includes(version);
 }
 
-/** The `Mcp-Name` a modern request must carry: the tool/prompt name or resource URI, if any. */
+/** Methods of the extension `io.modelcontextprotocol/tasks` whose `Mcp-Name` is the task id. */
+const TASK_ID_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
+
+/** The `Mcp-Name` a modern request must carry: the tool/prompt name, resource URI or task id. */
 export function expectedMcpName(message: JSONRPCRequest | JSONRPCNotification): string | undefined {
   const params = (message.params ?? {}) as Record<string, unknown>;
   if (message.method === "tools/call" || message.method === "prompts/get") {
@@ -61,6 +64,9 @@ export function expectedMcpName(message: JSONRPCRequest | JSONRPCNotification): 
   }
   if (message.method === "resources/read") {
     return typeof params.uri === "string" ? params.uri : undefined;
+  }
+  if (TASK_ID_METHODS.has(message.method)) {
+    return typeof params.taskId === "string" ? params.taskId : undefined;
   }
   return undefined;
 }

@@ -96,6 +96,11 @@ describe("modern (2026-07-28) POSTs", () => {
         modernHeaders("tools/call", { "mcp-name": "b" }),
       ],
       [modernRequest("tools/call", { name: "a" }), modernHeaders("tools/call")],
+      [
+        modernRequest("tasks/get", { taskId: "t1" }),
+        modernHeaders("tasks/get", { "mcp-name": "t2" }),
+      ],
+      [modernRequest("tasks/cancel", { taskId: "t1" }), modernHeaders("tasks/cancel")],
       [modernRequest("tools/list", {}, "1999-01-01"), modernHeaders("tools/list")],
     ];
     for (const [body, headers] of cases) {

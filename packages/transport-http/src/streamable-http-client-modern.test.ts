@@ -65,7 +65,12 @@ describe("modern (2026-07-28) requests from the client transport", () => {
     const { seen, connection } = await connectModern();
     await connection.request("tools/call", { name: "héllo wörld", _meta: META });
     await connection.request("resources/read", { uri: "file:///a", _meta: META });
-    expect(seen.map(({ headers }) => headers["mcp-session-id"])).toEqual([undefined, undefined]);
+    await connection.request("tasks/get", { taskId: "t1", _meta: META });
+    expect(seen.map(({ headers }) => headers["mcp-session-id"])).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
     expect(seen[0]?.headers).toMatchObject({
       "mcp-method": "tools/call",
       "mcp-name": `=?base64?${Buffer.from("héllo wörld").toString("base64")}?=`,
@@ -75,6 +80,7 @@ describe("modern (2026-07-28) requests from the client transport", () => {
       "mcp-method": "resources/read",
       "mcp-name": "file:///a",
     });
+    expect(seen[2]?.headers).toMatchObject({ "mcp-method": "tasks/get", "mcp-name": "t1" });
     await connection.close();
   });
 

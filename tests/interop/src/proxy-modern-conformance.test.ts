@@ -18,7 +18,16 @@ const baseline = [...readFileSync(baselineFile, "utf8").matchAll(/^ {2}- ([\w-]+
 );
 
 /** The sample backend restricted to the legacy era (2025-11-25), over stdio. */
-const BACKEND_ARGS = ["--transport", "stdio", "--protocol-versions", "2025-11-25"];
+// --task-second-ms: the tasks scenarios' slow_compute calls (up to 60 "seconds") run as plain calls
+// through this legacy backend, so they must be short.
+const BACKEND_ARGS = [
+  "--transport",
+  "stdio",
+  "--protocol-versions",
+  "2025-11-25",
+  "--task-second-ms",
+  "10",
+];
 
 /** SEP-2243 header validation (run by the CLI, not scored). */
 const HEADER_SCENARIOS = ["http-header-validation", "http-custom-header-server-validation"];

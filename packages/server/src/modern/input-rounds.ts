@@ -8,6 +8,14 @@ const ANSWER_SCHEMAS: Record<string, { safeParse(value: unknown): { success: boo
   "roots/list": v2026_07_28.ListRootsResultSchema,
 };
 
+/** Throws -32602 unless `answer` is a valid result of the input request `method` asked under `key`. */
+export function checkInputAnswer(method: string, key: string, answer: unknown): void {
+  // A client's answer is input like any other: a malformed one is -32602, not handler data.
+  if (ANSWER_SCHEMAS[method]?.safeParse(answer).success !== true) {
+    throw new InvalidParamsError(`inputResponses["${key}"] is not a valid ${method} result`);
+  }
+}
+
 /** The longest input request key a handler may choose. */
 export const MAX_INPUT_KEY_LENGTH = 128;
 
@@ -60,11 +68,10 @@ export class InputRound {
     }
     if (Object.hasOwn(this.#answers, key)) {
       const answer = this.#answers[key];
-      // A client's answer is input like any other: a malformed one is -32602, not handler data.
-      if (ANSWER_SCHEMAS[method]?.safeParse(answer).success !== true) {
-        return Promise.reject(
-          new InvalidParamsError(`inputResponses["${key}"] is not a valid ${method} result`),
-        );
+      try {
+        checkInputAnswer(method, key, answer);
+      } catch (error) {
+        return Promise.reject(error);
       }
       return Promise.resolve(answer);
     }

@@ -13,9 +13,15 @@ import {
   getModernRequestMeta,
   type Meta,
   MODERN_PROTOCOL_VERSIONS,
+  TASKS_EXTENSION_ID,
 } from "@patchbay/mcp-types";
 import type { ScopedHandler } from "../session-handlers/handler-scope.js";
 import type { SessionHost } from "../session-host.js";
+import { handleTaskMethod, TASK_METHODS } from "../tasks/task-methods.js";
+import { TaskStore, type TaskStoreOptions } from "../tasks/task-store.js";
+import { callToolAsTask } from "../tasks/task-tool-call.js";
+import { declaresTasks, taskOwnerOf, tasksExtensionRequired } from "../tasks/task-wire.js";
+import type { ToolEntry } from "../tool.js";
 import { InputRequiredSignal, InputRound } from "./input-rounds.js";
 import { createModernHandlerContext, type ModernRequestContext } from "./modern-context.js";
 import { collectModernHandlers } from "./modern-handlers.js";
@@ -32,6 +38,8 @@ export interface ModernOptions {
   requestStateKey?: Uint8Array;
   /** Caching hints on cacheable results (default `{ ttlMs: 0, cacheScope: "private" }`). */
   caching?: CachingHints;
+  /** Tasks (extension `io.modelcontextprotocol/tasks`) of tools registered with `taskSupport`. */
+  tasks?: TaskStoreOptions;
 }
 
 /** Serves modern requests without a session: one call per JSON-RPC message. */
@@ -64,11 +72,12 @@ export function createModernEndpoint(
   const codec = new RequestStateCodec(options.requestStateKey ?? randomRequestStateKey());
   const handlers = collectModernHandlers(host);
   const subscriptions = new ModernSubscriptions(host);
+  const tasks = new TaskStore(options.tasks);
 
   const discover = () => {
     const result: Record<string, unknown> = {
       supportedVersions: [...protocolVersions],
-      capabilities: host.capabilities(),
+      capabilities: withTasksExtension(host),
     };
     if (host.instructions !== undefined) result.instructions = host.instructions;
     return result;
@@ -94,9 +103,17 @@ export function createModernEndpoint(
     if (request.method === "subscriptions/listen") {
       return await subscriptions.listen(request.id, params, context);
     }
+    if (TASK_METHODS.has(request.method)) {
+      if (!declaresTasks(meta)) throw tasksExtensionRequired(request.method);
+      return handleTaskMethod(tasks, request.method, params, taskOwnerOf(context.info));
+    }
     const handler = handlers.get(request.method);
     if (handler === undefined) throw new MethodNotFoundError(`Method not found: ${request.method}`);
+    const taskTool = request.method === "tools/call" ? taskToolOf(host, params) : undefined;
     if (request.method === "tools/call") checkParamHeaders(host, params, context.info);
+    if (taskTool?.config.taskSupport === "required" && !declaresTasks(meta)) {
+      throw tasksExtensionRequired(`Tool ${taskTool.name}`);
+    }
     const targetKey = MRTR_TARGETS[request.method];
     const target = targetKey === undefined ? "" : String(params[targetKey]);
     const answers = await readAnswers(params, codec, request.method, target);
@@ -108,7 +125,17 @@ export function createModernEndpoint(
       round,
     );
     try {
-      return await (handler as ScopedHandler)(params, handlerContext);
+      if (taskTool === undefined || !declaresTasks(meta)) {
+        return await (handler as ScopedHandler)(params, handlerContext);
+      }
+      return await callToolAsTask({
+        store: tasks,
+        entry: taskTool,
+        args: params.arguments,
+        owner: taskOwnerOf(context.info),
+        context: handlerContext,
+        compile: host.compileJsonSchema,
+      });
     } catch (error) {
       if (!(error instanceof InputRequiredSignal) || targetKey === undefined) throw error;
       return {
@@ -138,6 +165,22 @@ export function createModernEndpoint(
       }
     },
   };
+}
+
+/** The tool a `tools/call` names when it was registered with task support. */
+function taskToolOf(host: SessionHost, params: Record<string, unknown>): ToolEntry | undefined {
+  const entry = typeof params.name === "string" ? host.tools.get(params.name) : undefined;
+  return entry?.config.taskSupport === undefined ? undefined : entry;
+}
+
+/** The server's capabilities, plus the tasks extension when a tool supports tasks. */
+function withTasksExtension(host: SessionHost): Record<string, unknown> {
+  const capabilities: Record<string, unknown> = { ...host.capabilities() };
+  const supported = host.tools.values().some((entry) => entry.config.taskSupport !== undefined);
+  if (!supported) return capabilities;
+  const extensions = (capabilities.extensions ?? {}) as Record<string, unknown>;
+  capabilities.extensions = { ...extensions, [TASKS_EXTENSION_ID]: {} };
+  return capabilities;
 }
 
 /** The answers of this round: the sealed earlier ones plus this retry's `inputResponses`. */

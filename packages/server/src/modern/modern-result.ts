@@ -18,6 +18,11 @@ export interface CachingHints {
   readonly cacheScope: "public" | "private";
 }
 
+/** `input_required` (MRTR) and `task` (a created task) say so; every other result is `complete`. */
+function resultTypeOf(declared: unknown): string {
+  return declared === "input_required" || declared === "task" ? declared : "complete";
+}
+
 /**
  * A modern result as it goes on the wire: its `resultType` (every 2026-07-28 result says its type:
  * `input_required` when it says so, else `complete`), the server's info in `_meta` beside the keys
@@ -40,7 +45,7 @@ export function completeModernResult(
   >;
   const complete: Record<string, unknown> = {
     ...body,
-    resultType: body.resultType === "input_required" ? "input_required" : "complete",
+    resultType: resultTypeOf(body.resultType),
     _meta: { ...meta, [SERVER_INFO_META_KEY]: serverInfo },
   };
   if (CACHEABLE_METHODS.has(method) && complete.resultType === "complete") {
