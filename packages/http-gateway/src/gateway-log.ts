@@ -37,20 +37,22 @@ export type LogFormat = "json" | "pretty";
  * trace id: at most `MAX_EVENT_FIELD_LENGTH` characters; message: `MAX_EVENT_DATA_STRING_LENGTH`)
  * cut to its limit with `…`, so that no request makes a log line longer than a few kilobytes.
  */
-function boundLogEntry(entry: GatewayLogEntry): GatewayLogEntry {
+function boundLogEntry(entry: GatewayLogEntry): Record<string, unknown> {
   const bounded: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(entry)) {
     const max = key === "message" ? MAX_EVENT_DATA_STRING_LENGTH : MAX_EVENT_FIELD_LENGTH;
-    bounded[key] = typeof value === "string" ? truncateText(value, max) : value;
+    // Only a string over its limit is cut: a request's line calls nothing for its short fields.
+    bounded[key] =
+      typeof value === "string" && value.length > max ? truncateText(value, max) : value;
   }
-  return bounded as unknown as GatewayLogEntry;
+  return bounded;
 }
 
-/** A pretty value: quoted (JSON) when it has whitespace or quotes, so it stays one field of one line. */
-function prettyValue(value: unknown): string {
-  const text = String(value);
-  return /[\s"]/.test(text) ? JSON.stringify(text) : text;
-}
+/** A pretty value with whitespace or quotes is quoted (JSON), so it stays one field of one line. */
+const NEEDS_QUOTES = /[\s"]/;
+
+/** The fields a pretty line starts with, in this order; the others follow as `key=value`. */
+const HEAD_FIELDS = new Set(["kind", "method", "status", "durationMs"]);
 
 /**
  * Formats one entry as a line (no newline), its client-chosen strings bounded (see
@@ -63,10 +65,14 @@ export function formatGatewayLog(
 ): string {
   const bounded = boundLogEntry(entry);
   if (format === "json") return JSON.stringify({ time: time.toISOString(), ...bounded });
-  const { kind, method, status, durationMs, ...rest } = bounded;
-  const fields = Object.entries(rest)
-    .filter(([, value]) => value !== undefined)
-    .map(([key, value]) => `${key}=${prettyValue(value)}`);
-  const head = [time.toISOString(), kind, prettyValue(method), `status=${status}`];
-  return [...head, `${durationMs}ms`, ...fields].join(" ");
+  const method = String(bounded.method);
+  let line = `${time.toISOString()} ${bounded.kind} ${NEEDS_QUOTES.test(method) ? JSON.stringify(method) : method}`;
+  line += ` status=${bounded.status} ${bounded.durationMs}ms`;
+  for (const key in bounded) {
+    const value = bounded[key];
+    if (value === undefined || HEAD_FIELDS.has(key)) continue;
+    const text = String(value);
+    line += ` ${key}=${NEEDS_QUOTES.test(text) ? JSON.stringify(text) : text}`;
+  }
+  return line;
 }

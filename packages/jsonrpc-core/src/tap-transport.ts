@@ -69,7 +69,7 @@ class TapTransport implements TappedTransport {
     this.#tap = tap;
     // `inner` holds frames until it starts; a second queue here would only delay them.
     this.#events.start();
-    inner.onFrame((frame, info) => this.#received(frame, info));
+    inner.onFrame(this.#received);
     inner.onError((error) => {
       try {
         this.#tap.error?.(error);
@@ -95,16 +95,18 @@ class TapTransport implements TappedTransport {
   // Not async: every frame passes here, and a forwarded one settles on the inner transport's promise.
   send(frame: Frame, options?: SendOptions): Promise<void> {
     const tap = this.#tap;
-    if (tap.outgoing === undefined) return this.#forward(frame, options);
-    let outgoing: Frame | Promise<void> | undefined;
+    let outgoing: Frame | Promise<void> | undefined = frame;
     try {
-      outgoing = tap.outgoing(frame, options);
+      if (tap.outgoing !== undefined) {
+        outgoing = tap.outgoing(frame, options);
+        if (outgoing === undefined) return DROPPED;
+        if (outgoing instanceof Promise) return outgoing;
+      }
+      return this.#inner.send(outgoing, options);
     } catch (error) {
+      // A hook, or a transport that throws instead of rejecting, still fails only this send.
       return Promise.reject(error);
     }
-    if (outgoing === undefined) return DROPPED;
-    if (outgoing instanceof Promise) return outgoing;
-    return this.#forward(outgoing, options);
   }
 
   close(): Promise<void> {
@@ -131,7 +133,8 @@ class TapTransport implements TappedTransport {
     this.#events.emitError(error);
   }
 
-  #received(frame: Frame, info: FrameInfo): void {
+  // The inner transport's frame listener itself (no closure that forwards to a method).
+  readonly #received = (frame: Frame, info: FrameInfo): void => {
     const tap = this.#tap;
     if (tap.incoming === undefined) {
       this.#events.emitFrame(frame, info);
@@ -139,14 +142,5 @@ class TapTransport implements TappedTransport {
     }
     const delivered = tap.incoming(frame, info);
     if (delivered !== undefined) this.#events.emitFrame(delivered, info);
-  }
-
-  #forward(frame: Frame, options: SendOptions | undefined): Promise<void> {
-    try {
-      return this.#inner.send(frame, options);
-    } catch (error) {
-      // A transport that throws instead of rejecting still fails only this send.
-      return Promise.reject(error);
-    }
-  }
+  };
 }
