@@ -58,6 +58,12 @@ export function createSampleServer(options: SampleServerOptions = {}): Server {
     ...(options.protocolVersions === undefined
       ? {}
       : { protocolVersions: options.protocolVersions }),
+    // Clients poll a task as often as it says: a faster "second" (tests) asks for faster polls.
+    ...(options.taskSecondMs === undefined
+      ? {}
+      : {
+          modern: { tasks: { pollIntervalMs: Math.max(10, Math.round(options.taskSecondMs / 2)) } },
+        }),
   });
   registerContentTools(server);
   registerStructuredTools(server);
