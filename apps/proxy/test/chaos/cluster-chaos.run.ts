@@ -7,6 +7,7 @@ import {
   type RedisServerProcess,
   startLoadBalancer,
   startRedisServer,
+  TARGET_HEADER,
 } from "@patchbay/cluster-redis/testing";
 import { createSampleServer, type RunningListener, serveHttp } from "@patchbay/sample-backend";
 import { createSseParser, StreamableHttpClientTransport } from "@patchbay/transport-http";
@@ -239,8 +240,23 @@ async function rawClient(name: string, address: string): Promise<LoadClient> {
     }
   })();
   let nextId = 1;
+  /** A call; one past its deadline says which replicas its POST and resumes reached. */
   async function call(tool: string, args: Record<string, unknown>) {
+    const trail: string[] = [];
+    try {
+      return await exchange(tool, args, trail);
+    } catch (error) {
+      const { name: kind } = error as Error;
+      if (kind !== "TimeoutError" && kind !== "AbortError") throw error;
+      throw Object.assign(new Error(`${String(error)}; ${trail.join(", ")}`), { name: kind });
+    }
+  }
+  async function exchange(tool: string, args: Record<string, unknown>, trail: string[]) {
     const id = nextId++;
+    const hop = (method: string, answer: Response) =>
+      trail.push(
+        `${method} ${slots[Number(answer.headers.get(TARGET_HEADER))]?.replicaId} ${answer.status}`,
+      );
     const answers: Record<string, unknown>[] = [];
     const collect = (message: Record<string, unknown>) => {
       if (message.id === id) answers.push(message);
@@ -257,6 +273,7 @@ async function rawClient(name: string, address: string): Promise<LoadClient> {
       }),
       signal: deadline,
     });
+    hop(`POST ${id}`, response);
     if (response.status === 502) throw new BrokenError("the balancer's 502: no stream to resume");
     if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
       const body = (await response.json()) as { id?: unknown; error?: { message: string } };
@@ -267,6 +284,7 @@ async function rawClient(name: string, address: string): Promise<LoadClient> {
       collect(body as Record<string, unknown>);
     } else {
       let lastEventId = await readSse(response, collect);
+      trail.push(`ended at ${lastEventId}`);
       while (answers.length === 0) {
         if (lastEventId === undefined) throw new BrokenError("no event id to resume with");
         response = await fetch(balancer.url, {
@@ -277,12 +295,14 @@ async function rawClient(name: string, address: string): Promise<LoadClient> {
           },
           signal: deadline,
         });
+        hop(`GET after ${lastEventId}`, response);
         if (response.status !== 200) {
           await response.text();
           await delay(200);
           continue;
         }
         lastEventId = (await readSse(response, collect)) ?? lastEventId;
+        trail.push("ended");
       }
     }
     if (answers.length > 1) {
