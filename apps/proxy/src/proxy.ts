@@ -141,6 +141,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     trustProxy,
     secureCookie: http?.secureCookie ?? false,
     cluster,
+    // Read once the page asks for a snapshot; the gateway exists by then.
+    lostReplicas: () => gateway.lostReplicas(),
   });
   const gateway = createHttpGateway({
     router,

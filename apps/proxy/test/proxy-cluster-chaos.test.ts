@@ -250,6 +250,11 @@ describe("a replica killed with SIGKILL mid-call", () => {
     expect(readyz.cluster.lostReplicas).toEqual([
       expect.objectContaining({ replicaId: victim.replicaId, failedOver: expect.any(Number) }),
     ]);
+    // Its dashboard lists the same (the cluster panel's lost replicas).
+    const snapshot = (await (
+      await fetch(new URL("/dashboard/api/snapshot", reporter.origin))
+    ).json()) as { cluster: { lostReplicas: unknown[] } };
+    expect(snapshot.cluster.lostReplicas).toEqual(readyz.cluster.lostReplicas);
     await Promise.all([sdkA.close(), sdkB.close()]);
   }, 12_000);
 });

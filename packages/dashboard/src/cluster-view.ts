@@ -20,6 +20,20 @@ export interface ClusterReplicaSource {
   readonly stats?: ReplicaCounts;
 }
 
+/**
+ * A replica this one found gone, and the calls it failed over (`/readyz` `cluster.lostReplicas`
+ * has this shape: `HttpGateway.lostReplicas()`).
+ */
+export interface LostReplicaSource {
+  readonly replicaId: string;
+  /** When this replica noticed, ISO 8601. */
+  readonly lostAt: string;
+  /** Its calls this replica answered with `ReplicaLost` (-32017) on their streams. */
+  readonly failedOver: number;
+  /** Its calls with no stream to answer on (plain JSON answers): their clients saw them break. */
+  readonly unanswerable: number;
+}
+
 /** A session record shared by the replicas (`RedisCluster.sessionSummaries()` has this shape). */
 export interface ClusterSessionSource {
   readonly client?: string;
@@ -94,6 +108,8 @@ export interface DashboardClusterView {
   readonly sessions: readonly DashboardClusterSession[] | null;
   /** Whether the cluster's limits cut the list. */
   readonly sessionsTruncated: boolean;
+  /** The replicas this one found gone, most recent first, with the calls it failed over. */
+  readonly lostReplicas: readonly LostReplicaSource[];
 }
 
 /** Longest replica id shown (ids come from other replicas' records). */
@@ -104,6 +120,13 @@ const count = (value: unknown): number =>
 const MAX_NAME_LENGTH = 200;
 const name = (value: unknown): string | null =>
   typeof value === "string" && value !== "" ? value.slice(0, MAX_NAME_LENGTH) : null;
+
+const lostReplica = (lost: LostReplicaSource): LostReplicaSource => ({
+  replicaId: String(lost.replicaId).slice(0, MAX_ID_LENGTH),
+  lostAt: new Date(Date.parse(String(lost.lostAt)) || 0).toISOString(),
+  failedOver: count(lost.failedOver),
+  unanswerable: count(lost.unanswerable),
+});
 
 async function sharedSessions(
   cluster: DashboardCluster,
@@ -126,12 +149,14 @@ async function sharedSessions(
 
 /**
  * Copies the named fields of each replica and shared session only, with ages from `now`. This
- * replica's own row takes `ownCounts` (read now) over those of its last heartbeat.
+ * replica's own row takes `ownCounts` (read now) over those of its last heartbeat; `lostReplicas`
+ * lists the replicas this one found gone.
  */
 export async function clusterView(
   cluster: DashboardCluster,
   now: number,
   ownCounts?: () => Omit<ReplicaCounts, "callsInFlight">,
+  lostReplicas?: () => readonly LostReplicaSource[],
 ): Promise<DashboardClusterView> {
   const replicas = cluster.replicas().map(
     (replica): DashboardReplica => ({
@@ -158,5 +183,6 @@ export async function clusterView(
     live: replicas.filter((replica) => replica.state === "live").length,
     replicas,
     ...(await sharedSessions(cluster, now)),
+    lostReplicas: (lostReplicas?.() ?? []).map(lostReplica),
   };
 }

@@ -7,7 +7,7 @@ import { createTelemetry } from "@patchbay/telemetry";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { createCallFeed } from "./call-feed.js";
-import type { ClusterReplicaSource, DashboardCluster } from "./cluster-view.js";
+import type { ClusterReplicaSource, DashboardCluster, LostReplicaSource } from "./cluster-view.js";
 import { createDashboard } from "./dashboard.js";
 import type { DashboardSnapshot } from "./snapshot.js";
 
@@ -45,7 +45,10 @@ function fakeCluster(replicas: ClusterReplicaSource[]) {
 }
 
 /** A dashboard without auth over one in-memory backend, as replica `replica-a` of `cluster`. */
-async function serve(cluster: DashboardCluster | undefined) {
+async function serve(
+  cluster: DashboardCluster | undefined,
+  lostReplicas?: () => readonly LostReplicaSource[],
+) {
   const backend = createMcpServer({ name: "notes", version: "1.0.0" });
   backend.registerTool("read", {}, async () => ({ content: [{ type: "text", text: "hi" }] }));
   const feed = createCallFeed();
@@ -66,6 +69,7 @@ async function serve(cluster: DashboardCluster | undefined) {
     cluster,
     snapshotIntervalMs: 0,
     now: () => NOW,
+    lostReplicas,
   });
   const server = createServer((request, response) => {
     void dashboard.handleRequest(request, response);
@@ -179,7 +183,46 @@ describe("the dashboard of a cluster replica", () => {
       ],
       sessions: null,
       sessionsTruncated: false,
+      lostReplicas: [],
     });
+  });
+
+  it("lists the replicas this one found gone, with the calls it failed over", async () => {
+    const cluster = fakeCluster([
+      live("replica-a"),
+      { ...live("replica-c"), state: "gone", lastBeatAt: NOW - 9_000 },
+    ]);
+    const lost = [
+      {
+        replicaId: "replica-c",
+        lostAt: "2026-11-26T11:59:55.000Z",
+        failedOver: 3,
+        unanswerable: 1,
+      },
+      // Fields from another process's records are copied by name and shape only.
+      {
+        replicaId: "x".repeat(100),
+        lostAt: "not a time",
+        failedOver: -1,
+        unanswerable: 2,
+        extra: "dropped",
+      } as LostReplicaSource,
+    ];
+    const { snapshot } = await serve(cluster, () => lost);
+    expect((await snapshot()).cluster?.lostReplicas).toEqual([
+      {
+        replicaId: "replica-c",
+        lostAt: "2026-11-26T11:59:55.000Z",
+        failedOver: 3,
+        unanswerable: 1,
+      },
+      {
+        replicaId: "x".repeat(64),
+        lostAt: "1970-01-01T00:00:00.000Z",
+        failedOver: 0,
+        unanswerable: 2,
+      },
+    ]);
   });
 
   it("lists every replica's shared sessions with the token's name only, and null when Redis fails", async () => {

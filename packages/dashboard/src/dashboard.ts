@@ -9,7 +9,7 @@ import {
 } from "@patchbay/transport-http";
 import type { CallFeed, DashboardCall } from "./call-feed.js";
 import { createCatalogueReader, isBuiltInTool } from "./catalogue-reader.js";
-import type { DashboardCluster, ReplicaCounts } from "./cluster-view.js";
+import type { DashboardCluster, LostReplicaSource, ReplicaCounts } from "./cluster-view.js";
 import { createDashboardAuth } from "./dashboard-auth.js";
 import {
   answerLogin,
@@ -55,6 +55,11 @@ export interface DashboardOptions extends OriginGuardOptions {
    * the page lists its replicas, and sessions and calls name the replica serving them.
    */
   readonly cluster?: DashboardCluster | undefined;
+  /**
+   * The replicas this one found gone and the calls it failed over (`HttpGateway.lostReplicas`):
+   * the cluster panel lists them.
+   */
+  readonly lostReplicas?: (() => readonly LostReplicaSource[]) | undefined;
   /** The clock (epoch ms). Default `Date.now`. */
   readonly now?: () => number;
 }
@@ -182,6 +187,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       feed: options.feed,
       cluster: options.cluster,
       ownCounts: counts,
+      lostReplicas: options.lostReplicas,
       auth: auth.enabled,
       now,
     });

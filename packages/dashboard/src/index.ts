@@ -20,6 +20,7 @@ export {
   type DashboardClusterSession,
   type DashboardClusterView,
   type DashboardReplica,
+  type LostReplicaSource,
   type ReplicaCounts,
 } from "./cluster-view.js";
 export {

@@ -5,6 +5,7 @@ import {
   clusterView,
   type DashboardCluster,
   type DashboardClusterView,
+  type LostReplicaSource,
   type ReplicaCounts,
 } from "./cluster-view.js";
 import type { TrackedSession } from "./session-tracker.js";
@@ -57,6 +58,8 @@ export interface SnapshotSources {
   readonly cluster?: DashboardCluster | undefined;
   /** This replica's counts now (its row in the cluster shows them over its last heartbeat's). */
   readonly ownCounts?: () => Omit<ReplicaCounts, "callsInFlight">;
+  /** The replicas this one found gone, with the calls it failed over. */
+  readonly lostReplicas?: (() => readonly LostReplicaSource[]) | undefined;
   /** Whether the dashboard asks for a login. */
   readonly auth: boolean;
   /** The clock (epoch ms). Default `Date.now`. */
@@ -109,7 +112,10 @@ export async function buildDashboardSnapshot(sources: SnapshotSources): Promise<
       ...(cluster === undefined ? {} : { replica: cluster.replicaId }),
     })),
     rates: sources.feed.rates(),
-    cluster: cluster === undefined ? null : await clusterView(cluster, now, sources.ownCounts),
+    cluster:
+      cluster === undefined
+        ? null
+        : await clusterView(cluster, now, sources.ownCounts, sources.lostReplicas),
     auth: sources.auth,
   };
 }

@@ -6,6 +6,7 @@ import { createFrontAdmission, type FrontCredentials } from "./admission/front-a
 import { createRateLimiter } from "./admission/rate-limiter.js";
 import type { TokenIdentity } from "./admission/token-auth.js";
 import { createClusterPlugin } from "./cluster/cluster-plugin.js";
+import type { LostReplicaReport } from "./cluster/failover.js";
 import { createProfileEndpoints } from "./endpoints/profile-endpoints.js";
 import { createWebSocketEndpoint } from "./endpoints/websocket-endpoint.js";
 import { createFrontDoor } from "./front-door.js";
@@ -40,6 +41,11 @@ export interface HttpGateway {
   readonly sessionCount: number;
   /** JSON-RPC requests received and not yet answered. */
   readonly pendingRequests: number;
+  /**
+   * The replicas of the cluster this one found gone, most recent first, with the calls it failed
+   * over (`/readyz` `cluster.lostReplicas`); empty without a cluster.
+   */
+  lostReplicas(): readonly LostReplicaReport[];
   /**
    * Replaces the static tokens and the OAuth verifier (a config reload): requests from now on are
    * admitted with these; a session stays its owner's. Throws, changing nothing, for tokens that
@@ -158,6 +164,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     },
     sessionCount: { get: sessionCount },
     pendingRequests: { get: () => sessions.pendingRequests },
+    lostReplicas: { value: () => cluster?.lostReplicas() ?? [] },
     close: { value: close },
     setAuth: {
       value(credentials: FrontCredentials) {

@@ -107,7 +107,23 @@
       },
       "No replicas seen yet",
     );
+    renderLostReplicas(cluster.lostReplicas ?? []);
     renderClusterSessions(cluster);
+  }
+
+  // The replicas this one found gone, and the calls it answered for them.
+  function renderLostReplicas(lost) {
+    const list = $("lost-replicas");
+    list.hidden = lost.length === 0;
+    list.replaceChildren(
+      ...lost.map((replica) => {
+        const item = document.createElement("li");
+        item.textContent =
+          `${replica.replicaId} lost at ${stamp(replica.lostAt)}: ${replica.failedOver} call(s) failed over here (-32017 on their streams)` +
+          (replica.unanswerable > 0 ? `, ${replica.unanswerable} with no stream to answer on` : "");
+        return item;
+      }),
+    );
   }
 
   function renderClusterSessions(cluster) {

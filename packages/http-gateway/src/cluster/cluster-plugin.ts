@@ -9,7 +9,7 @@ import type { ResolvedLimits } from "../http-gateway-options.js";
 import type { GatewayCluster, ModernRelay, SharedRateLimiter } from "./cluster.js";
 import { registerClusterMetrics } from "./cluster-metrics.js";
 import { type ClusterSessions, createClusterSessions } from "./cluster-sessions.js";
-import { startFailover } from "./failover.js";
+import { type LostReplicaReport, startFailover } from "./failover.js";
 import { answerOrphanedCalls } from "./orphaned-calls.js";
 import { type SseForwarding, sseForwardingOf } from "./sse-forwarding.js";
 
@@ -52,6 +52,8 @@ export interface ClusterPlugin {
    * `cluster.lostReplicas` lists the replicas found gone and the calls failed over here.
    */
   readiness(state: Readiness): Readiness & { readonly cluster: Readonly<Record<string, unknown>> };
+  /** The replicas found gone, most recent first, with the calls failed over here. */
+  lostReplicas(): readonly LostReplicaReport[];
   /** Stops listening to the cluster. */
   close(): void;
 }
@@ -119,6 +121,7 @@ export function createClusterPlugin(
         cluster: { ...cluster.status(), ...(lostReplicas.length > 0 ? { lostReplicas } : {}) },
       };
     },
+    lostReplicas: failover.recent,
     close() {
       failover.close();
       sseForwarding?.close();
