@@ -54,9 +54,19 @@ export function headerOf(headers: HttpHeaders, name: string): string | undefined
 
 const encoder = new TextEncoder();
 
+/** What this module uses of Node's `Buffer`, read from `globalThis` (absent in browsers). */
+interface NodeBuffer {
+  byteLength(text: string): number;
+  from(
+    text: string,
+    encoding: "utf8" | "base64",
+  ): Uint8Array & { toString(encoding: "utf8"): string };
+}
+const nodeBuffer = (globalThis as { Buffer?: NodeBuffer }).Buffer;
+
 /** The UTF-8 length of a text (`Buffer.byteLength` where there is a `Buffer`). */
 export function utf8Length(text: string): number {
-  return typeof Buffer === "undefined" ? encoder.encode(text).length : Buffer.byteLength(text);
+  return nodeBuffer === undefined ? encoder.encode(text).length : nodeBuffer.byteLength(text);
 }
 
 /**
@@ -68,7 +78,7 @@ export const LARGE_TEXT_LENGTH = 64 * 1024;
 
 /** The UTF-8 bytes of a text (`Buffer.from` where there is a `Buffer`). */
 export function utf8Bytes(text: string): Uint8Array {
-  return typeof Buffer === "undefined" ? encoder.encode(text) : Buffer.from(text, "utf8");
+  return nodeBuffer === undefined ? encoder.encode(text) : nodeBuffer.from(text, "utf8");
 }
 
 /**
@@ -85,7 +95,7 @@ export function randomId(): string {
 
 /** Decodes base64 to UTF-8 text without Node's `Buffer` where there is none. */
 export function decodeBase64Utf8(base64: string): string {
-  if (typeof Buffer !== "undefined") return Buffer.from(base64, "base64").toString("utf8");
+  if (nodeBuffer !== undefined) return nodeBuffer.from(base64, "base64").toString("utf8");
   const binary = atob(base64);
   return new TextDecoder().decode(Uint8Array.from(binary, (char) => char.charCodeAt(0)));
 }
