@@ -10,7 +10,7 @@ import {
 import type { CallFeed, DashboardCall } from "./call-feed.js";
 import { createCatalogueReader, isBuiltInTool } from "./catalogue-reader.js";
 import type { DashboardCluster, ReplicaCounts } from "./cluster-view.js";
-import { createDashboardAuth } from "./dashboard-auth.js";
+import { createDashboardAuth, type DashboardAuth } from "./dashboard-auth.js";
 import {
   answerLogin,
   isSameOrigin,
@@ -21,7 +21,7 @@ import {
 import { createFeedSocket, type FeedMessage } from "./feed-socket.js";
 import { answerPinApproval } from "./pins-approval.js";
 import { type SessionTracker, trackRouterSessions } from "./session-tracker.js";
-import { buildDashboardSnapshot } from "./snapshot.js";
+import { buildDashboardSnapshot, type DashboardSnapshot } from "./snapshot.js";
 import { createStaticAssets } from "./static-assets.js";
 
 /** Where the dashboard lives (its pages link to their assets there). */
@@ -152,6 +152,39 @@ async function serveIndex(
   return assets.serve(response, "index.html", 200, page);
 }
 
+/** The GET routes: the page's assets for anyone; the page and its snapshot for a login. */
+async function answerGet(
+  request: IncomingMessage,
+  response: ServerResponse,
+  { pathname, rest }: { readonly pathname: string; readonly rest: string },
+  parts: {
+    readonly assets: ReturnType<typeof createStaticAssets>;
+    readonly auth: DashboardAuth;
+    readonly snapshot: () => Promise<DashboardSnapshot>;
+  },
+): Promise<void> {
+  const { assets, auth } = parts;
+  if (rest === "dashboard.css" || rest === "dashboard.js") return assets.serve(response, rest);
+  let identity: Awaited<ReturnType<typeof auth.identify>>;
+  try {
+    identity = await auth.identify(request);
+  } catch {
+    return writeJson(response, 503, { error: LOGIN_STORE_UNAVAILABLE });
+  }
+  if (rest === "") {
+    if (identity === undefined) return serveLogin(assets, response, 200, "");
+    return serveIndex(assets, response, {
+      withAuth: auth.enabled,
+      operator: identity.operator === true,
+    });
+  }
+  if (rest === "api/snapshot") {
+    if (identity === undefined) return writeJson(response, 401, { error: "log in first" });
+    return writeJson(response, 200, await parts.snapshot());
+  }
+  return writeJson(response, 404, { error: `not found: ${pathname}` });
+}
+
 /** Creates the dashboard; see the package README for its routes and its login. */
 export function createDashboard(options: DashboardOptions): Dashboard {
   const basePath = DASHBOARD_PATH;
@@ -254,25 +287,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     if (method !== "GET" && method !== "HEAD") {
       return writeJson(response, 405, { error: `method ${method} is not allowed here` });
     }
-    if (rest === "dashboard.css" || rest === "dashboard.js") return assets.serve(response, rest);
-    let identity: Awaited<ReturnType<typeof auth.identify>>;
-    try {
-      identity = await auth.identify(request);
-    } catch {
-      return writeJson(response, 503, { error: LOGIN_STORE_UNAVAILABLE });
-    }
-    if (rest === "") {
-      if (identity === undefined) return serveLogin(assets, response, 200, "");
-      return serveIndex(assets, response, {
-        withAuth: auth.enabled,
-        operator: identity.operator === true,
-      });
-    }
-    if (rest === "api/snapshot") {
-      if (identity === undefined) return writeJson(response, 401, { error: "log in first" });
-      return writeJson(response, 200, await snapshot());
-    }
-    return writeJson(response, 404, { error: `not found: ${pathname}` });
+    return answerGet(request, response, { pathname, rest }, { assets, auth, snapshot });
   }
 
   return {
