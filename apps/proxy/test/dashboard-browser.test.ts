@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { type Browser, type BrowserContext, chromium } from "playwright-core";
+import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   closeSdk,
@@ -184,18 +184,14 @@ describe("the dashboard in headless Chromium", () => {
       },
     });
     const caller = await connectSdk(pinned.url, { token: ADMIN, name: "pins-client" });
-    // One browser, a context (cookies of its own) per login.
-    const contexts = [await browser.newContext(), await browser.newContext()];
+    const context = await browser.newContext();
     try {
-      const logIn = async (token: string, context: BrowserContext) => {
-        const page = await context.newPage();
-        await page.goto(pinned.at("/dashboard").href);
-        await page.getByLabel("Token").fill(token);
-        await page.getByRole("button", { name: "Log in" }).click();
-        await page.getByRole("status").filter({ hasText: "Live" }).waitFor();
-        return page;
-      };
-      const operator = await logIn(OPS, contexts[0] as BrowserContext);
+      // Another login's page has no buttons and its POST gets 403: src/pins-approval.test.ts.
+      const operator = await context.newPage();
+      await operator.goto(pinned.at("/dashboard").href);
+      await operator.getByLabel("Token").fill(OPS);
+      await operator.getByRole("button", { name: "Log in" }).click();
+      await operator.getByRole("status").filter({ hasText: "Live" }).waitFor();
       const pageErrors: string[] = [];
       operator.on("pageerror", (error) => pageErrors.push(error.message));
       const catalogue = operator.locator("#tools tbody");
@@ -216,20 +212,6 @@ describe("the dashboard in headless Chromium", () => {
       expect(await operator.locator("#withheld b").count()).toBe(0);
       await catalogue.locator("tr", { hasText: "hostile__echo" }).waitFor({ state: "detached" });
 
-      // A login whose token is not an operator's sees the list, no buttons, and is refused a POST.
-      const viewer = await logIn(ADMIN, contexts[1] as BrowserContext);
-      await viewer.locator("#withheld tbody tr", { hasText: "hostile__echo" }).waitFor();
-      expect(await viewer.getByRole("button", { name: /^Approve/ }).count()).toBe(0);
-      const refused = await viewer.evaluate(async () => {
-        const response = await fetch("/dashboard/api/pins/approve", {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ tool: "hostile__echo" }),
-        });
-        return response.status;
-      });
-      expect(refused).toBe(403);
-
       const listChanged = new Promise<void>((resolve) =>
         caller.client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
       );
@@ -242,7 +224,7 @@ describe("the dashboard in headless Chromium", () => {
       expect(tools.find((tool) => tool.name === "hostile__echo")?.description).toBe(changed);
       expect(pageErrors).toEqual([]);
     } finally {
-      await Promise.all(contexts.map((context) => context.close()));
+      await context.close();
       await closeSdk(caller);
       await pinned.stop();
     }
