@@ -260,8 +260,14 @@ async function startProxyRouter(
     ...(audit === undefined ? {} : { audit }),
     clientNetworkTransport: "tcp",
     ...pinStoreOf(options.configPath, routerConfig.pins, cluster),
-    // Replicas: one request-state key, held calls and list changes shared (see proxy-cluster.ts).
-    ...(cluster === undefined ? {} : { modern: await cluster.modernFrontOptions() }),
+    // Replicas: one request-state key, held calls and list changes shared (see proxy-cluster.ts),
+    // and limits.tools' perMinute counted in Redis (concurrent stays each replica's).
+    ...(cluster === undefined
+      ? {}
+      : {
+          modern: await cluster.modernFrontOptions(),
+          sharedToolLimits: (limits) => cluster.createRateLimiter(limits),
+        }),
   });
   if (cluster !== undefined) followSharedPins(cluster, router, log);
   await router.start();

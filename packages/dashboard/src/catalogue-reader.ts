@@ -33,6 +33,8 @@ export interface CatalogueReader {
   readonly traceId: string;
   /** The router's id of the internal session, once opened (the session list leaves it out). */
   readonly sessionId: string | undefined;
+  /** Forgets the last read: the next `tools()` asks the router again. */
+  invalidate(): void;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,8 @@ export interface CatalogueReaderOptions {
   readonly now?: () => number;
   /** The trace id of the internal session's requests (32 hex digits). Default: a random one. */
   readonly traceId?: string;
+  /** Called when the router says the tool list changed (once the internal session is open). */
+  readonly onListChanged?: () => void;
 }
 
 /**
@@ -70,7 +74,9 @@ export function createCatalogueReader(
     const [clientSide, routerSide] = createMemoryTransportPair();
     const client = createConnection(clientSide);
     client.onNotification((notification) => {
-      if (notification.method === "notifications/tools/list_changed") cached = undefined;
+      if (notification.method !== "notifications/tools/list_changed") return;
+      cached = undefined;
+      options.onListChanged?.();
     });
     const session = await router.serve(routerSide);
     sessionId = session.id;
@@ -115,6 +121,9 @@ export function createCatalogueReader(
     traceId,
     get sessionId() {
       return sessionId;
+    },
+    invalidate() {
+      cached = undefined;
     },
     async tools() {
       if (cached !== undefined && now() - cached.at < maxAgeMs) return cached.tools;

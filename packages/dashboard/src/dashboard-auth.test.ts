@@ -75,6 +75,20 @@ describe("createDashboardAuth", () => {
     expect((await auth.identify(withCookie(c as string)))?.name).toBe("admin");
   });
 
+  it("marks a login an operator's when its token has operator: true, as configured now", async () => {
+    const ops = { name: "ops", token: "ops-token", operator: true };
+    const auth = createDashboardAuth({ tokens: [...tokens, ops] });
+    const admin = (await auth.login("admin-token")) as string;
+    const login = (await auth.login("ops-token")) as string;
+    expect((await auth.identify(withCookie(login)))?.operator).toBe(true);
+    expect((await auth.identify(withCookie(admin)))?.operator).toBe(undefined);
+    const bearer = await auth.identify(request({ authorization: "Bearer ops-token" }));
+    expect(bearer?.operator).toBe(true);
+    // A reload that takes the flag away takes it from the login too.
+    auth.setTokens([...tokens, { ...ops, operator: false }]);
+    expect((await auth.identify(withCookie(login)))?.operator).toBe(undefined);
+  });
+
   it("lets everyone in when the proxy has no tokens, as the API does", async () => {
     const auth = createDashboardAuth({ tokens: undefined });
     expect(auth.enabled).toBe(false);

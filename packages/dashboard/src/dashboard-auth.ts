@@ -66,19 +66,16 @@ const LOGIN_ID = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * The identities a stored login may stand for, by token name: only names whose every entry is
- * allowed every backend (a store holds names, so a login follows the tokens configured now).
+ * allowed every backend (a store holds names, so a login follows the tokens configured now), an
+ * operator's when its token has `operator: true` now.
  */
 function dashboardIdentities(tokens: readonly BearerTokenConfig[]): Map<string, TokenIdentity> {
-  const limited = new Set<string>();
   const identities = new Map<string, TokenIdentity>();
   for (const entry of tokens) {
-    if ((entry.profiles ?? ["*"]).includes("*")) {
-      identities.set(entry.name, { name: entry.name, profiles: "*" });
-    } else {
-      limited.add(entry.name);
-    }
+    if (!(entry.profiles ?? ["*"]).includes("*")) continue;
+    const operator = entry.operator === true ? { operator: true } : {};
+    identities.set(entry.name, { name: entry.name, profiles: "*", ...operator });
   }
-  for (const name of limited) identities.delete(name);
   return identities;
 }
 

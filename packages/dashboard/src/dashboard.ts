@@ -10,7 +10,7 @@ import {
 import type { CallFeed, DashboardCall } from "./call-feed.js";
 import { createCatalogueReader, isBuiltInTool } from "./catalogue-reader.js";
 import type { DashboardCluster, LostReplicaSource, ReplicaCounts } from "./cluster-view.js";
-import { createDashboardAuth } from "./dashboard-auth.js";
+import { createDashboardAuth, type DashboardAuth } from "./dashboard-auth.js";
 import {
   answerLogin,
   isSameOrigin,
@@ -19,8 +19,9 @@ import {
   writeJson,
 } from "./dashboard-http.js";
 import { createFeedSocket, type FeedMessage } from "./feed-socket.js";
+import { answerPinApproval } from "./pins-approval.js";
 import { type SessionTracker, trackRouterSessions } from "./session-tracker.js";
-import { buildDashboardSnapshot } from "./snapshot.js";
+import { buildDashboardSnapshot, type DashboardSnapshot } from "./snapshot.js";
 import { createStaticAssets } from "./static-assets.js";
 
 /** Where the dashboard lives (its pages link to their assets there). */
@@ -141,15 +142,52 @@ function describeCall(
   };
 }
 
-/** The page, with its "Log out" button only when there is a login to end. */
+/**
+ * The page, with its "Log out" button only when there is a login to end, marked for an operator's
+ * login (its script then offers to approve withheld pins; the endpoint checks again).
+ */
 async function serveIndex(
   assets: ReturnType<typeof createStaticAssets>,
   response: ServerResponse,
-  withAuth: boolean,
+  shown: { readonly withAuth: boolean; readonly operator: boolean },
 ): Promise<void> {
-  if (withAuth) return assets.serve(response, "index.html");
-  const page = (await assets.text("index.html")).replace(/<!--logout-->[\s\S]*<!--\/logout-->/, "");
+  let page = await assets.text("index.html");
+  if (!shown.withAuth) page = page.replace(/<!--logout-->[\s\S]*<!--\/logout-->/, "");
+  if (shown.operator) page = page.replace("<body ", '<body data-operator="true" ');
   return assets.serve(response, "index.html", 200, page);
+}
+
+/** The GET routes: the page's assets for anyone; the page and its snapshot for a login. */
+async function answerGet(
+  request: IncomingMessage,
+  response: ServerResponse,
+  { pathname, rest }: { readonly pathname: string; readonly rest: string },
+  parts: {
+    readonly assets: ReturnType<typeof createStaticAssets>;
+    readonly auth: DashboardAuth;
+    readonly snapshot: () => Promise<DashboardSnapshot>;
+  },
+): Promise<void> {
+  const { assets, auth } = parts;
+  if (rest === "dashboard.css" || rest === "dashboard.js") return assets.serve(response, rest);
+  let identity: Awaited<ReturnType<typeof auth.identify>>;
+  try {
+    identity = await auth.identify(request);
+  } catch {
+    return writeJson(response, 503, { error: LOGIN_STORE_UNAVAILABLE });
+  }
+  if (rest === "") {
+    if (identity === undefined) return serveLogin(assets, response, 200, "");
+    return serveIndex(assets, response, {
+      withAuth: auth.enabled,
+      operator: identity.operator === true,
+    });
+  }
+  if (rest === "api/snapshot") {
+    if (identity === undefined) return writeJson(response, 401, { error: "log in first" });
+    return writeJson(response, 200, await parts.snapshot());
+  }
+  return writeJson(response, 404, { error: `not found: ${pathname}` });
 }
 
 /** Creates the dashboard; see the package README for its routes and its login. */
@@ -160,6 +198,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   const catalogue = createCatalogueReader(options.router, {
     now,
     traceId: options.feed.internalTraceId,
+    // A catalogue that changed (a backend's new tools, a pin approved) reaches open pages at once.
+    onListChanged: () => broadcastSnapshot(),
   });
   const tracker = trackRouterSessions(options.router, {
     now,
@@ -206,14 +246,25 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     if (socket.clientCount === 0) return;
     socket.broadcast({ type: "calls", calls: calls.map(describe), rates: options.feed.rates() });
   });
-  const pushSnapshot = () => {
-    // Pages whose login ended elsewhere (another replica, expiry) lose their feed within an interval.
-    socket.revalidate();
+  const broadcastSnapshot = () => {
     if (socket.clientCount === 0) return;
     snapshot().then(
       (current) => socket.broadcast({ type: "snapshot", snapshot: current }),
       () => {},
     );
+  };
+  const pushSnapshot = () => {
+    // Pages whose login ended elsewhere (another replica, expiry) lose their feed within an interval.
+    socket.revalidate();
+    broadcastSnapshot();
+  };
+  const pinApproval = {
+    auth,
+    router: options.router,
+    onApproved: () => {
+      catalogue.invalidate();
+      broadcastSnapshot();
+    },
   };
   const intervalMs = options.snapshotIntervalMs ?? 5_000;
   const timer = intervalMs > 0 ? setInterval(pushSnapshot, intervalMs) : undefined;
@@ -236,25 +287,13 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       if (rest === "logout") socket.revalidate();
       return;
     }
+    if (method === "POST" && rest === "api/pins/approve") {
+      return answerPinApproval(request, response, pinApproval);
+    }
     if (method !== "GET" && method !== "HEAD") {
       return writeJson(response, 405, { error: `method ${method} is not allowed here` });
     }
-    if (rest === "dashboard.css" || rest === "dashboard.js") return assets.serve(response, rest);
-    let identity: Awaited<ReturnType<typeof auth.identify>>;
-    try {
-      identity = await auth.identify(request);
-    } catch {
-      return writeJson(response, 503, { error: LOGIN_STORE_UNAVAILABLE });
-    }
-    if (rest === "") {
-      if (identity === undefined) return serveLogin(assets, response, 200, "");
-      return serveIndex(assets, response, auth.enabled);
-    }
-    if (rest === "api/snapshot") {
-      if (identity === undefined) return writeJson(response, 401, { error: "log in first" });
-      return writeJson(response, 200, await snapshot());
-    }
-    return writeJson(response, 404, { error: `not found: ${pathname}` });
+    return answerGet(request, response, { pathname, rest }, { assets, auth, snapshot });
   }
 
   return {

@@ -1,4 +1,4 @@
-import type { Router } from "@patchbay/router";
+import type { Router, WithheldPin } from "@patchbay/router";
 import type { CallFeed, CallRates } from "./call-feed.js";
 import type { CatalogueTool } from "./catalogue-reader.js";
 import {
@@ -46,6 +46,11 @@ export interface DashboardSnapshot {
   readonly cluster: DashboardClusterView | null;
   /** Whether the dashboard asks for a login (the page offers "Log out" only then). */
   readonly auth: boolean;
+  /**
+   * The definitions the router's pins withhold (changed or not pinned), with their diffs: the page
+   * shows them as text, and to an operator with buttons to approve them.
+   */
+  readonly withheld: readonly WithheldPin[];
 }
 
 /** What {@link buildDashboardSnapshot} reads. */
@@ -117,5 +122,6 @@ export async function buildDashboardSnapshot(sources: SnapshotSources): Promise<
         ? null
         : await clusterView(cluster, now, sources.ownCounts, sources.lostReplicas),
     auth: sources.auth,
+    withheld: router.pins.withheld(),
   };
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { systemClock } from "@patchbay/transport-http";
 import type { Refusal } from "./admission/admission.js";
+import { auditRefusedFrame } from "./admission/audit-refusal.js";
 import { createFrontAdmission, type FrontCredentials } from "./admission/front-admission.js";
 import { createRateLimiter } from "./admission/rate-limiter.js";
 import type { TokenIdentity } from "./admission/token-auth.js";
@@ -117,6 +118,12 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       // A refused request is answered through the front guard, which logs it; a batch refused
       // whole never reaches the guard.
       if (refused.request === undefined) log(refusedBatchLogEntry(refused.refusal, client));
+      if (options.audit !== undefined) {
+        auditRefusedFrame(options.audit, refused, {
+          principal: client.owner.name,
+          profile: client.profile,
+        });
+      }
     },
   });
   const sessionCount = () => endpoints.sessionCount + websocket.connectionCount;

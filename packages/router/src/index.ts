@@ -126,6 +126,10 @@ export {
   type WireErrorObject,
 } from "./errors/map-error.js";
 export { RETRY_AFTER_META_KEY } from "./governance/call-governor.js";
+export type {
+  SharedToolLimits,
+  SharedToolRateLimiter,
+} from "./governance/shared-tool-limits.js";
 export {
   type BackendLogger,
   type BackendLogLine,

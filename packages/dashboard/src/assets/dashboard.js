@@ -198,6 +198,79 @@
       },
       "No tools",
     );
+    renderWithheld(snapshot.withheld ?? []);
+  }
+
+  // Only an operator's login gets the buttons; the approval endpoint checks again.
+  const operator = document.body.dataset.operator === "true";
+
+  async function approve(selector, button) {
+    button.disabled = true;
+    const result = $("pins-result");
+    try {
+      const response = await fetch(`${base}/api/pins/approve`, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(selector),
+      });
+      const body = await response.json().catch(() => ({}));
+      result.textContent = response.ok
+        ? `Approved: ${body.approved.join(", ")}`
+        : `Not approved: ${body.error ?? `HTTP ${response.status}`}`;
+    } catch {
+      result.textContent = "Not approved: the dashboard cannot be reached.";
+    }
+    button.disabled = false;
+  }
+
+  function approveButton(label, selector, name) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = label;
+    button.setAttribute("aria-label", name);
+    button.addEventListener("click", () => approve(selector, button));
+    return button;
+  }
+
+  // Withheld definitions (changed since pinned, or never pinned), their diffs as text.
+  function renderWithheld(withheld) {
+    $("pins-note").textContent =
+      withheld.length === 0
+        ? "Nothing withheld: every tool, prompt and resource template served is pinned."
+        : operator
+          ? "Approving a definition pins it, and clients are served it."
+          : "An operator's login (a token with operator: true) can approve them.";
+    fill(
+      "withheld",
+      withheld,
+      (row, item) => {
+        cell(row, item.backend);
+        cell(row, item.kind);
+        cell(row, item.name, "mono");
+        cell(row, item.status, `pin-${item.status}`);
+        cell(row, item.changed_fields.length === 0 ? "–" : item.changed_fields.join(", "));
+        const diff = document.createElement("pre");
+        diff.textContent = item.diff === "" ? "(not pinned before)" : item.diff;
+        cell(row, "").appendChild(diff);
+        if (operator) {
+          cell(row, "", "operator-only").appendChild(
+            approveButton("Approve", { tool: item.name }, `Approve ${item.name}`),
+          );
+        }
+      },
+      "Nothing withheld",
+    );
+    const backends = [...new Set(withheld.map((item) => item.backend))];
+    $("pins-backends").replaceChildren(
+      ...(operator ? backends : []).map((backend) =>
+        approveButton(
+          `Approve all of ${backend}`,
+          { backend, all: true },
+          `Approve all of ${backend}`,
+        ),
+      ),
+    );
   }
 
   function matches(call, filter) {

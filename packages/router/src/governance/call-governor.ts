@@ -1,7 +1,14 @@
 import type { RequestContext } from "@patchbay/jsonrpc-core";
 import type { AuditLog, AuditOutcome } from "@patchbay/telemetry";
 import type { GatewayConfig, ProfileConfig } from "../config/gateway-config.js";
-import { findToolLimit, ToolLimiter, type ToolLimitRefusal } from "./tool-limiter.js";
+import type { ToolLimitConfig } from "../config/governance-config-schema.js";
+import { SharedPerMinute, type SharedToolLimits } from "./shared-tool-limits.js";
+import {
+  findToolLimit,
+  type ToolLimitAdmission,
+  ToolLimiter,
+  type ToolLimitRefusal,
+} from "./tool-limiter.js";
 
 /** The `_meta` key of a rate-limited tool result: whole seconds until a call may pass. */
 export const RETRY_AFTER_META_KEY = "io.patchbay/retryAfter";
@@ -29,22 +36,32 @@ export interface ToolCall {
   readonly profile: ProfileConfig | undefined;
 }
 
+type Admission = ToolLimitAdmission | ToolLimitRefusal;
+
 /**
  * The router's decision point for tool calls: per-tool limits (`limits.tools`, per principal and
  * exposed tool name) and one audit record per call. Costs one check per call when neither is
- * configured.
+ * configured. With `shared` (a cluster), `perMinute` is counted there, across the routers sharing
+ * it; `concurrent` stays this router's.
  */
 export class CallGovernor {
   readonly #config: () => GatewayConfig;
   readonly #now: () => number;
   readonly #audit: AuditLog | undefined;
   readonly #limiter: ToolLimiter;
+  readonly #shared: SharedPerMinute | undefined;
 
-  constructor(config: () => GatewayConfig, now: () => number, audit: AuditLog | undefined) {
+  constructor(
+    config: () => GatewayConfig,
+    now: () => number,
+    audit: AuditLog | undefined,
+    shared?: SharedToolLimits,
+  ) {
     this.#config = config;
     this.#now = now;
     this.#audit = audit;
     this.#limiter = new ToolLimiter(now);
+    this.#shared = shared === undefined ? undefined : new SharedPerMinute(shared, now);
   }
 
   /** True when calls of a session with `profile` must pass the governor (audit or limits). */
@@ -79,7 +96,36 @@ export class CallGovernor {
     const admission =
       limit === undefined
         ? undefined
-        : this.#limiter.admit(`${call.who.principal}\u0000${call.tool}`, limit);
+        : this.#admit(`${call.who.principal}\u0000${call.tool}`, limit);
+    if (admission instanceof Promise) {
+      return admission.then((admitted) => this.#run(call, admitted, run, audit));
+    }
+    return this.#run(call, admission, run, audit);
+  }
+
+  /**
+   * Counts a call against its limit: on this router alone, or with a shared `perMinute` in
+   * two steps (this router's `concurrent` first, so a call refused there takes nothing shared).
+   */
+  #admit(key: string, limit: ToolLimitConfig): Admission | Promise<Admission> {
+    if (this.#shared === undefined || limit.perMinute === undefined) {
+      return this.#limiter.admit(key, limit);
+    }
+    const { perMinute, ...concurrent } = limit;
+    const local = this.#limiter.admit(key, concurrent);
+    if (!local.ok) return local;
+    return this.#shared.admit(key, perMinute).then((shared) => {
+      if (!shared.ok) local.release();
+      return shared.ok ? local : shared;
+    });
+  }
+
+  #run(
+    call: ToolCall,
+    admission: Admission | undefined,
+    run: () => unknown,
+    audit: (outcome: AuditOutcome, reason?: string) => void,
+  ): Promise<unknown> {
     if (admission !== undefined && !admission.ok) {
       audit("denied", "rate_limited");
       return Promise.resolve(rateLimitedResult(call.tool, admission));

@@ -11,6 +11,7 @@ import { BackendPool } from "../backends/backend-pool.js";
 import { type RouterClock, systemRouterClock } from "../backends/router-clock.js";
 import { CatalogueConflictError } from "../catalogue/conflict.js";
 import type { GatewayConfig } from "../config/gateway-config.js";
+import type { SharedToolLimits } from "../governance/shared-tool-limits.js";
 import {
   type ModernEndpoint,
   ModernFronts,
@@ -63,6 +64,11 @@ export interface RouterOptions {
   readonly clientNetworkTransport?: string;
   /** Where pins are kept (read by `start()`); in memory by default. */
   readonly pinStore?: PinStore;
+  /**
+   * Counts `perMinute` of `limits.tools` on a limiter routers share (a cluster's
+   * `createRateLimiter`), so the limit holds across them; `concurrent` stays per router.
+   */
+  readonly sharedToolLimits?: SharedToolLimits;
 }
 
 /** Aggregates many backend MCP servers behind one MCP server per client. */
@@ -133,6 +139,7 @@ export function createRouter(options: RouterOptions): Router {
     warn: options.onWarning ?? (() => {}),
     ...(options.audit === undefined ? {} : { audit: options.audit }),
     clientNetworkTransport: options.clientNetworkTransport,
+    sharedToolLimits: options.sharedToolLimits,
   });
   const startedAt = clock.now();
   const switchboard = new Switchboard<RouterSession>(telemetry);

@@ -5,6 +5,7 @@ import type { ConflictReport } from "../catalogue/conflict.js";
 import type { GatewayConfig } from "../config/gateway-config.js";
 import { collectConfigSecrets } from "../config/redact-config.js";
 import { CallGovernor } from "../governance/call-governor.js";
+import type { SharedToolLimits } from "../governance/shared-tool-limits.js";
 import { createNameCodec, type NameCodec } from "../namespacing/qualified-name.js";
 import type { FlaggedItem } from "../overrides/catalogue-shaping.js";
 
@@ -36,6 +37,7 @@ export class RouterState {
     warn: (message: string) => void;
     audit?: AuditLog;
     clientNetworkTransport?: string | undefined;
+    sharedToolLimits?: SharedToolLimits | undefined;
   }) {
     this.clientNetworkTransport = init.clientNetworkTransport;
     this.serverInfo = init.serverInfo;
@@ -50,6 +52,7 @@ export class RouterState {
       () => this.#config,
       () => init.clock.now(),
       init.audit,
+      init.sharedToolLimits,
     );
   }
 
