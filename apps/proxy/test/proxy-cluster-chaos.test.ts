@@ -20,11 +20,12 @@ beforeAll(async () => {
     limits: { requestsPerMinute: 100_000 },
     cluster: { heartbeatIntervalMs: 100, heartbeatTimeoutMs: 10_000 },
   });
-}, 15_000);
+  // Three replica processes and Redis: about 5 s on a quiet machine, over 20 s on a loaded one.
+}, 60_000);
 afterAll(async () => {
   await cluster?.stop();
   await backend?.close();
-}, 15_000);
+}, 60_000);
 
 const VERSION = "2025-11-25";
 /** `ReplicaLost` on the wire (the error table in @patchbay/mcp-types; importing the gateway for it costs 1 s). */
