@@ -154,7 +154,9 @@ export class PinGuard implements RouterPins {
     const text = canonicalJson(loaded);
     if (text === this.#lastSaved) return;
     this.#lastSaved = text;
-    this.#replace(loaded);
+    // Another replica pinning what it listed first changes nothing served here: only a changed
+    // pin or withheld state of an entry this guard holds (an approval elsewhere) is announced.
+    this.#replace(loaded, servesDifferently(this.#snapshot, loaded));
   }
 
   /** The pins now. */
@@ -319,10 +321,10 @@ export class PinGuard implements RouterPins {
     };
   }
 
-  #replace(snapshot: PinSnapshot): void {
+  #replace(snapshot: PinSnapshot, announce = true): void {
     this.#snapshot = snapshot;
     this.#generation += 1;
-    for (const listener of this.#listeners) listener();
+    if (announce) for (const listener of this.#listeners) listener();
   }
 
   #persist(): Promise<void> {
@@ -339,4 +341,23 @@ export class PinGuard implements RouterPins {
     });
     return this.#saving;
   }
+}
+
+/** Whether an entry of `current` is gone from `next`, or has another pin or withheld state there. */
+function servesDifferently(current: PinSnapshot, next: PinSnapshot): boolean {
+  for (const [backend, entries] of Object.entries(current.backends)) {
+    const others = Object.hasOwn(next.backends, backend) ? next.backends[backend] : undefined;
+    for (const [key, entry] of Object.entries(entries)) {
+      const other = others !== undefined && Object.hasOwn(others, key) ? others[key] : undefined;
+      if (
+        other === undefined ||
+        other.pinned?.hash !== entry.pinned?.hash ||
+        other.pending?.hash !== entry.pending?.hash ||
+        other.pending?.status !== entry.pending?.status
+      ) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
