@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -43,6 +44,8 @@ describe("official MCP conformance suite through two proxy replicas on Redis (--
           },
         },
         limits: { requestsPerMinute: 100_000 },
+        // Replicas sign what they exchange through Redis with a secret they share.
+        cluster: { redis: redis.url, secret: randomBytes(32).toString("base64") },
       }),
     );
     const started = await Promise.allSettled(
