@@ -19,14 +19,14 @@ const baseline = [...readFileSync(baselineFile, "utf8").matchAll(/^ {2}- ([\w-]+
 
 /** The sample backend restricted to the legacy era (2025-11-25), over stdio. */
 // --task-second-ms: the tasks scenarios' slow_compute calls (up to 60 "seconds") run as plain calls
-// through this legacy backend, so they must be short.
+// through this legacy backend (nothing asserts them here), so they are made as short as they go.
 const BACKEND_ARGS = [
   "--transport",
   "stdio",
   "--protocol-versions",
   "2025-11-25",
   "--task-second-ms",
-  "10",
+  "1",
 ];
 
 /** SEP-2243 header validation (run by the CLI, not scored). */
