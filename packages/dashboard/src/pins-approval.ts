@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { PinSelector, Router } from "@patchbay/router";
+import { parsePinSelector, type Router } from "@patchbay/router";
 import { BodyTooLargeError, readBody } from "@patchbay/transport-http";
 import type { DashboardAuth } from "./dashboard-auth.js";
 import { isSameOrigin, LOGIN_STORE_UNAVAILABLE, writeJson } from "./dashboard-http.js";
@@ -13,23 +13,6 @@ export interface PinApprovalOptions {
   readonly router: Router;
   /** Called with the pin names approved (the dashboard refreshes its pages). */
   readonly onApproved: (names: readonly string[]) => void;
-}
-
-/** The pin selector of a request body, as the proxy's `POST /pins/approve` takes it. */
-export function parsePinSelector(text: string): PinSelector | undefined {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
-  const { tool, backend, all } = body as Record<string, unknown>;
-  if (typeof tool === "string" && backend === undefined && all === undefined) return { name: tool };
-  if (typeof backend === "string" && all === true && tool === undefined) {
-    return { backend, all: true };
-  }
-  return undefined;
 }
 
 /**

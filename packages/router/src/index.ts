@@ -240,6 +240,7 @@ export {
   type PinRecord,
   type PinSelector,
   type PinSnapshot,
+  parsePinSelector,
   readPinSnapshot,
   type WithheldStatus,
 } from "./pins/pin-snapshot.js";

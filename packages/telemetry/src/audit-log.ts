@@ -34,20 +34,11 @@ export interface AuditRecord {
   readonly arguments?: unknown;
 }
 
-/** What a decision point tells the audit log (it adds `time` and the arguments per policy). */
-export interface AuditDecision {
-  readonly principal: string;
-  readonly session?: string;
-  readonly profile?: string;
-  readonly method: string;
-  readonly tool?: string;
-  readonly backend?: string;
-  readonly outcome: AuditOutcome;
-  readonly reason?: string;
-  readonly durationMs: number;
-  /** The call's raw arguments; captured at once under the policy. */
-  readonly arguments?: unknown;
-}
+/**
+ * What a decision point tells the audit log: a record without `time`, which the log adds, and with
+ * the call's raw `arguments`, which it captures at once under the policy.
+ */
+export type AuditDecision = Omit<AuditRecord, "time">;
 
 /** Where audit records go: a rotated file (`createJsonLinesFile`) or a stream. */
 export interface AuditSink {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { PinSelector, Router } from "@patchbay/router";
+import { parsePinSelector, type Router } from "@patchbay/router";
 import { readBody, readBodyOrRefuse, writeJsonBody } from "@patchbay/transport-http";
 import { isRefusal, type Refusal } from "../admission/admission.js";
 import type { FrontAdmission } from "../admission/front-admission.js";
@@ -39,7 +39,7 @@ export async function servePins(
     MAX_APPROVE_BODY_BYTES,
   );
   if (text === undefined) return undefined;
-  const selector = selectorOf(text);
+  const selector = parsePinSelector(text);
   if (selector === undefined) {
     return {
       status: 400,
@@ -53,21 +53,5 @@ export async function servePins(
     data: { names: approved, by: identity.name },
   });
   writeJsonBody(response, 200, { approved });
-  return undefined;
-}
-
-function selectorOf(text: string): PinSelector | undefined {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof body !== "object" || body === null) return undefined;
-  const { tool, backend, all } = body as Record<string, unknown>;
-  if (typeof tool === "string" && backend === undefined) return { name: tool };
-  if (typeof backend === "string" && all === true && tool === undefined) {
-    return { backend, all: true };
-  }
   return undefined;
 }

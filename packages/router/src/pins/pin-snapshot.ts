@@ -35,6 +35,27 @@ export type PinSelector =
   | { readonly name: string }
   | { readonly backend: string; readonly all: true };
 
+/**
+ * The selector of an approval request's JSON body (`{"tool": "<exposed name>"}` or
+ * `{"backend": "<name>", "all": true}`), as the proxy's `POST /pins/approve` and the dashboard take
+ * it; undefined for anything else.
+ */
+export function parsePinSelector(text: string): PinSelector | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+  const { tool, backend, all } = body as Record<string, unknown>;
+  if (typeof tool === "string" && backend === undefined && all === undefined) return { name: tool };
+  if (typeof backend === "string" && all === true && tool === undefined) {
+    return { backend, all: true };
+  }
+  return undefined;
+}
+
 /** The key of an entry within its backend. */
 export function entryKey(kind: PinKind, identifier: string): string {
   return `${kind}:${identifier}`;
