@@ -1,7 +1,10 @@
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createClusterSeal } from "./cluster-seal.js";
 import { type Heartbeat, startHeartbeat } from "./heartbeat.js";
 import { redisOptionsOf } from "./redis-connection.js";
+import { createRedisSubscriber } from "./redis-subscriber.js";
+import { createRejections } from "./rejections.js";
 import { type RedisServerProcess, startRedisServer } from "./testing/redis-server.js";
 
 let redis: RedisServerProcess;
@@ -40,11 +43,25 @@ async function connection(): Promise<{ redis: Redis; id: string }> {
 /** A replica's heartbeat that beats only when told (the interval is an hour). */
 async function replica(
   replicaId: string,
-  extra: { now?: () => number; goneRetentionMs?: number } = {},
+  extra: { now?: () => number; goneRetentionMs?: number; announce?: boolean } = {},
 ) {
   const client = await connection();
   const subscriber = await connection();
+  const seal = createClusterSeal(["a cluster secret of at least thirty-two characters"]);
   const heartbeat = startHeartbeat({
+    ...(extra.announce === true
+      ? {
+          announcements: {
+            seal,
+            subscriber: createRedisSubscriber(
+              subscriber.redis,
+              seal,
+              createRejections(() => {}),
+              () => {},
+            ),
+          },
+        }
+      : {}),
     client: client.redis,
     subscriber: subscriber.redis,
     prefix: `hb${prefixCounter}:`,
@@ -112,6 +129,19 @@ describe("startHeartbeat", () => {
       ["a", "live"],
       ["b", "gone"],
     ]);
+    expect(a.heartbeat.liveReplicas).toBe(1);
+  });
+
+  it("counts a replica that joins or leaves at once when replicas announce it, not at the next beat", async () => {
+    const a = await replica("a", { announce: true });
+    const joined = new Promise<void>((resolve) => a.heartbeat.onChange(resolve));
+    const b = await replica("b", { announce: true });
+    await joined;
+    expect(a.heartbeat.liveReplicas).toBe(2);
+    const left = new Promise<void>((resolve) => a.heartbeat.onChange(resolve));
+    await b.heartbeat.stop();
+    await left;
+    expect(a.heartbeat.replicas[1]).toMatchObject({ replicaId: "b", state: "left" });
     expect(a.heartbeat.liveReplicas).toBe(1);
   });
 

@@ -1,5 +1,7 @@
 import type { Unsubscribe } from "@patchbay/jsonrpc-core";
 import type { Redis } from "ioredis";
+import type { ClusterSeal } from "./cluster-seal.js";
+import type { RedisSubscriber } from "./redis-subscriber.js";
 import {
   cleanStats,
   expiredStatusIds,
@@ -41,6 +43,12 @@ export interface HeartbeatOptions {
   readonly goneRetentionMs: number;
   /** The clock (epoch ms). Default `Date.now`; replicas' clocks should agree (NTP). */
   readonly now?: () => number;
+  /**
+   * Where replicas say, sealed, that they joined or left (`<prefix>replicas`): the others beat at
+   * once instead of at their next interval, so a replica's count of live replicas (its share of
+   * each rate limit while Redis is down) never misses one that joined just before an outage.
+   */
+  readonly announcements?: { readonly subscriber: RedisSubscriber; readonly seal: ClusterSeal };
 }
 
 /** The channel a replica stays subscribed to while its process lives. */
@@ -65,7 +73,24 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
   let stats: (() => ReplicaStats) | undefined;
   let replicas: ReplicaStatus[] = [];
   let signature = "";
+  let announced = false;
   const listeners = new Set<() => void>();
+  const announcementChannel = `${prefix}replicas`;
+  const stopListening = options.announcements?.subscriber.listen(announcementChannel, (message) => {
+    if (message === replicaId) return;
+    beat().catch(() => {
+      // Redis is down: the next interval's beat tries again.
+    });
+  });
+
+  /** Tells the other replicas to beat now (best effort: they beat every interval anyway). */
+  async function announce(): Promise<void> {
+    const { announcements } = options;
+    if (announcements === undefined) return;
+    await client
+      .publish(announcementChannel, announcements.seal.seal(announcementChannel, replicaId))
+      .catch(() => {});
+  }
 
   function ownStatus(at: number): string {
     const clean = stats === undefined ? undefined : cleanStats(stats());
@@ -123,6 +148,10 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
       signature = next;
       for (const listener of listeners) listener();
     }
+    if (!announced) {
+      announced = true;
+      await announce();
+    }
   }
 
   const timer = setInterval(() => {
@@ -151,9 +180,11 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
     async stop() {
       clearInterval(timer);
       listeners.clear();
+      stopListening?.();
       const at = now();
       const record: StoredReplicaStatus = { startedAt, beatAt: at, expiresAt: at, leftAt: at };
       await client.hset(statusKey, replicaId, JSON.stringify(record)).catch(() => {});
+      await announce();
     },
   };
 }

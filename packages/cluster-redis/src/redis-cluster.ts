@@ -142,6 +142,7 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
   const heartbeat = startHeartbeat({
     client,
     subscriber: subscriberConnection,
+    announcements: { subscriber, seal },
     prefix,
     replicaId,
     intervalMs: heartbeatIntervalMs,
