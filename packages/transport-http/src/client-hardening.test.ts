@@ -181,14 +181,21 @@ describe("client limits", () => {
     await transport.close();
   });
 
-  it("keeps many POSTs listening on its close signal without a listener warning", async () => {
-    // fetch adds an abort listener to the signal of every request; Node warns past a limit.
-    const signals = new Set<AbortSignal>();
-    const fetchLike: FetchLike = async (_input, init) => {
+  it("gives each POST in flight a signal of its own, and aborts those still waiting on close", async () => {
+    // Thousands of POSTs listening to one shared signal made each request's addEventListener walk
+    // all the others' listeners (and Node warns past 1,500 listeners on one signal).
+    const signals: AbortSignal[] = [];
+    let allSent = () => {};
+    const sent = new Promise<void>((resolve) => {
+      allSent = resolve;
+    });
+    const fetchLike: FetchLike = (_input, init) => {
       const signal = init?.signal as AbortSignal;
-      signals.add(signal);
-      signal.addEventListener("abort", () => {});
-      return new Response(null, { status: 202 });
+      if (signals.push(signal) === 2_000) allSent();
+      // No answer until aborted, like a server that holds every request.
+      return new Promise((_resolve, reject) => {
+        signal.addEventListener("abort", () => reject(signal.reason));
+      });
     };
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);
@@ -199,16 +206,21 @@ describe("client limits", () => {
         fetch: fetchLike,
       });
       await transport.start();
-      for (let index = 0; index < 50; index++) {
-        await transport.send({ jsonrpc: "2.0", method: "notifications/progress" });
-      }
+      const sends = Array.from({ length: 2_000 }, () =>
+        transport.send({ jsonrpc: "2.0", method: "notifications/progress" }),
+      );
+      await sent;
+      expect(new Set(signals).size).toBe(2_000);
+      expect(signals.some((signal) => signal.aborted)).toBe(false);
       await transport.close();
+      expect(signals.every((signal) => signal.aborted)).toBe(true);
+      // Each send ends quietly: the close tells the rest.
+      await expect(Promise.all(sends)).resolves.toHaveLength(2_000);
       // Node emits warnings on a later tick.
       await new Promise((resolve) => setImmediate(resolve));
     } finally {
       process.off("warning", onWarning);
     }
-    expect(signals.size).toBe(1);
     expect(warnings.map((warning) => warning.message)).toEqual([]);
   });
 });

@@ -57,7 +57,14 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly clock: Clock;
   private readonly maxBodyBytes: number;
   private readonly events = new TransportEvents();
+  /** Aborts the SSE streams (GET streams, and POST answers being read) when the transport closes. */
   private readonly abort = new AbortController();
+  /**
+   * One controller per POST whose answer is still coming, aborted on close: each POST has a signal
+   * of its own, since thousands of them listening to one shared signal made every request's
+   * `addEventListener` and `removeEventListener` walk all the others' listeners.
+   */
+  private readonly inFlight = new Set<AbortController>();
   private readonly initializeIds = new Set<string>();
   private readonly streams: ClientSseStreams;
   /** The request each one-request POST's SSE answer belongs to (reported as `relatedRequestId`). */
@@ -85,9 +92,6 @@ export class StreamableHttpClientTransport implements Transport {
     this.paramHeaders = new ToolParamHeaders(
       options.onWarning ?? ((text) => console.warn(`Streamable HTTP client: ${text}`)),
     );
-    // Every POST in flight listens to the close signal until its answer ends; thousands may be in
-    // flight at once, which is no leak, so lift Node's listener warning for this signal.
-    liftListenerLimit(this.abort.signal);
     this.streams = new ClientSseStreams({
       url: this.url,
       fetch: this.fetch,
@@ -146,14 +150,17 @@ export class StreamableHttpClientTransport implements Transport {
     }
     const modern = modernRequestOf(messages);
     const modernKey = modern?.id === undefined ? undefined : idKey(modern.id);
+    const controller = new AbortController();
+    this.inFlight.add(controller);
     const tracked: { controller: AbortController; pending?: Set<string> } | undefined =
-      modernKey === undefined ? undefined : { controller: new AbortController() };
+      modernKey === undefined ? undefined : { controller };
     if (modernKey !== undefined && tracked !== undefined)
       this.modernAnswers.set(modernKey, tracked);
     if (modernKey !== undefined && modern?.method === "tools/list") {
       this.paramHeaders.listing(modernKey);
     }
     const answered = () => {
+      this.inFlight.delete(controller);
       if (modernKey !== undefined) this.modernAnswers.delete(modernKey);
     };
     for (const message of messages) {
@@ -171,15 +178,12 @@ export class StreamableHttpClientTransport implements Transport {
           modern,
         ),
         body: JSON.stringify(frame),
-        signal:
-          tracked === undefined
-            ? this.abort.signal
-            : AbortSignal.any([this.abort.signal, tracked.controller.signal]),
+        signal: controller.signal,
       });
     } catch (error) {
       answered();
       // Aborted by close() or by cancelling a modern request: the close or cancel tells the rest.
-      if (this.closing || tracked?.controller.signal.aborted === true) return;
+      if (this.closing || controller.signal.aborted) return;
       throw new TransportError(`POST ${this.url.href} failed`, { cause: error });
     }
     const sessionId = response.headers.get(MCP_SESSION_ID_HEADER);
@@ -237,7 +241,7 @@ export class StreamableHttpClientTransport implements Transport {
         },
         (error: unknown) => {
           answered();
-          if (this.closing || tracked?.controller.signal.aborted === true) return;
+          if (this.closing || controller.signal.aborted) return;
           if (error instanceof ResponseTooLargeError) this.events.emitError(error);
           else this.events.emitError(new TransportError("JSON answer broke off", { cause: error }));
         },
@@ -262,7 +266,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.events.closed || this.closing) return;
     this.closing = true;
     this.streams.stop();
-    this.abort.abort();
+    this.abortAll();
     const sessionId = this.currentSessionId;
     if (sessionId !== undefined) {
       try {
@@ -290,6 +294,13 @@ export class StreamableHttpClientTransport implements Transport {
     return this.events.onClose(listener);
   }
 
+  /** Ends every stream and POST in flight (close, or the session expired). */
+  private abortAll(): void {
+    this.abort.abort();
+    for (const controller of this.inFlight) controller.abort();
+    this.inFlight.clear();
+  }
+
   /**
    * The server no longer knows the session (MCP transports: 404 ⇒ the client MUST start a new
    * session): the error is reported and the transport closes as ended by the remote side.
@@ -299,7 +310,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.currentSessionId = undefined;
     this.closing = true;
     this.streams.stop();
-    this.abort.abort();
+    this.abortAll();
     this.events.emitError(error);
     this.events.emitClose({ initiator: "remote", error });
   }
@@ -373,18 +384,4 @@ function isInitializedNotification(message: JSONRPCMessage): boolean {
  */
 export function noRedirects(fetchFunction: FetchLike): FetchLike {
   return (input, init) => fetchFunction(input, { ...init, redirect: "error" });
-}
-
-/**
- * Lifts Node's warning about many listeners on one signal (fetch sets it to 1,500), without
- * importing a Node built-in: `process.getBuiltinModule` exists on Node 20.16+ only, so browsers,
- * workers and other runtimes, which have no such warning, skip this.
- */
-function liftListenerLimit(signal: AbortSignal): void {
-  const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } })
-    .process;
-  const events = runtime?.getBuiltinModule?.("events") as
-    | { setMaxListeners(count: number, ...targets: EventTarget[]): void }
-    | undefined;
-  events?.setMaxListeners(0, signal);
 }
