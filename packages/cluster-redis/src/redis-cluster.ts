@@ -4,9 +4,9 @@ import type { Unsubscribe } from "@patchbay/jsonrpc-core";
 import type { Redis } from "ioredis";
 import { createClusterSeal } from "./cluster-seal.js";
 import { type Heartbeat, startHeartbeat } from "./heartbeat.js";
-import { createRedisBus } from "./redis-bus.js";
+import { createRedisBus, replicaChannel } from "./redis-bus.js";
 import { createRedisCalls } from "./redis-calls.js";
-import { connectRedis, describeRedisUrl } from "./redis-connection.js";
+import { connectRedis, describeRedisUrl, endRedisConnection } from "./redis-connection.js";
 import { createRedisDashboardLogins, type RedisDashboardLogins } from "./redis-dashboard-logins.js";
 import { createRedisEventStore } from "./redis-event-store.js";
 import { createRedisGetStreams } from "./redis-get-streams.js";
@@ -14,7 +14,7 @@ import { createRedisModern, type ModernFrontClusterOptions } from "./redis-moder
 import type { RedisModernRelay } from "./redis-modern-relay.js";
 import { createRedisPinStore, type RedisPinStore } from "./redis-pins.js";
 import { createRedisRateLimiter } from "./redis-rate-limiter.js";
-import { createRedisSessionStore } from "./redis-session-store.js";
+import { createRedisSessionStore, sessionChannels } from "./redis-session-store.js";
 import { createRedisSseSessions } from "./redis-sse-sessions.js";
 import { createRedisSubscriber } from "./redis-subscriber.js";
 import { createRejections } from "./rejections.js";
@@ -150,7 +150,6 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     goneRetentionMs: options.goneRetentionMs ?? 10 * 60_000,
   });
   const gone = watchGoneReplicas(heartbeat, replicaId);
-  await heartbeat.beat();
   const modern = createRedisModern({
     client,
     subscriber,
@@ -178,8 +177,16 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     ttlMs: options.sessionTtlMs,
     onWarning,
   });
-  // Listening before the first stream opens here: a POST forwarded to it is never missed.
-  await subscriberConnection.subscribe(sse.channel);
+  // Listening before the first beat tells the others of this replica (they act on it at once): a
+  // message sent to it, a broadcast, a session change or a POST forwarded to one of its streams is
+  // never missed. Listeners added later find their channel subscribed.
+  await subscriberConnection.subscribe(
+    sse.channel,
+    replicaChannel(prefix, replicaId),
+    `${prefix}broadcast`,
+    ...sessionChannels(prefix),
+  );
+  await heartbeat.beat();
   return {
     replicaId,
     sse,
@@ -253,8 +260,7 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
       modern.relay.close();
       sse.stop();
       await heartbeat.stop();
-      client.disconnect();
-      subscriberConnection.disconnect();
+      await Promise.all([endRedisConnection(client), endRedisConnection(subscriberConnection)]);
     },
   };
 }

@@ -81,3 +81,23 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Red
   }
   return client;
 }
+
+/**
+ * Ends a connection as a leaving replica should: `QUIT` when Redis is reachable, so that once this
+ * resolves Redis has dropped the connection's subscriptions (another replica asking who listens on
+ * a channel no longer finds this one); at most `graceMs`, then (or when Redis is down) at once.
+ */
+export async function endRedisConnection(connection: Redis, graceMs = 1000): Promise<void> {
+  if (connection.status === "ready") {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      connection.quit().catch(() => {}),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+        timer.unref();
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+  connection.disconnect();
+}

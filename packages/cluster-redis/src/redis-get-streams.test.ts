@@ -87,8 +87,9 @@ describe("the GET streams of sessions", () => {
     });
     expect(await a.getStreams.hold("s1")).toEqual([]);
     listening.disconnect();
-    // c holds it now but does not listen on its channel (a replica that is gone).
+    // c holds it now, then goes: it no longer listens on its channel.
     await c.getStreams.hold("s1");
+    await c.close();
     await a.getStreams.send("s1", note(2));
     expect(await b.getStreams.hold("s1")).toEqual([note(2)]);
   });

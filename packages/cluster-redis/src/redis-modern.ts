@@ -56,20 +56,21 @@ export function createRedisModern(options: {
   const relay = createRedisModernRelay(options);
   let front: Promise<ModernFrontClusterOptions> | undefined;
   async function build(): Promise<ModernFrontClusterOptions> {
-    return {
-      requestStateKey: options.seal.requestStateKey,
-      cluster: {
-        replicaId: options.replicaId,
-        heldCallLedger: createRedisHeldCallLedger(options),
-        listChanges: createRedisListChanges({ ...options, dedupMs: options.listChangeDedupMs }),
-        resourceUpdates: createRedisResourceUpdates({
-          ...options,
-          ...(options.resourceWantTimeoutMs === undefined
-            ? {}
-            : { wantTimeoutMs: options.resourceWantTimeoutMs }),
-        }),
-      },
+    const cluster = {
+      replicaId: options.replicaId,
+      heldCallLedger: createRedisHeldCallLedger(options),
+      listChanges: createRedisListChanges({ ...options, dedupMs: options.listChangeDedupMs }),
+      resourceUpdates: createRedisResourceUpdates({
+        ...options,
+        ...(options.resourceWantTimeoutMs === undefined
+          ? {}
+          : { wantTimeoutMs: options.resourceWantTimeoutMs }),
+      }),
     };
+    // Their channels are subscribed before the front uses them: another replica's list change or
+    // resource want published from then on reaches this one.
+    await options.subscriber.settled();
+    return { requestStateKey: options.seal.requestStateKey, cluster };
   }
   return {
     relay,

@@ -20,6 +20,11 @@ else redis.call('HDEL', KEYS[1], ARGV[1]) end
 redis.call('PUBLISH', ARGV[3], ARGV[4])
 return 1`;
 
+/** The channels where replicas hear of removed and saved sessions, and of subscription changes. */
+export function sessionChannels(prefix: string): readonly [string, string, string] {
+  return [`${prefix}session-removed`, `${prefix}session-saved`, `${prefix}session-subscriptions`];
+}
+
 /**
  * Session records as Redis hashes `<prefix>session:<id>` (`record`: the JSON, `lastActivityAt`,
  * and a field `sub:<uri>` per resource subscription) that expire after the idle TTL; each save is
@@ -35,9 +40,7 @@ export function createRedisSessionStore(options: {
 }): SharedSessionStore {
   const { client, prefix, seal } = options;
   const keyOf = (sessionId: string) => `${prefix}session:${sessionId}`;
-  const removedChannel = `${prefix}session-removed`;
-  const savedChannel = `${prefix}session-saved`;
-  const subscriptionsChannel = `${prefix}session-subscriptions`;
+  const [removedChannel, savedChannel, subscriptionsChannel] = sessionChannels(prefix);
   return {
     async save(fullRecord, ttlMs) {
       // Subscriptions have their own fields (setSubscription): a save never brings one back.

@@ -14,6 +14,8 @@ export interface RedisSubscriber {
    * publishes to a channel it picks). Anything else is dropped and counted, never handed on.
    */
   listen(channel: string, listener: (message: string) => void, alsoSealedFor?: string): Unsubscribe;
+  /** Resolves once Redis confirmed the subscription of every channel listened to so far. */
+  settled(): Promise<void>;
 }
 
 /**
@@ -28,6 +30,7 @@ export function createRedisSubscriber(
 ): RedisSubscriber {
   const listeners = new Map<string, Set<(message: string) => void>>();
   const aliases = new Map<string, string>();
+  let subscribing: Promise<unknown> = Promise.resolve();
   connection.on("message", (channel: string, message: string) => {
     const set = listeners.get(channel);
     if (set === undefined || message === PING) return;
@@ -52,15 +55,19 @@ export function createRedisSubscriber(
       if (set === undefined) {
         set = new Set();
         listeners.set(channel, set);
-        connection.subscribe(channel).catch((error: unknown) => {
+        const subscribed = connection.subscribe(channel).catch((error: unknown) => {
           onWarning(`cannot subscribe to ${channel}: ${String(error)}`);
         });
+        subscribing = Promise.all([subscribing, subscribed]);
       }
       if (alsoSealedFor !== undefined) aliases.set(channel, alsoSealedFor);
       set.add(listener);
       return () => {
         set.delete(listener);
       };
+    },
+    async settled() {
+      await subscribing;
     },
   };
 }
