@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig, mergeConfig, type ViteUserConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 const root = dirname(fileURLToPath(import.meta.url));
 const resultsDir = join(root, ".test-results");
@@ -26,6 +27,7 @@ export function definePackageTestConfig(packageDir: string, overrides: ViteUserC
         // two-core CI machine). Most files spend much of their time waiting on child processes,
         // sockets and timers, so two side by side use the machine that one leaves idle.
         maxWorkers: availableParallelism(),
+        sequence: { sequencer: SlowestFirst },
         testTimeout: 20_000,
         hookTimeout: 20_000,
         restoreMocks: true,
@@ -35,6 +37,32 @@ export function definePackageTestConfig(packageDir: string, overrides: ViteUserC
     }),
     overrides,
   );
+}
+
+/** Each test file's seconds in a recent full run, by package folder (scripts/record-test-durations.mjs). */
+const recordedSeconds: Record<string, Record<string, number>> = JSON.parse(
+  readFileSync(join(root, "scripts", "test-durations.json"), "utf8"),
+);
+
+/**
+ * Starts the slowest test files first, by their recorded seconds, so that the two workers finish
+ * together instead of one running a long file alone at the end. vitest's own order needs the
+ * results cache of an earlier run on this machine; without it (a fresh clone, as in CI) it runs the
+ * largest files first, and the short files that run a whole contract suite came last. Files not
+ * recorded (new ones) run first, in vitest's order.
+ */
+class SlowestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const base = await super.sort(files);
+    const secondsOf = (file: TestSpecification) => {
+      const path = relative(root, file.moduleId).split(sep);
+      return recordedSeconds[path.slice(0, 2).join("/")]?.[path.slice(2).join("/")];
+    };
+    const unknown = base.filter((file) => secondsOf(file) === undefined);
+    const known = base.filter((file) => secondsOf(file) !== undefined);
+    known.sort((a, b) => (secondsOf(b) ?? 0) - (secondsOf(a) ?? 0));
+    return [...unknown, ...known];
+  }
 }
 
 /**
