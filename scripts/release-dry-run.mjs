@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The release flow without publishing (see RELEASING.md): `changeset status` must pass, and
-// `pnpm -r publish --dry-run` must publish every package under packages/ and apps/. It needs no
-// registry access. Prints one line per package, then "ok".
+// The release flow without publishing (see RELEASING.md): `changeset status` must pass (since the
+// last release), and `pnpm -r publish --dry-run` must publish every package under packages/ and
+// apps/. It needs no registry access. Prints one line per package, then "ok".
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -26,7 +26,16 @@ const publishable = ["packages", "apps"].flatMap((group) =>
     .filter((manifest) => manifest.private !== true),
 );
 
-run(["changeset", "status"]);
+// A package changed since the last release needs a changeset. The last release is the commit that
+// last wrote a CHANGELOG.md (`changeset version` writes them); before the first one, the base
+// branch (changesets' default). Comparing with the base branch after a release would count the
+// release's own version bumps as changes without a changeset.
+const lastRelease = spawnSync(
+  "git",
+  ["log", "-1", "--format=%H", "--", "packages/*/CHANGELOG.md", "apps/*/CHANGELOG.md"],
+  { cwd: root, encoding: "utf8" },
+).stdout.trim();
+run(["changeset", "status", ...(lastRelease ? ["--since", lastRelease] : [])]);
 const output = run(["-r", "publish", "--dry-run", "--no-git-checks", "--access", "public"]);
 // pnpm prints "📦 <name>@<version> → <registry>" for each package it would publish. What each
 // tarball holds (LICENSE, README.md, dist) is checked by tests/packaging, which packs them all.

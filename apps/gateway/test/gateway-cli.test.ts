@@ -62,10 +62,24 @@ describe("patchbay-gateway command line", () => {
     expect(result.stdout).toMatch(/Usage: patchbay-gateway --config <file>/);
   });
 
-  it("prints its version with --version", async () => {
+  it("prints its version with --version, and says it in serverInfo", async () => {
+    const { version } = JSON.parse(
+      readFileSync(new URL("../package.json", import.meta.url), "utf8"),
+    ) as { version: string };
+    expect(version).not.toBe("0.0.0");
     const result = await run(["--version"]);
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(result.stdout).toBe(`${version}\n`);
+    const path = writeConfig(temporaryDirectory(), {
+      mcpServers: { sample: { command: process.execPath, args: [backends.sample] } },
+    });
+    const connected = await connectGateway(path);
+    try {
+      expect(connected.client.getServerVersion()?.version).toBe(version);
+    } finally {
+      await connected.client.close();
+    }
   });
 
   it("refuses to start without --config", async () => {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { readFileSync } from "node:fs";
 import { parseCliArguments, USAGE } from "./cli-arguments.js";
 import { createSampleServer } from "./sample-server.js";
+import { SAMPLE_BACKEND_VERSION } from "./version.js";
 
 // Composition root only: parse arguments, build the one server definition, serve, stop on signals.
 // stdout belongs to the protocol on stdio, so everything human goes to stderr, except what was
@@ -20,10 +20,7 @@ async function main(): Promise<void> {
     return;
   }
   if (options.version) {
-    const manifest = new URL("../package.json", import.meta.url);
-    process.stdout.write(
-      `${(JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version}\n`,
-    );
+    process.stdout.write(`${SAMPLE_BACKEND_VERSION}\n`);
     return;
   }
   const server = createSampleServer({

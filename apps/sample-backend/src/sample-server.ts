@@ -13,6 +13,7 @@ import { registerLargeResultTool } from "./tools/large-result-tool.js";
 import { registerStatelessProbeTools } from "./tools/stateless-probe-tools.js";
 import { registerStructuredTools } from "./tools/structured-tools.js";
 import { registerTaskTools } from "./tools/task-tools.js";
+import { SAMPLE_BACKEND_VERSION } from "./version.js";
 
 /** Options of the sample server. */
 export interface SampleServerOptions {
@@ -51,7 +52,7 @@ export function createSampleServer(options: SampleServerOptions = {}): Server {
   const server = createServer({
     name: "patchbay-sample-backend",
     title: "Patchbay sample backend",
-    version: "0.0.0",
+    version: SAMPLE_BACKEND_VERSION,
     instructions:
       "A reference MCP server: its tools exercise every protocol feature (content types, structured output, progress, cancellation, logging, sampling, elicitation, roots).",
     ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),

@@ -2,6 +2,8 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { createClient } from "@patchbay/client";
+import { createStdioClientTransport } from "@patchbay/transport-stdio";
 import { describe, expect, it } from "vitest";
 
 const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
@@ -28,7 +30,24 @@ describe("patchbay-sample-backend", () => {
   });
 
   it("prints its version for --version and exits 0", async () => {
+    expect(version).not.toBe("0.0.0");
     expect(await runBin(["--version"])).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
+  });
+
+  it("says the same version in serverInfo", async () => {
+    const client = createClient({ name: "cli-test", version: "1.0.0" });
+    const transport = createStdioClientTransport({
+      command: process.execPath,
+      args: [bin, "--transport", "stdio"],
+      stderr: "ignore",
+    });
+    try {
+      const { serverInfo } = await client.connect(transport);
+      expect(serverInfo).toMatchObject({ name: "patchbay-sample-backend", version });
+    } finally {
+      await client.close();
+      await transport.close();
+    }
   });
 
   it.each([["http"], ["sse"], ["ws"]])(

@@ -18,6 +18,7 @@ export interface WorkspacePackage {
     homepage?: string;
     bugs?: unknown;
     bin?: Record<string, string>;
+    scripts?: Record<string, string>;
     type?: string;
     sideEffects?: boolean;
     files?: string[];
