@@ -62,7 +62,14 @@ export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
   };
 
   // Not async: a forwarded call's answer goes back through as few promise handlers as it can.
-  const sendToOwner: OwnerCall = (kind, method, request, context) => {
+  // `waited`: the starts underway when the name was first missed are over (looked up again).
+  const sendToOwner = (
+    kind: "tool" | "prompt" | "resource",
+    method: string,
+    request: Params,
+    context: RequestContext,
+    waited = false,
+  ): Promise<unknown> => {
     const key = kind === "resource" ? "uri" : "name";
     const exposed = String(request[key] ?? "");
     const catalogue = view.current();
@@ -73,6 +80,11 @@ export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
           ? catalogue.findPrompt(exposed)
           : catalogue.findResource(exposed);
     if (!entry) {
+      // Its owner may be a backend still starting past the list wait, or restarting: not unknown yet.
+      const underway = waited ? undefined : view.startsUnderway();
+      if (underway !== undefined) {
+        return underway.then(() => sendToOwner(kind, method, request, context, true));
+      }
       // A tool of a backend that is down is gone from the list; say why rather than "not found".
       const former = kind === "tool" ? view.formerOwner(exposed) : undefined;
       if (former)
@@ -173,10 +185,11 @@ export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
     const request = asParams(params);
     const ref = asParams(request.ref as JSONRPCParams);
     await view.awaitStartingBackends();
-    const catalogue = view.current();
     const isPrompt = ref.type === "ref/prompt";
     const exposed = String((isPrompt ? ref.name : ref.uri) ?? "");
-    const entry = isPrompt ? catalogue.findPrompt(exposed) : catalogue.findResource(exposed);
+    const entry = await view.lookUp((catalogue) =>
+      isPrompt ? catalogue.findPrompt(exposed) : catalogue.findResource(exposed),
+    );
     if (!entry) throw toJSONRPCError(unknownNameError(isPrompt ? "prompt" : "resource", exposed));
     const ownRef = isPrompt ? { ...ref, name: entry.name } : { ...ref, uri: entry.name };
     return await forward(
