@@ -1,4 +1,4 @@
-import { type Client, createClient } from "@patchbay/client";
+import { type CallToolResult, type Client, createClient } from "@patchbay/client";
 import { createMemoryTransportPair, type Transport } from "@patchbay/jsonrpc-core";
 import type { ManualClock } from "@patchbay/jsonrpc-core/testing";
 import { createServer } from "@patchbay/server";
@@ -23,6 +23,9 @@ function gatedBackend() {
       });
       const server = createServer({ name: "echo", version: "1.0.0" });
       server.registerTool("echo", {}, async () => ({ content: [{ type: "text", text: "hi" }] }));
+      server.registerResource("readme", "file:///readme", {}, async () => ({
+        contents: [{ uri: "file:///readme", text: "read me" }],
+      }));
       const [clientSide, serverSide] = createMemoryTransportPair();
       await server.connect(serverSide);
       return clientSide;
@@ -71,14 +74,18 @@ async function connectClient(served: Router): Promise<Client> {
 }
 
 /**
- * A router with one backend `own` whose start the test holds, a client, and its call of `echo`
- * made while that start is underway and kept underway past the list wait (1 s on a manual clock);
- * the start then completes and the call's answer is returned.
+ * A router with one backend `own` whose start the test holds, a client, and its request (default:
+ * a call of `echo`) made while that start is underway and kept underway past the list wait (1 s on
+ * a manual clock); the start then completes and the request's answer is returned.
  */
-async function callPastListWait(
+async function callPastListWait<Answer = CallToolResult>(
   isolation: "per-session" | "shared",
-  options: { readonly audit?: AuditLog; readonly clock?: ManualClock } = {},
-) {
+  options: {
+    readonly audit?: AuditLog;
+    readonly clock?: ManualClock;
+    readonly send?: (client: Client) => Promise<Answer>;
+  } = {},
+): Promise<Answer> {
   const clock = options.clock ?? createManualClock();
   const backend = gatedBackend();
   router = createRouter({
@@ -91,7 +98,9 @@ async function callPastListWait(
   void router.start();
   client = await connectClient(router);
   await backend.asked();
-  const call = client.callTool({ name: "echo" });
+  const send =
+    options.send ?? ((sender: Client) => sender.callTool({ name: "echo" }) as Promise<Answer>);
+  const call = send(client);
   await client.ping();
   // The list wait is over; the backend's start (bounded by its own timeouts) is not.
   clock.advance(1_000);
@@ -107,6 +116,20 @@ describe("router: a call while its backend is still coming up", () => {
       expect(result.content).toEqual([{ type: "text", text: "hi" }]);
     });
   }
+
+  it("reads a resource past the list wait as a call does", async () => {
+    const read = await callPastListWait("per-session", {
+      send: (sender) => sender.readResource({ uri: "file:///readme" }),
+    });
+    expect(read.contents).toEqual([{ uri: "file:///readme", text: "read me" }]);
+  });
+
+  it("subscribes to a resource past the list wait", async () => {
+    const subscribed = callPastListWait("per-session", {
+      send: (sender) => sender.subscribeResource("file:///readme"),
+    });
+    await expect(subscribed).resolves.toBeUndefined();
+  });
 
   it("waits for the retry of a per-session backend whose first start failed", async () => {
     const manual = createManualClock();
