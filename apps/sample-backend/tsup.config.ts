@@ -1,6 +1,22 @@
+import { rmSync } from "node:fs";
 import { definePackageBuild } from "../../tsup.shared.js";
 
-export default definePackageBuild({
-  entry: ["src/index.ts", "src/bin.ts"],
-  platform: "node",
-});
+// The library entry imports its dependencies. The bin bundles the @patchbay packages and zod: a
+// gateway with isolation per-session starts one stdio child per client session, and a start spent
+// most of its time opening and compiling their modules (README, "Start-up"). Its own imports of
+// ws, eventsource-parser and ajv stay external, so this package depends on them directly.
+// tsup runs the two builds at once, so neither may empty dist/: this file does, once, as tsup loads
+// it (tsup runs from the package folder).
+rmSync("dist", { recursive: true, force: true });
+
+export default [
+  definePackageBuild({ entry: ["src/index.ts"], platform: "node", clean: false }),
+  definePackageBuild({
+    entry: ["src/bin.ts"],
+    platform: "node",
+    clean: false,
+    noExternal: [/^@patchbay\//, "zod"],
+    // A program's bundle: its maps would be 1.5 MB of zod and the packages' sources in the package.
+    sourcemap: false,
+  }),
+];

@@ -1,5 +1,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
@@ -23,22 +25,24 @@ interface Outcome {
   stderr: string;
 }
 
-/** Runs a command to its end and reports how it ended (never throws). */
+/** Runs a command to its end, with `input` on its stdin, and reports how it ended (never throws). */
 function runToEnd(
   command: string,
   args: string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv },
+  options: { cwd: string; env?: NodeJS.ProcessEnv; input?: string },
 ) {
+  const { input, ...spawnOptions } = options;
   return new Promise<Outcome>((resolve) => {
-    execFile(
+    const child = execFile(
       command,
       args,
-      { ...options, maxBuffer: 16 * 1024 * 1024 },
+      { ...spawnOptions, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
         resolve({ code, stdout, stderr });
       },
     );
+    child.stdin?.end(input ?? "");
   });
 }
 
@@ -209,6 +213,43 @@ describe("a project that installs the tarballs with no registry", () => {
     const text = result.outputFiles[0]?.text ?? "";
     expect(text).toContain('"2025-11-25"');
     expect(text.length).toBeLessThan(100);
+  });
+
+  // Its bin is one bundle (the @patchbay packages and zod inside) importing ws, eventsource-parser
+  // and ajv, which the package must then depend on itself: here they resolve from an npm install.
+  it("answers initialize over stdio with the installed sample backend's bundled bin", async () => {
+    const bin = join(project.dir, "node_modules", "@patchbay", "sample-backend", "dist", "bin.js");
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "packaging", version: "1" },
+      },
+    };
+    const outcome = await runToEnd(process.execPath, [bin, "--transport", "stdio"], {
+      cwd: project.dir,
+      input: `${JSON.stringify(initialize)}\n`,
+    });
+    expect(outcome.stderr).toBe("");
+    expect(JSON.parse(outcome.stdout)).toMatchObject({
+      id: 1,
+      result: { serverInfo: { name: "patchbay-sample-backend" } },
+    });
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      // Loads the WebSocket server (ws) before it finds the port taken.
+      const ws = await runToEnd(process.execPath, [bin, "--transport", "ws", "--port", `${port}`], {
+        cwd: project.dir,
+      });
+      expect(ws).toMatchObject({ code: 1, stderr: expect.stringContaining("is in use") });
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 
   it("runs npx patchbay-gateway --version from the installed tarball", async () => {

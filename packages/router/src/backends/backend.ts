@@ -165,6 +165,15 @@ export class Backend {
     return this.#startedAt === undefined ? undefined : this.#deps.clock.now() - this.#startedAt;
   }
 
+  /**
+   * The start underway, a first one or a restart's run (its status is then "starting" or
+   * "restarting"), until it runs or has failed; `undefined` when none is. Its connect, `initialize`
+   * and lists are each bounded by the backend's timeouts, so waiting for it is bounded too.
+   */
+  get startUnderway(): Promise<void> | undefined {
+    return this.#starting;
+  }
+
   /** Starts it (idempotent); resolves once it runs or has failed. */
   start(): Promise<void> {
     const status = this.#status;

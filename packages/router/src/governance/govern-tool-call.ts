@@ -24,7 +24,7 @@ export interface ToolCallRequest {
 /**
  * Runs a session's tool call through the governor (per-tool limits, the audit record), naming the
  * backend that owns the tool, or why none does, once the backends this client sees are up (as the
- * call itself waits for them).
+ * call itself waits for them: see `SessionCatalogue.startsUnderway`).
  */
 export function governToolCall(
   session: GovernedSession,
@@ -55,5 +55,12 @@ export function governToolCall(
       run,
     );
   };
-  return view.hasStartingBackends() ? view.awaitStartingBackends().then(govern) : govern();
+  // A name no backend lists yet may be one a start underway is about to list: the audit record and
+  // the limit then name its backend, as they would a moment later.
+  const findOwner = () => {
+    const listed = call.isLocal || view.current().findTool(call.name) !== undefined;
+    const underway = listed ? undefined : view.startsUnderway();
+    return underway === undefined ? govern() : underway.then(govern);
+  };
+  return view.hasStartingBackends() ? view.awaitStartingBackends().then(findOwner) : findOwner();
 }

@@ -52,54 +52,7 @@ const listMethods = {
  */
 export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
   const { lifecycle, view, forward, state } = parts;
-
-  const callOwner: OwnerCall = (kind, method, request, context) => {
-    // Checked first: awaiting nothing would still cost a turn on every forwarded call.
-    if (view.hasStartingBackends()) {
-      return view.awaitStartingBackends().then(() => sendToOwner(kind, method, request, context));
-    }
-    return sendToOwner(kind, method, request, context);
-  };
-
-  // Not async: a forwarded call's answer goes back through as few promise handlers as it can.
-  const sendToOwner: OwnerCall = (kind, method, request, context) => {
-    const key = kind === "resource" ? "uri" : "name";
-    const exposed = String(request[key] ?? "");
-    const catalogue = view.current();
-    const entry =
-      kind === "tool"
-        ? catalogue.findTool(exposed)
-        : kind === "prompt"
-          ? catalogue.findPrompt(exposed)
-          : catalogue.findResource(exposed);
-    if (!entry) {
-      // A tool of a backend that is down is gone from the list; say why rather than "not found".
-      const former = kind === "tool" ? view.formerOwner(exposed) : undefined;
-      if (former)
-        return Promise.reject(
-          toJSONRPCError(backendUnavailableError(former.backend, former.status)),
-        );
-      return Promise.reject(toJSONRPCError(unknownNameError(kind, exposed)));
-    }
-    let copy = withField(request, key, entry.name);
-    if (entry.fixedArguments !== undefined) {
-      const injected = injectFixedArguments(copy, entry.fixedArguments);
-      if ("refused" in injected) {
-        return Promise.resolve(fixedArgumentsToolError(exposed, injected.refused));
-      }
-      copy = injected.params;
-    }
-    const result = forward(entry.backend, method, copy, context, true);
-    // Results are copied only for a backend that has rewritten URIs (large reads stay cheap); the
-    // catalogue is asked again when the answer comes, since it may have changed meanwhile. A
-    // backend without rewritten URIs when the call is sent adds no handler to the answer's way.
-    if (!catalogue.rewritesUrisOf(entry.backend)) return result;
-    return result.then((answer) => {
-      const current = view.current();
-      if (!current.rewritesUrisOf(entry.backend)) return answer;
-      return rewriteResourceUris(answer, (uri) => current.exposeResourceUri(entry.backend, uri));
-    });
-  };
+  const callOwner = createOwnerCall(view, forward);
 
   const gatewayTools: Record<string, (args: Params) => unknown> = {
     [GATEWAY_STATUS_TOOL]: () => jsonToolResult(parts.status()),
@@ -173,10 +126,11 @@ export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
     const request = asParams(params);
     const ref = asParams(request.ref as JSONRPCParams);
     await view.awaitStartingBackends();
-    const catalogue = view.current();
     const isPrompt = ref.type === "ref/prompt";
     const exposed = String((isPrompt ? ref.name : ref.uri) ?? "");
-    const entry = isPrompt ? catalogue.findPrompt(exposed) : catalogue.findResource(exposed);
+    const entry = await view.lookUp((catalogue) =>
+      isPrompt ? catalogue.findPrompt(exposed) : catalogue.findResource(exposed),
+    );
     if (!entry) throw toJSONRPCError(unknownNameError(isPrompt ? "prompt" : "resource", exposed));
     const ownRef = isPrompt ? { ...ref, name: entry.name } : { ...ref, uri: entry.name };
     return await forward(
@@ -187,4 +141,71 @@ export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
       true,
     );
   });
+}
+
+/**
+ * Sends a client's request for a named tool, prompt or resource to the backend that owns it, once
+ * the backends this client sees are up: a name is unknown only when no start is underway.
+ */
+function createOwnerCall(view: SessionCatalogue, forward: ForwardCall): OwnerCall {
+  const callOwner: OwnerCall = (kind, method, request, context) => {
+    // Checked first: awaiting nothing would still cost a turn on every forwarded call.
+    if (view.hasStartingBackends()) {
+      return view.awaitStartingBackends().then(() => sendToOwner(kind, method, request, context));
+    }
+    return sendToOwner(kind, method, request, context);
+  };
+
+  // Not async: a forwarded call's answer goes back through as few promise handlers as it can.
+  // `waited`: the starts underway when the name was first missed are over (looked up again).
+  const sendToOwner = (
+    kind: "tool" | "prompt" | "resource",
+    method: string,
+    request: Params,
+    context: RequestContext,
+    waited = false,
+  ): Promise<unknown> => {
+    const key = kind === "resource" ? "uri" : "name";
+    const exposed = String(request[key] ?? "");
+    const catalogue = view.current();
+    const entry =
+      kind === "tool"
+        ? catalogue.findTool(exposed)
+        : kind === "prompt"
+          ? catalogue.findPrompt(exposed)
+          : catalogue.findResource(exposed);
+    if (!entry) {
+      // Its owner may be a backend still starting past the list wait, or restarting: not unknown yet.
+      const underway = waited ? undefined : view.startsUnderway();
+      if (underway !== undefined) {
+        return underway.then(() => sendToOwner(kind, method, request, context, true));
+      }
+      // A tool of a backend that is down is gone from the list; say why rather than "not found".
+      const former = kind === "tool" ? view.formerOwner(exposed) : undefined;
+      if (former)
+        return Promise.reject(
+          toJSONRPCError(backendUnavailableError(former.backend, former.status)),
+        );
+      return Promise.reject(toJSONRPCError(unknownNameError(kind, exposed)));
+    }
+    let copy = withField(request, key, entry.name);
+    if (entry.fixedArguments !== undefined) {
+      const injected = injectFixedArguments(copy, entry.fixedArguments);
+      if ("refused" in injected) {
+        return Promise.resolve(fixedArgumentsToolError(exposed, injected.refused));
+      }
+      copy = injected.params;
+    }
+    const result = forward(entry.backend, method, copy, context, true);
+    // Results are copied only for a backend that has rewritten URIs (large reads stay cheap); the
+    // catalogue is asked again when the answer comes, since it may have changed meanwhile. A
+    // backend without rewritten URIs when the call is sent adds no handler to the answer's way.
+    if (!catalogue.rewritesUrisOf(entry.backend)) return result;
+    return result.then((answer) => {
+      const current = view.current();
+      if (!current.rewritesUrisOf(entry.backend)) return answer;
+      return rewriteResourceUris(answer, (uri) => current.exposeResourceUri(entry.backend, uri));
+    });
+  };
+  return callOwner;
 }

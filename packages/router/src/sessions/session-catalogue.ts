@@ -186,9 +186,9 @@ export class SessionCatalogue {
 
   // A client's first lists should hold every backend that can come up: lazy ones are started, and
   // ones still in their first start are waited for, up to listWaitMs (the others then arrive with
-  // list_changed), so the gateway can answer `initialize` before slow backends are up. Restarting
-  // backends are not waited for.
-  /** Starts lazy backends and waits for those in their first start, until each runs or failed. */
+  // list_changed), so the gateway can answer `initialize` before slow backends are up. A call
+  // waits the same way, and then, for a name no backend lists yet, for every start still underway
+  // (`startsUnderway`): a name is unknown only once no backend that could list it is coming up.
   /** True while a backend this session sees is idle or starting (its calls wait for it first). */
   hasStartingBackends(): boolean {
     // Per forwarded call: no list is built.
@@ -201,6 +201,7 @@ export class SessionCatalogue {
     return false;
   }
 
+  /** Starts lazy backends and waits for those in their first start, until each runs or failed. */
   async awaitStartingBackends(): Promise<void> {
     const pending = this.backends().filter(
       (backend) => backend.status === "idle" || backend.status === "starting",
@@ -214,6 +215,34 @@ export class SessionCatalogue {
         resolve();
       });
     });
+  }
+
+  /**
+   * Resolves once every start underway among the backends this session sees (a first start past
+   * the list wait, or a restart's run) ran or failed; `undefined` when none is underway. For a
+   * name the catalogue lacks: its owner may be one of them, whose tools are not listed yet.
+   */
+  startsUnderway(): Promise<void> | undefined {
+    const underway: Promise<void>[] = [];
+    for (const backend of this.backends()) {
+      const start = backend.startUnderway;
+      if (start !== undefined) underway.push(start);
+    }
+    // A start never rejects (it ends as running or failed); a wait must not fail the call either.
+    const done = () => {};
+    return underway.length === 0 ? undefined : Promise.all(underway).then(done, done);
+  }
+
+  /** Finds an entry with `find`; a miss while a start is underway waits for it and looks again. */
+  async lookUp<Entry>(
+    find: (catalogue: Catalogue) => Entry | undefined,
+  ): Promise<Entry | undefined> {
+    const found = find(this.current());
+    if (found !== undefined) return found;
+    const underway = this.startsUnderway();
+    if (underway === undefined) return undefined;
+    await underway;
+    return find(this.current());
   }
 
   /** Starts the eager ones of its per-session backends (and, after a reload, new shared ones). */

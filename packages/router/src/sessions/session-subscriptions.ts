@@ -47,7 +47,7 @@ export class SessionSubscriptions {
   ): Promise<Record<string, never>> {
     const uri = String(request.uri ?? "");
     await this.#view.awaitStartingBackends();
-    const entry = this.#view.current().findResource(uri);
+    const entry = await this.#view.lookUp((catalogue) => catalogue.findResource(uri));
     if (!entry) throw toJSONRPCError(unknownNameError("resource", uri));
     const backend = this.#view.findBackend(entry.backend);
     if (!backend?.initializeResult?.capabilities.resources?.subscribe) {
