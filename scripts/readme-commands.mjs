@@ -6,7 +6,8 @@
 //   <!-- readme-commands: run -->                      run it (bash, stops at the first failure)
 //   <!-- readme-commands: serve until "listening on" --> start it, wait for that text on its
 //                                                      stdout or stderr, then stop it
-//   <!-- readme-commands: serve each until "TEXT" -->  the same for each line on its own
+//   <!-- readme-commands: serve each until "TEXT" -->  the same for each line on its own (all
+//                                                      at once: they are alternatives)
 //   <!-- readme-commands: while serving -->            run it while the serve block just before
 //                                                      is still up (a curl to what it serves)
 //   <!-- readme-commands: skip: REASON -->             never run (it needs the npm registry, …)
@@ -320,17 +321,6 @@ async function stopServer(server) {
   running.delete(server.started);
 }
 
-/** Runs `body` while a server is up, or returns the server's error. */
-async function whileServing(command, ready, where, body) {
-  const server = await startServer(command, ready, where);
-  if (server.error !== undefined) return server.error;
-  try {
-    return await body();
-  } finally {
-    await stopServer(server);
-  }
-}
-
 // Process groups started and not yet stopped, stopped on Ctrl-C too.
 const running = new Set();
 
@@ -395,28 +385,35 @@ async function runBlock(block, context) {
 }
 
 /**
- * Starts a serve unit's server (each of its commands in turn), runs its members while the first
- * one serves, and stops it; resolves with each block's outcome (the owner's seconds: the whole).
+ * Starts a serve unit's server (the commands of a `serve each` block all at once: they are
+ * alternatives), runs its members once every one is ready, and stops them; resolves with each
+ * block's outcome (the owner's seconds: the whole).
  */
 async function runServeUnit(unit, context) {
   const { server, owner, members } = unit;
   const startedAt = performance.now();
   const where = placeOf(owner?.plan ?? members[0].plan, context);
+  const servers = await Promise.all(
+    server.commands.map((command) => startServer(command, server.ready, where)),
+  );
   const outcomes = new Map();
-  let failed;
-  for (const command of server.commands) {
-    const error = await whileServing(command, server.ready, where, async () => {
-      for (const member of members) {
-        if (!outcomes.has(member)) outcomes.set(member, await runBlock(member, context));
-      }
-      return undefined;
-    });
-    if (error !== undefined && failed === undefined) {
-      failed = `${server.commands.length > 1 ? `${command}: ` : ""}${error}`;
+  const failedAt = servers.findIndex((started) => started.error !== undefined);
+  const failed =
+    failedAt === -1
+      ? undefined
+      : `${server.commands.length > 1 ? `${server.commands[failedAt]}: ` : ""}${servers[failedAt].error}`;
+  try {
+    for (const member of members) {
+      // A failed server's output is shown once, with the first block it fails.
+      const told = owner !== undefined || outcomes.size > 0;
+      const error = told ? "its server failed to start (see above)" : failed;
+      outcomes.set(
+        member,
+        failed === undefined ? await runBlock(member, context) : { error, seconds: 0 },
+      );
     }
-  }
-  for (const member of members) {
-    if (!outcomes.has(member)) outcomes.set(member, { error: failed, seconds: 0 });
+  } finally {
+    await Promise.all(servers.filter((up) => up.error === undefined).map(stopServer));
   }
   const seconds = (performance.now() - startedAt) / 1000;
   return owner === undefined

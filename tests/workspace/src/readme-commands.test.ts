@@ -189,21 +189,23 @@ describe("planning", () => {
 });
 
 describe("running", () => {
-  it("runs, serves until ready then stops the server by pid, and fails on an unmarked block", async () => {
-    const server = `node -e 'require("node:fs").writeFileSync("server.pid", String(process.pid)); console.error("ready at", process.pid); setInterval(() => {}, 1000)'`;
+  it("runs, serves until ready then stops the servers by pid, and fails on an unmarked block", async () => {
+    const server = (name: string) =>
+      `node -e 'require("node:fs").writeFileSync("${name}.pid", String(process.pid)); console.error("ready at", process.pid); setInterval(() => {}, 1000)'`;
     const root = readmeRoot(
       [
         "<!-- readme-commands: run expect 'hello' -->",
         `${fence}sh`,
         "echo hello",
         fence,
-        '<!-- readme-commands: serve until "ready at" -->',
+        '<!-- readme-commands: serve each until "ready at" -->',
         `${fence}sh`,
-        server,
+        server("one"),
+        server("two"),
         fence,
         "<!-- readme-commands: while serving expect 'alive' -->",
         `${fence}sh`,
-        'kill -0 "$(cat server.pid)" && echo alive',
+        'kill -0 "$(cat one.pid)" && kill -0 "$(cat two.pid)" && echo alive',
         fence,
         "<!-- readme-commands: skip: a reason -->",
         `${fence}sh`,
@@ -223,13 +225,15 @@ describe("running", () => {
     expect(lines.map((line) => line.replace(/^(README.*) [\d.]+s$/, "$1"))).toEqual([
       "README.md:2 ok (run)",
       "README.md:6 ok (serve)",
-      "README.md:10 ok (while-serving)",
-      "README.md:14 skip: a reason",
-      expect.stringMatching(/^README\.md:17 FAILED: no marker/),
+      "README.md:11 ok (while-serving)",
+      "README.md:15 skip: a reason",
+      expect.stringMatching(/^README\.md:18 FAILED: no marker/),
       expect.stringMatching(/^readme-commands: 3 passed, 1 skipped, 1 failed in [\d.]+s$/),
     ]);
     expect(run.code).toBe(1);
-    const pid = Number(readFileSync(join(root, "server.pid"), "utf8"));
-    expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
+    for (const name of ["one", "two"]) {
+      const pid = Number(readFileSync(join(root, `${name}.pid`), "utf8"));
+      expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
+    }
   }, 60_000);
 });
