@@ -13,11 +13,13 @@
 //   <!-- readme-commands: skip: REASON -->             never run (it needs the npm registry, …)
 //   <!-- readme-commands: slow: REASON -->             run only with --all (too slow for CI)
 //
-// `run`, `while serving` and `slow` take options: `in DIR` (the folder it runs in, from the
-// repository root; default the root), `home` (HOME is a new empty folder), `expect "TEXT"` (its
-// stdout must contain TEXT), `with "COMMAND" until "TEXT"` (run while COMMAND, started in the same
-// folder, serves). Every block has the apps' commands (`patchbay-proxy`, …) on its PATH, from this
-// checkout's build, as a global install would. A shell block without a marker fails the run.
+// `run`, `while serving` and `serve` take options (`slow` after a `;`): `in DIR` (the folder it
+// runs in, from the repository root; default the root), `home` (HOME is a new empty folder),
+// `expect "TEXT"` (its stdout must contain TEXT), `with "COMMAND" until "TEXT"` (run while COMMAND,
+// started in the same folder, serves; blocks naming the same server, and the serve block of that
+// command, share one start of it). Quotes may be "double" or 'single'. Every block has the apps'
+// commands (`patchbay-proxy`, …) on its PATH, from this checkout's build, as a global install
+// would. A shell block without a marker, or with one this script does not know, fails the run.
 //
 // Usage: node scripts/readme-commands.mjs [--all] [--list] [--root DIR] [FILE...]
 // One line per block (file:line, verdict, seconds), then the totals; exit code 1 when any failed.
