@@ -13,11 +13,11 @@
 //   <!-- readme-commands: skip: REASON -->             never run (it needs the npm registry, …)
 //   <!-- readme-commands: slow: REASON -->             run only with --all (too slow for CI)
 //
-// `run`, `while serving` and `serve` take options (`slow` after a `;`): `in DIR` (the folder it
-// runs in, from the repository root; default the root), `home` (HOME is a new empty folder),
-// `expect "TEXT"` (its stdout must contain TEXT), `with "COMMAND" until "TEXT"` (run while COMMAND,
-// started in the same folder, serves; blocks naming the same server, and the serve block of that
-// command, share one start of it). Quotes may be "double" or 'single'. Every block has the apps'
+// `run`, `while serving` and `slow` (after a `;`) take options, `serve` the first two: `in DIR`
+// (the folder it runs in, from the repository root; default the root), `home` (HOME is a new
+// empty folder), `expect "TEXT"` (its stdout must contain TEXT), `with "COMMAND" until "TEXT"` (run
+// while COMMAND, started in the same folder, serves; blocks naming the same server, and the serve
+// block of that command, share one start of it). Quotes may be "double" or 'single'. Every block has the apps'
 // commands (`patchbay-proxy`, …) on its PATH, from this checkout's build, as a global install
 // would. A shell block without a marker, or with one this script does not know, fails the run.
 //
@@ -191,6 +191,11 @@ export function parseMarker(marker) {
     }
     const options = optionsOf(rest.slice(2));
     if (options.error !== undefined) return options;
+    if (options.expect !== undefined || options.server !== undefined) {
+      return {
+        error: "serve takes in and home only (a while serving block checks what it serves)",
+      };
+    }
     return { verb: "serve", each, ready: rest[1].quoted, ...options };
   }
   return { error: `unknown marker "${marker}"` };

@@ -112,6 +112,9 @@ describe("markers", () => {
     expect(parseMarker("run quickly").error).toBe('unknown option "quickly"');
     expect(parseMarker("skip:").error).toBe("skip needs a reason");
     expect(parseMarker("serve").error).toMatch(/^serve needs until/);
+    expect(parseMarker('serve until "up" expect "x"').error).toMatch(
+      /^serve takes in and home only/,
+    );
   });
 
   it("refuse while serving that follows no serve block", () => {
