@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { GatewayConfigError } from "@patchbay/router";
 import { createLogger, isLogLevel, LOG_LEVELS } from "./logger.js";
 
 const version = (
@@ -24,6 +23,15 @@ Options:
   -v, --version            show the version
 `;
 
+/**
+ * A config error's message alone, else `otherwise`. The router is imported here, not at the top:
+ * `--help` and `--version` answer without loading it (by a failure, the gateway loaded it).
+ */
+async function failureText(error: unknown, otherwise: string): Promise<string> {
+  const { GatewayConfigError } = await import("@patchbay/router");
+  return error instanceof GatewayConfigError ? error.message : otherwise;
+}
+
 async function main(): Promise<number> {
   if (process.argv[2] === "pins") {
     // Loaded only here: the pin commands need none of the gateway's transports.
@@ -31,10 +39,8 @@ async function main(): Promise<number> {
     return await runPinsCommand(process.argv.slice(3), {
       out: (text) => process.stdout.write(text),
       err: (text) => process.stderr.write(text),
-    }).catch((error: unknown) => {
-      process.stderr.write(
-        `patchbay-gateway pins: ${error instanceof GatewayConfigError ? error.message : String(error)}\n`,
-      );
+    }).catch(async (error: unknown) => {
+      process.stderr.write(`patchbay-gateway pins: ${await failureText(error, String(error))}\n`);
       return 1;
     });
   }
@@ -87,9 +93,7 @@ async function main(): Promise<number> {
     await gateway.stopped;
     return 0;
   } catch (error) {
-    logger.error(
-      error instanceof GatewayConfigError ? error.message : String((error as Error).stack ?? error),
-    );
+    logger.error(await failureText(error, String((error as Error).stack ?? error)));
     return 1;
   }
 }

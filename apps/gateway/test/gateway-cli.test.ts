@@ -12,8 +12,13 @@ import {
   writeConfig,
 } from "./gateway-helpers.js";
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [gatewayCli, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+function run(
+  args: string[],
+  nodeArgs: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [...nodeArgs, gatewayCli, ...args], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => {
@@ -80,6 +85,23 @@ describe("patchbay-gateway command line", () => {
     } finally {
       await connected.client.close();
     }
+  });
+
+  it("answers --help and --version without loading the router (they start fast)", async () => {
+    const refuseRouter = ["--import", join(import.meta.dirname, "fixtures", "refuse-router.mjs")];
+    const help = await run(["--help"], refuseRouter);
+    expect(help.stderr).toBe("");
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Usage: patchbay-gateway --config <file>/);
+    const version = await run(["--version"], refuseRouter);
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    // The hook works: a command that needs the router fails under it.
+    const started = await run(
+      ["--config", join(import.meta.dirname, "missing.json")],
+      refuseRouter,
+    );
+    expect(started.stderr).toContain("@patchbay/router was loaded");
   });
 
   it("refuses to start without --config", async () => {

@@ -47,7 +47,7 @@ async function loginCookie(): Promise<string> {
 
 interface FeedMessage {
   type: string;
-  calls?: { method: string; tool?: string; backend?: string; outcome: string }[];
+  calls?: { method: string; tool?: string; backend?: string; outcome: string; client?: string }[];
 }
 
 /** An open feed: every message from the first, and a wait for a message that matches. */
@@ -246,6 +246,55 @@ describe("the dashboard's data", () => {
     expect(methods).toContain("initialize");
     feed.socket.close();
     await closeSdk(caller);
+  });
+});
+
+describe("the caller of a modern (2026-07-28) request", () => {
+  it("is the static token's name in the feed, though the request has no session", async () => {
+    const cookie = await loginCookie();
+    const feed = await openFeed({ cookie, origin: proxy.at("/").origin });
+    if (typeof feed === "number") throw new Error(`feed refused with ${feed}`);
+    await feed.next((message) => message.type === "calls");
+    const before = feed.messages.length;
+    const answer = await fetch(proxy.at("/mcp/team"), {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${TEAM}`,
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "sample__echo",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: {
+          name: "sample__echo",
+          arguments: { message: "modern" },
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        },
+      }),
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("mcp-session-id")).toBeNull();
+    expect(await answer.json()).toHaveProperty("result");
+    const echoed = await feed.next(
+      (message) =>
+        feed.messages.indexOf(message) >= before &&
+        (message.calls?.some((call) => call.tool === "sample__echo") ?? false),
+    );
+    expect(echoed.calls?.find((call) => call.tool === "sample__echo")).toMatchObject({
+      method: "tools/call",
+      backend: "sample",
+      outcome: "success",
+      client: "team",
+    });
+    feed.socket.close();
   });
 });
 

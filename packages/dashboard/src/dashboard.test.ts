@@ -148,6 +148,38 @@ describe("createDashboard", () => {
     await client.close();
   });
 
+  it("names the caller of a modern (2026-07-28) request, which has no client session", async () => {
+    const { base, router, telemetry } = await serve();
+    const modern = router.modern();
+    const answer = await modern.handle(
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: {
+          name: "notes__read",
+          arguments: {},
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        },
+      },
+      { signal: new AbortController().signal, notify: () => {}, caller: "modern-team" },
+    );
+    expect(answer).toHaveProperty("result");
+    await telemetry.flush();
+    const [snapshot, history] = await greeting(base);
+    const calls = (history as { calls: Record<string, unknown>[] }).calls.filter(
+      (call) => call.method === "tools/call",
+    );
+    expect(calls.map((call) => [call.tool, call.client, call.backend])).toEqual([
+      ["notes__read", "modern-team", "notes"],
+    ]);
+    // The front's own session is not a client's: not listed.
+    expect((snapshot as { snapshot: DashboardSnapshot }).snapshot.sessions).toEqual([]);
+  });
+
   it("tells each session's idle time: since its last request ended", async () => {
     let clock = 1_000_000;
     const { base, router, telemetry } = await serve({ now: () => clock });

@@ -145,6 +145,47 @@ describe("trackRouterSessions", () => {
     tracker.close();
   });
 
+  it("names the caller of a modern front's session without listing it, still after it closed", async () => {
+    const { router } = await routerWithClients();
+    const tracker = trackRouterSessions(router, { maxNameLength: 24 });
+    const opened = new Promise<string>((resolve) => {
+      router.onSession((event) => {
+        if (event.type === "opened" && event.modern) resolve(event.session.id);
+      });
+    });
+    const answer = await router.modern().handle(
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/list",
+        params: {
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        },
+      },
+      {
+        signal: new AbortController().signal,
+        notify: () => {},
+        caller: "https://id.example#bob-with-a-long-subject",
+      },
+    );
+    expect(answer).toHaveProperty("result");
+    const id = await opened;
+    expect(tracker.sessions()).toEqual([]);
+    expect(tracker.callerOf(id)).toBe("https://id.example#bob-w");
+    const closed = new Promise<void>((resolve) => {
+      router.onSession((event) => {
+        if (event.type === "closed" && event.session.id === id) resolve();
+      });
+    });
+    await router.close();
+    await closed;
+    expect(tracker.callerOf(id)).toBe("https://id.example#bob-w");
+    tracker.close();
+  });
+
   it("cuts client names a peer made long, and stops listening once closed", async () => {
     const { router, connect } = await routerWithClients();
     const tracker = trackRouterSessions(router, { maxNameLength: 5 });

@@ -24,7 +24,8 @@ export interface SessionTracker {
   touch(sessionId: string): void;
   /**
    * Who opened the session, as admission saw it (`undefined` when no auth info came with its
-   * `initialize`); remembered for a while after it closed, for its last calls.
+   * `initialize`), or for a modern front's session the caller it serves; remembered for a while
+   * after it closed, for its last calls.
    */
   callerOf(sessionId: string): string | undefined;
   /** Stops listening to the router. */
@@ -54,9 +55,11 @@ interface MutableSession {
 const closedCallersKept = 1_000;
 
 /**
- * Listens to `router.onSession` and keeps each client session (`router.serve`; the modern front's
- * own sessions are not clients) with the client's name from its `initialize` and the token name
- * from the auth info that request arrived with, until it closes. The router is not wrapped.
+ * Listens to `router.onSession` and keeps each client session (`router.serve`) with the client's
+ * name from its `initialize` and the token name from the auth info that request arrived with, until
+ * it closes. The modern front's own sessions are not clients and are not listed; their caller is the
+ * owner the front opened them for (a token's name or OAuth principal on HTTP), so the calls of
+ * modern (2026-07-28) requests are attributed too. The router is not wrapped.
  */
 export function trackRouterSessions(
   router: Router,
@@ -66,14 +69,24 @@ export function trackRouterSessions(
   const maxNameLength = options.maxNameLength ?? 200;
   const ignore = options.ignore ?? (() => false);
   const open = new Map<string, MutableSession>();
+  // The modern front's sessions: each serves one caller, its viewer's owner.
+  const modernCallers = new Map<string, string | undefined>();
   const closedCallers = new Map<string, string | undefined>();
   const cut = (value: unknown) =>
     typeof value === "string" ? value.slice(0, maxNameLength) : undefined;
+  const remember = (id: string, caller: string | undefined) => {
+    closedCallers.set(id, caller);
+    if (closedCallers.size > closedCallersKept)
+      closedCallers.delete(closedCallers.keys().next().value as string);
+  };
 
   const stop = router.onSession((event: RouterSessionEvent) => {
     const id = event.session.id;
     if (event.type === "opened") {
-      if (event.modern) return;
+      if (event.modern) {
+        modernCallers.set(id, cut(event.session.viewer.owner));
+        return;
+      }
       open.set(id, {
         client: undefined,
         clientVersion: undefined,
@@ -84,13 +97,16 @@ export function trackRouterSessions(
       });
       return;
     }
+    if (event.type === "closed" && modernCallers.has(id)) {
+      remember(id, modernCallers.get(id));
+      modernCallers.delete(id);
+      return;
+    }
     const session = open.get(id);
     if (session === undefined) return;
     if (event.type === "closed") {
       open.delete(id);
-      closedCallers.set(id, session.token);
-      if (closedCallers.size > closedCallersKept)
-        closedCallers.delete(closedCallers.keys().next().value as string);
+      remember(id, session.token);
       return;
     }
     const clientInfo = event.session.clientInfo as
@@ -110,7 +126,8 @@ export function trackRouterSessions(
       const session = open.get(sessionId);
       if (session !== undefined) session.lastActiveAt = now();
     },
-    callerOf: (sessionId) => open.get(sessionId)?.token ?? closedCallers.get(sessionId),
+    callerOf: (sessionId) =>
+      open.get(sessionId)?.token ?? modernCallers.get(sessionId) ?? closedCallers.get(sessionId),
     close: stop,
   };
 }
