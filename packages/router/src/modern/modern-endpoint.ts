@@ -10,6 +10,7 @@ import type { BackendWiring } from "../backends/backend-pool.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import type { SessionViewer } from "../router/session-viewer.js";
 import type { RouterSession } from "../sessions/router-session.js";
+import { TaskRoutes } from "../tasks/task-routes.js";
 import { ModernFront, type ModernRequestContext, MRTR_TARGETS } from "./modern-front.js";
 import { modernErrorObject } from "./modern-result.js";
 import type { ModernSettings } from "./modern-settings.js";
@@ -63,6 +64,8 @@ export class ModernFronts {
   readonly #serverInfo: Readonly<Record<string, unknown>>;
   readonly #serve: ServeFront;
   readonly #leaveCluster: () => void;
+  /** The tasks handed out to every caller (a task lives on the replica whose backend made it). */
+  readonly #tasks: TaskRoutes;
 
   constructor(
     settings: ModernSettings,
@@ -72,6 +75,7 @@ export class ModernFronts {
     this.#settings = settings;
     this.#serverInfo = serverInfo;
     this.#serve = serve;
+    this.#tasks = new TaskRoutes(settings.tasks, () => settings.clock.now());
     const fromLists = settings.cluster?.listChanges?.subscribe((change) => {
       if (change.scope !== undefined) {
         // A caller's per-session backend: that caller's listeners on this replica.
@@ -221,6 +225,7 @@ export class ModernFronts {
         settings: this.#settings,
         serverInfo: this.#serverInfo,
         scope: key,
+        tasks: this.#tasks,
       });
       this.#fronts.set(key, front);
     }
