@@ -211,7 +211,10 @@ describe("tasks (extension io.modelcontextprotocol/tasks) through the router's m
       { name: "a__must", arguments: {} },
       { capabilities: {} },
     );
-    expect(required.error?.code).toBe(-32021);
+    expect(required.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { [TASKS]: {} } } },
+    });
     for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) {
       const gated = await send(endpoint, method, { taskId: "x" }, { capabilities: {} });
       expect(gated.error?.code, method).toBe(-32021);
