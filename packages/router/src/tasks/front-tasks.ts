@@ -1,5 +1,6 @@
 import { JSONRPCError, type JSONRPCParams } from "@patchbay/jsonrpc-core";
 import { TASKS_EXTENSION_ID } from "@patchbay/mcp-types";
+import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { INVALID_PARAMS, mapBackendError } from "../errors/map-error.js";
 import { toJSONRPCError } from "../sessions/params.js";
 import type { RouterSession } from "../sessions/router-session.js";
@@ -33,7 +34,10 @@ export function routeCreatedTask(
   const result = answer as Record<string, unknown>;
   if (result.resultType !== "task" || typeof result.taskId !== "string") return answer;
   if (backend === undefined) {
-    throw new JSONRPCError(INVALID_PARAMS, "A task was created by a backend no longer in use");
+    throw new JSONRPCError(
+      GatewayErrorCode.GatewayInternalError,
+      "A backend created a task, but the tool's backend is no longer in this caller's catalogue",
+    );
   }
   const ttlMs = routes.ttlFor(result.ttlMs);
   let route: TaskRoute;
