@@ -1,4 +1,4 @@
-import type { JSONRPCResponse } from "@patchbay/jsonrpc-core";
+import { createMemoryTransportPair, type JSONRPCResponse } from "@patchbay/jsonrpc-core";
 import type { Server } from "@patchbay/server";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModernEndpoint } from "../src/modern/modern-endpoint.js";
@@ -284,5 +284,33 @@ describe("tasks (extension io.modelcontextprotocol/tasks) through the router's m
     // b does not know its own claim: its id is forgotten, answered like any unknown task.
     const ghost = await send(endpoint, "tasks/get", { taskId: fake.result?.taskId });
     expect(ghost.error).toMatchObject({ code: -32602, data: { taskId: fake.result?.taskId } });
+  });
+
+  it("cancels the tasks of a modern client on a served transport when it goes away", async () => {
+    const work = gate();
+    await startTasks(work);
+    const [clientSide, gatewaySide] = createMemoryTransportPair();
+    await harness!.router.serve(gatewaySide);
+    const answered = new Promise<Record<string, unknown>>((resolve) => {
+      clientSide.onFrame((frame) => resolve(frame as unknown as Record<string, unknown>));
+    });
+    await clientSide.start();
+    await clientSide.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name: "a__slow",
+        arguments: {},
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": VERSION,
+          "io.modelcontextprotocol/clientCapabilities": WITH_TASKS,
+        },
+      },
+    });
+    expect(await answered).toMatchObject({ id: 1, result: { resultType: "task" } });
+    expect(work.aborted).toBe(false);
+    await clientSide.close();
+    await work.abortedOnce;
   });
 });

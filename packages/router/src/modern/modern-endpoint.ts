@@ -10,6 +10,7 @@ import type { BackendWiring } from "../backends/backend-pool.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import type { SessionViewer } from "../router/session-viewer.js";
 import type { RouterSession } from "../sessions/router-session.js";
+import { cancelAbandonedTasks } from "../tasks/front-tasks.js";
 import { TaskRoutes } from "../tasks/task-routes.js";
 import { ModernFront, type ModernRequestContext, MRTR_TARGETS } from "./modern-front.js";
 import { modernErrorObject } from "./modern-result.js";
@@ -148,10 +149,16 @@ export class ModernFronts {
     for (const front of this.#fronts.values()) front.listChanged(backend, list, owner);
   }
 
-  /** Ends a caller's fronts (a stdio client went away). */
+  /**
+   * Ends a caller's fronts (a stdio client went away). Its tasks, which nobody can reach any more
+   * (such a caller never comes back), are cancelled at their backends.
+   */
   async release(caller: string): Promise<void> {
     const ending = [...this.#fronts].filter(([, front]) => front.caller === caller);
     for (const [key] of ending) this.#fronts.delete(key);
+    const abandoned = this.#tasks.removeCaller(caller);
+    const backends = ending.flatMap(([, front]) => front.session?.backends() ?? []);
+    cancelAbandonedTasks(abandoned, backends);
     await Promise.all(ending.map(([, front]) => front.close()));
   }
 

@@ -44,9 +44,7 @@ export function routeCreatedTask(
   try {
     route = routes.add(caller, backend.name, result.taskId, ttlMs);
   } catch (error) {
-    backend
-      .request("tasks/cancel", { taskId: result.taskId }, { extensions: TASKS_DECLARED })
-      .catch(() => {});
+    cancelAbandonedTasks([{ backend: backend.name, backendTaskId: result.taskId }], [backend]);
     throw error;
   }
   return replaceTaskId({ ...result, ttlMs }, result.taskId, route.taskId);
@@ -90,6 +88,19 @@ export async function forwardTaskMethod(
     }
     const mapped = toJSONRPCError(mapBackendError(error, route.backend));
     throw replaceTaskId(mapped, route.backendTaskId, route.taskId);
+  }
+}
+
+/** Cancels tasks nobody can reach any more at the backends among `backends` that created them. */
+export function cancelAbandonedTasks(
+  routes: readonly Pick<TaskRoute, "backend" | "backendTaskId">[],
+  backends: readonly RouterBackend[],
+): void {
+  for (const route of routes) {
+    const backend = backends.find((candidate) => candidate.name === route.backend);
+    backend
+      ?.request("tasks/cancel", { taskId: route.backendTaskId }, { extensions: TASKS_DECLARED })
+      .catch(() => {});
   }
 }
 

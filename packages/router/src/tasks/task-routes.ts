@@ -89,6 +89,13 @@ export class TaskRoutes {
     return route;
   }
 
+  /** Forgets every route of `caller` (gone for good) and returns them. */
+  removeCaller(caller: string): TaskRoute[] {
+    const removed = [...this.#routes.values()].filter((route) => route.caller === caller);
+    for (const route of removed) this.#routes.delete(route.taskId);
+    return removed;
+  }
+
   /** Forgets a route (its backend no longer knows the task). */
   delete(taskId: string): void {
     this.#routes.delete(taskId);
