@@ -25,7 +25,7 @@ export function createClientRequests(
   rounds?: InputRoundsSettings,
 ): ClientRequests {
   const requestOptions = (callOptions: CallOptions = {}): RequestOptions => {
-    const { onProgress, ...rest } = callOptions;
+    const { onProgress, extensions: _extensions, ...rest } = callOptions;
     const result: RequestOptions = { ...rest };
     if (result.timeoutMs === undefined && options.requestTimeoutMs !== undefined) {
       result.timeoutMs = options.requestTimeoutMs;
@@ -43,7 +43,7 @@ export function createClientRequests(
     }
     return await runInputRounds(
       method,
-      session.withRequestMeta(params),
+      session.withRequestMeta(params, callOptions?.extensions),
       (roundParams, onRequestId) =>
         connection.request(method, roundParams as JSONRPCParams, {
           ...requestOptions(callOptions),

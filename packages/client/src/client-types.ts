@@ -63,6 +63,12 @@ export interface CallOptions {
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** Called with the id of each request sent (modern `input_required` retries get new ids). */
   onRequestId?: (id: JSONRPCId) => void;
+  /**
+   * Extensions this request declares besides the client's own capabilities (2026-07-28 carries
+   * client capabilities per request, so a gateway can declare what its calling client declared).
+   * Ignored in the legacy era.
+   */
+  extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** A page of a list request. */

@@ -32,12 +32,21 @@ export class ModernSession {
     this.#capabilities = capabilities;
   }
 
-  /** Params carrying the per-request `_meta` (version, capabilities, client info, log level). */
-  withRequestMeta(params: JSONRPCParams | undefined): Record<string, unknown> {
+  /**
+   * Params carrying the per-request `_meta` (version, capabilities, client info, log level), the
+   * capabilities with `extensions` added for this request.
+   */
+  withRequestMeta(
+    params: JSONRPCParams | undefined,
+    extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>,
+  ): Record<string, unknown> {
     return modernRequestParams(params, {
       protocolVersion: this.protocolVersion,
       clientInfo: this.#clientInfo,
-      capabilities: this.#capabilities,
+      capabilities:
+        extensions === undefined
+          ? this.#capabilities
+          : withExtensions(this.#capabilities, extensions),
       logLevel: this.logLevel,
     });
   }
@@ -55,6 +64,17 @@ export class ModernSession {
     }
     return result;
   }
+}
+
+function withExtensions(
+  capabilities: v2025_11_25.ClientCapabilities,
+  extensions: Readonly<Record<string, Readonly<Record<string, unknown>>>>,
+): v2025_11_25.ClientCapabilities {
+  const own = (capabilities as { extensions?: Record<string, unknown> }).extensions;
+  return {
+    ...capabilities,
+    extensions: { ...own, ...extensions },
+  } as v2025_11_25.ClientCapabilities;
 }
 
 /** Params of a modern request: `params` plus the per-request `_meta` of 2026-07-28. */

@@ -38,6 +38,23 @@ describe("modern requests", () => {
     await client.close();
   });
 
+  it("declare extensions for one request only with the extensions call option", async () => {
+    const { fake, client } = await connectModern({ capabilities: { roots: {} } });
+    fake.handle("tools/call", () => ({ resultType: "complete", content: [] }));
+    const tasks = { "io.modelcontextprotocol/tasks": {} };
+    await client.request("tools/call", { name: "t" }, { extensions: tasks });
+    await client.request("tools/call", { name: "t" });
+    const calls = fake.received.filter((request) => request.method === "tools/call");
+    const declared = calls.map(
+      (request) =>
+        (request.params._meta as Record<string, unknown> | undefined)?.[
+          "io.modelcontextprotocol/clientCapabilities"
+        ],
+    );
+    expect(declared).toEqual([{ roots: {}, extensions: tasks }, { roots: {} }]);
+    await client.close();
+  });
+
   it("send no ping, no logging/setLevel: discover checks liveness, the level rides in _meta", async () => {
     const { fake, client } = await connectModern();
     fake.handle("tools/call", () => ({ resultType: "complete", content: [] }));

@@ -48,6 +48,7 @@ export type { ResourceTemplateConfig, ResourceTemplateReader } from "./resource-
 export type { ClientRequestOptions, ListKind, ServerSession } from "./server-session.js";
 export type { ServerSessionApi } from "./session-api.js";
 export { splitUriTemplate, type UriTemplatePieces } from "./split-uri-template.js";
+export { declaresTasks, tasksExtensionRequired } from "./tasks/task-wire.js";
 export type { ToolConfig, ToolHandler, ToolResult } from "./tool.js";
 export {
   MAX_URI_MATCH_LENGTH,

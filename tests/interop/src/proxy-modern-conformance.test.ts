@@ -4,9 +4,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConformanceCli, resolveConformanceCli } from "./conformance-cli.js";
-import { readScenarioLines, scoredServerScenarios } from "./modern-scenarios.js";
+import { readScenarioLines, scoredServerScenarios, TASK_SCENARIOS } from "./modern-scenarios.js";
 import { runConformance } from "./run-conformance.js";
-import { proxyBin, sampleBackendBin } from "./sample-backend-bin.js";
+import { proxyBin, sampleBackendBin, startHttpSampleBackend } from "./sample-backend-bin.js";
 import { type StartedServer, startServer } from "./start-server.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -85,5 +85,49 @@ describe("official MCP conformance suite, modern era, against patchbay-proxy bri
     // `Mcp-Param-*` headers of `test_header_params` against each body before the call goes on.
     for (const name of HEADER_SCENARIOS) expect(ran.get(name), result.output).toBe(true);
     expect(result.code, result.output).toBe(0);
+  }, 300_000);
+});
+
+describe("the tasks extension's conformance scenarios through patchbay-proxy to a modern backend", () => {
+  let cli: ConformanceCli;
+  let backend: StartedServer | undefined;
+  let proxy: StartedServer | undefined;
+  const directory = mkdtempSync(join(tmpdir(), "patchbay-proxy-tasks-conformance-"));
+
+  beforeAll(async () => {
+    cli = resolveConformanceCli("modern");
+    // The sample backend over Streamable HTTP, which the proxy speaks 2026-07-28 to: the proxy
+    // declares the tasks extension per request for a client that declared it, hands out its own
+    // task ids and routes tasks/get, tasks/update and tasks/cancel to the backend by them.
+    backend = await startHttpSampleBackend();
+    const config = join(directory, "proxy.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          sample: { url: backend.url, transport: "http", protocolEra: "modern", namespace: "" },
+        },
+        limits: { requestsPerMinute: 100_000 },
+      }),
+    );
+    proxy = await startServer(proxyBin, ["--config", config, "--port", "0"]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await proxy?.stop();
+    await backend?.stop();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it("passes each tasks-* scenario the CLI runs", async () => {
+    const outcomes: Record<string, string> = {};
+    for (const name of TASK_SCENARIOS) {
+      const result = await runConformance(cli, ["server", "--url", proxy!.url, "--scenario", name]);
+      const summary = /^Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings$/m.exec(result.output);
+      const clean =
+        result.code === 0 && summary !== null && summary[1] === summary[2] && summary[4] === "0";
+      outcomes[name] = clean ? "passed" : result.output;
+    }
+    expect(outcomes).toEqual(Object.fromEntries(TASK_SCENARIOS.map((name) => [name, "passed"])));
   }, 300_000);
 });

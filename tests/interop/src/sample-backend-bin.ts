@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { type StartedServer, startServer } from "./start-server.js";
 
 const require = createRequire(import.meta.url);
 
@@ -16,3 +17,18 @@ export const proxyBin = join(
   "dist",
   "cli.js",
 );
+
+/**
+ * The sample backend over Streamable HTTP on a port the OS picks. `--task-second-ms`: the tasks
+ * scenarios' `slow_compute` "seconds" last 10 ms each.
+ */
+export function startHttpSampleBackend(): Promise<StartedServer> {
+  return startServer(sampleBackendBin, [
+    "--transport",
+    "http",
+    "--port",
+    "0",
+    "--task-second-ms",
+    "10",
+  ]);
+}

@@ -2,10 +2,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConformanceCli, resolveConformanceCli } from "./conformance-cli.js";
-import { readScenarioLines, scoredServerScenarios } from "./modern-scenarios.js";
+import { readScenarioLines, scoredServerScenarios, TASK_SCENARIOS } from "./modern-scenarios.js";
 import { runConformance } from "./run-conformance.js";
-import { sampleBackendBin } from "./sample-backend-bin.js";
-import { type StartedServer, startServer } from "./start-server.js";
+import { startHttpSampleBackend } from "./sample-backend-bin.js";
+import type { StartedServer } from "./start-server.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -13,21 +13,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const SCORED_SCENARIOS = 37;
 /** SEP-2243 header validation (run by the CLI, not scored). */
 const HEADER_SCENARIOS = ["http-header-validation", "http-custom-header-server-validation"];
-/**
- * The tasks extension `io.modelcontextprotocol/tasks` (run by the CLI, not scored). The tenth,
- * `tasks-status-notifications`, is skipped by this CLI release (pending a harness rewrite).
- */
-const TASK_SCENARIOS = [
-  "tasks-lifecycle",
-  "tasks-capability-negotiation",
-  "tasks-wire-fields",
-  "tasks-request-state-removal",
-  "tasks-mrtr-input",
-  "tasks-request-headers",
-  "tasks-dispatch-and-envelope",
-  "tasks-required-task-error",
-  "tasks-mrtr-composition",
-];
 
 describe("official MCP conformance suite, modern era (server mode, --requirements 2026-07-28)", () => {
   let cli: ConformanceCli;
@@ -35,15 +20,7 @@ describe("official MCP conformance suite, modern era (server mode, --requirement
 
   beforeAll(async () => {
     cli = resolveConformanceCli("modern");
-    // --task-second-ms: slow_compute's "seconds" in the tasks scenarios last 10 ms each here.
-    server = await startServer(sampleBackendBin, [
-      "--transport",
-      "http",
-      "--port",
-      "0",
-      "--task-second-ms",
-      "10",
-    ]);
+    server = await startHttpSampleBackend();
   });
 
   afterAll(async () => {

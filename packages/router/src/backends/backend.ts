@@ -1,4 +1,5 @@
 import {
+  type CallOptions,
   type Client,
   type ClientRequestContext,
   createClient,
@@ -89,6 +90,8 @@ export interface BackendRequestOptions {
   readonly onProgress?: (params: unknown) => void;
   /** Who made the call, so that the backend's requests during it reach that caller. */
   readonly cause?: CallCause;
+  /** Extensions declared for this request only (a modern backend: its calling client's). */
+  readonly extensions?: CallOptions["extensions"];
 }
 
 /** One backend server, kept running (or not) by the router; tells what happens as events. */
@@ -484,7 +487,11 @@ export class Backend {
     if (options.onProgress !== undefined) requestOptions.onProgress = options.onProgress;
     if (tracked !== undefined) requestOptions.onRequestId = tracked.onRequestId;
     if (target.protocolEra === "modern") {
-      const sent = sendToModernBackend(target, method, params, requestOptions);
+      const modernOptions: CallOptions =
+        options.extensions === undefined
+          ? requestOptions
+          : { ...requestOptions, extensions: options.extensions };
+      const sent = sendToModernBackend(target, method, params, modernOptions);
       // Ended beside the caller's await, not in its chain: the answer costs no extra tick.
       if (tracked !== undefined) sent.then(tracked.end, tracked.end);
       return sent;

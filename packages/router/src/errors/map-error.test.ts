@@ -40,6 +40,20 @@ describe("mapBackendError", () => {
     });
   });
 
+  it("keeps the capabilities a -32021 says the request lacked (2026-07-28)", () => {
+    const required = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+    const original = {
+      code: -32021,
+      message: "needs tasks",
+      data: { requiredCapabilities: required },
+    };
+    expect(mapBackendError(original, "b").data).toEqual({
+      requiredCapabilities: required,
+      backend: "b",
+      originalError: original,
+    });
+  });
+
   it("leaves out data fields outside the allow-list, also inside originalError", () => {
     const original = {
       code: -32603,

@@ -43,8 +43,8 @@ export interface MapBackendErrorOptions {
 
 /**
  * The fields of a backend error's `data` that reach clients: those MCP defines (`uri` and `name`
- * of not-found errors, `supported`/`requested` of a version mismatch, `elicitations` of -32042) and
- * a `reason`. Anything else a backend puts there (stack traces, paths, internal state) stays out.
+ * of not-found errors, `supported`/`requested` of a version mismatch, `elicitations` of -32042,
+ * `requiredCapabilities` of -32021) and a `reason`. Anything else a backend puts there (stack traces, paths, internal state) stays out.
  */
 export const ERROR_DATA_ALLOW_LIST: readonly string[] = [
   "uri",
@@ -52,6 +52,7 @@ export const ERROR_DATA_ALLOW_LIST: readonly string[] = [
   "supported",
   "requested",
   "elicitations",
+  "requiredCapabilities",
   "reason",
 ];
 

@@ -1,3 +1,4 @@
+import { TASKS_EXTENSION_ID } from "@patchbay/mcp-types";
 import type { RouterSession } from "../sessions/router-session.js";
 import type { ModernSettings } from "./modern-settings.js";
 
@@ -34,6 +35,11 @@ export function discoverResult(
   }
   if (union.completions !== undefined) capabilities.completions = {};
   if (union.logging !== undefined) capabilities.logging = {};
+  // Tasks pass through to the backends that support them (routed by task id, see front-tasks).
+  const extensions = union.extensions as Record<string, unknown> | undefined;
+  if (extensions?.[TASKS_EXTENSION_ID] !== undefined) {
+    capabilities.extensions = { [TASKS_EXTENSION_ID]: {} };
+  }
   return {
     supportedVersions: [...settings.protocolVersions],
     capabilities,

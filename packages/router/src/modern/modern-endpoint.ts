@@ -10,6 +10,8 @@ import type { BackendWiring } from "../backends/backend-pool.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import type { SessionViewer } from "../router/session-viewer.js";
 import type { RouterSession } from "../sessions/router-session.js";
+import { cancelAbandonedTasks } from "../tasks/front-tasks.js";
+import { TaskRoutes } from "../tasks/task-routes.js";
 import { ModernFront, type ModernRequestContext, MRTR_TARGETS } from "./modern-front.js";
 import { modernErrorObject } from "./modern-result.js";
 import type { ModernSettings } from "./modern-settings.js";
@@ -63,6 +65,8 @@ export class ModernFronts {
   readonly #serverInfo: Readonly<Record<string, unknown>>;
   readonly #serve: ServeFront;
   readonly #leaveCluster: () => void;
+  /** The tasks handed out to every caller (a task lives on the replica whose backend made it). */
+  readonly #tasks: TaskRoutes;
 
   constructor(
     settings: ModernSettings,
@@ -72,6 +76,7 @@ export class ModernFronts {
     this.#settings = settings;
     this.#serverInfo = serverInfo;
     this.#serve = serve;
+    this.#tasks = new TaskRoutes(settings.tasks, () => settings.clock.now());
     const fromLists = settings.cluster?.listChanges?.subscribe((change) => {
       if (change.scope !== undefined) {
         // A caller's per-session backend: that caller's listeners on this replica.
@@ -144,10 +149,16 @@ export class ModernFronts {
     for (const front of this.#fronts.values()) front.listChanged(backend, list, owner);
   }
 
-  /** Ends a caller's fronts (a stdio client went away). */
+  /**
+   * Ends a caller's fronts (a stdio client went away). Its tasks, which nobody can reach any more
+   * (such a caller never comes back), are cancelled at their backends.
+   */
   async release(caller: string): Promise<void> {
     const ending = [...this.#fronts].filter(([, front]) => front.caller === caller);
     for (const [key] of ending) this.#fronts.delete(key);
+    const abandoned = this.#tasks.removeCaller(caller);
+    const backends = ending.flatMap(([, front]) => front.session?.backends() ?? []);
+    cancelAbandonedTasks(abandoned, backends);
     await Promise.all(ending.map(([, front]) => front.close()));
   }
 
@@ -221,6 +232,7 @@ export class ModernFronts {
         settings: this.#settings,
         serverInfo: this.#serverInfo,
         scope: key,
+        tasks: this.#tasks,
       });
       this.#fronts.set(key, front);
     }

@@ -18,9 +18,12 @@ import {
   LATEST_LEGACY_PROTOCOL_VERSION,
   type ModernRequestMeta,
 } from "@patchbay/mcp-types";
+import { declaresTasks, tasksExtensionRequired } from "@patchbay/server";
 import type { ServerToClientMethod } from "../backends/backend-events.js";
 import { INVALID_PARAMS } from "../errors/map-error.js";
 import type { RouterSession } from "../sessions/router-session.js";
+import { forwardTaskMethod, routeCreatedTask, TASK_METHODS } from "../tasks/front-tasks.js";
+import type { TaskRoutes } from "../tasks/task-routes.js";
 import { discoverResult } from "./discover-result.js";
 import type { ActiveRound } from "./held-call.js";
 import { HeldCalls } from "./held-calls.js";
@@ -68,6 +71,8 @@ export interface ModernFrontDependencies {
   readonly serverInfo: Readonly<Record<string, unknown>>;
   /** The caller and profile, as the cluster's held-call ledger counts them. Default: the caller. */
   readonly scope?: string;
+  /** The router's tasks (extension `io.modelcontextprotocol/tasks`), shared by its fronts. */
+  readonly tasks: TaskRoutes;
 }
 
 /**
@@ -159,15 +164,29 @@ export class ModernFront {
         signal: context.signal,
       });
     }
+    if (TASK_METHODS.has(method)) {
+      // The extension's methods need the client to declare it in this request (-32021).
+      if (!declaresTasks(meta)) throw tasksExtensionRequired(method);
+      return await forwardTaskMethod(this.#deps.tasks, opened.session, {
+        method,
+        params,
+        caller: this.caller,
+        signal: context.signal,
+      });
+    }
     const targetKey = MRTR_TARGETS[method];
     if (targetKey === undefined) throw new MethodNotFoundError(`Method not found: ${method}`);
     if (method === "tools/call") {
       checkParamHeaders(opened.session.catalogue().tools, params, context.info);
     }
-    return await this.#held.call(method, String(params[targetKey] ?? ""), params, {
+    const answer = await this.#held.call(method, String(params[targetKey] ?? ""), params, {
       signal: context.signal,
       round: roundOf(meta, params, context),
     });
+    if (method !== "tools/call") return answer;
+    const owner = opened.session.catalogue().findTool(String(params.name ?? ""))?.backend;
+    const backend = opened.session.backends().find((candidate) => candidate.name === owner);
+    return routeCreatedTask(this.#deps.tasks, answer, this.caller, backend);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { MODERN_PROTOCOL_VERSIONS } from "@patchbay/mcp-types";
 import type { RouterClock } from "../backends/router-clock.js";
+import type { TaskRouteLimits } from "../tasks/task-routes.js";
 import { HeldCallStateCodec } from "./held-call-state.js";
 import type { ModernClusterOptions } from "./modern-cluster.js";
 import type { ModernCaching } from "./modern-result.js";
@@ -26,6 +27,16 @@ export interface ModernFrontOptions {
    */
   readonly inputGatherMs?: number;
   /**
+   * Tasks (extension `io.modelcontextprotocol/tasks`) the front routes to the backends that
+   * created them: most live tasks in all (default 10 000) and per caller (default 100), and the
+   * longest a task stays routed whatever TTL its backend gave (default one hour).
+   */
+  readonly tasks?: {
+    readonly maxTasks?: number;
+    readonly maxTasksPerCaller?: number;
+    readonly maxTtlMs?: number;
+  };
+  /**
    * Replicas of one gateway: this replica's name (sealed into request state), a ledger counting
    * held calls across replicas, and a relay of list changes. Default: a single process.
    */
@@ -43,6 +54,7 @@ export interface ModernSettings {
   readonly codec: HeldCallStateCodec;
   readonly clock: RouterClock;
   readonly cluster: ModernClusterOptions | undefined;
+  readonly tasks: TaskRouteLimits;
 }
 
 /** Applies the defaults. */
@@ -54,6 +66,9 @@ export function resolveModernSettings(
     heldCallTimeoutMs: options.heldCallTimeoutMs,
     maxHeldCalls: options.maxHeldCalls,
     maxCallers: options.maxCallers,
+    "tasks.maxTasks": options.tasks?.maxTasks,
+    "tasks.maxTasksPerCaller": options.tasks?.maxTasksPerCaller,
+    "tasks.maxTtlMs": options.tasks?.maxTtlMs,
   })) {
     if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
       throw new RangeError(`modern.${name} must be a positive integer, got ${value}`);
@@ -69,5 +84,10 @@ export function resolveModernSettings(
     codec: new HeldCallStateCodec(options.requestStateKey),
     clock,
     cluster: options.cluster,
+    tasks: {
+      maxTasks: options.tasks?.maxTasks ?? 10_000,
+      maxTasksPerCaller: options.tasks?.maxTasksPerCaller ?? 100,
+      maxTtlMs: options.tasks?.maxTtlMs ?? 3_600_000,
+    },
   };
 }

@@ -89,6 +89,7 @@ export class RouterSessions {
       profile,
       viewer,
       mcpSessionId,
+      modern,
     );
     this.#sessions.set(id, session);
     this.#parts.state.telemetry.record({

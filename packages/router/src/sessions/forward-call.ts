@@ -11,6 +11,11 @@ import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { mapBackendError, unknownNameError } from "../errors/map-error.js";
 import { prepareForwardedParams } from "../forwarding/forwarded-params.js";
 import type { RouterState } from "../router/router-state.js";
+import {
+  callerTaskExtensions,
+  requiresTasksExtension,
+  taskAugmentationRequired,
+} from "../tasks/caller-tasks.js";
 import { type Params, toJSONRPCError } from "./params.js";
 import type { SessionCatalogue } from "./session-catalogue.js";
 
@@ -30,13 +35,17 @@ const OWNED = { owned: true } as const;
  * Forwarding for one session: the backend gets the request under its own connection's id and
  * progress token, with the client's trace context, marked as this client's call (so what the
  * backend asks during it comes back here); progress comes back with the client's token, related to
- * the client's request; failures become wire errors naming the backend.
+ * the client's request; failures become wire errors naming the backend. Behind a modern front
+ * (`modernFront`), a `tools/call` declares toward a modern backend the tasks extension when the
+ * modern client declared it in the request; a legacy client calling a tool its modern backend runs
+ * only as a task gets -32601 (see `taskAugmentationRequired`).
  */
 export function createForwarder(
   sessionId: string,
   connection: Connection,
   view: SessionCatalogue,
   state: RouterState,
+  modernFront = false,
 ): ForwardCall {
   // Not an async function: the answer reaches the client through one handler less per call.
   return (backendName, method, params, context, ownsParams) => {
@@ -64,6 +73,11 @@ export function createForwarder(
     // Relayed without an AbortSignal where the context allows (made only when read).
     if (context.cancellation !== undefined) options.cancellation = context.cancellation;
     else options.signal = context.signal;
+    const taskCall = method === "tools/call";
+    if (taskCall && modernFront) {
+      const extensions = callerTaskExtensions(params);
+      if (extensions !== undefined) options.extensions = extensions;
+    }
     if (clientToken !== undefined) {
       const related = { relatedRequestId: context.id };
       options.onProgress = (progress: unknown) => {
@@ -78,6 +92,9 @@ export function createForwarder(
       answer = Promise.reject(error);
     }
     return answer.then(undefined, (error: unknown) => {
+      if (taskCall && !modernFront && requiresTasksExtension(error)) {
+        throw taskAugmentationRequired(params.name, backendName);
+      }
       if (
         JSONRPCError.isInstance(error) &&
         isImplementationDefinedErrorCode(error.code) &&

@@ -104,6 +104,8 @@ export function createRouterSession(
   profileName: string | undefined,
   viewer: SessionViewer,
   mcpSessionId?: string,
+  /** The session behind a modern (2026-07-28) front, whose requests carry the client's `_meta`. */
+  modernFront = false,
 ): RouterSession {
   const { state, peers } = deps;
   const base = createConnection(transport, { ...createMcpConnectionHooks(), defaultTimeoutMs: 0 });
@@ -120,7 +122,7 @@ export function createRouterSession(
   });
   const view = new SessionCatalogue(id, profileName, { state, pool: deps.pool, connection });
   const subscriptions = new SessionSubscriptions(id, view, peers);
-  const forward = createForwarder(id, connection, view, state);
+  const forward = createForwarder(id, connection, view, state, modernFront);
   let logLevel: LoggingLevel | undefined;
   let closed = false;
 

@@ -1,0 +1,125 @@
+import { ImplementationErrorCode, JSONRPCError } from "@patchbay/jsonrpc-core";
+import { INVALID_PARAMS } from "../errors/map-error.js";
+
+/** Limits of the tasks the router routes (extension `io.modelcontextprotocol/tasks`). */
+export interface TaskRouteLimits {
+  /** Most live tasks routed at once, every caller together. */
+  readonly maxTasks: number;
+  /** Most live tasks of one caller. */
+  readonly maxTasksPerCaller: number;
+  /** Longest a task is routed, in ms, whatever TTL its backend gave (also used for none). */
+  readonly maxTtlMs: number;
+}
+
+/** Where a task the router handed out lives. */
+export interface TaskRoute {
+  /** The id the client knows (made by the router). */
+  readonly taskId: string;
+  readonly caller: string;
+  readonly backend: string;
+  /** The id the backend made. */
+  readonly backendTaskId: string;
+  readonly expiresAt: number;
+}
+
+/**
+ * The tasks the router's modern front handed out, in memory: each under an id the router made (128
+ * random bits), mapped to the backend that created it and that backend's own id, so that two
+ * backends' ids never meet and no backend can name another's task. A task is visible only to the
+ * caller whose call created it: another caller's id is "unknown" (-32602) like an id never issued.
+ * Routes end at the task's TTL (at most `maxTtlMs`) and are dropped whenever the table is used.
+ */
+export class TaskRoutes {
+  readonly #limits: TaskRouteLimits;
+  readonly #now: () => number;
+  readonly #routes = new Map<string, TaskRoute>();
+
+  constructor(limits: TaskRouteLimits, now: () => number) {
+    this.#limits = limits;
+    this.#now = now;
+  }
+
+  /** Live routes (after dropping the expired ones). */
+  get size(): number {
+    this.#sweep();
+    return this.#routes.size;
+  }
+
+  /** The TTL a route gets for a backend's `ttlMs` (null or absent: `maxTtlMs`). */
+  ttlFor(backendTtlMs: unknown): number {
+    const { maxTtlMs } = this.#limits;
+    return typeof backendTtlMs === "number" && backendTtlMs > 0
+      ? Math.min(Math.floor(backendTtlMs), maxTtlMs)
+      : maxTtlMs;
+  }
+
+  /** Routes a new task of `caller`; -32010 (retry later) past the total or per-caller limit. */
+  add(caller: string, backend: string, backendTaskId: string, ttlMs: number): TaskRoute {
+    this.#sweep();
+    const { maxTasks, maxTasksPerCaller } = this.#limits;
+    if (this.#routes.size >= maxTasks) {
+      throw busy(`The gateway routes its maximum of ${maxTasks} live tasks; retry later`);
+    }
+    let owned = 0;
+    for (const route of this.#routes.values()) if (route.caller === caller) owned += 1;
+    if (owned >= maxTasksPerCaller) {
+      throw busy(
+        `This caller has its maximum of ${maxTasksPerCaller} live tasks at the gateway; retry later`,
+      );
+    }
+    const route: TaskRoute = {
+      taskId: randomTaskId(),
+      caller,
+      backend,
+      backendTaskId,
+      expiresAt: this.#now() + ttlMs,
+    };
+    this.#routes.set(route.taskId, route);
+    return route;
+  }
+
+  /** The caller's route of `taskId`, or -32602 when it is unknown, expired or another's. */
+  get(caller: string, taskId: unknown): TaskRoute {
+    if (typeof taskId !== "string") {
+      throw new JSONRPCError(INVALID_PARAMS, "taskId must be a string");
+    }
+    this.#sweep();
+    const route = this.#routes.get(taskId);
+    if (route === undefined || route.caller !== caller) throw unknownTask(taskId);
+    return route;
+  }
+
+  /** Forgets every route of `caller` (gone for good) and returns them. */
+  removeCaller(caller: string): TaskRoute[] {
+    const removed = [...this.#routes.values()].filter((route) => route.caller === caller);
+    for (const route of removed) this.#routes.delete(route.taskId);
+    return removed;
+  }
+
+  /** Forgets a route (its backend no longer knows the task). */
+  delete(taskId: string): void {
+    this.#routes.delete(taskId);
+  }
+
+  #sweep(): void {
+    const now = this.#now();
+    for (const [taskId, route] of this.#routes) {
+      if (route.expiresAt <= now) this.#routes.delete(taskId);
+    }
+  }
+}
+
+/** The extension's answer for a task id that names no task of the caller (-32602). */
+export function unknownTask(taskId: string): JSONRPCError {
+  return new JSONRPCError(INVALID_PARAMS, `Unknown task: ${taskId}`, { taskId });
+}
+
+function busy(message: string): JSONRPCError {
+  return new JSONRPCError(ImplementationErrorCode.ServerBusy, message);
+}
+
+/** 128 random bits as 32 hex digits (Web Crypto, so any runtime). */
+function randomTaskId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
