@@ -17,12 +17,12 @@ const durations = {};
 for (const { report } of reports) {
   for (const file of report.testResults ?? []) {
     if (file.startTime === undefined || file.endTime === undefined) continue;
-    const path = relative(root, file.name);
-    // <group>/<package>/<file within it>
-    const [group, name, ...rest] = path.split("/");
-    const folder = `${group}/${name}`;
+    // <group>/<package>/<file within it>, wherever the reports were written (another clone too).
+    const match = /(?:^|\/)((?:apps|packages|tests)\/[^/]+)\/(.+)$/.exec(file.name);
+    if (match === null) continue;
+    const [, folder, path] = match;
     durations[folder] ??= {};
-    durations[folder][rest.join("/")] = Math.round((file.endTime - file.startTime) / 100) / 10;
+    durations[folder][path] = Math.round((file.endTime - file.startTime) / 100) / 10;
   }
 }
 const sorted = Object.fromEntries(
