@@ -1,60 +1,20 @@
 import { type CallToolResult, type Client, createClient } from "@patchbay/client";
-import { createMemoryTransportPair, type Transport } from "@patchbay/jsonrpc-core";
+import { createMemoryTransportPair } from "@patchbay/jsonrpc-core";
 import type { ManualClock } from "@patchbay/jsonrpc-core/testing";
-import { createServer } from "@patchbay/server";
 import type { AuditDecision, AuditLog } from "@patchbay/telemetry";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RouterClock } from "../src/backends/router-clock.js";
 import { createRouter, type Router } from "../src/router/create-router.js";
+import { gatedBackend, watchedClock } from "./gated-backend.js";
 import { configOf, createManualClock } from "./harness.js";
 
-/**
- * A backend whose starts the test lets through one at a time: each `connect` waits for `open()`
- * (or fails at `fail()`), so a client's call can be made while a start is underway, in a known order.
- */
-function gatedBackend() {
-  const waiting: { open(): void; fail(error: Error): void }[] = [];
-  const asked: (() => void)[] = [];
-  return {
-    async connect(): Promise<Transport> {
-      await new Promise<void>((open, fail) => {
-        waiting.push({ open, fail });
-        asked.shift()?.();
-      });
-      const server = createServer({ name: "echo", version: "1.0.0" });
-      server.registerTool("echo", {}, async () => ({ content: [{ type: "text", text: "hi" }] }));
-      server.registerResource("readme", "file:///readme", {}, async () => ({
-        contents: [{ uri: "file:///readme", text: "read me" }],
-      }));
-      const [clientSide, serverSide] = createMemoryTransportPair();
-      await server.connect(serverSide);
-      return clientSide;
-    },
-    /** Resolves once the router asked for the next start. */
-    asked(): Promise<void> {
-      return waiting.length > 0 ? Promise.resolve() : new Promise((resolve) => asked.push(resolve));
-    },
-    open(): void {
-      waiting.shift()?.open();
-    },
-    fail(): void {
-      waiting.shift()?.fail(new Error("spawn failed"));
-    },
-  };
-}
-
-/** `clock`, telling `onTimer` of each timer set for `delayMs` (the restart policy's delay). */
-function watchedClock(clock: ManualClock, delayMs: number, onTimer: () => void): RouterClock {
-  return {
-    now: () => clock.now(),
-    clearTimeout: (handle) => clock.clearTimeout(handle),
-    setTimeout(callback, ms) {
-      const handle = clock.setTimeout(callback, ms);
-      if (ms === delayMs) onTimer();
-      return handle;
-    },
-  };
-}
+/** The backend of these tests: a tool `echo` and a resource `file:///readme`. */
+const echoBackend = () =>
+  gatedBackend((server) => {
+    server.registerTool("echo", {}, async () => ({ content: [{ type: "text", text: "hi" }] }));
+    server.registerResource("readme", "file:///readme", {}, async () => ({
+      contents: [{ uri: "file:///readme", text: "read me" }],
+    }));
+  });
 
 let router: Router | undefined;
 let client: Client | undefined;
@@ -87,7 +47,7 @@ async function callPastListWait<Answer = CallToolResult>(
   } = {},
 ): Promise<Answer> {
   const clock = options.clock ?? createManualClock();
-  const backend = gatedBackend();
+  const backend = echoBackend();
   router = createRouter({
     config: configOf({ mcpServers: { own: { command: "x", namespace: "", isolation } } }),
     clock,
@@ -133,7 +93,7 @@ describe("router: a call while its backend is still coming up", () => {
 
   it("waits for the retry of a per-session backend whose first start failed", async () => {
     const manual = createManualClock();
-    const backend = gatedBackend();
+    const backend = echoBackend();
     let restartDue!: () => void;
     const scheduled = new Promise<void>((resolve) => {
       restartDue = resolve;
@@ -183,7 +143,7 @@ describe("router: a call while its backend is still coming up", () => {
   });
 
   it("still answers a name no backend lists as unknown once every start is over", async () => {
-    const backend = gatedBackend();
+    const backend = echoBackend();
     router = createRouter({
       config: configOf({
         mcpServers: { own: { command: "x", namespace: "", isolation: "per-session" } },

@@ -177,7 +177,10 @@ export class ModernFront {
     const targetKey = MRTR_TARGETS[method];
     if (targetKey === undefined) throw new MethodNotFoundError(`Method not found: ${method}`);
     if (method === "tools/call") {
-      checkParamHeaders(opened.session.catalogue().tools, params, context.info);
+      // Checked against the tool as listed: a call that reaches a backend still starting waits
+      // for its listing first, or it would pass unchecked.
+      const catalogue = await opened.session.catalogueListingTool(String(params.name ?? ""));
+      checkParamHeaders(catalogue.tools, params, context.info);
     }
     const answer = await this.#held.call(method, String(params[targetKey] ?? ""), params, {
       signal: context.signal,

@@ -59,6 +59,11 @@ export interface RouterSession {
   subscribesTo(backend: string, uri: string): boolean;
   /** The catalogue as this session sees it. */
   catalogue(): Catalogue;
+  /**
+   * The catalogue once it lists tool `name`, or once no backend start underway could still list
+   * it (the same wait a call makes before it calls a name unknown).
+   */
+  catalogueListingTool(name: string): Promise<Catalogue>;
   /** Re-reads the catalogue and tells the client which lists changed. */
   refresh(): void;
   /** Relays a backend's request to this client, related to the client's call when known. */
@@ -192,6 +197,10 @@ export function createRouterSession(
     sees: (backend) => view.sees(backend),
     subscribesTo: (backend, uri) => subscriptions.has(backend, uri),
     catalogue: () => view.current(),
+    async catalogueListingTool(name) {
+      await view.lookUp((catalogue) => catalogue.findTool(name));
+      return view.current();
+    },
     refresh: () => view.refresh(),
     relay: (request, relatedRequestId) =>
       relay.relay(
