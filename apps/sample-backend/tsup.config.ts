@@ -1,13 +1,13 @@
 import { rmSync } from "node:fs";
-import { definePackageBuild } from "../../tsup.shared.js";
+import { definePackageBuild, javascriptOnly } from "../../tsup.shared.js";
 
 // The library entry imports its dependencies. The bin bundles the @patchbay packages and zod: a
 // gateway with isolation per-session starts one stdio child per client session, and a start spent
 // most of its time opening and compiling their modules (README, "Start-up"). Its own imports of
 // ws, eventsource-parser and ajv stay external, so this package depends on them directly.
 // tsup runs the two builds at once, so neither may empty dist/: this file does, once, as tsup loads
-// it (tsup runs from the package folder).
-rmSync("dist", { recursive: true, force: true });
+// it (tsup runs from the package folder); `build:js` leaves it as it is (declarations included).
+if (!javascriptOnly()) rmSync("dist", { recursive: true, force: true });
 
 export default [
   definePackageBuild({ entry: ["src/index.ts"], platform: "node", clean: false }),

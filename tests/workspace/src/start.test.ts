@@ -60,3 +60,22 @@ describe.each(all.map((pkg) => [pkg.manifest.name, pkg.manifest.scripts ?? {}] a
     });
   },
 );
+
+describe("the shared tsup build", () => {
+  it("keeps the declarations of an earlier full build when run as build:js, and empties dist/ as build", async () => {
+    const { definePackageBuild } = await import("../../../tsup.shared.js");
+    const cleanOf = async (script: string) => {
+      const previous = process.env.npm_lifecycle_event;
+      process.env.npm_lifecycle_event = script;
+      try {
+        return (definePackageBuild() as { clean?: unknown }).clean;
+      } finally {
+        if (previous === undefined) delete process.env.npm_lifecycle_event;
+        else process.env.npm_lifecycle_event = previous;
+      }
+    };
+    // tsup removes "**/*" and these patterns from dist/ before it builds (a "!" keeps a match).
+    expect(await cleanOf("build:js")).toEqual(["!**/*.d.ts", "!**/*.d.ts.map"]);
+    expect(await cleanOf("build")).toBe(true);
+  });
+});
