@@ -2,6 +2,11 @@ import * as oauth from "oauth4webapi";
 import { OAuthError } from "../errors/oauth-error.js";
 import type { BearerChallenge } from "./bearer-challenge.js";
 import { type DiscoveredServer, discoverServer, messageOf, type OAuthFetch } from "./discovery.js";
+import {
+  applicationTypeFor,
+  registrationAuthMethod,
+  withDefaultSecretExpiry,
+} from "./registration.js";
 import type {
   OAuthClientRegistration,
   OAuthTokenStore,
@@ -152,24 +157,32 @@ export class OAuthSession {
         `Authorization server ${issuer} offers no dynamic client registration; pass a pre-registered client`,
       );
     }
+    const requestedMethod = registrationAuthMethod(
+      server.authorizationServer.token_endpoint_auth_methods_supported,
+    );
     let registered: Awaited<ReturnType<typeof oauth.processDynamicClientRegistrationResponse>>;
     try {
       const response = await oauth.dynamicClientRegistrationRequest(
         server.authorizationServer,
         {
           client_name: this.settings.clientName,
+          application_type: applicationTypeFor(this.settings.redirectUrl),
           redirect_uris: [this.settings.redirectUrl.href],
           grant_types: ["authorization_code", "refresh_token"],
           response_types: ["code"],
-          token_endpoint_auth_method: "none",
+          token_endpoint_auth_method: requestedMethod,
         },
         this.#requestOptions(server),
       );
-      registered = await oauth.processDynamicClientRegistrationResponse(response);
+      registered = await oauth.processDynamicClientRegistrationResponse(
+        await withDefaultSecretExpiry(response),
+      );
     } catch (error) {
       throw new OAuthError(`Dynamic client registration failed: ${describeOAuthFailure(error)}`);
     }
-    const method = registered.token_endpoint_auth_method as TokenEndpointAuthMethod | undefined;
+    const method =
+      (registered.token_endpoint_auth_method as TokenEndpointAuthMethod | undefined) ??
+      (typeof registered.client_secret === "string" ? requestedMethod : undefined);
     const registration: OAuthClientRegistration = {
       clientId: registered.client_id,
       ...(typeof registered.client_secret === "string" && {
