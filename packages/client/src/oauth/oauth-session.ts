@@ -1,6 +1,7 @@
 import * as oauth from "oauth4webapi";
 import { OAuthError } from "../errors/oauth-error.js";
 import type { BearerChallenge } from "./bearer-challenge.js";
+import { clientSecretBasic } from "./client-secret-basic.js";
 import { type DiscoveredServer, discoverServer, messageOf, type OAuthFetch } from "./discovery.js";
 import {
   applicationTypeFor,
@@ -52,7 +53,7 @@ function clientAuthentication(registration: OAuthClientRegistration): oauth.Clie
   const method = authMethodOf(registration);
   const secret = registration.clientSecret ?? "";
   if (method === "client_secret_post") return oauth.ClientSecretPost(secret);
-  if (method === "client_secret_basic") return oauth.ClientSecretBasic(secret);
+  if (method === "client_secret_basic") return clientSecretBasic(secret);
   return oauth.None();
 }
 
