@@ -5,6 +5,7 @@ import { clientSecretBasic } from "./client-secret-basic.js";
 import { type DiscoveredServer, discoverServer, messageOf, type OAuthFetch } from "./discovery.js";
 import {
   applicationTypeFor,
+  clientMetadataDocumentId,
   registrationAuthMethod,
   withDefaultSecretExpiry,
 } from "./registration.js";
@@ -21,6 +22,7 @@ export interface OAuthSessionSettings {
   readonly redirectUrl: URL;
   readonly authorize: (authorizationUrl: URL) => Promise<string | URL>;
   readonly client: OAuthClientRegistration | undefined;
+  readonly clientMetadataUrl: URL | undefined;
   readonly clientName: string;
   readonly scope: string | undefined;
   readonly store: OAuthTokenStore;
@@ -150,6 +152,11 @@ export class OAuthSession {
 
   async #registration(server: DiscoveredServer): Promise<OAuthClientRegistration> {
     if (this.settings.client !== undefined) return this.settings.client;
+    const metadataDocument = clientMetadataDocumentId(
+      this.settings.clientMetadataUrl,
+      server.authorizationServer,
+    );
+    if (metadataDocument !== undefined) return metadataDocument;
     const issuer = server.authorizationServer.issuer;
     const kept = await this.settings.store.getClient?.(issuer);
     if (kept !== undefined) return kept;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   applicationTypeFor,
+  clientMetadataDocumentId,
   registrationAuthMethod,
   withDefaultSecretExpiry,
 } from "./registration.js";
@@ -52,5 +53,26 @@ describe("applicationTypeFor", () => {
     expect(applicationTypeFor(new URL("http://localhost:3000/callback"))).toBe("native");
     expect(applicationTypeFor(new URL("com.example.app:/oauth"))).toBe("native");
     expect(applicationTypeFor(new URL("https://app.example.com/callback"))).toBe("web");
+  });
+});
+
+describe("clientMetadataDocumentId", () => {
+  const url = new URL("https://app.example.com/oauth/client.json");
+
+  it("uses the metadata document URL as a public client id when the server supports it", () => {
+    expect(clientMetadataDocumentId(url, { client_id_metadata_document_supported: true })).toEqual({
+      clientId: "https://app.example.com/oauth/client.json",
+      tokenEndpointAuthMethod: "none",
+    });
+  });
+
+  it("is undefined without a URL or without the server's support", () => {
+    expect(
+      clientMetadataDocumentId(undefined, { client_id_metadata_document_supported: true }),
+    ).toBeUndefined();
+    expect(clientMetadataDocumentId(url, {})).toBeUndefined();
+    expect(
+      clientMetadataDocumentId(url, { client_id_metadata_document_supported: "yes" }),
+    ).toBeUndefined();
   });
 });

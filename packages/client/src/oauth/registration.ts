@@ -1,4 +1,4 @@
-import type { TokenEndpointAuthMethod } from "./token-store.js";
+import type { OAuthClientRegistration, TokenEndpointAuthMethod } from "./token-store.js";
 
 /**
  * The token endpoint auth method to register with (RFC 7591): `none` (a public client, PKCE only)
@@ -57,4 +57,18 @@ export function applicationTypeFor(redirectUrl: URL): "native" | "web" {
     return LOOPBACK_HOSTS.has(redirectUrl.hostname) ? "native" : "web";
   }
   return "native";
+}
+
+/**
+ * The client to use when the client has a metadata document URL (Client ID Metadata Documents)
+ * and the authorization server says it fetches them: that URL is the `client_id` of a public
+ * client. Otherwise undefined (a pre-registered client or dynamic registration is used).
+ */
+export function clientMetadataDocumentId(
+  clientMetadataUrl: URL | undefined,
+  authorizationServer: Readonly<Record<string, unknown>>,
+): OAuthClientRegistration | undefined {
+  if (clientMetadataUrl === undefined) return undefined;
+  if (authorizationServer.client_id_metadata_document_supported !== true) return undefined;
+  return { clientId: clientMetadataUrl.href, tokenEndpointAuthMethod: "none" };
 }
