@@ -14,6 +14,8 @@ interface ScenarioContext {
   readonly toolCalls?: readonly { name: string; arguments: Record<string, unknown> }[];
 }
 
+/** The client ID metadata document URL the suite's authorization server knows (`auth/basic-cimd`). */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
 /** Never opened: the suite's authorization server redirects here with the code. */
 const REDIRECT_URL = "http://localhost:3000/callback";
 
@@ -48,6 +50,7 @@ function oauthFetch(serverUrl: string, scenario: string, context: ScenarioContex
     serverUrl,
     redirectUrl: REDIRECT_URL,
     authorize: followAuthorizationRedirect,
+    clientMetadataUrl: CLIENT_METADATA_URL,
     ...(preRegistered === undefined ? {} : { client: preRegistered }),
     clientName: `patchbay-conformance ${scenario}`,
     allowInsecureHttp: true,
