@@ -28,7 +28,7 @@ export interface DiscoverSettings {
 
 /**
  * Sends `server/discover` (MCP 2026-07-28 "Backward compatibility"): a result, or -32022 naming a
- * mutual revision (then asked once more with it), means a modern server. With `fallback`, any other
+ * mutual revision (then asked once more with it, even the same one), means a modern server. With `fallback`, any other
  * error (whatever its code), no answer in time, or an HTTP 400/404/405 means a legacy server; the
  * decision never keys on one error code. Other failures (closed, unauthorised) are thrown.
  */
@@ -51,8 +51,10 @@ export async function discoverServer(
         if (settings.fallback && showsLegacyServer(error)) return { era: "legacy" };
         throw error;
       }
+      // Asked once more even when the mutual revision is the one just refused: the server names
+      // it as supported, so the refusal may have been a transient one (2 attempts in all).
       const mutual = settings.versions.find((candidate) => supported.includes(candidate));
-      if (mutual !== undefined && mutual !== version) {
+      if (mutual !== undefined) {
         version = mutual;
         continue;
       }

@@ -143,6 +143,43 @@ describe("forced eras", () => {
     expect((error as Error).message).toContain("2099-01-01");
   });
 
+  it("asks once more when -32022 refuses a revision it names as supported", async () => {
+    const fake = await startFakeServer(DISCOVER_RESULT);
+    let refused = false;
+    fake.handle("server/discover", () => {
+      if (refused) return DISCOVER_RESULT;
+      refused = true;
+      throw new JSONRPCError(-32022, "Unsupported protocol version", {
+        supported: ["2026-07-28"],
+        requested: "2026-07-28",
+      });
+    });
+    const client = createClient(INFO, { protocolEra: "modern" });
+    await client.connect(fake.clientSide);
+    expect(fake.received.map((request) => request.method)).toEqual([
+      "server/discover",
+      "server/discover",
+    ]);
+    expect(client.protocolVersion).toBe("2026-07-28");
+    await client.close();
+  });
+
+  it("gives up after a second -32022 for the same revision", async () => {
+    const fake = await startFakeServer(
+      new JSONRPCError(-32022, "Unsupported protocol version", {
+        supported: ["2026-07-28"],
+        requested: "2026-07-28",
+      }),
+    );
+    const client = createClient(INFO, { protocolEra: "modern" });
+    const error = await client.connect(fake.clientSide).catch((caught: unknown) => caught);
+    expect(UnsupportedProtocolVersionError.isInstance(error)).toBe(true);
+    expect(fake.received.map((request) => request.method)).toEqual([
+      "server/discover",
+      "server/discover",
+    ]);
+  });
+
   it("auto falls back to initialize when -32022 names only legacy revisions", async () => {
     const fake = await startFakeServer(
       new JSONRPCError(-32022, "Unsupported protocol version", {

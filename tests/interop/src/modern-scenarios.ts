@@ -2,13 +2,15 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ConformanceCli } from "./conformance-cli.js";
 
-/** The `✓ name: …` / `✗ name: …` summary lines of a run: which scenarios passed. */
+/**
+ * The `✓ name: …` / `✗ name: …` summary lines of a run: which scenarios passed (a scenario with
+ * warnings has a `✗` line).
+ */
 export function readScenarioLines(output: string): Map<string, boolean> {
   return new Map(
-    [...output.matchAll(/^([✓✗]) ([\w-]+): \d+ passed, \d+ failed$/gm)].map((match) => [
-      match[2] ?? "",
-      match[1] === "✓",
-    ]),
+    [...output.matchAll(/^([✓✗]) ([\w/-]+): \d+ passed, \d+ failed(?:, \d+ warnings)?$/gm)].map(
+      (match) => [match[2] ?? "", match[1] === "✓"],
+    ),
   );
 }
 
@@ -17,12 +19,25 @@ export function readScenarioLines(output: string): Map<string, boolean> {
  * pinned CLI (its top-level `server:` list; `not_scored:` entries are run but never count).
  */
 export function scoredServerScenarios(cli: ConformanceCli, revision: string): string[] {
+  return scoredScenarios(cli, revision, "server");
+}
+
+/** The scored client scenarios of a revision (the requirements file's top-level `client:` list). */
+export function scoredClientScenarios(cli: ConformanceCli, revision: string): string[] {
+  return scoredScenarios(cli, revision, "client");
+}
+
+function scoredScenarios(
+  cli: ConformanceCli,
+  revision: string,
+  side: "server" | "client",
+): string[] {
   const file = join(dirname(cli.script), "..", "requirements", `${revision}.yaml`);
   const lines = readFileSync(file, "utf8").split("\n");
-  const start = lines.indexOf("server:");
+  const start = lines.indexOf(`${side}:`);
   const names: string[] = [];
   for (const line of lines.slice(start + 1)) {
-    const match = /^ {2}- ([\w-]+)$/.exec(line);
+    const match = /^ {2}- ([\w/-]+)$/.exec(line);
     if (match?.[1] === undefined) break;
     names.push(match[1]);
   }

@@ -1,3 +1,4 @@
+import { OAuthError } from "../errors/oauth-error.js";
 import { parseBearerChallenge } from "./bearer-challenge.js";
 import type { OAuthFetch } from "./discovery.js";
 import { OAuthSession } from "./oauth-session.js";
@@ -21,6 +22,12 @@ export interface OAuthClientOptions {
   readonly authorize: (authorizationUrl: URL) => Promise<string | URL>;
   /** A pre-registered client; without one the client registers itself (RFC 7591) when offered. */
   readonly client?: OAuthClientRegistration;
+  /**
+   * The HTTPS URL of this client's metadata document (a Client ID Metadata Document): used as
+   * the `client_id`, with no registration, when the authorization server advertises
+   * `client_id_metadata_document_supported` and no pre-registered `client` is given.
+   */
+  readonly clientMetadataUrl?: string | URL;
   /** `client_name` for dynamic registration. Default `"Patchbay MCP client"`. */
   readonly clientName?: string;
   /**
@@ -69,6 +76,16 @@ function canResend(init: RequestInit | undefined): boolean {
   return !(init?.body instanceof ReadableStream);
 }
 
+/** A client ID metadata document URL must be https with a path (it becomes the `client_id`). */
+function metadataDocumentUrl(value: string | URL | undefined): URL | undefined {
+  if (value === undefined) return undefined;
+  const url = new URL(value);
+  if (url.protocol !== "https:" || url.pathname === "/") {
+    throw new OAuthError(`clientMetadataUrl must be an https URL with a path, not ${url.href}`);
+  }
+  return url;
+}
+
 /**
  * Creates the OAuth client of the MCP server at `options.serverUrl`. Pass its `fetch` to
  * `StreamableHttpClientTransport` (or the SSE transport) and connect as usual.
@@ -82,6 +99,7 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
     redirectUrl: new URL(options.redirectUrl),
     authorize: options.authorize,
     client: options.client,
+    clientMetadataUrl: metadataDocumentUrl(options.clientMetadataUrl),
     clientName: options.clientName ?? "Patchbay MCP client",
     scope: options.scope,
     store,

@@ -1,7 +1,14 @@
 import * as oauth from "oauth4webapi";
 import { OAuthError } from "../errors/oauth-error.js";
 import type { BearerChallenge } from "./bearer-challenge.js";
+import { clientSecretBasic } from "./client-secret-basic.js";
 import { type DiscoveredServer, discoverServer, messageOf, type OAuthFetch } from "./discovery.js";
+import {
+  applicationTypeFor,
+  clientMetadataDocumentId,
+  registrationAuthMethod,
+  withDefaultSecretExpiry,
+} from "./registration.js";
 import type {
   OAuthClientRegistration,
   OAuthTokenStore,
@@ -15,6 +22,7 @@ export interface OAuthSessionSettings {
   readonly redirectUrl: URL;
   readonly authorize: (authorizationUrl: URL) => Promise<string | URL>;
   readonly client: OAuthClientRegistration | undefined;
+  readonly clientMetadataUrl: URL | undefined;
   readonly clientName: string;
   readonly scope: string | undefined;
   readonly store: OAuthTokenStore;
@@ -47,7 +55,7 @@ function clientAuthentication(registration: OAuthClientRegistration): oauth.Clie
   const method = authMethodOf(registration);
   const secret = registration.clientSecret ?? "";
   if (method === "client_secret_post") return oauth.ClientSecretPost(secret);
-  if (method === "client_secret_basic") return oauth.ClientSecretBasic(secret);
+  if (method === "client_secret_basic") return clientSecretBasic(secret);
   return oauth.None();
 }
 
@@ -144,6 +152,11 @@ export class OAuthSession {
 
   async #registration(server: DiscoveredServer): Promise<OAuthClientRegistration> {
     if (this.settings.client !== undefined) return this.settings.client;
+    const metadataDocument = clientMetadataDocumentId(
+      this.settings.clientMetadataUrl,
+      server.authorizationServer,
+    );
+    if (metadataDocument !== undefined) return metadataDocument;
     const issuer = server.authorizationServer.issuer;
     const kept = await this.settings.store.getClient?.(issuer);
     if (kept !== undefined) return kept;
@@ -152,24 +165,32 @@ export class OAuthSession {
         `Authorization server ${issuer} offers no dynamic client registration; pass a pre-registered client`,
       );
     }
+    const requestedMethod = registrationAuthMethod(
+      server.authorizationServer.token_endpoint_auth_methods_supported,
+    );
     let registered: Awaited<ReturnType<typeof oauth.processDynamicClientRegistrationResponse>>;
     try {
       const response = await oauth.dynamicClientRegistrationRequest(
         server.authorizationServer,
         {
           client_name: this.settings.clientName,
+          application_type: applicationTypeFor(this.settings.redirectUrl),
           redirect_uris: [this.settings.redirectUrl.href],
           grant_types: ["authorization_code", "refresh_token"],
           response_types: ["code"],
-          token_endpoint_auth_method: "none",
+          token_endpoint_auth_method: requestedMethod,
         },
         this.#requestOptions(server),
       );
-      registered = await oauth.processDynamicClientRegistrationResponse(response);
+      registered = await oauth.processDynamicClientRegistrationResponse(
+        await withDefaultSecretExpiry(response),
+      );
     } catch (error) {
       throw new OAuthError(`Dynamic client registration failed: ${describeOAuthFailure(error)}`);
     }
-    const method = registered.token_endpoint_auth_method as TokenEndpointAuthMethod | undefined;
+    const method =
+      (registered.token_endpoint_auth_method as TokenEndpointAuthMethod | undefined) ??
+      (typeof registered.client_secret === "string" ? requestedMethod : undefined);
     const registration: OAuthClientRegistration = {
       clientId: registered.client_id,
       ...(typeof registered.client_secret === "string" && {

@@ -1,0 +1,7 @@
+import { definePackageBuild } from "../../tsup.shared.js";
+
+export default definePackageBuild({
+  entry: ["src/everything-client.ts"],
+  tsconfig: "tsconfig.json",
+  platform: "node",
+});
