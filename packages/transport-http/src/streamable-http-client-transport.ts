@@ -42,6 +42,9 @@ export type {
   StreamableHttpClientTransportOptions,
 } from "./streamable-http-client-options.js";
 
+/** The reason a POST's signal is aborted with once its exchange is over (no error is made for it). */
+const EXCHANGE_OVER = Object.freeze({ reason: "the exchange is over" });
+
 /**
  * The client side of Streamable HTTP (MCP 2025-03-26 … 2025-11-25): every frame is a POST; answers
  * come back as JSON or SSE; server-initiated messages come on a standalone GET stream; broken SSE
@@ -162,6 +165,10 @@ export class StreamableHttpClientTransport implements Transport {
     const answered = () => {
       this.inFlight.delete(controller);
       if (modernKey !== undefined) this.modernAnswers.delete(modernKey);
+      // The exchange is over. Aborting its signal now lets fetch drop what it registered for it at
+      // once (undici keeps each request's signal and abort listener in a FinalizationRegistry until
+      // the request is collected and the registry's cleanup runs, some time after a collection).
+      controller.abort(EXCHANGE_OVER);
     };
     for (const message of messages) {
       if (isInitializeRequest(message) && "id" in message && message.id !== null) {
@@ -181,9 +188,10 @@ export class StreamableHttpClientTransport implements Transport {
         signal: controller.signal,
       });
     } catch (error) {
-      answered();
       // Aborted by close() or by cancelling a modern request: the close or cancel tells the rest.
-      if (this.closing || controller.signal.aborted) return;
+      const aborted = this.closing || controller.signal.aborted;
+      answered();
+      if (aborted) return;
       throw new TransportError(`POST ${this.url.href} failed`, { cause: error });
     }
     const sessionId = response.headers.get(MCP_SESSION_ID_HEADER);
@@ -211,8 +219,11 @@ export class StreamableHttpClientTransport implements Transport {
       );
     }
     if (response.status === 202 || response.body === null) {
-      answered();
-      await response.body?.cancel();
+      try {
+        await response.body?.cancel();
+      } finally {
+        answered();
+      }
       if (messages.some(isInitializedNotification)) this.openStandaloneSoon();
       return;
     }
@@ -240,16 +251,16 @@ export class StreamableHttpClientTransport implements Transport {
           this.receive(text);
         },
         (error: unknown) => {
+          const aborted = this.closing || controller.signal.aborted;
           answered();
-          if (this.closing || controller.signal.aborted) return;
+          if (aborted) return;
           if (error instanceof ResponseTooLargeError) this.events.emitError(error);
           else this.events.emitError(new TransportError("JSON answer broke off", { cause: error }));
         },
       );
       return;
     }
-    answered();
-    await response.body.cancel();
+    await response.body.cancel().finally(answered);
     throw new TransportError(
       `POST ${this.url.href} answered unexpected content type ${contentType}`,
     );
