@@ -2,7 +2,7 @@ import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import type { Frame, JSONRPCMessage } from "@patchbay/jsonrpc-core";
 import { StreamableHttpClientTransport } from "@patchbay/transport-http";
-import { expect, it } from "vitest";
+import { expect, it, onTestFinished } from "vitest";
 import { sampleEntry, startTestProxy, type TestProxy } from "./proxy-helpers.js";
 
 const SESSIONS = 200;
@@ -71,6 +71,8 @@ it(`serves ${SESSIONS} concurrent sessions x ${CALLS_PER_SESSION} calls, each an
     { mcpServers: { sample: sampleEntry() }, limits: { requestsPerMinute: 1_000_000 } },
     { keepLogs: false },
   );
+  // Stopped however the test ends (a failed assertion left its temp folder behind).
+  onTestFinished(() => proxy.stop());
   // Warm up until the bounded buffers that grow with sessions (the 1,000-event ring, metric label
   // sets, up to their caps) are full and code paths compiled; from then on memory must not grow.
   for (let round = 0; round < 4; round++) {
@@ -100,5 +102,4 @@ it(`serves ${SESSIONS} concurrent sessions x ${CALLS_PER_SESSION} calls, each an
   // The bound leaves room for the clients in this process (their connection pools); a leak of
   // 30 KiB a session or 600 bytes a call would pass it.
   expect(grownMiB).toBeLessThan(6);
-  await proxy.stop();
 }, 180_000);
