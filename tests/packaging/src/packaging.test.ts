@@ -26,6 +26,18 @@ interface Outcome {
 }
 
 /** Runs a command to its end, with `input` on its stdin, and reports how it ended (never throws). */
+/** One `initialize` request as a stdio line, for the installed bins. */
+const INITIALIZE_LINE = `${JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "packaging", version: "1" },
+  },
+})}\n`;
+
 function runToEnd(
   command: string,
   args: string[],
@@ -219,19 +231,9 @@ describe("a project that installs the tarballs with no registry", () => {
   // and ajv, which the package must then depend on itself: here they resolve from an npm install.
   it("answers initialize over stdio with the installed sample backend's bundled bin", async () => {
     const bin = join(project.dir, "node_modules", "@patchbay", "sample-backend", "dist", "bin.js");
-    const initialize = {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "packaging", version: "1" },
-      },
-    };
     const outcome = await runToEnd(process.execPath, [bin, "--transport", "stdio"], {
       cwd: project.dir,
-      input: `${JSON.stringify(initialize)}\n`,
+      input: INITIALIZE_LINE,
     });
     expect(outcome.stderr).toBe("");
     expect(JSON.parse(outcome.stdout)).toMatchObject({
@@ -250,6 +252,24 @@ describe("a project that installs the tarballs with no registry", () => {
     } finally {
       await new Promise((resolve) => holder.close(resolve));
     }
+  });
+
+  // The gateway's bin is one bundle too: its imports of ws, eventsource-parser, oauth4webapi, yaml
+  // and ajv must resolve from an npm install (they load as the gateway starts, before it answers).
+  it("answers initialize over stdio with the installed gateway's bundled bin", async () => {
+    const bin = join(project.dir, "node_modules", "@patchbay", "gateway", "dist", "cli.js");
+    const config = join(project.dir, "gateway.json");
+    writeFileSync(config, JSON.stringify({ mcpServers: {} }));
+    const outcome = await runToEnd(
+      process.execPath,
+      [bin, "--config", config, "--log-level", "error"],
+      { cwd: project.dir, input: INITIALIZE_LINE },
+    );
+    expect(outcome.stderr).toBe("");
+    expect(JSON.parse(outcome.stdout)).toMatchObject({
+      id: 1,
+      result: { serverInfo: { name: "patchbay-gateway" } },
+    });
   });
 
   it("runs npx patchbay-gateway --version from the installed tarball", async () => {
