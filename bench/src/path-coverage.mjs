@@ -31,7 +31,8 @@ const top = Number(process.env.PATH_COVERAGE_TOP ?? 12);
 const probe = pathToFileURL(join(here, "coverage-probe.mjs")).href;
 const sampleBin = join(root, "apps", "sample-backend", "dist", "bin.js");
 const proxyCli = join(root, "apps", "proxy", "dist", "cli.js");
-const gatewayCli = join(root, "apps", "gateway", "dist", "cli.js");
+// The gateway from its library entry: its bin is a bundle without source maps.
+const gatewayLibrary = join(import.meta.dirname, "servers", "gateway-library.mjs");
 const workDir = mkdtempSync(join(tmpdir(), "patchbay-path-coverage-"));
 const params = { name: "sample__echo", arguments: { message: "hello" } };
 
@@ -110,7 +111,7 @@ async function measureProxy() {
 async function measureGateway() {
   const config = writeConfig("gateway");
   const { file, env } = environment("gateway");
-  const args = ["--import", probe, gatewayCli, "--config", config];
+  const args = ["--import", probe, gatewayLibrary, root, config];
   const peer = new StdioPeer(process.execPath, args, env, "pipe");
   try {
     await peer.initialize();

@@ -105,8 +105,9 @@ async function run() {
         "--cpu-prof",
         "--cpu-prof-dir",
         gatewayDir,
-        join(root, "apps", "gateway", "dist", "cli.js"),
-        "--config",
+        // The library entry: the bin is a bundle without source maps to name packages by.
+        join(import.meta.dirname, "servers", "gateway-library.mjs"),
+        root,
         config,
       ]);
   try {
