@@ -102,6 +102,17 @@ describe("the official SDK 2.4 client pinned to 2026-07-28 over stdio through th
     },
   );
 
+  it("declares to the modern backend its own capabilities, not the gateway's", {
+    timeout: 10_000,
+  }, async () => {
+    // The backend asks only through what the request declared: this client declared elicitation
+    // only, where the gateway's session toward its backends declares sampling too.
+    const answered = await client.callTool({
+      name: "new__test_input_required_result_capabilities",
+    });
+    expect(textOf(answered)).toBe("answered 1 input request(s)");
+  });
+
   it("hears the modern backend's tool list change on its subscriptions/listen stream", {
     timeout: 10_000,
   }, async () => {
