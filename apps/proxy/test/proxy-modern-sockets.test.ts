@@ -84,6 +84,23 @@ describe.each(Object.keys(transports))("@patchbay/client (modern) over %s to the
       expect(textOf(answered)).toBe("name=Ada greeting=hi roots=1");
     },
   );
+  it("hears the modern backend's tool list change on a subscriptions/listen stream", {
+    timeout: 10_000,
+  }, async () => {
+    const subscription = await client.listen({ toolsListChanged: true });
+    const changed = new Promise<Record<string, unknown>>((resolve) => {
+      const off = client.on("notifications/tools/list_changed", (params) => {
+        off();
+        resolve(params);
+      });
+    });
+    await client.callTool({ name: "new__test_trigger_tool_change" });
+    expect(await changed).toMatchObject({
+      _meta: { "io.modelcontextprotocol/subscriptionId": subscription.id },
+    });
+    await subscription.close();
+    await subscription.ended;
+  });
 });
 
 describe("two modern clients on /ws, one shared modern backend", () => {
