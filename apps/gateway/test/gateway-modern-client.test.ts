@@ -56,6 +56,7 @@ function stderrWatcher() {
 }
 
 const stderr = stderrWatcher();
+const errors: Error[] = [];
 let client: Client;
 
 beforeAll(async () => {
@@ -64,6 +65,8 @@ beforeAll(async () => {
     { ...HANDLERS, protocolEra: "modern", requestTimeoutMs: 20_000 },
   );
   await client.connect(gatewayTransport((line) => stderr.push(line)));
+  // A request from the gateway would be dropped and reported here.
+  client.connection?.onError((error) => errors.push(error));
 }, 20_000);
 
 afterAll(async () => {
@@ -136,3 +139,7 @@ describe.each([
     });
   },
 );
+
+it("was never sent a request (2026-07-28 stdio: the server asks through results)", () => {
+  expect(errors).toEqual([]);
+});

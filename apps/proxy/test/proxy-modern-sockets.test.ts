@@ -59,8 +59,11 @@ async function connectModern(kind: string, options: ClientOptions = HANDLERS): P
 
 describe.each(Object.keys(transports))("@patchbay/client (modern) over %s to the proxy", (kind) => {
   let client: Client;
+  const errors: Error[] = [];
   beforeAll(async () => {
     client = await connectModern(kind);
+    // A request from the server would be dropped and reported here.
+    client.connection?.onError((error) => errors.push(error));
   }, 20_000);
 
   it("discovers the proxy with server/discover", { timeout: 10_000 }, () => {
@@ -100,6 +103,29 @@ describe.each(Object.keys(transports))("@patchbay/client (modern) over %s to the
     });
     await subscription.close();
     await subscription.ended;
+  });
+  it("cancels a running call with notifications/cancelled", { timeout: 10_000 }, async () => {
+    const logged = new Set(proxy.logs);
+    const aborter = new AbortController();
+    const call = client.callTool(
+      { name: "new__long_task", arguments: { steps: 3, stepMs: 60_000 } },
+      {
+        signal: aborter.signal,
+        // The first report means the tool runs in the backend: cancel then.
+        onProgress: () => aborter.abort(new Error("the caller gave up")),
+      },
+    );
+    await expect(call).rejects.toThrow(/was cancelled/);
+    // The proxy's request log ends the call as cancelled, not as answered.
+    const line = await proxy.waitForLog((text) => {
+      const entry = JSON.parse(text) as { kind?: string; tool?: string };
+      return !logged.has(text) && entry.kind === "rpc" && entry.tool === "new__long_task";
+    });
+    expect(JSON.parse(line)).toMatchObject({ method: "tools/call", status: "cancelled" });
+  });
+
+  it("was never sent a request (2026-07-28: the server asks through results)", () => {
+    expect(errors).toEqual([]);
   });
 });
 
