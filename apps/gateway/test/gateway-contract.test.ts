@@ -29,4 +29,5 @@ describeServerContract({
     await router.serve(gatewaySide);
     return { transport: clientSide };
   },
+  capabilities: { modernEra: true },
 });

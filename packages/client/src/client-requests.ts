@@ -25,7 +25,12 @@ export function createClientRequests(
   rounds?: InputRoundsSettings,
 ): ClientRequests {
   const requestOptions = (callOptions: CallOptions = {}): RequestOptions => {
-    const { onProgress, extensions: _extensions, ...rest } = callOptions;
+    const {
+      onProgress,
+      extensions: _extensions,
+      capabilities: _capabilities,
+      ...rest
+    } = callOptions;
     const result: RequestOptions = { ...rest };
     if (result.timeoutMs === undefined && options.requestTimeoutMs !== undefined) {
       result.timeoutMs = options.requestTimeoutMs;
@@ -43,7 +48,7 @@ export function createClientRequests(
     }
     return await runInputRounds(
       method,
-      session.withRequestMeta(params, callOptions?.extensions),
+      session.withRequestMeta(params, callOptions?.extensions, callOptions?.capabilities),
       (roundParams, onRequestId) =>
         connection.request(method, roundParams as JSONRPCParams, {
           ...requestOptions(callOptions),

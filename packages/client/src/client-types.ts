@@ -69,6 +69,12 @@ export interface CallOptions {
    * Ignored in the legacy era.
    */
   extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /**
+   * The client capabilities this request declares instead of the client's own (2026-07-28 carries
+   * them per request, so a gateway can declare its calling client's); `extensions` are added to
+   * them. Ignored in the legacy era.
+   */
+  capabilities?: v2025_11_25.ClientCapabilities;
 }
 
 /** A page of a list request. */

@@ -33,20 +33,19 @@ export class ModernSession {
   }
 
   /**
-   * Params carrying the per-request `_meta` (version, capabilities, client info, log level), the
-   * capabilities with `extensions` added for this request.
+   * Params carrying the per-request `_meta` (version, capabilities, client info, log level): the
+   * client's capabilities, or `capabilities` when given, with `extensions` added for this request.
    */
   withRequestMeta(
     params: JSONRPCParams | undefined,
     extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>,
+    capabilities: v2025_11_25.ClientCapabilities = this.#capabilities,
   ): Record<string, unknown> {
     return modernRequestParams(params, {
       protocolVersion: this.protocolVersion,
       clientInfo: this.#clientInfo,
       capabilities:
-        extensions === undefined
-          ? this.#capabilities
-          : withExtensions(this.#capabilities, extensions),
+        extensions === undefined ? capabilities : withExtensions(capabilities, extensions),
       logLevel: this.logLevel,
     });
   }

@@ -55,6 +55,28 @@ describe("modern requests", () => {
     await client.close();
   });
 
+  it("declare other capabilities for one request with the capabilities call option", async () => {
+    const { fake, client } = await connectModern({ capabilities: { roots: {}, sampling: {} } });
+    fake.handle("tools/call", () => ({ resultType: "complete", content: [] }));
+    const tasks = { "io.modelcontextprotocol/tasks": {} };
+    await client.request("tools/call", { name: "t" }, { capabilities: { elicitation: {} } });
+    await client.request("tools/call", { name: "t" }, { capabilities: {}, extensions: tasks });
+    await client.request("tools/call", { name: "t" });
+    const calls = fake.received.filter((request) => request.method === "tools/call");
+    const declared = calls.map(
+      (request) =>
+        (request.params._meta as Record<string, unknown> | undefined)?.[
+          "io.modelcontextprotocol/clientCapabilities"
+        ],
+    );
+    expect(declared).toEqual([
+      { elicitation: {} },
+      { extensions: tasks },
+      { roots: {}, sampling: {} },
+    ]);
+    await client.close();
+  });
+
   it("send no ping, no logging/setLevel: discover checks liveness, the level rides in _meta", async () => {
     const { fake, client } = await connectModern();
     fake.handle("tools/call", () => ({ resultType: "complete", content: [] }));

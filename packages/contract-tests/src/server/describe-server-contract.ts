@@ -73,17 +73,25 @@ export function describeServerContract(options: ServerContractOptions): void {
       },
     };
 
-    describe("lifecycle", () => defineLifecycleCases(context));
-    describe("lists and pagination", () => defineListCases(context));
-    describe("tools", () => defineToolCases(context));
-    describe("resources", () => defineResourceCases(context));
-    describe("prompts and completion", () => definePromptCases(context));
-    describe("logging, progress and cancellation", () => defineUtilityCases(context));
-    describe("server-to-client requests", () => defineClientRequestCases(context));
-    describe("notifications", () => defineNotificationCases(context));
-    describe("modern era (2026-07-28)", () => {
-      defineModernCases(context);
-      defineModernRoundTripCases(context);
-    });
+    const eras = options.eras ?? ["legacy", "modern"];
+    if (eras.includes("legacy")) defineLegacyGroups(context);
+    if (eras.includes("modern")) {
+      describe("modern era (2026-07-28)", () => {
+        defineModernCases(context);
+        defineModernRoundTripCases(context);
+      });
+    }
   });
+}
+
+/** The cases every era-agnostic (legacy handshake) server passes, by group. */
+function defineLegacyGroups(context: ServerContractContext): void {
+  describe("lifecycle", () => defineLifecycleCases(context));
+  describe("lists and pagination", () => defineListCases(context));
+  describe("tools", () => defineToolCases(context));
+  describe("resources", () => defineResourceCases(context));
+  describe("prompts and completion", () => definePromptCases(context));
+  describe("logging, progress and cancellation", () => defineUtilityCases(context));
+  describe("server-to-client requests", () => defineClientRequestCases(context));
+  describe("notifications", () => defineNotificationCases(context));
 }

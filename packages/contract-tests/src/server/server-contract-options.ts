@@ -52,4 +52,9 @@ export interface ServerContractOptions {
    * name and what it waited for (default 4,000; connecting gets five times as long).
    */
   readonly waitTimeoutMs?: number;
+  /**
+   * The eras whose cases are declared (default both): a transport whose legacy cases run elsewhere
+   * can run only its modern (2026-07-28) ones, which still need `capabilities.modernEra`.
+   */
+  readonly eras?: readonly ("legacy" | "modern")[];
 }

@@ -30,6 +30,7 @@ import {
   type TransportEnd,
 } from "./backend-exit.js";
 import { type CallCause, CallCauses } from "./call-causes.js";
+import { capabilitiesForCaller } from "./caller-capabilities.js";
 import { discoverListing, LIST_KINDS, type ListKind } from "./discover-listing.js";
 import {
   eraOf,
@@ -92,6 +93,11 @@ export interface BackendRequestOptions {
   readonly cause?: CallCause;
   /** Extensions declared for this request only (a modern backend: its calling client's). */
   readonly extensions?: CallOptions["extensions"];
+  /**
+   * The relayed capabilities (sampling, elicitation, roots) of the modern client making the call:
+   * a modern backend is told these in this request instead of the gateway's.
+   */
+  readonly callerCapabilities?: Readonly<Record<string, unknown>>;
 }
 
 /** One backend server, kept running (or not) by the router; tells what happens as events. */
@@ -487,11 +493,12 @@ export class Backend {
     if (options.onProgress !== undefined) requestOptions.onProgress = options.onProgress;
     if (tracked !== undefined) requestOptions.onRequestId = tracked.onRequestId;
     if (target.protocolEra === "modern") {
-      const modernOptions: CallOptions =
-        options.extensions === undefined
-          ? requestOptions
-          : { ...requestOptions, extensions: options.extensions };
-      const sent = sendToModernBackend(target, method, params, modernOptions);
+      const sent = sendToModernBackend(
+        target,
+        method,
+        params,
+        modernOptionsOf(target, options, requestOptions),
+      );
       // Ended beside the caller's await, not in its chain: the answer costs no extra tick.
       if (tracked !== undefined) sent.then(tracked.end, tracked.end);
       return sent;
@@ -516,4 +523,24 @@ export class Backend {
     }
     return await this.#send(target, method, params, options);
   }
+}
+
+/** The options of a request to a modern backend: the caller's extensions and capabilities. */
+function modernOptionsOf(
+  target: Client,
+  options: BackendRequestOptions,
+  requestOptions: RequestOptions,
+): CallOptions {
+  if (options.extensions === undefined && options.callerCapabilities === undefined) {
+    return requestOptions;
+  }
+  const modernOptions: CallOptions = { ...requestOptions };
+  if (options.extensions !== undefined) modernOptions.extensions = options.extensions;
+  if (options.callerCapabilities !== undefined) {
+    modernOptions.capabilities = capabilitiesForCaller(
+      target.capabilities as Record<string, unknown>,
+      options.callerCapabilities,
+    );
+  }
+  return modernOptions;
 }

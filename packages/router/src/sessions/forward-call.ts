@@ -7,6 +7,7 @@ import {
 import { isImplementationDefinedErrorCode } from "@patchbay/mcp-types";
 import { handOffTrace, requestTraceOf } from "@patchbay/telemetry";
 import type { BackendRequestOptions } from "../backends/backend.js";
+import { callerCapabilities } from "../backends/caller-capabilities.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { mapBackendError, unknownNameError } from "../errors/map-error.js";
 import { prepareForwardedParams } from "../forwarding/forwarded-params.js";
@@ -36,8 +37,9 @@ const OWNED = { owned: true } as const;
  * progress token, with the client's trace context, marked as this client's call (so what the
  * backend asks during it comes back here); progress comes back with the client's token, related to
  * the client's request; failures become wire errors naming the backend. Behind a modern front
- * (`modernFront`), a `tools/call` declares toward a modern backend the tasks extension when the
- * modern client declared it in the request; a legacy client calling a tool its modern backend runs
+ * (`modernFront`), a request declares toward a modern backend the modern client's own sampling,
+ * elicitation and roots capabilities of that request, and a `tools/call` the tasks extension when
+ * the modern client declared it; a legacy client calling a tool its modern backend runs
  * only as a task gets -32601 (see `taskAugmentationRequired`).
  */
 export function createForwarder(
@@ -74,9 +76,13 @@ export function createForwarder(
     if (context.cancellation !== undefined) options.cancellation = context.cancellation;
     else options.signal = context.signal;
     const taskCall = method === "tools/call";
-    if (taskCall && modernFront) {
-      const extensions = callerTaskExtensions(params);
-      if (extensions !== undefined) options.extensions = extensions;
+    if (modernFront) {
+      if (taskCall) {
+        const extensions = callerTaskExtensions(params);
+        if (extensions !== undefined) options.extensions = extensions;
+      }
+      const capabilities = callerCapabilities(params);
+      if (capabilities !== undefined) options.callerCapabilities = capabilities;
     }
     if (clientToken !== undefined) {
       const related = { relatedRequestId: context.id };
