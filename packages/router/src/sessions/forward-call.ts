@@ -16,6 +16,7 @@ import {
   requiresTasksExtension,
   taskAugmentationRequired,
 } from "../tasks/caller-tasks.js";
+import { legacyTaskCaller, routeCreatedLegacyTask } from "../tasks/legacy-tasks.js";
 import { type Params, toJSONRPCError } from "./params.js";
 import type { SessionCatalogue } from "./session-catalogue.js";
 
@@ -38,7 +39,8 @@ const OWNED = { owned: true } as const;
  * the client's request; failures become wire errors naming the backend. Behind a modern front
  * (`modernFront`), a `tools/call` declares toward a modern backend the tasks extension when the
  * modern client declared it in the request; a legacy client calling a tool its modern backend runs
- * only as a task gets -32601 (see `taskAugmentationRequired`).
+ * only as a task gets -32601 (see `taskAugmentationRequired`). A legacy client's task-augmented
+ * call (`params.task`, 2025-11-25) that creates a task is recorded in the router's task table.
  */
 export function createForwarder(
   sessionId: string,
@@ -91,7 +93,7 @@ export function createForwarder(
     } catch (error) {
       answer = Promise.reject(error);
     }
-    return answer.then(undefined, (error: unknown) => {
+    const forwarded = answer.then(undefined, (error: unknown) => {
       if (taskCall && !modernFront && requiresTasksExtension(error)) {
         throw taskAugmentationRequired(params.name, backendName);
       }
@@ -103,6 +105,10 @@ export function createForwarder(
         throw error;
       throw toJSONRPCError(mapBackendError(error, backendName, { redact: state.telemetry.redact }));
     });
+    // One property read per call; only a task-augmented call gets a handler more.
+    if (!taskCall || modernFront || params.task === undefined) return forwarded;
+    const caller = legacyTaskCaller(sessionId);
+    return forwarded.then((result) => routeCreatedLegacyTask(state.tasks, result, caller, backend));
   };
 }
 

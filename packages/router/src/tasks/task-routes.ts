@@ -23,7 +23,8 @@ export interface TaskRoute {
 }
 
 /**
- * The tasks the router's modern front handed out, in memory: each under an id the router made (128
+ * The tasks the router handed out (the modern front's extension tasks and legacy sessions'
+ * 2025-11-25 tasks, one table), in memory: each under an id the router made (128
  * random bits), mapped to the backend that created it and that backend's own id, so that two
  * backends' ids never meet and no backend can name another's task. A task is visible only to the
  * caller whose call created it: another caller's id is "unknown" (-32602) like an id never issued.
@@ -87,6 +88,26 @@ export class TaskRoutes {
     const route = this.#routes.get(taskId);
     if (route === undefined || route.caller !== caller) throw unknownTask(taskId);
     return route;
+  }
+
+  /** The caller's live routes, oldest first. */
+  ofCaller(caller: string): TaskRoute[] {
+    this.#sweep();
+    return [...this.#routes.values()].filter((route) => route.caller === caller);
+  }
+
+  /**
+   * The live route of a backend's task id (for its status notifications), among `caller`'s when
+   * given (a per-session backend's ids are its session's own); undefined when none.
+   */
+  findByBackend(backend: string, backendTaskId: string, caller?: string): TaskRoute | undefined {
+    const now = this.#now();
+    for (const route of this.#routes.values()) {
+      if (route.backend !== backend || route.backendTaskId !== backendTaskId) continue;
+      if (route.expiresAt <= now || (caller !== undefined && route.caller !== caller)) continue;
+      return route;
+    }
+    return undefined;
   }
 
   /** Forgets every route of `caller` (gone for good) and returns them. */

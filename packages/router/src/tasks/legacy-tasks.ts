@@ -1,0 +1,168 @@
+import type { JSONRPCParams } from "@patchbay/jsonrpc-core";
+import type { CallCause } from "../backends/call-causes.js";
+import { cancelAbandonedTasks, forwardTaskMethod, replaceTaskId } from "./front-tasks.js";
+import type { TaskRoute, TaskRoutes } from "./task-routes.js";
+
+/**
+ * The 2025-11-25 (experimental) tasks of legacy sessions: a `tools/call` with `params.task` whose
+ * backend answers `CreateTaskResult` (`{ task: Task }`) is recorded in the router's one task table
+ * (`TaskRoutes`, shared with the modern front's extension tasks) for the calling session, under a
+ * router-made id; `tasks/get|result|cancel` go by it to the creating backend; `tasks/list` is
+ * answered from the table; `notifications/tasks/status` reach only the owning session.
+ */
+
+/** The methods a legacy session routes by task id (`tasks/list` is answered from the table). */
+export const LEGACY_TASK_METHODS: readonly string[] = ["tasks/get", "tasks/result", "tasks/cancel"];
+
+/** The notification a backend sends when one of its tasks changes status (2025-11-25). */
+export const TASK_STATUS_NOTIFICATION = "notifications/tasks/status";
+
+/** What the gateway offers a 2025-11-25 client that declared tasks, when a backend it sees has them. */
+export const LEGACY_TASKS_CAPABILITY = {
+  list: {},
+  cancel: {},
+  requests: { tools: { call: {} } },
+} as const;
+
+/**
+ * The caller a legacy session's tasks belong to in the task table: never equal to a modern caller
+ * (a token name, a principal, a stdio transport), which cannot contain NUL.
+ */
+export function legacyTaskCaller(sessionId: string): string {
+  return `\u0000session\u0000${sessionId}`;
+}
+
+/** The session whose tasks `caller` names, or undefined for a modern caller. */
+export function sessionOfTaskCaller(caller: string): string | undefined {
+  const prefix = "\u0000session\u0000";
+  return caller.startsWith(prefix) ? caller.slice(prefix.length) : undefined;
+}
+
+/** True when a backend's initialize result offers task-augmented `tools/call` (2025-11-25). */
+export function offersLegacyTasks(capabilities: unknown): boolean {
+  const tasks = (capabilities as { tasks?: { requests?: { tools?: { call?: unknown } } } })?.tasks;
+  return tasks?.requests?.tools?.call !== undefined;
+}
+
+/** The part of a `Backend` legacy tasks use. */
+export interface LegacyTaskBackend {
+  readonly name: string;
+  request(
+    method: string,
+    params: JSONRPCParams | undefined,
+    options: { signal?: AbortSignal; cause?: CallCause },
+  ): Promise<unknown>;
+}
+
+/**
+ * A task-augmented `tools/call` answer of `backend`: a `CreateTaskResult` is routed for `caller`
+ * and handed on under the router's id, with the TTL the route keeps (`task.ttl`, ms); any other
+ * answer is handed on as it is. Past the limits the backend's task is cancelled and the call fails
+ * (-32010).
+ */
+export function routeCreatedLegacyTask(
+  routes: TaskRoutes,
+  answer: unknown,
+  caller: string,
+  backend: LegacyTaskBackend,
+): unknown {
+  const task = (answer as { task?: unknown } | null)?.task;
+  if (typeof task !== "object" || task === null) return answer;
+  const backendTaskId = (task as { taskId?: unknown }).taskId;
+  if (typeof backendTaskId !== "string") return answer;
+  const ttl = routes.ttlFor((task as { ttl?: unknown }).ttl);
+  let route: TaskRoute;
+  try {
+    route = routes.add(caller, backend.name, backendTaskId, ttl);
+  } catch (error) {
+    cancelAbandonedTasks([{ backend: backend.name, backendTaskId }], [backend]);
+    throw error;
+  }
+  const result = { ...(answer as Record<string, unknown>), task: { ...task, ttl } };
+  return replaceTaskId(result, backendTaskId, route.taskId);
+}
+
+/**
+ * `tasks/get`, `tasks/result` or `tasks/cancel` of a legacy session: sent to the creating backend
+ * under its own id, marked as the session's call (what the backend asks during `tasks/result`
+ * reaches this client), the answer handed back under the router's id.
+ */
+export function forwardLegacyTaskMethod(
+  routes: TaskRoutes,
+  backends: readonly LegacyTaskBackend[],
+  request: {
+    method: string;
+    params: Record<string, unknown>;
+    caller: string;
+    signal: AbortSignal;
+    cause: CallCause;
+  },
+): Promise<unknown> {
+  return forwardTaskMethod(routes, backends, request);
+}
+
+/**
+ * `tasks/list` of a legacy session: the caller's tasks in the router's table (a backend's own list
+ * would show every session's tasks), each as its backend reports it now under the router's id; a
+ * task its backend no longer knows is forgotten and left out. One page: a caller has at most
+ * `maxTasksPerCaller` tasks.
+ */
+export async function listLegacyTasks(
+  routes: TaskRoutes,
+  backends: readonly LegacyTaskBackend[],
+  caller: string,
+  signal: AbortSignal,
+): Promise<{ tasks: unknown[] }> {
+  const owned = routes.ofCaller(caller);
+  const tasks = await Promise.all(
+    owned.map((route) =>
+      forwardTaskMethod(routes, backends, {
+        method: "tasks/get",
+        params: { taskId: route.taskId },
+        caller,
+        signal,
+      }).then(
+        (task) => [withoutMeta(task)],
+        () => [],
+      ),
+    ),
+  );
+  return { tasks: tasks.flat() };
+}
+
+/**
+ * A backend's `notifications/tasks/status` for the task table: the caller whose task it is and
+ * the params under the router's id, or undefined when no caller's task (nobody is told). `owner`:
+ * the session of a per-session backend, whose task ids are its own.
+ */
+export function routeTaskStatus(
+  routes: TaskRoutes,
+  backend: string,
+  params: unknown,
+  owner: string | undefined,
+): { caller: string; params: Record<string, unknown> } | undefined {
+  const backendTaskId = (params as { taskId?: unknown } | undefined)?.taskId;
+  if (typeof backendTaskId !== "string") return undefined;
+  const caller = owner === undefined ? undefined : legacyTaskCaller(owner);
+  const route = routes.findByBackend(backend, backendTaskId, caller);
+  if (route === undefined) return undefined;
+  return {
+    caller: route.caller,
+    params: replaceTaskId(params as Record<string, unknown>, backendTaskId, route.taskId),
+  };
+}
+
+/** Cancels, at their backends, the tasks of a caller that is gone, and forgets them. */
+export function abandonCallerTasks(
+  routes: TaskRoutes,
+  caller: string,
+  backends: readonly LegacyTaskBackend[],
+): void {
+  cancelAbandonedTasks(routes.removeCaller(caller), backends);
+}
+
+function withoutMeta(task: unknown): unknown {
+  if (typeof task !== "object" || task === null) return task;
+  const { _meta: _dropped, ...rest } = task as Record<string, unknown>;
+  return rest;
+}
