@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeSdk, connectSdk, startTestProxy, type TestProxy } from "./proxy-helpers.js";
 
@@ -15,6 +15,7 @@ beforeAll(async () => {
   // One server-everything process for every session: its own tasks/list would show them all.
   proxy = await startTestProxy({
     mcpServers: { everything: { command: process.execPath, args: [everything] } },
+    modern: { tasks: { maxTasksPerCaller: 1 } },
   });
 }, 20_000);
 afterAll(() => proxy?.stop());
@@ -52,4 +53,23 @@ describe("2025-11-25 tasks through the proxy (Streamable HTTP, the official SDK 
       await closeSdk(bob);
     }
   }, 20_000);
+
+  it("holds the file's modern.tasks.maxTasksPerCaller: a second live task of a session is refused", async () => {
+    const carol = await connectSdk(proxy.url, { capabilities: CLIENT_TASKS, name: "carol" });
+    const call = () =>
+      carol.client.request(
+        {
+          method: "tools/call",
+          params: { name: "everything__simulate-research-query", arguments: { topic: "limits" } },
+        },
+        CreateTaskResultSchema,
+        { task: { ttl: 60_000 } },
+      );
+    try {
+      expect((await call()).task.taskId).toMatch(/^[0-9a-f]{32}$/);
+      await expect(call()).rejects.toThrow("maximum of 1 live tasks");
+    } finally {
+      await closeSdk(carol);
+    }
+  }, 10_000);
 });
