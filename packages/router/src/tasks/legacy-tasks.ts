@@ -1,6 +1,9 @@
-import type { JSONRPCParams } from "@patchbay/jsonrpc-core";
-import type { CallCause } from "../backends/call-causes.js";
-import { cancelAbandonedTasks, forwardTaskMethod, replaceTaskId } from "./front-tasks.js";
+import {
+  cancelAbandonedTasks,
+  forwardTaskMethod,
+  type RouterBackend,
+  replaceTaskId,
+} from "./front-tasks.js";
 import type { TaskRoute, TaskRoutes } from "./task-routes.js";
 
 /**
@@ -25,8 +28,9 @@ export const LEGACY_TASKS_CAPABILITY = {
 } as const;
 
 /**
- * The caller a legacy session's tasks belong to in the task table: never equal to a modern caller
- * (a token name, a principal, a stdio transport), which cannot contain NUL.
+ * The caller a legacy session's tasks belong to in the task table. It starts with NUL, which a
+ * modern caller does not (a stdio transport's `transport-<n>`, an OAuth principal
+ * `<issuer>#<subject>`, `anonymous`, or a static token's name, which the operator chooses).
  */
 export function legacyTaskCaller(sessionId: string): string {
   return `\u0000session\u0000${sessionId}`;
@@ -44,16 +48,6 @@ export function offersLegacyTasks(capabilities: unknown): boolean {
   return tasks?.requests?.tools?.call !== undefined;
 }
 
-/** The part of a `Backend` legacy tasks use. */
-export interface LegacyTaskBackend {
-  readonly name: string;
-  request(
-    method: string,
-    params: JSONRPCParams | undefined,
-    options: { signal?: AbortSignal; cause?: CallCause },
-  ): Promise<unknown>;
-}
-
 /**
  * A task-augmented `tools/call` answer of `backend`: a `CreateTaskResult` is routed for `caller`
  * and handed on under the router's id, with the TTL the route keeps (`task.ttl`, ms); any other
@@ -64,7 +58,7 @@ export function routeCreatedLegacyTask(
   routes: TaskRoutes,
   answer: unknown,
   caller: string,
-  backend: LegacyTaskBackend,
+  backend: RouterBackend,
 ): unknown {
   const task = (answer as { task?: unknown } | null)?.task;
   if (typeof task !== "object" || task === null) return answer;
@@ -83,25 +77,6 @@ export function routeCreatedLegacyTask(
 }
 
 /**
- * `tasks/get`, `tasks/result` or `tasks/cancel` of a legacy session: sent to the creating backend
- * under its own id, marked as the session's call (what the backend asks during `tasks/result`
- * reaches this client), the answer handed back under the router's id.
- */
-export function forwardLegacyTaskMethod(
-  routes: TaskRoutes,
-  backends: readonly LegacyTaskBackend[],
-  request: {
-    method: string;
-    params: Record<string, unknown>;
-    caller: string;
-    signal: AbortSignal;
-    cause: CallCause;
-  },
-): Promise<unknown> {
-  return forwardTaskMethod(routes, backends, request);
-}
-
-/**
  * `tasks/list` of a legacy session: the caller's tasks in the router's table (a backend's own list
  * would show every session's tasks), each as its backend reports it now under the router's id; a
  * task its backend no longer knows is forgotten and left out. One page: a caller has at most
@@ -109,7 +84,7 @@ export function forwardLegacyTaskMethod(
  */
 export async function listLegacyTasks(
   routes: TaskRoutes,
-  backends: readonly LegacyTaskBackend[],
+  backends: readonly RouterBackend[],
   caller: string,
   signal: AbortSignal,
 ): Promise<{ tasks: unknown[] }> {
@@ -156,7 +131,7 @@ export function routeTaskStatus(
 export function abandonCallerTasks(
   routes: TaskRoutes,
   caller: string,
-  backends: readonly LegacyTaskBackend[],
+  backends: readonly RouterBackend[],
 ): void {
   cancelAbandonedTasks(routes.removeCaller(caller), backends);
 }
