@@ -7,7 +7,7 @@ import {
 } from "@patchbay/jsonrpc-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { createRouter, type Router } from "../src/router/create-router.js";
-import { configOf } from "./harness.js";
+import { configOf, createHarness, type Harness } from "./harness.js";
 
 const RELATED_TASK = "io.modelcontextprotocol/related-task";
 const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
@@ -225,3 +225,30 @@ function nextStatus(client: Client): Promise<Record<string, unknown>> {
     });
   });
 }
+
+describe("a Patchbay server's tasks (the 2026-07-28 extension only) behind a legacy session", () => {
+  let harness: Harness | undefined;
+  afterEach(async () => {
+    await harness?.close();
+    harness = undefined;
+  });
+
+  it("are not offered, and its task tools answer a 2025-11-25 client directly", async () => {
+    harness = await createHarness(
+      { mcpServers: { sample: { command: "x" } } },
+      {
+        sample: (server) => {
+          server.registerTool("job", { taskSupport: "required" }, () => ({
+            content: [{ type: "text", text: "done at once" }],
+          }));
+        },
+      },
+      { client: { capabilities: { tasks: TASKS_CAPABILITY }, protocolVersion: "2025-11-25" } },
+    );
+    const { client } = harness;
+    expect(client.serverCapabilities?.tasks).toBeUndefined();
+    expect(await client.request("tools/call", { name: "sample__job", arguments: {} })).toEqual({
+      content: [{ type: "text", text: "done at once" }],
+    });
+  });
+});
