@@ -60,4 +60,15 @@ describe("the proxy's modern block", () => {
       "modern.maxCallers",
     );
   });
+
+  it("is dropped unread by the stdio gateway, with the warning its other blocks get", () => {
+    const { config, warnings } = parseGatewayConfig(
+      { ...servers, modern: { maxHeldCall: 2 } },
+      { proxyBlocks: "ignore" },
+    );
+    expect(config.modern).toBeUndefined();
+    expect(warnings).toEqual([
+      "modern: read by patchbay-proxy only; ignored here (not expanded, not checked)",
+    ]);
+  });
 });
