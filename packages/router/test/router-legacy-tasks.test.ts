@@ -17,7 +17,7 @@ const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} }
  * task; every task id it makes is `task-<n>`, and its own `tasks/list` lists every task it has
  * (as a backend serving a whole gateway does), which the router must not hand out.
  */
-function legacyTaskBackend() {
+function legacyTaskBackend(options: { statusBeforeAnswer?: boolean } = {}) {
   const tasks = new Map<string, Record<string, unknown>>();
   const cancelled: string[] = [];
   const cancelListeners: ((taskId: string) => void)[] = [];
@@ -45,12 +45,14 @@ function legacyTaskBackend() {
         },
       ],
     }));
-    backend.handle("tools/call", (params) => {
+    backend.handle("tools/call", async (params) => {
       const ttl = (params as { task?: { ttl?: number } }).task?.ttl ?? null;
       const taskId = `task-${tasks.size + 1}`;
       const now = new Date(0).toISOString();
       const task = { taskId, status: "working", ttl, createdAt: now, lastUpdatedAt: now };
       tasks.set(taskId, task);
+      // The task's first status, written before the answer that names it (as SDK servers may).
+      if (options.statusBeforeAnswer) await backend.notify("notifications/tasks/status", task);
       return { task };
     });
     backend.handle("tasks/get", (params) => taskOf(params));
@@ -90,8 +92,11 @@ afterEach(async () => {
   router = undefined;
 });
 
-async function startRouter(options: Parameters<typeof createRouter>[0]["modern"] = {}) {
-  const backend = legacyTaskBackend();
+async function startRouter(
+  options: Parameters<typeof createRouter>[0]["modern"] = {},
+  backendOptions: Parameters<typeof legacyTaskBackend>[0] = {},
+) {
+  const backend = legacyTaskBackend(backendOptions);
   router = createRouter({
     config: configOf({ mcpServers: { deep: { command: "x" } } }),
     async connect() {
@@ -190,6 +195,18 @@ describe("2025-11-25 tasks through the router (legacy sessions)", () => {
     await backend.status("task-2", "completed");
     expect(await toAlice).toMatchObject({ taskId: aliceTask, status: "input_required" });
     expect(await toBob).toMatchObject({ taskId: bobTask, status: "completed" });
+  });
+
+  it("delivers a status the backend sent before the answer naming its task, to that session only", async () => {
+    await startRouter({}, { statusBeforeAnswer: true });
+    const alice = await connect();
+    const bob = await connect();
+    const toAlice = nextStatus(alice);
+    const toBob = nextStatus(bob);
+    const aliceTask = (await callAsTask(alice)).task.taskId;
+    const bobTask = (await callAsTask(bob)).task.taskId;
+    expect(await toAlice).toMatchObject({ taskId: aliceTask, status: "working" });
+    expect(await toBob).toMatchObject({ taskId: bobTask, status: "working" });
   });
 
   it("cancels a session's tasks at their backend when the session ends", async () => {

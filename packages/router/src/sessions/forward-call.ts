@@ -16,7 +16,7 @@ import {
   requiresTasksExtension,
   taskAugmentationRequired,
 } from "../tasks/caller-tasks.js";
-import { legacyTaskCaller, routeCreatedLegacyTask } from "../tasks/legacy-tasks.js";
+import { routeCreatedLegacyTask, TASK_STATUS_NOTIFICATION } from "../tasks/legacy-tasks.js";
 import { type Params, toJSONRPCError } from "./params.js";
 import type { SessionCatalogue } from "./session-catalogue.js";
 
@@ -107,8 +107,15 @@ export function createForwarder(
     });
     // One property read per call; only a task-augmented call gets a handler more.
     if (!taskCall || modernFront || params.task === undefined) return forwarded;
-    const caller = legacyTaskCaller(sessionId);
-    return forwarded.then((result) => routeCreatedLegacyTask(state.tasks, result, caller, backend));
+    const session = {
+      id: sessionId,
+      tell(status: Params) {
+        connection.notify(TASK_STATUS_NOTIFICATION, status).catch(() => {});
+      },
+    };
+    return forwarded.then((result) =>
+      routeCreatedLegacyTask(state.tasks, result, session, backend),
+    );
   };
 }
 

@@ -49,15 +49,16 @@ export function offersLegacyTasks(capabilities: unknown): boolean {
 }
 
 /**
- * A task-augmented `tools/call` answer of `backend`: a `CreateTaskResult` is routed for `caller`
- * and handed on under the router's id, with the TTL the route keeps (`task.ttl`, ms); any other
- * answer is handed on as it is. Past the limits the backend's task is cancelled and the call fails
- * (-32010).
+ * A task-augmented `tools/call` answer of `backend` to session `sessionId`: a `CreateTaskResult`
+ * is routed for the session and handed on under the router's id, with the TTL the route keeps
+ * (`task.ttl`, ms), after the statuses the backend sent of it before this answer reached the
+ * router (`tell`); any other answer is handed on as it is. Past the limits the backend's task is
+ * cancelled and the call fails (-32010).
  */
 export function routeCreatedLegacyTask(
   routes: TaskRoutes,
   answer: unknown,
-  caller: string,
+  session: { readonly id: string; tell(status: Record<string, unknown>): void },
   backend: RouterBackend,
 ): unknown {
   const task = (answer as { task?: unknown } | null)?.task;
@@ -67,10 +68,13 @@ export function routeCreatedLegacyTask(
   const ttl = routes.ttlFor((task as { ttl?: unknown }).ttl);
   let route: TaskRoute;
   try {
-    route = routes.add(caller, backend.name, backendTaskId, ttl);
+    route = routes.add(legacyTaskCaller(session.id), backend.name, backendTaskId, ttl);
   } catch (error) {
     cancelAbandonedTasks([{ backend: backend.name, backendTaskId }], [backend]);
     throw error;
+  }
+  for (const status of routes.takeEarlyStatuses(backend.name, backendTaskId, session.id)) {
+    session.tell(replaceTaskId(status, backendTaskId, route.taskId));
   }
   const result = { ...(answer as Record<string, unknown>), task: { ...task, ttl } };
   return replaceTaskId(result, backendTaskId, route.taskId);
@@ -107,8 +111,9 @@ export async function listLegacyTasks(
 
 /**
  * A backend's `notifications/tasks/status` for the task table: the caller whose task it is and
- * the params under the router's id, or undefined when no caller's task (nobody is told). `owner`:
- * the session of a per-session backend, whose task ids are its own.
+ * the params under the router's id, or undefined when no caller's task (nobody is told; it is held
+ * a while for a route about to be made, see `TaskRoutes.holdEarlyStatus`). `owner`: the session
+ * of a per-session backend, whose task ids are its own.
  */
 export function routeTaskStatus(
   routes: TaskRoutes,
@@ -120,7 +125,10 @@ export function routeTaskStatus(
   if (typeof backendTaskId !== "string") return undefined;
   const caller = owner === undefined ? undefined : legacyTaskCaller(owner);
   const route = routes.findByBackend(backend, backendTaskId, caller);
-  if (route === undefined) return undefined;
+  if (route === undefined) {
+    routes.holdEarlyStatus(backend, backendTaskId, owner, params as Record<string, unknown>);
+    return undefined;
+  }
   return {
     caller: route.caller,
     params: replaceTaskId(params as Record<string, unknown>, backendTaskId, route.taskId),

@@ -34,6 +34,8 @@ export class TaskRoutes {
   readonly #limits: TaskRouteLimits;
   readonly #now: () => number;
   readonly #routes = new Map<string, TaskRoute>();
+  /** Statuses of tasks not routed yet, oldest first (see `holdEarlyStatus`). */
+  #early: EarlyStatus[] = [];
 
   constructor(limits: TaskRouteLimits, now: () => number) {
     this.#limits = limits;
@@ -110,6 +112,42 @@ export class TaskRoutes {
     return undefined;
   }
 
+  /**
+   * Keeps a backend's status of a task not routed yet: a backend may send a task's first status
+   * before the router has read the `CreateTaskResult` naming it. Kept for `EARLY_STATUS_MS`, the
+   * last `MAX_EARLY_STATUSES` of them; `owner`: the session of a per-session backend.
+   */
+  holdEarlyStatus(
+    backend: string,
+    backendTaskId: string,
+    owner: string | undefined,
+    params: Record<string, unknown>,
+  ): void {
+    const now = this.#now();
+    this.#early = this.#early.filter((status) => status.at > now - EARLY_STATUS_MS);
+    if (this.#early.length >= MAX_EARLY_STATUSES) this.#early.shift();
+    this.#early.push({ backend, backendTaskId, owner, params, at: now });
+  }
+
+  /** Takes the held statuses of a backend's task, oldest first, for a new route's `owner`. */
+  takeEarlyStatuses(
+    backend: string,
+    backendTaskId: string,
+    owner: string,
+  ): Record<string, unknown>[] {
+    if (this.#early.length === 0) return [];
+    const now = this.#now();
+    const taken = this.#early.filter(
+      (status) =>
+        status.backend === backend &&
+        status.backendTaskId === backendTaskId &&
+        (status.owner === undefined || status.owner === owner) &&
+        status.at > now - EARLY_STATUS_MS,
+    );
+    if (taken.length > 0) this.#early = this.#early.filter((status) => !taken.includes(status));
+    return taken.map((status) => status.params);
+  }
+
   /** Forgets every route of `caller` (gone for good) and returns them. */
   removeCaller(caller: string): TaskRoute[] {
     const removed = [...this.#routes.values()].filter((route) => route.caller === caller);
@@ -128,6 +166,19 @@ export class TaskRoutes {
       if (route.expiresAt <= now) this.#routes.delete(taskId);
     }
   }
+}
+
+/** How long a status of a task not routed yet is kept for the route to come. */
+const EARLY_STATUS_MS = 10_000;
+/** Most statuses of tasks not routed yet kept at once. */
+const MAX_EARLY_STATUSES = 100;
+
+interface EarlyStatus {
+  readonly backend: string;
+  readonly backendTaskId: string;
+  readonly owner: string | undefined;
+  readonly params: Record<string, unknown>;
+  readonly at: number;
 }
 
 /** The extension's answer for a task id that names no task of the caller (-32602). */
