@@ -16,7 +16,7 @@ import type { ProxyLog } from "./proxy-log.js";
 export type ProxyConfig = GatewayConfig;
 
 /** The blocks a running proxy cannot change: they are read once, at start. */
-const RESTART_ONLY = ["limits", "http", "cluster"] as const;
+const RESTART_ONLY = ["limits", "http", "cluster", "modern"] as const;
 
 /** What a reload changes, and what it reads. */
 export interface ProxyReloadTargets {
@@ -78,7 +78,7 @@ export function routerPart(config: ProxyConfig): ProxyConfig {
  * profiles and the rest of the router's config; static tokens and OAuth sign-in, for the API and the
  * dashboard). A file that does not parse, an `auth` that cannot be used or an OAuth issuer that
  * cannot be reached is refused with its error, and the running config keeps serving. `limits`,
- * `http` and `cluster` are read once: a change to them is named in a warning and waits for a
+ * `http`, `cluster` and `modern` are read once: a change to them is named in a warning and waits for a
  * restart. Reloads run one after another; each resolves true when it applied the file.
  */
 export function createProxyReload(targets: ProxyReloadTargets): () => Promise<boolean> {

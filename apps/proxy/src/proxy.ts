@@ -260,14 +260,16 @@ async function startProxyRouter(
     ...(audit === undefined ? {} : { audit }),
     clientNetworkTransport: "tcp",
     ...pinStoreOf(options.configPath, routerConfig.pins, cluster),
-    // Replicas: one request-state key, held calls and list changes shared (see proxy-cluster.ts),
-    // and limits.tools' perMinute counted in Redis (concurrent stays each replica's).
+    // The file's `modern` block; replicas add one request-state key, held calls and list changes
+    // shared (see proxy-cluster.ts), and limits.tools' perMinute counted in Redis (concurrent
+    // stays each replica's).
+    modern: {
+      ...routerConfig.modern,
+      ...(cluster === undefined ? {} : await cluster.modernFrontOptions()),
+    },
     ...(cluster === undefined
       ? {}
-      : {
-          modern: await cluster.modernFrontOptions(),
-          sharedToolLimits: (limits) => cluster.createRateLimiter(limits),
-        }),
+      : { sharedToolLimits: (limits) => cluster.createRateLimiter(limits) }),
   });
   if (cluster !== undefined) followSharedPins(cluster, router, log);
   await router.start();

@@ -72,6 +72,7 @@ describe("reloading the proxy's config", () => {
             ],
           },
           limits: { requestsPerMinute: 100 },
+          modern: { tasks: { maxTasksPerCaller: 5 } },
         }),
       );
       expect(await proxy.proxy.reload()).toBe(true);
@@ -80,6 +81,9 @@ describe("reloading the proxy's config", () => {
       );
       await proxy.waitForLog((line) =>
         line.includes("limits changed: restart the proxy to apply it"),
+      );
+      await proxy.waitForLog((line) =>
+        line.includes("modern changed: restart the proxy to apply it"),
       );
 
       // The team session goes on, and sees the added backend.

@@ -6,6 +6,7 @@ import {
   ClusterConfigSchema,
   HttpConfigSchema,
   LimitsConfigSchema,
+  ModernConfigSchema,
 } from "./proxy-config-schema.js";
 
 const stringRecord = z.record(z.string(), z.string());
@@ -135,6 +136,8 @@ export const GatewayConfigFileSchema = z.object({
   http: HttpConfigSchema.optional(),
   /** Redis shared by the HTTP proxy's replicas (the stdio gateway ignores it). */
   cluster: ClusterConfigSchema.optional(),
+  /** The HTTP proxy's modern front and task limits (the router's `modern` options; the stdio gateway ignores it). */
+  modern: ModernConfigSchema.optional(),
 });
 
 /** The config file as written, keys optional. */

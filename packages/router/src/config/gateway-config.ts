@@ -1,5 +1,6 @@
 import type { ConflictPolicy } from "../catalogue/conflict.js";
 import type { RestartPolicyOptions } from "../lifecycle/restart-policy.js";
+import type { ModernFrontOptions } from "../modern/modern-settings.js";
 import type { OverridesConfig, ScanMode } from "../overrides/tool-override-schema.js";
 import type { PinsConfig } from "../pins/pins-config.js";
 import type { AuditConfig, ToolLimitsConfig } from "./governance-config-schema.js";
@@ -128,4 +129,9 @@ export interface GatewayConfig {
   readonly http?: HttpConfig;
   /** The HTTP proxy's `cluster` block as written, when the file has one. */
   readonly cluster?: ClusterConfig;
+  /**
+   * The HTTP proxy's `modern` block (the router's `modern` options a file can set), when the file
+   * has one.
+   */
+  readonly modern?: Omit<ModernFrontOptions, "requestStateKey" | "cluster">;
 }

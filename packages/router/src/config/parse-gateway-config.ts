@@ -35,6 +35,8 @@ import {
   ClusterConfigSchema,
   HttpConfigSchema,
   LimitsConfigSchema,
+  type ModernConfig,
+  ModernConfigSchema,
 } from "./proxy-config-schema.js";
 import { suggestKey } from "./suggest-key.js";
 
@@ -46,14 +48,14 @@ export interface ParseGatewayConfigOptions {
   readonly source?: string;
   /**
    * `"ignore"`: the blocks only the HTTP proxy reads (`auth`, `limits`, `http`, `cluster`,
-   * `profiles`) are dropped before anything is expanded or checked, with one warning naming them,
+   * `modern`, `profiles`) are dropped before anything is expanded or checked, with one warning naming them,
    * so that the stdio gateway runs a proxy's config file. Default `"read"`.
    */
   readonly proxyBlocks?: "read" | "ignore";
 }
 
 /** The top-level blocks only the HTTP proxy reads. */
-const PROXY_ONLY_BLOCKS = ["auth", "limits", "http", "cluster", "profiles"] as const;
+const PROXY_ONLY_BLOCKS = ["auth", "limits", "http", "cluster", "modern", "profiles"] as const;
 
 /** `value` without the proxy's own blocks, and a warning naming those it had. */
 function withoutProxyBlocks(value: unknown): { value: unknown; warning: string | undefined } {
@@ -120,6 +122,7 @@ export function parseGatewayConfig(
     issues.push(...misspeltKeys(expanded.value));
     if (typeof expanded.value === "object" && expanded.value !== null) {
       issues.push(...unknownAccessKeys(expanded.value as Record<string, unknown>));
+      issues.push(...unknownModernKeys(expanded.value as Record<string, unknown>));
     }
     throw new GatewayConfigError(issues, options.source);
   }
@@ -135,6 +138,7 @@ export function parseGatewayConfig(
     issues.push({ path: "profiles.__proto__", message: "__proto__ is not a usable profile name" });
   }
   issues.push(...accessIssues(expanded.value, file.auth));
+  issues.push(...unknownModernKeys(expanded.value as Record<string, unknown>));
 
   const separator = file.namespaceSeparator ?? DEFAULT_NAMESPACE_SEPARATOR;
   try {
@@ -221,6 +225,7 @@ export function parseGatewayConfig(
       ...(file.limits === undefined ? {} : { limits: file.limits }),
       ...(file.http === undefined ? {} : { http: file.http }),
       ...(file.cluster === undefined ? {} : { cluster: file.cluster }),
+      ...(file.modern === undefined ? {} : { modern: modernOptionsOf(file.modern) }),
     },
     warnings,
   };
@@ -363,6 +368,9 @@ const knownToken = new Set(["name", "token", "sha256", "profiles", "operator"]);
 const knownLimits = new Set(Object.keys(LimitsConfigSchema.shape));
 const knownHttp = new Set(Object.keys(HttpConfigSchema.shape));
 const knownCluster = new Set(Object.keys(ClusterConfigSchema.shape));
+const knownModern = new Set(Object.keys(ModernConfigSchema.shape));
+const knownModernTasks = new Set(["maxTasks", "maxTasksPerCaller", "maxTtlMs"]);
+const knownModernCaching = new Set(["ttlMs", "cacheScope"]);
 
 /** A misspelt key is often why a config is invalid: name it and the likely intent. */
 function misspeltKeys(value: unknown): ConfigIssue[] {
@@ -431,6 +439,33 @@ function unknownAccessKeys(root: Record<string, unknown>): ConfigIssue[] {
 }
 
 /**
+ * Every unknown key of `modern`, `modern.tasks` and `modern.caching`, with its path: a limit under
+ * a misspelt name would silently not hold, so these are errors, not warnings.
+ */
+function unknownModernKeys(root: Record<string, unknown>): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const check = (node: unknown, known: Set<string>, path: string) => {
+    if (!isRecord(node)) return;
+    for (const key of Object.keys(node)) {
+      if (known.has(key)) continue;
+      const suggestion = suggestKey(key, known);
+      const hint = suggestion === undefined ? "" : `; did you mean ${suggestion}?`;
+      issues.push({
+        path: joinPath(path, key),
+        message: `unknown key ${key}${hint} (a limit under an unknown name would not hold, so it is an error, not ignored)`,
+      });
+    }
+  };
+  const modern = root.modern;
+  check(modern, knownModern, "modern");
+  if (isRecord(modern)) {
+    check(modern.tasks, knownModernTasks, "modern.tasks");
+    check(modern.caching, knownModernCaching, "modern.caching");
+  }
+  return issues;
+}
+
+/**
  * What makes the blocks that decide who gets in fail closed: an unknown key in `auth`, its tokens,
  * `http` or `cluster`; an `auth` block with no token and no `oauth` that does not say `disabled: true` (which
  * would serve without auth); `disabled` beside tokens; two tokens of one name (logs, sessions and
@@ -474,6 +509,15 @@ function accessIssues(value: unknown, auth: AuthConfig | undefined): ConfigIssue
     seen.add(token.name);
   });
   return issues;
+}
+
+/** The `modern` block as the router's options (keys left out rather than undefined). */
+function modernOptionsOf(modern: ModernConfig): NonNullable<GatewayConfig["modern"]> {
+  const { tasks, ...rest } = modern;
+  return {
+    ...withoutUndefined(rest),
+    ...(tasks === undefined ? {} : { tasks: withoutUndefined(tasks) }),
+  };
 }
 
 function withoutUndefined<T extends object>(

@@ -50,6 +50,30 @@ export const LimitsConfigSchema = z.object({
   maxBatchSize: positiveInteger.optional(),
 });
 
+const nonNegativeInteger = z.number().int().nonnegative();
+
+/**
+ * The `modern` block of the HTTP proxy: the router's `modern` options that a file can set (the
+ * modern front's held calls and callers, caching hints, and the limits of the task table both
+ * eras share); the request-state key and the cluster hooks come from `cluster`.
+ */
+export const ModernConfigSchema = z.object({
+  heldCallTimeoutMs: positiveInteger.optional(),
+  maxHeldCalls: positiveInteger.optional(),
+  maxCallers: positiveInteger.optional(),
+  inputGatherMs: nonNegativeInteger.optional(),
+  caching: z
+    .object({ ttlMs: nonNegativeInteger, cacheScope: z.enum(["public", "private"]) })
+    .optional(),
+  tasks: z
+    .object({
+      maxTasks: positiveInteger.optional(),
+      maxTasksPerCaller: positiveInteger.optional(),
+      maxTtlMs: positiveInteger.optional(),
+    })
+    .optional(),
+});
+
 const hostList = z.union([z.literal("any"), z.array(z.string().min(1))]);
 
 /** The `http` block of the HTTP proxy: DNS-rebinding lists and the reverse proxy in front. */
@@ -127,5 +151,7 @@ export type AuthConfig = z.infer<typeof AuthConfigSchema>;
 export type LimitsConfig = z.infer<typeof LimitsConfigSchema>;
 /** The `http` block as written. */
 export type HttpConfig = z.infer<typeof HttpConfigSchema>;
+/** The `modern` block as written. */
+export type ModernConfig = z.infer<typeof ModernConfigSchema>;
 /** The `cluster` block as written. */
 export type ClusterConfig = z.infer<typeof ClusterConfigSchema>;

@@ -11,7 +11,7 @@ import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import type { SessionViewer } from "../router/session-viewer.js";
 import type { RouterSession } from "../sessions/router-session.js";
 import { cancelAbandonedTasks } from "../tasks/front-tasks.js";
-import { TaskRoutes } from "../tasks/task-routes.js";
+import type { TaskRoutes } from "../tasks/task-routes.js";
 import { ModernFront, type ModernRequestContext, MRTR_TARGETS } from "./modern-front.js";
 import { modernErrorObject } from "./modern-result.js";
 import type { ModernSettings } from "./modern-settings.js";
@@ -65,18 +65,19 @@ export class ModernFronts {
   readonly #serverInfo: Readonly<Record<string, unknown>>;
   readonly #serve: ServeFront;
   readonly #leaveCluster: () => void;
-  /** The tasks handed out to every caller (a task lives on the replica whose backend made it). */
+  /** The router's tasks, every caller's (a task lives on the replica whose backend made it). */
   readonly #tasks: TaskRoutes;
 
   constructor(
     settings: ModernSettings,
+    tasks: TaskRoutes,
     serverInfo: Readonly<Record<string, unknown>>,
     serve: ServeFront,
   ) {
     this.#settings = settings;
     this.#serverInfo = serverInfo;
     this.#serve = serve;
-    this.#tasks = new TaskRoutes(settings.tasks, () => settings.clock.now());
+    this.#tasks = tasks;
     const fromLists = settings.cluster?.listChanges?.subscribe((change) => {
       if (change.scope !== undefined) {
         // A caller's per-session backend: that caller's listeners on this replica.

@@ -167,7 +167,7 @@ export class ModernFront {
     if (TASK_METHODS.has(method)) {
       // The extension's methods need the client to declare it in this request (-32021).
       if (!declaresTasks(meta)) throw tasksExtensionRequired(method);
-      return await forwardTaskMethod(this.#deps.tasks, opened.session, {
+      return await forwardTaskMethod(this.#deps.tasks, opened.session.backends(), {
         method,
         params,
         caller: this.caller,

@@ -130,6 +130,7 @@ export function createRouter(options: RouterOptions): Router {
   const serverInfo = options.serverInfo ?? { name: "patchbay-gateway", version: "0.0.0" };
   const telemetry = options.telemetry ?? createTelemetry({ source: "gateway" });
   const clock = options.clock ?? systemRouterClock;
+  const modernSettings = resolveModernSettings(options.modern ?? {}, clock);
   const state = new RouterState({
     config: options.config,
     serverInfo,
@@ -140,9 +141,10 @@ export function createRouter(options: RouterOptions): Router {
     ...(options.audit === undefined ? {} : { audit: options.audit }),
     clientNetworkTransport: options.clientNetworkTransport,
     sharedToolLimits: options.sharedToolLimits,
+    taskLimits: modernSettings.tasks,
   });
   const startedAt = clock.now();
-  const switchboard = new Switchboard<RouterSession>(telemetry);
+  const switchboard = new Switchboard<RouterSession>(telemetry, state.tasks);
   let modernFronts: ModernFronts | undefined;
   const owners: NameOwners = new NameOwners(state, () => sharedCatalogue(state, pool));
   const pins = createRouterPins(options, state, telemetry, switchboard.sessions, () => pool);
@@ -185,7 +187,8 @@ export function createRouter(options: RouterOptions): Router {
     startDeferred,
   );
   const fronts = new ModernFronts(
-    resolveModernSettings(options.modern ?? {}, clock),
+    modernSettings,
+    state.tasks,
     serverInfo,
     (transport, profile, viewer) => opener.open(transport, profile, true, viewer),
   );

@@ -8,6 +8,7 @@ import { CallGovernor } from "../governance/call-governor.js";
 import type { SharedToolLimits } from "../governance/shared-tool-limits.js";
 import { createNameCodec, type NameCodec } from "../namespacing/qualified-name.js";
 import type { FlaggedItem } from "../overrides/catalogue-shaping.js";
+import { type TaskRouteLimits, TaskRoutes } from "../tasks/task-routes.js";
 
 /** What every part of one router reads: the config in force and what follows from it. */
 export class RouterState {
@@ -20,6 +21,8 @@ export class RouterState {
   readonly governor: CallGovernor;
   /** `network.transport` of client sessions' spans, when the app said. */
   readonly clientNetworkTransport: string | undefined;
+  /** Every task the router handed out, modern and legacy (see `TaskRoutes`). */
+  readonly tasks: TaskRoutes;
   /** True once the router is shutting down. */
   closing = false;
   #config: GatewayConfig;
@@ -38,12 +41,14 @@ export class RouterState {
     audit?: AuditLog;
     clientNetworkTransport?: string | undefined;
     sharedToolLimits?: SharedToolLimits | undefined;
+    taskLimits: TaskRouteLimits;
   }) {
     this.clientNetworkTransport = init.clientNetworkTransport;
     this.serverInfo = init.serverInfo;
     this.telemetry = init.telemetry;
     this.clock = init.clock;
     this.listWaitMs = init.listWaitMs;
+    this.tasks = new TaskRoutes(init.taskLimits, () => init.clock.now());
     this.#warn = init.warn;
     this.telemetry.addSecrets(collectConfigSecrets(init.config));
     this.#config = init.config;

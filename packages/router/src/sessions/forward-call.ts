@@ -17,6 +17,7 @@ import {
   requiresTasksExtension,
   taskAugmentationRequired,
 } from "../tasks/caller-tasks.js";
+import { routeCreatedLegacyTask, TASK_STATUS_NOTIFICATION } from "../tasks/legacy-tasks.js";
 import { type Params, toJSONRPCError } from "./params.js";
 import type { SessionCatalogue } from "./session-catalogue.js";
 
@@ -40,7 +41,8 @@ const OWNED = { owned: true } as const;
  * (`modernFront`), a request declares toward a modern backend the modern client's own sampling,
  * elicitation and roots capabilities of that request, and a `tools/call` the tasks extension when
  * the modern client declared it; a legacy client calling a tool its modern backend runs
- * only as a task gets -32601 (see `taskAugmentationRequired`).
+ * only as a task gets -32601 (see `taskAugmentationRequired`). A legacy client's task-augmented
+ * call (`params.task`, 2025-11-25) that creates a task is recorded in the router's task table.
  */
 export function createForwarder(
   sessionId: string,
@@ -97,7 +99,7 @@ export function createForwarder(
     } catch (error) {
       answer = Promise.reject(error);
     }
-    return answer.then(undefined, (error: unknown) => {
+    const forwarded = answer.then(undefined, (error: unknown) => {
       if (taskCall && !modernFront && requiresTasksExtension(error)) {
         throw taskAugmentationRequired(params.name, backendName);
       }
@@ -109,6 +111,17 @@ export function createForwarder(
         throw error;
       throw toJSONRPCError(mapBackendError(error, backendName, { redact: state.telemetry.redact }));
     });
+    // One property read per call; only a task-augmented call gets a handler more.
+    if (!taskCall || modernFront || params.task === undefined) return forwarded;
+    const session = {
+      id: sessionId,
+      tell(status: Params) {
+        connection.notify(TASK_STATUS_NOTIFICATION, status).catch(() => {});
+      },
+    };
+    return forwarded.then((result) =>
+      routeCreatedLegacyTask(state.tasks, result, session, backend),
+    );
   };
 }
 

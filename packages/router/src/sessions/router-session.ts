@@ -28,6 +28,7 @@ import { SessionCatalogue } from "./session-catalogue.js";
 import { SessionLifecycle } from "./session-lifecycle.js";
 import { handleSetLevel, handleUnknownMethods, notifyRootsChanged } from "./session-requests.js";
 import { SessionSubscriptions, type SubscriptionPeers } from "./session-subscriptions.js";
+import { handleSessionTasks } from "./session-tasks.js";
 
 /** One client connected to the router. */
 export interface RouterSession {
@@ -160,6 +161,7 @@ export function createRouterSession(
   handleSetLevel(id, lifecycle, view, peers, (level) => {
     logLevel = level;
   });
+  const abandonTasks = handleSessionTasks(id, lifecycle, view, state);
   handleUnknownMethods(lifecycle, view, forward);
   connection.handleNotification("notifications/roots/list_changed", () => notifyRootsChanged(view));
 
@@ -168,6 +170,7 @@ export function createRouterSession(
     view.stopAnnouncing();
     deps.onClose(id);
     if (!state.closing) subscriptions.release();
+    abandonTasks();
     view.stopOwn();
   });
 

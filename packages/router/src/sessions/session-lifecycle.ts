@@ -9,6 +9,7 @@ import {
 import { initializedAliasNotification } from "@patchbay/mcp-types";
 import { acceptInitialize } from "@patchbay/server";
 import type { RouterState } from "../router/router-state.js";
+import { LEGACY_TASKS_CAPABILITY, offersLegacyTasks } from "../tasks/legacy-tasks.js";
 import { combineInstructions } from "./combined-instructions.js";
 import { asParams } from "./params.js";
 import type { SessionCatalogue } from "./session-catalogue.js";
@@ -59,7 +60,9 @@ export class SessionLifecycle {
       this.clientCapabilities = accepted.clientCapabilities;
       this.clientInfo = accepted.clientInfo;
       events.initializeReceived(context.info);
-      return accepted.result;
+      if (!wantsTasks(accepted.protocolVersion, accepted.clientCapabilities))
+        return accepted.result;
+      return withTasksOffered(accepted.result, view, state);
     });
     const onInitialized = async () => {
       if (this.clientCapabilities === undefined || this.initialized) return;
@@ -97,6 +100,42 @@ export class SessionLifecycle {
       );
     }
   }
+}
+
+/** A 2025-11-25 client that declared tasks (the revision that has them; 2026-07-28 is modern). */
+function wantsTasks(protocolVersion: string, capabilities: Readonly<Record<string, unknown>>) {
+  return protocolVersion >= "2025-11-25" && capabilities.tasks !== undefined;
+}
+
+/**
+ * The initialize result offering tasks when a backend the session sees offers them. Capabilities
+ * cannot change after `initialize`, so for a client that declared tasks the answer waits for the
+ * backends starting now (at most `listWaitMs`, as a list does); a lazy backend is not started.
+ */
+async function withTasksOffered(
+  result: Record<string, unknown>,
+  view: SessionCatalogue,
+  state: RouterState,
+): Promise<Record<string, unknown>> {
+  const underway = view.startsUnderway();
+  if (underway !== undefined) {
+    await new Promise<void>((resolve) => {
+      const timer = state.clock.setTimeout(resolve, state.listWaitMs);
+      underway.then(() => {
+        state.clock.clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+  const offered = view
+    .backends()
+    .some(
+      (backend) =>
+        backend.status === "running" && offersLegacyTasks(backend.initializeResult?.capabilities),
+    );
+  if (!offered) return result;
+  const capabilities = result.capabilities as Record<string, unknown>;
+  return { ...result, capabilities: { ...capabilities, tasks: LEGACY_TASKS_CAPABILITY } };
 }
 
 // Backends already running (eager start, reload) have told theirs; later ones cannot be added.

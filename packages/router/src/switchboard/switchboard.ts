@@ -8,6 +8,12 @@ import type { BackendEvent, ServerRequestEvent } from "../backends/backend-event
 import type { BackendWiring } from "../backends/backend-pool.js";
 import { mergeClientCapabilities } from "../backends/relayed-extensions.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
+import {
+  routeTaskStatus,
+  sessionOfTaskCaller,
+  TASK_STATUS_NOTIFICATION,
+} from "../tasks/legacy-tasks.js";
+import type { TaskRoutes } from "../tasks/task-routes.js";
 import { describeLifecycleEvent } from "./lifecycle-log.js";
 import { chooseRelayTarget } from "./relay-target.js";
 import { sharedLogLevel } from "./shared-log-level.js";
@@ -38,7 +44,8 @@ export interface SwitchboardSession {
  * Joins the two sides: the live client sessions, and the events of the backends they see. It holds
  * the routing rules: which sessions a backend's event reaches, which session answers a backend's
  * request (by cause, see `chooseRelayTarget`), and what a shared backend is told of its clients
- * (merged capabilities, the most verbose log level).
+ * (merged capabilities, the most verbose log level). A task's status notification reaches only the
+ * session whose task it is, under the router's id (`tasks`, the router's task table).
  */
 export class Switchboard<Session extends SwitchboardSession = SwitchboardSession>
   implements BackendWiring
@@ -46,9 +53,11 @@ export class Switchboard<Session extends SwitchboardSession = SwitchboardSession
   /** The live sessions by id. */
   readonly sessions = new Map<string, Session>();
   readonly #telemetry: Telemetry;
+  readonly #tasks: TaskRoutes | undefined;
 
-  constructor(telemetry: Telemetry) {
+  constructor(telemetry: Telemetry, tasks?: TaskRoutes) {
     this.#telemetry = telemetry;
+    this.#tasks = tasks;
   }
 
   wire(backend: string, owner: string | undefined) {
@@ -108,6 +117,10 @@ export class Switchboard<Session extends SwitchboardSession = SwitchboardSession
         for (const session of this.sessionsSeeing(event.backend, owner)) session.refresh();
         return;
       case "notification": {
+        if (event.notification.method === TASK_STATUS_NOTIFICATION) {
+          this.#deliverTaskStatus(event.backend, event.notification, owner);
+          return;
+        }
         // A notification about a call reaches only its caller; others reach every client.
         const cause = event.cause;
         for (const session of this.sessionsSeeing(event.backend, owner)) {
@@ -131,6 +144,23 @@ export class Switchboard<Session extends SwitchboardSession = SwitchboardSession
         event.respond(this.#relay(event, owner));
         return;
     }
+  }
+
+  /**
+   * A task's status reaches the session that owns the task, under the router's id; a task no
+   * session owns (unknown, expired, a modern caller's) is told to nobody: its id is the backend's.
+   */
+  #deliverTaskStatus(
+    backend: string,
+    notification: JSONRPCNotification,
+    owner: string | undefined,
+  ): void {
+    if (this.#tasks === undefined) return;
+    const routed = routeTaskStatus(this.#tasks, backend, notification.params, owner);
+    if (routed === undefined) return;
+    const sessionId = sessionOfTaskCaller(routed.caller);
+    const session = sessionId === undefined ? undefined : this.sessions.get(sessionId);
+    session?.deliver(backend, { ...notification, params: routed.params });
   }
 
   #relay(request: ServerRequestEvent, owner: string | undefined): Promise<unknown> {

@@ -1,9 +1,9 @@
 import { JSONRPCError, type JSONRPCParams } from "@patchbay/jsonrpc-core";
 import { TASKS_EXTENSION_ID } from "@patchbay/mcp-types";
+import type { CallCause } from "../backends/call-causes.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { INVALID_PARAMS, mapBackendError } from "../errors/map-error.js";
 import { toJSONRPCError } from "../sessions/params.js";
-import type { RouterSession } from "../sessions/router-session.js";
 import { type TaskRoute, type TaskRoutes, unknownTask } from "./task-routes.js";
 
 /**
@@ -56,29 +56,43 @@ export interface RouterBackend {
   request(
     method: string,
     params: JSONRPCParams | undefined,
-    options: { signal?: AbortSignal; extensions?: typeof TASKS_DECLARED },
+    options: { signal?: AbortSignal; extensions?: typeof TASKS_DECLARED; cause?: CallCause },
   ): Promise<unknown>;
 }
 
 /**
- * `tasks/get`, `tasks/update` or `tasks/cancel` of `caller`: sent to the backend that created the
- * task under its own id (declaring the extension, which the caller did), the answer handed back
- * under the router's id. A task the backend no longer knows is forgotten and answered "unknown".
+ * A task method of `caller` (`tasks/get`, `tasks/update` or `tasks/cancel` of the extension;
+ * 2025-11-25's `tasks/get`, `tasks/result` or `tasks/cancel`): sent to the backend among
+ * `backends` (the caller's session's) that created the task under its own id (declaring the
+ * extension toward a modern backend; a legacy one ignores it), marked as the `cause`'s call when
+ * given, the answer handed back under the router's id. A task the backend no longer knows is
+ * forgotten and answered "unknown".
  */
 export async function forwardTaskMethod(
   routes: TaskRoutes,
-  session: RouterSession,
-  request: { method: string; params: Record<string, unknown>; caller: string; signal: AbortSignal },
+  backends: readonly RouterBackend[],
+  request: {
+    method: string;
+    params: Record<string, unknown>;
+    caller: string;
+    signal: AbortSignal;
+    cause?: CallCause;
+  },
 ): Promise<unknown> {
   const route = routes.get(request.caller, request.params.taskId);
-  const backend = session.backends().find((candidate) => candidate.name === route.backend);
+  const backend = backends.find((candidate) => candidate.name === route.backend);
   if (backend === undefined) throw unknownTask(route.taskId);
   const { _meta: _dropped, ...rest } = request.params;
+  const options: Parameters<RouterBackend["request"]>[2] = {
+    signal: request.signal,
+    extensions: TASKS_DECLARED,
+  };
+  if (request.cause !== undefined) options.cause = request.cause;
   try {
     const answer = await backend.request(
       request.method,
       { ...rest, taskId: route.backendTaskId },
-      { signal: request.signal, extensions: TASKS_DECLARED },
+      options,
     );
     return replaceTaskId(answer, route.backendTaskId, route.taskId);
   } catch (error) {
@@ -114,7 +128,7 @@ function namesUnknownTask(error: unknown, backendTaskId: string): boolean {
 }
 
 /** A copy of `value` with the string `from` replaced by `to` wherever it is, or a part of, a string. */
-function replaceTaskId<T>(value: T, from: string, to: string): T {
+export function replaceTaskId<T>(value: T, from: string, to: string): T {
   if (typeof value === "string") return value.replaceAll(from, to) as T;
   if (JSONRPCError.isInstance(value)) {
     return new JSONRPCError(

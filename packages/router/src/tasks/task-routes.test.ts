@@ -58,4 +58,17 @@ describe("TaskRoutes", () => {
     clock.now += 1_000;
     expect(routes.add("carol", "a", "6", 1_000).backend).toBe("a");
   });
+
+  it("keeps a status of a task not routed yet for 10 s, for the route's owner only", () => {
+    const { routes, clock } = routesAt();
+    routes.holdEarlyStatus("a", "x", undefined, { taskId: "x", status: "working" });
+    routes.holdEarlyStatus("a", "y", "s1", { taskId: "y", status: "working" });
+    routes.holdEarlyStatus("a", "z", undefined, { taskId: "z", status: "working" });
+    expect(routes.takeEarlyStatuses("a", "y", "s2")).toEqual([]);
+    expect(routes.takeEarlyStatuses("a", "y", "s1")).toEqual([{ taskId: "y", status: "working" }]);
+    expect(routes.takeEarlyStatuses("a", "x", "s2")).toEqual([{ taskId: "x", status: "working" }]);
+    expect(routes.takeEarlyStatuses("a", "x", "s2")).toEqual([]);
+    clock.now += 10_000;
+    expect(routes.takeEarlyStatuses("a", "z", "s1")).toEqual([]);
+  });
 });

@@ -23,7 +23,8 @@ export interface TaskRoute {
 }
 
 /**
- * The tasks the router's modern front handed out, in memory: each under an id the router made (128
+ * The tasks the router handed out (the modern front's extension tasks and legacy sessions'
+ * 2025-11-25 tasks, one table), in memory: each under an id the router made (128
  * random bits), mapped to the backend that created it and that backend's own id, so that two
  * backends' ids never meet and no backend can name another's task. A task is visible only to the
  * caller whose call created it: another caller's id is "unknown" (-32602) like an id never issued.
@@ -33,6 +34,8 @@ export class TaskRoutes {
   readonly #limits: TaskRouteLimits;
   readonly #now: () => number;
   readonly #routes = new Map<string, TaskRoute>();
+  /** Statuses of tasks not routed yet, oldest first (see `holdEarlyStatus`). */
+  #early: EarlyStatus[] = [];
 
   constructor(limits: TaskRouteLimits, now: () => number) {
     this.#limits = limits;
@@ -89,6 +92,62 @@ export class TaskRoutes {
     return route;
   }
 
+  /** The caller's live routes, oldest first. */
+  ofCaller(caller: string): TaskRoute[] {
+    this.#sweep();
+    return [...this.#routes.values()].filter((route) => route.caller === caller);
+  }
+
+  /**
+   * The live route of a backend's task id (for its status notifications), among `caller`'s when
+   * given (a per-session backend's ids are its session's own); undefined when none.
+   */
+  findByBackend(backend: string, backendTaskId: string, caller?: string): TaskRoute | undefined {
+    const now = this.#now();
+    for (const route of this.#routes.values()) {
+      if (route.backend !== backend || route.backendTaskId !== backendTaskId) continue;
+      if (route.expiresAt <= now || (caller !== undefined && route.caller !== caller)) continue;
+      return route;
+    }
+    return undefined;
+  }
+
+  /**
+   * Keeps a backend's status of a task not routed yet: a backend may send a task's first status
+   * before the router has read the `CreateTaskResult` naming it. Kept for `EARLY_STATUS_MS`, the
+   * last `MAX_EARLY_STATUSES` of them; `owner`: the session of a per-session backend.
+   */
+  holdEarlyStatus(
+    backend: string,
+    backendTaskId: string,
+    owner: string | undefined,
+    params: Record<string, unknown>,
+  ): void {
+    const now = this.#now();
+    this.#early = this.#early.filter((status) => status.at > now - EARLY_STATUS_MS);
+    if (this.#early.length >= MAX_EARLY_STATUSES) this.#early.shift();
+    this.#early.push({ backend, backendTaskId, owner, params, at: now });
+  }
+
+  /** Takes the held statuses of a backend's task, oldest first, for a new route's `owner`. */
+  takeEarlyStatuses(
+    backend: string,
+    backendTaskId: string,
+    owner: string,
+  ): Record<string, unknown>[] {
+    if (this.#early.length === 0) return [];
+    const now = this.#now();
+    const taken = this.#early.filter(
+      (status) =>
+        status.backend === backend &&
+        status.backendTaskId === backendTaskId &&
+        (status.owner === undefined || status.owner === owner) &&
+        status.at > now - EARLY_STATUS_MS,
+    );
+    if (taken.length > 0) this.#early = this.#early.filter((status) => !taken.includes(status));
+    return taken.map((status) => status.params);
+  }
+
   /** Forgets every route of `caller` (gone for good) and returns them. */
   removeCaller(caller: string): TaskRoute[] {
     const removed = [...this.#routes.values()].filter((route) => route.caller === caller);
@@ -107,6 +166,19 @@ export class TaskRoutes {
       if (route.expiresAt <= now) this.#routes.delete(taskId);
     }
   }
+}
+
+/** How long a status of a task not routed yet is kept for the route to come. */
+const EARLY_STATUS_MS = 10_000;
+/** Most statuses of tasks not routed yet kept at once. */
+const MAX_EARLY_STATUSES = 100;
+
+interface EarlyStatus {
+  readonly backend: string;
+  readonly backendTaskId: string;
+  readonly owner: string | undefined;
+  readonly params: Record<string, unknown>;
+  readonly at: number;
 }
 
 /** The extension's answer for a task id that names no task of the caller (-32602). */
