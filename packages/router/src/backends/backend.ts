@@ -21,6 +21,7 @@ import { createNameFilter, type NameFilter } from "../catalogue/name-filter.js";
 import type { BackendConfig } from "../config/gateway-config.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { backendUnavailableError } from "../errors/map-error.js";
+import { signInRequiredOf } from "../errors/sign-in-required.js";
 import { createRestartPolicy, type RestartPolicy } from "../lifecycle/restart-policy.js";
 import type { BackendListener, ServerToClientMethod } from "./backend-events.js";
 import {
@@ -51,7 +52,9 @@ export type BackendStatus =
   | "restarting"
   | "failed"
   | "stopped"
-  | "disabled";
+  | "disabled"
+  /** It needs a person to sign in (OAuth): not restarted; a call tries it once more. */
+  | "needs_sign_in";
 
 /** Opens a transport to a backend: the router takes one per transport kind as a parameter. */
 export type BackendTransportFactory = (config: BackendConfig) => Transport | Promise<Transport>;
@@ -182,7 +185,7 @@ export class Backend {
     const status = this.#status;
     if (status === "disabled" || this.#stopping || status === "running") return Promise.resolve();
     if (this.#starting) return this.#starting;
-    if (status === "restarting" || status === "failed") {
+    if (status === "restarting" || status === "failed" || status === "needs_sign_in") {
       if (status === "failed") this.#policy.reset();
       if (this.#restartTimer !== undefined) this.#deps.clock.clearTimeout(this.#restartTimer);
       this.#restartTimer = undefined;
@@ -321,6 +324,11 @@ export class Backend {
         );
       }
       if (runGeneration !== this.#generation) return;
+      const signIn = signInRequiredOf(error);
+      if (signIn !== undefined) {
+        this.#awaitSignIn(signIn.message);
+        return;
+      }
       if (config.protocolEra === undefined && !this.#modernOnly && refusesLegacy(error)) {
         this.#modernOnly = true;
         await this.#run();
@@ -433,6 +441,19 @@ export class Backend {
     });
   }
 
+  /** It cannot start until a person signs in: said once, and not restarted. */
+  #awaitSignIn(message: string): void {
+    this.#lastError = message;
+    if (this.#status === "needs_sign_in") return;
+    this.#record({
+      event_type: "backend.crashed",
+      status: "failure",
+      backend: this.name,
+      data: { reason: message, gave_up: "not restarted until signed in" },
+    });
+    this.#setStatus("needs_sign_in");
+  }
+
   #onExit(exit: BackendExit): void {
     const { reason, stderr } = exit;
     const wasRunning = this.#status === "running";
@@ -501,17 +522,23 @@ export class Backend {
     return (target.connection as Connection).request(method, params, requestOptions);
   }
 
+  /** What to do about it, while it waits for a sign-in (its last error says what to run). */
+  #signInHint(): string | undefined {
+    return this.#status === "needs_sign_in" ? this.#lastError : undefined;
+  }
+
   // A lazy backend starts on its first request; one (re)starting is waited for.
   async #startThenSend(
     method: string,
     params: JSONRPCParams | undefined,
     options: BackendRequestOptions,
   ): Promise<unknown> {
-    if (this.#status === "idle") await this.start();
+    // A backend waiting for a sign-in is tried again: the person may have signed in since.
+    if (this.#status === "idle" || this.#status === "needs_sign_in") await this.start();
     else if (this.#starting) await this.#starting;
     const target = this.#client;
     if (this.#status !== "running" || target === undefined) {
-      const error = backendUnavailableError(this.name, this.#status);
+      const error = backendUnavailableError(this.name, this.#status, this.#signInHint());
       throw new JSONRPCError(error.code, error.message, error.data);
     }
     return await this.#send(target, method, params, options);
