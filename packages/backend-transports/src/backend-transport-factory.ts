@@ -1,9 +1,10 @@
 import type { Transport } from "@patchbay/jsonrpc-core";
-import type { BackendConfig, BackendTransportFactory } from "@patchbay/router";
+import type { BackendConfig, BackendTransportFactory, RemoteBackendConfig } from "@patchbay/router";
 import { StreamableHttpClientTransport } from "@patchbay/transport-http";
 import { FallbackClientTransport, SseClientTransport } from "@patchbay/transport-sse";
 import { createStdioClientTransport } from "@patchbay/transport-stdio";
 import { createNodeWebSocketClientTransport } from "@patchbay/transport-ws";
+import { type BackendOAuthOptions, createBackendOAuthFetch } from "./oauth/backend-oauth.js";
 
 /** Options of {@link createBackendTransportFactory}. */
 export interface BackendTransportFactoryOptions {
@@ -24,6 +25,23 @@ export interface BackendTransportFactoryOptions {
    * Default true: a gateway relays results unchanged.
    */
   readonly relayLargeResults?: boolean;
+  /**
+   * Where the backends with an `oauth` block find their tokens, and what a person must do to sign
+   * in. Without it, such a backend is reached without a token.
+   */
+  readonly oauth?: BackendOAuthOptions;
+}
+
+/** The options of an HTTP transport: the config's headers, and the OAuth fetch when it signs in. */
+async function httpOptions(backend: RemoteBackendConfig, oauth: BackendOAuthOptions | undefined) {
+  if (backend.oauth === undefined || oauth === undefined) {
+    return { url: backend.url, headers: backend.headers };
+  }
+  return {
+    url: backend.url,
+    headers: backend.headers,
+    fetch: await createBackendOAuthFetch(backend, oauth),
+  };
 }
 
 /**
@@ -36,7 +54,14 @@ export function createBackendTransportFactory(
   options: BackendTransportFactoryOptions = {},
 ): BackendTransportFactory {
   const relayLargeResults = options.relayLargeResults ?? true;
-  return (backend: BackendConfig): Transport => {
+  return (backend: BackendConfig): Transport | Promise<Transport> => {
+    if (
+      backend.transport !== "stdio" &&
+      backend.transport !== "ws" &&
+      backend.oauth !== undefined
+    ) {
+      return connectHttp(backend, options.oauth);
+    }
     switch (backend.transport) {
       case "stdio": {
         const maxLineBytes = backend.maxMessageBytes ?? options.maxLineBytes;
@@ -62,4 +87,15 @@ export function createBackendTransportFactory(
         return new FallbackClientTransport({ url: backend.url, headers: backend.headers });
     }
   };
+}
+
+/** An HTTP backend that signs in: its transport gets the OAuth fetch (read from its token file). */
+async function connectHttp(
+  backend: RemoteBackendConfig,
+  oauth: BackendOAuthOptions | undefined,
+): Promise<Transport> {
+  const transportOptions = await httpOptions(backend, oauth);
+  if (backend.transport === "sse") return new SseClientTransport(transportOptions);
+  if (backend.transport === "http") return new StreamableHttpClientTransport(transportOptions);
+  return new FallbackClientTransport(transportOptions);
 }
