@@ -52,8 +52,9 @@ async function main(): Promise<number> {
       { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) },
       { environment: process.env },
     ).catch(async (error: unknown) => {
-      process.stderr.write(`patchbay-gateway login: ${await failureText(error, String(error))}
-`);
+      // The message alone: a sign-in's errors say which step failed, never a token.
+      const message = error instanceof Error ? error.message : String(error);
+      process.stderr.write(`patchbay-gateway login: ${await failureText(error, message)}\n`);
       return 1;
     });
   }

@@ -50,6 +50,13 @@ function personEnvironment(): Record<string, string> {
 }
 
 beforeAll(async () => {
+  // Chromium starts while the servers do.
+  const launched = chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // Root in a container has no user namespaces for Chromium's sandbox.
+    args: ["--no-sandbox"],
+  });
   authorizationServer = await startAuthorizationServer();
   const directory = temporaryDirectory();
   home = join(directory, "config-home");
@@ -82,11 +89,7 @@ beforeAll(async () => {
       unsigned: { url, transport: "http", oauth: {} },
     },
   });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--no-sandbox"],
-  });
+  browser = await launched;
 }, 30_000);
 
 afterAll(async () => {
@@ -97,29 +100,28 @@ afterAll(async () => {
 
 /** A person signs in on the authorization server's login page and consents. */
 async function signInWithBrowser(authorizationUrl: string): Promise<void> {
+  // Not closed here (that takes a while): closing the browser closes it.
   const page = await browser.newPage();
-  try {
-    await page.goto(authorizationUrl);
-    await page.locator('input[name="login"]').fill("ada");
-    await page.locator('input[name="password"]').fill("any password");
-    await page.locator('button[type="submit"]').click();
-    await page
-      .locator('button[type="submit"]')
-      .filter({ hasText: /continue/i })
-      .click();
-    await page.waitForURL(/127\.0\.0\.1:\d+\/callback\?/);
-  } finally {
-    await page.close();
-  }
+  await page.goto(authorizationUrl);
+  await page.locator('input[name="login"]').fill("ada");
+  await page.locator('input[name="password"]').fill("any password");
+  await page.locator('button[type="submit"]').click();
+  await page
+    .locator('button[type="submit"]')
+    .filter({ hasText: /continue/i })
+    .click();
+  await page.waitForURL(/127\.0\.0\.1:\d+\/callback\?/);
 }
 
 /** Runs `patchbay-gateway login <backend>`, signing in when it prints the URL. */
 async function login(
   backend: string,
+  extraArgs: string[] = [],
+  browse = true,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [gatewayCli, "login", backend, "--config", configPath, "--no-browser"],
+    [gatewayCli, "login", backend, "--config", configPath, "--no-browser", ...extraArgs],
     { env: personEnvironment(), stdio: ["ignore", "pipe", "pipe"] },
   );
   let stdout = "";
@@ -131,7 +133,7 @@ async function login(
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
     const url = /^(http:\/\/\S+\/auth\?\S+)$/m.exec(stderr)?.[1];
-    if (url !== undefined && signIn === undefined) signIn = signInWithBrowser(url);
+    if (url !== undefined && signIn === undefined && browse) signIn = signInWithBrowser(url);
   });
   const [code] = (await once(child, "exit")) as [number | null];
   await signIn;
@@ -239,5 +241,15 @@ describe("patchbay-gateway login, then the gateway signed in to an OAuth-protect
     for (const secret of [refreshed.accessToken, refreshed.refreshToken as string]) {
       expect(connected.stderr()).not.toContain(secret);
     }
+  });
+
+  it("login gives up plainly when no browser comes back in time", { timeout: 10_000 }, async () => {
+    const { code, stdout, stderr } = await login("unsigned", ["--timeout", "0.3"], false);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toContain('To sign in to backend "unsigned", open this URL in a browser:');
+    expect(stderr).toContain(
+      "patchbay-gateway login: no sign-in came back within 300 ms; open the URL above in a browser and run the command again",
+    );
   });
 });

@@ -53,6 +53,10 @@ class LoopbackRedirect {
   }
 }
 
+function describeDuration(milliseconds: number): string {
+  return milliseconds < 1000 ? `${milliseconds} ms` : `${Math.round(milliseconds / 1000)} s`;
+}
+
 /** Rejects after `timeoutMs` with what to do; the timer is cleared by `clear`. */
 function deadline(timeoutMs: number): { expired: Promise<never>; clear: () => void } {
   let timer: NodeJS.Timeout | undefined;
@@ -61,7 +65,7 @@ function deadline(timeoutMs: number): { expired: Promise<never>; clear: () => vo
       () =>
         reject(
           new Error(
-            `no sign-in came back within ${Math.round(timeoutMs / 1000)} s; open the URL above in a browser and run the command again`,
+            `no sign-in came back within ${describeDuration(timeoutMs)}; open the URL above in a browser and run the command again`,
           ),
         ),
       timeoutMs,
@@ -81,12 +85,14 @@ export async function signInToBackend(
 ): Promise<void> {
   const redirect = new LoopbackRedirect();
   await redirect.listen(backend.oauth?.redirectPort ?? 0);
-  const timer = deadline(options.timeoutMs ?? 300_000);
+  // Bounds the wait for the browser, from the moment the URL is shown.
+  let timer: ReturnType<typeof deadline> | undefined;
   try {
     const client = createOAuthClient({
       serverUrl: backend.url,
       redirectUrl: redirect.url,
       authorize: async (url) => {
+        timer = deadline(options.timeoutMs ?? 300_000);
         options.onAuthorizationUrl(url);
         return await Promise.race([redirect.received, timer.expired]);
       },
@@ -96,7 +102,7 @@ export async function signInToBackend(
     });
     await client.signIn();
   } finally {
-    timer.clear();
+    timer?.clear();
     await redirect.close();
   }
 }
