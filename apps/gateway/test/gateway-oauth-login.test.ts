@@ -84,7 +84,13 @@ beforeAll(async () => {
   const url = `${publicUrl}/mcp`;
   configPath = writeConfig(directory, {
     mcpServers: {
-      remote: { url, transport: "http", oauth: { scopes: [MCP_SCOPE] } },
+      // Restarted at once when it is signed out while it runs.
+      remote: {
+        url,
+        transport: "http",
+        oauth: { scopes: [MCP_SCOPE] },
+        restart: { initialDelayMs: 0 },
+      },
       // The same server under another name: a sign-in of its own, never made here.
       unsigned: { url, transport: "http", oauth: {} },
     },
@@ -241,6 +247,39 @@ describe("patchbay-gateway login, then the gateway signed in to an OAuth-protect
     for (const secret of [refreshed.accessToken, refreshed.refreshToken as string]) {
       expect(connected.stderr()).not.toContain(secret);
     }
+  });
+
+  it("a refresh token the server refuses signs the backend out: the call, the log and gateway_status say what to run", {
+    timeout: 10_000,
+  }, async () => {
+    const connected = gateway as NonNullable<typeof gateway>;
+    const hint = `run: patchbay-gateway login remote --config ${configPath}`;
+    const logged = new Promise<void>((resolve) => {
+      const listen = () => {
+        if (!connected.stderr().includes("backend remote is down: not signed in")) return;
+        connected.transport.stderr?.off("data", listen);
+        resolve();
+      };
+      connected.transport.stderr?.on("data", listen);
+    });
+    editTokens("remote", (tokens) => ({
+      ...tokens,
+      refreshToken: "a-refresh-token-the-server-refuses",
+      expiresAt: Date.now() - 1_000,
+    }));
+    await expect(
+      connected.client.callTool({ name: "remote__sample__echo", arguments: { message: "hi" } }),
+    ).rejects.toThrow(
+      `Backend "remote" is unavailable (needs_sign_in): not signed in to ${proxy.url.origin}/mcp; ${hint}`,
+    );
+    await logged;
+    expect(connected.stderr()).toContain(hint);
+    const status = await connected.client.callTool({ name: "gateway_status", arguments: {} });
+    const remote = JSON.parse((status.content as { text: string }[])[0]?.text ?? "{}").backends
+      .remote as { status: string; last_error: string };
+    expect(remote.status).toBe("needs_sign_in");
+    expect(remote.last_error).toContain(hint);
+    expect(readTokenFile("remote").tokens).toBeUndefined();
   });
 
   it("login gives up plainly when no browser comes back in time", { timeout: 10_000 }, async () => {

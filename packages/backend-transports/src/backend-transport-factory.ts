@@ -32,18 +32,6 @@ export interface BackendTransportFactoryOptions {
   readonly oauth?: BackendOAuthOptions;
 }
 
-/** The options of an HTTP transport: the config's headers, and the OAuth fetch when it signs in. */
-async function httpOptions(backend: RemoteBackendConfig, oauth: BackendOAuthOptions | undefined) {
-  if (backend.oauth === undefined || oauth === undefined) {
-    return { url: backend.url, headers: backend.headers };
-  }
-  return {
-    url: backend.url,
-    headers: backend.headers,
-    fetch: await createBackendOAuthFetch(backend, oauth),
-  };
-}
-
 /**
  * The one way Patchbay's apps reach backends, by the config's `transport`: a child process over
  * stdio, Streamable HTTP, legacy HTTP+SSE, WebSocket (`ws://`, `wss://`), or `auto` (Streamable
@@ -89,13 +77,32 @@ export function createBackendTransportFactory(
   };
 }
 
-/** An HTTP backend that signs in: its transport gets the OAuth fetch (read from its token file). */
+/**
+ * An HTTP backend that signs in: its transport's fetch sends the tokens of its token file. Signed
+ * out while it runs (its refresh token refused), the transport closes once the failed request has
+ * been answered, so the router starts it again and finds it waiting for a sign-in.
+ */
 async function connectHttp(
   backend: RemoteBackendConfig,
   oauth: BackendOAuthOptions | undefined,
 ): Promise<Transport> {
-  const transportOptions = await httpOptions(backend, oauth);
-  if (backend.transport === "sse") return new SseClientTransport(transportOptions);
-  if (backend.transport === "http") return new StreamableHttpClientTransport(transportOptions);
-  return new FallbackClientTransport(transportOptions);
+  let transport: Transport | undefined;
+  const fetch =
+    oauth === undefined
+      ? undefined
+      : await createBackendOAuthFetch(backend, oauth, () => {
+          setImmediate(() => void transport?.close());
+        });
+  const options = {
+    url: backend.url,
+    headers: backend.headers,
+    ...(fetch === undefined ? {} : { fetch }),
+  };
+  transport =
+    backend.transport === "sse"
+      ? new SseClientTransport(options)
+      : backend.transport === "http"
+        ? new StreamableHttpClientTransport(options)
+        : new FallbackClientTransport(options);
+  return transport;
 }

@@ -4,7 +4,11 @@ import {
   type OAuthFetch,
   type OAuthTokenStore,
 } from "@patchbay/client";
-import { BackendSignInRequiredError, type RemoteBackendConfig } from "@patchbay/router";
+import {
+  BackendSignInRequiredError,
+  type RemoteBackendConfig,
+  signInRequiredOf,
+} from "@patchbay/router";
 import { createFileTokenStore, oauthTokenFile } from "./token-file.js";
 
 /** How the backends with an `oauth` block find their sign-in. */
@@ -57,11 +61,13 @@ export function oauthClientSettings(
 /**
  * The fetch of a running backend's HTTP transport: it sends the stored access token and refreshes
  * it (writing the new tokens back), but never signs in: with no token it can use, it throws
- * `BackendSignInRequiredError` with `signInHint`, before any request when none is stored.
+ * `BackendSignInRequiredError` with `signInHint`, before any request when none is stored, and
+ * calls `onSignedOut` when that happens later (a refresh token the server refused).
  */
 export async function createBackendOAuthFetch(
   backend: RemoteBackendConfig,
   options: BackendOAuthOptions,
+  onSignedOut: () => void = () => {},
 ): Promise<OAuthFetch> {
   const store = backendTokenStore(backend, options.directory);
   const signedOut = () =>
@@ -77,5 +83,12 @@ export async function createBackendOAuthFetch(
     tokenStore: store,
     ...oauthClientSettings(backend),
   });
-  return client.fetch;
+  return async (input, init) => {
+    try {
+      return await client.fetch(input, init);
+    } catch (error) {
+      if (signInRequiredOf(error) !== undefined) onSignedOut();
+      throw error;
+    }
+  };
 }
