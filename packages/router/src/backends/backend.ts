@@ -115,6 +115,8 @@ export class Backend {
   /** It refused `initialize` naming only modern revisions: it is spoken to in 2026-07-28. */
   #modernOnly = false;
   #generation = 0;
+  /** Its wait for a sign-in was recorded (and logged) once; cleared when it runs again. */
+  #signInRecorded = false;
   readonly #policy: RestartPolicy;
   readonly #toolFilter: NameFilter;
   readonly #deps: BackendDependencies;
@@ -314,6 +316,7 @@ export class Backend {
           tool_count: listing.tools?.length ?? 0,
         },
       });
+      this.#signInRecorded = false;
       this.#setStatus("running");
     } catch (error) {
       // How its process ended says more than the failed request's "connection closed".
@@ -444,14 +447,19 @@ export class Backend {
   /** It cannot start until a person signs in: said once, and not restarted. */
   #awaitSignIn(message: string): void {
     this.#lastError = message;
-    if (this.#status === "needs_sign_in") return;
+    // A call tries it again each time: the first failure is recorded, not every retry.
+    if (!this.#signInRecorded) this.#recordSignInWait(message);
+    this.#setStatus("needs_sign_in");
+  }
+
+  #recordSignInWait(message: string): void {
+    this.#signInRecorded = true;
     this.#record({
       event_type: "backend.crashed",
       status: "failure",
       backend: this.name,
       data: { reason: message, gave_up: "not restarted until signed in" },
     });
-    this.#setStatus("needs_sign_in");
   }
 
   #onExit(exit: BackendExit): void {
