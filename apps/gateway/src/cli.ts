@@ -11,6 +11,7 @@ const version = (
 
 const help = `Usage: patchbay-gateway --config <file> [--log-level <level>]
        patchbay-gateway pins list|approve <name>|approve --all --config <file>
+       patchbay-gateway login <backend> [--config <file>] [--no-browser]
 
 One MCP server on stdin/stdout that aggregates the MCP servers listed in <file>
 (JSON, or YAML for .yaml/.yml) under namespaced names, plus the tools
@@ -41,6 +42,19 @@ async function main(): Promise<number> {
       err: (text) => process.stderr.write(text),
     }).catch(async (error: unknown) => {
       process.stderr.write(`patchbay-gateway pins: ${await failureText(error, String(error))}\n`);
+      return 1;
+    });
+  }
+  if (process.argv[2] === "login") {
+    const { runLoginCommand } = await import("./login-command.js");
+    return await runLoginCommand(
+      process.argv.slice(3),
+      { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) },
+      { environment: process.env },
+    ).catch(async (error: unknown) => {
+      // The message alone: a sign-in's errors say which step failed, never a token.
+      const message = error instanceof Error ? error.message : String(error);
+      process.stderr.write(`patchbay-gateway login: ${await failureText(error, message)}\n`);
       return 1;
     });
   }

@@ -1,6 +1,6 @@
 import { dirname, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
-import { createBackendTransportFactory } from "@patchbay/backend-transports";
+import { createBackendTransportFactory, userConfigDirectory } from "@patchbay/backend-transports";
 import {
   collectConfigSecrets,
   createBackendLogSink,
@@ -39,6 +39,8 @@ export interface GatewayOptions {
   readonly watchConfig?: boolean;
   /** The gateway's name and version as clients see them. */
   readonly version: string;
+  /** Where the OAuth token files are; default `userConfigDirectory(environment)`. */
+  readonly tokenDirectory?: string;
 }
 
 /** A running gateway. */
@@ -120,6 +122,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     // A child's stderr goes to the gateway's log (stdout carries only the protocol).
     connect: createBackendTransportFactory({
       onStderr: (backend, line) => logger.info(`[${backend}] ${line}`),
+      oauth: {
+        directory: options.tokenDirectory ?? userConfigDirectory(environment),
+        signInHint: (backend) => `run: patchbay-gateway login ${backend} --config ${configPath}`,
+      },
     }),
     serverInfo: { name: "patchbay-gateway", version: options.version },
     telemetry,

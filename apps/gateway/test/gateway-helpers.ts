@@ -4,7 +4,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -52,12 +55,18 @@ export function writeConfig(directory: string, config: unknown, name = "gateway.
 /** Connects the official SDK client to a gateway started on `configPath`. */
 export async function connectGateway(
   configPath: string,
-  options: { stderr?: (text: string) => void; capabilities?: Record<string, unknown> } = {},
+  options: {
+    stderr?: (text: string) => void;
+    capabilities?: Record<string, unknown>;
+    /** Variables added to the SDK's default environment of the gateway process. */
+    env?: Record<string, string>;
+  } = {},
 ): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [gatewayCli, "--config", configPath, "--log-level", "debug"],
     stderr: "pipe",
+    ...(options.env === undefined ? {} : { env: { ...getDefaultEnvironment(), ...options.env } }),
   });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => {

@@ -1,9 +1,10 @@
 import type { Transport } from "@patchbay/jsonrpc-core";
-import type { BackendConfig, BackendTransportFactory } from "@patchbay/router";
+import type { BackendConfig, BackendTransportFactory, RemoteBackendConfig } from "@patchbay/router";
 import { StreamableHttpClientTransport } from "@patchbay/transport-http";
 import { FallbackClientTransport, SseClientTransport } from "@patchbay/transport-sse";
 import { createStdioClientTransport } from "@patchbay/transport-stdio";
 import { createNodeWebSocketClientTransport } from "@patchbay/transport-ws";
+import { type BackendOAuthOptions, createBackendOAuthFetch } from "./oauth/backend-oauth.js";
 
 /** Options of {@link createBackendTransportFactory}. */
 export interface BackendTransportFactoryOptions {
@@ -24,6 +25,11 @@ export interface BackendTransportFactoryOptions {
    * Default true: a gateway relays results unchanged.
    */
   readonly relayLargeResults?: boolean;
+  /**
+   * Where the backends with an `oauth` block find their tokens, and what a person must do to sign
+   * in. Without it, such a backend is reached without a token.
+   */
+  readonly oauth?: BackendOAuthOptions;
 }
 
 /**
@@ -36,7 +42,14 @@ export function createBackendTransportFactory(
   options: BackendTransportFactoryOptions = {},
 ): BackendTransportFactory {
   const relayLargeResults = options.relayLargeResults ?? true;
-  return (backend: BackendConfig): Transport => {
+  return (backend: BackendConfig): Transport | Promise<Transport> => {
+    if (
+      backend.transport !== "stdio" &&
+      backend.transport !== "ws" &&
+      backend.oauth !== undefined
+    ) {
+      return connectHttp(backend, options.oauth);
+    }
     switch (backend.transport) {
       case "stdio": {
         const maxLineBytes = backend.maxMessageBytes ?? options.maxLineBytes;
@@ -62,4 +75,34 @@ export function createBackendTransportFactory(
         return new FallbackClientTransport({ url: backend.url, headers: backend.headers });
     }
   };
+}
+
+/**
+ * An HTTP backend that signs in: its transport's fetch sends the tokens of its token file. Signed
+ * out while it runs (its refresh token refused), the transport closes once the failed request has
+ * been answered, so the router starts it again and finds it waiting for a sign-in.
+ */
+async function connectHttp(
+  backend: RemoteBackendConfig,
+  oauth: BackendOAuthOptions | undefined,
+): Promise<Transport> {
+  let transport: Transport | undefined;
+  const fetch =
+    oauth === undefined
+      ? undefined
+      : await createBackendOAuthFetch(backend, oauth, () => {
+          setImmediate(() => void transport?.close());
+        });
+  const options = {
+    url: backend.url,
+    headers: backend.headers,
+    ...(fetch === undefined ? {} : { fetch }),
+  };
+  transport =
+    backend.transport === "sse"
+      ? new SseClientTransport(options)
+      : backend.transport === "http"
+        ? new StreamableHttpClientTransport(options)
+        : new FallbackClientTransport(options);
+  return transport;
 }

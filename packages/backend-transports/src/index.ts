@@ -2,3 +2,6 @@ export {
   type BackendTransportFactoryOptions,
   createBackendTransportFactory,
 } from "./backend-transport-factory.js";
+export { type BackendOAuthOptions, createBackendOAuthFetch } from "./oauth/backend-oauth.js";
+export { type SignInOptions, signInToBackend } from "./oauth/sign-in.js";
+export { createFileTokenStore, oauthTokenFile, userConfigDirectory } from "./oauth/token-file.js";

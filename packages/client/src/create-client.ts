@@ -85,7 +85,9 @@ export function createClient(
         for (const listener of [...closeListeners]) listener();
       });
       await target.start();
-      const opened = await openSession(target, clientInfo, capabilities, options);
+      const opened = await openSession(target, clientInfo, capabilities, options, {
+        silenceMeansLegacy: transport.answersEveryRequest !== true,
+      });
       modern = opened.modern;
       guarded = modern !== undefined;
       initializeResult = opened.result;

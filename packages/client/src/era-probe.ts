@@ -21,7 +21,11 @@ export interface DiscoverSettings {
   readonly capabilities: v2025_11_25.ClientCapabilities;
   /** The client's modern revisions, preferred first. */
   readonly versions: readonly string[];
-  readonly timeoutMs: number;
+  /**
+   * How long an answer is waited for before deciding "legacy"; undefined: the connection's request
+   * timeout, whose expiry is an error (a channel that answers every request, such as HTTP).
+   */
+  readonly timeoutMs: number | undefined;
   /** True for `"auto"`: an answer that shows a legacy server is an outcome, not an error. */
   readonly fallback: boolean;
 }
@@ -29,7 +33,7 @@ export interface DiscoverSettings {
 /**
  * Sends `server/discover` (MCP 2026-07-28 "Backward compatibility"): a result, or -32022 naming a
  * mutual revision (then asked once more with it, even the same one), means a modern server. With `fallback`, any other
- * error (whatever its code), no answer in time, or an HTTP 400/404/405 means a legacy server; the
+ * error (whatever its code), no answer in `timeoutMs` (when set), or an HTTP 400/404/405 means a legacy server; the
  * decision never keys on one error code. Other failures (closed, unauthorised) are thrown.
  */
 export async function discoverServer(
@@ -43,12 +47,14 @@ export async function discoverServer(
       result = (await target.request(
         "server/discover",
         modernRequestParams(undefined, { ...settings, protocolVersion: version }),
-        { timeoutMs: settings.timeoutMs },
+        settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs },
       )) as Record<string, unknown>;
     } catch (error) {
       const supported = unsupportedVersionList(error);
       if (supported === undefined) {
-        if (settings.fallback && showsLegacyServer(error)) return { era: "legacy" };
+        if (settings.fallback && showsLegacyServer(error, settings.timeoutMs !== undefined)) {
+          return { era: "legacy" };
+        }
         throw error;
       }
       // Asked once more even when the mutual revision is the one just refused: the server names
@@ -91,9 +97,9 @@ function unsupportedVersionList(error: unknown): string[] | undefined {
 }
 
 /** Whether a failed probe shows a legacy server (see `discoverServer`). */
-function showsLegacyServer(error: unknown): boolean {
+function showsLegacyServer(error: unknown, silenceMeansLegacy: boolean): boolean {
   if (JSONRPCError.isInstance(error)) return !isModernErrorObject({ code: error.code });
-  if (TimeoutError.isInstance(error)) return true;
+  if (TimeoutError.isInstance(error)) return silenceMeansLegacy;
   // An HTTP transport's status error (duck-typed: this package imports no transport).
   const status = LocalError.isInstance(error) ? (error as { status?: unknown }).status : undefined;
   return status === 400 || status === 404 || status === 405;

@@ -19,13 +19,16 @@ export interface OpenedSession {
 /**
  * Opens the session in the era `options.protocolEra` asks for: `"legacy"` runs `initialize`;
  * `"modern"` runs `server/discover`; `"auto"` uses the cached verdict for this server, or probes
- * with `server/discover` and falls back to `initialize` (then caches what it found).
+ * with `server/discover` and falls back to `initialize` (then caches what it found). Over a channel
+ * that answers every request (`Transport.answersEveryRequest`, HTTP), no answer in
+ * `discoverTimeoutMs` is not a legacy server: the probe waits as long as any request.
  */
 export async function openSession(
   target: Connection,
   clientInfo: v2025_11_25.Implementation,
   capabilities: v2025_11_25.ClientCapabilities,
   options: ClientOptions,
+  channel: { readonly silenceMeansLegacy: boolean } = { silenceMeansLegacy: true },
 ): Promise<OpenedSession> {
   const era = options.protocolEra ?? "legacy";
   const cached = era === "auto" ? options.eraCache?.store.get(options.eraCache.key) : undefined;
@@ -36,7 +39,11 @@ export async function openSession(
         clientInfo,
         capabilities,
         versions: modernVersions(options.protocolVersions),
-        timeoutMs: options.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS,
+        // Over HTTP a legacy server answers at once (400, 404, 405): a slow answer (a cold
+        // start, a sign-in under way) is waited for like any request, not taken for a legacy one.
+        timeoutMs: channel.silenceMeansLegacy
+          ? (options.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS)
+          : undefined,
         fallback: era === "auto" && cached === undefined,
       });
     } catch (error) {

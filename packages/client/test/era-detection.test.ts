@@ -78,6 +78,26 @@ describe("era detection (protocolEra: auto)", () => {
     await client.close();
   });
 
+  it("over a channel that answers every request (HTTP), no answer in time is not a legacy server", {
+    timeout: 5_000,
+  }, async () => {
+    const fake = await startFakeServer("silent");
+    const clock = createManualClock();
+    const client = createClient(INFO, {
+      protocolEra: "auto",
+      discoverTimeoutMs: 2000,
+      requestTimeoutMs: 30_000,
+      connection: { clock },
+    });
+    const probed = fake.next("server/discover");
+    const connected = client.connect(Object.assign(fake.clientSide, { answersEveryRequest: true }));
+    await probed;
+    clock.advance(2000);
+    clock.advance(28_000);
+    await expect(connected).rejects.toThrow(/timed out|timeout/i);
+    expect(fake.received.map((request) => request.method)).toEqual(["server/discover"]);
+  });
+
   it("skips the probe when the cache already knows the server is legacy", async () => {
     const fake = await startFakeServer(DISCOVER_RESULT);
     const store = new Map<string, ProtocolEra>([["known", "legacy"]]);

@@ -57,6 +57,12 @@ export interface TransportCloseEvent {
  *   the transport stays open. An error event is not fatal unless a close event follows.
  */
 export interface Transport {
+  /**
+   * True when the channel itself answers every request the peer receives, as HTTP does (a server
+   * that does not know a request still answers its POST, with an HTTP error): a request with no
+   * answer yet is a slow one, never a peer that ignores it. Absent on channels such as stdio.
+   */
+  readonly answersEveryRequest?: boolean;
   /** Begins delivering frames; idempotent. */
   start(): Promise<void>;
   /** Sends one frame (a message or a batch), related to an incoming request when `options` say so. */

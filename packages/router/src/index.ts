@@ -50,6 +50,7 @@ export {
 export {
   type BackendConfig,
   type BackendConfigCommon,
+  type BackendOAuthConfig,
   DEFAULT_MAX_TIMEOUT_MS,
   DEFAULT_TIMEOUT_MS,
   type GatewayConfig,
@@ -125,6 +126,11 @@ export {
   unknownNameError,
   type WireErrorObject,
 } from "./errors/map-error.js";
+export {
+  BackendSignInRequiredError,
+  SIGN_IN_REQUIRED,
+  signInRequiredOf,
+} from "./errors/sign-in-required.js";
 export { RETRY_AFTER_META_KEY } from "./governance/call-governor.js";
 export type {
   SharedToolLimits,

@@ -3,6 +3,7 @@ import type { Server } from "@patchbay/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { CatalogueConflictError } from "../src/catalogue/conflict.js";
 import { GatewayErrorCode } from "../src/errors/gateway-error-code.js";
+import { BackendSignInRequiredError } from "../src/errors/sign-in-required.js";
 import {
   configOf,
   createHarness,
@@ -155,6 +156,51 @@ describe("router: a backend that goes down", () => {
     expect(status.broken).toMatchObject({ status: "failed" });
     expect(String(status.broken?.last_error)).toContain("spawn failed");
     expect(status.ok).toMatchObject({ status: "running" });
+  });
+});
+
+describe("router: a backend that needs a sign-in", () => {
+  it("waits for it without restarts, says what to run, and runs once signed in", {
+    timeout: 5_000,
+  }, async () => {
+    const hint = "not signed in to https://tracker.example.com/mcp; run: login tracker";
+    let signedIn = false;
+    harness = await createHarness(
+      { mcpServers: { tracker: { url: "https://tracker.example.com/mcp" }, ok: { command: "y" } } },
+      {
+        tracker: (server) => {
+          if (!signedIn) throw new BackendSignInRequiredError(hint);
+          echo(server);
+        },
+        ok: echo,
+      },
+    );
+    const status = statusOf(await harness.client.callTool({ name: "gateway_status" }));
+    expect(status.tracker).toMatchObject({
+      status: "needs_sign_in",
+      last_error: hint,
+      restarts: 0,
+    });
+    expect(status.ok).toMatchObject({ status: "running" });
+    // Never listed, its tools are still known as its: a call tries it again, then says what to run.
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      await expect(harness.client.callTool({ name: "tracker__echo" })).rejects.toMatchObject({
+        code: GatewayErrorCode.BackendUnavailable,
+        message: `Backend "tracker" is unavailable (needs_sign_in): ${hint}`,
+      });
+    }
+    const events = await harness.client.callTool({
+      name: "get_events",
+      arguments: { event_type: "backend.crashed", backend: "tracker" },
+    });
+    const recorded = JSON.parse((events.content as { text: string }[])[0]?.text ?? "[]");
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0].data).toEqual({ reason: hint, gave_up: "not restarted until signed in" });
+
+    signedIn = true;
+    expect((await harness.client.callTool({ name: "tracker__echo" })).content).toEqual([
+      { type: "text", text: "hi" },
+    ]);
   });
 });
 

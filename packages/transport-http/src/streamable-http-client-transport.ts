@@ -54,6 +54,8 @@ const EXCHANGE_OVER = Object.freeze({ reason: "the exchange is over" });
  * `notifications/cancelled` for it closes its response stream instead of being sent.
  */
 export class StreamableHttpClientTransport implements Transport {
+  /** Every POST is answered (an unknown request with an HTTP error): see `Transport`. */
+  readonly answersEveryRequest = true;
   private readonly options: StreamableHttpClientTransportOptions;
   private readonly url: URL;
   private readonly fetch: FetchLike;

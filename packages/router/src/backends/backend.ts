@@ -21,6 +21,7 @@ import { createNameFilter, type NameFilter } from "../catalogue/name-filter.js";
 import type { BackendConfig } from "../config/gateway-config.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { backendUnavailableError } from "../errors/map-error.js";
+import { signInRequiredOf } from "../errors/sign-in-required.js";
 import { createRestartPolicy, type RestartPolicy } from "../lifecycle/restart-policy.js";
 import type { BackendListener, ServerToClientMethod } from "./backend-events.js";
 import {
@@ -52,7 +53,9 @@ export type BackendStatus =
   | "restarting"
   | "failed"
   | "stopped"
-  | "disabled";
+  | "disabled"
+  /** It needs a person to sign in (OAuth): not restarted; a call tries it once more. */
+  | "needs_sign_in";
 
 /** Opens a transport to a backend: the router takes one per transport kind as a parameter. */
 export type BackendTransportFactory = (config: BackendConfig) => Transport | Promise<Transport>;
@@ -118,6 +121,8 @@ export class Backend {
   /** It refused `initialize` naming only modern revisions: it is spoken to in 2026-07-28. */
   #modernOnly = false;
   #generation = 0;
+  /** Its wait for a sign-in was recorded (and logged) once; cleared when it runs again. */
+  #signInRecorded = false;
   readonly #policy: RestartPolicy;
   readonly #toolFilter: NameFilter;
   readonly #deps: BackendDependencies;
@@ -188,7 +193,7 @@ export class Backend {
     const status = this.#status;
     if (status === "disabled" || this.#stopping || status === "running") return Promise.resolve();
     if (this.#starting) return this.#starting;
-    if (status === "restarting" || status === "failed") {
+    if (status === "restarting" || status === "failed" || status === "needs_sign_in") {
       if (status === "failed") this.#policy.reset();
       if (this.#restartTimer !== undefined) this.#deps.clock.clearTimeout(this.#restartTimer);
       this.#restartTimer = undefined;
@@ -317,6 +322,7 @@ export class Backend {
           tool_count: listing.tools?.length ?? 0,
         },
       });
+      this.#signInRecorded = false;
       this.#setStatus("running");
     } catch (error) {
       // How its process ended says more than the failed request's "connection closed".
@@ -327,6 +333,11 @@ export class Backend {
         );
       }
       if (runGeneration !== this.#generation) return;
+      const signIn = signInRequiredOf(error);
+      if (signIn !== undefined) {
+        this.#awaitSignIn(signIn.message);
+        return;
+      }
       if (config.protocolEra === undefined && !this.#modernOnly && refusesLegacy(error)) {
         this.#modernOnly = true;
         await this.#run();
@@ -439,6 +450,24 @@ export class Backend {
     });
   }
 
+  /** It cannot start until a person signs in: said once, and not restarted. */
+  #awaitSignIn(message: string): void {
+    this.#lastError = message;
+    // A call tries it again each time: the first failure is recorded, not every retry.
+    if (!this.#signInRecorded) this.#recordSignInWait(message);
+    this.#setStatus("needs_sign_in");
+  }
+
+  #recordSignInWait(message: string): void {
+    this.#signInRecorded = true;
+    this.#record({
+      event_type: "backend.crashed",
+      status: "failure",
+      backend: this.name,
+      data: { reason: message, gave_up: "not restarted until signed in" },
+    });
+  }
+
   #onExit(exit: BackendExit): void {
     const { reason, stderr } = exit;
     const wasRunning = this.#status === "running";
@@ -508,17 +537,23 @@ export class Backend {
     return (target.connection as Connection).request(method, params, requestOptions);
   }
 
+  /** What to do about it, while it waits for a sign-in (its last error says what to run). */
+  #signInHint(): string | undefined {
+    return this.#status === "needs_sign_in" ? this.#lastError : undefined;
+  }
+
   // A lazy backend starts on its first request; one (re)starting is waited for.
   async #startThenSend(
     method: string,
     params: JSONRPCParams | undefined,
     options: BackendRequestOptions,
   ): Promise<unknown> {
-    if (this.#status === "idle") await this.start();
+    // A backend waiting for a sign-in is tried again: the person may have signed in since.
+    if (this.#status === "idle" || this.#status === "needs_sign_in") await this.start();
     else if (this.#starting) await this.#starting;
     const target = this.#client;
     if (this.#status !== "running" || target === undefined) {
-      const error = backendUnavailableError(this.name, this.#status);
+      const error = backendUnavailableError(this.name, this.#status, this.#signInHint());
       throw new JSONRPCError(error.code, error.message, error.data);
     }
     return await this.#send(target, method, params, options);

@@ -27,6 +27,24 @@ export const RestartConfigSchema = z.union([
 ]);
 
 /**
+ * The `oauth` block of a remote backend: the gateway signs in to it (`patchbay-gateway login`) and
+ * sends the stored access token. Without `clientId` or `clientMetadataUrl` the client registers
+ * itself dynamically.
+ */
+export const BackendOAuthConfigSchema = z.object({
+  /** A client registered with the authorization server beforehand. */
+  clientId: z.string().min(1).optional(),
+  /** Its secret (write `${VAR}`): a secret, masked in every output. */
+  clientSecret: z.string().min(1).optional(),
+  /** The https URL of this client's metadata document, used as its `client_id` when supported. */
+  clientMetadataUrl: z.url({ protocol: /^https$/ }).optional(),
+  /** Scopes to ask for; default: those the server's metadata lists. */
+  scopes: z.array(z.string().min(1)).optional(),
+  /** The loopback port the browser is sent back to; default: one the OS picks. */
+  redirectPort: z.number().int().min(1).max(65_535).optional(),
+});
+
+/**
  * One entry of `mcpServers`: the shape AI clients use (`command`/`args`/`env`/`cwd` for a local
  * server, `url`/`headers`/`transport` for a remote one; `type` is accepted as another spelling of
  * `transport`), plus Patchbay keys.
@@ -38,6 +56,8 @@ export const BackendConfigSchema = z.object({
   cwd: z.string().min(1).optional(),
   url: z.url().optional(),
   headers: stringRecord.optional(),
+  /** Sign in to this remote server with OAuth (see {@link BackendOAuthConfigSchema}). */
+  oauth: BackendOAuthConfigSchema.optional(),
   transport: z.enum(["stdio", "http", "sse", "ws"]).optional(),
   type: z
     .enum(["stdio", "http", "sse", "ws", "websocket", "streamable-http", "streamableHttp"])

@@ -53,6 +53,16 @@ export interface StdioBackendConfig extends BackendConfigCommon {
   readonly maxMessageBytes?: number;
 }
 
+/** How the gateway signs in to a remote backend with OAuth (the `oauth` block of its entry). */
+export interface BackendOAuthConfig {
+  readonly clientId?: string;
+  /** A secret: masked in every output. */
+  readonly clientSecret?: string;
+  readonly clientMetadataUrl?: string;
+  readonly scopes?: readonly string[];
+  readonly redirectPort?: number;
+}
+
 /**
  * A remote backend reached over Streamable HTTP (`http`), legacy HTTP+SSE (`sse`), WebSocket (`ws`,
  * the transport of every `ws://` or `wss://` URL), or `auto`: the default for an http(s) `url`
@@ -63,6 +73,8 @@ export interface RemoteBackendConfig extends BackendConfigCommon {
   readonly transport: "http" | "sse" | "ws" | "auto";
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** Sign in with OAuth; the access token is sent with every request (not over `ws`). */
+  readonly oauth?: BackendOAuthConfig;
 }
 
 /** One backend, validated and with defaults applied. */

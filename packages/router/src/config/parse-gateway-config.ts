@@ -300,6 +300,7 @@ function toBackendConfig(
       message: 'maxMessageBytes applies to servers started with "command" (stdio) only',
     });
   }
+  issues.push(...oauthIssues(entry, path, webSocketUrl));
   if (issues.length > before) return undefined;
 
   const tools = withoutUndefined({ allow: entry.tools?.allow, deny: entry.tools?.deny });
@@ -338,7 +339,22 @@ function toBackendConfig(
         : "auto",
     url: entry.url ?? "",
     headers: entry.headers ?? {},
+    ...(entry.oauth === undefined ? {} : { oauth: withoutUndefined(entry.oauth) }),
   };
+}
+
+/** `oauth` is for a server reached over HTTP, and a client secret belongs to a client id. */
+function oauthIssues(entry: BackendConfigFile, path: string, webSocketUrl: boolean): ConfigIssue[] {
+  const oauth = entry.oauth;
+  if (oauth === undefined) return [];
+  const at = joinPath(path, "oauth");
+  if (entry.url === undefined || webSocketUrl) {
+    return [{ path: at, message: 'oauth applies to a server with an http(s) "url" only' }];
+  }
+  if (oauth.clientSecret !== undefined && oauth.clientId === undefined) {
+    return [{ path: joinPath(at, "clientSecret"), message: "a clientSecret needs its clientId" }];
+  }
+  return [];
 }
 
 function normaliseTransport(

@@ -113,6 +113,7 @@ export function collectConfigSecrets(config: GatewayConfig): string[] {
       for (const [name, value] of Object.entries(backend.headers)) {
         if (secretWord.test(name)) found.push(value);
       }
+      if (backend.oauth?.clientSecret !== undefined) found.push(backend.oauth.clientSecret);
     }
   }
   const otlp = config.telemetry.otlp;
@@ -132,7 +133,14 @@ export function redactBackendConfig(backend: BackendConfig): Record<string, unkn
   if (rest.transport === "stdio") {
     return { ...rest, args: redactArgs(rest.args), env: maskValues(rest.env) };
   }
-  return { ...rest, url: redactUrl(rest.url), headers: maskValues(rest.headers) };
+  const oauth =
+    rest.oauth?.clientSecret === undefined ? rest.oauth : { ...rest.oauth, clientSecret: REDACTED };
+  return {
+    ...rest,
+    url: redactUrl(rest.url),
+    headers: maskValues(rest.headers),
+    ...(oauth === undefined ? {} : { oauth }),
+  };
 }
 
 /** The `telemetry` block with the OTLP headers' values and endpoint credentials masked. */

@@ -11,6 +11,7 @@ import {
   mapBackendError,
   unknownNameError,
 } from "./map-error.js";
+import { BackendSignInRequiredError } from "./sign-in-required.js";
 
 class FakeLocalError extends Error {
   constructor(
@@ -117,6 +118,23 @@ describe("mapBackendError", () => {
   it("puts string data only inside originalError", () => {
     const original = { code: 7, message: "x", data: "text" };
     expect(mapBackendError(original, "b").data).toEqual({ backend: "b", originalError: original });
+  });
+
+  it("says what to run when a transport failed for want of a sign-in (found in its causes)", () => {
+    const signIn = new BackendSignInRequiredError(
+      "not signed in to https://tools.example.com/mcp; run: patchbay-gateway login remote",
+    );
+    const failure = new FakeLocalError(
+      "TRANSPORT_FAILURE",
+      "POST https://tools.example.com/mcp failed",
+    );
+    failure.cause = signIn;
+    expect(mapBackendError(failure, "remote")).toEqual({
+      code: GatewayErrorCode.BackendUnavailable,
+      message:
+        'Backend "remote" is unavailable (needs_sign_in): not signed in to https://tools.example.com/mcp; run: patchbay-gateway login remote',
+      data: { backend: "remote", status: "needs_sign_in" },
+    });
   });
 
   it("maps a local timeout to the gateway timeout code naming the backend", () => {

@@ -1,6 +1,7 @@
 import { ErrorCode } from "@patchbay/jsonrpc-core";
 import { redact as builtInRedact, type Redact } from "@patchbay/telemetry";
 import { GatewayErrorCode } from "./gateway-error-code.js";
+import { signInRequiredOf } from "./sign-in-required.js";
 
 /** The `error` member of a JSON-RPC error response. */
 export interface WireErrorObject {
@@ -120,6 +121,11 @@ export function mapBackendError(
     const kept = typeof data === "object" ? data : {};
     return { code: error.code, message, data: { ...kept, backend, originalError } };
   }
+  // A token that expired for good while it ran: say what to run rather than "could not reach".
+  const signIn = signInRequiredOf(error);
+  if (signIn !== undefined) {
+    return backendUnavailableError(backend, "needs_sign_in", redact(signIn.message));
+  }
   const localCode = isRecord(error) && typeof error.code === "string" ? error.code : undefined;
   const message = error instanceof Error ? error.message : String(error);
   const detail = redact(bounded(message.split("\n", 1)[0] ?? "", MAX_ERROR_DETAIL_LENGTH));
@@ -165,11 +171,18 @@ function responseTooLargeError(error: unknown, backend: string): WireErrorObject
   );
 }
 
-/** The error for a backend that is not running. */
-export function backendUnavailableError(backend: string, status: string): WireErrorObject {
+/**
+ * The error for a backend that is not running; `hint` (what a person must do, such as the command
+ * that signs in) is added to the message.
+ */
+export function backendUnavailableError(
+  backend: string,
+  status: string,
+  hint?: string,
+): WireErrorObject {
   return createGatewayError(
     GatewayErrorCode.BackendUnavailable,
-    `Backend "${backend}" is unavailable (${status})`,
+    `Backend "${backend}" is unavailable (${status})${hint === undefined ? "" : `: ${hint}`}`,
     { backend, status },
   );
 }

@@ -180,6 +180,18 @@ function createOwnerCall(view: SessionCatalogue, forward: ForwardCall): OwnerCal
       if (underway !== undefined) {
         return underway.then(() => sendToOwner(kind, method, request, context, true));
       }
+      // A backend waiting for a sign-in is tried once more (the person may have signed in since);
+      // still signed out, the call is told what to run.
+      const signedOut = kind === "tool" && !waited ? view.awaitingSignIn(exposed) : undefined;
+      if (signedOut !== undefined) {
+        return signedOut.start().then(() => sendToOwner(kind, method, request, context, true));
+      }
+      const pending = kind === "tool" ? view.awaitingSignIn(exposed) : undefined;
+      if (pending !== undefined) {
+        return Promise.reject(
+          toJSONRPCError(backendUnavailableError(pending.name, pending.status, pending.lastError)),
+        );
+      }
       // A tool of a backend that is down is gone from the list; say why rather than "not found".
       const former = kind === "tool" ? view.formerOwner(exposed) : undefined;
       if (former)

@@ -153,6 +153,20 @@ export class SessionCatalogue {
       : undefined;
   }
 
+  /**
+   * The backend waiting for a sign-in whose namespace `exposedName` is in: its tools were never
+   * listed, so a call to one is told to sign in rather than "not found".
+   */
+  awaitingSignIn(exposedName: string): Backend | undefined {
+    const separator = this.#state.config.namespaceSeparator;
+    return this.backends().find(
+      (backend) =>
+        backend.status === "needs_sign_in" &&
+        backend.config.namespace !== "" &&
+        exposedName.startsWith(`${backend.config.namespace}${separator}`),
+    );
+  }
+
   /** The client is initialized: remember what it has seen, tell it of changes from now on. */
   startAnnouncing(): void {
     this.#announcing = true;
