@@ -6,7 +6,10 @@ import { StreamableHttpClientTransport } from "@patchbay/transport-http";
 import { FallbackClientTransport, SseClientTransport } from "@patchbay/transport-sse";
 import { attachWebSocketServer, WebSocketClientTransport } from "@patchbay/transport-ws";
 import { afterEach, describe, expect, it } from "vitest";
-import { createBackendTransportFactory } from "./backend-transport-factory.js";
+import {
+  BackendSignInUnsupportedError,
+  createBackendTransportFactory,
+} from "./backend-transport-factory.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -116,5 +119,29 @@ describe("createBackendTransportFactory", () => {
     expect(received).toEqual([
       { frame: { jsonrpc: "2.0", method: "hello" }, authorization: "Bearer t" },
     ]);
+  });
+
+  it("refuses a backend with an oauth block when it was made without oauth (never reached without its token)", async () => {
+    let requests = 0;
+    const server = createServer((_request, response) => {
+      requests += 1;
+      response.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const port = (server.address() as AddressInfo).port;
+    const connect = createBackendTransportFactory();
+    // No `transport` key: auto (Streamable HTTP, falling back to HTTP+SSE).
+    for (const transport of [{ transport: "http" }, { transport: "sse" }, {}]) {
+      const backend = backendOf({
+        url: `http://127.0.0.1:${port}/mcp`,
+        ...transport,
+        oauth: { clientId: "patchbay" },
+      });
+      await expect(Promise.resolve().then(() => connect(backend))).rejects.toThrow(
+        BackendSignInUnsupportedError,
+      );
+    }
+    expect(requests).toBe(0);
   });
 });

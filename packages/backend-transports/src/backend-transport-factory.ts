@@ -27,7 +27,7 @@ export interface BackendTransportFactoryOptions {
   readonly relayLargeResults?: boolean;
   /**
    * Where the backends with an `oauth` block find their tokens, and what a person must do to sign
-   * in. Without it, such a backend is reached without a token.
+   * in. Without it, such a backend is refused (never reached without its token).
    */
   readonly oauth?: BackendOAuthOptions;
 }
@@ -86,18 +86,12 @@ async function connectHttp(
   backend: RemoteBackendConfig,
   oauth: BackendOAuthOptions | undefined,
 ): Promise<Transport> {
+  if (oauth === undefined) throw new BackendSignInUnsupportedError(backend.name);
   let transport: Transport | undefined;
-  const fetch =
-    oauth === undefined
-      ? undefined
-      : await createBackendOAuthFetch(backend, oauth, () => {
-          setImmediate(() => void transport?.close());
-        });
-  const options = {
-    url: backend.url,
-    headers: backend.headers,
-    ...(fetch === undefined ? {} : { fetch }),
-  };
+  const fetch = await createBackendOAuthFetch(backend, oauth, () => {
+    setImmediate(() => void transport?.close());
+  });
+  const options = { url: backend.url, headers: backend.headers, fetch };
   transport =
     backend.transport === "sse"
       ? new SseClientTransport(options)
@@ -105,4 +99,18 @@ async function connectHttp(
         ? new StreamableHttpClientTransport(options)
         : new FallbackClientTransport(options);
   return transport;
+}
+
+/**
+ * A backend with an `oauth` block, from a factory made without `oauth` (a program that does not sign
+ * in to backends): refused rather than reached without its token.
+ */
+export class BackendSignInUnsupportedError extends Error {
+  override readonly name = "BackendSignInUnsupportedError";
+
+  constructor(readonly backend: string) {
+    super(
+      `backend "${backend}" has an oauth block, but this program does not sign in to backends (the stdio gateway does: patchbay-gateway login ${backend})`,
+    );
+  }
 }

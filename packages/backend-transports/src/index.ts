@@ -1,4 +1,5 @@
 export {
+  BackendSignInUnsupportedError,
   type BackendTransportFactoryOptions,
   createBackendTransportFactory,
 } from "./backend-transport-factory.js";
