@@ -11,6 +11,7 @@ import {
   NamespaceOptionsError,
 } from "../namespacing/qualified-name.js";
 import { overrideIssues } from "../overrides/check-overrides.js";
+import { credentialsIssues } from "./credentials-config.js";
 import { type Environment, expandVariables, joinPath } from "./expand-variables.js";
 import {
   type BackendConfig,
@@ -53,7 +54,7 @@ export interface ParseGatewayConfigOptions {
 }
 
 /** The top-level blocks only the HTTP proxy reads. */
-const PROXY_ONLY_BLOCKS = ["auth", "limits", "http", "cluster", "profiles"] as const;
+const PROXY_ONLY_BLOCKS = ["auth", "limits", "http", "cluster", "profiles", "credentials"] as const;
 
 /** `value` without the proxy's own blocks, and a warning naming those it had. */
 function withoutProxyBlocks(value: unknown): { value: unknown; warning: string | undefined } {
@@ -221,6 +222,7 @@ export function parseGatewayConfig(
       ...(file.limits === undefined ? {} : { limits: file.limits }),
       ...(file.http === undefined ? {} : { http: file.http }),
       ...(file.cluster === undefined ? {} : { cluster: file.cluster }),
+      ...(file.credentials === undefined ? {} : { credentials: file.credentials }),
     },
     warnings,
   };
@@ -295,6 +297,14 @@ function toBackendConfig(
       message: 'maxMessageBytes applies to servers started with "command" (stdio) only',
     });
   }
+  for (const issue of credentialsIssues(
+    entry.isolation,
+    entry.credentials,
+    entry.command === undefined ? "url" : "command",
+  )) {
+    const issuePath = issue.keys.reduce<string>((parent, key) => joinPath(parent, key), path);
+    issues.push({ path: issuePath, message: issue.message });
+  }
   if (issues.length > before) return undefined;
 
   const tools = withoutUndefined({ allow: entry.tools?.allow, deny: entry.tools?.deny });
@@ -312,6 +322,7 @@ function toBackendConfig(
     disabled: entry.disabled ?? false,
     ...(entry.protocolEra === undefined ? {} : { protocolEra: entry.protocolEra }),
     ...(entry.overrides === undefined ? {} : { overrides: entry.overrides }),
+    ...(entry.credentials === undefined ? {} : { credentials: entry.credentials }),
   } as const;
   if (entry.command !== undefined) {
     return {
