@@ -23,7 +23,12 @@ import {
   parseGatewayConfig,
   type Router,
 } from "@patchbay/router";
-import { loadConfigFile } from "@patchbay/router/config-file";
+import {
+  credentialStorePlace,
+  loadConfigFile,
+  type WatchedCredentialStore,
+  watchCredentialStore,
+} from "@patchbay/router/config-file";
 import { createFilePinStore, pinFileOf } from "@patchbay/router/pins-file";
 import { createRedactor } from "@patchbay/telemetry";
 import { demoConfig } from "./demo-config.js";
@@ -92,6 +97,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       : await loadConfigFile(resolve(options.configPath), environment);
   const { auth, limits, http, cluster: clusterConfig } = parsed.config;
   const routerConfig = routerPart(parsed.config);
+  // Before anything starts: a per-principal backend without a store or its key stops the start.
+  const storePlace =
+    options.configPath === undefined
+      ? undefined
+      : credentialStorePlace(
+          parsed.config,
+          resolve(options.configPath),
+          environment,
+          parsed.config.credentials !== undefined,
+        );
   const decision = decideAuth(auth, host);
   const oauth =
     decision.oauth === undefined
@@ -120,10 +135,22 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           resolvedLimits.sessionIdleTtlMs,
           log,
         );
+  // Read now (a wrong key or a changed file stops the start), and again when the file changes.
+  const credentials =
+    storePlace === undefined
+      ? undefined
+      : watchCredentialStore(storePlace, {
+          onError: (error) => log.error(`credential store: ${error.message}`),
+          onReread: (values) => log.info(`credential store read again: ${values} values`),
+        });
   const { feed, telemetry, audit, router } = await startProxyRouter(options, parsed.config, {
     log,
     cluster,
     maxResultBytes: resolvedLimits.maxResultBytes,
+    credentials,
+  }).catch((error: unknown) => {
+    credentials?.close();
+    throw error;
   });
 
   const originLists = originListsOf(http, host);
@@ -183,6 +210,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   function stop(stopOptions: { readonly drainTimeoutMs?: number } = {}): Promise<void> {
     stopping ??= (async () => {
       reloading.close();
+      credentials?.close();
       const closed = new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
       server.closeIdleConnections();
       await gateway.close(stopOptions);
@@ -227,6 +255,8 @@ async function startProxyRouter(
     readonly log: ProxyLog;
     readonly cluster: RedisCluster | undefined;
     readonly maxResultBytes: number;
+    /** The values of per-principal backends, when the config has any. */
+    readonly credentials: WatchedCredentialStore | undefined;
   },
 ) {
   const { log, cluster } = parts;
@@ -259,6 +289,7 @@ async function startProxyRouter(
     onWarning: (message) => log.warn(message),
     ...(audit === undefined ? {} : { audit }),
     clientNetworkTransport: "tcp",
+    ...(parts.credentials === undefined ? {} : { credentials: parts.credentials }),
     ...pinStoreOf(options.configPath, routerConfig.pins, cluster),
     // Replicas: one request-state key, held calls and list changes shared (see proxy-cluster.ts),
     // and limits.tools' perMinute counted in Redis (concurrent stays each replica's).

@@ -50,6 +50,15 @@ async function setUp(values: Values): Promise<Setup> {
       server.registerTool("whoami", {}, async () => ({
         content: [{ type: "text", text: backend.name === "gh" ? token : "operator" }],
       }));
+      server.registerTool("broadcast", {}, async () => {
+        // To every client of this server, related to no call.
+        await server.log("info", `news from ${token}`);
+        return { content: [{ type: "text", text: "sent" }] };
+      });
+      server.registerTool("work", {}, async (_args, context) => {
+        await context.log("info", "working for the caller");
+        return { content: [{ type: "text", text: "done" }] };
+      });
       servers.push(server);
       const [clientSide, serverSide] = createMemoryTransportPair();
       if (backend.name === "gh") backendSides.push(serverSide);
@@ -134,6 +143,42 @@ describe("per-principal backends", { timeout: 5_000 }, () => {
     expect((await carol.callTool({ name: "gh__whoami" })).isError).toBe(true);
     values.carol = { gh: { GH_TOKEN: "carol-value" } };
     expect(textOf(await carol.callTool({ name: "gh__whoami" }))).toBe("carol-value");
+  });
+
+  it("sends what the instance says during a call to the session that made it", async () => {
+    setup = await setUp({ alice: { gh: { GH_TOKEN: "alice-value" } } });
+    const caller = await setup.connect("alice");
+    const other = await setup.connect("alice");
+    const heard = { caller: 0, other: 0 };
+    caller.on("notifications/message", () => {
+      heard.caller += 1;
+    });
+    other.on("notifications/message", () => {
+      heard.other += 1;
+    });
+    await Promise.all([caller.setLoggingLevel("info"), other.setLoggingLevel("info")]);
+    await other.callTool({ name: "gh__whoami" });
+    await caller.callTool({ name: "gh__work" });
+    expect(heard).toEqual({ caller: 1, other: 0 });
+    expect(setup.opened).toEqual(["alice-value"]);
+  });
+
+  it("tells only its own principal's sessions what an instance says to all", async () => {
+    setup = await setUp({ alice: { gh: { GH_TOKEN: "alice-value" } } });
+    const alice = await setup.connect("alice");
+    const bob = await setup.connect("bob");
+    const heard = { alice: [] as string[], bob: [] as string[] };
+    alice.on("notifications/message", (params) => {
+      heard.alice.push(String(params.data));
+    });
+    bob.on("notifications/message", (params) => {
+      heard.bob.push(String(params.data));
+    });
+    await Promise.all([alice.setLoggingLevel("debug"), bob.setLoggingLevel("debug")]);
+    await alice.callTool({ name: "gh__broadcast" });
+    // Anything sent to bob before this answer has arrived by now (one connection, in order).
+    await bob.ping();
+    expect(heard).toEqual({ alice: ["news from alice-value"], bob: [] });
   });
 
   it("stops a principal's instance with its last session", async () => {

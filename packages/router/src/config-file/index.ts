@@ -18,6 +18,12 @@ export {
 export { loadConfigFile } from "./load-config-file.js";
 export { type OpenAuditLogOptions, openAuditLog } from "./open-audit-log.js";
 export {
+  type CredentialStorePlace,
+  credentialStorePlace,
+  type WatchedCredentialStore,
+  watchCredentialStore,
+} from "./open-credential-store.js";
+export {
   type ConfigFileWatch,
   type WatchConfigFileOptions,
   watchConfigFile,
