@@ -23,17 +23,13 @@ import {
   parseGatewayConfig,
   type Router,
 } from "@patchbay/router";
-import {
-  credentialStorePlace,
-  loadConfigFile,
-  type WatchedCredentialStore,
-  watchCredentialStore,
-} from "@patchbay/router/config-file";
+import { loadConfigFile, type WatchedCredentialStore } from "@patchbay/router/config-file";
 import { createFilePinStore, pinFileOf } from "@patchbay/router/pins-file";
 import { createRedactor } from "@patchbay/telemetry";
 import { demoConfig } from "./demo-config.js";
 import { openProxyAudit } from "./proxy-audit.js";
 import { followSharedPins, joinProxyCluster, reportReplicaCounts } from "./proxy-cluster.js";
+import { proxyCredentialStore, watchProxyCredentials } from "./proxy-credentials.js";
 import { createProxyFront } from "./proxy-front.js";
 import { createProxyLog, type ProxyLog } from "./proxy-log.js";
 import { authSecrets, routerPart, startOAuth, startReloading } from "./proxy-reload.js";
@@ -98,15 +94,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const { auth, limits, http, cluster: clusterConfig } = parsed.config;
   const routerConfig = routerPart(parsed.config);
   // Before anything starts: a per-principal backend without a store or its key stops the start.
-  const storePlace =
-    options.configPath === undefined
-      ? undefined
-      : credentialStorePlace(
-          parsed.config,
-          resolve(options.configPath),
-          environment,
-          parsed.config.credentials !== undefined,
-        );
+  const storePlace = proxyCredentialStore(options.configPath, parsed.config, environment);
   const decision = decideAuth(auth, host);
   const oauth =
     decision.oauth === undefined
@@ -135,14 +123,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           resolvedLimits.sessionIdleTtlMs,
           log,
         );
-  // Read now (a wrong key or a changed file stops the start), and again when the file changes.
-  const credentials =
-    storePlace === undefined
-      ? undefined
-      : watchCredentialStore(storePlace, {
-          onError: (error) => log.error(`credential store: ${error.message}`),
-          onReread: (values) => log.info(`credential store read again: ${values} values`),
-        });
+  const credentials = watchProxyCredentials(storePlace, log);
   const { feed, telemetry, audit, router } = await startProxyRouter(options, parsed.config, {
     log,
     cluster,
