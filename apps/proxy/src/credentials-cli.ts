@@ -23,6 +23,9 @@ Commands:
   delete <principal> <backend> [<slot>]  delete one slot's value, or all of the backend's
 `;
 
+/** A command line that cannot be run (exit code 2). */
+export class UsageError extends Error {}
+
 /** What a subcommand reads and writes: its streams and environment. */
 export interface CredentialsCommandIo {
   readonly environment: Readonly<Record<string, string | undefined>>;
@@ -66,9 +69,6 @@ export async function runCredentialsCommand(
       throw new UsageError(`unknown command ${command}: set, list or delete`);
   }
 }
-
-/** A command line that cannot be run (exit code 2). */
-export class UsageError extends Error {}
 
 async function setCommand(
   args: readonly string[],
