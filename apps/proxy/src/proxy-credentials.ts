@@ -26,14 +26,19 @@ export function proxyCredentialStore(
   return place;
 }
 
-/** The store read now (a wrong key or a changed file throws) and again when its file changes. */
+/**
+ * The store read now (a wrong key or a changed file throws) and again when its file changes;
+ * `mask` learns its values each time it is read.
+ */
 export function watchProxyCredentials(
   place: CredentialStorePlace | undefined,
   log: ProxyLog,
+  mask: (values: readonly string[]) => void,
 ): WatchedCredentialStore | undefined {
   if (place === undefined) return undefined;
   return watchCredentialStore(place, {
     onError: (error) => log.error(`credential store: ${error.message}`),
+    onValues: mask,
     onReread: (values) => log.info(`credential store read again: ${values} values`),
   });
 }

@@ -23,9 +23,9 @@ import {
   parseGatewayConfig,
   type Router,
 } from "@patchbay/router";
-import { loadConfigFile, type WatchedCredentialStore } from "@patchbay/router/config-file";
+import { type CredentialStorePlace, loadConfigFile } from "@patchbay/router/config-file";
 import { createFilePinStore, pinFileOf } from "@patchbay/router/pins-file";
-import { createRedactor } from "@patchbay/telemetry";
+import { createRedactor, type Redactor } from "@patchbay/telemetry";
 import { demoConfig } from "./demo-config.js";
 import { openProxyAudit } from "./proxy-audit.js";
 import { followSharedPins, joinProxyCluster, reportReplicaCounts } from "./proxy-cluster.js";
@@ -123,16 +123,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           resolvedLimits.sessionIdleTtlMs,
           log,
         );
-  const credentials = watchProxyCredentials(storePlace, log);
-  const { feed, telemetry, audit, router } = await startProxyRouter(options, parsed.config, {
-    log,
-    cluster,
-    maxResultBytes: resolvedLimits.maxResultBytes,
-    credentials,
-  }).catch((error: unknown) => {
-    credentials?.close();
-    throw error;
-  });
+  const { feed, telemetry, audit, router, credentials } = await startProxyRouter(
+    options,
+    parsed.config,
+    { log, redact, cluster, maxResultBytes: resolvedLimits.maxResultBytes, storePlace },
+  );
 
   const originLists = originListsOf(http, host);
   const trustProxy = http?.trustProxy ?? false;
@@ -236,8 +231,10 @@ async function startProxyRouter(
     readonly log: ProxyLog;
     readonly cluster: RedisCluster | undefined;
     readonly maxResultBytes: number;
-    /** The values of per-principal backends, when the config has any. */
-    readonly credentials: WatchedCredentialStore | undefined;
+    /** The log's masking, which learns the credential store's values. */
+    readonly redact: Redactor;
+    /** The credential store of per-principal backends, when the config has any. */
+    readonly storePlace: CredentialStorePlace | undefined;
   },
 ) {
   const { log, cluster } = parts;
@@ -252,6 +249,11 @@ async function startProxyRouter(
     options.version,
   );
   const audit = openProxyAudit(config.audit, options.configPath, telemetry, log);
+  // Its values are masked like the config's secrets, should a backend print one on stderr.
+  const credentials = watchProxyCredentials(parts.storePlace, log, (values) => {
+    parts.redact.addSecretValues(values);
+    telemetry.addSecrets(values);
+  });
   // Lines up to a result of limits.maxResultBytes and its envelope, unless a backend says otherwise.
   const connect = createBackendTransportFactory({
     maxLineBytes: parts.maxResultBytes + 1024 * 1024,
@@ -270,7 +272,7 @@ async function startProxyRouter(
     onWarning: (message) => log.warn(message),
     ...(audit === undefined ? {} : { audit }),
     clientNetworkTransport: "tcp",
-    ...(parts.credentials === undefined ? {} : { credentials: parts.credentials }),
+    ...(credentials === undefined ? {} : { credentials }),
     ...pinStoreOf(options.configPath, routerConfig.pins, cluster),
     // Replicas: one request-state key, held calls and list changes shared (see proxy-cluster.ts),
     // and limits.tools' perMinute counted in Redis (concurrent stays each replica's).
@@ -282,8 +284,11 @@ async function startProxyRouter(
         }),
   });
   if (cluster !== undefined) followSharedPins(cluster, router, log);
-  await router.start();
-  return { feed, telemetry, audit, router };
+  await router.start().catch((error: unknown) => {
+    credentials?.close();
+    throw error;
+  });
+  return { feed, telemetry, audit, router, credentials };
 }
 
 /**

@@ -33,6 +33,9 @@ const UPSTREAM = {
   carol: "carol-upstream-secret-77d0",
 };
 
+/** Alice's value for the backend that prints it. */
+const LEAKY = "alice-leaky-secret-0c3b";
+
 /** `patchbay-proxy credentials …` in process (the command the binary runs), with `stdin`. */
 async function credentialsInProcess(
   args: readonly string[],
@@ -113,11 +116,24 @@ describe("per-user credentials toward a backend", { timeout: 15_000 }, () => {
           isolation: "per-principal",
           credentials: { headers: { Authorization: "Bearer {{token}}" } },
         },
+        // A command backend that prints its credential on stderr (which the proxy logs) and exits.
+        leaky: {
+          command: process.execPath,
+          args: ["-e", "console.error('my token is ' + process.env.LEAKY_TOKEN); process.exit(1)"],
+          isolation: "per-principal",
+          credentials: { env: ["LEAKY_TOKEN"] },
+          restart: false,
+        },
       },
       auth: { tokens: Object.entries(TOKENS).map(([name, token]) => ({ name, token })) },
       credentials: { file: storePath },
     };
     cliConfig = writeConfig(config);
+    const leaky = await credentialsInProcess(
+      ["set", "--config", cliConfig.path, "alice", "leaky", "LEAKY_TOKEN"],
+      LEAKY,
+    );
+    expect(leaky.code).toBe(0);
     const stored = await Promise.all(
       (["alice", "bob"] as const).map((name) =>
         credentialsInProcess(
@@ -142,6 +158,7 @@ describe("per-user credentials toward a backend", { timeout: 15_000 }, () => {
 
   it("calls the backend with each principal's own credential, one instance each", async () => {
     if (proxy === undefined) throw new Error("no proxy");
+    const leaked = proxy.waitForLog((line) => line.includes("my token is"));
     const alice = await connectSdk(proxy.url, { token: TOKENS.alice });
     const bob = await connectSdk(proxy.url, { token: TOKENS.bob });
     expect(textOf(await alice.client.callTool({ name: "up__whoami" }))).toBe(
@@ -157,9 +174,10 @@ describe("per-user credentials toward a backend", { timeout: 15_000 }, () => {
     // Neither the status a model may read nor the proxy's log shows a value.
     const status = JSON.stringify(await alice.client.callTool({ name: "gateway_status" }));
     const events = JSON.stringify(await alice.client.callTool({ name: "get_events" }));
+    // Alice's leaky instance started with her session: what it printed is logged, masked.
+    expect(await leaked).not.toContain(LEAKY);
     for (const shown of [status, events, proxy.logs.join("\n")]) {
-      expect(shown).not.toContain(UPSTREAM.alice);
-      expect(shown).not.toContain(UPSTREAM.bob);
+      for (const value of [UPSTREAM.alice, UPSTREAM.bob, LEAKY]) expect(shown).not.toContain(value);
     }
     await Promise.all([closeSdk(alice), closeSdk(bob)]);
   });
@@ -189,11 +207,13 @@ describe("per-user credentials toward a backend", { timeout: 15_000 }, () => {
 
   it("keeps the store encrypted, mode 0600, and lists places without values", async () => {
     const bytes = readFileSync(storePath, "utf8");
-    for (const value of Object.values(UPSTREAM)) expect(bytes).not.toContain(value);
+    for (const value of [...Object.values(UPSTREAM), LEAKY]) expect(bytes).not.toContain(value);
     expect(statSync(storePath).mode & 0o777).toBe(0o600);
     const listed = await credentialsInProcess(["list", "--config", cliConfig.path]);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toBe("alice\tup\ttoken\nbob\tup\ttoken\ncarol\tup\ttoken\n");
+    expect(listed.stdout).toBe(
+      "alice\tleaky\tLEAKY_TOKEN\nalice\tup\ttoken\nbob\tup\ttoken\ncarol\tup\ttoken\n",
+    );
   });
 
   it("refuses to start with another key, or without one", async () => {

@@ -27,6 +27,7 @@ describe("the credential store", { timeout: 5_000 }, () => {
     expect(store.valuesFor("alice", "gh")).toEqual({ token: `${SECRET}2` });
     expect(store.valuesFor("bob", "gh")).toEqual({ token: "bob-value" });
     expect(store.valuesFor("carol", "gh")).toBeUndefined();
+    expect(store.secretValues().sort()).toEqual([`${SECRET}2`, "bob-value"].sort());
     expect(store.list()).toEqual([
       { principal: "alice", backend: "gh", slot: "token" },
       { principal: "bob", backend: "gh", slot: "token" },

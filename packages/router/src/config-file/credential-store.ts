@@ -18,6 +18,8 @@ export interface CredentialStore {
   valuesFor(principal: string, backend: string): Readonly<Record<string, string>> | undefined;
   /** Every stored value's place, sorted (principals, backends, slots; never values). */
   list(): CredentialEntry[];
+  /** Every stored value, for a log's masking only. */
+  secretValues(): string[];
 }
 
 interface SealedValue {
@@ -50,6 +52,7 @@ export function readCredentialStore(path: string, key: Buffer): CredentialStore 
   }
   return {
     valuesFor: (principal, backend) => values.get(placeKey(principal, backend)),
+    secretValues: () => [...values.values()].flatMap((slots) => Object.values(slots)),
     list: () =>
       [...values]
         .flatMap(([place, slots]) => {

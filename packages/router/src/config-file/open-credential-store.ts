@@ -60,15 +60,19 @@ export function watchCredentialStore(
     readonly onError: (error: Error) => void;
     /** The file was read again after a change: how many values it holds now. */
     readonly onReread?: (values: number) => void;
+    /** Every value, each time the file is read (the first time included): for masking only. */
+    readonly onValues?: (values: readonly string[]) => void;
     readonly debounceMs?: number;
   },
 ): WatchedCredentialStore {
   let store: CredentialStore = readCredentialStore(place.path, place.key);
+  options.onValues?.(store.secretValues());
   const watch = watchConfigFile(
     place.path,
     () => {
       try {
         store = readCredentialStore(place.path, place.key);
+        options.onValues?.(store.secretValues());
         options.onReread?.(store.list().length);
       } catch (error) {
         options.onError(error as Error);
