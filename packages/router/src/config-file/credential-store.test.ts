@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -40,6 +40,15 @@ describe("the credential store", { timeout: 5_000 }, () => {
     expect(readCredentialStore(path, key).list()).toEqual([
       { principal: "bob", backend: "gh", slot: "token" },
     ]);
+  });
+
+  it("says why it cannot write, and leaves no temporary file", () => {
+    const missing = join(folder, "no-such-folder", "credentials.json");
+    expect(() =>
+      setCredential(missing, key, { principal: "alice", backend: "gh", slot: "token" }, SECRET),
+    ).toThrow(/cannot write the credential store .*no-such-folder/);
+    setCredential(path, key, { principal: "alice", backend: "gh", slot: "token" }, SECRET);
+    expect(readdirSync(folder)).toEqual(["credentials.json"]);
   });
 
   it("refuses a file sealed with another key, and one changed by hand", () => {

@@ -1,7 +1,15 @@
 /// <reference types="node" />
 // Node only: the proxy's per-principal credentials, encrypted in a file (AES-256-GCM).
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { CredentialStoreError } from "./credentials-key.js";
 
@@ -141,14 +149,21 @@ function readSealed(path: string, key: Buffer): StoreFile | undefined {
 /** Writes the store whole: a new file of mode 0600 renamed over the old one (never half written). */
 function writeSealed(path: string, file: StoreFile): void {
   const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
-  const descriptor = openSync(temporary, "wx", 0o600);
   try {
-    writeSync(descriptor, `${JSON.stringify(file, null, 2)}\n`);
-    fsyncSync(descriptor);
-  } finally {
-    closeSync(descriptor);
+    const descriptor = openSync(temporary, "wx", 0o600);
+    try {
+      writeSync(descriptor, `${JSON.stringify(file, null, 2)}\n`);
+      fsyncSync(descriptor);
+    } finally {
+      closeSync(descriptor);
+    }
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw new CredentialStoreError(
+      `cannot write the credential store ${path}: ${(error as Error).message}`,
+    );
   }
-  renameSync(temporary, path);
 }
 
 function seal(value: string, key: Buffer, context: string): SealedValue {
