@@ -181,6 +181,21 @@ describe("per-principal backends", { timeout: 5_000 }, () => {
     expect(heard).toEqual({ alice: ["news from alice-value"], bob: [] });
   });
 
+  it("replaces a principal's instance when a reload changes its backend", async () => {
+    setup = await setUp({ alice: { gh: { GH_TOKEN: "alice-value" } } });
+    const alice = await setup.connect("alice");
+    await alice.callTool({ name: "gh__whoami" });
+    const stopped = closed(setup.backendSides[0]);
+    await setup.router.reload(
+      configOf({
+        mcpServers: { ...CONFIG.mcpServers, gh: { ...CONFIG.mcpServers.gh, timeoutMs: 5_000 } },
+      }),
+    );
+    await stopped;
+    expect(textOf(await alice.callTool({ name: "gh__whoami" }))).toBe("alice-value");
+    expect(setup.opened).toEqual(["alice-value", "alice-value"]);
+  });
+
   it("stops a principal's instance with its last session", async () => {
     setup = await setUp({ alice: { gh: { GH_TOKEN: "alice-value" } } });
     const first = await setup.connect("alice");

@@ -137,7 +137,7 @@ export class SessionCatalogue {
     );
     if (config === undefined || !this.sees(config.name)) return undefined;
     if (this.#principal === undefined) {
-      return `backend ${config.name} acts with each caller's own credential: anonymous callers cannot use it; call with a token`;
+      return `backend ${config.name} acts with each caller's own credential: anonymous callers cannot use it (nor the stdio gateway); call the proxy with a token`;
     }
     const found = this.#principals.acquire(config, this.#principal, this.#id);
     if ("backend" in found) return undefined;
