@@ -16,7 +16,7 @@ import type { ProxyLog } from "./proxy-log.js";
 export type ProxyConfig = GatewayConfig;
 
 /** The blocks a running proxy cannot change: they are read once, at start. */
-const RESTART_ONLY = ["limits", "http", "cluster", "modern"] as const;
+const RESTART_ONLY = ["limits", "http", "cluster", "modern", "credentials"] as const;
 
 /** What a reload changes, and what it reads. */
 export interface ProxyReloadTargets {
@@ -65,11 +65,19 @@ function restartPart(config: ProxyConfig, key: (typeof RESTART_ONLY)[number]): u
 }
 
 /**
- * The part of the config the router runs (`gateway_status` shows it, so never `auth`): of
+ * The part of the config the router runs (`gateway_status` shows it, so never `auth`, nor where
+ * the credential store is): of
  * `limits`, only the per-tool limits, which the router counts.
  */
 export function routerPart(config: ProxyConfig): ProxyConfig {
-  const { auth: _auth, limits, http: _http, cluster: _cluster, ...rest } = config;
+  const {
+    auth: _auth,
+    limits,
+    http: _http,
+    cluster: _cluster,
+    credentials: _credentials,
+    ...rest
+  } = config;
   return limits?.tools === undefined ? rest : { ...rest, limits: { tools: limits.tools } };
 }
 

@@ -23,12 +23,13 @@ import {
   parseGatewayConfig,
   type Router,
 } from "@patchbay/router";
-import { loadConfigFile } from "@patchbay/router/config-file";
+import { type CredentialStorePlace, loadConfigFile } from "@patchbay/router/config-file";
 import { createFilePinStore, pinFileOf } from "@patchbay/router/pins-file";
-import { createRedactor } from "@patchbay/telemetry";
+import { createRedactor, type Redactor } from "@patchbay/telemetry";
 import { demoConfig } from "./demo-config.js";
 import { openProxyAudit } from "./proxy-audit.js";
 import { followSharedPins, joinProxyCluster, reportReplicaCounts } from "./proxy-cluster.js";
+import { proxyCredentialStore, watchProxyCredentials } from "./proxy-credentials.js";
 import { createProxyFront } from "./proxy-front.js";
 import { createProxyLog, type ProxyLog } from "./proxy-log.js";
 import { authSecrets, routerPart, startOAuth, startReloading } from "./proxy-reload.js";
@@ -92,6 +93,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       : await loadConfigFile(resolve(options.configPath), environment);
   const { auth, limits, http, cluster: clusterConfig } = parsed.config;
   const routerConfig = routerPart(parsed.config);
+  // Before anything starts: a per-principal backend without a store or its key stops the start.
+  const storePlace = proxyCredentialStore(options.configPath, parsed.config, environment);
   const decision = decideAuth(auth, host);
   const oauth =
     decision.oauth === undefined
@@ -120,11 +123,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           resolvedLimits.sessionIdleTtlMs,
           log,
         );
-  const { feed, telemetry, audit, router } = await startProxyRouter(options, parsed.config, {
-    log,
-    cluster,
-    maxResultBytes: resolvedLimits.maxResultBytes,
-  });
+  const { feed, telemetry, audit, router, credentials } = await startProxyRouter(
+    options,
+    parsed.config,
+    { log, redact, cluster, maxResultBytes: resolvedLimits.maxResultBytes, storePlace },
+  );
 
   const originLists = originListsOf(http, host);
   const trustProxy = http?.trustProxy ?? false;
@@ -183,6 +186,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   function stop(stopOptions: { readonly drainTimeoutMs?: number } = {}): Promise<void> {
     stopping ??= (async () => {
       reloading.close();
+      credentials?.close();
       const closed = new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
       server.closeIdleConnections();
       await gateway.close(stopOptions);
@@ -227,6 +231,10 @@ async function startProxyRouter(
     readonly log: ProxyLog;
     readonly cluster: RedisCluster | undefined;
     readonly maxResultBytes: number;
+    /** The log's masking, which learns the credential store's values. */
+    readonly redact: Redactor;
+    /** The credential store of per-principal backends, when the config has any. */
+    readonly storePlace: CredentialStorePlace | undefined;
   },
 ) {
   const { log, cluster } = parts;
@@ -241,6 +249,11 @@ async function startProxyRouter(
     options.version,
   );
   const audit = openProxyAudit(config.audit, options.configPath, telemetry, log);
+  // Its values are masked like the config's secrets, should a backend print one on stderr.
+  const credentials = watchProxyCredentials(parts.storePlace, log, (values) => {
+    parts.redact.addSecretValues(values);
+    telemetry.addSecrets(values);
+  });
   // Lines up to a result of limits.maxResultBytes and its envelope, unless a backend says otherwise.
   const connect = createBackendTransportFactory({
     maxLineBytes: parts.maxResultBytes + 1024 * 1024,
@@ -259,6 +272,7 @@ async function startProxyRouter(
     onWarning: (message) => log.warn(message),
     ...(audit === undefined ? {} : { audit }),
     clientNetworkTransport: "tcp",
+    ...(credentials === undefined ? {} : { credentials }),
     ...pinStoreOf(options.configPath, routerConfig.pins, cluster),
     // The file's `modern` block; replicas add one request-state key, held calls and list changes
     // shared (see proxy-cluster.ts), and limits.tools' perMinute counted in Redis (concurrent
@@ -272,8 +286,11 @@ async function startProxyRouter(
       : { sharedToolLimits: (limits) => cluster.createRateLimiter(limits) }),
   });
   if (cluster !== undefined) followSharedPins(cluster, router, log);
-  await router.start();
-  return { feed, telemetry, audit, router };
+  await router.start().catch((error: unknown) => {
+    credentials?.close();
+    throw error;
+  });
+  return { feed, telemetry, audit, router, credentials };
 }
 
 /**

@@ -1,6 +1,7 @@
 export type { BackendStatus, BackendTransportFactory } from "./backends/backend.js";
 export type { ServerToClientMethod } from "./backends/backend-events.js";
 export { INPUT_KEY_META_KEY } from "./backends/modern-backend.js";
+export type { PrincipalCredentials } from "./backends/principal-backends.js";
 export { type RouterClock, systemRouterClock } from "./backends/router-clock.js";
 export {
   type BackendListing,
@@ -40,6 +41,11 @@ export {
   MAX_TEMPLATE_LENGTH,
 } from "./catalogue/resource-template-pattern.js";
 export type { WildcardPattern } from "./catalogue/wildcard-pattern.js";
+export { credentialSlotsOf } from "./config/credentials-config.js";
+export type {
+  BackendCredentials,
+  CredentialsConfig,
+} from "./config/credentials-config-schema.js";
 export {
   type Environment,
   expandString,

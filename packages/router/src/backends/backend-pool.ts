@@ -1,4 +1,5 @@
 import type { Implementation } from "@patchbay/client";
+import { withCredentialValues } from "../config/credentials-config.js";
 import type { BackendConfig, GatewayConfig } from "../config/gateway-config.js";
 import { Backend, type BackendDependencies, type BackendTransportFactory } from "./backend.js";
 import type { RouterClock } from "./router-clock.js";
@@ -12,12 +13,23 @@ export interface BackendWiring {
   ): Pick<BackendDependencies, "audience" | "listener">;
 }
 
+/** How the pool connects a per-principal backend to its principal's sessions (the switchboard). */
+export interface PrincipalWiring {
+  /** The audience and listener of `principal`'s instance of `backend`. */
+  wirePrincipal(
+    backend: string,
+    principal: string,
+  ): Pick<BackendDependencies, "audience" | "listener">;
+}
+
 /** What a pool makes backends with. */
 export interface BackendPoolOptions {
   readonly clientInfo: Implementation;
   readonly clock: RouterClock;
   readonly connect: BackendTransportFactory;
   readonly wiring: BackendWiring;
+  /** Per-principal backends' wiring; without it, `createForPrincipal` throws. */
+  readonly principalWiring?: PrincipalWiring;
   /** What clients may see of each listing (see `BackendDependencies.vet`). */
   readonly vet?: BackendDependencies["vet"];
 }
@@ -42,6 +54,26 @@ export class BackendPool {
       clock,
       connect,
       ...wiring.wire(config.name, owner),
+      ...(vet ? { vet } : {}),
+    });
+  }
+
+  /**
+   * A new instance of per-principal backend `config` for `principal`: its transport opens with
+   * `values` in its headers or env, while the backend keeps `config` without them.
+   */
+  createForPrincipal(
+    config: BackendConfig,
+    principal: string,
+    values: Readonly<Record<string, string>>,
+  ): Backend {
+    const { clientInfo, clock, connect, principalWiring, vet } = this.#options;
+    if (principalWiring === undefined) throw new Error("the pool has no principal wiring");
+    return new Backend(config, {
+      clientInfo,
+      clock,
+      connect: (opened) => connect(withCredentialValues(opened, values)),
+      ...principalWiring.wirePrincipal(config.name, principal),
       ...(vet ? { vet } : {}),
     });
   }

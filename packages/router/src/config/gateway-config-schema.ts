@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { OverridesConfigSchema, ScanModeSchema } from "../overrides/tool-override-schema.js";
+import { BackendCredentialsSchema, CredentialsConfigSchema } from "./credentials-config-schema.js";
 import { AuditConfigSchema, ToolLimitsConfigSchema } from "./governance-config-schema.js";
 import {
   AuthConfigSchema,
@@ -66,7 +67,9 @@ export const BackendConfigSchema = z.object({
   timeoutMs: positiveMilliseconds.optional(),
   maxTimeoutMs: positiveMilliseconds.optional(),
   maxMessageBytes: z.number().int().positive().optional(),
-  isolation: z.enum(["shared", "per-session"]).optional(),
+  isolation: z.enum(["shared", "per-session", "per-principal"]).optional(),
+  /** Per-principal backends: the slots whose values come from the proxy's credential store. */
+  credentials: BackendCredentialsSchema.optional(),
   tools: z.object({ allow: globList.optional(), deny: globList.optional() }).optional(),
   start: z.enum(["eager", "lazy"]).optional(),
   restart: RestartConfigSchema.optional(),
@@ -158,6 +161,8 @@ export const GatewayConfigFileSchema = z.object({
   cluster: ClusterConfigSchema.optional(),
   /** The HTTP proxy's modern front and task limits (the router's `modern` options; the stdio gateway ignores it). */
   modern: ModernConfigSchema.optional(),
+  /** The HTTP proxy's store of per-principal credentials (the stdio gateway ignores it). */
+  credentials: CredentialsConfigSchema.optional(),
 });
 
 /** The config file as written, keys optional. */

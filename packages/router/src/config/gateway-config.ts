@@ -3,6 +3,7 @@ import type { RestartPolicyOptions } from "../lifecycle/restart-policy.js";
 import type { ModernFrontOptions } from "../modern/modern-settings.js";
 import type { OverridesConfig, ScanMode } from "../overrides/tool-override-schema.js";
 import type { PinsConfig } from "../pins/pins-config.js";
+import type { BackendCredentials, CredentialsConfig } from "./credentials-config-schema.js";
 import type { AuditConfig, ToolLimitsConfig } from "./governance-config-schema.js";
 import type { AuthConfig, ClusterConfig, HttpConfig, LimitsConfig } from "./proxy-config-schema.js";
 
@@ -20,8 +21,13 @@ export interface BackendConfigCommon {
   readonly namespace: string;
   readonly timeoutMs: number;
   readonly maxTimeoutMs: number;
-  /** `shared`: one backend for all clients; `per-session`: one per client session. */
-  readonly isolation: "shared" | "per-session";
+  /**
+   * `shared`: one backend for all clients; `per-session`: one per client session;
+   * `per-principal`: one per principal, opened with that principal's `credentials`.
+   */
+  readonly isolation: "shared" | "per-session" | "per-principal";
+  /** The credential slots of a per-principal backend (values from the credential store). */
+  readonly credentials?: BackendCredentials;
   readonly tools: { readonly allow?: readonly string[]; readonly deny?: readonly string[] };
   /** `eager`: start with the gateway; `lazy`: start on first use. */
   readonly start: "eager" | "lazy";
@@ -146,4 +152,6 @@ export interface GatewayConfig {
    * has one.
    */
   readonly modern?: Omit<ModernFrontOptions, "requestStateKey" | "cluster">;
+  /** The HTTP proxy's `credentials` block (its credential store), when the file has one. */
+  readonly credentials?: CredentialsConfig;
 }

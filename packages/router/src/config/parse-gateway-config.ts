@@ -11,6 +11,7 @@ import {
   NamespaceOptionsError,
 } from "../namespacing/qualified-name.js";
 import { overrideIssues } from "../overrides/check-overrides.js";
+import { credentialsIssues } from "./credentials-config.js";
 import { type Environment, expandVariables, joinPath } from "./expand-variables.js";
 import {
   type BackendConfig,
@@ -55,7 +56,15 @@ export interface ParseGatewayConfigOptions {
 }
 
 /** The top-level blocks only the HTTP proxy reads. */
-const PROXY_ONLY_BLOCKS = ["auth", "limits", "http", "cluster", "modern", "profiles"] as const;
+const PROXY_ONLY_BLOCKS = [
+  "auth",
+  "limits",
+  "http",
+  "cluster",
+  "modern",
+  "profiles",
+  "credentials",
+] as const;
 
 /** `value` without the proxy's own blocks, and a warning naming those it had. */
 function withoutProxyBlocks(value: unknown): { value: unknown; warning: string | undefined } {
@@ -226,6 +235,7 @@ export function parseGatewayConfig(
       ...(file.http === undefined ? {} : { http: file.http }),
       ...(file.cluster === undefined ? {} : { cluster: file.cluster }),
       ...(file.modern === undefined ? {} : { modern: modernOptionsOf(file.modern) }),
+      ...(file.credentials === undefined ? {} : { credentials: file.credentials }),
     },
     warnings,
   };
@@ -301,6 +311,14 @@ function toBackendConfig(
     });
   }
   issues.push(...oauthIssues(entry, path, webSocketUrl));
+  for (const issue of credentialsIssues(
+    entry.isolation,
+    entry.credentials,
+    entry.command === undefined ? "url" : "command",
+  )) {
+    const issuePath = issue.keys.reduce<string>((parent, key) => joinPath(parent, key), path);
+    issues.push({ path: issuePath, message: issue.message });
+  }
   if (issues.length > before) return undefined;
 
   const tools = withoutUndefined({ allow: entry.tools?.allow, deny: entry.tools?.deny });
@@ -318,6 +336,7 @@ function toBackendConfig(
     disabled: entry.disabled ?? false,
     ...(entry.protocolEra === undefined ? {} : { protocolEra: entry.protocolEra }),
     ...(entry.overrides === undefined ? {} : { overrides: entry.overrides }),
+    ...(entry.credentials === undefined ? {} : { credentials: entry.credentials }),
   } as const;
   if (entry.command !== undefined) {
     return {

@@ -8,6 +8,7 @@ import {
 } from "@patchbay/telemetry";
 import type { Backend, BackendTransportFactory } from "../backends/backend.js";
 import { BackendPool } from "../backends/backend-pool.js";
+import { PrincipalBackends, type PrincipalCredentials } from "../backends/principal-backends.js";
 import { type RouterClock, systemRouterClock } from "../backends/router-clock.js";
 import { CatalogueConflictError } from "../catalogue/conflict.js";
 import type { GatewayConfig } from "../config/gateway-config.js";
@@ -69,6 +70,11 @@ export interface RouterOptions {
    * `createRateLimiter`), so the limit holds across them; `concurrent` stays per router.
    */
   readonly sharedToolLimits?: SharedToolLimits;
+  /**
+   * The values of per-principal backends (`isolation: "per-principal"`), read as each principal's
+   * instance is made; without it, no principal reaches such a backend.
+   */
+  readonly credentials?: PrincipalCredentials;
 }
 
 /** Aggregates many backend MCP servers behind one MCP server per client. */
@@ -158,8 +164,10 @@ export function createRouter(options: RouterOptions): Router {
         networkTransport: backend.transport === "stdio" ? "pipe" : "tcp",
       }),
     wiring: owners.watch(tellingListChanges(switchboard, () => modernFronts)),
+    principalWiring: switchboard,
     vet: (listing) => pins.vet(listing),
   });
+  const principals = new PrincipalBackends(pool, options.credentials);
   pool.sync(state.config);
   const deferStart = options.startBackends === "with-first-client";
   const sessions = switchboard.sessions;
@@ -183,7 +191,7 @@ export function createRouter(options: RouterOptions): Router {
     eventsSeenBy({ state, sessions }, sessionId, query);
   const opener = new RouterSessions(
     sessions,
-    { state, pool, peers: switchboard, status, events },
+    { state, pool, principals, peers: switchboard, status, events },
     startDeferred,
   );
   const fronts = new ModernFronts(
@@ -252,7 +260,14 @@ export function createRouter(options: RouterOptions): Router {
     onSession: (listener) => opener.listen(listener),
     status,
     async reload(next) {
-      const added = await reloadRouter(next, { state, owners, sessions, pool, telemetry });
+      const added = await reloadRouter(next, {
+        state,
+        owners,
+        sessions,
+        pool,
+        principals,
+        telemetry,
+      });
       if (!deferStart || anyClient()) await pool.startEager(added);
       for (const session of sessions.values()) session.refresh();
     },
@@ -263,6 +278,7 @@ export function createRouter(options: RouterOptions): Router {
         await fronts.closeAll();
         await Promise.all([...sessions.values()].map((session) => session.close().catch(() => {})));
         await pool.stopAll();
+        await principals.stopAll();
         telemetry.record({ event_type: "gateway.stopped" });
       })();
       return closed;
@@ -282,10 +298,11 @@ async function reloadRouter(
     readonly owners: NameOwners;
     readonly sessions: ReadonlyMap<string, RouterSession>;
     readonly pool: BackendPool;
+    readonly principals: PrincipalBackends;
     readonly telemetry: Telemetry;
   },
 ): Promise<Backend[]> {
-  const { state, owners, sessions, pool, telemetry } = parts;
+  const { state, owners, sessions, pool, principals, telemetry } = parts;
   state.apply(next);
   owners.forget();
   const orphaned = [...sessions.values()].filter(
@@ -293,6 +310,7 @@ async function reloadRouter(
   );
   await Promise.all(orphaned.map((session) => session.close().catch(() => {})));
   const added = await pool.reload(next);
+  await principals.reconcile(next);
   await Promise.all([...sessions.values()].map((session) => session.reconcile()));
   telemetry.record({
     event_type: "gateway.reloaded",

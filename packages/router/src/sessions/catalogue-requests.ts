@@ -193,6 +193,8 @@ function createOwnerCall(view: SessionCatalogue, forward: ForwardCall): OwnerCal
         );
       }
       // A tool of a backend that is down is gone from the list; say why rather than "not found".
+      const needed = kind === "tool" ? view.missingCredential(exposed) : undefined;
+      if (needed !== undefined) return Promise.resolve(credentialToolError(needed));
       const former = kind === "tool" ? view.formerOwner(exposed) : undefined;
       if (former)
         return Promise.reject(
@@ -220,4 +222,9 @@ function createOwnerCall(view: SessionCatalogue, forward: ForwardCall): OwnerCal
     });
   };
   return callOwner;
+}
+
+/** The tool error of a call that its principal's missing credential keeps from its backend. */
+function credentialToolError(message: string) {
+  return { content: [{ type: "text", text: message }], isError: true };
 }

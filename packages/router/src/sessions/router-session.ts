@@ -16,6 +16,7 @@ import { instrumentConnection } from "@patchbay/telemetry";
 import type { Backend } from "../backends/backend.js";
 import type { ServerRequestEvent } from "../backends/backend-events.js";
 import type { BackendPool } from "../backends/backend-pool.js";
+import type { PrincipalBackends } from "../backends/principal-backends.js";
 import type { Catalogue } from "../catalogue/build-catalogue.js";
 import { isListedAnywhere } from "../governance/listed-anywhere.js";
 import type { RouterState } from "../router/router-state.js";
@@ -40,6 +41,8 @@ export interface RouterSession {
   readonly subscriptions: ReadonlySet<string>;
   /** The profile the session was opened with, if any. */
   readonly profile: string | undefined;
+  /** Who it serves (its viewer's owner); `undefined` for anonymous and the operator in process. */
+  readonly principal: string | undefined;
   /** Who it serves: what `gateway_status` and `get_events` show it. */
   readonly viewer: SessionViewer;
   /** The revision agreed with the client in `initialize`. */
@@ -82,6 +85,8 @@ export interface RouterSession {
 export interface SessionDependencies {
   readonly state: RouterState;
   readonly pool: BackendPool;
+  /** The instances of per-principal backends. */
+  readonly principals: PrincipalBackends;
   /** The switchboard's answers about other sessions. */
   readonly peers: SubscriptionPeers & {
     logLevelFor(backend: string, owner?: string): LoggingLevel | undefined;
@@ -126,7 +131,14 @@ export function createRouterSession(
       : { networkTransport: state.clientNetworkTransport }),
     ...(mcpSessionId === undefined ? {} : { mcpSessionId }),
   });
-  const view = new SessionCatalogue(id, profileName, { state, pool: deps.pool, connection });
+  const principal = principalOf(viewer);
+  const view = new SessionCatalogue(id, profileName, {
+    state,
+    pool: deps.pool,
+    connection,
+    principals: deps.principals,
+    principal,
+  });
   const subscriptions = new SessionSubscriptions(id, view, peers);
   const forward = createForwarder(id, connection, view, state, modernFront);
   let logLevel: LoggingLevel | undefined;
@@ -181,6 +193,7 @@ export function createRouterSession(
       return lifecycle.initialized;
     },
     profile: profileName,
+    principal,
     viewer,
     subscriptions: subscriptions.uris,
     get protocolVersion() {
@@ -236,4 +249,10 @@ export function createRouterSession(
     close: () => connection.close(),
   };
   return session;
+}
+
+/** The principal a viewer's sessions act as toward per-principal backends (never `anonymous`). */
+function principalOf(viewer: SessionViewer): string | undefined {
+  const owner = viewer.owner;
+  return owner === undefined || owner === "anonymous" ? undefined : owner;
 }

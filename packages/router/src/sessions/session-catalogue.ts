@@ -1,6 +1,7 @@
 import type { Connection } from "@patchbay/jsonrpc-core";
 import type { Backend } from "../backends/backend.js";
 import type { BackendPool } from "../backends/backend-pool.js";
+import type { PrincipalBackends } from "../backends/principal-backends.js";
 import { buildCatalogue, type Catalogue, type NamedItem } from "../catalogue/build-catalogue.js";
 import { createNameFilter, type NameFilter } from "../catalogue/name-filter.js";
 import type { BackendConfig, ProfileConfig } from "../config/gateway-config.js";
@@ -27,6 +28,9 @@ export class SessionCatalogue {
   readonly #state: RouterState;
   readonly #pool: BackendPool;
   readonly #connection: Connection;
+  readonly #principals: PrincipalBackends;
+  /** Who the session serves; `undefined` (anonymous) never reaches a per-principal backend. */
+  readonly #principal: string | undefined;
   readonly #own = new Map<string, Backend>();
   // Exposed tool name -> backend, kept while the backend is down, for a helpful error.
   readonly #formerOwners = new Map<string, string>();
@@ -38,13 +42,21 @@ export class SessionCatalogue {
   constructor(
     id: string,
     profileName: string | undefined,
-    deps: { state: RouterState; pool: BackendPool; connection: Connection },
+    deps: {
+      state: RouterState;
+      pool: BackendPool;
+      connection: Connection;
+      principals: PrincipalBackends;
+      principal: string | undefined;
+    },
   ) {
     this.#id = id;
     this.#profileName = profileName;
     this.#state = deps.state;
     this.#pool = deps.pool;
     this.#connection = deps.connection;
+    this.#principals = deps.principals;
+    this.#principal = deps.principal;
   }
 
   /** The profile in force (read on each use, so a reload applies). */
@@ -77,9 +89,17 @@ export class SessionCatalogue {
     return list;
   }
 
-  /** The shared backend of `config`, or this session's own (made on first use). */
+  /**
+   * The shared backend of `config`, this session's own (made on first use), or its principal's
+   * instance (none without the principal's values).
+   */
   #backendOf(config: BackendConfig): Backend | undefined {
-    if (config.isolation !== "per-session") return this.#pool.shared(config.name);
+    if (config.isolation === "shared") return this.#pool.shared(config.name);
+    if (config.isolation === "per-principal") {
+      if (this.#principal === undefined) return undefined;
+      const found = this.#principals.acquire(config, this.#principal, this.#id);
+      return "backend" in found ? found.backend : undefined;
+    }
     let backend = this.#own.get(config.name);
     if (backend === undefined) {
       backend = this.#pool.create(config, this.#id);
@@ -103,6 +123,26 @@ export class SessionCatalogue {
     if (allowed !== undefined && !allowed.includes(name)) return undefined;
     const config = this.#state.config.backends.find((candidate) => candidate.name === name);
     return config === undefined ? undefined : this.#backendOf(config);
+  }
+
+  /**
+   * Why this client has no instance of the per-principal backend whose namespace `exposedName` is
+   * in, as a message telling the caller what to do; `undefined` for any other name.
+   */
+  missingCredential(exposedName: string): string | undefined {
+    const namespace = this.#state.codec.parse(exposedName)?.namespace;
+    if (namespace === undefined || namespace === "") return undefined;
+    const config = this.#state.config.backends.find(
+      (candidate) => candidate.namespace === namespace && candidate.isolation === "per-principal",
+    );
+    if (config === undefined || !this.sees(config.name)) return undefined;
+    if (this.#principal === undefined) {
+      return `backend ${config.name} acts with each caller's own credential: anonymous callers cannot use it (nor the stdio gateway); call the proxy with a token`;
+    }
+    const found = this.#principals.acquire(config, this.#principal, this.#id);
+    if ("backend" in found) return undefined;
+    const slots = found.missing.join(", ");
+    return `backend ${config.name} needs your credential (${slots}) and none is stored for ${this.#principal}: ask the operator to run \`patchbay-proxy credentials set --config <file> ${this.#principal} ${config.name} <slot>\` for each slot`;
   }
 
   /** The gateway's own tools this client may see and call (its profile may hide them). */
@@ -262,7 +302,7 @@ export class SessionCatalogue {
   /** Starts the eager ones of its per-session backends (and, after a reload, new shared ones). */
   startEager(includeShared: boolean): void {
     for (const backend of this.backends()) {
-      if (!includeShared && backend.config.isolation !== "per-session") continue;
+      if (!includeShared && backend.config.isolation === "shared") continue;
       if (backend.config.start === "eager" && backend.status === "idle") {
         backend.start().catch(() => {});
       }
@@ -284,9 +324,10 @@ export class SessionCatalogue {
     }
   }
 
-  /** Stops its per-session backends (the session ended). */
+  /** Stops its per-session backends and lets go of its principal's (the session ended). */
   stopOwn(): void {
     for (const backend of this.#own.values()) backend.stop().catch(() => {});
+    this.#principals.release(this.#id);
   }
 }
 

@@ -5,7 +5,7 @@ import type { LoggingLevel as Level } from "@patchbay/mcp-types";
 import type { Telemetry } from "@patchbay/telemetry";
 import type { BackendAudience } from "../backends/backend.js";
 import type { BackendEvent, ServerRequestEvent } from "../backends/backend-events.js";
-import type { BackendWiring } from "../backends/backend-pool.js";
+import type { BackendWiring, PrincipalWiring } from "../backends/backend-pool.js";
 import { mergeClientCapabilities } from "../backends/relayed-extensions.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import {
@@ -26,6 +26,8 @@ export interface SwitchboardSession {
   readonly protocolVersion: string | undefined;
   readonly clientCapabilities: Readonly<Record<string, unknown>> | undefined;
   readonly logLevel: Level | undefined;
+  /** Who the session serves (a token's name, an OAuth principal); `undefined` for anonymous. */
+  readonly principal?: string | undefined;
   /** True when the session's profile includes backend `backend`. */
   sees(backend: string): boolean;
   /** True when the client subscribed to `uri` of backend `backend` (the backend's own URI). */
@@ -48,7 +50,7 @@ export interface SwitchboardSession {
  * session whose task it is, under the router's id (`tasks`, the router's task table).
  */
 export class Switchboard<Session extends SwitchboardSession = SwitchboardSession>
-  implements BackendWiring
+  implements BackendWiring, PrincipalWiring
 {
   /** The live sessions by id. */
   readonly sessions = new Map<string, Session>();
@@ -67,22 +69,33 @@ export class Switchboard<Session extends SwitchboardSession = SwitchboardSession
     };
   }
 
-  /** The sessions that see `backend`: its owner for a per-session backend, else every one whose profile has it. */
-  sessionsSeeing(backend: string, owner?: string): Session[] {
+  wirePrincipal(backend: string, principal: string) {
+    return {
+      audience: (): BackendAudience => this.audienceOf(backend, undefined, principal),
+      listener: (event: BackendEvent) => this.route(event, undefined, principal),
+    };
+  }
+
+  /**
+   * The sessions that see `backend`: its owner for a per-session backend, else every one whose
+   * profile has it (of `principal` alone for a per-principal backend's instance).
+   */
+  sessionsSeeing(backend: string, owner?: string, principal?: string): Session[] {
     if (owner !== undefined) {
       const session = this.sessions.get(owner);
       return session === undefined ? [] : [session];
     }
     const seeing: Session[] = [];
     for (const session of this.sessions.values()) {
-      if (session.sees(backend)) seeing.push(session);
+      if (!session.sees(backend)) continue;
+      if (principal === undefined || session.principal === principal) seeing.push(session);
     }
     return seeing;
   }
 
   /** What a backend is told of its clients as it starts. */
-  audienceOf(backend: string, owner?: string): BackendAudience {
-    const sessions = this.sessionsSeeing(backend, owner);
+  audienceOf(backend: string, owner?: string, principal?: string): BackendAudience {
+    const sessions = this.sessionsSeeing(backend, owner, principal);
     const declared = sessions.flatMap((session) =>
       session.clientCapabilities === undefined ? [] : [session.clientCapabilities],
     );
@@ -90,14 +103,16 @@ export class Switchboard<Session extends SwitchboardSession = SwitchboardSession
       protocolVersion: sessions.find((session) => session.protocolVersion !== undefined)
         ?.protocolVersion,
       capabilities: declared.length === 0 ? undefined : mergeClientCapabilities(declared),
-      logLevel: this.logLevelFor(backend, owner),
+      logLevel: this.logLevelFor(backend, owner, principal),
     };
   }
 
   /** The level to set on a backend: its owner's, or the most verbose its sessions asked for. */
-  logLevelFor(backend: string, owner?: string): LoggingLevel | undefined {
+  logLevelFor(backend: string, owner?: string, principal?: string): LoggingLevel | undefined {
     if (owner !== undefined) return this.sessions.get(owner)?.logLevel;
-    return sharedLogLevel(this.sessionsSeeing(backend).map((session) => session.logLevel));
+    return sharedLogLevel(
+      this.sessionsSeeing(backend, undefined, principal).map((session) => session.logLevel),
+    );
   }
 
   /**
@@ -111,10 +126,11 @@ export class Switchboard<Session extends SwitchboardSession = SwitchboardSession
   }
 
   /** Routes one backend event to the sessions it concerns. */
-  route(event: BackendEvent, owner: string | undefined): void {
+  route(event: BackendEvent, owner: string | undefined, principal?: string): void {
     switch (event.type) {
       case "changed":
-        for (const session of this.sessionsSeeing(event.backend, owner)) session.refresh();
+        for (const session of this.sessionsSeeing(event.backend, owner, principal))
+          session.refresh();
         return;
       case "notification": {
         if (event.notification.method === TASK_STATUS_NOTIFICATION) {
@@ -123,7 +139,7 @@ export class Switchboard<Session extends SwitchboardSession = SwitchboardSession
         }
         // A notification about a call reaches only its caller; others reach every client.
         const cause = event.cause;
-        for (const session of this.sessionsSeeing(event.backend, owner)) {
+        for (const session of this.sessionsSeeing(event.backend, owner, principal)) {
           if (cause === undefined) session.deliver(event.backend, event.notification);
           else if (session.id === cause.caller)
             session.deliver(event.backend, event.notification, cause.requestId);
@@ -136,12 +152,12 @@ export class Switchboard<Session extends SwitchboardSession = SwitchboardSession
         const line = describeLifecycleEvent(event.event);
         const backend = event.event.backend;
         if (line === undefined || backend === undefined) return;
-        for (const session of this.sessionsSeeing(backend, owner))
+        for (const session of this.sessionsSeeing(backend, owner, principal))
           session.log(line.level, line.text);
         return;
       }
       case "server-request":
-        event.respond(this.#relay(event, owner));
+        event.respond(this.#relay(event, owner, principal));
         return;
     }
   }
@@ -163,8 +179,12 @@ export class Switchboard<Session extends SwitchboardSession = SwitchboardSession
     session?.deliver(backend, { ...notification, params: routed.params });
   }
 
-  #relay(request: ServerRequestEvent, owner: string | undefined): Promise<unknown> {
-    const audience = this.sessionsSeeing(request.backend, owner)
+  #relay(
+    request: ServerRequestEvent,
+    owner: string | undefined,
+    principal: string | undefined,
+  ): Promise<unknown> {
+    const audience = this.sessionsSeeing(request.backend, owner, principal)
       .filter((session) => session.initialized)
       .map((session) => session.id);
     const target = chooseRelayTarget(request, audience, owner);

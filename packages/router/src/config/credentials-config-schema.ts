@@ -1,0 +1,26 @@
+import { z } from "zod";
+
+/**
+ * `credentials` of a per-principal backend: the named slots whose values come, per principal,
+ * from the proxy's credential store. `headers` are templates (`"Bearer {{token}}"`) of a URL
+ * backend; `env` names environment variables of a command backend (each its own slot).
+ */
+export const BackendCredentialsSchema = z.strictObject({
+  headers: z.record(z.string().min(1), z.string().min(1)).optional(),
+  env: z
+    .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name"))
+    .min(1)
+    .optional(),
+});
+
+/** The top-level `credentials` block of the proxy: where its credential store is kept. */
+export const CredentialsConfigSchema = z.strictObject({
+  /** The encrypted store (relative to the config file's folder). */
+  file: z.string().min(1),
+});
+
+/** A backend's credential slots as written. */
+export type BackendCredentials = z.infer<typeof BackendCredentialsSchema>;
+
+/** The proxy's `credentials` block. */
+export type CredentialsConfig = z.infer<typeof CredentialsConfigSchema>;
