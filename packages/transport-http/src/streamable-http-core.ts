@@ -77,10 +77,11 @@ export function createStreamableHttpCore<Request>(
     parsedBody?: unknown,
   ): Promise<void> => {
     try {
-      // Without an `authenticate` hook nothing here waits: no promise per request.
-      const admission =
+      // Without an `authenticate` hook, or with one that answers at once, nothing here waits.
+      const checked =
         admitWithoutHook(request, response, gate) ??
-        (await authenticateRequest(request.raw, response, gate));
+        authenticateRequest(request.raw, response, gate);
+      const admission = checked instanceof Promise ? await checked : checked;
       if (!admission.admitted) return;
       const method = request.method;
       const { authInfo, identity } = admission;
