@@ -22,8 +22,12 @@ export class RouterState {
   readonly clientNetworkTransport: string | undefined;
   /** True once the router is shutting down. */
   closing = false;
-  #config: GatewayConfig;
-  #codec: NameCodec;
+  /**
+   * The config in force, and its name codec: fields, not getters, since every call reads them
+   * (written only by `apply`).
+   */
+  config: GatewayConfig;
+  codec: NameCodec;
   readonly #reportedConflicts = new Set<string>();
   readonly #reportedFlags = new Set<string>();
   readonly #warn: (message: string) => void;
@@ -46,30 +50,22 @@ export class RouterState {
     this.listWaitMs = init.listWaitMs;
     this.#warn = init.warn;
     this.telemetry.addSecrets(collectConfigSecrets(init.config));
-    this.#config = init.config;
-    this.#codec = codecOf(init.config);
+    this.config = init.config;
+    this.codec = codecOf(init.config);
     this.governor = new CallGovernor(
-      () => this.#config,
+      () => this.config,
       () => init.clock.now(),
       init.audit,
       init.sharedToolLimits,
     );
   }
 
-  get config(): GatewayConfig {
-    return this.#config;
-  }
-
-  get codec(): NameCodec {
-    return this.#codec;
-  }
-
   /** Puts a new config in force. */
   apply(config: GatewayConfig): void {
     // Values of this config (expanded ${VAR}s, env values, credentials) never leave the router.
     this.telemetry.addSecrets(collectConfigSecrets(config));
-    this.#config = config;
-    this.#codec = codecOf(config);
+    this.config = config;
+    this.codec = codecOf(config);
   }
 
   /** Warns once about each tool or prompt the description scanner flagged. */
