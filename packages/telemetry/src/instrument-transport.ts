@@ -7,6 +7,7 @@ import {
   type JSONRPCId,
   type JSONRPCMessage,
   type Transport,
+  type TransportCloseEvent,
   tapTransport,
 } from "@patchbay/jsonrpc-core";
 import { copyRecord } from "./copy-record.js";
@@ -199,19 +200,29 @@ export function instrumentTransport(
       });
     },
     closed(event) {
-      const closed = { outcome: "closed", error: { message: "transport closed" } } as const;
-      for (const tracker of [...drainPending(incomingRequests), ...drainPending(outgoingRequests)])
-        tracker.end(closed);
-      telemetry.record({
-        event_type: EventTypes.transportClosed,
-        status: event.initiator === "error" ? "failure" : "success",
-        ...context,
-        data: {
-          initiator: event.initiator,
-          ...(event.error === undefined ? {} : { error: event.error.message }),
-          ...(event.details === undefined ? {} : { details: event.details }),
-        },
-      });
+      recordClosed(telemetry, context, [incomingRequests, outgoingRequests], event);
+    },
+  });
+}
+
+/** The close of an instrumented transport: its pending requests end as closed, and the event. */
+function recordClosed(
+  telemetry: Telemetry,
+  context: { readonly backend?: string; readonly source?: string },
+  books: readonly PendingRequests[],
+  event: TransportCloseEvent,
+): void {
+  const closed = { outcome: "closed", error: { message: "transport closed" } } as const;
+  const trackers = books.flatMap((pending) => drainPending(pending));
+  for (const tracker of trackers) tracker.end(closed);
+  telemetry.record({
+    event_type: EventTypes.transportClosed,
+    status: event.initiator === "error" ? "failure" : "success",
+    ...context,
+    data: {
+      initiator: event.initiator,
+      ...(event.error === undefined ? {} : { error: event.error.message }),
+      ...(event.details === undefined ? {} : { details: event.details }),
     },
   });
 }
