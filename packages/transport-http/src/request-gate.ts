@@ -9,8 +9,8 @@ import type { OriginGuard } from "./origin-guard.js";
 export interface RequestGate<Request = IncomingMessage> {
   /** True once the handler is closing: requests get 503. */
   readonly closing: () => boolean;
-  /** The Host/Origin check: a rejection gets 403. */
-  readonly guard: OriginGuard;
+  /** The Host/Origin check: a rejection gets 403 (`undefined`: any host and origin pass). */
+  readonly guard: OriginGuard | undefined;
   /** The methods served; others get 405 with this list in `Allow`. */
   readonly allowedMethods: readonly string[];
   /** The optional authentication hook: a refusal gets 401/403 with `WWW-Authenticate`. */
@@ -71,7 +71,7 @@ export function admitWithoutHook<Request>(
     });
     return { admitted: false };
   }
-  const rejection = gate.guard(request);
+  const rejection = gate.guard === undefined ? undefined : gate.guard(request);
   if (rejection !== undefined) {
     writeJsonError(response, 403, HTTP_ERROR_CODE, rejection.message);
     return { admitted: false };

@@ -18,7 +18,7 @@ import { writeJsonError } from "./http-answers.js";
 import { type HttpRequestView, type HttpResponseSink, randomId } from "./http-io.js";
 import { isModernRequest } from "./modern-http-request.js";
 import { handleModernRequest } from "./modern-post.js";
-import { createOriginGuard } from "./origin-guard.js";
+import { originGuardOf } from "./origin-guard.js";
 import { admitWithoutHook, authenticateRequest, type RequestGate } from "./request-gate.js";
 import type { StreamableHttpAdoption } from "./session-adoption.js";
 import {
@@ -67,7 +67,7 @@ export function createStreamableHttpCore<Request>(
   const context = resolveContext(options);
   const gate: RequestGate<Request> = {
     closing: () => closing,
-    guard: createOriginGuard(options),
+    guard: originGuardOf(options),
     allowedMethods: context.allowed.split(", "),
     authenticate: options.authenticate,
   };
