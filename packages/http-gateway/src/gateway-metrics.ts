@@ -1,5 +1,8 @@
 import type { MetricRegistry } from "@patchbay/telemetry";
 
+/** Method and status pairs tallied between two renders. */
+const MAX_TALLIED = 256;
+
 /** The HTTP gateway's own Prometheus metrics. */
 export interface GatewayMetrics {
   /** A request refused by the gateway (status), and by which rate limit when one. */
@@ -37,13 +40,33 @@ export function createGatewayMetrics(
     help: "Open client sessions (Streamable HTTP, SSE and WebSocket)",
   });
   registry.addCollector(() => sessions.set(undefined, sessionCount()));
+  // Answered requests are tallied by method and status and counted before each render: a request
+  // calls no metric. Past MAX_TALLIED pairs (methods come from clients) they are counted at once.
+  const tallies = new Map<string, Map<"ok" | "cancelled" | number, number>>();
+  let tallied = 0;
+  const countRpc = (method: string, status: "ok" | "cancelled" | number, count: number) => {
+    requests.inc({ method, outcome: status === "ok" ? "ok" : String(status) }, count);
+  };
+  registry.addCollector(() => {
+    for (const [method, byStatus] of tallies)
+      for (const [status, count] of byStatus) countRpc(method, status, count);
+    tallies.clear();
+    tallied = 0;
+  });
   return {
     refused(status, limitedBy) {
       refused.inc({ status: String(status) });
       if (limitedBy !== undefined) rateLimited.inc({ by: limitedBy });
     },
     rpc(method, status) {
-      requests.inc({ method, outcome: status === "ok" ? "ok" : String(status) });
+      const byStatus = tallies.get(method);
+      const count = byStatus?.get(status);
+      if (count !== undefined) byStatus?.set(status, count + 1);
+      else if (tallied < MAX_TALLIED) {
+        tallied += 1;
+        if (byStatus === undefined) tallies.set(method, new Map([[status, 1]]));
+        else byStatus.set(status, 1);
+      } else countRpc(method, status, 1);
     },
   };
 }

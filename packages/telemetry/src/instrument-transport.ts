@@ -7,6 +7,7 @@ import {
   type JSONRPCId,
   type JSONRPCMessage,
   type Transport,
+  type TransportCloseEvent,
   tapTransport,
 } from "@patchbay/jsonrpc-core";
 import { copyRecord } from "./copy-record.js";
@@ -14,7 +15,7 @@ import { EventTypes } from "./event-types.js";
 import type { BoundCounter } from "./metric-registry.js";
 import { NegotiatedVersion } from "./negotiated-version.js";
 import { NOOP_OPEN_TELEMETRY_BRIDGE } from "./open-telemetry-bridge.js";
-import { createRequestBooks, PendingRequests } from "./request-books.js";
+import { createRequestBooks, drainPending, type PendingRequests } from "./request-books.js";
 import { outcomeOfError } from "./response-outcome.js";
 import type { Telemetry } from "./telemetry.js";
 import { injectTraceContext, injectTraceContextInPlace, isOwnedHandOff } from "./trace-meta.js";
@@ -41,23 +42,17 @@ export interface InstrumentTransportOptions {
   readonly networkTransport?: string;
 }
 
-/** The ids of the requests one send started tracking (no array unless a batch started several). */
-class Started {
+/**
+ * The ids of the requests one send started tracking (no array unless a batch started several): a
+ * literal per send, no constructor.
+ */
+interface Started {
   first: JSONRPCId | undefined;
-  #more: JSONRPCId[] | undefined;
+  more: JSONRPCId[] | undefined;
+}
 
-  add(id: JSONRPCId): void {
-    if (this.first === undefined) {
-      this.first = id;
-      return;
-    }
-    this.#more ??= [];
-    this.#more.push(id);
-  }
-
-  ids(): JSONRPCId[] {
-    return this.first === undefined ? [] : [this.first, ...(this.#more ?? [])];
-  }
+function startedIds(started: Started): JSONRPCId[] {
+  return started.first === undefined ? [] : [started.first, ...(started.more ?? [])];
 }
 
 /**
@@ -71,8 +66,8 @@ export function instrumentTransport(
   telemetry: Telemetry,
   options: InstrumentTransportOptions = {},
 ): Transport {
-  const incomingRequests = new PendingRequests();
-  const outgoingRequests = new PendingRequests();
+  const incomingRequests: PendingRequests = new Map();
+  const outgoingRequests: PendingRequests = new Map();
   const maxPending = options.maxPending ?? 10_000;
   const propagate = options.propagate ?? true;
   const context = {
@@ -90,11 +85,17 @@ export function instrumentTransport(
     : negotiated === undefined
       ? options
       : { ...options, protocolVersion: negotiated.read };
-  const { start, cancel, finish } = createRequestBooks(telemetry, context, maxPending, spanFields);
+  const { start, cancel, finish, sites } = createRequestBooks(
+    telemetry,
+    context,
+    maxPending,
+    spanFields,
+  );
 
   const incomingLabels = { direction: "incoming", backend: options.backend };
   const outgoingLabels = { direction: "outgoing", backend: options.backend };
-  // Bound on first use: a direction no frame took shows no series.
+  // Counted at the site (reported before each render) or, at a site no render reports, in a
+  // series bound on first use: a direction no frame took shows no series.
   let incomingFrames: BoundCounter | undefined;
   let outgoingFrames: BoundCounter | undefined;
   const countNotification = (labels: typeof incomingLabels, message: JSONRPCMessage): void => {
@@ -114,8 +115,11 @@ export function instrumentTransport(
     }
   };
   const observeIncoming = (frame: Frame): void => {
-    incomingFrames ??= telemetry.metrics.frames.bind(incomingLabels);
-    incomingFrames.inc();
+    if (sites.incoming.pulled) sites.incoming.frames += 1;
+    else {
+      incomingFrames ??= telemetry.metrics.frames.bind(incomingLabels);
+      incomingFrames.inc();
+    }
     // No array per frame: most frames are one message.
     if (isBatch(frame)) for (const message of frame) observeMessage(message);
     else observeMessage(frame);
@@ -132,7 +136,13 @@ export function instrumentTransport(
     }
     negotiated?.sent(message);
     const tracker = start(outgoingRequests, "outgoing", message);
-    if (tracker !== undefined) started.add(message.id);
+    if (tracker !== undefined) {
+      if (started.first === undefined) started.first = message.id;
+      else {
+        started.more ??= [];
+        started.more.push(message.id);
+      }
+    }
     if (tracker === undefined || !propagate || Array.isArray(message.params)) return message;
     if (isOwnedHandOff(message.params)) {
       // Made for this send and read by nothing else: no copy of the params or the message.
@@ -154,9 +164,12 @@ export function instrumentTransport(
       return frame;
     },
     outgoing(frame, sendOptions) {
-      outgoingFrames ??= telemetry.metrics.frames.bind(outgoingLabels);
-      outgoingFrames.inc();
-      const started = new Started();
+      if (sites.outgoing.pulled) sites.outgoing.frames += 1;
+      else {
+        outgoingFrames ??= telemetry.metrics.frames.bind(outgoingLabels);
+        outgoingFrames.inc();
+      }
+      const started: Started = { first: undefined, more: undefined };
       let sent: Promise<void>;
       try {
         const prepared = isBatch(frame)
@@ -171,7 +184,7 @@ export function instrumentTransport(
       }
       return sent.then(undefined, (error: unknown) => {
         // The peer never saw these requests: close their books as failed sends.
-        for (const id of started.ids()) {
+        for (const id of startedIds(started)) {
           outgoingRequests.get(id)?.end(outcomeOfError(error));
           outgoingRequests.delete(id);
         }
@@ -187,19 +200,29 @@ export function instrumentTransport(
       });
     },
     closed(event) {
-      const closed = { outcome: "closed", error: { message: "transport closed" } } as const;
-      for (const tracker of [...incomingRequests.drain(), ...outgoingRequests.drain()])
-        tracker.end(closed);
-      telemetry.record({
-        event_type: EventTypes.transportClosed,
-        status: event.initiator === "error" ? "failure" : "success",
-        ...context,
-        data: {
-          initiator: event.initiator,
-          ...(event.error === undefined ? {} : { error: event.error.message }),
-          ...(event.details === undefined ? {} : { details: event.details }),
-        },
-      });
+      recordClosed(telemetry, context, [incomingRequests, outgoingRequests], event);
+    },
+  });
+}
+
+/** The close of an instrumented transport: its pending requests end as closed, and the event. */
+function recordClosed(
+  telemetry: Telemetry,
+  context: { readonly backend?: string; readonly source?: string },
+  books: readonly PendingRequests[],
+  event: TransportCloseEvent,
+): void {
+  const closed = { outcome: "closed", error: { message: "transport closed" } } as const;
+  const trackers = books.flatMap((pending) => drainPending(pending));
+  for (const tracker of trackers) tracker.end(closed);
+  telemetry.record({
+    event_type: EventTypes.transportClosed,
+    status: event.initiator === "error" ? "failure" : "success",
+    ...context,
+    data: {
+      initiator: event.initiator,
+      ...(event.error === undefined ? {} : { error: event.error.message }),
+      ...(event.details === undefined ? {} : { details: event.details }),
     },
   });
 }

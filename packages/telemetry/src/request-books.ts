@@ -6,7 +6,7 @@ import {
   type JSONRPCMessage,
   type JSONRPCRequest,
 } from "@patchbay/jsonrpc-core";
-import { requestSiteOf } from "./request-series.js";
+import { type RequestSite, requestSiteOf } from "./request-series.js";
 import {
   addSpanFields,
   type RequestStart,
@@ -20,47 +20,22 @@ import type { Telemetry } from "./telemetry.js";
 const cancelledMethod = "notifications/cancelled";
 
 /**
- * The requests tracked in one direction, by id: numbers and strings apart (1 and "1" are different
- * ids), so that no key string is built per message.
+ * The requests tracked in one direction, by id. A `Map` keeps 1 and "1" apart (keys compare by
+ * SameValueZero), so no key string is built per message, and its methods are the engine's own.
  */
-export class PendingRequests {
-  readonly #numbers = new Map<number, RequestTracker>();
-  readonly #strings = new Map<string, RequestTracker>();
+export type PendingRequests = Map<JSONRPCId | null, RequestTracker>;
 
-  get size(): number {
-    return this.#numbers.size + this.#strings.size;
-  }
-
-  get(id: JSONRPCId | null): RequestTracker | undefined {
-    if (typeof id === "number") return this.#numbers.get(id);
-    return typeof id === "string" ? this.#strings.get(id) : undefined;
-  }
-
-  has(id: JSONRPCId): boolean {
-    return typeof id === "number" ? this.#numbers.has(id) : this.#strings.has(id);
-  }
-
-  set(id: JSONRPCId, tracker: RequestTracker): void {
-    if (typeof id === "number") this.#numbers.set(id, tracker);
-    else this.#strings.set(id, tracker);
-  }
-
-  delete(id: JSONRPCId | null): void {
-    if (typeof id === "number") this.#numbers.delete(id);
-    else if (typeof id === "string") this.#strings.delete(id);
-  }
-
-  /** Every tracker, and forgets them all. */
-  drain(): RequestTracker[] {
-    const all = [...this.#numbers.values(), ...this.#strings.values()];
-    this.#numbers.clear();
-    this.#strings.clear();
-    return all;
-  }
+/** Every tracker of `pending`, and forgets them all. */
+export function drainPending(pending: PendingRequests): RequestTracker[] {
+  const all = [...pending.values()];
+  pending.clear();
+  return all;
 }
 
 /** Opens and closes the books of requests crossing an instrumented transport. */
 export interface RequestBooks {
+  /** Where each direction's requests and frames are counted. */
+  readonly sites: { readonly incoming: RequestSite; readonly outgoing: RequestSite };
   /** Starts tracking a request, unless `maxPending` are tracked already or its id is. */
   start(
     pending: PendingRequests,
@@ -85,6 +60,7 @@ export function createRequestBooks(
     outgoing: requestSiteOf(telemetry.metrics, "outgoing", context.backend),
   };
   return {
+    sites,
     start(pending, direction, request) {
       if (pending.size >= maxPending || pending.has(request.id)) return undefined;
       const start: { -readonly [K in keyof RequestStart]: RequestStart[K] } = {

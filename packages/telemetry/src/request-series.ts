@@ -9,11 +9,25 @@ import {
 /** Method and tool pairs whose series one site keeps bound; others are looked up per request. */
 export const MAX_BOUND_CALLS_PER_SITE = 256;
 
-/** The bound series of one method (and tool) at one site: its duration and a counter per outcome. */
+/** Durations a series holds before it reports them at once (between renders, memory stays bounded). */
+const MAX_PENDING_DURATIONS = 1024;
+
+/**
+ * The bound series of one method (and tool) at one site: its duration and a counter per outcome.
+ * At a site the telemetry reports before each render, a request that ends is only tallied here
+ * (a count per outcome, its duration in a list) and `report` moves the tallies into the metrics:
+ * a request calls no metric.
+ */
 export class CallSeries {
   readonly duration: BoundHistogram;
   /** The counters bound so far, by outcome (read inline by `RequestSite.end`). */
   readonly outcomes = new Map<RequestOutcome, BoundCounter>();
+  /** Requests ended since the last report, by outcome (read inline by `RequestSite.end`). */
+  readonly endedByOutcome = new Map<RequestOutcome, number>();
+  /** Their durations in seconds, in the order they ended. */
+  readonly durations: number[] = [];
+  /** True while its site lists it as having tallies to report. */
+  listed = false;
   readonly #metrics: TelemetryMetrics;
   readonly #labels: {
     direction: RequestDirection;
@@ -47,6 +61,14 @@ export class CallSeries {
   /** Counts one request that ended with `outcome`. */
   count(outcome: RequestOutcome): void {
     this.outcome(outcome).inc();
+  }
+
+  /** Moves what was tallied since the last report into the counters and the histogram. */
+  report(): void {
+    for (const [outcome, count] of this.endedByOutcome) this.outcome(outcome).inc(count);
+    this.endedByOutcome.clear();
+    for (const seconds of this.durations) this.duration.observe(seconds);
+    this.durations.length = 0;
   }
 }
 
@@ -97,13 +119,55 @@ export class RequestSite {
     if (this.started > 0) this.inFlight.set(this.started - this.#ended);
   }
 
-  /** Ends a request started here: in flight no more, counted by outcome, timed. */
+  /**
+   * Ends a request started here: in flight no more, counted by outcome, timed. At a `pulled` site
+   * the bound series tallies it for the next report (see {@link CallSeries}).
+   */
   end(method: string, tool: string | undefined, outcome: RequestOutcome, seconds: number): void {
     this.#ended += 1;
+    const kept = this.#calls.get(method)?.get(tool);
+    if (kept !== undefined && this.pulled) {
+      const counts = kept.endedByOutcome;
+      counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
+      const durations = kept.durations;
+      if (!kept.listed) {
+        kept.listed = true;
+        this.#unreported.push(kept);
+      }
+      durations.push(seconds);
+      if (durations.length >= MAX_PENDING_DURATIONS) kept.report();
+      return;
+    }
     if (!this.pulled) this.inFlight.dec();
-    const series = this.#calls.get(method)?.get(tool) ?? this.calls(method, tool);
+    const series = kept ?? this.calls(method, tool);
     (series.outcomes.get(outcome) ?? series.outcome(outcome)).inc();
     series.duration.observe(seconds);
+  }
+
+  /** Frames an instrumented transport counted here since the last report (a `pulled` site only). */
+  frames = 0;
+  #framesCounter: BoundCounter | undefined;
+  /** The series with tallies since the last report. */
+  #unreported: CallSeries[] = [];
+
+  /** Brings this site's metrics up to date: the in-flight gauge, frames and ended requests. */
+  report(): void {
+    this.reportInFlight();
+    if (this.frames > 0) {
+      this.#framesCounter ??= this.#metrics.frames.bind({
+        direction: this.direction,
+        backend: this.backend,
+      });
+      this.#framesCounter.inc(this.frames);
+      this.frames = 0;
+    }
+    const unreported = this.#unreported;
+    if (unreported.length === 0) return;
+    this.#unreported = [];
+    for (const series of unreported) {
+      series.listed = false;
+      series.report();
+    }
   }
 
   /** The series of `method` (and `tool`), bound while fewer than the cap are. */
@@ -138,7 +202,7 @@ export function requestSiteOf(
     byKey = kept;
     sites.set(metrics, kept);
     registryOf(metrics)?.addCollector(() => {
-      for (const site of kept.values()) site.reportInFlight();
+      for (const site of kept.values()) site.report();
     });
   }
   const key = backend === undefined ? direction : `${direction}\u0000${backend}`;

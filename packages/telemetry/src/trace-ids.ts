@@ -11,6 +11,8 @@ export interface IdGenerator {
 
 const hexDigitCodes = Uint8Array.from("0123456789abcdef", (digit) => digit.charCodeAt(0));
 const poolSize = 4096;
+const zeroTraceId = "0".repeat(32);
+const zeroSpanId = "0".repeat(16);
 
 function defaultRandomSource(): RandomSource {
   return (bytes) => {
@@ -57,5 +59,26 @@ export function createIdGenerator(random: RandomSource = defaultRandomSource()):
     }
   };
 
-  return { traceId: () => next(16), spanId: () => next(8) };
+  // The usual case inline (one slice of the pool; an all-zero id is its zero string), `next` only
+  // when the pool runs out or the id drawn is all zero: one call per id.
+  return {
+    traceId() {
+      const start = offset;
+      if (start + 16 <= poolSize) {
+        offset = start + 16;
+        const id = hexPool.slice(start * 2, offset * 2);
+        if (id !== zeroTraceId) return id;
+      }
+      return next(16);
+    },
+    spanId() {
+      const start = offset;
+      if (start + 8 <= poolSize) {
+        offset = start + 8;
+        const id = hexPool.slice(start * 2, offset * 2);
+        if (id !== zeroSpanId) return id;
+      }
+      return next(8);
+    },
+  };
 }

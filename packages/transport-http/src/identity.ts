@@ -12,13 +12,32 @@ export function identityOf(identity: string | undefined, info: unknown): string 
   if (identity !== undefined) return `id:${identity}`;
   if (info === undefined || info === null) return undefined;
   if (typeof info === "string") return `id:${info}`;
+  // A frozen `info` (a gateway hands out one per token) says the same every time: its identity is
+  // made once, not serialized with sorted keys per request.
+  if (typeof info === "object" && Object.isFrozen(info)) {
+    let frozen = frozenIdentities.get(info);
+    if (frozen === undefined) {
+      frozen = jsonIdentity(info);
+      frozenIdentities.set(info, frozen);
+    }
+    return frozen;
+  }
+  return jsonIdentity(info);
+}
+
+/** Identities of frozen `info` objects, made once each. */
+const frozenIdentities = new WeakMap<object, string>();
+
+/** The identity of an `info` that is neither a string nor absent: its JSON, else its object. */
+function jsonIdentity(info: unknown): string {
   try {
     const key = `json:${JSON.stringify(info, sortedKeys)}`;
     // Sessions of one caller share one string (each session keeps its identity).
     if (key !== lastJsonIdentity) lastJsonIdentity = key;
     return lastJsonIdentity;
   } catch {
-    if (typeof info !== "object" && typeof info !== "function") return `value:${String(info)}`;
+    if (info === null || (typeof info !== "object" && typeof info !== "function"))
+      return `value:${String(info)}`;
     let id = opaqueIds.get(info);
     if (id === undefined) {
       nextOpaqueId += 1;

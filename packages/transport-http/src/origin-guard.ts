@@ -41,6 +41,16 @@ function hostMatches(host: string, allowed: readonly string[]): boolean {
   return allowed.includes(lower) || allowed.includes(hostName(lower));
 }
 
+/**
+ * The `Host`/`Origin` check of these options, or `undefined` when they allow any host and any origin
+ * (behind a front that checked both already): then no request asks anything.
+ */
+export function originGuardOf(options: OriginGuardOptions = {}): OriginGuard | undefined {
+  return options.allowedHosts === "any" && options.allowedOrigins === "any"
+    ? undefined
+    : createOriginGuard(options);
+}
+
 /** Creates the `Host`/`Origin` check (MCP 2025-11-25 transports: invalid Origin ⇒ 403). */
 export function createOriginGuard(options: OriginGuardOptions = {}): OriginGuard {
   const configuredHosts = options.allowedHosts ?? LOCALHOST_NAMES;

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import type { Authenticate } from "./authenticate.js";
+import type { Authenticate, AuthenticateResult } from "./authenticate.js";
 import { HTTP_ERROR_CODE, writeJsonError } from "./http-answers.js";
 import type { HasHttpHeaders, HttpResponseSink } from "./http-io.js";
 import { identityOf } from "./identity.js";
@@ -9,8 +9,8 @@ import type { OriginGuard } from "./origin-guard.js";
 export interface RequestGate<Request = IncomingMessage> {
   /** True once the handler is closing: requests get 503. */
   readonly closing: () => boolean;
-  /** The Host/Origin check: a rejection gets 403. */
-  readonly guard: OriginGuard;
+  /** The Host/Origin check: a rejection gets 403 (`undefined`: any host and origin pass). */
+  readonly guard: OriginGuard | undefined;
   /** The methods served; others get 405 with this list in `Allow`. */
   readonly allowedMethods: readonly string[];
   /** The optional authentication hook: a refusal gets 401/403 with `WWW-Authenticate`. */
@@ -71,7 +71,7 @@ export function admitWithoutHook<Request>(
     });
     return { admitted: false };
   }
-  const rejection = gate.guard(request);
+  const rejection = gate.guard === undefined ? undefined : gate.guard(request);
   if (rejection !== undefined) {
     writeJsonError(response, 403, HTTP_ERROR_CODE, rejection.message);
     return { admitted: false };
@@ -85,14 +85,25 @@ export function admitWithoutHook<Request>(
   return gate.authenticate === undefined ? ADMITTED : undefined;
 }
 
-/** The `authenticate` hook's part of {@link admitHttpRequest}. */
-export async function authenticateRequest<Request>(
+/**
+ * The `authenticate` hook's part of {@link admitHttpRequest}: a promise only when the hook returned
+ * one (a hook that answers at once costs the request no promise and no wait).
+ */
+export function authenticateRequest<Request>(
   raw: Request,
   response: HttpResponseSink,
   gate: RequestGate<Request>,
-): Promise<Admission> {
+): Admission | Promise<Admission> {
   if (gate.authenticate === undefined) return ADMITTED;
-  const result = await gate.authenticate(raw);
+  const result = gate.authenticate(raw);
+  if (typeof (result as Partial<PromiseLike<unknown>>).then === "function") {
+    return Promise.resolve(result).then((settled) => admissionOf(settled, response));
+  }
+  return admissionOf(result as AuthenticateResult, response);
+}
+
+/** The admission of what the `authenticate` hook returned; a refusal is answered here. */
+function admissionOf(result: AuthenticateResult, response: HttpResponseSink): Admission {
   if (result.ok) {
     return {
       admitted: true,

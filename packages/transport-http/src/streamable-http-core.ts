@@ -18,7 +18,7 @@ import { writeJsonError } from "./http-answers.js";
 import { type HttpRequestView, type HttpResponseSink, randomId } from "./http-io.js";
 import { isModernRequest } from "./modern-http-request.js";
 import { handleModernRequest } from "./modern-post.js";
-import { createOriginGuard } from "./origin-guard.js";
+import { originGuardOf } from "./origin-guard.js";
 import { admitWithoutHook, authenticateRequest, type RequestGate } from "./request-gate.js";
 import type { StreamableHttpAdoption } from "./session-adoption.js";
 import {
@@ -67,7 +67,7 @@ export function createStreamableHttpCore<Request>(
   const context = resolveContext(options);
   const gate: RequestGate<Request> = {
     closing: () => closing,
-    guard: createOriginGuard(options),
+    guard: originGuardOf(options),
     allowedMethods: context.allowed.split(", "),
     authenticate: options.authenticate,
   };
@@ -77,10 +77,11 @@ export function createStreamableHttpCore<Request>(
     parsedBody?: unknown,
   ): Promise<void> => {
     try {
-      // Without an `authenticate` hook nothing here waits: no promise per request.
-      const admission =
+      // Without an `authenticate` hook, or with one that answers at once, nothing here waits.
+      const checked =
         admitWithoutHook(request, response, gate) ??
-        (await authenticateRequest(request.raw, response, gate));
+        authenticateRequest(request.raw, response, gate);
+      const admission = checked instanceof Promise ? await checked : checked;
       if (!admission.admitted) return;
       const method = request.method;
       const { authInfo, identity } = admission;

@@ -32,9 +32,11 @@ export async function handleStreamablePost<Request>(
   const target = targetOf(context, request, response, post, caller.identity);
   if (target === undefined) return;
   const { transport, created } = target;
+  // A single message (the usual POST) has no batch to check or admit: asked here, not in a call.
   if (
-    !checkBatch(context, response, post, transport) ||
-    !(await admitBatch(context, request, response, post))
+    post.isBatch &&
+    (!checkBatch(context, response, post, transport) ||
+      !(await admitBatch(context, request, response, post)))
   ) {
     if (created) transport.end({ initiator: "remote", details: { reason: "rejected" } });
     return;

@@ -14,7 +14,7 @@ import type { RateLimiter } from "./rate-limiter.js";
 import { mayUseProfile, type TokenAuthenticator, type TokenIdentity } from "./token-auth.js";
 
 /** The identity of requests when auth is off. */
-export const ANONYMOUS: TokenIdentity = { name: "anonymous", profiles: "*" };
+export const ANONYMOUS: TokenIdentity = Object.freeze({ name: "anonymous", profiles: "*" });
 
 /** JSON-RPC code in the body of a 429 (`RateLimited`). */
 export const RATE_LIMITED_CODE = PatchbayErrorCode.RateLimited;

@@ -53,11 +53,12 @@ export function createTokenAuthenticator(tokens: readonly BearerTokenConfig[]): 
     const profiles = entry.profiles ?? ["*"];
     return {
       hash: Buffer.from(hex, "hex"),
-      identity: {
+      // Frozen: the session transport then makes its identity once (see `identityOf`).
+      identity: Object.freeze({
         name: entry.name,
         profiles: profiles.includes("*") ? "*" : new Set(profiles),
         ...(entry.operator === true ? { operator: true } : {}),
-      } satisfies TokenIdentity,
+      }) satisfies TokenIdentity,
     };
   });
   return {

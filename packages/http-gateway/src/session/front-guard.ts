@@ -15,7 +15,12 @@ import {
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
 import { PatchbayErrorCode } from "@patchbay/mcp-types";
-import { createIdGenerator } from "@patchbay/telemetry";
+import {
+  createIdGenerator,
+  handOffTrace,
+  TRACE_FLAG_SAMPLED,
+  type TraceContext,
+} from "@patchbay/telemetry";
 import type { Clock } from "@patchbay/transport-http";
 import { jsonBytesBound } from "./result-size.js";
 
@@ -223,25 +228,26 @@ class FrontGuard implements GuardedTransport, TransportTap {
       ?.headers;
     // The request's trace: its own `_meta.traceparent`, else the HTTP header's, else a new one,
     // handed to the router so that its spans, the backend and this log line share one trace id.
-    const own = traceIdOf(params._meta?.traceparent);
-    const header = headers?.traceparent;
-    const traceparent =
-      own === undefined && traceIdOf(header) !== undefined ? (header as string) : undefined;
-    const added = own === undefined ? (traceparent ?? newTraceparent()) : undefined;
+    const traceparent = params._meta?.traceparent;
+    const own = traceparent === undefined ? undefined : traceIdOf(traceparent);
+    const added = own === undefined ? addedTrace(headers?.traceparent) : undefined;
     const { clock, requestTimeoutMs } = this.#options;
     this.#pending ??= new Map();
     this.#pending.set(message.id, {
       method: message.method,
       name: typeof params.name === "string" ? params.name : undefined,
       startedAt: clock.now(),
-      traceId: own ?? traceIdOf(added),
+      traceId: own ?? added?.traceId,
       timer:
         requestTimeoutMs > 0
           ? clock.setTimeout(() => this.#expire(message.id), requestTimeoutMs)
           : undefined,
     });
     if (added === undefined) return message;
-    return { ...message, params: { ...params, _meta: { ...params._meta, traceparent: added } } };
+    const traced = { ...params, _meta: { ...params._meta, traceparent: added.traceparent } };
+    // A trace made here is handed to the router's telemetry as it is: it reads it, not the text.
+    if (added.trace !== undefined) handOffTrace(traced, added.trace);
+    return { ...message, params: traced };
   }
 
   #answer(message: JSONRPCMessage): JSONRPCMessage | undefined {
@@ -299,6 +305,28 @@ function traceIdOf(value: unknown): string | undefined {
 // Random bytes drawn 4 KiB at a time, not twice per request.
 const traceIds = createIdGenerator();
 
-function newTraceparent(): string {
-  return `00-${traceIds.traceId()}-${traceIds.spanId()}-01`;
+/** The trace a request without its own `_meta.traceparent` is given. */
+interface AddedTrace {
+  readonly traceparent: string;
+  readonly traceId: string;
+  /** The trace when made here (not the HTTP header's). */
+  readonly trace: TraceContext | undefined;
+}
+
+/** The HTTP `traceparent` header's trace when it is valid, else a new sampled one. */
+function addedTrace(header: unknown): AddedTrace {
+  const headerTraceId = header === undefined ? undefined : traceIdOf(header);
+  if (headerTraceId !== undefined) {
+    return { traceparent: header as string, traceId: headerTraceId, trace: undefined };
+  }
+  const trace = {
+    traceId: traceIds.traceId(),
+    spanId: traceIds.spanId(),
+    traceFlags: TRACE_FLAG_SAMPLED,
+  };
+  return {
+    traceparent: `00-${trace.traceId}-${trace.spanId}-01`,
+    traceId: trace.traceId,
+    trace,
+  };
 }

@@ -15,33 +15,30 @@ export interface Cancellation {
 
 /** A Cancellation whose `AbortSignal` exists only once read. */
 export class LazyAbort implements Cancellation {
-  #aborted = false;
-  #reason: unknown;
+  /**
+   * True once aborted: a field, not a getter, since it is read several times per request (set only
+   * by `abort`; callers see it through the read-only `Cancellation`).
+   */
+  aborted = false;
+  /** Why, once aborted (set only by `abort`). */
+  reason: unknown;
   #controller: AbortController | undefined;
   #listeners: Array<(reason: unknown) => void> | undefined;
-
-  get aborted(): boolean {
-    return this.#aborted;
-  }
-
-  get reason(): unknown {
-    return this.#reason;
-  }
 
   /** An `AbortSignal` that follows this cancellation (made on first read). */
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
-      if (this.#aborted) this.#controller.abort(this.#reason);
+      if (this.aborted) this.#controller.abort(this.reason);
     }
     return this.#controller.signal;
   }
 
   /** Aborts once: the signal (if made) first, then the listeners in order. */
   abort(reason: unknown): void {
-    if (this.#aborted) return;
-    this.#aborted = true;
-    this.#reason = reason;
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
     this.#controller?.abort(reason);
     const listeners = this.#listeners;
     this.#listeners = undefined;
@@ -49,7 +46,7 @@ export class LazyAbort implements Cancellation {
   }
 
   onAbort(listener: (reason: unknown) => void): () => void {
-    if (this.#aborted) return noop;
+    if (this.aborted) return noop;
     if (this.#listeners === undefined) this.#listeners = [];
     this.#listeners.push(listener);
     return () => {

@@ -18,7 +18,11 @@ const ignore = (): void => {};
  * never copies it. Every session holds several sets, and every decorator of a transport more.
  */
 export class ListenerSet<Args extends [unknown] | [unknown, unknown]> {
-  #listeners: Call | readonly Call[] | undefined;
+  /**
+   * The lone listener, or several in an array, or none. Read (never written) by an emitter that
+   * calls a lone listener itself, catching into `failed` (`TransportEvents.emitFrame`: per frame).
+   */
+  listeners: Call | readonly Call[] | undefined;
   /** Counts `clear()`s, so that an unsubscribe from before one removes nothing added after it. */
   #generation = 0;
   readonly #onListenerError: ((error: unknown) => void) | ListenerSet<[Error]>;
@@ -37,10 +41,10 @@ export class ListenerSet<Args extends [unknown] | [unknown, unknown]> {
    */
   add(listener: Listener<Args>): Unsubscribe {
     const call = listener as unknown as Call;
-    const current = this.#listeners;
-    if (current === undefined) this.#listeners = call;
-    else if (typeof current === "function") this.#listeners = [current, call];
-    else this.#listeners = [...current, call];
+    const current = this.listeners;
+    if (current === undefined) this.listeners = call;
+    else if (typeof current === "function") this.listeners = [current, call];
+    else this.listeners = [...current, call];
     const generation = this.#generation;
     let subscribed = true;
     return () => {
@@ -53,7 +57,7 @@ export class ListenerSet<Args extends [unknown] | [unknown, unknown]> {
   /** Calls every listener with `args`, in subscription order (those subscribed when it starts). */
   emit(...args: Args): void;
   emit(first: unknown, second?: unknown): void {
-    const current = this.#listeners;
+    const current = this.listeners;
     if (current === undefined) return;
     if (typeof current !== "function") {
       // The array is never changed in place: a listener added or removed meanwhile leaves it as is.
@@ -65,34 +69,34 @@ export class ListenerSet<Args extends [unknown] | [unknown, unknown]> {
       if (second === undefined) current(first);
       else current(first, second);
     } catch (error) {
-      this.#failed(error);
+      this.failed(error);
     }
   }
 
   /** Removes every listener. */
   clear(): void {
-    this.#listeners = undefined;
+    this.listeners = undefined;
     this.#generation += 1;
   }
 
   /** Number of listeners subscribed. */
   get size(): number {
-    const current = this.#listeners;
+    const current = this.listeners;
     if (current === undefined) return 0;
     return typeof current === "function" ? 1 : current.length;
   }
 
   #remove(call: Call): void {
-    const current = this.#listeners;
+    const current = this.listeners;
     if (current === call) {
-      this.#listeners = undefined;
+      this.listeners = undefined;
       return;
     }
     if (current === undefined || typeof current === "function") return;
     const index = current.indexOf(call);
     if (index === -1) return;
     const rest = current.filter((_, at) => at !== index);
-    this.#listeners = rest.length === 1 ? (rest[0] as Call) : rest;
+    this.listeners = rest.length === 1 ? (rest[0] as Call) : rest;
   }
 
   #call(listener: Call, first: unknown, second: unknown): void {
@@ -100,11 +104,12 @@ export class ListenerSet<Args extends [unknown] | [unknown, unknown]> {
       if (second === undefined) listener(first);
       else listener(first, second);
     } catch (error) {
-      this.#failed(error);
+      this.failed(error);
     }
   }
 
-  #failed(error: unknown): void {
+  /** Hands what a listener threw to `onListenerError`. */
+  failed(error: unknown): void {
     const onError = this.#onListenerError;
     if (typeof onError === "function") onError(error);
     else onError.emit(toError(error));

@@ -25,8 +25,12 @@ export class RouterState {
   readonly tasks: TaskRoutes;
   /** True once the router is shutting down. */
   closing = false;
-  #config: GatewayConfig;
-  #codec: NameCodec;
+  /**
+   * The config in force, and its name codec: fields, not getters, since every call reads them
+   * (written only by `apply`).
+   */
+  config: GatewayConfig;
+  codec: NameCodec;
   readonly #reportedConflicts = new Set<string>();
   readonly #reportedFlags = new Set<string>();
   readonly #warn: (message: string) => void;
@@ -51,30 +55,22 @@ export class RouterState {
     this.tasks = new TaskRoutes(init.taskLimits, () => init.clock.now());
     this.#warn = init.warn;
     this.telemetry.addSecrets(collectConfigSecrets(init.config));
-    this.#config = init.config;
-    this.#codec = codecOf(init.config);
+    this.config = init.config;
+    this.codec = codecOf(init.config);
     this.governor = new CallGovernor(
-      () => this.#config,
+      () => this.config,
       () => init.clock.now(),
       init.audit,
       init.sharedToolLimits,
     );
   }
 
-  get config(): GatewayConfig {
-    return this.#config;
-  }
-
-  get codec(): NameCodec {
-    return this.#codec;
-  }
-
   /** Puts a new config in force. */
   apply(config: GatewayConfig): void {
     // Values of this config (expanded ${VAR}s, env values, credentials) never leave the router.
     this.telemetry.addSecrets(collectConfigSecrets(config));
-    this.#config = config;
-    this.#codec = codecOf(config);
+    this.config = config;
+    this.codec = codecOf(config);
   }
 
   /** Warns once about each tool or prompt the description scanner flagged. */
