@@ -214,23 +214,8 @@ export function createRouter(options: RouterOptions): Router {
     },
     async start() {
       started = true;
-      const names = state.config.backends.map((backend) => backend.name);
-      if (deferStart && state.config.conflictPolicy !== "error") {
-        startDeferred();
-        telemetry.record({
-          event_type: "gateway.started",
-          data: { backends: names, deferred: true },
-        });
-        return;
-      }
-      await pool.startEager();
-      const conflicts = sharedCatalogue(state, pool).conflicts;
-      state.reportConflicts(conflicts);
-      if (state.config.conflictPolicy === "error" && conflicts.length > 0) {
-        await pool.stopAll();
-        throw new CatalogueConflictError(conflicts);
-      }
-      telemetry.record({ event_type: "gateway.started", data: { backends: names } });
+      if (deferStart && state.config.conflictPolicy !== "error") startDeferred();
+      await startRouter(state, pool, deferStart);
     },
     async serve(transport, serveOptions = {}) {
       const profile = serveOptions.profile;
@@ -284,6 +269,28 @@ export function createRouter(options: RouterOptions): Router {
       return closed;
     },
   };
+}
+
+/**
+ * Starts the shared backends and records `gateway.started`. With `deferred` (and a conflict policy
+ * that need not see every backend first), they wait for the first client instead. With
+ * `conflictPolicy: "error"`, a name two backends expose stops them all and throws.
+ */
+async function startRouter(state: RouterState, pool: BackendPool, deferred: boolean) {
+  const { telemetry } = state;
+  const names = state.config.backends.map((backend) => backend.name);
+  if (deferred && state.config.conflictPolicy !== "error") {
+    telemetry.record({ event_type: "gateway.started", data: { backends: names, deferred: true } });
+    return;
+  }
+  await pool.startEager();
+  const conflicts = sharedCatalogue(state, pool).conflicts;
+  state.reportConflicts(conflicts);
+  if (state.config.conflictPolicy === "error" && conflicts.length > 0) {
+    await pool.stopAll();
+    throw new CatalogueConflictError(conflicts);
+  }
+  telemetry.record({ event_type: "gateway.started", data: { backends: names } });
 }
 
 /**
