@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { signInIssues } from "@patchbay/backend-transports";
 import type { Dashboard } from "@patchbay/dashboard";
 import {
   createOAuthVerifier,
@@ -7,7 +8,13 @@ import {
   type OAuthConfig,
   type OAuthVerifier,
 } from "@patchbay/http-gateway";
-import type { GatewayConfig, Router } from "@patchbay/router";
+import {
+  type Environment,
+  type GatewayConfig,
+  GatewayConfigError,
+  type ParsedGatewayConfig,
+  type Router,
+} from "@patchbay/router";
 import { loadConfigFile, watchConfigFile } from "@patchbay/router/config-file";
 import type { Redactor } from "@patchbay/telemetry";
 import type { ProxyLog } from "./proxy-log.js";
@@ -65,6 +72,21 @@ function restartPart(config: ProxyConfig, key: (typeof RESTART_ONLY)[number]): u
 }
 
 /**
+ * Reads the proxy's config file: as the router reads it, and refused when a backend signs in with
+ * OAuth (an `oauth` block), which the proxy does not do: never such a backend reached without its
+ * token.
+ */
+export async function loadProxyConfigFile(
+  path: string,
+  environment: Environment,
+): Promise<ParsedGatewayConfig> {
+  const parsed = await loadConfigFile(path, environment);
+  const issues = signInIssues(parsed.config, "patchbay-proxy");
+  if (issues.length > 0) throw new GatewayConfigError(issues, path);
+  return parsed;
+}
+
+/**
  * The part of the config the router runs (`gateway_status` shows it, so never `auth`, nor where
  * the credential store is): of
  * `limits`, only the per-tool limits, which the router counts.
@@ -98,7 +120,7 @@ export function createProxyReload(targets: ProxyReloadTargets): () => Promise<bo
     let next: ProxyConfig;
     let oauth: OAuthVerifier | undefined;
     try {
-      const parsed = await loadConfigFile(targets.configPath, targets.environment);
+      const parsed = await loadProxyConfigFile(targets.configPath, targets.environment);
       next = parsed.config;
       for (const warning of parsed.warnings) log.warn(warning);
       const decision = decideAuth(next.auth, targets.host);

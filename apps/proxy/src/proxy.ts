@@ -23,7 +23,7 @@ import {
   parseGatewayConfig,
   type Router,
 } from "@patchbay/router";
-import { type CredentialStorePlace, loadConfigFile } from "@patchbay/router/config-file";
+import type { CredentialStorePlace } from "@patchbay/router/config-file";
 import { createFilePinStore, pinFileOf } from "@patchbay/router/pins-file";
 import { createRedactor, type Redactor } from "@patchbay/telemetry";
 import { demoConfig } from "./demo-config.js";
@@ -32,7 +32,13 @@ import { followSharedPins, joinProxyCluster, reportReplicaCounts } from "./proxy
 import { proxyCredentialStore, watchProxyCredentials } from "./proxy-credentials.js";
 import { createProxyFront } from "./proxy-front.js";
 import { createProxyLog, type ProxyLog } from "./proxy-log.js";
-import { authSecrets, routerPart, startOAuth, startReloading } from "./proxy-reload.js";
+import {
+  authSecrets,
+  loadProxyConfigFile,
+  routerPart,
+  startOAuth,
+  startReloading,
+} from "./proxy-reload.js";
 import { callFeedSink, createProxyTelemetry } from "./proxy-telemetry.js";
 import { startupBanner } from "./startup-banner.js";
 
@@ -90,7 +96,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const parsed: ParsedGatewayConfig =
     options.configPath === undefined
       ? parseGatewayConfig(demoConfig(), { source: "(demo)" })
-      : await loadConfigFile(resolve(options.configPath), environment);
+      : await loadProxyConfigFile(resolve(options.configPath), environment);
   const { auth, limits, http, cluster: clusterConfig } = parsed.config;
   const routerConfig = routerPart(parsed.config);
   // Before anything starts: a per-principal backend without a store or its key stops the start.

@@ -49,6 +49,15 @@ describe("config files", () => {
     file.remove();
   });
 
+  it("refuses a backend that signs in with OAuth (the proxy would reach it without a token)", async () => {
+    const remote = { url: "https://mcp.example.com/mcp", oauth: { clientId: "patchbay" } };
+    const file = writeConfig({ mcpServers: { remote } });
+    await expect(startProxy({ ...quiet, configPath: file.path })).rejects.toThrow(
+      "mcpServers.remote.oauth: patchbay-proxy does not sign in to backends yet",
+    );
+    file.remove();
+  });
+
   it("exits 1 on a misspelt auth key instead of serving without auth, naming the key", async () => {
     const file = writeConfig({
       mcpServers: { sample: sampleEntry() },

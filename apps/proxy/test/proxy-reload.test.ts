@@ -110,6 +110,11 @@ describe("reloading the proxy's config", () => {
         arguments: { message: "still" },
       });
       expect(still.content).toEqual([{ type: "text", text: "still" }]);
+      // A backend that signs in with OAuth is refused too: the proxy would reach it without a token.
+      const remote = { url: "https://mcp.example.com/mcp", oauth: { clientId: "patchbay" } };
+      writeFileSync(proxy.configPath, JSON.stringify({ mcpServers: { remote } }));
+      expect(await proxy.proxy.reload()).toBe(false);
+      await proxy.waitForLog((line) => line.includes("does not sign in to backends"));
     } finally {
       await closeSdk(team);
       await closeSdk(gone).catch(() => {});

@@ -1,5 +1,11 @@
 import type { Transport } from "@patchbay/jsonrpc-core";
-import type { BackendConfig, BackendTransportFactory, RemoteBackendConfig } from "@patchbay/router";
+import type {
+  BackendConfig,
+  BackendTransportFactory,
+  ConfigIssue,
+  GatewayConfig,
+  RemoteBackendConfig,
+} from "@patchbay/router";
 import { StreamableHttpClientTransport } from "@patchbay/transport-http";
 import { FallbackClientTransport, SseClientTransport } from "@patchbay/transport-sse";
 import { createStdioClientTransport } from "@patchbay/transport-stdio";
@@ -113,4 +119,17 @@ export class BackendSignInUnsupportedError extends Error {
       `backend "${backend}" has an oauth block, but this program does not sign in to backends (the stdio gateway does: patchbay-gateway login ${backend})`,
     );
   }
+}
+
+/**
+ * The config's backends that sign in (an `oauth` block), as config issues: a program that builds its
+ * factory without `oauth` refuses such a config at start rather than fail each backend later.
+ */
+export function signInIssues(config: GatewayConfig, program: string): ConfigIssue[] {
+  return config.backends
+    .filter((backend) => backend.transport !== "stdio" && backend.oauth !== undefined)
+    .map((backend) => ({
+      path: `mcpServers.${backend.name}.oauth`,
+      message: `${program} does not sign in to backends yet (patchbay-gateway does: patchbay-gateway login ${backend.name}); give this backend headers, or per-principal credentials`,
+    }));
 }

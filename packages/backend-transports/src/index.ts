@@ -2,6 +2,7 @@ export {
   BackendSignInUnsupportedError,
   type BackendTransportFactoryOptions,
   createBackendTransportFactory,
+  signInIssues,
 } from "./backend-transport-factory.js";
 export { type BackendOAuthOptions, createBackendOAuthFetch } from "./oauth/backend-oauth.js";
 export { type SignInOptions, signInToBackend } from "./oauth/sign-in.js";
