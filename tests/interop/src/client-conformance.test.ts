@@ -37,6 +37,11 @@ describe("official MCP conformance suite, client mode (--requirements 2026-07-28
       "2026-07-28",
       "--expected-failures",
       join(here, "..", "conformance-client-expected-failures.yml"),
+      // The CLI starts all 39 clients at once, each with its own deadline (30 s by default): on a
+      // machine loaded many times over its two cores, some OAuth flows of many round trips missed
+      // it (each scenario passes in 3 to 6 s alone). Every scenario must still pass.
+      "--timeout",
+      "60000",
     ]);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const scored = scoredClientScenarios(cli, "2026-07-28");
