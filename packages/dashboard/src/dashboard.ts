@@ -241,10 +241,12 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       rates: options.feed.rates(),
     }),
   });
-  const unsubscribe = options.feed.subscribe((calls) => {
-    for (const call of calls) if (call.session !== undefined) tracker.touch(call.session);
+  // Every call marks its session active; its view is built (bounded, redacted) only for open pages.
+  const unsubscribe = options.feed.watch((batch) => {
+    for (const { session } of batch.summaries) if (session !== undefined) tracker.touch(session);
     if (socket.clientCount === 0) return;
-    socket.broadcast({ type: "calls", calls: calls.map(describe), rates: options.feed.rates() });
+    const calls = batch.calls().map(describe);
+    socket.broadcast({ type: "calls", calls, rates: options.feed.rates() });
   });
   const broadcastSnapshot = () => {
     if (socket.clientCount === 0) return;
