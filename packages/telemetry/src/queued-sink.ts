@@ -18,9 +18,10 @@ export interface QueuedSink {
    * Queues an event (unless the sink's `acceptsType` or `accepts` declines it); returns `false` (and
    * counts it in `dropped`) when the queue is full. A {@link LazyEvent} is built when the queue
    * drains (or at once, for a sink with `accepts`, which needs the built event to decide), or handed
-   * on unbuilt to a sink with `writeUnbuilt`.
+   * on unbuilt to a sink with `writeUnbuilt`. `typeAccepted`: the caller already had `mayAccept`
+   * say yes to the event's type (it is not asked again).
    */
-  enqueue(event: TelemetryEvent | LazyEvent): boolean;
+  enqueue(event: TelemetryEvent | LazyEvent, typeAccepted?: boolean): boolean;
   /** False when the sink declines events of this type by `acceptsType`; true when it may want them. */
   mayAccept(eventType: string): boolean;
   /** Events dropped because the sink fell behind. */
@@ -106,8 +107,8 @@ export function createQueuedSink(sink: EventSink, options: QueuedSinkOptions = {
     mayAccept(eventType) {
       return sink.acceptsType === undefined || sink.acceptsType(eventType);
     },
-    enqueue(event) {
-      if (sink.acceptsType !== undefined) {
+    enqueue(event, typeAccepted) {
+      if (typeAccepted !== true && sink.acceptsType !== undefined) {
         const type = lazyEventMark in event ? event.eventType : event.event_type;
         if (!sink.acceptsType(type)) return true;
       }
