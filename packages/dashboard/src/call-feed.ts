@@ -162,10 +162,10 @@ function keptCallOf(
   event: TelemetryEvent | LazyEvent,
   internalTraceId: string,
 ): KeptCall | undefined {
-  // Another type (a request's opening event) is not a call: left unbuilt.
-  if (isLazyEvent(event) && !closingTypes.has(event.eventType)) return undefined;
   const end = requestEndOf(event);
   if (end === undefined) {
+    // Another type (a request's opening event) is not a call: left unbuilt.
+    if (isLazyEvent(event) && !closingTypes.has(event.eventType)) return undefined;
     // Built already, or not a tracker's: read from the event (see `callOfEvent`).
     const built = builtEvent(event);
     if (built.trace_id === internalTraceId) return undefined;
@@ -204,8 +204,8 @@ export function createCallFeed(options: CallFeedOptions = {}): CallFeed {
   const now = options.now ?? Date.now;
   const internalTraceId = randomBytes(16).toString("hex");
   const history: KeptCall[] = [];
-  // Times of recent calls and how each ended, oldest first.
-  const samples: { at: number; kind: Kind }[] = [];
+  // Times of recent calls and how each ended, oldest first (sorted by kind when the rates are read).
+  const samples: { at: number; outcome: string }[] = [];
   const listeners = new Set<(calls: readonly DashboardCall[]) => void>();
   const watchers = new Set<(batch: CallBatch) => void>();
   let served = 0;
@@ -218,7 +218,7 @@ export function createCallFeed(options: CallFeedOptions = {}): CallFeed {
     if (drop > 0) samples.splice(0, drop);
   }
 
-  function add(events: readonly (TelemetryEvent | LazyEvent)[]): void {
+  async function add(events: readonly (TelemetryEvent | LazyEvent)[]): Promise<void> {
     const kept: KeptCall[] = [];
     for (const event of events) {
       const call = keptCallOf(event, internalTraceId);
@@ -227,7 +227,7 @@ export function createCallFeed(options: CallFeedOptions = {}): CallFeed {
     if (kept.length === 0) return;
     served += kept.length;
     const at = now();
-    for (const call of kept) samples.push({ at, kind: kindOf(call.outcome) });
+    for (const call of kept) samples.push({ at, outcome: call.outcome });
     prune(at);
     history.push(...kept);
     if (history.length > historySize) history.splice(0, history.length - historySize);
@@ -242,9 +242,9 @@ export function createCallFeed(options: CallFeedOptions = {}): CallFeed {
   }
 
   const sink: EventSink = {
-    write: async (events) => add(events),
+    write: add,
     // Events recorded lazily stay unbuilt until a call's view is read.
-    writeUnbuilt: async (events) => add(events),
+    writeUnbuilt: add,
   };
 
   return {
@@ -254,7 +254,7 @@ export function createCallFeed(options: CallFeedOptions = {}): CallFeed {
     rates() {
       prune(now());
       const counts = { ok: 0, error: 0, cancelled: 0, toolError: 0 };
-      for (const sample of samples) counts[sample.kind] += 1;
+      for (const sample of samples) counts[kindOf(sample.outcome)] += 1;
       return {
         callsPerMinute: samples.length,
         errorsPerMinute: counts.error,
