@@ -150,7 +150,8 @@ function kindOf(outcome: string): Kind {
 
 /**
  * A call kept by the feed: its summary, and what its view is built from until it is (the unbuilt
- * event holds only its request tracker, whose params and catalogue check are already let go).
+ * event holds only its request tracker, whose params and catalogue check are already let go, and
+ * which holds no error message: a failed call is built at once).
  */
 interface KeptCall extends CallSummary {
   source: TelemetryEvent | LazyEvent | undefined;
@@ -176,7 +177,16 @@ function keptCallOf(
   // The same test as `callOfEvent`'s (a tracker's events always have a method).
   if (end.direction !== "incoming" || end.hasBackend || end.traceId === internalTraceId)
     return undefined;
-  return { session: end.session, outcome: end.outcome, source: event, call: undefined };
+  const kept: KeptCall = {
+    session: end.session,
+    outcome: end.outcome,
+    source: event,
+    call: undefined,
+  };
+  // A failure's error message comes from a peer and is bounded only when built: built now, so an
+  // unbuilt call the feed keeps holds bounded fields only (a success, or `isError`'s fixed message).
+  if (end.outcome !== "success" && end.outcome !== "tool_error") viewOf(kept);
+  return kept;
 }
 
 /** The call's view, built on first need; the event it came from is then let go. */
