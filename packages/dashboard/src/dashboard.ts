@@ -201,7 +201,7 @@ function answerUpgrade(
     readonly auth: DashboardAuth;
     readonly socket: ReturnType<typeof createFeedSocket>;
   },
-): void {
+) {
   const { guard, auth, socket } = parts;
   const pathname = new URL(request.url ?? "/", "http://dashboard").pathname;
   if (pathname !== `${parts.basePath}/feed`)
