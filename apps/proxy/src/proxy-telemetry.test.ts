@@ -1,5 +1,11 @@
 import { createCallFeed } from "@patchbay/dashboard";
-import { createTelemetry, type TelemetryEvent, trackRequest } from "@patchbay/telemetry";
+import {
+  createTelemetry,
+  isLazyEvent,
+  type LazyEvent,
+  type TelemetryEvent,
+  trackRequest,
+} from "@patchbay/telemetry";
 import { describe, expect, it } from "vitest";
 import { callFeedSink } from "./proxy-telemetry.js";
 
@@ -14,15 +20,24 @@ describe("callFeedSink", () => {
 
   it("still feeds every client call to the dashboard, and is handed no other event", async () => {
     const feed = createCallFeed();
-    const handed: TelemetryEvent[] = [];
+    const handed: string[] = [];
+    const unbuilt: boolean[] = [];
     const sink = callFeedSink(feed.sink);
+    const typeOf = (event: TelemetryEvent | LazyEvent) =>
+      isLazyEvent(event) ? event.eventType : event.event_type;
     const telemetry = createTelemetry({
       sinks: [
         {
           ...sink,
           write: async (events) => {
-            handed.push(...events);
+            handed.push(...events.map(typeOf));
             await sink.write(events);
+          },
+          // The feed takes lazily recorded events unbuilt (it builds those a page reads).
+          writeUnbuilt: async (events) => {
+            handed.push(...events.map(typeOf));
+            unbuilt.push(...events.map((event) => isLazyEvent(event) && event.event === undefined));
+            await sink.writeUnbuilt?.(events);
           },
         },
       ],
@@ -35,7 +50,8 @@ describe("callFeedSink", () => {
       id: 1,
     }).end({ outcome: "success" });
     await telemetry.flush();
-    expect(handed.map((event) => event.event_type)).toEqual(["tool.called"]);
+    expect(handed).toEqual(["tool.called"]);
+    expect(unbuilt).toEqual([true]);
     expect(feed.recent()).toMatchObject([{ method: "tools/call", tool: "sample__echo" }]);
   });
 });

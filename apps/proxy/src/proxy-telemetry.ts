@@ -73,8 +73,9 @@ const requestEndTypes = new Set<string>([
 
 /**
  * The dashboard's call feed as a sink that declares, by type, that it reads only the events that
- * close a request: the others (`request.received`, lifecycle events) are never queued or built for
- * it, and the one it reads per call is built (and redacted) once, for it and the store.
+ * close a request: the others (`request.received`, lifecycle events) are never queued for it. The
+ * one it reads per call reaches it unbuilt (`writeUnbuilt`): it is built (bounded and redacted)
+ * once, shared with the store, only when a page, `recent()` or a query reads it.
  */
 export function callFeedSink(sink: EventSink): EventSink {
   return { ...sink, acceptsType: (type) => requestEndTypes.has(type) };

@@ -1,6 +1,12 @@
-import type { TelemetryEvent } from "@patchbay/telemetry";
+import {
+  createTelemetry,
+  REDACTED,
+  type Redact,
+  type TelemetryEvent,
+  trackRequest,
+} from "@patchbay/telemetry";
 import { describe, expect, it } from "vitest";
-import { callOfEvent, createCallFeed } from "./call-feed.js";
+import { type CallSummary, callOfEvent, createCallFeed } from "./call-feed.js";
 
 function event(
   overrides: { [Key in keyof TelemetryEvent]?: TelemetryEvent[Key] | undefined } = {},
@@ -127,5 +133,90 @@ describe("createCallFeed", () => {
     const feed = createCallFeed({ maxRateSamples: 3 });
     await feed.sink.write([event(), event(), event(), event(), event()]);
     expect(feed.rates().callsPerMinute).toBe(3);
+  });
+});
+
+describe("createCallFeed with the telemetry's lazily recorded events", () => {
+  // A telemetry whose redaction counts the events built: each build redacts its data (with `session`).
+  function telemetryOf(feed: ReturnType<typeof createCallFeed>) {
+    const built = { count: 0 };
+    const redact = (<T>(value: T): T => {
+      if (typeof value === "object" && value !== null && "session" in value) built.count += 1;
+      return value;
+    }) as Redact;
+    const telemetry = createTelemetry({ source: "test", sinks: [feed.sink], redact });
+    const call = (name: string, outcome: "success" | "error", more: object = {}) =>
+      trackRequest(telemetry, {
+        direction: "incoming",
+        method: "tools/call",
+        params: { name },
+        session: "s1",
+        ...more,
+      }).end(outcome === "success" ? { outcome } : { outcome, error: { message: "no" } });
+    return { telemetry, built, call };
+  }
+
+  it("counts calls and tells watchers their sessions without building them; builds a call when read", async () => {
+    const feed = createCallFeed();
+    const { telemetry, built, call } = telemetryOf(feed);
+    const summaries: CallSummary[] = [];
+    feed.watch((batch) => {
+      for (const { session, outcome } of batch.summaries) summaries.push({ session, outcome });
+    });
+    call("lazy-secret-2468", "success");
+    call("other", "error");
+    await telemetry.flush();
+    expect(summaries).toEqual([
+      { session: "s1", outcome: "success" },
+      { session: "s1", outcome: "error" },
+    ]);
+    expect(feed.served()).toBe(2);
+    expect(feed.rates()).toMatchObject({ callsPerMinute: 2, errorsPerMinute: 1 });
+    // Nothing read the calls: the success was never built (nor redacted); the failure was, at once
+    // (its error message, a peer's, is bounded only when built).
+    expect(built.count).toBe(1);
+    // A secret learned since is masked when a call is first read, and never reaches the view.
+    telemetry.addSecrets(["lazy-secret-2468"]);
+    const recent = feed.recent();
+    expect(recent).toMatchObject([
+      { method: "tools/call", tool: REDACTED, outcome: "success", session: "s1" },
+      { tool: "other", outcome: "error" },
+    ]);
+    expect(JSON.stringify(recent)).not.toContain("lazy-secret-2468");
+    expect(built.count).toBe(2);
+    // Built once: the next read returns the same views.
+    expect(feed.recent()[0]).toBe(recent[0]);
+    expect(built.count).toBe(2);
+  });
+
+  it("builds a watched batch only when its calls are read, once, and shares it with recent()", async () => {
+    const feed = createCallFeed();
+    const { telemetry, call } = telemetryOf(feed);
+    const read: unknown[][] = [];
+    feed.watch((batch) => {
+      const calls = batch.calls();
+      expect(batch.calls()).toBe(calls);
+      read.push([...calls]);
+    });
+    call("a", "success");
+    await telemetry.flush();
+    expect(read).toEqual([[expect.objectContaining({ tool: "a", session: "s1" })]]);
+    expect(feed.recent()[0]).toBe(read[0]?.[0]);
+  });
+
+  it("leaves out, unbuilt, requests that are not a client's: to a backend, outgoing, the dashboard's own", async () => {
+    const feed = createCallFeed();
+    const { telemetry, built, call } = telemetryOf(feed);
+    const internal = `00-${feed.internalTraceId}-${"1".repeat(16)}-01`;
+    call("to-backend", "success", { backend: "notes" });
+    call("sent", "success", { direction: "outgoing" });
+    call("own", "success", { params: { name: "own", _meta: { traceparent: internal } } });
+    call("kept", "success");
+    await telemetry.flush();
+    expect(feed.served()).toBe(1);
+    expect(feed.rates().callsPerMinute).toBe(1);
+    expect(built.count).toBe(0);
+    expect(feed.recent().map((one) => one.tool)).toEqual(["kept"]);
+    expect(built.count).toBe(1);
   });
 });

@@ -1,5 +1,12 @@
 import { randomBytes } from "node:crypto";
-import type { EventSink, TelemetryEvent } from "@patchbay/telemetry";
+import {
+  builtEvent,
+  type EventSink,
+  isLazyEvent,
+  type LazyEvent,
+  requestEndOf,
+  type TelemetryEvent,
+} from "@patchbay/telemetry";
 
 /** One client call as the live feed shows it. */
 export interface DashboardCall {
@@ -46,7 +53,31 @@ export interface CallRates {
   readonly toolErrorsPerMinute: number;
 }
 
-/** Turns telemetry events into the feed of client calls, keeps the latest and counts rates. */
+/**
+ * What the feed knows of a call before its view is built: enough to count it and to mark its
+ * session active. Not shown: the session id is the router's, and the page reads the outcome from
+ * the built call.
+ */
+export interface CallSummary {
+  /** The router session it came on. */
+  readonly session: string | undefined;
+  /** `success`, `error`, `tool_error`, `timeout` or `cancelled`. */
+  readonly outcome: string;
+}
+
+/** New calls as {@link CallFeed.watch} hands them: summaries now, the calls when read. */
+export interface CallBatch {
+  /** One per call, oldest first. */
+  readonly summaries: readonly CallSummary[];
+  /** The calls, built (bounded and redacted) on the first read and kept for the next. */
+  calls(): readonly DashboardCall[];
+}
+
+/**
+ * Turns telemetry events into the feed of client calls, keeps the latest and counts rates. A call's
+ * view is built (its event bounded and redacted) only when something reads it: `recent()`, a
+ * `subscribe` listener, or a `watch` listener's `calls()`.
+ */
 export interface CallFeed {
   /** Hand this to the telemetry's sinks. */
   readonly sink: EventSink;
@@ -60,8 +91,13 @@ export interface CallFeed {
   rates(): CallRates;
   /** Calls answered since the feed started (the dashboard's own left out). */
   served(): number;
-  /** Called with each batch of new calls; returns the unsubscribe function. */
+  /** Called with each batch of new calls, built; returns the unsubscribe function. */
   subscribe(listener: (calls: readonly DashboardCall[]) => void): () => void;
+  /**
+   * Called with each batch of new calls, unbuilt (see {@link CallBatch}); returns the unsubscribe
+   * function. Costs no build for a listener that reads only the summaries.
+   */
+  watch(listener: (batch: CallBatch) => void): () => void;
 }
 
 /** Options of {@link createCallFeed}. */
@@ -112,16 +148,76 @@ function kindOf(outcome: string): Kind {
   return "error";
 }
 
+/**
+ * A call kept by the feed: its summary, and what its view is built from until it is (the unbuilt
+ * event holds only its request tracker, whose params and catalogue check are already let go, and
+ * which holds no error message: a failed call is built at once).
+ */
+interface KeptCall extends CallSummary {
+  source: TelemetryEvent | LazyEvent | undefined;
+  call: DashboardCall | undefined;
+}
+
+/** The call an event closes, kept unbuilt when it can be counted without building it. */
+function keptCallOf(
+  event: TelemetryEvent | LazyEvent,
+  internalTraceId: string,
+): KeptCall | undefined {
+  const end = requestEndOf(event);
+  if (end === undefined) {
+    // Another type (a request's opening event) is not a call: left unbuilt.
+    if (isLazyEvent(event) && !closingTypes.has(event.eventType)) return undefined;
+    // Built already, or not a tracker's: read from the event (see `callOfEvent`).
+    const built = builtEvent(event);
+    if (built.trace_id === internalTraceId) return undefined;
+    const call = callOfEvent(built);
+    if (call === undefined) return undefined;
+    return { session: call.session, outcome: call.outcome, source: undefined, call };
+  }
+  // The same test as `callOfEvent`'s (a tracker's events always have a method).
+  if (end.direction !== "incoming" || end.hasBackend || end.traceId === internalTraceId)
+    return undefined;
+  const kept: KeptCall = {
+    session: end.session,
+    outcome: end.outcome,
+    source: event,
+    call: undefined,
+  };
+  // A failure's error message comes from a peer and is bounded only when built: built now, so an
+  // unbuilt call the feed keeps holds bounded fields only (a success, or `isError`'s fixed message).
+  if (end.outcome !== "success" && end.outcome !== "tool_error") viewOf(kept);
+  return kept;
+}
+
+/** The call's view, built on first need; the event it came from is then let go. */
+function viewOf(kept: KeptCall): DashboardCall | undefined {
+  if (kept.source !== undefined) {
+    kept.call = callOfEvent(builtEvent(kept.source));
+    kept.source = undefined;
+  }
+  return kept.call;
+}
+
+function viewsOf(kept: readonly KeptCall[]): DashboardCall[] {
+  const calls: DashboardCall[] = [];
+  for (const one of kept) {
+    const call = viewOf(one);
+    if (call !== undefined) calls.push(call);
+  }
+  return calls;
+}
+
 /** Creates the feed; add `feed.sink` to the telemetry that records the router's events. */
 export function createCallFeed(options: CallFeedOptions = {}): CallFeed {
   const historySize = options.historySize ?? 200;
   const maxRateSamples = options.maxRateSamples ?? 100_000;
   const now = options.now ?? Date.now;
   const internalTraceId = randomBytes(16).toString("hex");
-  const history: DashboardCall[] = [];
-  // Times of recent calls and how each ended, oldest first.
-  const samples: { at: number; kind: Kind }[] = [];
+  const history: KeptCall[] = [];
+  // Times of recent calls and how each ended, oldest first (sorted by kind when the rates are read).
+  const samples: { at: number; outcome: string }[] = [];
   const listeners = new Set<(calls: readonly DashboardCall[]) => void>();
+  const watchers = new Set<(batch: CallBatch) => void>();
   let served = 0;
 
   function prune(at: number): void {
@@ -132,33 +228,43 @@ export function createCallFeed(options: CallFeedOptions = {}): CallFeed {
     if (drop > 0) samples.splice(0, drop);
   }
 
-  const sink: EventSink = {
-    async write(events) {
-      const calls: DashboardCall[] = [];
-      for (const event of events) {
-        if (event.trace_id === internalTraceId) continue;
-        const call = callOfEvent(event);
-        if (call !== undefined) calls.push(call);
-      }
-      if (calls.length === 0) return;
-      served += calls.length;
-      const at = now();
-      for (const call of calls) samples.push({ at, kind: kindOf(call.outcome) });
-      prune(at);
-      history.push(...calls);
-      if (history.length > historySize) history.splice(0, history.length - historySize);
+  async function add(events: readonly (TelemetryEvent | LazyEvent)[]): Promise<void> {
+    const kept: KeptCall[] = [];
+    for (const event of events) {
+      const call = keptCallOf(event, internalTraceId);
+      if (call !== undefined) kept.push(call);
+    }
+    if (kept.length === 0) return;
+    served += kept.length;
+    const at = now();
+    for (const call of kept) samples.push({ at, outcome: call.outcome });
+    prune(at);
+    history.push(...kept);
+    if (history.length > historySize) history.splice(0, history.length - historySize);
+    if (listeners.size > 0) {
+      const calls = viewsOf(kept);
       for (const listener of listeners) listener(calls);
-    },
+    }
+    if (watchers.size === 0) return;
+    let calls: DashboardCall[] | undefined;
+    const batch: CallBatch = { summaries: kept, calls: () => (calls ??= viewsOf(kept)) };
+    for (const watcher of watchers) watcher(batch);
+  }
+
+  const sink: EventSink = {
+    write: add,
+    // Events recorded lazily stay unbuilt until a call's view is read.
+    writeUnbuilt: add,
   };
 
   return {
     sink,
     internalTraceId,
-    recent: () => [...history],
+    recent: () => viewsOf(history),
     rates() {
       prune(now());
       const counts = { ok: 0, error: 0, cancelled: 0, toolError: 0 };
-      for (const sample of samples) counts[sample.kind] += 1;
+      for (const sample of samples) counts[kindOf(sample.outcome)] += 1;
       return {
         callsPerMinute: samples.length,
         errorsPerMinute: counts.error,
@@ -170,6 +276,10 @@ export function createCallFeed(options: CallFeedOptions = {}): CallFeed {
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    watch(watcher) {
+      watchers.add(watcher);
+      return () => watchers.delete(watcher);
     },
   };
 }

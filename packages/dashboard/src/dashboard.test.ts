@@ -11,7 +11,7 @@ import { createServer as createMcpServer } from "@patchbay/server";
 import { createTelemetry } from "@patchbay/telemetry";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { createCallFeed } from "./call-feed.js";
+import { type CallFeed, createCallFeed } from "./call-feed.js";
 import { createDashboard, type Dashboard } from "./dashboard.js";
 import type { DashboardSnapshot } from "./snapshot.js";
 
@@ -22,10 +22,10 @@ afterEach(async () => {
 });
 
 /** A dashboard without auth over one in-memory backend, on a loopback port. */
-async function serve(options: { maxPages?: number; now?: () => number } = {}) {
+async function serve(options: { maxPages?: number; now?: () => number; feed?: CallFeed } = {}) {
   const backend = createMcpServer({ name: "notes", version: "1.0.0" });
   backend.registerTool("read", {}, async () => ({ content: [{ type: "text", text: "hi" }] }));
-  const feed = createCallFeed();
+  const feed = options.feed ?? createCallFeed();
   const telemetry = createTelemetry({ source: "test", sinks: [feed.sink] });
   const router: Router = createRouter({
     config: parseGatewayConfig({ mcpServers: { notes: { command: "in-memory" } } }).config,
@@ -109,6 +109,52 @@ function firstMessage(
 }
 
 describe("createDashboard", () => {
+  it("builds no call while no page is open, yet marks its session active; an open page gets them", async () => {
+    const feed = createCallFeed();
+    let reads = 0;
+    const watch = feed.watch;
+    feed.watch = (listener) =>
+      watch((batch) =>
+        listener({
+          summaries: batch.summaries,
+          calls: () => {
+            reads += 1;
+            return batch.calls();
+          },
+        }),
+      );
+    let now = 1_000;
+    const { base, router, telemetry } = await serve({ feed, now: () => now });
+    const client = await connectAs(router, "alice");
+    now = 5_000;
+    await client.request("tools/call", { name: "notes__read", arguments: {} });
+    await telemetry.flush();
+    expect(reads).toBe(0);
+    const snapshot = (await (
+      await fetch(`http://${base}/dashboard/api/snapshot`)
+    ).json()) as DashboardSnapshot;
+    expect(snapshot.sessions.map((session) => session.idleMs)).toEqual([0]);
+    // A page opens: greeted with the call, then sent the next one as it ends.
+    const page = new WebSocket(`ws://${base}/dashboard/feed`);
+    const messages: { type: string; calls?: { tool?: string; client?: string }[] }[] = [];
+    const received = (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => (messages.length >= count ? resolve() : setTimeout(check, 5));
+        check();
+      });
+    page.on("message", (data) => messages.push(JSON.parse(String(data))));
+    await received(2);
+    expect(messages[1]?.calls?.filter((call) => call.tool !== undefined)).toMatchObject([
+      { tool: "notes__read", client: "alice" },
+    ]);
+    await client.request("tools/call", { name: "notes__read", arguments: {} });
+    await telemetry.flush();
+    await received(3);
+    expect(reads).toBe(1);
+    expect(messages[2]).toMatchObject({ type: "calls", calls: [{ tool: "notes__read" }] });
+    page.close();
+  });
+
   it("serves at most maxPages feeds at once (503 past it)", async () => {
     const { base } = await serve({ maxPages: 1 });
     const first = await firstMessage(base);

@@ -190,6 +190,45 @@ async function answerGet(
   return writeJson(response, 404, { error: `not found: ${pathname}` });
 }
 
+/** Serves the live feed's upgrade at `<base>/feed` to a login of the same origin. */
+function answerUpgrade(
+  request: IncomingMessage,
+  upgrade: Duplex,
+  head: Buffer,
+  parts: {
+    readonly basePath: string;
+    readonly guard: ReturnType<typeof createOriginGuard>;
+    readonly auth: DashboardAuth;
+    readonly socket: ReturnType<typeof createFeedSocket>;
+  },
+) {
+  const { guard, auth, socket } = parts;
+  const pathname = new URL(request.url ?? "/", "http://dashboard").pathname;
+  if (pathname !== `${parts.basePath}/feed`)
+    return refuseUpgrade(upgrade, { status: 404, message: "not found" });
+  const rejection = guard(request);
+  if (rejection) return refuseUpgrade(upgrade, { status: 403, message: rejection.message });
+  if (!isSameOrigin(request))
+    return refuseUpgrade(upgrade, { status: 403, message: "cross-origin request" });
+  auth.identify(request).then(
+    (identity) => {
+      if (upgrade.destroyed) return;
+      if (identity === undefined)
+        return refuseUpgrade(upgrade, { status: 401, message: "log in first" });
+      socket.accept(
+        request,
+        upgrade,
+        head,
+        async () => (await auth.identify(request)) !== undefined,
+      );
+    },
+    () => {
+      if (!upgrade.destroyed)
+        refuseUpgrade(upgrade, { status: 503, message: LOGIN_STORE_UNAVAILABLE });
+    },
+  );
+}
+
 /** Creates the dashboard; see the package README for its routes and its login. */
 export function createDashboard(options: DashboardOptions): Dashboard {
   const basePath = DASHBOARD_PATH;
@@ -231,6 +270,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       auth: auth.enabled,
       now,
     });
+  // Pages getting the feed, as the socket tells: each call asks this, not the socket.
+  let pagesOpen = 0;
   const socket = createFeedSocket({
     maxClients: options.maxPages ?? 20,
     maxBufferedBytes: options.maxBufferedBytes ?? 1024 * 1024,
@@ -240,11 +281,16 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       calls: options.feed.recent().map(describe),
       rates: options.feed.rates(),
     }),
+    onClientCount: (count) => {
+      pagesOpen = count;
+    },
   });
-  const unsubscribe = options.feed.subscribe((calls) => {
-    for (const call of calls) if (call.session !== undefined) tracker.touch(call.session);
-    if (socket.clientCount === 0) return;
-    socket.broadcast({ type: "calls", calls: calls.map(describe), rates: options.feed.rates() });
+  // Every call marks its session active; its view is built (bounded, redacted) only for open pages.
+  const unsubscribe = options.feed.watch((batch) => {
+    for (const { session } of batch.summaries) if (session !== undefined) tracker.touch(session);
+    if (pagesOpen === 0) return;
+    const calls = batch.calls().map(describe);
+    socket.broadcast({ type: "calls", calls, rates: options.feed.rates() });
   });
   const broadcastSnapshot = () => {
     if (socket.clientCount === 0) return;
@@ -299,32 +345,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   return {
     handles,
     handleRequest,
-    handleUpgrade(request, upgrade, head) {
-      const pathname = new URL(request.url ?? "/", "http://dashboard").pathname;
-      if (pathname !== `${basePath}/feed`)
-        return refuseUpgrade(upgrade, { status: 404, message: "not found" });
-      const rejection = guard(request);
-      if (rejection) return refuseUpgrade(upgrade, { status: 403, message: rejection.message });
-      if (!isSameOrigin(request))
-        return refuseUpgrade(upgrade, { status: 403, message: "cross-origin request" });
-      auth.identify(request).then(
-        (identity) => {
-          if (upgrade.destroyed) return;
-          if (identity === undefined)
-            return refuseUpgrade(upgrade, { status: 401, message: "log in first" });
-          socket.accept(
-            request,
-            upgrade,
-            head,
-            async () => (await auth.identify(request)) !== undefined,
-          );
-        },
-        () => {
-          if (!upgrade.destroyed)
-            refuseUpgrade(upgrade, { status: 503, message: LOGIN_STORE_UNAVAILABLE });
-        },
-      );
-    },
+    handleUpgrade: (request, upgrade, head) =>
+      answerUpgrade(request, upgrade, head, { basePath, guard, auth, socket }),
     counts,
     setTokens: (tokens) => auth.setTokens(tokens),
     async close() {

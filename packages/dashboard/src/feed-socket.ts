@@ -24,6 +24,8 @@ export interface FeedSocketOptions {
   readonly snapshot: () => Promise<FeedMessage>;
   /** ...then the latest calls, read in the same tick the page starts getting broadcasts. */
   readonly history: () => FeedMessage;
+  /** Told the number of pages getting broadcasts each time it changes. */
+  readonly onClientCount?: (count: number) => void;
 }
 
 /** The WebSocket the dashboard page listens on; it only sends (the page's messages are ignored). */
@@ -77,7 +79,7 @@ export function createFeedSocket(options: FeedSocketOptions): FeedSocket {
         accepted.set(client, stillAdmitted);
         client.on("close", () => {
           accepted.delete(client);
-          clients.delete(client);
+          if (clients.delete(client)) options.onClientCount?.(clients.size);
         });
         client.on("error", () => client.terminate());
         // Broadcasts reach a page only after its greeting, which already holds every earlier call.
@@ -87,6 +89,7 @@ export function createFeedSocket(options: FeedSocketOptions): FeedSocket {
             send(client, snapshot);
             send(client, options.history());
             clients.add(client);
+            options.onClientCount?.(clients.size);
           },
           () => client.close(1011, "the dashboard could not read its state"),
         );

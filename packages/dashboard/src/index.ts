@@ -1,7 +1,9 @@
 export {
+  type CallBatch,
   type CallFeed,
   type CallFeedOptions,
   type CallRates,
+  type CallSummary,
   callOfEvent,
   createCallFeed,
   type DashboardCall,

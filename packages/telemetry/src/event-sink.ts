@@ -1,4 +1,5 @@
 import type { TelemetryEvent } from "./event.js";
+import type { LazyEvent } from "./lazy-event.js";
 
 /**
  * Where events go besides the in-memory store: a file, a log stream, a remote collector. Events
@@ -9,6 +10,14 @@ import type { TelemetryEvent } from "./event.js";
 export interface EventSink {
   /** Persists a batch of events, oldest first; the next batch waits until this one settles. */
   write(events: readonly TelemetryEvent[]): Promise<void>;
+  /**
+   * Used instead of `write` when given: events recorded lazily arrive unbuilt, so a sink that reads
+   * few of them (a live view nobody may be watching) builds only those it reads, with
+   * `builtEvent` (the one shared build: bounded and redacted). It may read an unbuilt event's
+   * request fields with `requestEndOf`, which are not redacted: counters and keys only, never shown
+   * or logged. It must not keep an unbuilt event longer than it means to show it (a bounded count).
+   */
+  writeUnbuilt?(events: readonly (TelemetryEvent | LazyEvent)[]): Promise<void>;
   /**
    * Which events the sink wants (default: all). Events it declines are never queued for it, so a
    * sink that cares about a few event types costs nothing on the message path for the others.

@@ -51,6 +51,7 @@ export {
   type SinkFileSystem,
 } from "./json-lines-file-sink.js";
 export { type Labels, OVERFLOW_LABEL_VALUE } from "./label-sets.js";
+export { builtEvent, isLazyEvent, type LazyEvent } from "./lazy-event.js";
 export { createLogSink, formatEventLine } from "./log-sink.js";
 export {
   createMemoryEventStore,
@@ -116,8 +117,10 @@ export {
 } from "./redact.js";
 export {
   type RequestEnd,
+  type RequestEndFields,
   type RequestStart,
   type RequestTracker,
+  requestEndOf,
   trackRequest,
   UNKNOWN_TOOL_LABEL,
 } from "./request-tracker.js";

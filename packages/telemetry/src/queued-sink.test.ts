@@ -178,4 +178,22 @@ describe("createQueuedSink", () => {
       vi.useRealTimers();
     }
   });
+
+  it("asks acceptsType per event unless the caller says the type was accepted already", async () => {
+    const asked: string[] = [];
+    const sink = collectingSink();
+    const queued = createQueuedSink({
+      ...sink,
+      acceptsType: (type) => {
+        asked.push(type);
+        return type !== "test.2";
+      },
+    });
+    queued.enqueue(event(1));
+    queued.enqueue(event(2));
+    queued.enqueue(event(3), true);
+    await queued.flush();
+    expect(asked).toEqual(["test.1", "test.2"]);
+    expect(sink.written).toEqual(["test.1", "test.3"]);
+  });
 });

@@ -1,6 +1,6 @@
 import type { TelemetryEvent } from "./event.js";
 import type { EventSink } from "./event-sink.js";
-import { builtEvent, isLazyEvent, type LazyEvent } from "./lazy-event.js";
+import { builtEvent, type LazyEvent, lazyEventMark } from "./lazy-event.js";
 
 /** Options of {@link createQueuedSink}. */
 export interface QueuedSinkOptions {
@@ -17,9 +17,11 @@ export interface QueuedSink {
   /**
    * Queues an event (unless the sink's `acceptsType` or `accepts` declines it); returns `false` (and
    * counts it in `dropped`) when the queue is full. A {@link LazyEvent} is built when the queue
-   * drains (or at once, for a sink with `accepts`, which needs the built event to decide).
+   * drains (or at once, for a sink with `accepts`, which needs the built event to decide), or handed
+   * on unbuilt to a sink with `writeUnbuilt`. `typeAccepted`: the caller already had `mayAccept`
+   * say yes to the event's type (it is not asked again).
    */
-  enqueue(event: TelemetryEvent | LazyEvent): boolean;
+  enqueue(event: TelemetryEvent | LazyEvent, typeAccepted?: boolean): boolean;
   /** False when the sink declines events of this type by `acceptsType`; true when it may want them. */
   mayAccept(eventType: string): boolean;
   /** Events dropped because the sink fell behind. */
@@ -83,8 +85,11 @@ export function createQueuedSink(sink: EventSink, options: QueuedSinkOptions = {
       queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
       writing = batch.length;
       try {
-        // Lazy events are built (bounded and redacted) here, at the sink, in the drain's own turn.
-        await sink.write(batch.map(builtEvent));
+        // Lazy events are built (bounded and redacted) here, at the sink, in the drain's own turn,
+        // unless the sink builds those it reads itself.
+        await (sink.writeUnbuilt === undefined
+          ? sink.write(batch.map(builtEvent))
+          : sink.writeUnbuilt(batch));
       } catch (error) {
         failed += batch.length;
         options.onError?.(error);
@@ -102,9 +107,9 @@ export function createQueuedSink(sink: EventSink, options: QueuedSinkOptions = {
     mayAccept(eventType) {
       return sink.acceptsType === undefined || sink.acceptsType(eventType);
     },
-    enqueue(event) {
-      if (sink.acceptsType !== undefined) {
-        const type = isLazyEvent(event) ? event.eventType : event.event_type;
+    enqueue(event, typeAccepted) {
+      if (typeAccepted !== true && sink.acceptsType !== undefined) {
+        const type = lazyEventMark in event ? event.eventType : event.event_type;
         if (!sink.acceptsType(type)) return true;
       }
       if (sink.accepts !== undefined && !sink.accepts(builtEvent(event))) return true;

@@ -1,6 +1,7 @@
 import { MAX_EVENT_FIELD_LENGTH, truncateText } from "./bounded-text.js";
-import type { EventInput, EventStatus } from "./event.js";
+import type { EventInput, EventStatus, TelemetryEvent } from "./event.js";
 import { EventTypes } from "./event-types.js";
+import { type LazyEvent, lazyEventMark } from "./lazy-event.js";
 import { type BridgedSpan, NOOP_OPEN_TELEMETRY_BRIDGE } from "./open-telemetry-bridge.js";
 import { type RequestSite, requestSiteOf } from "./request-series.js";
 import type { Telemetry } from "./telemetry.js";
@@ -62,6 +63,21 @@ export interface RequestEnd {
   readonly outcome: RequestOutcome;
   /** The error, for every outcome but `success`. */
   readonly error?: { readonly code?: number | string; readonly message: string };
+}
+
+/**
+ * A few fields of the event that closed a request, read from its tracker without building the
+ * event. They are not redacted: for counters and lookups (rates, a session's last activity), never
+ * to be shown or logged; what is shown comes from the built event.
+ */
+export interface RequestEndFields {
+  readonly direction: RequestDirection;
+  /** The client session it came on (`data.session` of its events). */
+  readonly session: string | undefined;
+  /** True when the request was recorded with a backend (`backend` of its events). */
+  readonly hasBackend: boolean;
+  readonly outcome: RequestOutcome;
+  readonly traceId: string;
 }
 
 /** A request being timed: its trace, and `end` to record how it finished. */
@@ -431,6 +447,17 @@ class Tracker implements RequestTracker {
     return closing;
   }
 
+  /** See {@link requestEndOf} (after `end`). */
+  endFields(): RequestEndFields {
+    return {
+      direction: this.#direction,
+      session: this.#session,
+      hasBackend: this.#backend !== undefined,
+      outcome: (this.#result as RequestEnd).outcome,
+      traceId: this.trace.traceId,
+    };
+  }
+
   end(result: RequestEnd): void {
     if (this.#ended) return;
     this.#ended = true;
@@ -470,3 +497,14 @@ class Tracker implements RequestTracker {
 // One function each for every tracker: recording passes the tracker, not a closure over it.
 const describeStart = (tracker: Tracker): EventInput => tracker.startInput();
 const describeEnd = (tracker: Tracker): EventInput => tracker.endInput();
+
+/**
+ * The fields of a request's closing event that a sink may count by without building the event, for
+ * a closing event recorded by a request tracker and not built yet; `undefined` for any other event
+ * (build it with `builtEvent` and read the event).
+ */
+export function requestEndOf(event: TelemetryEvent | LazyEvent): RequestEndFields | undefined {
+  if (!(lazyEventMark in event) || event.first !== describeEnd) return undefined;
+  const tracker = event.second;
+  return tracker instanceof Tracker ? tracker.endFields() : undefined;
+}

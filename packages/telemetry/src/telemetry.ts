@@ -225,7 +225,8 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     };
     store.add(event);
     const wanting = queuesByType.get(eventType) ?? queuesFor(eventType);
-    for (let index = 0; index < wanting.length; index += 1) wanting[index]?.enqueue(event);
+    // Their `mayAccept` said yes to this type: not asked again per event.
+    for (let index = 0; index < wanting.length; index += 1) wanting[index]?.enqueue(event, true);
     if (lazyCounts.size < MAX_BOUND_EVENT_TYPES || lazyCounts.has(eventType)) {
       lazyCounts.set(eventType, (lazyCounts.get(eventType) ?? 0) + 1);
     } else {
