@@ -446,20 +446,29 @@ function unknownKeys(value: unknown): string[] {
   return warnings;
 }
 
+/** The keys of object `node` that `known` lacks, as errors at `path` saying `why` they are errors. */
+function unknownKeyIssues(
+  node: unknown,
+  known: Set<string>,
+  path: string,
+  why: string,
+): ConfigIssue[] {
+  if (!isRecord(node)) return [];
+  return Object.keys(node)
+    .filter((key) => !known.has(key))
+    .map((key) => {
+      const suggestion = suggestKey(key, known);
+      const hint = suggestion === undefined ? "" : `; did you mean ${suggestion}?`;
+      return { path: joinPath(path, key), message: `unknown key ${key}${hint} (${why})` };
+    });
+}
+
 /** Every unknown key of the blocks that decide who gets in, with its path. */
 function unknownAccessKeys(root: Record<string, unknown>): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const check = (node: unknown, known: Set<string>, path: string) => {
-    if (typeof node !== "object" || node === null || Array.isArray(node)) return;
-    for (const key of Object.keys(node)) {
-      if (known.has(key)) continue;
-      const suggestion = suggestKey(key, known);
-      const hint = suggestion === undefined ? "" : `; did you mean ${suggestion}?`;
-      issues.push({
-        path: joinPath(path, key),
-        message: `unknown key ${key}${hint} (this block decides who gets in, so an unknown key is an error, not ignored)`,
-      });
-    }
+    const why = "this block decides who gets in, so an unknown key is an error, not ignored";
+    issues.push(...unknownKeyIssues(node, known, path, why));
   };
   const auth = root.auth as { tokens?: unknown } | undefined;
   check(auth, knownAuth, "auth");
@@ -480,16 +489,8 @@ function unknownAccessKeys(root: Record<string, unknown>): ConfigIssue[] {
 function unknownModernKeys(root: Record<string, unknown>): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const check = (node: unknown, known: Set<string>, path: string) => {
-    if (!isRecord(node)) return;
-    for (const key of Object.keys(node)) {
-      if (known.has(key)) continue;
-      const suggestion = suggestKey(key, known);
-      const hint = suggestion === undefined ? "" : `; did you mean ${suggestion}?`;
-      issues.push({
-        path: joinPath(path, key),
-        message: `unknown key ${key}${hint} (a limit under an unknown name would not hold, so it is an error, not ignored)`,
-      });
-    }
+    const why = "a limit under an unknown name would not hold, so it is an error, not ignored";
+    issues.push(...unknownKeyIssues(node, known, path, why));
   };
   const modern = root.modern;
   check(modern, knownModern, "modern");
