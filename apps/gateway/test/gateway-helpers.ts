@@ -80,3 +80,33 @@ export async function connectGateway(
   await client.connect(transport);
   return { client, transport, stderr: () => stderr };
 }
+
+/**
+ * Lines a process wrote (to stderr, say): `push` takes whole lines, `pushChunk` raw output split
+ * at newlines; `next` resolves with the first line matching `pattern`, those seen already included.
+ */
+export function lineWatcher() {
+  const lines: string[] = [];
+  const waiting: { pattern: RegExp; resolve(line: string): void }[] = [];
+  let partial = "";
+  const push = (line: string) => {
+    lines.push(line);
+    for (const waiter of waiting.filter(({ pattern }) => pattern.test(line))) {
+      waiting.splice(waiting.indexOf(waiter), 1);
+      waiter.resolve(line);
+    }
+  };
+  return {
+    push,
+    pushChunk(chunk: string) {
+      const parts = (partial + chunk).split("\n");
+      partial = parts.pop() ?? "";
+      for (const line of parts) push(line);
+    },
+    next(pattern: RegExp): Promise<string> {
+      const seen = lines.find((line) => pattern.test(line));
+      if (seen !== undefined) return Promise.resolve(seen);
+      return new Promise((resolve) => waiting.push({ pattern, resolve }));
+    },
+  };
+}

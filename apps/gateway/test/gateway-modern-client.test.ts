@@ -1,7 +1,13 @@
 import { type Client, type ClientOptions, createClient } from "@patchbay/client";
 import { createStdioClientTransport } from "@patchbay/transport-stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backends, gatewayCli, temporaryDirectory, writeConfig } from "./gateway-helpers.js";
+import {
+  backends,
+  gatewayCli,
+  lineWatcher,
+  temporaryDirectory,
+  writeConfig,
+} from "./gateway-helpers.js";
 
 /** The answers of a modern client that declares sampling, elicitation and roots. */
 const HANDLERS: ClientOptions = {
@@ -35,27 +41,7 @@ function gatewayTransport(stderr: (line: string) => void) {
   });
 }
 
-/** Resolves with the first stderr line matching `pattern` (lines seen before included). */
-function stderrWatcher() {
-  const lines: string[] = [];
-  const waiting: { pattern: RegExp; resolve(line: string): void }[] = [];
-  return {
-    push(line: string) {
-      lines.push(line);
-      for (const waiter of waiting.filter(({ pattern }) => pattern.test(line))) {
-        waiting.splice(waiting.indexOf(waiter), 1);
-        waiter.resolve(line);
-      }
-    },
-    next(pattern: RegExp): Promise<string> {
-      const seen = lines.find((line) => pattern.test(line));
-      if (seen !== undefined) return Promise.resolve(seen);
-      return new Promise((resolve) => waiting.push({ pattern, resolve }));
-    },
-  };
-}
-
-const stderr = stderrWatcher();
+const stderr = lineWatcher();
 const errors: Error[] = [];
 let client: Client;
 

@@ -1,40 +1,21 @@
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backends, gatewayCli, temporaryDirectory, writeConfig } from "./gateway-helpers.js";
+import {
+  backends,
+  gatewayCli,
+  lineWatcher,
+  temporaryDirectory,
+  writeConfig,
+} from "./gateway-helpers.js";
 
 function textOf(result: unknown): string {
   const [block] = (result as { content: { type: string; text?: string }[] }).content;
   return block?.text ?? "";
 }
 
-/** Lines of the gateway's stderr; `next` resolves with the first one matching (seen ones too). */
-function stderrLines() {
-  const lines: string[] = [];
-  const waiting: { pattern: RegExp; resolve(line: string): void }[] = [];
-  let partial = "";
-  return {
-    push(chunk: string) {
-      const parts = (partial + chunk).split("\n");
-      partial = parts.pop() ?? "";
-      for (const line of parts) {
-        lines.push(line);
-        for (const waiter of waiting.filter(({ pattern }) => pattern.test(line))) {
-          waiting.splice(waiting.indexOf(waiter), 1);
-          waiter.resolve(line);
-        }
-      }
-    },
-    next(pattern: RegExp): Promise<string> {
-      const seen = lines.find((line) => pattern.test(line));
-      if (seen !== undefined) return Promise.resolve(seen);
-      return new Promise((resolve) => waiting.push({ pattern, resolve }));
-    },
-  };
-}
-
 describe("the official SDK 2.4 client pinned to 2026-07-28 over stdio through the gateway", () => {
-  const stderr = stderrLines();
+  const stderr = lineWatcher();
   let client: Client;
 
   beforeAll(async () => {
@@ -51,7 +32,7 @@ describe("the official SDK 2.4 client pinned to 2026-07-28 over stdio through th
       args: [gatewayCli, "--config", path, "--log-level", "debug"],
       stderr: "pipe",
     });
-    transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
+    transport.stderr?.on("data", (chunk: Buffer) => stderr.pushChunk(chunk.toString()));
     client = new Client(
       { name: "sdk-v2-client", version: "2.4.0" },
       {
