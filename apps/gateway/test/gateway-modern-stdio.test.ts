@@ -70,32 +70,39 @@ describe("a modern (2026-07-28) client over stdio, through the gateway, to a leg
     });
   });
 
-  it("turns the backend's three concurrent questions into one input_required round, then completes", async () => {
+  // The backend asks its three questions at once, but they reach the gateway in one or more reads;
+  // those that arrive within inputGatherMs share a round (the router's tests pin that down with a
+  // manual clock). Over real pipes on a busy machine they can take two or three rounds.
+  it("turns the backend's three concurrent questions into input_required rounds, then completes", async () => {
     const name = "sample__test_input_required_result_multiple_inputs";
-    const first = await request("tools/call", { name, arguments: {} });
-    expect(first.resultType).toBe("input_required");
-    const asked = first.inputRequests as Record<string, { method: string }>;
-    expect(
-      Object.values(asked)
-        .map((input) => input.method)
-        .sort(),
-    ).toEqual(["elicitation/create", "roots/list", "sampling/createMessage"]);
-    const answers: Record<string, unknown> = {};
-    for (const [key, input] of Object.entries(asked)) {
-      answers[key] =
-        input.method === "elicitation/create"
-          ? { action: "accept", content: { name: "Ada" } }
-          : input.method === "roots/list"
-            ? { roots: [{ uri: "file:///work" }] }
-            : { role: "assistant", content: { type: "text", text: "hi" }, model: "m" };
+    const askedMethods: string[] = [];
+    let result = await request("tools/call", { name, arguments: {} });
+    for (let round = 1; result.resultType === "input_required"; round += 1) {
+      expect(round).toBeLessThanOrEqual(3);
+      const asked = result.inputRequests as Record<string, { method: string }>;
+      const answers: Record<string, unknown> = {};
+      for (const [key, input] of Object.entries(asked)) {
+        askedMethods.push(input.method);
+        answers[key] =
+          input.method === "elicitation/create"
+            ? { action: "accept", content: { name: "Ada" } }
+            : input.method === "roots/list"
+              ? { roots: [{ uri: "file:///work" }] }
+              : { role: "assistant", content: { type: "text", text: "hi" }, model: "m" };
+      }
+      result = await request("tools/call", {
+        name,
+        arguments: {},
+        inputResponses: answers,
+        requestState: result.requestState,
+      });
     }
-    const done = await request("tools/call", {
-      name,
-      arguments: {},
-      inputResponses: answers,
-      requestState: first.requestState,
-    });
-    expect(done).toMatchObject({
+    expect(askedMethods.sort()).toEqual([
+      "elicitation/create",
+      "roots/list",
+      "sampling/createMessage",
+    ]);
+    expect(result).toMatchObject({
       resultType: "complete",
       content: [{ type: "text", text: "name=Ada greeting=hi roots=1" }],
     });

@@ -291,6 +291,122 @@ describe("the router's modern (2026-07-28) front over a legacy backend", () => {
     );
   });
 
+  describe("questions a backend asks at once, arriving in separate turns", () => {
+    /** A backend whose tool asks for a name, then (once `release` is called) for a sample. */
+    function gatedAsker() {
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let secondAsked = () => {};
+      const asked = new Promise<void>((resolve) => (secondAsked = resolve));
+      const define = (server: Server) =>
+        server.registerTool("both", {}, async (_args, context) => {
+          const name = context.elicit(ASK_NAME, { inputKey: "name" });
+          await gate;
+          const sample = context.sample(
+            { messages: [{ role: "user", content: { type: "text", text: "hi?" } }], maxTokens: 5 },
+            { inputKey: "greeting" },
+          );
+          secondAsked();
+          const [who, said] = await Promise.all([name, sample]);
+          const text = `${String(who.content?.name)}: ${(said.content as { text?: string }).text}`;
+          return { content: [{ type: "text", text }] };
+        });
+      return { define, release, asked };
+    }
+    /** Lets the in-memory transports deliver (microtasks) and the router take in what they carry. */
+    const delivered = () => new Promise<void>((resolve) => setImmediate(resolve));
+    const GATHER_MS = 37;
+    /** A manual clock that tells when the router starts waiting for more questions. */
+    function gatherClock() {
+      const clock = createManualClock();
+      let started = () => {};
+      const watched = {
+        ...clock,
+        now: () => clock.now(),
+        setTimeout(callback: () => void, ms: number) {
+          const handle = clock.setTimeout(callback, ms);
+          if (ms === GATHER_MS) started();
+          return handle;
+        },
+        advance: (ms: number) => clock.advance(ms),
+        /** Resolves when the next gathering wait starts. */
+        gatherStarts: () => new Promise<void>((resolve) => (started = resolve)),
+      };
+      return watched;
+    }
+    const answers = {
+      name: { action: "accept", content: { name: "Ada" } },
+      greeting: { role: "assistant", content: { type: "text", text: "hello" }, model: "m" },
+    };
+    const keysOf = (result: Record<string, unknown> | undefined) =>
+      Object.keys(result?.inputRequests as object).sort();
+
+    it("are gathered into one input_required round within inputGatherMs", async () => {
+      const clock = gatherClock();
+      const backend = gatedAsker();
+      harness = await createHarness(
+        config,
+        { asker: backend.define },
+        { clock, modern: { inputGatherMs: GATHER_MS } },
+      );
+      const endpoint = harness.router.modern();
+      const gathering = clock.gatherStarts();
+      const pending = send(endpoint, "tools/call", { name: "both", arguments: {} });
+      await gathering;
+      clock.advance(GATHER_MS - 1);
+      backend.release();
+      await backend.asked;
+      await delivered();
+      clock.advance(1);
+      const first = await pending;
+      expect(keysOf(first.result)).toEqual(["greeting", "name"]);
+      const done = await send(endpoint, "tools/call", {
+        name: "both",
+        arguments: {},
+        inputResponses: answers,
+        requestState: first.result?.requestState,
+      });
+      expect(done.result?.content).toEqual([{ type: "text", text: "Ada: hello" }]);
+    });
+
+    it("go out in the next round when they come after inputGatherMs, and the call still completes", async () => {
+      const clock = gatherClock();
+      const backend = gatedAsker();
+      harness = await createHarness(
+        config,
+        { asker: backend.define },
+        { clock, modern: { inputGatherMs: GATHER_MS } },
+      );
+      const endpoint = harness.router.modern();
+      let gathering = clock.gatherStarts();
+      const pending = send(endpoint, "tools/call", { name: "both", arguments: {} });
+      await gathering;
+      clock.advance(GATHER_MS);
+      const first = await pending;
+      expect(keysOf(first.result)).toEqual(["name"]);
+      backend.release();
+      await backend.asked;
+      gathering = clock.gatherStarts();
+      const retry = send(endpoint, "tools/call", {
+        name: "both",
+        arguments: {},
+        inputResponses: { name: answers.name },
+        requestState: first.result?.requestState,
+      });
+      await gathering;
+      clock.advance(GATHER_MS);
+      const second = await retry;
+      expect(keysOf(second.result)).toEqual(["greeting"]);
+      const done = await send(endpoint, "tools/call", {
+        name: "both",
+        arguments: {},
+        inputResponses: { greeting: answers.greeting },
+        requestState: second.result?.requestState,
+      });
+      expect(done.result?.content).toEqual([{ type: "text", text: "Ada: hello" }]);
+    });
+  });
+
   it("fails with -32021 when the backend asks for a capability the request did not declare", async () => {
     harness = await createHarness(config, { asker: (server) => defineAsker(server) });
     const { error } = await send(
