@@ -25,8 +25,9 @@ export function definePackageTestConfig(packageDir: string, overrides: ViteUserC
         globalSetup: [fileURLToPath(import.meta.url)],
         // One test file per core (vitest's default is one fewer: a single file at a time on the
         // two-core CI machine). Most files spend much of their time waiting on child processes,
-        // sockets and timers, so two side by side use the machine that one leaves idle.
-        maxWorkers: availableParallelism(),
+        // sockets and timers, so two side by side use the machine that one leaves idle. The full
+        // run (scripts/test-lanes.mjs) runs two packages at once instead, with one file each.
+        maxWorkers: testWorkers(),
         sequence: { sequencer: SlowestFirst },
         testTimeout: 20_000,
         hookTimeout: 20_000,
@@ -37,6 +38,12 @@ export function definePackageTestConfig(packageDir: string, overrides: ViteUserC
     }),
     overrides,
   );
+}
+
+/** Test files at once: `PATCHBAY_TEST_WORKERS` when set (a positive integer), else one per core. */
+function testWorkers(): number {
+  const asked = Number(process.env.PATCHBAY_TEST_WORKERS);
+  return Number.isInteger(asked) && asked > 0 ? asked : availableParallelism();
 }
 
 /** Each test file's seconds in a recent full run, by package folder (scripts/record-test-durations.mjs). */

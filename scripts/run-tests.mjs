@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// Runs every workspace package's tests through turbo, then prints one line with the totals from
-// the JSON reports that each package's vitest writes to .test-results/ (see vitest.shared.ts).
+// Runs every workspace package's tests (in two lanes, see test-lanes.mjs; through turbo when given
+// turbo arguments such as --filter), then prints one line with the totals from the JSON reports
+// that each package's vitest writes to .test-results/ (see vitest.shared.ts).
 // The line says "0 failed" only when the run is green: see run-totals.mjs for what counts.
 import { spawnSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { packageSeconds, packagesWithTests, readReports, summarizeRun } from "./run-totals.mjs";
+import { runInLanes, testPackagesSlowestFirst } from "./test-lanes.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const resultsDir = join(root, ".test-results");
@@ -14,43 +16,34 @@ rmSync(resultsDir, { recursive: true, force: true });
 
 const extraArgs = process.argv.slice(2);
 
-// Unit-test packages: in-memory transports and manual clocks, no deadline a busy machine can
-// miss. They run two at a time, first; each spends most of its few seconds starting vitest.
-const UNIT_PACKAGES = [
-  "@patchbay/jsonrpc-core",
-  "@patchbay/mcp-types",
-  "@patchbay/telemetry",
-  "@patchbay/client",
-  "@patchbay/server",
-  "@patchbay/contract-tests",
-  "@patchbay/transport-ws",
-  "@patchbay/router",
-  "@patchbay/backend-transports",
-  "@patchbay/http-gateway",
-  "@patchbay/dashboard",
-  "@patchbay/tests-workspace",
-];
-
-/** `turbo run test` with these arguments; its exit status. */
+/** `turbo run <args>` at the root; its exit status. */
 function runTurbo(args) {
-  const run = spawnSync(
-    "pnpm",
-    ["exec", "turbo", "run", "test", "--continue", "--output-logs=new-only", ...args],
-    { cwd: root, stdio: "inherit" },
-  );
+  const run = spawnSync("pnpm", ["exec", "turbo", "run", ...args], { cwd: root, stdio: "inherit" });
   return run.status ?? 1;
 }
 
-const unitFilters = UNIT_PACKAGES.map((name) => `--filter=${name}`);
-const status =
-  extraArgs.length > 0
-    ? // One package at a time: two side by side (each with two test files at once) made the
-      // 10 MiB frame cases of the contract suite miss their deadlines on two cores.
-      runTurbo(["--concurrency=1", ...extraArgs])
-    : Math.max(
-        runTurbo(["--concurrency=2", ...unitFilters]),
-        runTurbo(["--concurrency=1", ...UNIT_PACKAGES.map((name) => `--filter=!${name}`)]),
-      );
+let status;
+if (extraArgs.length > 0) {
+  // Turbo arguments (a --filter): those packages one at a time, each with two test files at once
+  // (two packages side by side, each with two files, made the 10 MiB frame cases of the contract
+  // suite miss their deadlines on two cores).
+  status = runTurbo([
+    "test",
+    "--continue",
+    "--output-logs=new-only",
+    "--concurrency=1",
+    ...extraArgs,
+  ]);
+} else {
+  // Everything: build what is stale (CI has just built it all: cached), then two lanes.
+  status = runTurbo(["build", "--output-logs=errors-only"]);
+  if (status === 0) {
+    const recorded = JSON.parse(readFileSync(join(root, "scripts", "test-durations.json"), "utf8"));
+    const queue = testPackagesSlowestFirst(root, recorded);
+    console.log(`tests: ${queue.length} packages in 2 lanes, slowest first`);
+    status = await runInLanes(root, queue, 2, (line) => console.log(line));
+  }
+}
 const reports = readReports(resultsDir);
 // Where the time went, for keeping CI under its limit: each package's test time, slowest first.
 const times = packageSeconds(reports).map(({ name, seconds }) => `${name} ${seconds.toFixed(0)} s`);
