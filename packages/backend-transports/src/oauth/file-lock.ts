@@ -21,11 +21,22 @@ export class FileLockTimeoutError extends Error {
   override readonly name = "FileLockTimeoutError";
 }
 
-/** Who holds a lock file: its process (undefined while the holder is still writing it). */
-interface Holder {
-  readonly pid: number | undefined;
+/**
+ * One lock file, told apart from a later one at the same path: a file system may give a new file
+ * the inode number of one just removed, not also its modification time.
+ */
+interface LockFile {
   readonly ino: number;
-  readonly ageMs: number;
+  readonly mtimeMs: number;
+}
+
+/** Who holds a lock file: its process (undefined while the holder is still writing it). */
+interface Holder extends LockFile {
+  readonly pid: number | undefined;
+}
+
+function sameFile(a: LockFile, b: LockFile): boolean {
+  return a.ino === b.ino && a.mtimeMs === b.mtimeMs;
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -33,7 +44,7 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /** Creates the lock file, failing if it exists (O_EXCL), with this process's pid in it. */
-async function tryCreate(lockPath: string): Promise<number | undefined> {
+async function tryCreate(lockPath: string): Promise<LockFile | undefined> {
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(lockPath, "wx", 0o600);
@@ -43,7 +54,8 @@ async function tryCreate(lockPath: string): Promise<number | undefined> {
   }
   try {
     await handle.writeFile(`${process.pid}\n`);
-    return (await handle.stat()).ino;
+    const { ino, mtimeMs } = await handle.stat();
+    return { ino, mtimeMs };
   } catch (error) {
     await unlink(lockPath).catch(() => {});
     throw error;
@@ -59,7 +71,7 @@ async function readHolder(lockPath: string): Promise<Holder | undefined> {
     return {
       pid: Number.isInteger(pid) && pid > 0 ? pid : undefined,
       ino: info.ino,
-      ageMs: Date.now() - info.mtimeMs,
+      mtimeMs: info.mtimeMs,
     };
   } catch (error) {
     if (errorCode(error) === "ENOENT") return undefined;
@@ -78,15 +90,15 @@ function isRunning(pid: number): boolean {
 }
 
 function isStale(holder: Holder, staleAfterMs: number): boolean {
-  if (holder.ageMs > staleAfterMs) return true;
+  if (Date.now() - holder.mtimeMs > staleAfterMs) return true;
   return holder.pid !== undefined && !isRunning(holder.pid);
 }
 
 /**
- * Removes the stale lock file `ino`. It is renamed away first (one process wins a rename), then
- * checked: a lock another process created since `ino` was judged stale is put back.
+ * Removes the stale lock file `stale`. It is renamed away first (one process wins a rename), then
+ * checked: a lock another process created since `stale` was judged stale is put back.
  */
-async function takeOver(lockPath: string, ino: number): Promise<void> {
+async function takeOver(lockPath: string, stale: LockFile): Promise<void> {
   const aside = `${lockPath}.stale-${process.pid}-${randomBytes(4).toString("hex")}`;
   try {
     await rename(lockPath, aside);
@@ -95,33 +107,33 @@ async function takeOver(lockPath: string, ino: number): Promise<void> {
     throw error;
   }
   try {
-    if ((await stat(aside)).ino !== ino) await link(aside, lockPath).catch(() => {});
+    if (!sameFile(await stat(aside), stale)) await link(aside, lockPath).catch(() => {});
   } finally {
     await unlink(aside);
   }
 }
 
 /** Removes the lock file if it is still the one this process created (not taken over as stale). */
-async function release(lockPath: string, ino: number): Promise<void> {
+async function release(lockPath: string, mine: LockFile): Promise<void> {
   try {
-    if ((await stat(lockPath)).ino === ino) await unlink(lockPath);
+    if (sameFile(await stat(lockPath), mine)) await unlink(lockPath);
   } catch (error) {
     if (errorCode(error) !== "ENOENT") throw error;
   }
 }
 
-async function acquire(lockPath: string, options: FileLockOptions): Promise<number> {
+async function acquire(lockPath: string, options: FileLockOptions): Promise<LockFile> {
   const staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
   const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
   const deadline = Date.now() + waitMs;
   let pauseMs = FIRST_RETRY_MS;
   for (;;) {
-    const ino = await tryCreate(lockPath);
-    if (ino !== undefined) return ino;
+    const created = await tryCreate(lockPath);
+    if (created !== undefined) return created;
     const holder = await readHolder(lockPath);
     if (holder === undefined) continue;
     if (isStale(holder, staleAfterMs)) {
-      await takeOver(lockPath, holder.ino);
+      await takeOver(lockPath, holder);
       continue;
     }
     const left = deadline - Date.now();
@@ -145,10 +157,10 @@ export async function withFileLock<T>(
   task: () => Promise<T>,
   options: FileLockOptions = {},
 ): Promise<T> {
-  const ino = await acquire(lockPath, options);
+  const mine = await acquire(lockPath, options);
   try {
     return await task();
   } finally {
-    await release(lockPath, ino);
+    await release(lockPath, mine);
   }
 }
