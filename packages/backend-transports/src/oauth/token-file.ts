@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { OAuthClientRegistration, OAuthTokenStore, OAuthTokens } from "@patchbay/client";
+import { type FileLockOptions, withFileLock } from "./file-lock.js";
 
 /** What a token file holds: one backend's sign-in at one server URL. */
 interface TokenFileContent {
@@ -51,11 +52,14 @@ async function writeContent(path: string, content: TokenFileContent): Promise<vo
 /**
  * An {@link OAuthTokenStore} in a JSON file of mode 0600 (its directory 0700): the tokens and any
  * dynamic registration of one backend, read on each use so that a sign-in made by another process
- * (`patchbay-gateway login`) is seen at once.
+ * (`patchbay-gateway login`) is seen at once. Refreshes take the lock file `<path>.lock` (see
+ * {@link withFileLock}; `lock` tunes its waiting), so that two processes sharing the file (two
+ * gateways) never both spend the same refresh token: the second reads the first one's tokens.
  */
 export function createFileTokenStore(
   path: string,
   owner: { readonly backend: string; readonly serverUrl: string },
+  lock: FileLockOptions = {},
 ): OAuthTokenStore {
   const update = async (change: (content: TokenFileContent) => TokenFileContent) => {
     const current = (await readContent(path)) ?? { ...owner };
@@ -68,5 +72,9 @@ export function createFileTokenStore(
     getClient: async (issuer) => (await readContent(path))?.clients?.[issuer],
     setClient: (issuer, client) =>
       update((content) => ({ ...content, clients: { ...content.clients, [issuer]: client } })),
+    withRefreshLock: async (refresh) => {
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      return withFileLock(`${path}.lock`, refresh, lock);
+    },
   };
 }

@@ -264,10 +264,27 @@ export class OAuthSession {
     }
   }
 
-  /** New tokens from the refresh token, or undefined (tokens forgotten) when the server refused. */
+  /**
+   * New tokens from the refresh token, or undefined (tokens forgotten) when the server refused. With
+   * a store that locks refreshes, the tokens someone else stored while this one waited for the lock
+   * are used instead (undefined when they signed out).
+   */
   async #refresh(
     tokens: OAuthTokens,
     challenge: BearerChallenge = {},
+  ): Promise<OAuthTokens | undefined> {
+    const store = this.settings.store;
+    if (store.withRefreshLock === undefined) return this.#refreshNow(tokens, challenge);
+    return store.withRefreshLock(async () => {
+      const current = await store.getTokens();
+      if (current?.accessToken !== tokens.accessToken) return current;
+      return this.#refreshNow(tokens, challenge);
+    });
+  }
+
+  async #refreshNow(
+    tokens: OAuthTokens,
+    challenge: BearerChallenge,
   ): Promise<OAuthTokens | undefined> {
     const refreshToken = tokens.refreshToken as string;
     const server = await this.#discover(challenge);

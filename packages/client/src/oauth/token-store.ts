@@ -32,6 +32,13 @@ export interface OAuthTokenStore {
     issuer: string,
   ): OAuthClientRegistration | undefined | Promise<OAuthClientRegistration | undefined>;
   setClient?(issuer: string, client: OAuthClientRegistration): void | Promise<void>;
+  /**
+   * Runs a token refresh while holding a lock that every other user of the same storage (another
+   * process sharing a token file) respects. Inside it the client reads the tokens again and, when
+   * someone else replaced them meanwhile, uses theirs instead of refreshing: with a rotating refresh
+   * token, a second refresh with the old one would be refused and sign the user out.
+   */
+  withRefreshLock?<T>(refresh: () => Promise<T>): Promise<T>;
 }
 
 /** An {@link OAuthTokenStore} in memory (the default): a sign-in lasts as long as the process. */

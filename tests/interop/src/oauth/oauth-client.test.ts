@@ -157,6 +157,40 @@ describe("OAuth client against oidc-provider and an MCP server behind the http-g
     expect(authorizationUrls).toHaveLength(1);
   }, 15_000);
 
+  it("refreshes inside the store's refresh lock, and uses the tokens another holder stored meanwhile", async () => {
+    // Another process sharing the storage: its own sign-in, whose tokens it stores while this
+    // client waits for the lock.
+    const other = oauthClientFor(resourceServer.url);
+    await connect(resourceServer.url, other.oauth);
+    const othersTokens = await storedTokens(other.store);
+    const memory = createMemoryTokenStore();
+    let locked = 0;
+    const store: OAuthTokenStore = {
+      getTokens: () => memory.getTokens(),
+      setTokens: (tokens) => memory.setTokens(tokens),
+      withRefreshLock: async (refresh) => {
+        locked += 1;
+        await memory.setTokens(othersTokens);
+        return refresh();
+      },
+    };
+    let offsetMs = 0;
+    const { oauth, authorizationUrls } = oauthClientFor(resourceServer.url, {
+      tokenStore: store,
+      now: () => Date.now() + offsetMs,
+    });
+    const client = await connect(resourceServer.url, oauth);
+    const grantsBefore = authorizationServer.grants.length;
+
+    offsetMs = ACCESS_TOKEN_TTL_SECONDS * 1000;
+    expect(await echo(client, "shared")).toEqual([{ type: "text", text: "shared" }]);
+
+    expect(locked).toBe(1);
+    expect(authorizationServer.grants.slice(grantsBefore)).toEqual([]);
+    expect(resourceServer.tokens.at(-1)).toBe(othersTokens.accessToken);
+    expect(authorizationUrls).toHaveLength(1);
+  }, 15_000);
+
   it("refreshes when the server answers 401 invalid_token, without a new sign-in", async () => {
     const { oauth, store, authorizationUrls } = oauthClientFor(resourceServer.url);
     const client = await connect(resourceServer.url, oauth);
