@@ -315,6 +315,7 @@ function toBackendConfig(
     entry.isolation,
     entry.credentials,
     entry.command === undefined ? "url" : "command",
+    entry.oauth !== undefined,
   )) {
     const issuePath = issue.keys.reduce<string>((parent, key) => joinPath(parent, key), path);
     issues.push({ path: issuePath, message: issue.message });
