@@ -42,6 +42,8 @@ export class SessionCatalogue {
   /** Who the session serves; `undefined` (anonymous) never reaches a per-principal backend. */
   readonly #principal: string | undefined;
   readonly #own = new Map<string, Backend>();
+  /** The principal's instance each per-principal backend had when last looked up. */
+  readonly #principalInstances = new Map<string, Backend | undefined>();
   // Exposed tool name -> backend, kept while the backend is down, for a helpful error.
   readonly #formerOwners = new Map<string, string>();
   #cached: Catalogue | undefined;
@@ -108,7 +110,13 @@ export class SessionCatalogue {
     if (config.isolation === "per-principal") {
       if (this.#principal === undefined) return undefined;
       const found = this.#principals.acquire(config, this.#principal, this.#id);
-      return "backend" in found ? found.backend : undefined;
+      const backend = "backend" in found ? found.backend : undefined;
+      // An instance replaced or gone (its principal signed out): the cached catalogue lists its tools.
+      if (this.#principalInstances.get(config.name) !== backend) {
+        this.#principalInstances.set(config.name, backend);
+        this.#cached = undefined;
+      }
+      return backend;
     }
     let backend = this.#own.get(config.name);
     if (backend === undefined) {
