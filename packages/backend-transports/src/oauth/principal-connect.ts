@@ -130,37 +130,16 @@ export function createPrincipalConnect(options: PrincipalConnectOptions): Princi
       `${CALLBACK_PATH}${encodeURIComponent(backend.name)}`,
       options.origin(),
     ).href;
-    let returned: (url: string) => void = () => {};
-    let abandon: (error: Error) => void = () => {};
-    const browserBack = new Promise<string>((resolve, reject) => {
-      returned = resolve;
-      abandon = reject;
-    });
-    let sendBrowser: (url: URL) => void = () => {};
-    const authorizationUrl = new Promise<URL>((resolve) => {
-      sendBrowser = resolve;
-    });
-    const client = createOAuthClient({
-      serverUrl: backend.url,
+    const started = await startSignIn(
+      backend,
       redirectUrl,
-      authorize: (url) => {
-        sendBrowser(url);
-        return browserBack;
-      },
-      clientName: `Patchbay proxy (${backend.name})`,
-      tokenStore: tokenStore(backend.name, link.principal),
-      ...oauthClientSettings(backend),
-    });
-    const done = client.signIn();
-    // Discovery or registration may fail before any browser is sent anywhere.
-    const first = await Promise.race([authorizationUrl, done.then(() => undefined)]).catch(
-      (error: unknown) => error as Error,
+      tokenStore(backend.name, link.principal),
     );
-    if (!(first instanceof URL)) {
-      const why = first instanceof Error ? first.message : "no authorization request was made";
-      page(response, 502, `Connecting to ${backend.name} failed: ${why}`);
+    if ("failed" in started) {
+      page(response, 502, `Connecting to ${backend.name} failed: ${started.failed}`);
       return;
     }
+    const { authorizationUrl: first, returned, abandon, done } = started;
     const state = first.searchParams.get("state") ?? "";
     const timer = setTimeout(() => {
       pending.delete(state);
@@ -235,6 +214,56 @@ export function createPrincipalConnect(options: PrincipalConnectOptions): Princi
       pending.clear();
     },
   };
+}
+
+/** A sign-in underway: where to send the browser, and how it ends. */
+interface StartedSignIn {
+  readonly authorizationUrl: URL;
+  /** The browser came back to the redirect URL (with `code` and `state`). */
+  readonly returned: (url: string) => void;
+  readonly abandon: (error: Error) => void;
+  /** Settles once the tokens are stored, or the sign-in failed. */
+  readonly done: Promise<void>;
+}
+
+/**
+ * Starts the authorization code flow toward `backend`'s authorization server (discovery,
+ * registration when needed, PKCE, resource indicator): resolves with the authorization URL once
+ * the flow is waiting for the browser, or with why it failed before that.
+ */
+async function startSignIn(
+  backend: RemoteBackendConfig,
+  redirectUrl: string,
+  tokenStore: OAuthTokenStore,
+): Promise<StartedSignIn | { readonly failed: string }> {
+  let returned: (url: string) => void = () => {};
+  let abandon: (error: Error) => void = () => {};
+  const browserBack = new Promise<string>((resolve, reject) => {
+    returned = resolve;
+    abandon = reject;
+  });
+  let sendBrowser: (url: URL) => void = () => {};
+  const authorizationUrl = new Promise<URL>((resolve) => {
+    sendBrowser = resolve;
+  });
+  const client = createOAuthClient({
+    serverUrl: backend.url,
+    redirectUrl,
+    authorize: (url) => {
+      sendBrowser(url);
+      return browserBack;
+    },
+    clientName: `Patchbay proxy (${backend.name})`,
+    tokenStore,
+    ...oauthClientSettings(backend),
+  });
+  const done = client.signIn();
+  // Discovery or registration may fail before any browser is sent anywhere.
+  const first = await Promise.race([authorizationUrl, done.then(() => undefined)]).catch(
+    (error: unknown) => error as Error,
+  );
+  if (first instanceof URL) return { authorizationUrl: first, returned, abandon, done };
+  return { failed: first instanceof Error ? first.message : "no authorization request was made" };
 }
 
 /** A plain text page for the person's browser. */
