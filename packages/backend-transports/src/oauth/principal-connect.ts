@@ -49,15 +49,24 @@ export interface PrincipalConnect {
 const CONNECT_PATH = "/connect/";
 const CALLBACK_PATH = "/oauth/callback/";
 
-/** The slots a principal's tokens take in the store, beside `access_token`. */
+/**
+ * The slots a principal's sign-in takes in the store: the two tokens each in its own (the store
+ * masks every value it holds in logs), the rest as one JSON value.
+ */
 const SLOTS = {
   accessToken: "access_token",
   refreshToken: "refresh_token",
-  expiresAt: "expires_at",
-  scope: "scope",
-  /** Dynamic registrations by issuer (JSON). */
-  clients: "oauth_clients",
+  /** {@link SignInDetails} as JSON. */
+  details: "oauth",
 } as const;
+
+/** What a sign-in keeps beside its tokens. */
+interface SignInDetails {
+  readonly expiresAt?: number;
+  readonly scope?: string;
+  /** Dynamic registrations by issuer. */
+  readonly clients?: Readonly<Record<string, OAuthClientRegistration>>;
+}
 
 interface ConnectLink {
   readonly principal: string;
@@ -280,46 +289,45 @@ function page(response: ServerResponse, status: number, text: string): void {
 /** The token store of `principal` for `backend`, in the store's slots. */
 function storeOf(store: PrincipalValueStore, principal: string, backend: string): OAuthTokenStore {
   const values = () => store.valuesFor(principal, backend) ?? {};
-  const clients = (): Record<string, OAuthClientRegistration> => {
-    const text = values()[SLOTS.clients];
-    return text === undefined ? {} : (JSON.parse(text) as Record<string, OAuthClientRegistration>);
+  const details = (): SignInDetails => {
+    const text = values()[SLOTS.details];
+    return text === undefined ? {} : (JSON.parse(text) as SignInDetails);
+  };
+  const write = (tokens: OAuthTokens | undefined, next: SignInDetails) => {
+    const written: Record<string, string> = { [SLOTS.details]: JSON.stringify(next) };
+    if (tokens !== undefined) {
+      written[SLOTS.accessToken] = tokens.accessToken;
+      if (tokens.refreshToken !== undefined) written[SLOTS.refreshToken] = tokens.refreshToken;
+    }
+    store.replace(principal, backend, written);
+  };
+  const getTokens = (): OAuthTokens | undefined => {
+    const current = values();
+    const accessToken = current[SLOTS.accessToken];
+    if (accessToken === undefined) return undefined;
+    const refreshToken = current[SLOTS.refreshToken];
+    const { expiresAt, scope } = details();
+    return {
+      accessToken,
+      ...(refreshToken === undefined ? {} : { refreshToken }),
+      ...(expiresAt === undefined ? {} : { expiresAt }),
+      ...(scope === undefined ? {} : { scope }),
+    };
   };
   return {
-    getTokens: () => tokensOf(values()),
+    getTokens,
     setTokens: (tokens) => {
-      const kept = values()[SLOTS.clients];
-      store.replace(principal, backend, {
-        ...(kept === undefined ? {} : { [SLOTS.clients]: kept }),
-        ...(tokens === undefined ? {} : tokenValues(tokens)),
+      const { clients } = details();
+      write(tokens, {
+        ...(clients === undefined ? {} : { clients }),
+        ...(tokens?.expiresAt === undefined ? {} : { expiresAt: tokens.expiresAt }),
+        ...(tokens?.scope === undefined ? {} : { scope: tokens.scope }),
       });
     },
-    getClient: (issuer) => clients()[issuer],
+    getClient: (issuer) => details().clients?.[issuer],
     setClient: (issuer, client) => {
-      const registered = JSON.stringify({ ...clients(), [issuer]: client });
-      store.replace(principal, backend, { ...values(), [SLOTS.clients]: registered });
+      const current = details();
+      write(getTokens(), { ...current, clients: { ...current.clients, [issuer]: client } });
     },
-  };
-}
-
-function tokensOf(values: Readonly<Record<string, string>>): OAuthTokens | undefined {
-  const accessToken = values[SLOTS.accessToken];
-  if (accessToken === undefined) return undefined;
-  const refreshToken = values[SLOTS.refreshToken];
-  const expiresAt = values[SLOTS.expiresAt];
-  const scope = values[SLOTS.scope];
-  return {
-    accessToken,
-    ...(refreshToken === undefined ? {} : { refreshToken }),
-    ...(expiresAt === undefined ? {} : { expiresAt: Number(expiresAt) }),
-    ...(scope === undefined ? {} : { scope }),
-  };
-}
-
-function tokenValues(tokens: OAuthTokens): Record<string, string> {
-  return {
-    [SLOTS.accessToken]: tokens.accessToken,
-    ...(tokens.refreshToken === undefined ? {} : { [SLOTS.refreshToken]: tokens.refreshToken }),
-    ...(tokens.expiresAt === undefined ? {} : { [SLOTS.expiresAt]: String(tokens.expiresAt) }),
-    ...(tokens.scope === undefined ? {} : { [SLOTS.scope]: tokens.scope }),
   };
 }
