@@ -5,6 +5,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ElicitationCompleteNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { readCredentialStore, replaceCredentials } from "@patchbay/router/config-file";
 import { createSampleServer } from "@patchbay/sample-backend";
 import { createStreamableHttpHandler } from "@patchbay/transport-http";
@@ -115,6 +116,10 @@ describe("per-principal OAuth: each user connects their own upstream account", {
   let bob: Connected;
   let aliceLink: string;
   let bobLink: string;
+  /** Alice's client that declared URL-mode elicitation, and the link it was given. */
+  let declaring: Connected;
+  let elicitation: { url: string; elicitationId: string };
+  let completed: Promise<string>;
 
   beforeAll(async () => {
     const launched = chromium.launch({
@@ -155,7 +160,9 @@ describe("per-principal OAuth: each user connects their own upstream account", {
   }, 20_000);
 
   afterAll(async () => {
-    await Promise.all([alice, bob].flatMap((client) => (client ? [closeSdk(client)] : [])));
+    await Promise.all(
+      [alice, bob, declaring].flatMap((client) => (client ? [closeSdk(client)] : [])),
+    );
     await browser?.close();
     await proxy?.stop();
     await upstream?.close();
@@ -191,21 +198,26 @@ describe("per-principal OAuth: each user connects their own upstream account", {
     expect(new URL(aliceLink).origin).toBe(proxy.url.origin);
 
     // A client that declared URL-mode elicitation gets -32042 with the link to open.
-    const declaring = await connectSdk(proxy.url, {
+    declaring = await connectSdk(proxy.url, {
       token: TOKENS.alice,
       capabilities: { elicitation: { url: {} } },
+    });
+    completed = new Promise((resolve) => {
+      declaring.client.setNotificationHandler(ElicitationCompleteNotificationSchema, (message) =>
+        resolve(message.params.elicitationId),
+      );
     });
     const refused = await declaring.client.callTool({ name: "up__whoami" }).then(
       () => undefined,
       (error: unknown) => error as { code: number; data: unknown },
     );
-    await closeSdk(declaring);
     expect(refused?.code).toBe(-32042);
-    const [elicitation] = (refused?.data as { elicitations: Record<string, string>[] })
-      .elicitations;
+    const elicitations = (refused?.data as { elicitations: (typeof elicitation)[] }).elicitations;
+    expect(elicitations).toHaveLength(1);
+    elicitation = elicitations[0] as typeof elicitation;
     expect(elicitation).toMatchObject({ mode: "url", elicitationId: expect.any(String) });
-    expect(linkIn(elicitation?.url ?? "")).toBe(elicitation?.url);
-    expect(elicitation?.url).not.toBe(aliceLink);
+    expect(linkIn(elicitation.url)).toBe(elicitation.url);
+    expect(elicitation.url).not.toBe(aliceLink);
 
     bobLink = linkIn(textOf(await bob.client.callTool({ name: "up__whoami" })));
     expect(bobLink).not.toBe(aliceLink);
@@ -214,7 +226,9 @@ describe("per-principal OAuth: each user connects their own upstream account", {
   });
 
   it("alice connects in a browser; her calls then reach the upstream with her own token, bob's do not", async () => {
-    expect(await connectInBrowser(aliceLink, "alice-upstream")).toContain("Connected to up");
+    expect(await connectInBrowser(elicitation.url, "alice-upstream")).toContain("Connected to up");
+    // The client that was sent the link is told the elicitation is complete.
+    expect(await completed).toBe(elicitation.elicitationId);
     expect(authorizationServer.grants).toContain("authorization_code");
     expect(textOf(await alice.client.callTool({ name: "up__whoami" }))).toBe("alice-upstream");
     expect(new Set(seen.map((request) => request.subject))).toEqual(new Set(["alice-upstream"]));
@@ -222,13 +236,16 @@ describe("per-principal OAuth: each user connects their own upstream account", {
     const forBob = await bob.client.callTool({ name: "up__whoami" });
     expect(forBob.isError).toBe(true);
     expect(textOf(forBob)).not.toContain(aliceLink);
+    expect(textOf(forBob)).not.toContain(elicitation.url);
     expect(linkIn(textOf(forBob))).not.toBe(bobLink);
   });
 
-  it("a link works once", async () => {
-    const response = await fetch(aliceLink, { redirect: "manual" });
-    expect(response.status).toBe(400);
-    expect(await response.text()).toContain("unknown, used or expired");
+  it("a link works once, and alice's other links are spent once she connected", async () => {
+    for (const link of [elicitation.url, aliceLink]) {
+      const response = await fetch(link, { redirect: "manual" });
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain("unknown, used or expired");
+    }
   });
 
   it("refreshes the access token before it expires and stores the new one", async () => {
@@ -254,9 +271,11 @@ describe("per-principal OAuth: each user connects their own upstream account", {
         expect(shown).not.toContain(secret);
       }
     }
-    // Alice's link went to alice only.
-    const linkId = new URL(aliceLink).searchParams.get("link") as string;
-    for (const shown of [bobEvents, proxy.logs.join("\n")]) expect(shown).not.toContain(linkId);
+    // Alice's links went to alice only.
+    for (const link of [aliceLink, elicitation.url]) {
+      const linkId = new URL(link).searchParams.get("link") as string;
+      for (const shown of [bobEvents, proxy.logs.join("\n")]) expect(shown).not.toContain(linkId);
+    }
   });
 
   it("a refresh the authorization server refuses sends the principal back to connect", async () => {

@@ -35,8 +35,8 @@ export interface PrincipalConnectOptions {
 
 /** One principal's connect flows toward per-principal OAuth backends, served on the program's origin. */
 export interface PrincipalConnect {
-  /** A new one-time link on which `principal` connects to `backend`. */
-  connectUrl(principal: string, backend: string): string;
+  /** A new one-time link on which `principal` connects to `backend`; `onConnected` once done. */
+  connectUrl(principal: string, backend: string, onConnected?: () => void): string;
   /** `principal`'s tokens for `backend`, in the store. */
   tokenStore(backend: string, principal: string): OAuthTokenStore;
   /** True for the paths it serves: `/connect/<backend>` and `/oauth/callback/<backend>`. */
@@ -72,6 +72,7 @@ interface ConnectLink {
   readonly principal: string;
   readonly backend: string;
   readonly expiresAt: number;
+  readonly onConnected: (() => void) | undefined;
 }
 
 /** A sign-in waiting for the authorization server to send the browser back. */
@@ -100,11 +101,11 @@ export function createPrincipalConnect(options: PrincipalConnectOptions): Princi
   const tokenStore = (backend: string, principal: string): OAuthTokenStore =>
     storeOf(options.store, principal, backend);
 
-  function connectUrl(principal: string, backend: string): string {
+  function connectUrl(principal: string, backend: string, onConnected?: () => void): string {
     const now = Date.now();
     for (const [id, link] of links) if (link.expiresAt <= now) links.delete(id);
     const id = randomBytes(32).toString("base64url");
-    links.set(id, { principal, backend, expiresAt: now + ttlMs });
+    links.set(id, { principal, backend, expiresAt: now + ttlMs, onConnected });
     const url = new URL(`${CONNECT_PATH}${encodeURIComponent(backend)}`, options.origin());
     url.searchParams.set("link", id);
     return url.href;
@@ -156,7 +157,14 @@ export function createPrincipalConnect(options: PrincipalConnectOptions): Princi
     }, ttlMs);
     timer.unref();
     done.then(
-      () => options.onConnected?.(link.principal, backend.name),
+      () => {
+        // The principal's other links to this backend are spent: it is connected.
+        for (const [other, { principal, backend: name }] of links) {
+          if (principal === link.principal && name === backend.name) links.delete(other);
+        }
+        options.onConnected?.(link.principal, backend.name);
+        link.onConnected?.();
+      },
       () => {},
     );
     pending.set(state, { backend: backend.name, redirectUrl, returned, done, timer, abandon });

@@ -9,9 +9,10 @@ export interface PrincipalCredentials {
   valuesFor(principal: string, backend: string): Readonly<Record<string, string>> | undefined;
   /**
    * A one-time link on which `principal` connects to `backend` (a per-principal backend with an
-   * `oauth` block) in a browser; absent where nobody can connect that way.
+   * `oauth` block) in a browser, `onConnected` called once that connect is done; absent where
+   * nobody can connect that way.
    */
-  connectUrl?(principal: string, backend: string): string;
+  connectUrl?(principal: string, backend: string, onConnected?: () => void): string;
 }
 
 /** What `PrincipalBackends.acquire` answers: the principal's instance, or the slots it lacks. */
@@ -72,8 +73,8 @@ export class PrincipalBackends {
   }
 
   /** The link on which `principal` connects to `backend` with OAuth, when the store offers one. */
-  connectUrl(principal: string, backend: string): string | undefined {
-    return this.#credentials?.connectUrl?.(principal, backend);
+  connectUrl(principal: string, backend: string, onConnected?: () => void): string | undefined {
+    return this.#credentials?.connectUrl?.(principal, backend, onConnected);
   }
 
   /** Session `holder` ended: the instances it was the last holder of stop. */

@@ -198,8 +198,11 @@ function createOwnerCall(
         );
       }
       // A tool of a backend that is down is gone from the list; say why rather than "not found".
-      const needed = kind === "tool" ? view.missingCredential(exposed) : undefined;
-      if (needed !== undefined) return missingCredentialAnswer(needed, lifecycle);
+      // A client that can open a URL itself is told when the connect it was sent to is done.
+      const elicitationId =
+        kind === "tool" && acceptsUrlElicitation(lifecycle) ? crypto.randomUUID() : undefined;
+      const needed = kind === "tool" ? view.missingCredential(exposed, elicitationId) : undefined;
+      if (needed !== undefined) return missingCredentialAnswer(needed, elicitationId);
       const former = kind === "tool" ? view.formerOwner(exposed) : undefined;
       if (former)
         return Promise.reject(
@@ -231,21 +234,21 @@ function createOwnerCall(
 
 /**
  * The answer to a call its principal's missing credential keeps from its backend: a connect link
- * goes to a client that declared URL-mode elicitation as -32042 `URLElicitationRequired`
- * (2025-11-25), to any other in the tool error's text.
+ * goes to a client that declared URL-mode elicitation (`elicitationId` set) as -32042
+ * `URLElicitationRequired` (2025-11-25), to any other in the tool error's text.
  */
 function missingCredentialAnswer(
   needed: MissingCredential,
-  lifecycle: SessionLifecycle,
+  elicitationId: string | undefined,
 ): Promise<unknown> {
-  if (needed.connectUrl === undefined || !acceptsUrlElicitation(lifecycle)) {
+  if (needed.connectUrl === undefined || elicitationId === undefined) {
     return Promise.resolve(credentialToolError(needed.message));
   }
   const elicitation = {
     mode: "url" as const,
     message: needed.message,
     url: needed.connectUrl,
-    elicitationId: crypto.randomUUID(),
+    elicitationId,
   };
   return Promise.reject(
     toJSONRPCError(createUrlElicitationRequiredError([elicitation], needed.message)),

@@ -146,9 +146,10 @@ export class SessionCatalogue {
   /**
    * Why this client has no instance of the per-principal backend whose namespace `exposedName` is
    * in, as a message telling the caller what to do (with the link to open, for a backend each
-   * principal connects to with OAuth); `undefined` for any other name.
+   * principal connects to with OAuth); `undefined` for any other name. With `elicitationId`, the
+   * client is sent `notifications/elicitation/complete` with it once the link's connect is done.
    */
-  missingCredential(exposedName: string): MissingCredential | undefined {
+  missingCredential(exposedName: string, elicitationId?: string): MissingCredential | undefined {
     const namespace = this.#state.codec.parse(exposedName)?.namespace;
     if (namespace === undefined || namespace === "") return undefined;
     const config = this.#state.config.backends.find(
@@ -163,7 +164,14 @@ export class SessionCatalogue {
     const found = this.#principals.acquire(config, this.#principal, this.#id);
     if ("backend" in found) return undefined;
     if (connectsPerPrincipal(config)) {
-      const connectUrl = this.#principals.connectUrl(this.#principal, config.name);
+      const connected =
+        elicitationId === undefined
+          ? undefined
+          : () => {
+              const params = { elicitationId };
+              this.#connection.notify("notifications/elicitation/complete", params).catch(() => {});
+            };
+      const connectUrl = this.#principals.connectUrl(this.#principal, config.name, connected);
       if (connectUrl === undefined) {
         return {
           message: `backend ${config.name} needs you to connect, and this proxy offers no connect link`,
