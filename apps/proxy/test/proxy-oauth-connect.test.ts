@@ -211,8 +211,9 @@ describe("per-principal OAuth: each user connects their own upstream account", {
       () => undefined,
       (error: unknown) => error as { code: number; data: unknown },
     );
-    expect(refused?.code).toBe(-32042);
-    const elicitations = (refused?.data as { elicitations: (typeof elicitation)[] }).elicitations;
+    if (refused === undefined) throw new Error("the call was not refused");
+    expect(refused.code).toBe(-32042);
+    const elicitations = (refused.data as { elicitations: (typeof elicitation)[] }).elicitations;
     expect(elicitations).toHaveLength(1);
     elicitation = elicitations[0] as typeof elicitation;
     expect(elicitation).toMatchObject({ mode: "url", elicitationId: expect.any(String) });
