@@ -49,7 +49,7 @@ function linkIn(text: string): string {
  * metadata, answers 401 without a valid JWT access token for its own resource, and its `whoami`
  * tool answers the token's subject.
  */
-async function startUpstream(issuer: string, seen: Seen[]) {
+async function startUpstream(issuer: string, seen: Seen[], metadataPaths: string[]) {
   const caller = new AsyncLocalStorage<string>();
   const handler = createStreamableHttpHandler({
     onSession: async (transport) => {
@@ -65,9 +65,12 @@ async function startUpstream(issuer: string, seen: Seen[]) {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const resource = `${origin}/mcp`;
-  const metadataUrl = `${origin}/.well-known/oauth-protected-resource/mcp`;
+  // Named in its 401s; the well-known URLs answer the same metadata.
+  const metadataUrl = `${origin}/resource-metadata`;
   server.on("request", async (request, response) => {
-    if (request.url?.startsWith("/.well-known/oauth-protected-resource") === true) {
+    const path = request.url ?? "";
+    if (path === "/resource-metadata" || path.startsWith("/.well-known/oauth-protected-resource")) {
+      metadataPaths.push(path);
       response.writeHead(200, { "content-type": "application/json" });
       response.end(
         JSON.stringify({ resource, authorization_servers: [issuer], scopes_supported: [SCOPE] }),
@@ -106,6 +109,8 @@ describe("per-principal OAuth: each user connects their own upstream account", {
   timeout: 20_000,
 }, () => {
   const seen: Seen[] = [];
+  /** The paths the upstream's protected resource metadata was asked at. */
+  const metadataPaths: string[] = [];
   let authorizationServer: ProxyTestAuthorizationServer;
   let upstream: Awaited<ReturnType<typeof startUpstream>>;
   let browser: Browser;
@@ -133,7 +138,7 @@ describe("per-principal OAuth: each user connects their own upstream account", {
       accessTokenTtlSeconds: 20,
       refreshTokens: true,
     });
-    upstream = await startUpstream(authorizationServer.issuer, seen);
+    upstream = await startUpstream(authorizationServer.issuer, seen, metadataPaths);
     folder = mkdtempSync(join(tmpdir(), "patchbay-oauth-connect-"));
     storePath = join(folder, "credentials.json");
     proxy = await startTestProxy(
@@ -228,6 +233,8 @@ describe("per-principal OAuth: each user connects their own upstream account", {
 
   it("alice connects in a browser; her calls then reach the upstream with her own token, bob's do not", async () => {
     expect(await connectInBrowser(elicitation.url, "alice-upstream")).toContain("Connected to up");
+    // Discovery started from the metadata URL of the upstream's 401.
+    expect(metadataPaths[0]).toBe("/resource-metadata");
     // The client that was sent the link is told the elicitation is complete.
     expect(await completed).toBe(elicitation.elicitationId);
     expect(authorizationServer.grants).toContain("authorization_code");

@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
+  type BearerChallenge,
   createOAuthClient,
   type OAuthClientRegistration,
   type OAuthTokenStore,
   type OAuthTokens,
+  parseBearerChallenge,
 } from "@patchbay/client";
 import {
   type BackendConfig,
@@ -274,13 +276,37 @@ async function startSignIn(
     tokenStore,
     ...oauthClientSettings(backend),
   });
-  const done = client.signIn();
+  const done = probe(backend.url).then((challenge) => client.signIn(challenge));
   // Discovery or registration may fail before any browser is sent anywhere.
   const first = await Promise.race([authorizationUrl, done.then(() => undefined)]).catch(
     (error: unknown) => error as Error,
   );
   if (first instanceof URL) return { authorizationUrl: first, returned, abandon, done };
   return { failed: first instanceof Error ? first.message : "no authorization request was made" };
+}
+
+/**
+ * The challenge of the MCP server's 401 to a request without a token (its `resource_metadata` and
+ * `scope`), or none: discovery then uses the well-known URLs.
+ */
+async function probe(url: string): Promise<BearerChallenge | undefined> {
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "ping" }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    await response.body?.cancel();
+    return response.status === 401
+      ? parseBearerChallenge(response.headers.get("www-authenticate"))
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A plain text page for the person's browser. */
