@@ -49,7 +49,12 @@ function linkIn(text: string): string {
  * metadata, answers 401 without a valid JWT access token for its own resource, and its `whoami`
  * tool answers the token's subject.
  */
-async function startUpstream(issuer: string, seen: Seen[], metadataPaths: string[]) {
+async function startUpstream(
+  issuer: string,
+  seen: Seen[],
+  metadataPaths: string[],
+  refused: string[],
+) {
   const caller = new AsyncLocalStorage<string>();
   const handler = createStreamableHttpHandler({
     onSession: async (transport) => {
@@ -86,6 +91,7 @@ async function startUpstream(issuer: string, seen: Seen[], metadataPaths: string
             () => undefined,
           );
     if (token === undefined || subject === undefined) {
+      if (token !== undefined) refused.push(token);
       const error = token === undefined ? "" : ', error="invalid_token"';
       response.writeHead(401, {
         "www-authenticate": `Bearer resource_metadata="${metadataUrl}"${error}`,
@@ -111,6 +117,8 @@ describe("per-principal OAuth: each user connects their own upstream account", {
   const seen: Seen[] = [];
   /** The paths the upstream's protected resource metadata was asked at. */
   const metadataPaths: string[] = [];
+  /** The tokens the upstream answered 401 to. */
+  const refused: string[] = [];
   let authorizationServer: ProxyTestAuthorizationServer;
   let upstream: Awaited<ReturnType<typeof startUpstream>>;
   let browser: Browser;
@@ -138,7 +146,7 @@ describe("per-principal OAuth: each user connects their own upstream account", {
       accessTokenTtlSeconds: 20,
       refreshTokens: true,
     });
-    upstream = await startUpstream(authorizationServer.issuer, seen, metadataPaths);
+    upstream = await startUpstream(authorizationServer.issuer, seen, metadataPaths, refused);
     folder = mkdtempSync(join(tmpdir(), "patchbay-oauth-connect-"));
     storePath = join(folder, "credentials.json");
     proxy = await startTestProxy(
@@ -286,19 +294,35 @@ describe("per-principal OAuth: each user connects their own upstream account", {
     }
   });
 
-  it("a refresh the authorization server refuses sends the principal back to connect", async () => {
-    const values = stored("alice") ?? {};
-    replaceCredentials(
-      storePath,
-      KEY_BYTES,
-      { principal: "alice", backend: "up" },
-      { ...values, refresh_token: "not-a-refresh-token-it-issued" },
-    );
+  /** Replaces alice's stored values and waits until the proxy has read the store again. */
+  async function storeForAlice(values: Record<string, string>): Promise<void> {
+    replaceCredentials(storePath, KEY_BYTES, { principal: "alice", backend: "up" }, values);
     const from = proxy.logs.length;
     await proxy.waitForLog(
       (line) =>
         line.includes("credential store read again") && proxy.logs.lastIndexOf(line) >= from,
     );
+  }
+
+  it("refreshes a token the upstream refuses (401 invalid_token) and retries the call", async () => {
+    const values = stored("alice") ?? {};
+    const details = JSON.parse(values.oauth ?? "{}") as Record<string, unknown>;
+    // Not expired by its stored expiry, so sent as it is: the upstream answers 401.
+    await storeForAlice({
+      ...values,
+      access_token: "not-a-token-it-issued",
+      oauth: JSON.stringify({ ...details, expiresAt: Date.now() + 3_600_000 }),
+    });
+    const refreshes = authorizationServer.grants.length;
+    expect(textOf(await alice.client.callTool({ name: "up__whoami" }))).toBe("alice-upstream");
+    expect(refused).toEqual(["not-a-token-it-issued"]);
+    expect(authorizationServer.grants.slice(refreshes)).toContain("refresh_token");
+    expect(stored("alice")?.access_token).not.toBe("not-a-token-it-issued");
+  });
+
+  it("a refresh the authorization server refuses sends the principal back to connect", async () => {
+    const values = stored("alice") ?? {};
+    await storeForAlice({ ...values, refresh_token: "not-a-refresh-token-it-issued" });
     // The call underway when the refresh is refused fails, saying what to do; the next gets a link.
     await expect(alice.client.callTool({ name: "up__whoami" })).rejects.toThrow(
       'Backend "up" is unavailable (needs_sign_in): not connected to up: call one of its tools for a connect link',
