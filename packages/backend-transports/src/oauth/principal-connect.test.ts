@@ -91,6 +91,27 @@ describe("createPrincipalConnect's links and callbacks", { timeout: 5_000 }, () 
     expect(store.valuesFor("alice", "up")).toBeUndefined();
   });
 
+  it("keeps tokens for the backend's server URL: another URL finds them forgotten", async () => {
+    const connect = connectWith();
+    const tokens = connect.tokenStore("up", "carol");
+    await tokens.setTokens({ accessToken: "carol-access", refreshToken: "carol-refresh" });
+    expect(await tokens.getTokens()).toEqual({
+      accessToken: "carol-access",
+      refreshToken: "carol-refresh",
+    });
+    expect(JSON.parse(store.valuesFor("carol", "up")?.oauth ?? "{}")).toEqual({
+      serverUrl: "http://127.0.0.1:9/mcp",
+    });
+    // As if the entry's url had changed: the tokens are never sent to the new server.
+    const moved = store.valuesFor("carol", "up") ?? {};
+    store.replace("carol", "up", {
+      ...moved,
+      oauth: JSON.stringify({ serverUrl: "http://x/mcp" }),
+    });
+    expect(await tokens.getTokens()).toBeUndefined();
+    expect(store.valuesFor("carol", "up")).toEqual({});
+  });
+
   it("answers 502 with the reason when the upstream's authorization server cannot be found", async () => {
     const connect = connectWith();
     // Port 9 (discard) refuses: discovery fails before any browser is sent anywhere.

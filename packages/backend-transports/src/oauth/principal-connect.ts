@@ -39,7 +39,10 @@ export interface PrincipalConnectOptions {
 export interface PrincipalConnect {
   /** A new one-time link on which `principal` connects to `backend`; `onConnected` once done. */
   connectUrl(principal: string, backend: string, onConnected?: () => void): string;
-  /** `principal`'s tokens for `backend`, in the store. */
+  /**
+   * `principal`'s tokens for `backend`, in the store; tokens kept for another server URL than the
+   * backend's now are deleted when read (the principal connects again).
+   */
   tokenStore(backend: string, principal: string): OAuthTokenStore;
   /** True for the paths it serves: `/connect/<backend>` and `/oauth/callback/<backend>`. */
   handles(pathname: string): boolean;
@@ -64,6 +67,8 @@ const SLOTS = {
 
 /** What a sign-in keeps beside its tokens. */
 interface SignInDetails {
+  /** The MCP server the tokens are for: a backend pointed at another server starts signed out. */
+  readonly serverUrl?: string;
   readonly expiresAt?: number;
   readonly scope?: string;
   /** Dynamic registrations by issuer. */
@@ -101,7 +106,7 @@ export function createPrincipalConnect(options: PrincipalConnectOptions): Princi
   const pending = new Map<string, PendingSignIn>();
 
   const tokenStore = (backend: string, principal: string): OAuthTokenStore =>
-    storeOf(options.store, principal, backend);
+    storeOf(options.store, { principal, backend, serverUrl: remoteBackend(backend)?.url });
 
   function connectUrl(principal: string, backend: string, onConnected?: () => void): string {
     const now = Date.now();
@@ -321,14 +326,23 @@ function page(response: ServerResponse, status: number, text: string): void {
 }
 
 /** The token store of `principal` for `backend`, in the store's slots. */
-function storeOf(store: PrincipalValueStore, principal: string, backend: string): OAuthTokenStore {
+function storeOf(
+  store: PrincipalValueStore,
+  place: {
+    readonly principal: string;
+    readonly backend: string;
+    readonly serverUrl: string | undefined;
+  },
+): OAuthTokenStore {
+  const { principal, backend, serverUrl } = place;
   const values = () => store.valuesFor(principal, backend) ?? {};
   const details = (): SignInDetails => {
     const text = values()[SLOTS.details];
     return text === undefined ? {} : (JSON.parse(text) as SignInDetails);
   };
   const write = (tokens: OAuthTokens | undefined, next: SignInDetails) => {
-    const written: Record<string, string> = { [SLOTS.details]: JSON.stringify(next) };
+    const kept = { ...next, ...(serverUrl === undefined ? {} : { serverUrl }) };
+    const written: Record<string, string> = { [SLOTS.details]: JSON.stringify(kept) };
     if (tokens !== undefined) {
       written[SLOTS.accessToken] = tokens.accessToken;
       if (tokens.refreshToken !== undefined) written[SLOTS.refreshToken] = tokens.refreshToken;
@@ -339,8 +353,13 @@ function storeOf(store: PrincipalValueStore, principal: string, backend: string)
     const current = values();
     const accessToken = current[SLOTS.accessToken];
     if (accessToken === undefined) return undefined;
+    const { expiresAt, scope, serverUrl: keptFor } = details();
+    if (keptFor !== serverUrl) {
+      // Never sent to another server than the one that issued them: forgotten.
+      store.replace(principal, backend, {});
+      return undefined;
+    }
     const refreshToken = current[SLOTS.refreshToken];
-    const { expiresAt, scope } = details();
     return {
       accessToken,
       ...(refreshToken === undefined ? {} : { refreshToken }),
