@@ -7,6 +7,12 @@ import { dirname, join } from "node:path";
 import { type RunningProxy, startProxy } from "@patchbay/proxy";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// The proxy's tests' authorization server (one copy for both apps).
+import {
+  PROXY_SCOPES,
+  type ProxyTestAuthorizationServer,
+  startProxyAuthorizationServer,
+} from "../../proxy/test/oauth-authorization-server.js";
 import {
   backends,
   connectGateway,
@@ -14,11 +20,9 @@ import {
   temporaryDirectory,
   writeConfig,
 } from "./gateway-helpers.js";
-import {
-  type GatewayTestAuthorizationServer,
-  MCP_SCOPE,
-  startAuthorizationServer,
-} from "./oauth-authorization-server.js";
+
+/** The scope the proxy in front of the sample backend maps to all of its tools. */
+const MCP_SCOPE = PROXY_SCOPES[0];
 
 /** Debian's `chromium` package (.ci/run installs it when missing). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -29,7 +33,7 @@ interface TokenFile {
   readonly tokens: { accessToken: string; refreshToken?: string; expiresAt?: number };
 }
 
-let authorizationServer: GatewayTestAuthorizationServer;
+let authorizationServer: ProxyTestAuthorizationServer;
 let proxy: RunningProxy;
 let browser: Browser;
 /** The person's config directory (`XDG_CONFIG_HOME`), where the token files go. */
@@ -57,7 +61,7 @@ beforeAll(async () => {
     // Root in a container has no user namespaces for Chromium's sandbox.
     args: ["--no-sandbox"],
   });
-  authorizationServer = await startAuthorizationServer();
+  authorizationServer = await startProxyAuthorizationServer({ refreshTokens: true });
   const directory = temporaryDirectory();
   home = join(directory, "config-home");
   const port = await freePort();

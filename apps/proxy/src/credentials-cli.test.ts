@@ -35,6 +35,7 @@ describe("patchbay-proxy credentials", { timeout: 5_000 }, () => {
             credentials: { headers: { Authorization: "Bearer {{token}}" } },
           },
           open: { url: "http://127.0.0.1:1/mcp" },
+          signsIn: { url: "http://127.0.0.1:1/mcp", isolation: "per-principal", oauth: {} },
         },
         credentials: { file: "store.json" },
       }),
@@ -60,6 +61,9 @@ describe("patchbay-proxy credentials", { timeout: 5_000 }, () => {
       run(["set", "--config", configPath, ...args], stdin);
     await expect(set(["alice", "open", "token"])).rejects.toThrow(
       "open is not a per-principal backend of this config",
+    );
+    await expect(set(["alice", "signsIn", "access_token"])).rejects.toThrow(
+      "signsIn signs in with OAuth: each principal connects on the link a call to one of its tools gives (credentials delete disconnects one)",
     );
     await expect(set(["alice", "gh", "password"])).rejects.toThrow(
       "gh has no slot password (its slots: token)",

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { type BackendConfig, credentialSlotsOf } from "@patchbay/router";
+import { type BackendConfig, connectsPerPrincipal, credentialSlotsOf } from "@patchbay/router";
 import {
   type CredentialStorePlace,
   credentialStorePlace,
@@ -84,6 +84,11 @@ async function setCommand(
   const backend = backends.find((candidate) => candidate.name === backendName);
   if (backend?.isolation !== "per-principal") {
     throw new UsageError(`${backendName} is not a per-principal backend of this config`);
+  }
+  if (connectsPerPrincipal(backend)) {
+    throw new UsageError(
+      `${backendName} signs in with OAuth: each principal connects on the link a call to one of its tools gives (credentials delete disconnects one)`,
+    );
   }
   const slots = credentialSlotsOf(backend);
   if (!slots.includes(slot)) {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
+import type { PrincipalConnect } from "@patchbay/backend-transports";
 import type { Dashboard } from "@patchbay/dashboard";
 import type { HttpGateway } from "@patchbay/http-gateway";
 import type { ProxyLog } from "./proxy-log.js";
@@ -10,19 +11,27 @@ export interface ProxyFront {
   onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
 
-/** Creates the listeners: `/dashboard…` to the dashboard, the rest (WebSocket at `/ws…` too) to the gateway. */
+/**
+ * Creates the listeners: `/dashboard…` to the dashboard, `/connect/…` and `/oauth/callback/…` to the
+ * per-principal connect flow (when the config has a credential store), the rest (WebSocket at
+ * `/ws…` too) to the gateway.
+ */
 export function createProxyFront(parts: {
   readonly gateway: HttpGateway;
   readonly dashboard: Dashboard;
   readonly log: ProxyLog;
+  readonly connect?: PrincipalConnect;
 }): ProxyFront {
-  const { gateway, dashboard, log } = parts;
+  const { gateway, dashboard, log, connect } = parts;
   const pathOf = (request: IncomingMessage) => new URL(request.url ?? "/", "http://proxy").pathname;
   return {
     onRequest(request, response) {
-      const handle = dashboard.handles(pathOf(request))
+      const path = pathOf(request);
+      const handle = dashboard.handles(path)
         ? dashboard.handleRequest(request, response)
-        : gateway(request, response);
+        : connect?.handles(path) === true
+          ? connect.handleRequest(request, response)
+          : gateway(request, response);
       handle.catch((error: unknown) => {
         log.error(`request failed: ${String(error)}`);
         if (!response.headersSent) response.writeHead(500);

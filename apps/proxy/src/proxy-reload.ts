@@ -72,16 +72,16 @@ function restartPart(config: ProxyConfig, key: (typeof RESTART_ONLY)[number]): u
 }
 
 /**
- * Reads the proxy's config file: as the router reads it, and refused when a backend signs in with
- * OAuth (an `oauth` block), which the proxy does not do: never such a backend reached without its
- * token.
+ * Reads the proxy's config file: as the router reads it, and refused when a shared or per-session
+ * backend signs in with OAuth (an `oauth` block), which the proxy does only per principal (each
+ * principal connects on a link): never such a backend reached without its token.
  */
 export async function loadProxyConfigFile(
   path: string,
   environment: Environment,
 ): Promise<ParsedGatewayConfig> {
   const parsed = await loadConfigFile(path, environment);
-  const issues = signInIssues(parsed.config, "patchbay-proxy");
+  const issues = signInIssues(parsed.config, "patchbay-proxy", { perPrincipal: true });
   if (issues.length > 0) throw new GatewayConfigError(issues, path);
   return parsed;
 }

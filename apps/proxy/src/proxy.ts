@@ -1,7 +1,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
-import { createBackendTransportFactory } from "@patchbay/backend-transports";
+import {
+  createBackendTransportFactory,
+  createPrincipalConnect,
+  type PrincipalConnect,
+} from "@patchbay/backend-transports";
 import type { RedisCluster } from "@patchbay/cluster-redis";
 import { createCallFeed, createDashboard, type Dashboard } from "@patchbay/dashboard";
 import {
@@ -129,10 +133,19 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           resolvedLimits.sessionIdleTtlMs,
           log,
         );
-  const { feed, telemetry, audit, router, credentials } = await startProxyRouter(
+  // Where browsers reach the proxy, for connect links: known once it listens, unless configured.
+  let origin = parsed.config.credentials?.publicUrl;
+  const { feed, telemetry, audit, router, credentials, connect } = await startProxyRouter(
     options,
     parsed.config,
-    { log, redact, cluster, maxResultBytes: resolvedLimits.maxResultBytes, storePlace },
+    {
+      log,
+      redact,
+      cluster,
+      maxResultBytes: resolvedLimits.maxResultBytes,
+      storePlace,
+      origin: () => origin ?? "http://127.0.0.1",
+    },
   );
 
   const originLists = originListsOf(http, host);
@@ -171,7 +184,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       callsInFlight: gateway.pendingRequests,
     }));
   }
-  const front = createProxyFront({ gateway, dashboard, log });
+  const front = createProxyFront({ gateway, dashboard, log, ...(connect ? { connect } : {}) });
   const server = createServer(front.onRequest);
   server.on("upgrade", front.onUpgrade);
   // Idle keep-alive connections outlive a load balancer's (60 s is common) and a client's pool,
@@ -192,6 +205,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   function stop(stopOptions: { readonly drainTimeoutMs?: number } = {}): Promise<void> {
     stopping ??= (async () => {
       reloading.close();
+      connect?.close();
       credentials?.close();
       const closed = new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
       server.closeIdleConnections();
@@ -214,6 +228,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = new URL(`http://${shownHost}:${address.port}/mcp`);
+  origin ??= url.origin;
   log.info(`listening on ${url.href}`);
   (options.print ?? ((text) => process.stdout.write(text)))(
     startupBanner(
@@ -241,6 +256,8 @@ async function startProxyRouter(
     readonly redact: Redactor;
     /** The credential store of per-principal backends, when the config has any. */
     readonly storePlace: CredentialStorePlace | undefined;
+    /** The origin of the proxy's connect links. */
+    readonly origin: () => string;
   },
 ) {
   const { log, cluster } = parts;
@@ -260,16 +277,36 @@ async function startProxyRouter(
     parts.redact.addSecretValues(values);
     telemetry.addSecrets(values);
   });
+  // Per-principal backends with an `oauth` block: each principal connects on a link of its own.
+  let router: Router | undefined;
+  const principalConnect: PrincipalConnect | undefined =
+    credentials === undefined
+      ? undefined
+      : createPrincipalConnect({
+          origin: parts.origin,
+          backends: () => router?.config.backends ?? [],
+          store: credentials,
+          onConnected: (principal, backend) => log.info(`${principal} connected to ${backend}`),
+        });
   // Lines up to a result of limits.maxResultBytes and its envelope, unless a backend says otherwise.
   const connect = createBackendTransportFactory({
     maxLineBytes: parts.maxResultBytes + 1024 * 1024,
     onStderr: (backend, line) => log.info(`[${backend}] ${line}`),
+    ...(principalConnect === undefined
+      ? {}
+      : {
+          principalOAuth: {
+            tokenStore: principalConnect.tokenStore,
+            connectHint: (backend) =>
+              `not connected to ${backend}: call one of its tools for a connect link`,
+          },
+        }),
   });
   // The router never sees auth, limits or http: gateway_status shows its config to clients.
-  const router = createRouter({
+  router = createRouter({
     config: routerConfig,
-    connect: async (backend) => {
-      const transport = await connect(backend);
+    connect: async (backend, context) => {
+      const transport = await connect(backend, context);
       options.onBackendTransport?.(backend, transport);
       return transport;
     },
@@ -278,7 +315,14 @@ async function startProxyRouter(
     onWarning: (message) => log.warn(message),
     ...(audit === undefined ? {} : { audit }),
     clientNetworkTransport: "tcp",
-    ...(credentials === undefined ? {} : { credentials }),
+    ...(credentials === undefined
+      ? {}
+      : {
+          credentials: {
+            valuesFor: credentials.valuesFor,
+            ...(principalConnect === undefined ? {} : { connectUrl: principalConnect.connectUrl }),
+          },
+        }),
     ...pinStoreOf(options.configPath, routerConfig.pins, cluster),
     // The file's `modern` block; replicas add one request-state key, held calls and list changes
     // shared (see proxy-cluster.ts), and limits.tools' perMinute counted in Redis (concurrent
@@ -293,10 +337,11 @@ async function startProxyRouter(
   });
   if (cluster !== undefined) followSharedPins(cluster, router, log);
   await router.start().catch((error: unknown) => {
+    principalConnect?.close();
     credentials?.close();
     throw error;
   });
-  return { feed, telemetry, audit, router, credentials };
+  return { feed, telemetry, audit, router, credentials, connect: principalConnect };
 }
 
 /**

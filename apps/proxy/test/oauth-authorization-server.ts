@@ -21,7 +21,17 @@ export interface ForgedToken {
  * client registration, the authorization code flow with PKCE behind its development login and
  * consent pages, resource indicators (RFC 8707) and JWT access tokens whose audience is the resource.
  */
+/** Options of {@link startProxyAuthorizationServer}. */
+export interface AuthorizationServerOptions {
+  /** Lifetime of the access tokens it issues, in seconds. Default 600. */
+  readonly accessTokenTtlSeconds?: number;
+  /** Issue a refresh token to every client allowed the refresh_token grant. Default false. */
+  readonly refreshTokens?: boolean;
+}
+
 export interface ProxyTestAuthorizationServer {
+  /** The grant types its token endpoint granted, in order (never the codes or tokens). */
+  readonly grants: string[];
   readonly issuer: string;
   /** A client-credentials access token for `resource` with `scope`, subject the machine client. */
   token(resource: string, scope: string): Promise<string>;
@@ -36,7 +46,11 @@ async function signingKeyPair(kid: string) {
   return { privateKey, jwk };
 }
 
-function createProvider(issuer: string, keys: JWK[]): Provider {
+function createProvider(
+  issuer: string,
+  keys: JWK[],
+  options: AuthorizationServerOptions,
+): Provider {
   const scopes = PROXY_SCOPES.join(" ");
   const provider = new Provider(issuer, {
     clients: [
@@ -64,12 +78,21 @@ function createProvider(issuer: string, keys: JWK[]): Provider {
         getResourceServerInfo: (_context: unknown, resource: string) => ({
           scope: scopes,
           audience: resource,
-          accessTokenTTL: 600,
+          accessTokenTTL: options.accessTokenTtlSeconds ?? 600,
           accessTokenFormat: "jwt",
         }),
       },
     },
     pkce: { required: () => true },
+    ...(options.refreshTokens === true
+      ? {
+          // A client allowed the refresh_token grant gets one without `offline_access`.
+          issueRefreshToken: (
+            _context: unknown,
+            client: { grantTypeAllowed(type: string): boolean },
+          ) => client.grantTypeAllowed("refresh_token"),
+        }
+      : {}),
     // MCP clients register themselves and use loopback redirect URIs over plain HTTP.
     clientDefaults: {
       grant_types: ["authorization_code", "refresh_token"],
@@ -82,15 +105,25 @@ function createProvider(issuer: string, keys: JWK[]): Provider {
 }
 
 /** Starts the authorization server on 127.0.0.1 and an OS-assigned port. */
-export async function startProxyAuthorizationServer(): Promise<ProxyTestAuthorizationServer> {
+export async function startProxyAuthorizationServer(
+  options: AuthorizationServerOptions = {},
+): Promise<ProxyTestAuthorizationServer> {
+  const grants: string[] = [];
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const own = await signingKeyPair("proxy-test-key");
   const foreign = await signingKeyPair("proxy-test-key");
-  server.on("request", createProvider(issuer, [own.jwk]).callback());
+  const provider = createProvider(issuer, [own.jwk], options);
+  provider.on("grant.success", (context) => {
+    grants.push(
+      String((context as { oidc: { params: { grant_type: unknown } } }).oidc.params.grant_type),
+    );
+  });
+  server.on("request", provider.callback());
   return {
     issuer,
+    grants,
     async token(resource, scope) {
       const response = await fetch(`${issuer}/token`, {
         method: "POST",

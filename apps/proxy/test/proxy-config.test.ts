@@ -1,10 +1,14 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startProxy } from "../src/proxy.js";
 import { closeSdk, connectSdk, proxyCli, sampleEntry, writeConfig } from "./proxy-helpers.js";
+
+/** A credential store key: the per-principal cases get past the store to the config's issues. */
+const KEY = randomBytes(32).toString("base64");
 
 const quiet = {
   port: 0,
@@ -49,13 +53,57 @@ describe("config files", () => {
     file.remove();
   });
 
-  it("refuses a backend that signs in with OAuth (the proxy would reach it without a token)", async () => {
+  it("refuses a shared backend that signs in with OAuth (the proxy would reach it without a token)", async () => {
     const remote = { url: "https://mcp.example.com/mcp", oauth: { clientId: "patchbay" } };
     const file = writeConfig({ mcpServers: { remote } });
     await expect(startProxy({ ...quiet, configPath: file.path })).rejects.toThrow(
-      "mcpServers.remote.oauth: patchbay-proxy does not sign in to backends yet",
+      'mcpServers.remote.oauth: patchbay-proxy signs in to a backend with OAuth only per principal (each user connects their own account): add "isolation": "per-principal", or give this backend headers',
     );
     file.remove();
+  });
+
+  it("refuses what a per-principal OAuth backend cannot use: redirectPort, credentials, a misspelt key", async () => {
+    const remote = {
+      url: "https://mcp.example.com/mcp",
+      isolation: "per-principal",
+      oauth: { scopes: ["mcp"] },
+    };
+    const cases: [Record<string, unknown>, string][] = [
+      [
+        { ...remote, oauth: { redirectPort: 8765 } },
+        "mcpServers.remote.oauth.redirectPort: patchbay-proxy sends the browser back to its own /oauth/callback/remote: remove redirectPort",
+      ],
+      [
+        { ...remote, credentials: { headers: { Authorization: "Bearer {{token}}" } } },
+        "mcpServers.remote.credentials: a per-principal backend with an oauth block sends each principal's own access token: remove credentials",
+      ],
+      [
+        { ...remote, oauth: { scope: ["mcp"] } },
+        "mcpServers.remote.oauth.scope: unknown key scope; did you mean scopes?",
+      ],
+    ];
+    for (const [entry, message] of cases) {
+      const file = writeConfig({
+        mcpServers: { remote: entry },
+        credentials: { file: "credentials.json" },
+      });
+      await expect(
+        startProxy({
+          ...quiet,
+          configPath: file.path,
+          environment: { PATCHBAY_CREDENTIALS_KEY: KEY },
+        }),
+      ).rejects.toThrow(message);
+      file.remove();
+    }
+    const misspelt = writeConfig({
+      mcpServers: { remote },
+      credentials: { file: "credentials.json", publicURL: "https://mcp.example.com" },
+    });
+    await expect(startProxy({ ...quiet, configPath: misspelt.path })).rejects.toThrow(
+      "credentials.publicURL: unknown key publicURL; did you mean publicUrl?",
+    );
+    misspelt.remove();
   });
 
   it("exits 1 on a misspelt auth key instead of serving without auth, naming the key", async () => {

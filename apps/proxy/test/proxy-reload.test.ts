@@ -110,11 +110,14 @@ describe("reloading the proxy's config", () => {
         arguments: { message: "still" },
       });
       expect(still.content).toEqual([{ type: "text", text: "still" }]);
-      // A backend that signs in with OAuth is refused too: the proxy would reach it without a token.
+      // A shared backend that signs in with OAuth is refused too: the proxy would reach it without
+      // a token (it signs in per principal only).
       const remote = { url: "https://mcp.example.com/mcp", oauth: { clientId: "patchbay" } };
       writeFileSync(proxy.configPath, JSON.stringify({ mcpServers: { remote } }));
       expect(await proxy.proxy.reload()).toBe(false);
-      await proxy.waitForLog((line) => line.includes("does not sign in to backends"));
+      await proxy.waitForLog((line) =>
+        line.includes("signs in to a backend with OAuth only per principal"),
+      );
     } finally {
       await closeSdk(team);
       await closeSdk(gone).catch(() => {});

@@ -1,16 +1,23 @@
+import type { OAuthFetch, OAuthTokenStore } from "@patchbay/client";
 import type { Transport } from "@patchbay/jsonrpc-core";
-import type {
-  BackendConfig,
-  BackendTransportFactory,
-  ConfigIssue,
-  GatewayConfig,
-  RemoteBackendConfig,
+import {
+  type BackendConfig,
+  type BackendConnectContext,
+  type BackendTransportFactory,
+  type ConfigIssue,
+  connectsPerPrincipal,
+  type GatewayConfig,
+  type RemoteBackendConfig,
 } from "@patchbay/router";
 import { StreamableHttpClientTransport } from "@patchbay/transport-http";
 import { FallbackClientTransport, SseClientTransport } from "@patchbay/transport-sse";
 import { createStdioClientTransport } from "@patchbay/transport-stdio";
 import { createNodeWebSocketClientTransport } from "@patchbay/transport-ws";
-import { type BackendOAuthOptions, createBackendOAuthFetch } from "./oauth/backend-oauth.js";
+import {
+  type BackendOAuthOptions,
+  createBackendOAuthFetch,
+  createStoredTokenFetch,
+} from "./oauth/backend-oauth.js";
 
 /** Options of {@link createBackendTransportFactory}. */
 export interface BackendTransportFactoryOptions {
@@ -36,6 +43,19 @@ export interface BackendTransportFactoryOptions {
    * in. Without it, such a backend is refused (never reached without its token).
    */
   readonly oauth?: BackendOAuthOptions;
+  /**
+   * Where a per-principal backend with an `oauth` block finds each principal's tokens (the
+   * proxy's credential store, filled by a connect), and what a principal without them is told.
+   */
+  readonly principalOAuth?: PrincipalOAuthOptions;
+}
+
+/** The tokens of per-principal backends with an `oauth` block (see `createPrincipalConnect`). */
+export interface PrincipalOAuthOptions {
+  /** `principal`'s tokens for `backend`: read on each use, written on each refresh. */
+  tokenStore(backend: string, principal: string): OAuthTokenStore;
+  /** What a principal who has not connected (or whose refresh was refused) must do. */
+  connectHint(backend: string, principal: string): string;
 }
 
 /**
@@ -48,13 +68,18 @@ export function createBackendTransportFactory(
   options: BackendTransportFactoryOptions = {},
 ): BackendTransportFactory {
   const relayLargeResults = options.relayLargeResults ?? true;
-  return (backend: BackendConfig): Transport | Promise<Transport> => {
+  return (
+    backend: BackendConfig,
+    context?: BackendConnectContext,
+  ): Transport | Promise<Transport> => {
     if (
       backend.transport !== "stdio" &&
       backend.transport !== "ws" &&
       backend.oauth !== undefined
     ) {
-      return connectHttp(backend, options.oauth);
+      return connectHttp(backend, (onSignedOut) =>
+        signedInFetch(backend, context?.principal, options, onSignedOut),
+      );
     }
     switch (backend.transport) {
       case "stdio": {
@@ -90,11 +115,10 @@ export function createBackendTransportFactory(
  */
 async function connectHttp(
   backend: RemoteBackendConfig,
-  oauth: BackendOAuthOptions | undefined,
+  signedIn: (onSignedOut: () => void) => Promise<OAuthFetch>,
 ): Promise<Transport> {
-  if (oauth === undefined) throw new BackendSignInUnsupportedError(backend.name);
   let transport: Transport | undefined;
-  const fetch = await createBackendOAuthFetch(backend, oauth, () => {
+  const fetch = await signedIn(() => {
     setImmediate(() => void transport?.close());
   });
   const options = { url: backend.url, headers: backend.headers, fetch };
@@ -105,6 +129,30 @@ async function connectHttp(
         ? new StreamableHttpClientTransport(options)
         : new FallbackClientTransport(options);
   return transport;
+}
+
+/**
+ * The fetch that signs `backend`'s requests: a per-principal instance's with its principal's
+ * tokens, any other with the token file of the person running the program.
+ */
+function signedInFetch(
+  backend: RemoteBackendConfig,
+  principal: string | undefined,
+  options: BackendTransportFactoryOptions,
+  onSignedOut: () => void,
+): Promise<OAuthFetch> {
+  if (principal !== undefined && connectsPerPrincipal(backend)) {
+    const principalOAuth = options.principalOAuth;
+    if (principalOAuth === undefined) throw new BackendSignInUnsupportedError(backend.name);
+    return createStoredTokenFetch(
+      backend,
+      principalOAuth.tokenStore(backend.name, principal),
+      principalOAuth.connectHint(backend.name, principal),
+      onSignedOut,
+    );
+  }
+  if (options.oauth === undefined) throw new BackendSignInUnsupportedError(backend.name);
+  return createBackendOAuthFetch(backend, options.oauth, onSignedOut);
 }
 
 /**
@@ -123,13 +171,35 @@ export class BackendSignInUnsupportedError extends Error {
 
 /**
  * The config's backends that sign in (an `oauth` block), as config issues: a program that builds its
- * factory without `oauth` refuses such a config at start rather than fail each backend later.
+ * factory without `oauth` refuses such a config at start rather than fail each backend later. With
+ * `perPrincipal` (the proxy: each principal connects on a link it is given), a per-principal
+ * backend's `oauth` is accepted, but not its `redirectPort` (the redirect is the program's own).
  */
-export function signInIssues(config: GatewayConfig, program: string): ConfigIssue[] {
-  return config.backends
-    .filter((backend) => backend.transport !== "stdio" && backend.oauth !== undefined)
-    .map((backend) => ({
-      path: `mcpServers.${backend.name}.oauth`,
-      message: `${program} does not sign in to backends yet (patchbay-gateway does: patchbay-gateway login ${backend.name}); give this backend headers, or per-principal credentials`,
-    }));
+export function signInIssues(
+  config: GatewayConfig,
+  program: string,
+  options: { readonly perPrincipal?: boolean } = {},
+): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  for (const backend of config.backends) {
+    if (backend.transport === "stdio" || backend.oauth === undefined) continue;
+    const path = `mcpServers.${backend.name}.oauth`;
+    if (options.perPrincipal === true && connectsPerPrincipal(backend)) {
+      if (backend.oauth.redirectPort !== undefined) {
+        issues.push({
+          path: `${path}.redirectPort`,
+          message: `${program} sends the browser back to its own /oauth/callback/${backend.name}: remove redirectPort`,
+        });
+      }
+      continue;
+    }
+    issues.push({
+      path,
+      message:
+        options.perPrincipal === true
+          ? `${program} signs in to a backend with OAuth only per principal (each user connects their own account): add "isolation": "per-principal", or give this backend headers`
+          : `${program} does not sign in to backends yet (patchbay-gateway does: patchbay-gateway login ${backend.name}); give this backend headers, or per-principal credentials`,
+    });
+  }
+  return issues;
 }

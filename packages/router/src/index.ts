@@ -1,4 +1,8 @@
-export type { BackendStatus, BackendTransportFactory } from "./backends/backend.js";
+export type {
+  BackendConnectContext,
+  BackendStatus,
+  BackendTransportFactory,
+} from "./backends/backend.js";
 export type { ServerToClientMethod } from "./backends/backend-events.js";
 export { INPUT_KEY_META_KEY } from "./backends/modern-backend.js";
 export type { PrincipalCredentials } from "./backends/principal-backends.js";
@@ -41,7 +45,11 @@ export {
   MAX_TEMPLATE_LENGTH,
 } from "./catalogue/resource-template-pattern.js";
 export type { WildcardPattern } from "./catalogue/wildcard-pattern.js";
-export { credentialSlotsOf } from "./config/credentials-config.js";
+export {
+  connectsPerPrincipal,
+  credentialSlotsOf,
+  OAUTH_ACCESS_TOKEN_SLOT,
+} from "./config/credentials-config.js";
 export type {
   BackendCredentials,
   CredentialsConfig,

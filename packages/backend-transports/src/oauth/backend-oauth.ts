@@ -69,11 +69,25 @@ export async function createBackendOAuthFetch(
   options: BackendOAuthOptions,
   onSignedOut: () => void = () => {},
 ): Promise<OAuthFetch> {
-  const store = backendTokenStore(backend, options.directory);
-  const signedOut = () =>
-    new BackendSignInRequiredError(
-      `not signed in to ${backend.url}; ${options.signInHint(backend.name)}`,
-    );
+  return createStoredTokenFetch(
+    backend,
+    backendTokenStore(backend, options.directory),
+    `not signed in to ${backend.url}; ${options.signInHint(backend.name)}`,
+    onSignedOut,
+  );
+}
+
+/**
+ * The fetch of {@link createBackendOAuthFetch} over any token store (a per-principal backend's
+ * tokens in the proxy's credential store): `signedOutMessage` is the error's text without tokens.
+ */
+export async function createStoredTokenFetch(
+  backend: RemoteBackendConfig,
+  store: OAuthTokenStore,
+  signedOutMessage: string,
+  onSignedOut: () => void = () => {},
+): Promise<OAuthFetch> {
+  const signedOut = () => new BackendSignInRequiredError(signedOutMessage);
   if ((await store.getTokens()) === undefined) throw signedOut();
   const client = createOAuthClient({
     serverUrl: backend.url,

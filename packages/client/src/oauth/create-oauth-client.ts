@@ -1,5 +1,5 @@
 import { OAuthError } from "../errors/oauth-error.js";
-import { parseBearerChallenge } from "./bearer-challenge.js";
+import { type BearerChallenge, parseBearerChallenge } from "./bearer-challenge.js";
 import type { OAuthFetch } from "./discovery.js";
 import { OAuthSession } from "./oauth-session.js";
 import {
@@ -54,8 +54,11 @@ export interface OAuthClient {
    * DELETE (ending a session) is sent with the current token and never starts a sign-in.
    */
   readonly fetch: OAuthFetch;
-  /** Signs in now instead of on the first 401. */
-  signIn(): Promise<void>;
+  /**
+   * Signs in now instead of on the first 401; with `challenge` (a 401's parsed `WWW-Authenticate`,
+   * from a probe of the caller's), discovery starts from its `resource_metadata` and its `scope`.
+   */
+  signIn(challenge?: BearerChallenge): Promise<void>;
   /** Forgets the tokens; the next request that needs them signs in again. */
   signOut(): Promise<void>;
 }
@@ -127,7 +130,7 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
 
   return {
     fetch: oauthFetch,
-    signIn: () => session.signIn(),
+    signIn: (challenge) => session.signIn(challenge),
     signOut: async () => {
       await store.setTokens(undefined);
     },

@@ -105,9 +105,14 @@ export class OAuthSession {
     return (await this.#once(sent, () => this.#signIn(challenge, scope))) as OAuthTokens;
   }
 
-  /** Signs in now (discovery from the well-known URLs), replacing any stored tokens. */
-  async signIn(): Promise<void> {
-    await this.#once(await this.settings.store.getTokens(), () => this.#signIn({}, undefined));
+  /**
+   * Signs in now, replacing any stored tokens: discovery from the challenge's `resource_metadata`
+   * when given, else from the well-known URLs.
+   */
+  async signIn(challenge: BearerChallenge = {}): Promise<void> {
+    await this.#once(await this.settings.store.getTokens(), () =>
+      this.#signIn(challenge, challenge.scope),
+    );
   }
 
   /**

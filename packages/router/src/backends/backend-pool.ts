@@ -72,7 +72,7 @@ export class BackendPool {
     return new Backend(config, {
       clientInfo,
       clock,
-      connect: (opened) => connect(withCredentialValues(opened, values)),
+      connect: (opened) => connect(withCredentialValues(opened, values), { principal }),
       ...principalWiring.wirePrincipal(config.name, principal),
       ...(vet ? { vet } : {}),
     });

@@ -57,8 +57,16 @@ export type BackendStatus =
   /** It needs a person to sign in (OAuth): not restarted; a call tries it once more. */
   | "needs_sign_in";
 
+/** Who a backend is opened for: set for a per-principal instance (its principal). */
+export interface BackendConnectContext {
+  readonly principal?: string;
+}
+
 /** Opens a transport to a backend: the router takes one per transport kind as a parameter. */
-export type BackendTransportFactory = (config: BackendConfig) => Transport | Promise<Transport>;
+export type BackendTransportFactory = (
+  config: BackendConfig,
+  context?: BackendConnectContext,
+) => Transport | Promise<Transport>;
 
 /** What the clients behind a backend declared, read each time it starts. */
 export interface BackendAudience {

@@ -1,4 +1,4 @@
-import { credentialSlotsOf } from "../config/credentials-config.js";
+import { connectsPerPrincipal, credentialSlotsOf } from "../config/credentials-config.js";
 import type { BackendConfig, GatewayConfig } from "../config/gateway-config.js";
 import type { Backend } from "./backend.js";
 import type { BackendPool } from "./backend-pool.js";
@@ -7,6 +7,12 @@ import type { BackendPool } from "./backend-pool.js";
 export interface PrincipalCredentials {
   /** The stored values of `backend`'s slots for `principal` (slot -> value), if any. */
   valuesFor(principal: string, backend: string): Readonly<Record<string, string>> | undefined;
+  /**
+   * A one-time link on which `principal` connects to `backend` (a per-principal backend with an
+   * `oauth` block) in a browser, `onConnected` called once that connect is done; absent where
+   * nobody can connect that way.
+   */
+  connectUrl?(principal: string, backend: string, onConnected?: () => void): string;
 }
 
 /** What `PrincipalBackends.acquire` answers: the principal's instance, or the slots it lacks. */
@@ -40,6 +46,12 @@ export class PrincipalBackends {
   acquire(config: BackendConfig, principal: string, holder: string): PrincipalBackendLookup {
     const key = instanceKey(config.name, principal);
     let instance = this.#instances.get(key);
+    if (instance !== undefined && this.#signedOut(config, principal)) {
+      // Its access token is gone (a refresh the server refused): the principal connects again.
+      this.#instances.delete(key);
+      instance.backend.stop().catch(() => {});
+      instance = undefined;
+    }
     if (instance === undefined) {
       const slots = credentialSlotsOf(config);
       const values = this.#credentials?.valuesFor(principal, config.name);
@@ -51,6 +63,18 @@ export class PrincipalBackends {
     }
     instance.holders.add(holder);
     return { backend: instance.backend };
+  }
+
+  /** A backend each principal connects to with OAuth, whose stored token is gone. */
+  #signedOut(config: BackendConfig, principal: string): boolean {
+    if (!connectsPerPrincipal(config)) return false;
+    const values = this.#credentials?.valuesFor(principal, config.name);
+    return credentialSlotsOf(config).some((slot) => values?.[slot] === undefined);
+  }
+
+  /** The link on which `principal` connects to `backend` with OAuth, when the store offers one. */
+  connectUrl(principal: string, backend: string, onConnected?: () => void): string | undefined {
+    return this.#credentials?.connectUrl?.(principal, backend, onConnected);
   }
 
   /** Session `holder` ended: the instances it was the last holder of stop. */

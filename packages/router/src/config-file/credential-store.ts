@@ -89,6 +89,31 @@ export function setCredential(
 }
 
 /**
+ * Replaces every value of `principal` for `backend` with `values` (slot -> value; none deletes
+ * them), in one write, each sealed with a fresh nonce.
+ */
+export function replaceCredentials(
+  path: string,
+  key: Buffer,
+  place: { readonly principal: string; readonly backend: string },
+  values: Readonly<Record<string, string>>,
+): void {
+  const current = readSealed(path, key);
+  const others = (current?.values ?? []).filter(
+    (stored) => stored.principal !== place.principal || stored.backend !== place.backend,
+  );
+  const sealed = Object.entries(values).map(([slot, value]) => {
+    const entry = { principal: place.principal, backend: place.backend, slot };
+    return { ...entry, ...seal(value, key, contextOf(entry)) };
+  });
+  writeSealed(path, {
+    version: 1,
+    check: current?.check ?? seal(CHECK_TEXT, key, CHECK_CONTEXT),
+    values: [...others, ...sealed],
+  });
+}
+
+/**
  * Deletes the values of `principal` for `backend` (only `slot`'s when given); returns how many
  * were deleted.
  */

@@ -8,6 +8,7 @@ export {
   type CredentialStore,
   deleteCredentials,
   readCredentialStore,
+  replaceCredentials,
   setCredential,
 } from "./credential-store.js";
 export {

@@ -3,7 +3,11 @@
 import { dirname, resolve } from "node:path";
 import type { PrincipalCredentials } from "../backends/principal-backends.js";
 import type { GatewayConfig } from "../config/gateway-config.js";
-import { type CredentialStore, readCredentialStore } from "./credential-store.js";
+import {
+  type CredentialStore,
+  readCredentialStore,
+  replaceCredentials,
+} from "./credential-store.js";
 import {
   CREDENTIALS_KEY_VARIABLE,
   CredentialStoreError,
@@ -46,6 +50,11 @@ export function credentialStorePlace(
 
 /** The store's values for the router, kept current; `close()` stops watching its file. */
 export interface WatchedCredentialStore extends PrincipalCredentials {
+  /**
+   * Writes `values` as every value of `principal` for `backend` (none deletes them), seen by
+   * `valuesFor` at once (the proxy's own writes: OAuth tokens of a connect or a refresh).
+   */
+  replace(principal: string, backend: string, values: Readonly<Record<string, string>>): void;
   close(): void;
 }
 
@@ -67,6 +76,16 @@ export function watchCredentialStore(
 ): WatchedCredentialStore {
   let store: CredentialStore = readCredentialStore(place.path, place.key);
   options.onValues?.(store.secretValues());
+  const replace = (
+    principal: string,
+    backend: string,
+    values: Readonly<Record<string, string>>,
+  ) => {
+    // Masked before they are stored: no log line can show a value the store holds.
+    options.onValues?.(Object.values(values));
+    replaceCredentials(place.path, place.key, { principal, backend }, values);
+    store = readCredentialStore(place.path, place.key);
+  };
   const watch = watchConfigFile(
     place.path,
     () => {
@@ -85,6 +104,7 @@ export function watchCredentialStore(
   );
   return {
     valuesFor: (principal, backend) => store.valuesFor(principal, backend),
+    replace,
     close: () => watch.close(),
   };
 }

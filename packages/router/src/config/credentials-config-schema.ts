@@ -17,6 +17,11 @@ export const BackendCredentialsSchema = z.strictObject({
 export const CredentialsConfigSchema = z.strictObject({
   /** The encrypted store (relative to the config file's folder). */
   file: z.string().min(1),
+  /**
+   * The origin browsers reach the proxy at, for the connect links of per-principal backends with
+   * an `oauth` block (default: the address it listens on).
+   */
+  publicUrl: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 /** A backend's credential slots as written. */

@@ -12,8 +12,24 @@ export function templateSlots(template: string): string[] {
   return [...template.matchAll(TEMPLATE_SLOT)].map((match) => (match[1] ?? "").trim());
 }
 
+/**
+ * The slot of a per-principal backend with an `oauth` block: the principal's access token, which
+ * the proxy stores once the principal connected (with `OAUTH_SLOTS`' other values beside it).
+ */
+export const OAUTH_ACCESS_TOKEN_SLOT = "access_token";
+
+/** True for a per-principal backend that each principal connects to with OAuth. */
+export function connectsPerPrincipal(backend: BackendConfig): boolean {
+  return (
+    backend.isolation === "per-principal" &&
+    backend.transport !== "stdio" &&
+    backend.oauth !== undefined
+  );
+}
+
 /** The slot names of a backend's `credentials` (none for an operator's backend). */
 export function credentialSlotsOf(backend: BackendConfig): string[] {
+  if (connectsPerPrincipal(backend)) return [OAUTH_ACCESS_TOKEN_SLOT];
   const credentials = backend.credentials;
   if (credentials === undefined) return [];
   const slots = [
@@ -28,8 +44,20 @@ export function credentialsIssues(
   isolation: string | undefined,
   credentials: BackendCredentials | undefined,
   kind: "command" | "url",
+  oauth = false,
 ): { keys: string[]; message: string }[] {
   const perPrincipal = isolation === "per-principal";
+  if (oauth && perPrincipal) {
+    return credentials === undefined
+      ? []
+      : [
+          {
+            keys: ["credentials"],
+            message:
+              "a per-principal backend with an oauth block sends each principal's own access token: remove credentials",
+          },
+        ];
+  }
   if (credentials === undefined) {
     return perPrincipal
       ? [{ keys: ["credentials"], message: 'isolation "per-principal" needs "credentials"' }]

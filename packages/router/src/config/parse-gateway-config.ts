@@ -12,6 +12,7 @@ import {
 } from "../namespacing/qualified-name.js";
 import { overrideIssues } from "../overrides/check-overrides.js";
 import { credentialsIssues } from "./credentials-config.js";
+import { CredentialsConfigSchema } from "./credentials-config-schema.js";
 import { type Environment, expandVariables, joinPath } from "./expand-variables.js";
 import {
   type BackendConfig,
@@ -25,6 +26,7 @@ import { type ConfigIssue, GatewayConfigError } from "./gateway-config-error.js"
 import {
   type BackendConfigFile,
   BackendConfigSchema,
+  BackendOAuthConfigSchema,
   GatewayConfigFileSchema,
   PinsConfigSchema,
   ProfileConfigSchema,
@@ -132,6 +134,7 @@ export function parseGatewayConfig(
     if (typeof expanded.value === "object" && expanded.value !== null) {
       issues.push(...unknownAccessKeys(expanded.value as Record<string, unknown>));
       issues.push(...unknownModernKeys(expanded.value as Record<string, unknown>));
+      issues.push(...unknownSignInKeys(expanded.value as Record<string, unknown>));
     }
     throw new GatewayConfigError(issues, options.source);
   }
@@ -148,6 +151,7 @@ export function parseGatewayConfig(
   }
   issues.push(...accessIssues(expanded.value, file.auth));
   issues.push(...unknownModernKeys(expanded.value as Record<string, unknown>));
+  issues.push(...unknownSignInKeys(expanded.value as Record<string, unknown>));
 
   const separator = file.namespaceSeparator ?? DEFAULT_NAMESPACE_SEPARATOR;
   try {
@@ -315,6 +319,7 @@ function toBackendConfig(
     entry.isolation,
     entry.credentials,
     entry.command === undefined ? "url" : "command",
+    entry.oauth !== undefined,
   )) {
     const issuePath = issue.keys.reduce<string>((parent, key) => joinPath(parent, key), path);
     issues.push({ path: issuePath, message: issue.message });
@@ -406,6 +411,8 @@ const knownCluster = new Set(Object.keys(ClusterConfigSchema.shape));
 const knownModern = new Set(Object.keys(ModernConfigSchema.shape));
 const knownModernTasks = new Set(["maxTasks", "maxTasksPerCaller", "maxTtlMs"]);
 const knownModernCaching = new Set(["ttlMs", "cacheScope"]);
+const knownBackendOAuth = new Set(Object.keys(BackendOAuthConfigSchema.shape));
+const knownCredentials = new Set(Object.keys(CredentialsConfigSchema.shape));
 
 /** A misspelt key is often why a config is invalid: name it and the likely intent. */
 function misspeltKeys(value: unknown): ConfigIssue[] {
@@ -497,6 +504,22 @@ function unknownModernKeys(root: Record<string, unknown>): ConfigIssue[] {
   if (isRecord(modern)) {
     check(modern.tasks, knownModernTasks, "modern.tasks");
     check(modern.caching, knownModernCaching, "modern.caching");
+  }
+  return issues;
+}
+
+/**
+ * Every unknown key of a backend's `oauth` block and of the credential store's `credentials` block,
+ * with its path: a sign-in setting under a misspelt name would silently not apply.
+ */
+function unknownSignInKeys(root: Record<string, unknown>): ConfigIssue[] {
+  const why = "a sign-in setting under an unknown name would not apply, so it is an error";
+  const issues = unknownKeyIssues(root.credentials, knownCredentials, "credentials", why);
+  const servers = isRecord(root.mcpServers) ? root.mcpServers : {};
+  for (const [name, entry] of Object.entries(servers)) {
+    const oauth = isRecord(entry) ? entry.oauth : undefined;
+    const path = joinPath(joinPath("mcpServers", name), "oauth");
+    issues.push(...unknownKeyIssues(oauth, knownBackendOAuth, path, why));
   }
   return issues;
 }

@@ -158,8 +158,8 @@ export function createRouter(options: RouterOptions): Router {
   const pool = new BackendPool({
     clientInfo: serverInfo,
     clock,
-    connect: async (backend) =>
-      instrumentTransport(await connect(backend), telemetry, {
+    connect: async (backend, context) =>
+      instrumentTransport(await connect(backend, context), telemetry, {
         backend: backend.name,
         networkTransport: backend.transport === "stdio" ? "pipe" : "tcp",
       }),

@@ -1,4 +1,5 @@
 import { JSONRPCError, type JSONRPCParams, type RequestContext } from "@patchbay/jsonrpc-core";
+import { createUrlElicitationRequiredError } from "@patchbay/mcp-types";
 import { InvalidCursorError, paginate } from "../catalogue/pagination.js";
 import { backendUnavailableError, INVALID_PARAMS, unknownNameError } from "../errors/map-error.js";
 import { rewriteResourceUris } from "../forwarding/forwarded-params.js";
@@ -9,7 +10,7 @@ import type { RouterState } from "../router/router-state.js";
 import type { ForwardCall } from "./forward-call.js";
 import { GATEWAY_STATUS_TOOL, GET_EVENTS_TOOL, jsonToolResult } from "./gateway-tools.js";
 import { asParams, type Params, toJSONRPCError, withField } from "./params.js";
-import type { SessionCatalogue } from "./session-catalogue.js";
+import type { MissingCredential, SessionCatalogue } from "./session-catalogue.js";
 import type { SessionLifecycle } from "./session-lifecycle.js";
 import type { SessionSubscriptions } from "./session-subscriptions.js";
 
@@ -52,7 +53,7 @@ const listMethods = {
  */
 export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
   const { lifecycle, view, forward, state } = parts;
-  const callOwner = createOwnerCall(view, forward);
+  const callOwner = createOwnerCall(view, forward, lifecycle);
 
   const gatewayTools: Record<string, (args: Params) => unknown> = {
     [GATEWAY_STATUS_TOOL]: () => jsonToolResult(parts.status()),
@@ -147,7 +148,11 @@ export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
  * Sends a client's request for a named tool, prompt or resource to the backend that owns it, once
  * the backends this client sees are up: a name is unknown only when no start is underway.
  */
-function createOwnerCall(view: SessionCatalogue, forward: ForwardCall): OwnerCall {
+function createOwnerCall(
+  view: SessionCatalogue,
+  forward: ForwardCall,
+  lifecycle: SessionLifecycle,
+): OwnerCall {
   const callOwner: OwnerCall = (kind, method, request, context) => {
     // Checked first: awaiting nothing would still cost a turn on every forwarded call.
     if (view.hasStartingBackends()) {
@@ -193,8 +198,11 @@ function createOwnerCall(view: SessionCatalogue, forward: ForwardCall): OwnerCal
         );
       }
       // A tool of a backend that is down is gone from the list; say why rather than "not found".
-      const needed = kind === "tool" ? view.missingCredential(exposed) : undefined;
-      if (needed !== undefined) return Promise.resolve(credentialToolError(needed));
+      // A client that can open a URL itself is told when the connect it was sent to is done.
+      const elicitationId =
+        kind === "tool" && acceptsUrlElicitation(lifecycle) ? crypto.randomUUID() : undefined;
+      const needed = kind === "tool" ? view.missingCredential(exposed, elicitationId) : undefined;
+      if (needed !== undefined) return missingCredentialAnswer(needed, elicitationId);
       const former = kind === "tool" ? view.formerOwner(exposed) : undefined;
       if (former)
         return Promise.reject(
@@ -222,6 +230,37 @@ function createOwnerCall(view: SessionCatalogue, forward: ForwardCall): OwnerCal
     });
   };
   return callOwner;
+}
+
+/**
+ * The answer to a call its principal's missing credential keeps from its backend: a connect link
+ * goes to a client that declared URL-mode elicitation (`elicitationId` set) as -32042
+ * `URLElicitationRequired` (2025-11-25), to any other in the tool error's text.
+ */
+function missingCredentialAnswer(
+  needed: MissingCredential,
+  elicitationId: string | undefined,
+): Promise<unknown> {
+  if (needed.connectUrl === undefined || elicitationId === undefined) {
+    return Promise.resolve(credentialToolError(needed.message));
+  }
+  const elicitation = {
+    mode: "url" as const,
+    message: needed.message,
+    url: needed.connectUrl,
+    elicitationId,
+  };
+  return Promise.reject(
+    toJSONRPCError(createUrlElicitationRequiredError([elicitation], needed.message)),
+  );
+}
+
+/** A client of 2025-11-25 that declared `elicitation.url` in `initialize`. */
+function acceptsUrlElicitation(lifecycle: SessionLifecycle): boolean {
+  const elicitation = lifecycle.clientCapabilities?.elicitation as
+    | Readonly<Record<string, unknown>>
+    | undefined;
+  return lifecycle.protocolVersion === "2025-11-25" && elicitation?.url !== undefined;
 }
 
 /** The tool error of a call that its principal's missing credential keeps from its backend. */

@@ -4,6 +4,7 @@ import type { BackendPool } from "../backends/backend-pool.js";
 import type { PrincipalBackends } from "../backends/principal-backends.js";
 import { buildCatalogue, type Catalogue, type NamedItem } from "../catalogue/build-catalogue.js";
 import { createNameFilter, type NameFilter } from "../catalogue/name-filter.js";
+import { connectsPerPrincipal } from "../config/credentials-config.js";
 import type { BackendConfig, ProfileConfig } from "../config/gateway-config.js";
 import { shapingOf } from "../overrides/catalogue-shaping.js";
 import { namespacesOf, type RouterState } from "../router/router-state.js";
@@ -16,6 +17,15 @@ const listChangedMethods = {
 } as const;
 
 type ListKind = keyof typeof listChangedMethods;
+
+/** What keeps a caller from a per-principal backend, and what to do about it. */
+export interface MissingCredential {
+  readonly message: string;
+  /** The one-time link on which the caller connects with OAuth, when that is what is missing. */
+  readonly connectUrl?: string;
+  /** The backend the link connects to. */
+  readonly backend?: string;
+}
 
 /**
  * What one client sees: the backends of its profile (shared ones from the pool, per-session ones
@@ -32,6 +42,8 @@ export class SessionCatalogue {
   /** Who the session serves; `undefined` (anonymous) never reaches a per-principal backend. */
   readonly #principal: string | undefined;
   readonly #own = new Map<string, Backend>();
+  /** The principal's instance each per-principal backend had when last looked up. */
+  readonly #principalInstances = new Map<string, Backend | undefined>();
   // Exposed tool name -> backend, kept while the backend is down, for a helpful error.
   readonly #formerOwners = new Map<string, string>();
   #cached: Catalogue | undefined;
@@ -98,7 +110,13 @@ export class SessionCatalogue {
     if (config.isolation === "per-principal") {
       if (this.#principal === undefined) return undefined;
       const found = this.#principals.acquire(config, this.#principal, this.#id);
-      return "backend" in found ? found.backend : undefined;
+      const backend = "backend" in found ? found.backend : undefined;
+      // An instance replaced or gone (its principal signed out): the cached catalogue lists its tools.
+      if (this.#principalInstances.get(config.name) !== backend) {
+        this.#principalInstances.set(config.name, backend);
+        this.#cached = undefined;
+      }
+      return backend;
     }
     let backend = this.#own.get(config.name);
     if (backend === undefined) {
@@ -127,9 +145,11 @@ export class SessionCatalogue {
 
   /**
    * Why this client has no instance of the per-principal backend whose namespace `exposedName` is
-   * in, as a message telling the caller what to do; `undefined` for any other name.
+   * in, as a message telling the caller what to do (with the link to open, for a backend each
+   * principal connects to with OAuth); `undefined` for any other name. With `elicitationId`, the
+   * client is sent `notifications/elicitation/complete` with it once the link's connect is done.
    */
-  missingCredential(exposedName: string): string | undefined {
+  missingCredential(exposedName: string, elicitationId?: string): MissingCredential | undefined {
     const namespace = this.#state.codec.parse(exposedName)?.namespace;
     if (namespace === undefined || namespace === "") return undefined;
     const config = this.#state.config.backends.find(
@@ -137,12 +157,36 @@ export class SessionCatalogue {
     );
     if (config === undefined || !this.sees(config.name)) return undefined;
     if (this.#principal === undefined) {
-      return `backend ${config.name} acts with each caller's own credential: anonymous callers cannot use it (nor the stdio gateway); call the proxy with a token`;
+      return {
+        message: `backend ${config.name} acts with each caller's own credential: anonymous callers cannot use it (nor the stdio gateway); call the proxy with a token`,
+      };
     }
     const found = this.#principals.acquire(config, this.#principal, this.#id);
     if ("backend" in found) return undefined;
+    if (connectsPerPrincipal(config)) {
+      const connected =
+        elicitationId === undefined
+          ? undefined
+          : () => {
+              const params = { elicitationId };
+              this.#connection.notify("notifications/elicitation/complete", params).catch(() => {});
+            };
+      const connectUrl = this.#principals.connectUrl(this.#principal, config.name, connected);
+      if (connectUrl === undefined) {
+        return {
+          message: `backend ${config.name} needs you to connect, and this proxy offers no connect link`,
+        };
+      }
+      return {
+        message: `backend ${config.name} needs you to connect your account: open ${connectUrl} in a browser and sign in, then call again (the link works once, for ${this.#principal} only, and expires soon)`,
+        connectUrl,
+        backend: config.name,
+      };
+    }
     const slots = found.missing.join(", ");
-    return `backend ${config.name} needs your credential (${slots}) and none is stored for ${this.#principal}: ask the operator to run \`patchbay-proxy credentials set --config <file> ${this.#principal} ${config.name} <slot>\` for each slot`;
+    return {
+      message: `backend ${config.name} needs your credential (${slots}) and none is stored for ${this.#principal}: ask the operator to run \`patchbay-proxy credentials set --config <file> ${this.#principal} ${config.name} <slot>\` for each slot`,
+    };
   }
 
   /** The gateway's own tools this client may see and call (its profile may hide them). */
