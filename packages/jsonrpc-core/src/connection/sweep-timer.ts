@@ -25,9 +25,11 @@ export class SweepTimer {
   /** Makes sure the timer fires no later than `due`. */
   watch(due: number): void {
     if (due >= this.#due) return;
-    this.stop();
+    // Read here, not through `stop()` and `now()`: a lone request arms the timer on each call.
+    const clock = this.#clock;
+    if (this.#handle !== undefined) clock.clearTimeout(this.#handle);
     this.#due = due;
-    this.#handle = this.#clock.setTimeout(() => this.#fire(), Math.max(0, due - this.now()));
+    this.#handle = clock.setTimeout(() => this.#fire(), Math.max(0, due - clock.now()));
   }
 
   /** Clears the timer (nothing is left to watch). */
