@@ -96,10 +96,14 @@ class FrontGuard implements GuardedTransport, TransportTap {
   #pending: Map<JSONRPCId, Pending> | undefined;
   #idleWaiters: (() => void)[] | undefined;
 
+  /** The tap's own `send`, bound once: every answer goes out through it, no method of ours between. */
+  readonly send: (frame: Frame, sendOptions?: SendOptions) => Promise<void>;
+
   constructor(inner: Transport, options: FrontGuardOptions) {
     this.#inner = inner;
     this.#options = options;
     this.#tapped = tapTransport(inner, this);
+    this.send = this.#tapped.send.bind(this.#tapped);
   }
 
   get pending(): number {
@@ -108,10 +112,6 @@ class FrontGuard implements GuardedTransport, TransportTap {
 
   start(): Promise<void> {
     return this.#tapped.start();
-  }
-
-  send(frame: Frame, sendOptions?: SendOptions): Promise<void> {
-    return this.#tapped.send(frame, sendOptions);
   }
 
   close(): Promise<void> {
