@@ -28,6 +28,8 @@ const root = process.env.PATH_COVERAGE_ROOT
 const warmUp = Number(process.env.PATH_COVERAGE_WARM_UP ?? 300);
 const calls = Number(process.env.PATH_COVERAGE_CALLS ?? 200);
 const top = Number(process.env.PATH_COVERAGE_TOP ?? 12);
+// `--detail`: every source file entered per call, with each of its functions and their counts.
+const detail = process.argv.includes("--detail");
 const probe = pathToFileURL(join(here, "coverage-probe.mjs")).href;
 const sampleBin = join(root, "apps", "sample-backend", "dist", "bin.js");
 const proxyCli = join(root, "apps", "proxy", "dist", "cli.js");
@@ -244,5 +246,17 @@ for (const [name, r] of results) {
   console.log("busiest functions (invocations per call):");
   for (const { name: fn, source, count } of r.busiest.slice(0, top)) {
     console.log(`  ${perCall(count).padStart(6)}  ${fn}  (${source})`);
+  }
+  if (detail) printDetail(r);
+}
+
+/** Every source file entered, busiest first, with its functions' invocations per call. */
+function printDetail(r) {
+  console.log("every file and function (invocations per call):");
+  for (const [source, total] of r.bySource) {
+    console.log(`  ${perCall(total).padStart(6)}  ${source}`);
+    for (const { name: fn, count } of r.busiest.filter((f) => f.source === source)) {
+      console.log(`  ${perCall(count).padStart(14)}  ${fn}`);
+    }
   }
 }

@@ -67,17 +67,14 @@ export function createClient(
     async connect(transport) {
       if (connection !== undefined)
         throw new Error("This client is already connected; create another");
-      let guarded = false;
-      const target = createConnection(
-        guardModernFrames(transport, () => guarded),
-        {
-          ...createMcpConnectionHooks(),
-          ...(options.requestTimeoutMs === undefined
-            ? {}
-            : { defaultTimeoutMs: options.requestTimeoutMs }),
-          ...options.connection,
-        },
-      );
+      const guard = guardModernFrames(transport);
+      const target = createConnection(guard.transport, {
+        ...createMcpConnectionHooks(),
+        ...(options.requestTimeoutMs === undefined
+          ? {}
+          : { defaultTimeoutMs: options.requestTimeoutMs }),
+        ...options.connection,
+      });
       connection = target;
       installClientHandlers(target, options, checks);
       events.attach(target);
@@ -89,7 +86,7 @@ export function createClient(
         silenceMeansLegacy: transport.answersEveryRequest !== true,
       });
       modern = opened.modern;
-      guarded = modern !== undefined;
+      if (modern !== undefined) guard.engage();
       initializeResult = opened.result;
       return opened.result;
     },

@@ -2,6 +2,7 @@ export {
   type AdmissionOptions,
   ANONYMOUS,
   admit,
+  clientAddress,
   isRefusal,
   RATE_LIMITED_CODE,
   type Refusal,
@@ -12,7 +13,6 @@ export {
   decideAuth,
   isLoopbackHost,
 } from "./admission/auth-policy.js";
-export { clientAddress } from "./admission/client-address.js";
 export type { FrontCredentials } from "./admission/front-admission.js";
 export {
   type AuthorizationServerMetadata,

@@ -1,5 +1,5 @@
 export { type DecodeResult, decode, decodeValue } from "./codec/decode.js";
-export { encode, encodePieces } from "./codec/encode.js";
+export { encode, encodeLine, encodeLinePieces, encodePieces } from "./codec/encode.js";
 export type { Cancellation } from "./connection/cancellation.js";
 export {
   backgroundClock,
@@ -56,7 +56,6 @@ export {
   LineTooLongError,
   TransportError,
 } from "./errors/transport-errors.js";
-export { encodeLine, encodeLinePieces } from "./framing/encode-line.js";
 export { createFrameDecoder, type FrameDecoderOptions } from "./framing/frame-decoder.js";
 export {
   createLineDecoder,

@@ -5,6 +5,7 @@ import {
   type JSONRPCParams,
   type JSONRPCRequest,
 } from "@patchbay/jsonrpc-core";
+import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestTelemetry, nextFrame } from "../test/helpers.js";
 import { instrumentConnection, requestTraceOf } from "./instrument-connection.js";
@@ -24,12 +25,13 @@ afterEach(async () => {
  * handler forwards to a backend over an instrumented transport with the call's trace handed off,
  * as the router's forwarder does. Returns the client's side and what the backend saw.
  */
-async function miniatureGateway(telemetry: Telemetry) {
+async function miniatureGateway(telemetry: Telemetry, knownTool?: (name: string) => boolean) {
   const [clientSide, gatewayFront] = createMemoryTransportPair();
   const [gatewayBack, backendSide] = createMemoryTransportPair();
   const client = createConnection(clientSide);
   const front = instrumentConnection(createConnection(gatewayFront), telemetry, {
     source: "gateway",
+    ...(knownTool === undefined ? {} : { knownTool }),
   });
   const toBackend = createConnection(
     instrumentTransport(gatewayBack, telemetry, { backend: "github" }),
@@ -68,6 +70,25 @@ async function callBeforeBackend() {
 }
 
 describe("one tracker per call", () => {
+  it("labels a forwarded call's metrics with its tool name without asking knownTool (it was routed by name)", async () => {
+    const telemetry = createTestTelemetry();
+    const asked: string[] = [];
+    const { client } = await miniatureGateway(telemetry, (name) => {
+      asked.push(name);
+      return false;
+    });
+
+    await client.request("tools/call", { name: "github__create_issue", arguments: {} });
+
+    const family = parsePrometheusTextFormat(telemetry.registry.render()).find(
+      (item) => item.name === "patchbay_requests_total",
+    );
+    const tools = (family?.metrics ?? []).map((metric) => metric.labels?.tool);
+    expect(tools).toContain("github__create_issue");
+    expect(tools).not.toContain("__unknown__");
+    expect(asked).toEqual([]);
+  });
+
   it("records a forwarded call as the call's two events; the closing one names the backend leg", async () => {
     const telemetry = createTestTelemetry();
     const { client, seen } = await miniatureGateway(telemetry);

@@ -77,9 +77,8 @@ export function createQueuedSink(sink: EventSink, options: QueuedSinkOptions = {
   let draining: Promise<void> | undefined;
   let closed = false;
 
+  // Started in a later turn (see `enqueue`): writing never starts inside the caller's.
   const drain = async (): Promise<void> => {
-    // Let the caller's turn finish first: writing never starts inside `enqueue`.
-    await Promise.resolve();
     while (queue.length > 0) {
       const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
       queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
@@ -118,7 +117,7 @@ export function createQueuedSink(sink: EventSink, options: QueuedSinkOptions = {
         return false;
       }
       queue.push(event);
-      draining ??= drain();
+      draining ??= Promise.resolve().then(drain);
       return true;
     },
     get dropped() {

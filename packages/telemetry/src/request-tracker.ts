@@ -353,11 +353,14 @@ class Tracker implements RequestTracker {
     this.#started = telemetry.monotonicNow();
   }
 
-  /** The `tool` label of its metrics, asked when it ends (the catalogue may have grown since). */
+  /**
+   * The `tool` label of its metrics, asked when it ends (the catalogue may have grown since). A call
+   * forwarded on its trace was routed by name to a backend that listed it: known, not asked again.
+   */
   #toolLabel(): string | undefined {
     const tool = this.#tool;
-    if (tool === undefined || this.#knownTool === undefined || this.#knownTool(tool)) return tool;
-    return UNKNOWN_TOOL_LABEL;
+    if (tool === undefined || this.#forwarded || this.#knownTool === undefined) return tool;
+    return this.#knownTool(tool) ? tool : UNKNOWN_TOOL_LABEL;
   }
 
   /** How it ended (set by `end`; read only by the closing event, which `end` records). */

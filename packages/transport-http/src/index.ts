@@ -58,8 +58,12 @@ export {
   type OriginGuardRejection,
 } from "./origin-guard.js";
 export { RESPONSE_TOO_LARGE_CODE } from "./post-exchange.js";
-export { BodyTooLargeError, MAX_DRAIN_BYTES, readBody } from "./read-body.js";
-export { readBodyOrRefuse } from "./read-request-body.js";
+export {
+  BodyTooLargeError,
+  MAX_DRAIN_BYTES,
+  readBody,
+  readBodyOrRefuse,
+} from "./read-body.js";
 export { readSseBody, type SseBodyCallbacks } from "./read-sse-body.js";
 export {
   type Admission,

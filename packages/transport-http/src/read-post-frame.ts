@@ -16,7 +16,7 @@ import {
 } from "./http-answers.js";
 import type { HasHttpHeaders, HttpRequestView, HttpResponseSink } from "./http-io.js";
 import { isInitializeRequest, messagesOf } from "./message-keys.js";
-import { readBodyOrRefuse } from "./read-request-body.js";
+import { readBodyOrRefuse } from "./read-body.js";
 
 /** A POST body that passed the header, size and JSON-RPC checks. */
 export interface PostFrame {

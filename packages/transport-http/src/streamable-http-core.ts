@@ -94,12 +94,15 @@ export function createStreamableHttpCore<Request>(
           keepAliveIntervalMs: context.settings.keepAliveIntervalMs,
         });
       } else if (method === "POST") {
-        await handleStreamablePost(context, request, response, parsedBody, { authInfo, identity });
+        // Its failure is answered on its own promise: this function does not wait to resume.
+        return handleStreamablePost(context, request, response, parsedBody, {
+          authInfo,
+          identity,
+        }).catch((error) => answerInternalError(response, error));
       } else if (method === "GET") await handleStreamableGet(context, request, response, identity);
       else await handleStreamableDelete(context, request, response, identity);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      writeJsonError(response, 500, ErrorCode.InternalError, `Internal error: ${message}`);
+      answerInternalError(response, error);
     }
   };
   return {
@@ -180,4 +183,10 @@ function resolveContext<Request>(
       return transport;
     },
   };
+}
+
+/** A 500 with the error's message: what any handler throws ends the request this way. */
+function answerInternalError(response: HttpResponseSink, error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  writeJsonError(response, 500, ErrorCode.InternalError, `Internal error: ${message}`);
 }

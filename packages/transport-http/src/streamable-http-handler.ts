@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { nodeRequestView } from "./node-request-view.js";
+import type { HttpRequestView } from "./http-io.js";
+import { readBody } from "./read-body.js";
 import type { StreamableHttpAdoption } from "./session-adoption.js";
 import { createStreamableHttpCore } from "./streamable-http-core.js";
 import type {
@@ -27,7 +28,17 @@ export function createStreamableHttpHandler(
     request: IncomingMessage,
     response: ServerResponse,
     parsedBody?: unknown,
-  ): Promise<void> => core.serve(nodeRequestView(request), response, parsedBody);
+  ): Promise<void> => {
+    // The request side: the `IncomingMessage`'s own method and headers object (nothing is copied or
+    // converted), its body read as a stream.
+    const view: HttpRequestView<IncomingMessage> = {
+      method: request.method ?? "GET",
+      headers: request.headers,
+      raw: request,
+      readBody: (maxBytes) => readBody(request, maxBytes),
+    };
+    return core.serve(view, response, parsedBody);
+  };
   return Object.defineProperties(handler, {
     close: { value: () => core.close() },
     sessionCount: { get: () => core.sessionCount },

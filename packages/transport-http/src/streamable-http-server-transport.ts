@@ -146,16 +146,13 @@ export class StreamableHttpServerTransport implements Transport {
 
   async send(frame: Frame, options?: SendOptions): Promise<void> {
     if (this.events.closed) throw new TransportError("Streamable HTTP session is closed");
+    const related = options?.relatedRequestId;
+    // Each way out hands back the promise it waits on: no turn here to resume for nothing.
+    if (!Array.isArray(frame)) return this.route(frame as JSONRPCMessage, related);
     const batchExchange = this.routes.batchTarget(frame);
     if (batchExchange !== undefined) {
       // A batch reply whose every response answers the same POST travels as one batch.
-      await this.answer(batchExchange, frame as readonly JSONRPCResponse[]);
-      return;
-    }
-    const related = options?.relatedRequestId;
-    if (!Array.isArray(frame)) {
-      await this.route(frame as JSONRPCMessage, related);
-      return;
+      return this.answer(batchExchange, frame as readonly JSONRPCResponse[]);
     }
     await Promise.all(messagesOf(frame).map((message) => this.route(message, related)));
   }
@@ -268,8 +265,7 @@ export class StreamableHttpServerTransport implements Transport {
       // The frame goes in before the priming event is stored, so that a listener (a cluster's list
       // of calls in flight) records its requests before the client holds an id to resume with.
       this.events.emitFrame(frame, { ...info, extra: { ...info.extra, streamId } });
-      await ready;
-      return;
+      return ready;
     } else if (mode === "json") {
       // Headers go out now so the client's send() completes; the body follows once answered.
       response.writeHead(200, { ...headers, "content-type": "application/json" });
@@ -290,8 +286,7 @@ export class StreamableHttpServerTransport implements Transport {
         exchange.decided = resolve;
       });
       this.events.emitFrame(frame, info);
-      await decided;
-      return;
+      return decided;
     }
     this.events.emitFrame(frame, info);
   }
@@ -428,15 +423,13 @@ export class StreamableHttpServerTransport implements Transport {
         );
         return;
       }
-      await this.answer(exchange, message);
-      return;
+      return this.answer(exchange, message);
     }
     const related = this.relatedExchange(message, relatedRequestId);
     if (related !== undefined) {
       // The first related message of an undecided `auto` answer makes it a stream.
       const stream = related.stream ?? this.openAnswerStream(related).stream;
-      await stream.send(message);
-      return;
+      return stream.send(message);
     }
     if (this.sessionId === undefined) {
       this.events.emitError(
@@ -446,7 +439,7 @@ export class StreamableHttpServerTransport implements Transport {
       );
       return;
     }
-    await this.standalone.send(message);
+    return this.standalone.send(message);
   }
 
   /**

@@ -54,7 +54,8 @@ export async function handleStreamablePost<Request>(
       throw error;
     }
   }
-  await deliverPost(context, request, response, post, transport, caller.authInfo);
+  // Handed back, not awaited: nothing is left to do here once it settles.
+  return deliverPost(context, request, response, post, transport, caller.authInfo);
 }
 
 /**

@@ -45,7 +45,9 @@ export class FrameWriter {
       this.#queue.push({ line, resolve, reject });
       if (this.#batchOpen) return;
       this.#pump();
-      this.#openBatch();
+      // The batch window opens here as in `#openBatch`, whose check a lone send has just made.
+      this.#batchOpen = true;
+      setImmediate(this.#flushBatch);
     });
   }
 

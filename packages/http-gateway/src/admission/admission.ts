@@ -7,7 +7,6 @@ import {
   SESSION_NOT_FOUND_MESSAGE,
 } from "@patchbay/transport-http";
 import type { SharedRateLimiter } from "../cluster/cluster.js";
-import { clientAddress } from "./client-address.js";
 import { oauthEndpointForPath } from "./oauth/oauth-endpoint.js";
 import type { OAuthVerifier } from "./oauth/oauth-verifier.js";
 import type { RateLimiter } from "./rate-limiter.js";
@@ -73,7 +72,9 @@ export async function admit(
 ): Promise<TokenIdentity | Refusal> {
   const rejection = options.guard(request);
   if (rejection) return { status: 403, message: rejection.message };
-  const byAddress = await options.limiter.take(addressKey(request, options.trustProxy));
+  // The in-process limiter answers at once: not awaited then (no turn per request for nothing).
+  const taken = options.limiter.take(addressKey(request, options.trustProxy));
+  const byAddress = taken instanceof Promise ? await taken : taken;
   if (!byAddress.allowed) {
     return rateLimited(byAddress.retryAfterSeconds, options.requestsPerMinute, "address");
   }
@@ -179,4 +180,18 @@ export function tokenKey(identity: TokenIdentity): string {
 /** True for a refusal (as opposed to an identity). */
 export function isRefusal(value: TokenIdentity | Refusal): value is Refusal {
   return "status" in value;
+}
+
+/**
+ * The client's address for per-address limits: the socket's peer, or behind a trusted reverse proxy
+ * the last `X-Forwarded-For` entry (the one that proxy added; earlier entries are the client's word).
+ */
+export function clientAddress(request: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const header = request.headers["x-forwarded-for"];
+    const value = Array.isArray(header) ? header.join(",") : header;
+    const last = value?.split(",").at(-1)?.trim();
+    if (last) return last;
+  }
+  return request.socket.remoteAddress ?? "unknown";
 }

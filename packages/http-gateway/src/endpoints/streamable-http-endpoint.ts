@@ -81,23 +81,40 @@ export function createStreamableEndpoint(
  * Serves one Streamable HTTP request; with replicas, a request naming a session this replica does
  * not hold adopts it first, and a GET stream left open here is then held here.
  */
-export async function serveStreamable(
+export function serveStreamable(
   handler: StreamableHttpHandler,
   request: IncomingMessage,
   response: ServerResponse,
-  context: {
-    readonly cluster: ClusterPlugin | undefined;
-    readonly sessionId: string | undefined;
-    readonly identity: TokenIdentity;
-    readonly profile: string | undefined;
-  },
+  context: StreamableRequestContext,
 ): Promise<Refusal | undefined> {
   const { cluster, sessionId } = context;
+  // The handler's own promise (it settles with nothing): no step of ours waits for it here.
   if (cluster === undefined || sessionId === undefined) {
-    await handler(request, response);
-    return undefined;
+    return handler(request, response) as Promise<undefined>;
   }
-  const step = { ...context, handler, sessionId, request, response };
+  return serveReplicated(handler, request, response, { ...context, cluster, sessionId });
+}
+
+/** What {@link serveStreamable} knows of a request. */
+interface StreamableRequestContext {
+  readonly cluster: ClusterPlugin | undefined;
+  readonly sessionId: string | undefined;
+  readonly identity: TokenIdentity;
+  readonly profile: string | undefined;
+}
+
+/** A request naming a session, with replicas: adopted first when this replica does not hold it. */
+async function serveReplicated(
+  handler: StreamableHttpHandler,
+  request: IncomingMessage,
+  response: ServerResponse,
+  context: StreamableRequestContext & {
+    readonly cluster: ClusterPlugin;
+    readonly sessionId: string;
+  },
+): Promise<Refusal | undefined> {
+  const { cluster } = context;
+  const step = { ...context, handler, request, response };
   const outcome = await cluster.beforeSessionRequest(step);
   if (outcome === "answered") return undefined;
   if (outcome !== undefined) return outcome;

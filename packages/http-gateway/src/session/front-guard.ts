@@ -22,7 +22,6 @@ import {
   type TraceContext,
 } from "@patchbay/telemetry";
 import type { Clock } from "@patchbay/transport-http";
-import { jsonBytesBound } from "./result-size.js";
 
 /** JSON-RPC code of a request the gateway gave up on (`RequestTimeout`, the router's `BackendTimeout`). */
 export const REQUEST_TIMEOUT_CODE = PatchbayErrorCode.RequestTimeout;
@@ -96,10 +95,14 @@ class FrontGuard implements GuardedTransport, TransportTap {
   #pending: Map<JSONRPCId, Pending> | undefined;
   #idleWaiters: (() => void)[] | undefined;
 
+  /** The tap's own `send`, bound once: every answer goes out through it, no method of ours between. */
+  readonly send: (frame: Frame, sendOptions?: SendOptions) => Promise<void>;
+
   constructor(inner: Transport, options: FrontGuardOptions) {
     this.#inner = inner;
     this.#options = options;
     this.#tapped = tapTransport(inner, this);
+    this.send = this.#tapped.send.bind(this.#tapped);
   }
 
   get pending(): number {
@@ -108,10 +111,6 @@ class FrontGuard implements GuardedTransport, TransportTap {
 
   start(): Promise<void> {
     return this.#tapped.start();
-  }
-
-  send(frame: Frame, sendOptions?: SendOptions): Promise<void> {
-    return this.#tapped.send(frame, sendOptions);
   }
 
   close(): Promise<void> {
@@ -291,6 +290,44 @@ function resultBytes(result: unknown): number {
   const pieces = encodePieces({ jsonrpc: "2.0", id: 0, result });
   if (typeof pieces === "string") return Buffer.byteLength(pieces) - PROBE_ENVELOPE_BYTES;
   return Buffer.byteLength(pieces[1]);
+}
+
+/** What a string code unit can cost at most in JSON as UTF-8: the escape `\u001f` is 6 bytes. */
+const MAX_BYTES_PER_CODE_UNIT = 6;
+/** The longest number JSON.stringify writes (`-1.2345678901234567e-308`). */
+const MAX_NUMBER_BYTES = 24;
+
+/**
+ * An upper bound of the UTF-8 bytes of `JSON.stringify(value)`, found without serializing: a string
+ * counts 6 bytes per UTF-16 code unit, a number 24, and so on, so a 10 MB text costs one length
+ * read instead of a 10 MB copy. Returns `Infinity` as soon as the bound passes `limit`, and for
+ * anything whose serialization it cannot bound (an object with `toJSON`, a bigint); callers then
+ * serialize to learn the exact size.
+ */
+export function jsonBytesBound(value: unknown, limit: number): number {
+  let total = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === "string") total += 2 + item.length * MAX_BYTES_PER_CODE_UNIT;
+    else if (typeof item === "number") total += MAX_NUMBER_BYTES;
+    else if (typeof item === "boolean" || item === null || item === undefined) total += 5;
+    else if (typeof item !== "object") return Number.POSITIVE_INFINITY;
+    else if (typeof (item as { toJSON?: unknown }).toJSON === "function") {
+      return Number.POSITIVE_INFINITY;
+    } else if (Array.isArray(item)) {
+      total += 2 + item.length;
+      for (const element of item) stack.push(element);
+    } else {
+      total += 2;
+      for (const key of Object.keys(item)) {
+        total += 4 + key.length * MAX_BYTES_PER_CODE_UNIT;
+        stack.push((item as Record<string, unknown>)[key]);
+      }
+    }
+    if (total > limit) return Number.POSITIVE_INFINITY;
+  }
+  return total;
 }
 
 const traceparentPattern = /^00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;

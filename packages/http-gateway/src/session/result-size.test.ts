@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonBytesBound } from "./result-size.js";
+import { jsonBytesBound } from "./front-guard.js";
 
 const exact = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { encodeLine, encodeLinePieces } from "../codec/encode.js";
 import { InvalidFrameError, LineTooLongError } from "../errors/transport-errors.js";
 import type { Frame } from "../messages.js";
 import type { FrameInfo } from "../transport.js";
-import { encodeLine, encodeLinePieces } from "./encode-line.js";
 import { createFrameDecoder, RELAY_MIN_CHARS } from "./frame-decoder.js";
 
 function collect(maxLineBytes?: number, relayLargeResults?: boolean) {

@@ -2,8 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { frameArbitrary } from "../../test/arbitraries.js";
 import { cut } from "../../test/chunks.js";
+import { encodeLine } from "../codec/encode.js";
 import type { Frame } from "../messages.js";
-import { encodeLine } from "./encode-line.js";
 import { createFrameDecoder } from "./frame-decoder.js";
 
 describe("framing properties", () => {

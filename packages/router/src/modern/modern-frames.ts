@@ -7,6 +7,7 @@ import {
   type JSONRPCRequest,
   type JSONRPCResponse,
   type Transport,
+  type TransportTap,
   tapTransport,
 } from "@patchbay/jsonrpc-core";
 import { ErrorCode, PROTOCOL_VERSION_META_KEY } from "@patchbay/mcp-types";
@@ -34,7 +35,6 @@ export const MAX_MODERN_REQUESTS_PER_TRANSPORT = 1000;
  */
 export function splitModernFrames(transport: Transport, modern: ModernFrameHandler): Transport {
   const inFlight = new Map<JSONRPCId, AbortController>();
-  let legacy = false;
 
   const serveModern = (message: JSONRPCRequest | JSONRPCNotification, info: FrameInfo) => {
     const id = "id" in message ? message.id : undefined;
@@ -70,11 +70,13 @@ export function splitModernFrames(transport: Transport, modern: ModernFrameHandl
       });
   };
 
-  return tapTransport(transport, {
+  const hooks: TransportTap = {
     incoming(frame, info) {
-      if (legacy || isBatch(frame)) return frame;
-      if ("method" in frame && frame.method === "initialize") legacy = true;
-      else if (isModern(frame)) {
+      if (isBatch(frame)) return frame;
+      if ("method" in frame && frame.method === "initialize") {
+        // Legacy for good: every later frame passes untouched, with no hook to call.
+        delete hooks.incoming;
+      } else if (isModern(frame)) {
         serveModern(frame, info);
         return undefined;
       } else if (cancelsModern(frame, inFlight)) return undefined;
@@ -84,7 +86,8 @@ export function splitModernFrames(transport: Transport, modern: ModernFrameHandl
       for (const aborter of inFlight.values()) aborter.abort(new Error("the transport closed"));
       inFlight.clear();
     },
-  });
+  };
+  return tapTransport(transport, hooks);
 }
 
 function isModern(message: JSONRPCMessage): message is JSONRPCRequest {

@@ -1,7 +1,5 @@
 import type { BackendWiring } from "../backends/backend-pool.js";
 import type { Catalogue } from "../catalogue/build-catalogue.js";
-import type { GatewayConfig } from "../config/gateway-config.js";
-import type { NameCodec } from "../namespacing/qualified-name.js";
 import { GATEWAY_TOOLS } from "../sessions/gateway-tools.js";
 import type { RouterState } from "./router-state.js";
 
@@ -17,29 +15,6 @@ export interface OwnerOfOptions {
 }
 
 const gatewayToolNames = new Set(GATEWAY_TOOLS.map((tool) => tool.name));
-
-/**
- * The backend serving `exposedName`: {@link GATEWAY_OWNER} for the router's own tools, else the
- * backend the catalogue routes the name to. A name the catalogue does not list now (its backend is
- * down, or is another session's own) belongs to the backend whose namespace it is in, since names
- * inside a namespace are that backend's alone. `undefined` for any other name.
- */
-function ownerOfName(
-  exposedName: string,
-  options: OwnerOfOptions,
-  catalogue: Catalogue,
-  config: GatewayConfig,
-  codec: NameCodec,
-): string | undefined {
-  if (options.kind !== "prompt" && gatewayToolNames.has(exposedName)) return GATEWAY_OWNER;
-  const listed =
-    (options.kind === "prompt" ? undefined : catalogue.findTool(exposedName)) ??
-    (options.kind === "tool" ? undefined : catalogue.findPrompt(exposedName));
-  if (listed !== undefined) return listed.backend;
-  const namespace = codec.parse(exposedName)?.namespace;
-  if (namespace === undefined || namespace === "") return undefined;
-  return config.backends.find((backend) => backend.namespace === namespace)?.name;
-}
 
 /**
  * Answers `router.ownerOf`: from a session's catalogue when one is named, else from the shared
@@ -78,7 +53,13 @@ export class NameOwners {
     this.#shared = undefined;
   }
 
-  /** The owner of `exposedName`, as `session` sees the catalogue or, without one, every client. */
+  /**
+   * The backend serving `exposedName`, as `session` sees the catalogue or, without one, every
+   * client: {@link GATEWAY_OWNER} for the router's own tools, else the backend the catalogue routes
+   * the name to. A name the catalogue does not list now (its backend is down, or is another
+   * session's own) belongs to the backend whose namespace it is in, since names inside a namespace
+   * are that backend's alone. `undefined` for any other name.
+   */
   ownerOf(
     exposedName: string,
     options: OwnerOfOptions,
@@ -89,7 +70,13 @@ export class NameOwners {
       this.#shared ??= this.#sharedCatalogue();
       catalogue = this.#shared;
     }
-    const { config, codec } = this.#state;
-    return ownerOfName(exposedName, options, catalogue, config, codec);
+    if (options.kind !== "prompt" && gatewayToolNames.has(exposedName)) return GATEWAY_OWNER;
+    const listed =
+      (options.kind === "prompt" ? undefined : catalogue.findTool(exposedName)) ??
+      (options.kind === "tool" ? undefined : catalogue.findPrompt(exposedName));
+    if (listed !== undefined) return listed.backend;
+    const namespace = this.#state.codec.parse(exposedName)?.namespace;
+    if (namespace === undefined || namespace === "") return undefined;
+    return this.#state.config.backends.find((backend) => backend.namespace === namespace)?.name;
   }
 }
