@@ -6,15 +6,12 @@ export {
   signInIssues,
 } from "./backend-transport-factory.js";
 export { type BackendOAuthOptions, createBackendOAuthFetch } from "./oauth/backend-oauth.js";
-<<<<<<< HEAD
 export { type FileLockOptions, FileLockTimeoutError } from "./oauth/file-lock.js";
-=======
 export {
   createPrincipalConnect,
   type PrincipalConnect,
   type PrincipalConnectOptions,
   type PrincipalValueStore,
 } from "./oauth/principal-connect.js";
->>>>>>> oauth-connect
 export { type SignInOptions, signInToBackend } from "./oauth/sign-in.js";
 export { createFileTokenStore, oauthTokenFile, userConfigDirectory } from "./oauth/token-file.js";
