@@ -29,6 +29,14 @@ interface PendingInput extends TaskInputRequest {
   resolve(answer: unknown): void;
 }
 
+/** Per-task choices at creation. */
+export interface CreateTaskOptions {
+  /** A shorter lifetime than the store's `ttlMs` (a longer one is cut to it). */
+  ttlMs?: number;
+  /** Called after each change of the task's status (the session that created it hears of it). */
+  onStatus?: (task: TaskRecord) => void;
+}
+
 /** A JSON-RPC error object a failed task reports. */
 export interface TaskError {
   code: number;
@@ -42,6 +50,8 @@ export interface TaskRecord {
   readonly owner: string;
   readonly createdAt: number;
   readonly expiresAt: number;
+  /** Its lifetime from creation, in ms. */
+  readonly ttlMs: number;
   /** Aborted when the task is cancelled or expires: the work should stop. */
   readonly signal: AbortSignal;
   status: TaskStatus;
@@ -54,6 +64,10 @@ interface Entry {
   readonly record: TaskRecord;
   readonly abort: AbortController;
   readonly inputs: Map<string, PendingInput>;
+  readonly onStatus: ((task: TaskRecord) => void) | undefined;
+  /** Resolved once the task is terminal or dropped. */
+  readonly settled: Promise<void>;
+  readonly settle: () => void;
 }
 
 /**
@@ -85,7 +99,7 @@ export class TaskStore {
   }
 
   /** Creates a working task for `owner`; -32010 (retry later) past the server or owner limit. */
-  create(owner: string): TaskRecord {
+  create(owner: string, options: CreateTaskOptions = {}): TaskRecord {
     this.#sweep();
     if (this.#entries.size >= this.#maxTasks) {
       throw busy(`Too many live tasks on this server (limit ${this.#maxTasks}); retry later`);
@@ -99,17 +113,54 @@ export class TaskStore {
     }
     const now = this.#now();
     const abort = new AbortController();
+    const ttlMs = Math.min(this.ttlMs, Math.max(1, options.ttlMs ?? this.ttlMs));
     const record: TaskRecord = {
       taskId: randomTaskId(),
       owner,
       createdAt: now,
-      expiresAt: now + this.ttlMs,
+      expiresAt: now + ttlMs,
+      ttlMs,
       signal: abort.signal,
       status: "working",
       lastUpdatedAt: now,
     };
-    this.#entries.set(record.taskId, { record, abort, inputs: new Map() });
+    let settle!: () => void;
+    const settled = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    const { onStatus } = options;
+    this.#entries.set(record.taskId, {
+      record,
+      abort,
+      inputs: new Map(),
+      onStatus,
+      settled,
+      settle,
+    });
     return record;
+  }
+
+  /** The owner's live tasks, oldest first. */
+  list(owner: string): TaskRecord[] {
+    this.#sweep();
+    return [...this.#entries.values()]
+      .map((entry) => entry.record)
+      .filter((record) => record.owner === owner);
+  }
+
+  /** Resolves once the task is terminal, expired or dropped (at once if it already is). */
+  settled(task: TaskRecord): Promise<void> {
+    return this.#entries.get(task.taskId)?.settled ?? Promise.resolve();
+  }
+
+  /** Whether the task has ended (completed, failed or cancelled). */
+  isTerminal(task: TaskRecord): boolean {
+    return TERMINAL.has(task.status);
+  }
+
+  /** Cancels every unfinished task of `owner` (its session closed: nobody can reach them). */
+  cancelAll(owner: string): void {
+    for (const record of this.list(owner)) this.cancel(owner, record.taskId);
   }
 
   /** The owner's task, or -32602 when it is unknown, expired or someone else's. */
@@ -198,11 +249,13 @@ export class TaskStore {
     this.#setStatus(task, status);
     entry?.inputs.clear();
     entry?.abort.abort(new Error(`Task ${status}`));
+    entry?.settle();
   }
 
   #setStatus(task: TaskRecord, status: TaskStatus): void {
     task.status = status;
     task.lastUpdatedAt = this.#now();
+    this.#entries.get(task.taskId)?.onStatus?.(task);
   }
 
   #sweep(): void {
@@ -211,6 +264,7 @@ export class TaskStore {
       if (entry.record.expiresAt > now) continue;
       this.#entries.delete(taskId);
       entry.abort.abort(new Error("Task expired"));
+      entry.settle();
     }
   }
 }
