@@ -17,6 +17,8 @@ import {
   requiresTasksExtension,
   taskAugmentationRequired,
 } from "../tasks/caller-tasks.js";
+import { TASKS_DECLARED } from "../tasks/front-tasks.js";
+import { offersTasksExtension, routeBridgedTask } from "../tasks/legacy-modern-bridge.js";
 import { routeCreatedLegacyTask, TASK_STATUS_NOTIFICATION } from "../tasks/legacy-tasks.js";
 import { type Params, toJSONRPCError } from "./params.js";
 import type { SessionCatalogue } from "./session-catalogue.js";
@@ -42,7 +44,8 @@ const OWNED = { owned: true } as const;
  * elicitation and roots capabilities of that request, and a `tools/call` the tasks extension when
  * the modern client declared it; a legacy client calling a tool its modern backend runs
  * only as a task gets -32601 (see `taskAugmentationRequired`). A legacy client's task-augmented
- * call (`params.task`, 2025-11-25) that creates a task is recorded in the router's task table.
+ * call (`params.task`, 2025-11-25) that creates a task is recorded in the router's task table; on
+ * a modern backend with the tasks extension the call declares it and the task is bridged.
  */
 export function createForwarder(
   sessionId: string,
@@ -78,6 +81,13 @@ export function createForwarder(
     if (context.cancellation !== undefined) options.cancellation = context.cancellation;
     else options.signal = context.signal;
     const taskCall = method === "tools/call";
+    // A legacy client's task on a modern backend: the call declares the extension (see the bridge).
+    const bridged =
+      taskCall &&
+      !modernFront &&
+      params.task !== undefined &&
+      offersTasksExtension(backend.initializeResult?.capabilities);
+    if (bridged) options.extensions = TASKS_DECLARED;
     if (modernFront) {
       if (taskCall) {
         const extensions = callerTaskExtensions(params);
@@ -113,6 +123,12 @@ export function createForwarder(
     });
     // One property read per call; only a task-augmented call gets a handler more.
     if (!taskCall || modernFront || params.task === undefined) return forwarded;
+    if (bridged) {
+      const requestedTtl = (params.task as { ttl?: unknown } | null)?.ttl;
+      return forwarded.then((result) =>
+        routeBridgedTask(state.tasks, result, { sessionId, requestedTtl }, backend),
+      );
+    }
     const session = {
       id: sessionId,
       tell(status: Params) {
