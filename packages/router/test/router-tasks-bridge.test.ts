@@ -1,6 +1,6 @@
 import { JSONRPCError } from "@patchbay/jsonrpc-core";
 import { afterEach, describe, expect, it } from "vitest";
-import { createHarness, type Harness } from "./harness.js";
+import { createHarness, type Harness, sendModern as send } from "./harness.js";
 
 const RELATED_TASK = "io.modelcontextprotocol/related-task";
 const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
@@ -103,6 +103,82 @@ describe("a 2025-11-25 client's tasks on a 2026-07-28 backend (bridged by the ro
     expect(await harness.client.getTask(task.taskId)).toMatchObject({
       status: "failed",
       statusMessage: "boom on purpose",
+    });
+  });
+});
+
+/** One 2026-07-28 request to the router's modern front as `caller`, declaring the extension. */
+const sendModern = (method: string, params: Record<string, unknown>, caller = "alice") =>
+  send(harness!.router.modern(), method, params, { caller });
+
+describe("a 2026-07-28 client's tasks on a 2025-11-25 backend (bridged by the router)", () => {
+  /** A legacy-only backend (2025-11-25, tasks from @patchbay/server) behind the modern front. */
+  async function legacyBackendHarness() {
+    const work = gate();
+    harness = await createHarness(
+      { mcpServers: { legacy: { command: "x" } } },
+      {
+        legacy: (server) => {
+          server.registerTool("job", { taskSupport: "optional" }, async (_args, context) => {
+            context.signal.addEventListener("abort", () => work.aborted());
+            await work.opened;
+            return { content: [{ type: "text", text: "legacy job done" }] };
+          });
+          server.registerTool("boom", { taskSupport: "required" }, () => {
+            throw new JSONRPCError(-32050, "legacy boom");
+          });
+        },
+      },
+      { client: { protocolVersion: "2025-11-25" } },
+    );
+    return work;
+  }
+
+  it("advertises the extension and runs a task to its inlined result", async () => {
+    const work = await legacyBackendHarness();
+    const discover = await sendModern("server/discover", {});
+    expect(discover.result?.capabilities).toMatchObject({
+      extensions: { "io.modelcontextprotocol/tasks": {} },
+    });
+    const created = await sendModern("tools/call", { name: "legacy__job", arguments: {} });
+    expect(created.result).toMatchObject({ resultType: "task", status: "working" });
+    const taskId = created.result?.taskId;
+    expect(taskId).toMatch(/^[0-9a-f]{32}$/);
+    expect((await sendModern("tasks/get", { taskId })).result).toMatchObject({
+      taskId,
+      status: "working",
+    });
+    work.open();
+    let detail: Record<string, unknown> | undefined;
+    do detail = (await sendModern("tasks/get", { taskId })).result;
+    while (detail?.status === "working");
+    expect(detail).toMatchObject({
+      taskId,
+      status: "completed",
+      result: { content: [{ type: "text", text: "legacy job done" }] },
+    });
+    expect((await sendModern("tasks/get", { taskId }, "bob")).error).toMatchObject({
+      code: -32602,
+    });
+  });
+
+  it("cancels at the backend (idempotent) and inlines a failed task's error", async () => {
+    const work = await legacyBackendHarness();
+    const created = await sendModern("tools/call", { name: "legacy__job", arguments: {} });
+    const taskId = created.result?.taskId;
+    expect((await sendModern("tasks/cancel", { taskId })).error).toBeUndefined();
+    await work.abortedOnce;
+    expect((await sendModern("tasks/cancel", { taskId })).error).toBeUndefined();
+    expect((await sendModern("tasks/get", { taskId })).result).toMatchObject({
+      status: "cancelled",
+    });
+    const failed = await sendModern("tools/call", { name: "legacy__boom", arguments: {} });
+    let detail: Record<string, unknown> | undefined;
+    do detail = (await sendModern("tasks/get", { taskId: failed.result?.taskId })).result;
+    while (detail?.status === "working");
+    expect(detail).toMatchObject({
+      status: "failed",
+      error: { code: -32050, message: expect.stringContaining("legacy boom") },
     });
   });
 });

@@ -20,6 +20,7 @@ import {
 import { TASKS_DECLARED } from "../tasks/front-tasks.js";
 import { offersTasksExtension, routeBridgedTask } from "../tasks/legacy-modern-bridge.js";
 import { routeCreatedLegacyTask, TASK_STATUS_NOTIFICATION } from "../tasks/legacy-tasks.js";
+import { modernCreatedTaskOf, runsAsLegacyTask } from "../tasks/modern-legacy-bridge.js";
 import { type Params, toJSONRPCError } from "./params.js";
 import type { SessionCatalogue } from "./session-catalogue.js";
 
@@ -45,7 +46,8 @@ const OWNED = { owned: true } as const;
  * the modern client declared it; a legacy client calling a tool its modern backend runs
  * only as a task gets -32601 (see `taskAugmentationRequired`). A legacy client's task-augmented
  * call (`params.task`, 2025-11-25) that creates a task is recorded in the router's task table; on
- * a modern backend with the tasks extension the call declares it and the task is bridged.
+ * a modern backend with the tasks extension the call declares it and the task is bridged; a modern
+ * client's call that declares the extension asks a legacy backend with tasks for a 2025-11-25 task.
  */
 export function createForwarder(
   sessionId: string,
@@ -71,7 +73,7 @@ export function createForwarder(
     // The backend transport's tracker (create-router instruments it) writes the traceparent.
     // Params the forwarder copied (or that prepareForwardedParams did) are this call's alone.
     const owned = ownsParams === true || prepared.params !== params;
-    const sent = trace
+    let sent = trace
       ? handOffTrace(prepared.params, trace, owned ? OWNED : undefined)
       : prepared.params;
     const options: { -readonly [K in keyof BackendRequestOptions]: BackendRequestOptions[K] } = {
@@ -88,10 +90,14 @@ export function createForwarder(
       params.task !== undefined &&
       offersTasksExtension(backend.initializeResult?.capabilities);
     if (bridged) options.extensions = TASKS_DECLARED;
+    let modernToLegacy = false;
     if (modernFront) {
       if (taskCall) {
         const extensions = callerTaskExtensions(params);
         if (extensions !== undefined) options.extensions = extensions;
+        // A modern client's task on a legacy backend: the call asks for a 2025-11-25 task.
+        modernToLegacy = extensions !== undefined && runsAsLegacyTask(backend, params.name);
+        if (modernToLegacy) sent = { ...sent, task: {} };
       }
       const capabilities = callerCapabilities(params);
       if (capabilities !== undefined) options.callerCapabilities = capabilities;
@@ -121,6 +127,7 @@ export function createForwarder(
         throw error;
       throw toJSONRPCError(mapBackendError(error, backendName, { redact: state.telemetry.redact }));
     });
+    if (modernToLegacy) return forwarded.then(modernCreatedTaskOf);
     // One property read per call; only a task-augmented call gets a handler more.
     if (!taskCall || modernFront || params.task === undefined) return forwarded;
     if (bridged) {

@@ -104,10 +104,9 @@ export async function handleLegacyTaskMethod(
   const task = store.get(owner, params.taskId);
   if (method === "tasks/get") return legacyTaskFields(store, task);
   if (method === "tasks/cancel") {
+    // No `data.taskId`: that would read as "unknown task" to a router in front.
     if (store.isTerminal(task)) {
-      throw new InvalidParamsError(`Task ${task.taskId} is already ${task.status}`, {
-        taskId: task.taskId,
-      });
+      throw new InvalidParamsError(`Task ${task.taskId} is already ${task.status}`);
     }
     store.cancel(owner, task.taskId);
     return legacyTaskFields(store, task);
