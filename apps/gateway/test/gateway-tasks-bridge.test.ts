@@ -79,3 +79,61 @@ describe("a 2025-11-25 client's tasks through the stdio gateway to a 2026-07-28 
     await expect(client.cancelTask(task.taskId)).rejects.toMatchObject({ code: -32602 });
   }, 15_000);
 });
+
+describe("a 2026-07-28 client's tasks through the stdio gateway to a 2025-11-25 sample backend", () => {
+  const directory = temporaryDirectory();
+  let client: Client;
+  const WITH_TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+  const request = (method: string, params: Record<string, unknown>) =>
+    client.request(method, params, WITH_TASKS) as Promise<Record<string, unknown>>;
+
+  beforeAll(async () => {
+    const path = writeConfig(directory, {
+      mcpServers: {
+        sample: {
+          command: process.execPath,
+          args: [backends.sample, "--protocol-versions", "2025-11-25", "--task-second-ms", "20"],
+        },
+      },
+    });
+    client = createClient({ name: "bridge-test", version: "1.0.0" }, { protocolEra: "modern" });
+    await client.connect(
+      createStdioClientTransport({
+        command: process.execPath,
+        args: [gatewayCli, "--config", path],
+        stderr: "ignore",
+      }),
+    );
+  }, 30_000);
+
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it("runs slow_compute as the extension's task on the 2025-11-25 backend, and cancels one", async () => {
+    expect(client.protocolEra).toBe("modern");
+    const created = await request("tools/call", {
+      name: "sample__slow_compute",
+      arguments: { seconds: 1, label: "reverse" },
+    });
+    expect(created).toMatchObject({ resultType: "task", status: "working" });
+    const taskId = created.taskId;
+    // The extension has no blocking read: a client polls tasks/get, as this does.
+    let detail = await request("tasks/get", { taskId });
+    while (detail.status === "working") detail = await request("tasks/get", { taskId });
+    expect(detail).toMatchObject({
+      taskId,
+      status: "completed",
+      result: { content: [{ type: "text", text: "Computed reverse in 1s" }] },
+    });
+
+    const running = await request("tools/call", {
+      name: "sample__slow_compute",
+      arguments: { seconds: 600 },
+    });
+    await request("tasks/cancel", { taskId: running.taskId });
+    expect(await request("tasks/get", { taskId: running.taskId })).toMatchObject({
+      status: "cancelled",
+    });
+  }, 15_000);
+});
