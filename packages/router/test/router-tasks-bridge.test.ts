@@ -162,6 +162,20 @@ describe("a 2026-07-28 client's tasks on a 2025-11-25 backend (bridged by the ro
     });
   });
 
+  it("answers -32021 naming the extension for a required task tool called without it", async () => {
+    await legacyBackendHarness();
+    const called = await send(
+      harness!.router.modern(),
+      "tools/call",
+      { name: "legacy__boom", arguments: {} },
+      { capabilities: {} },
+    );
+    expect(called.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } },
+    });
+  });
+
   it("cancels at the backend (idempotent) and inlines a failed task's error", async () => {
     const work = await legacyBackendHarness();
     const created = await sendModern("tools/call", { name: "legacy__job", arguments: {} });

@@ -5,6 +5,7 @@ import {
   type RequestContext,
 } from "@patchbay/jsonrpc-core";
 import { isImplementationDefinedErrorCode } from "@patchbay/mcp-types";
+import { tasksExtensionRequired } from "@patchbay/server";
 import { handOffTrace, requestTraceOf } from "@patchbay/telemetry";
 import type { BackendRequestOptions } from "../backends/backend.js";
 import { callerCapabilities } from "../backends/caller-capabilities.js";
@@ -20,7 +21,11 @@ import {
 import { TASKS_DECLARED } from "../tasks/front-tasks.js";
 import { offersTasksExtension, routeBridgedTask } from "../tasks/legacy-modern-bridge.js";
 import { routeCreatedLegacyTask, TASK_STATUS_NOTIFICATION } from "../tasks/legacy-tasks.js";
-import { modernCreatedTaskOf, runsAsLegacyTask } from "../tasks/modern-legacy-bridge.js";
+import {
+  modernCreatedTaskOf,
+  refusedWithoutLegacyTask,
+  runsAsLegacyTask,
+} from "../tasks/modern-legacy-bridge.js";
 import { type Params, toJSONRPCError } from "./params.js";
 import type { SessionCatalogue } from "./session-catalogue.js";
 
@@ -118,6 +123,11 @@ export function createForwarder(
     const forwarded = answer.then(undefined, (error: unknown) => {
       if (taskCall && !modernFront && requiresTasksExtension(error)) {
         throw taskAugmentationRequired(params.name, backendName);
+      }
+      if (modernFront && taskCall && !modernToLegacy) {
+        if (refusedWithoutLegacyTask(error, backend, params.name)) {
+          throw tasksExtensionRequired(`Tool ${String(params.name)}`);
+        }
       }
       if (
         JSONRPCError.isInstance(error) &&

@@ -31,6 +31,23 @@ export function runsAsLegacyTask(backend: LegacyTaskBackend, name: unknown): boo
   return support === "optional" || support === "required";
 }
 
+/**
+ * True for a legacy backend's -32601 to a call without `params.task` of a tool it lists with
+ * `taskSupport: "required"`: a modern client that did not declare the extension gets -32021.
+ */
+export function refusedWithoutLegacyTask(
+  error: unknown,
+  backend: LegacyTaskBackend,
+  name: unknown,
+): boolean {
+  if (!JSONRPCError.isInstance(error) || error.code !== ErrorCode.MethodNotFound) return false;
+  if (!runsAsLegacyTask(backend, name)) return false;
+  const tool = backend.listing?.tools?.find((candidate) => candidate.name === name) as
+    | { execution?: { taskSupport?: unknown } }
+    | undefined;
+  return tool?.execution?.taskSupport === "required";
+}
+
 /** A 2025-11-25 `Task` in the extension's shape (without `resultType`). */
 function modernTaskOf(task: Record<string, unknown>): Record<string, unknown> {
   const modern: Record<string, unknown> = {
