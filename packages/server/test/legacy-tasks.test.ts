@@ -126,6 +126,42 @@ describe("tasks (2025-11-25) in a legacy session", () => {
     expect(listed.tasks).toEqual([expect.objectContaining({ taskId, status: "completed" })]);
   });
 
+  it("shows input_required while the handler asks the session, the request naming the task", async () => {
+    createTaskServer();
+    server.registerTool("asks", { taskSupport: "optional" }, async (_args, context) => {
+      const answer = await context.elicit({
+        mode: "form",
+        message: "go on?",
+        requestedSchema: { type: "object", properties: {} },
+      });
+      return { content: [{ type: "text", text: `answer ${answer.action}` }] };
+    });
+    const { connection } = await connectRaw(server);
+    const asked = new Promise<Record<string, unknown>>((resolve) => {
+      connection.handle("elicitation/create", async (params) => {
+        resolve(params as Record<string, unknown>);
+        return { action: "decline" };
+      });
+    });
+    const statuses: string[] = [];
+    connection.handleNotification("notifications/tasks/status", (params) => {
+      statuses.push(String((params as { status: unknown }).status));
+    });
+    await connection.request("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: { elicitation: {}, tasks: {} },
+      clientInfo: { name: "raw", version: "1" },
+    });
+    await connection.notify("notifications/initialized");
+    const created = await request(connection, "tools/call", { name: "asks", task: {} });
+    const { taskId } = created.task as { taskId: string };
+    expect((await asked)._meta).toMatchObject({ [RELATED]: { taskId } });
+    expect(await request(connection, "tasks/result", { taskId })).toMatchObject({
+      content: [{ type: "text", text: "answer decline" }],
+    });
+    expect(statuses).toEqual(["input_required", "working", "completed"]);
+  });
+
   it("caps a requested ttl at the store's", async () => {
     createTaskServer({ ttlMs: 3_000, pollIntervalMs: 100 });
     const { connection } = await openSession();

@@ -49,7 +49,8 @@ export interface LegacyTaskToolCall {
  * Answers a task-augmented `tools/call` (2025-11-25) with `CreateTaskResult` at once and runs the
  * tool in the background on the server's task store. Each status change is sent to the creating
  * session; `tasks/cancel`, expiry or the session's end aborts the handler's signal. What the handler
- * asks the client meanwhile names the task in `_meta["io.modelcontextprotocol/related-task"]`.
+ * asks the client meanwhile names the task in `_meta["io.modelcontextprotocol/related-task"]`, and
+ * the task is `input_required` until it is answered.
  */
 export function callToolAsLegacyTask(call: LegacyTaskToolCall): Record<string, unknown> {
   const { store, context } = call;
@@ -73,9 +74,12 @@ export function callToolAsLegacyTask(call: LegacyTaskToolCall): Record<string, u
   const taskContext: RequestHandlerContext = {
     ...context,
     signal: AbortSignal.any([record.signal, context.signal]),
-    elicit: (params, options) => context.elicit(withTask(params), withTaskSignal(options)),
-    sample: (params, options) => context.sample(withTask(params), withTaskSignal(options)),
-    listRoots: (options) => context.listRoots(withTaskSignal(options)),
+    elicit: (params, options) =>
+      store.waitingForInput(record, context.elicit(withTask(params), withTaskSignal(options))),
+    sample: (params, options) =>
+      store.waitingForInput(record, context.sample(withTask(params), withTaskSignal(options))),
+    listRoots: (options) =>
+      store.waitingForInput(record, context.listRoots(withTaskSignal(options))),
     startTask: async () => undefined,
   };
   settleTask(store, record, runTool(call.entry, call.args, taskContext, call.compile));

@@ -68,6 +68,8 @@ interface Entry {
   /** Resolved once the task is terminal or dropped. */
   readonly settled: Promise<void>;
   readonly settle: () => void;
+  /** Requests of the task's handler to the client still pending (see `waitingForInput`). */
+  asking?: number;
 }
 
 /**
@@ -211,6 +213,23 @@ export class TaskStore {
       inputs.delete(key);
     }
     if (inputs.size === 0 && record.status === "input_required") this.#setStatus(record, "working");
+  }
+
+  /**
+   * Shows the task `input_required` while `asked` (a request to the client) is pending, then
+   * `working` again once nothing else is pending (2025-11-25 tasks ask the session directly).
+   */
+  async waitingForInput<T>(task: TaskRecord, asked: Promise<T>): Promise<T> {
+    const entry = this.#entries.get(task.taskId);
+    if (entry === undefined || TERMINAL.has(task.status)) return await asked;
+    entry.asking = (entry.asking ?? 0) + 1;
+    this.#setStatus(task, "input_required");
+    try {
+      return await asked;
+    } finally {
+      entry.asking -= 1;
+      if (entry.asking === 0 && task.status === "input_required") this.#setStatus(task, "working");
+    }
   }
 
   /** Ends the task with the tool's result (ignored once the task is terminal). */
