@@ -7,20 +7,30 @@ import { backends, gatewayCli, temporaryDirectory, writeConfig } from "./gateway
 const RELATED_TASK = "io.modelcontextprotocol/related-task";
 const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
 
+/** Connects `client` through a stdio gateway to the sample backend serving only `revision`. */
+async function connectThroughGateway(client: Client, revision: string): Promise<void> {
+  const path = writeConfig(temporaryDirectory(), {
+    mcpServers: {
+      sample: {
+        command: process.execPath,
+        args: [backends.sample, "--protocol-versions", revision, "--task-second-ms", "20"],
+      },
+    },
+  });
+  await client.connect(
+    createStdioClientTransport({
+      command: process.execPath,
+      args: [gatewayCli, "--config", path],
+      stderr: "ignore",
+    }),
+  );
+}
+
 describe("a 2025-11-25 client's tasks through the stdio gateway to a 2026-07-28 sample backend", () => {
-  const directory = temporaryDirectory();
   let client: Client;
   const statuses: v2025_11_25.Task[] = [];
 
   beforeAll(async () => {
-    const path = writeConfig(directory, {
-      mcpServers: {
-        sample: {
-          command: process.execPath,
-          args: [backends.sample, "--protocol-versions", "2026-07-28", "--task-second-ms", "20"],
-        },
-      },
-    });
     client = createClient(
       { name: "bridge-test", version: "1.0.0" },
       { capabilities: { tasks: TASKS_CAPABILITY }, protocolVersion: "2025-11-25" },
@@ -28,13 +38,7 @@ describe("a 2025-11-25 client's tasks through the stdio gateway to a 2026-07-28 
     client.on("notifications/tasks/status", (task) => {
       statuses.push(task);
     });
-    await client.connect(
-      createStdioClientTransport({
-        command: process.execPath,
-        args: [gatewayCli, "--config", path],
-        stderr: "ignore",
-      }),
-    );
+    await connectThroughGateway(client, "2026-07-28");
   }, 30_000);
 
   afterAll(async () => {
@@ -81,29 +85,14 @@ describe("a 2025-11-25 client's tasks through the stdio gateway to a 2026-07-28 
 });
 
 describe("a 2026-07-28 client's tasks through the stdio gateway to a 2025-11-25 sample backend", () => {
-  const directory = temporaryDirectory();
   let client: Client;
   const WITH_TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
   const request = (method: string, params: Record<string, unknown>) =>
     client.request(method, params, WITH_TASKS) as Promise<Record<string, unknown>>;
 
   beforeAll(async () => {
-    const path = writeConfig(directory, {
-      mcpServers: {
-        sample: {
-          command: process.execPath,
-          args: [backends.sample, "--protocol-versions", "2025-11-25", "--task-second-ms", "20"],
-        },
-      },
-    });
     client = createClient({ name: "bridge-test", version: "1.0.0" }, { protocolEra: "modern" });
-    await client.connect(
-      createStdioClientTransport({
-        command: process.execPath,
-        args: [gatewayCli, "--config", path],
-        stderr: "ignore",
-      }),
-    );
+    await connectThroughGateway(client, "2025-11-25");
   }, 30_000);
 
   afterAll(async () => {
