@@ -63,7 +63,7 @@ export function createSampleServer(options: SampleServerOptions = {}): Server {
     ...(options.taskSecondMs === undefined
       ? {}
       : {
-          modern: { tasks: { pollIntervalMs: Math.max(10, Math.round(options.taskSecondMs / 2)) } },
+          tasks: { pollIntervalMs: Math.max(10, Math.round(options.taskSecondMs / 2)) },
         }),
   });
   registerContentTools(server);

@@ -26,6 +26,8 @@ export interface ServerNotificationMap {
   "notifications/progress": ProgressNotificationParams;
   "notifications/cancelled": CancelledNotificationParams;
   "notifications/elicitation/complete": v2025_11_25.ElicitationCompleteNotificationParams;
+  /** A task's new status (2025-11-25 tasks): the task's fields. */
+  "notifications/tasks/status": v2025_11_25.Task;
 }
 
 /** A server notification's method name. */

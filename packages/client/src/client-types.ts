@@ -168,6 +168,26 @@ export interface Client {
   subscribeResource(uri: string, options?: CallOptions): Promise<void>;
   /** Ends a subscription. */
   unsubscribeResource(uri: string, options?: CallOptions): Promise<void>;
+  /**
+   * Calls a tool as a 2025-11-25 task (`params.task`, with `ttl` in ms when given): resolves at once
+   * with `CreateTaskResult`; the tool's result comes from `getTaskResult`. Needs a legacy session
+   * whose server declared `tasks.requests.tools.call`.
+   */
+  callToolAsTask(
+    params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
+    options?: CallOptions & { ttl?: number },
+  ): Promise<v2025_11_25.CreateTaskResult>;
+  /** `tasks/get`: the task's status now (2025-11-25). */
+  getTask(taskId: string, options?: CallOptions): Promise<v2025_11_25.GetTaskResult>;
+  /**
+   * `tasks/result`: waits until the task ends, then resolves with the tool's result or rejects with
+   * its protocol error (2025-11-25).
+   */
+  getTaskResult(taskId: string, options?: CallOptions): Promise<v2025_11_25.CallToolResult>;
+  /** One page of `tasks/list`: this session's tasks (2025-11-25). */
+  listTasks(options?: ListOptions): Promise<v2025_11_25.ListTasksResult>;
+  /** `tasks/cancel`: the cancelled task (a task already ended rejects with -32602; 2025-11-25). */
+  cancelTask(taskId: string, options?: CallOptions): Promise<v2025_11_25.CancelTaskResult>;
   /** Sends any request (for methods this client has no helper for). */
   request(method: string, params?: JSONRPCParams, options?: CallOptions): Promise<unknown>;
   /** Tells the server the roots changed (needs the `roots` handler; modern era: nothing to send). */

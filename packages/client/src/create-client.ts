@@ -12,6 +12,7 @@ import type { PageResult } from "./list-all-pages.js";
 import { guardModernFrames } from "./modern-frame-guard.js";
 import type { ModernSession } from "./modern-session.js";
 import { openSession } from "./open-session.js";
+import { createTaskMethods } from "./task-methods.js";
 
 /** Creates a client that identifies itself as `clientInfo`. */
 export function createClient(
@@ -41,6 +42,17 @@ export function createClient(
     return listed;
   };
   const eraMethods = createEraMethods({ options, send, ready, modern: () => modern });
+  const taskMethods = createTaskMethods({
+    send,
+    page,
+    server: () =>
+      initializeResult === undefined
+        ? undefined
+        : {
+            era: modern === undefined ? "legacy" : "modern",
+            capabilities: initializeResult.capabilities,
+          },
+  });
 
   const client: Client = {
     get protocolVersion() {
@@ -94,6 +106,7 @@ export function createClient(
       await connection?.close();
     },
     ...eraMethods,
+    ...taskMethods,
 
     listTools: async (listOptions) => rememberTools(await page("tools/list", listOptions)) as never,
     listAllTools: async (callOptions) =>

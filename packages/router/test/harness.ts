@@ -1,5 +1,9 @@
 import { type Client, type ClientOptions, createClient } from "@patchbay/client";
-import { createMemoryTransportPair, type Transport } from "@patchbay/jsonrpc-core";
+import {
+  createMemoryTransportPair,
+  type JSONRPCResponse,
+  type Transport,
+} from "@patchbay/jsonrpc-core";
 import {
   createManualClock as createManualClockAt,
   type ManualClock,
@@ -8,6 +12,7 @@ import { LEGACY_PROTOCOL_VERSIONS } from "@patchbay/mcp-types";
 import { createServer, type Server } from "@patchbay/server";
 import type { GatewayConfig } from "../src/config/gateway-config.js";
 import { parseGatewayConfig } from "../src/config/parse-gateway-config.js";
+import type { ModernEndpoint } from "../src/modern/modern-endpoint.js";
 import { createRouter, type Router, type RouterOptions } from "../src/router/create-router.js";
 
 /** The shared manual clock, starting at a realistic time. */
@@ -118,4 +123,37 @@ export function waitForNotification(
       resolve(params);
     });
   });
+}
+
+let nextId = 0;
+
+/** Sends one modern request as `caller`, declaring `capabilities` (the tasks extension by default). */
+export async function sendModern(
+  endpoint: ModernEndpoint,
+  method: string,
+  params: Record<string, unknown> = {},
+  options: { caller?: string; capabilities?: Record<string, unknown> } = {},
+) {
+  nextId += 1;
+  const response = (await endpoint.handle(
+    {
+      jsonrpc: "2.0",
+      id: nextId,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": options.capabilities ?? {
+            extensions: { "io.modelcontextprotocol/tasks": {} },
+          },
+          "io.modelcontextprotocol/clientInfo": { name: "tasks-test", version: "1.0.0" },
+        },
+      },
+    },
+    { signal: new AbortController().signal, notify: () => {}, caller: options.caller ?? "alice" },
+  )) as JSONRPCResponse;
+  const result = "result" in response ? (response.result as Record<string, unknown>) : undefined;
+  const error = "error" in response ? response.error : undefined;
+  return { result, error };
 }

@@ -243,14 +243,14 @@ function nextStatus(client: Client): Promise<Record<string, unknown>> {
   });
 }
 
-describe("a Patchbay server's tasks (the 2026-07-28 extension only) behind a legacy session", () => {
+describe("a Patchbay server's tasks behind a legacy session", () => {
   let harness: Harness | undefined;
   afterEach(async () => {
     await harness?.close();
     harness = undefined;
   });
 
-  it("are not offered, and its task tools answer a 2025-11-25 client directly", async () => {
+  it("are offered as 2025-11-25 tasks: a required task tool runs only as a task", async () => {
     harness = await createHarness(
       { mcpServers: { sample: { command: "x" } } },
       {
@@ -263,9 +263,19 @@ describe("a Patchbay server's tasks (the 2026-07-28 extension only) behind a leg
       { client: { capabilities: { tasks: TASKS_CAPABILITY }, protocolVersion: "2025-11-25" } },
     );
     const { client } = harness;
-    expect(client.serverCapabilities?.tasks).toBeUndefined();
-    expect(await client.request("tools/call", { name: "sample__job", arguments: {} })).toEqual({
+    expect(client.serverCapabilities?.tasks).toEqual(TASKS_CAPABILITY);
+    await expect(
+      client.request("tools/call", { name: "sample__job", arguments: {} }),
+    ).rejects.toMatchObject({ code: -32601 });
+    const created = (await client.request("tools/call", {
+      name: "sample__job",
+      arguments: {},
+      task: {},
+    })) as { task: { taskId: string } };
+    const { taskId } = created.task;
+    expect(await client.request("tasks/result", { taskId })).toEqual({
       content: [{ type: "text", text: "done at once" }],
+      _meta: { [RELATED_TASK]: { taskId } },
     });
   });
 });

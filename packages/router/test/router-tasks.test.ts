@@ -1,8 +1,8 @@
-import { createMemoryTransportPair, type JSONRPCResponse } from "@patchbay/jsonrpc-core";
+import { createMemoryTransportPair } from "@patchbay/jsonrpc-core";
 import type { Server } from "@patchbay/server";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModernEndpoint } from "../src/modern/modern-endpoint.js";
-import { createHarness, type Harness } from "./harness.js";
+import { createHarness, type Harness, sendModern as send } from "./harness.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -13,37 +13,6 @@ afterEach(async () => {
 const VERSION = "2026-07-28";
 const TASKS = "io.modelcontextprotocol/tasks";
 const WITH_TASKS = { extensions: { [TASKS]: {} } };
-
-let nextId = 0;
-
-/** Sends one modern request as `caller`, declaring `capabilities` (the tasks extension by default). */
-async function send(
-  endpoint: ModernEndpoint,
-  method: string,
-  params: Record<string, unknown> = {},
-  options: { caller?: string; capabilities?: Record<string, unknown> } = {},
-) {
-  nextId += 1;
-  const response = (await endpoint.handle(
-    {
-      jsonrpc: "2.0",
-      id: nextId,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": VERSION,
-          "io.modelcontextprotocol/clientCapabilities": options.capabilities ?? WITH_TASKS,
-          "io.modelcontextprotocol/clientInfo": { name: "tasks-test", version: "1.0.0" },
-        },
-      },
-    },
-    { signal: new AbortController().signal, notify: () => {}, caller: options.caller ?? "alice" },
-  )) as JSONRPCResponse;
-  const result = "result" in response ? (response.result as Record<string, unknown>) : undefined;
-  const error = "error" in response ? response.error : undefined;
-  return { result, error };
-}
 
 /** A gate a tool waits on, opened by the test. */
 interface Gate {

@@ -42,6 +42,7 @@ import { checkServedVersions } from "./served-versions.js";
 import { deriveServerCapabilities } from "./server-capabilities.js";
 import { type ListKind, ServerSession } from "./server-session.js";
 import type { SessionHost } from "./session-host.js";
+import { TaskStore, type TaskStoreOptions } from "./tasks/task-store.js";
 import { createToolEntry, type ToolConfig, type ToolEntry, type ToolHandler } from "./tool.js";
 
 /** Who the server is, as `serverInfo` tells clients, plus its `instructions`. */
@@ -71,6 +72,12 @@ export interface ServerOptions {
   jsonSchemaValidator?: JsonSchemaValidator;
   /** The session-less modern (2026-07-28) request path: versions, request-state key, caching. */
   modern?: ModernOptions;
+  /**
+   * Limits and timing of the tasks of tools registered with `taskSupport`: one store serves both
+   * 2025-11-25 sessions (`params.task`) and the modern extension (default: `modern.tasks`, else the
+   * store's defaults).
+   */
+  tasks?: TaskStoreOptions;
   /**
    * The revisions served, of both eras (default: every revision `@patchbay/mcp-types` knows).
    * Without a legacy revision `initialize` is refused (-32022); without a modern one, modern
@@ -136,6 +143,7 @@ export function createServer(options: ServerOptions): Server {
     connection,
     jsonSchemaValidator,
     modern,
+    tasks,
     protocolVersions: servedVersions,
     ...info
   } = options;
@@ -158,6 +166,8 @@ export function createServer(options: ServerOptions): Server {
     resources: new Registry<ResourceEntry>("resource"),
     resourceTemplates: new Registry<ResourceTemplateEntry>("resource template"),
     prompts: new Registry<PromptEntry>("prompt"),
+    tasks: new TaskStore(tasks ?? modern?.tasks),
+    hasTaskTools: () => host.tools.values().some((entry) => entry.config.taskSupport !== undefined),
     async compileJsonSchema(schema) {
       if (loadedSchemaCache !== undefined) return loadedSchemaCache(schema);
       schemaCache ??= (

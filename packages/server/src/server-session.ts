@@ -32,6 +32,7 @@ import { installLifecycleHandlers } from "./session-handlers/lifecycle-handlers.
 import { installLoggingHandler } from "./session-handlers/logging-handler.js";
 import { installPromptHandlers } from "./session-handlers/prompt-handlers.js";
 import { installResourceHandlers } from "./session-handlers/resource-handlers.js";
+import { installTaskHandlers } from "./session-handlers/task-handlers.js";
 import { installToolHandlers } from "./session-handlers/tool-handlers.js";
 import type { SessionHost } from "./session-host.js";
 import type { SessionState } from "./session-state.js";
@@ -94,6 +95,7 @@ export class ServerSession implements ServerSessionApi {
     };
     installLifecycleHandlers(scope);
     installToolHandlers(scope);
+    installTaskHandlers(scope);
     installResourceHandlers(scope);
     installPromptHandlers(scope);
     installCompletionHandler(scope);

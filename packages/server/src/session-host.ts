@@ -4,6 +4,7 @@ import type { PromptEntry } from "./prompt.js";
 import type { Registry } from "./registry.js";
 import type { ResourceEntry } from "./resource.js";
 import type { ResourceTemplateEntry } from "./resource-template-entry.js";
+import type { TaskStore } from "./tasks/task-store.js";
 import type { ToolEntry } from "./tool.js";
 
 /** What a session needs from the server definition it serves (internal). */
@@ -17,6 +18,10 @@ export interface SessionHost {
   readonly resources: Registry<ResourceEntry>;
   readonly resourceTemplates: Registry<ResourceTemplateEntry>;
   readonly prompts: Registry<PromptEntry>;
+  /** The tasks of both eras (2025-11-25 sessions and the modern extension) share this store. */
+  readonly tasks: TaskStore;
+  /** Whether some registered tool supports tasks (`taskSupport`). */
+  hasTaskTools(): boolean;
   /** Compiles plain JSON Schemas (tool schemas, elicitation requests) with the server's validator. */
   readonly compileJsonSchema: CompileJsonSchema;
   /** The capabilities to declare to a client initializing now. */

@@ -34,9 +34,10 @@ export interface ToolConfig<
   icons?: v2025_11_25.Icon[];
   _meta?: Meta;
   /**
-   * Task support (extension `io.modelcontextprotocol/tasks`, modern requests): a call from a client
-   * that declared the extension is answered with a task that runs the handler in the background.
-   * `optional`: other clients get the result directly; `required`: they get -32021.
+   * Task support: a modern call from a client that declared the extension
+   * `io.modelcontextprotocol/tasks`, or a 2025-11-25 call with `params.task`, is answered with a task
+   * that runs the handler in the background. `optional`: other calls get the result directly;
+   * `required`: modern ones get -32021, 2025-11-25 ones -32601.
    */
   taskSupport?: "optional" | "required";
   /**

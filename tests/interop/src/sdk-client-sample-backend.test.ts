@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolResultSchema,
+  CreateTaskResultSchema,
   LoggingMessageNotificationSchema,
   type Progress,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -168,3 +169,47 @@ describe.each(Object.entries(transports))(
     });
   },
 );
+
+describe("2025-11-25 tasks: the official SDK 1.x client and the sample backend over stdio", () => {
+  it("runs slow_compute as a task to its result and cancels a running one", async () => {
+    const served = await transports["stdio (the SDK's StdioClientTransport spawning the bin)"]!([
+      "--task-second-ms",
+      "20",
+    ]);
+    started.push(served);
+    const client = new Client(
+      { name: "sdk-tasks", version: "1.0.0" },
+      { capabilities: { tasks: { list: {}, cancel: {} } } },
+    );
+    await client.connect(served.transport);
+    expect(client.getServerCapabilities()?.tasks).toEqual({
+      list: {},
+      cancel: {},
+      requests: { tools: { call: {} } },
+    });
+    const tasks = client.experimental.tasks;
+    const messages = [];
+    const stream = tasks.callToolStream(
+      { name: "slow_compute", arguments: { seconds: 1, label: "sdk" } },
+      CallToolResultSchema,
+      { task: { ttl: 60_000 } },
+    );
+    for await (const message of stream) messages.push(message);
+    const created = messages[0];
+    if (created?.type !== "taskCreated") throw new Error(`expected a task, got ${created?.type}`);
+    const result = messages.at(-1);
+    if (result?.type !== "result") throw new Error(`expected a result, got ${result?.type}`);
+    expect(result.result.content).toEqual([{ type: "text", text: "Computed sdk in 1s" }]);
+    expect(await tasks.getTask(created.task.taskId)).toMatchObject({ status: "completed" });
+
+    const running = await client.request(
+      {
+        method: "tools/call",
+        params: { name: "slow_compute", arguments: { seconds: 600 }, task: {} },
+      },
+      CreateTaskResultSchema,
+    );
+    expect(await tasks.cancelTask(running.task.taskId)).toMatchObject({ status: "cancelled" });
+    await client.close();
+  }, 15_000);
+});

@@ -25,8 +25,10 @@ function text(value: string) {
  * The fixture tools of the MCP conformance suite's tasks scenarios (extension
  * `io.modelcontextprotocol/tasks`, 2026-07-28): a client that declared the extension gets a task
  * for each of them except `greet`, and polls `tasks/get`; other clients get the result directly
- * (`failing_job` and `test_tool_with_task` require tasks: -32021). `secondMs` is the length of one
- * `seconds` of `slow_compute`; `jobDelayMs` the time `failing_job` and `protocol_error_job` take.
+ * (`failing_job` and `test_tool_with_task` require tasks: -32021). The same tools run as
+ * 2025-11-25 tasks for a legacy session that sends `params.task` (there a required one called
+ * without it is -32601). `secondMs` is the length of one `seconds` of `slow_compute`; `jobDelayMs`
+ * the time `failing_job` and `protocol_error_job` take.
  */
 export function registerBackgroundTaskTools(
   server: Server,

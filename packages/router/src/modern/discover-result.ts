@@ -1,5 +1,6 @@
 import { TASKS_EXTENSION_ID } from "@patchbay/mcp-types";
 import type { RouterSession } from "../sessions/router-session.js";
+import { offersLegacyTasks } from "../tasks/legacy-tasks.js";
 import type { ModernSettings } from "./modern-settings.js";
 
 type Capabilities = Record<string, Record<string, unknown> | undefined>;
@@ -35,9 +36,10 @@ export function discoverResult(
   }
   if (union.completions !== undefined) capabilities.completions = {};
   if (union.logging !== undefined) capabilities.logging = {};
-  // Tasks pass through to the backends that support them (routed by task id, see front-tasks).
+  // Tasks pass through to the backends that support them (routed by task id, see front-tasks),
+  // a 2025-11-25 backend's tasks bridged (see modern-legacy-bridge).
   const extensions = union.extensions as Record<string, unknown> | undefined;
-  if (extensions?.[TASKS_EXTENSION_ID] !== undefined) {
+  if (extensions?.[TASKS_EXTENSION_ID] !== undefined || offersLegacyTasks(union)) {
     capabilities.extensions = { [TASKS_EXTENSION_ID]: {} };
   }
   return {

@@ -23,6 +23,7 @@ import type { ServerToClientMethod } from "../backends/backend-events.js";
 import { INVALID_PARAMS } from "../errors/map-error.js";
 import type { RouterSession } from "../sessions/router-session.js";
 import { forwardTaskMethod, routeCreatedTask, TASK_METHODS } from "../tasks/front-tasks.js";
+import { isLegacyBackendRoute, legacyBackendTaskMethod } from "../tasks/modern-legacy-bridge.js";
 import type { TaskRoutes } from "../tasks/task-routes.js";
 import { discoverResult } from "./discover-result.js";
 import type { ActiveRound } from "./held-call.js";
@@ -167,7 +168,16 @@ export class ModernFront {
     if (TASK_METHODS.has(method)) {
       // The extension's methods need the client to declare it in this request (-32021).
       if (!declaresTasks(meta)) throw tasksExtensionRequired(method);
-      return await forwardTaskMethod(this.#deps.tasks, opened.session.backends(), {
+      const backends = opened.session.backends();
+      const route = this.#deps.tasks.get(this.caller, params.taskId);
+      if (isLegacyBackendRoute(route, backends)) {
+        return await legacyBackendTaskMethod(this.#deps.tasks, backends, {
+          method,
+          route,
+          signal: context.signal,
+        });
+      }
+      return await forwardTaskMethod(this.#deps.tasks, backends, {
         method,
         params,
         caller: this.caller,

@@ -5,6 +5,7 @@ import {
   type RequestContext,
 } from "@patchbay/jsonrpc-core";
 import { isImplementationDefinedErrorCode } from "@patchbay/mcp-types";
+import { tasksExtensionRequired } from "@patchbay/server";
 import { handOffTrace, requestTraceOf } from "@patchbay/telemetry";
 import type { BackendRequestOptions } from "../backends/backend.js";
 import { callerCapabilities } from "../backends/caller-capabilities.js";
@@ -17,7 +18,14 @@ import {
   requiresTasksExtension,
   taskAugmentationRequired,
 } from "../tasks/caller-tasks.js";
+import { TASKS_DECLARED } from "../tasks/front-tasks.js";
+import { offersTasksExtension, routeBridgedTask } from "../tasks/legacy-modern-bridge.js";
 import { routeCreatedLegacyTask, TASK_STATUS_NOTIFICATION } from "../tasks/legacy-tasks.js";
+import {
+  modernCreatedTaskOf,
+  refusedWithoutLegacyTask,
+  runsAsLegacyTask,
+} from "../tasks/modern-legacy-bridge.js";
 import { type Params, toJSONRPCError } from "./params.js";
 import type { SessionCatalogue } from "./session-catalogue.js";
 
@@ -42,7 +50,9 @@ const OWNED = { owned: true } as const;
  * elicitation and roots capabilities of that request, and a `tools/call` the tasks extension when
  * the modern client declared it; a legacy client calling a tool its modern backend runs
  * only as a task gets -32601 (see `taskAugmentationRequired`). A legacy client's task-augmented
- * call (`params.task`, 2025-11-25) that creates a task is recorded in the router's task table.
+ * call (`params.task`, 2025-11-25) that creates a task is recorded in the router's task table; on
+ * a modern backend with the tasks extension the call declares it and the task is bridged; a modern
+ * client's call that declares the extension asks a legacy backend with tasks for a 2025-11-25 task.
  */
 export function createForwarder(
   sessionId: string,
@@ -68,7 +78,7 @@ export function createForwarder(
     // The backend transport's tracker (create-router instruments it) writes the traceparent.
     // Params the forwarder copied (or that prepareForwardedParams did) are this call's alone.
     const owned = ownsParams === true || prepared.params !== params;
-    const sent = trace
+    let sent = trace
       ? handOffTrace(prepared.params, trace, owned ? OWNED : undefined)
       : prepared.params;
     const options: { -readonly [K in keyof BackendRequestOptions]: BackendRequestOptions[K] } = {
@@ -78,10 +88,21 @@ export function createForwarder(
     if (context.cancellation !== undefined) options.cancellation = context.cancellation;
     else options.signal = context.signal;
     const taskCall = method === "tools/call";
+    // A legacy client's task on a modern backend: the call declares the extension (see the bridge).
+    const bridged =
+      taskCall &&
+      !modernFront &&
+      params.task !== undefined &&
+      offersTasksExtension(backend.initializeResult?.capabilities);
+    if (bridged) options.extensions = TASKS_DECLARED;
+    let modernToLegacy = false;
     if (modernFront) {
       if (taskCall) {
         const extensions = callerTaskExtensions(params);
         if (extensions !== undefined) options.extensions = extensions;
+        // A modern client's task on a legacy backend: the call asks for a 2025-11-25 task.
+        modernToLegacy = extensions !== undefined && runsAsLegacyTask(backend, params.name);
+        if (modernToLegacy) sent = { ...sent, task: {} };
       }
       const capabilities = callerCapabilities(params);
       if (capabilities !== undefined) options.callerCapabilities = capabilities;
@@ -103,6 +124,11 @@ export function createForwarder(
       if (taskCall && !modernFront && requiresTasksExtension(error)) {
         throw taskAugmentationRequired(params.name, backendName);
       }
+      if (modernFront && taskCall && !modernToLegacy) {
+        if (refusedWithoutLegacyTask(error, backend, params.name)) {
+          throw tasksExtensionRequired(`Tool ${String(params.name)}`);
+        }
+      }
       if (
         JSONRPCError.isInstance(error) &&
         isImplementationDefinedErrorCode(error.code) &&
@@ -111,8 +137,15 @@ export function createForwarder(
         throw error;
       throw toJSONRPCError(mapBackendError(error, backendName, { redact: state.telemetry.redact }));
     });
+    if (modernToLegacy) return forwarded.then(modernCreatedTaskOf);
     // One property read per call; only a task-augmented call gets a handler more.
     if (!taskCall || modernFront || params.task === undefined) return forwarded;
+    if (bridged) {
+      const requestedTtl = (params.task as { ttl?: unknown } | null)?.ttl;
+      return forwarded.then((result) =>
+        routeBridgedTask(state.tasks, result, { sessionId, requestedTtl }, backend),
+      );
+    }
     const session = {
       id: sessionId,
       tell(status: Params) {

@@ -21,6 +21,7 @@ import type { Catalogue } from "../catalogue/build-catalogue.js";
 import { isListedAnywhere } from "../governance/listed-anywhere.js";
 import type { RouterState } from "../router/router-state.js";
 import type { SessionViewer } from "../router/session-viewer.js";
+import { TASK_STATUS_NOTIFICATION } from "../tasks/legacy-tasks.js";
 import { registerCatalogueRequests } from "./catalogue-requests.js";
 import { createForwarder } from "./forward-call.js";
 import { ClientRelay, type RefusalCounts } from "./relay-to-client.js";
@@ -173,7 +174,9 @@ export function createRouterSession(
   handleSetLevel(id, lifecycle, view, peers, (level) => {
     logLevel = level;
   });
-  const abandonTasks = handleSessionTasks(id, lifecycle, view, state);
+  const abandonTasks = handleSessionTasks(id, lifecycle, view, state, (task) => {
+    connection.notify(TASK_STATUS_NOTIFICATION, task).catch(() => {});
+  });
   handleUnknownMethods(lifecycle, view, forward);
   connection.handleNotification("notifications/roots/list_changed", () => notifyRootsChanged(view));
 

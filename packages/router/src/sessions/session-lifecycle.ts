@@ -9,6 +9,7 @@ import {
 import { initializedAliasNotification } from "@patchbay/mcp-types";
 import { acceptInitialize } from "@patchbay/server";
 import type { RouterState } from "../router/router-state.js";
+import { offersTasksExtension } from "../tasks/legacy-modern-bridge.js";
 import { LEGACY_TASKS_CAPABILITY, offersLegacyTasks } from "../tasks/legacy-tasks.js";
 import { combineInstructions } from "./combined-instructions.js";
 import { asParams } from "./params.js";
@@ -131,7 +132,9 @@ async function withTasksOffered(
     .backends()
     .some(
       (backend) =>
-        backend.status === "running" && offersLegacyTasks(backend.initializeResult?.capabilities),
+        backend.status === "running" &&
+        (offersLegacyTasks(backend.initializeResult?.capabilities) ||
+          offersTasksExtension(backend.initializeResult?.capabilities)),
     );
   if (!offered) return result;
   const capabilities = result.capabilities as Record<string, unknown>;

@@ -1,5 +1,6 @@
 import type { RouterState } from "../router/router-state.js";
 import { forwardTaskMethod } from "../tasks/front-tasks.js";
+import { type BridgeScope, bridgedTaskMethod } from "../tasks/legacy-modern-bridge.js";
 import {
   abandonCallerTasks,
   LEGACY_TASK_METHODS,
@@ -14,29 +15,44 @@ import type { SessionLifecycle } from "./session-lifecycle.js";
  * The 2025-11-25 task methods of one session (the router README, "Tasks (2025-11-25)"): each
  * task id is looked up among this session's tasks only (another session's is "unknown" like an id
  * never issued), and goes to the backend that created the task as this session's call (what the
- * backend asks during `tasks/result` reaches this client); `tasks/list` lists this session's tasks. Returns what to do when the session
- * ends: cancel its tasks at their backends, since nobody can reach them any more.
+ * backend asks during `tasks/result` reaches this client); `tasks/list` lists this session's tasks.
+ * A task on a 2026-07-28 backend (bridged) is translated between the eras, its status changes told
+ * with `tell`. Returns what to do when the session ends: cancel its tasks at their backends, since
+ * nobody can reach them any more.
  */
 export function handleSessionTasks(
   sessionId: string,
   lifecycle: SessionLifecycle,
   view: SessionCatalogue,
   state: RouterState,
+  tell: (task: Record<string, unknown>) => void,
 ): () => void {
   const caller = legacyTaskCaller(sessionId);
+  const bridge = (): BridgeScope => ({
+    routes: state.tasks,
+    backends: view.backends(),
+    clock: state.clock,
+    tell,
+  });
   for (const method of LEGACY_TASK_METHODS) {
-    lifecycle.handle(method, (params, context) =>
-      forwardTaskMethod(state.tasks, view.backends(), {
+    lifecycle.handle(method, (params, context) => {
+      const route = state.tasks.get(caller, asParams(params).taskId);
+      if (route.bridged !== undefined) {
+        return bridgedTaskMethod(bridge(), route, method, context.signal);
+      }
+      return forwardTaskMethod(state.tasks, view.backends(), {
         method,
         params: asParams(params),
         caller,
         signal: context.signal,
         cause: { caller: sessionId, requestId: context.id },
-      }),
-    );
+      });
+    });
   }
   lifecycle.handle("tasks/list", (_params, context) =>
-    listLegacyTasks(state.tasks, view.backends(), caller, context.signal),
+    listLegacyTasks(state.tasks, view.backends(), caller, context.signal, (route) =>
+      bridgedTaskMethod(bridge(), route, "tasks/get", context.signal),
+    ),
   );
   return () => abandonCallerTasks(state.tasks, caller, view.backends());
 }

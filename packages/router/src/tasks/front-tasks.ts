@@ -17,7 +17,7 @@ export const TASK_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /** What declaring the extension toward a backend looks like (it has no settings). */
-const TASKS_DECLARED = { [TASKS_EXTENSION_ID]: {} } as const;
+export const TASKS_DECLARED = { [TASKS_EXTENSION_ID]: {} } as const;
 
 /**
  * A `tools/call` answer of `backend`: a `CreateTaskResult` (`resultType: "task"`) is routed for

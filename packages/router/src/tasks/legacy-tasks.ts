@@ -82,7 +82,8 @@ export function routeCreatedLegacyTask(
 
 /**
  * `tasks/list` of a legacy session: the caller's tasks in the router's table (a backend's own list
- * would show every session's tasks), each as its backend reports it now under the router's id; a
+ * would show every session's tasks), each as its backend reports it now under the router's id (a
+ * bridged one by `getBridged`, in the 2025-11-25 shape); a
  * task its backend no longer knows is forgotten and left out. One page: a caller has at most
  * `maxTasksPerCaller` tasks.
  */
@@ -91,16 +92,20 @@ export async function listLegacyTasks(
   backends: readonly RouterBackend[],
   caller: string,
   signal: AbortSignal,
+  getBridged: (route: TaskRoute) => Promise<unknown>,
 ): Promise<{ tasks: unknown[] }> {
   const owned = routes.ofCaller(caller);
   const tasks = await Promise.all(
     owned.map((route) =>
-      forwardTaskMethod(routes, backends, {
-        method: "tasks/get",
-        params: { taskId: route.taskId },
-        caller,
-        signal,
-      }).then(
+      (route.bridged === undefined
+        ? forwardTaskMethod(routes, backends, {
+            method: "tasks/get",
+            params: { taskId: route.taskId },
+            caller,
+            signal,
+          })
+        : getBridged(route)
+      ).then(
         (task) => [withoutMeta(task)],
         () => [],
       ),

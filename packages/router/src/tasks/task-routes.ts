@@ -20,6 +20,11 @@ export interface TaskRoute {
   /** The id the backend made. */
   readonly backendTaskId: string;
   readonly expiresAt: number;
+  /**
+   * Set for a legacy session's task on a modern backend (the router bridges the eras): the status
+   * the session was last told.
+   */
+  readonly bridged?: { status: string };
 }
 
 /**
@@ -57,7 +62,13 @@ export class TaskRoutes {
   }
 
   /** Routes a new task of `caller`; -32010 (retry later) past the total or per-caller limit. */
-  add(caller: string, backend: string, backendTaskId: string, ttlMs: number): TaskRoute {
+  add(
+    caller: string,
+    backend: string,
+    backendTaskId: string,
+    ttlMs: number,
+    bridged?: { status: string },
+  ): TaskRoute {
     this.#sweep();
     const { maxTasks, maxTasksPerCaller } = this.#limits;
     if (this.#routes.size >= maxTasks) {
@@ -76,6 +87,7 @@ export class TaskRoutes {
       backend,
       backendTaskId,
       expiresAt: this.#now() + ttlMs,
+      ...(bridged === undefined ? {} : { bridged }),
     };
     this.#routes.set(route.taskId, route);
     return route;

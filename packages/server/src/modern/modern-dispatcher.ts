@@ -18,7 +18,7 @@ import {
 import type { ScopedHandler } from "../session-handlers/handler-scope.js";
 import type { SessionHost } from "../session-host.js";
 import { handleTaskMethod, TASK_METHODS } from "../tasks/task-methods.js";
-import { TaskStore, type TaskStoreOptions } from "../tasks/task-store.js";
+import type { TaskStoreOptions } from "../tasks/task-store.js";
 import { callToolAsTask } from "../tasks/task-tool-call.js";
 import { declaresTasks, taskOwnerOf, tasksExtensionRequired } from "../tasks/task-wire.js";
 import type { ToolEntry } from "../tool.js";
@@ -38,7 +38,10 @@ export interface ModernOptions {
   requestStateKey?: Uint8Array;
   /** Caching hints on cacheable results (default `{ ttlMs: 0, cacheScope: "private" }`). */
   caching?: CachingHints;
-  /** Tasks (extension `io.modelcontextprotocol/tasks`) of tools registered with `taskSupport`. */
+  /**
+   * Tasks (extension `io.modelcontextprotocol/tasks`) of tools registered with `taskSupport`; the
+   * server's top-level `tasks` option wins (one store serves both eras).
+   */
   tasks?: TaskStoreOptions;
 }
 
@@ -72,7 +75,7 @@ export function createModernEndpoint(
   const codec = new RequestStateCodec(options.requestStateKey ?? randomRequestStateKey());
   const handlers = collectModernHandlers(host);
   const subscriptions = new ModernSubscriptions(host);
-  const tasks = new TaskStore(options.tasks);
+  const tasks = host.tasks;
 
   const discover = () => {
     const result: Record<string, unknown> = {
@@ -176,8 +179,7 @@ function taskToolOf(host: SessionHost, params: Record<string, unknown>): ToolEnt
 /** The server's capabilities, plus the tasks extension when a tool supports tasks. */
 function withTasksExtension(host: SessionHost): Record<string, unknown> {
   const capabilities: Record<string, unknown> = { ...host.capabilities() };
-  const supported = host.tools.values().some((entry) => entry.config.taskSupport !== undefined);
-  if (!supported) return capabilities;
+  if (!host.hasTaskTools()) return capabilities;
   const extensions = (capabilities.extensions ?? {}) as Record<string, unknown>;
   capabilities.extensions = { ...extensions, [TASKS_EXTENSION_ID]: {} };
   return capabilities;

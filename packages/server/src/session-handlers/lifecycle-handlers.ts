@@ -1,6 +1,7 @@
 import { InvalidRequestError } from "@patchbay/jsonrpc-core";
 import type { v2025_11_25 } from "@patchbay/mcp-types";
 import { acceptInitialize } from "../initialize-handshake.js";
+import { legacyTasksCapability, servesLegacyTasks } from "../tasks/legacy-tasks.js";
 import type { HandlerScope } from "./handler-scope.js";
 
 /**
@@ -21,6 +22,12 @@ export function installLifecycleHandlers(scope: HandlerScope): void {
         instructions: host.instructions,
         supportedVersions: host.protocolVersions,
       });
+      if (servesLegacyTasks(accepted.protocolVersion) && host.hasTaskTools()) {
+        accepted.result.capabilities = {
+          ...accepted.result.capabilities,
+          tasks: legacyTasksCapability(),
+        };
+      }
       state.protocolVersion = accepted.protocolVersion;
       state.clientInfo = accepted.clientInfo;
       state.clientCapabilities = accepted.clientCapabilities;

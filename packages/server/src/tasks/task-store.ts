@@ -29,6 +29,14 @@ interface PendingInput extends TaskInputRequest {
   resolve(answer: unknown): void;
 }
 
+/** Per-task choices at creation. */
+export interface CreateTaskOptions {
+  /** A shorter lifetime than the store's `ttlMs` (a longer one is cut to it). */
+  ttlMs?: number;
+  /** Called after each change of the task's status (the session that created it hears of it). */
+  onStatus?: (task: TaskRecord) => void;
+}
+
 /** A JSON-RPC error object a failed task reports. */
 export interface TaskError {
   code: number;
@@ -42,6 +50,8 @@ export interface TaskRecord {
   readonly owner: string;
   readonly createdAt: number;
   readonly expiresAt: number;
+  /** Its lifetime from creation, in ms. */
+  readonly ttlMs: number;
   /** Aborted when the task is cancelled or expires: the work should stop. */
   readonly signal: AbortSignal;
   status: TaskStatus;
@@ -54,6 +64,12 @@ interface Entry {
   readonly record: TaskRecord;
   readonly abort: AbortController;
   readonly inputs: Map<string, PendingInput>;
+  readonly onStatus: ((task: TaskRecord) => void) | undefined;
+  /** Resolved once the task is terminal or dropped. */
+  readonly settled: Promise<void>;
+  readonly settle: () => void;
+  /** Requests of the task's handler to the client still pending (see `waitingForInput`). */
+  asking?: number;
 }
 
 /**
@@ -85,7 +101,7 @@ export class TaskStore {
   }
 
   /** Creates a working task for `owner`; -32010 (retry later) past the server or owner limit. */
-  create(owner: string): TaskRecord {
+  create(owner: string, options: CreateTaskOptions = {}): TaskRecord {
     this.#sweep();
     if (this.#entries.size >= this.#maxTasks) {
       throw busy(`Too many live tasks on this server (limit ${this.#maxTasks}); retry later`);
@@ -99,17 +115,54 @@ export class TaskStore {
     }
     const now = this.#now();
     const abort = new AbortController();
+    const ttlMs = Math.min(this.ttlMs, Math.max(1, options.ttlMs ?? this.ttlMs));
     const record: TaskRecord = {
       taskId: randomTaskId(),
       owner,
       createdAt: now,
-      expiresAt: now + this.ttlMs,
+      expiresAt: now + ttlMs,
+      ttlMs,
       signal: abort.signal,
       status: "working",
       lastUpdatedAt: now,
     };
-    this.#entries.set(record.taskId, { record, abort, inputs: new Map() });
+    let settle!: () => void;
+    const settled = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    const { onStatus } = options;
+    this.#entries.set(record.taskId, {
+      record,
+      abort,
+      inputs: new Map(),
+      onStatus,
+      settled,
+      settle,
+    });
     return record;
+  }
+
+  /** The owner's live tasks, oldest first. */
+  list(owner: string): TaskRecord[] {
+    this.#sweep();
+    return [...this.#entries.values()]
+      .map((entry) => entry.record)
+      .filter((record) => record.owner === owner);
+  }
+
+  /** Resolves once the task is terminal, expired or dropped (at once if it already is). */
+  settled(task: TaskRecord): Promise<void> {
+    return this.#entries.get(task.taskId)?.settled ?? Promise.resolve();
+  }
+
+  /** Whether the task has ended (completed, failed or cancelled). */
+  isTerminal(task: TaskRecord): boolean {
+    return TERMINAL.has(task.status);
+  }
+
+  /** Cancels every unfinished task of `owner` (its session closed: nobody can reach them). */
+  cancelAll(owner: string): void {
+    for (const record of this.list(owner)) this.cancel(owner, record.taskId);
   }
 
   /** The owner's task, or -32602 when it is unknown, expired or someone else's. */
@@ -162,6 +215,23 @@ export class TaskStore {
     if (inputs.size === 0 && record.status === "input_required") this.#setStatus(record, "working");
   }
 
+  /**
+   * Shows the task `input_required` while `asked` (a request to the client) is pending, then
+   * `working` again once nothing else is pending (2025-11-25 tasks ask the session directly).
+   */
+  async waitingForInput<T>(task: TaskRecord, asked: Promise<T>): Promise<T> {
+    const entry = this.#entries.get(task.taskId);
+    if (entry === undefined || TERMINAL.has(task.status)) return await asked;
+    entry.asking = (entry.asking ?? 0) + 1;
+    this.#setStatus(task, "input_required");
+    try {
+      return await asked;
+    } finally {
+      entry.asking -= 1;
+      if (entry.asking === 0 && task.status === "input_required") this.#setStatus(task, "working");
+    }
+  }
+
   /** Ends the task with the tool's result (ignored once the task is terminal). */
   complete(task: TaskRecord, result: Record<string, unknown>): void {
     if (TERMINAL.has(task.status)) return;
@@ -198,11 +268,13 @@ export class TaskStore {
     this.#setStatus(task, status);
     entry?.inputs.clear();
     entry?.abort.abort(new Error(`Task ${status}`));
+    entry?.settle();
   }
 
   #setStatus(task: TaskRecord, status: TaskStatus): void {
     task.status = status;
     task.lastUpdatedAt = this.#now();
+    this.#entries.get(task.taskId)?.onStatus?.(task);
   }
 
   #sweep(): void {
@@ -211,6 +283,7 @@ export class TaskStore {
       if (entry.record.expiresAt > now) continue;
       this.#entries.delete(taskId);
       entry.abort.abort(new Error("Task expired"));
+      entry.settle();
     }
   }
 }

@@ -87,12 +87,16 @@ export async function callToolAsTask(call: TaskToolCall): Promise<unknown> {
   ]);
   if (outcome.kind === "result") return outcome.result;
   if (outcome.kind === "error") throw outcome.error;
-  const record = outcome.task;
+  settleTask(store, outcome.task, run);
+  return { ...taskFields(store, outcome.task), resultType: "task" };
+}
+
+/** Ends the task with the tool's result or protocol error once `run` settles. */
+export function settleTask(store: TaskStore, task: TaskRecord, run: Promise<unknown>): void {
   run.then(
-    (result) => store.complete(record, result as Record<string, unknown>),
-    (error: unknown) => store.fail(record, toTaskError(error)),
+    (result) => store.complete(task, result as Record<string, unknown>),
+    (error: unknown) => store.fail(task, toTaskError(error)),
   );
-  return { ...taskFields(store, record), resultType: "task" };
 }
 
 function toTaskError(error: unknown): TaskError {

@@ -47,13 +47,16 @@ function canonicalJson(value: unknown): string {
 
 /** The `Task` fields of a task (`CreateTaskResult` is these plus `resultType: "task"`). */
 export function taskFields(store: TaskStore, task: TaskRecord): Record<string, unknown> {
+  return { ...taskState(task), ttlMs: task.ttlMs, pollIntervalMs: store.pollIntervalMs };
+}
+
+/** What both eras' `Task` say alike: id, status and its times. */
+function taskState(task: TaskRecord): Record<string, unknown> {
   return {
     taskId: task.taskId,
     status: task.status,
     createdAt: new Date(task.createdAt).toISOString(),
     lastUpdatedAt: new Date(task.lastUpdatedAt).toISOString(),
-    ttlMs: store.ttlMs,
-    pollIntervalMs: store.pollIntervalMs,
   };
 }
 
@@ -64,4 +67,14 @@ export function detailedTask(store: TaskStore, task: TaskRecord): Record<string,
   if (task.status === "failed" && task.error !== undefined) detail.error = task.error;
   if (task.status === "input_required") detail.inputRequests = store.pendingInputs(task);
   return detail;
+}
+
+/**
+ * A task as 2025-11-25 shows it (`Task`: `tasks/get`, `tasks/list`, `tasks/cancel`, status
+ * notifications, and inside `CreateTaskResult`); a failed task's error message is its status message.
+ */
+export function legacyTaskFields(store: TaskStore, task: TaskRecord): Record<string, unknown> {
+  const fields = { ...taskState(task), ttl: task.ttlMs, pollInterval: store.pollIntervalMs };
+  if (task.status !== "failed" || task.error === undefined) return fields;
+  return { ...fields, statusMessage: task.error.message };
 }
