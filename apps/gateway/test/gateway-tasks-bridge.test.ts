@@ -29,11 +29,19 @@ async function connectThroughGateway(client: Client, revision: string): Promise<
 describe("a 2025-11-25 client's tasks through the stdio gateway to a 2026-07-28 sample backend", () => {
   let client: Client;
   const statuses: v2025_11_25.Task[] = [];
+  const asked: Record<string, unknown>[] = [];
 
   beforeAll(async () => {
     client = createClient(
       { name: "bridge-test", version: "1.0.0" },
-      { capabilities: { tasks: TASKS_CAPABILITY }, protocolVersion: "2025-11-25" },
+      {
+        capabilities: { tasks: TASKS_CAPABILITY },
+        protocolVersion: "2025-11-25",
+        elicitation: async (params) => {
+          asked.push(params as Record<string, unknown>);
+          return { action: "accept", content: { confirm: true } };
+        },
+      },
     );
     client.on("notifications/tasks/status", (task) => {
       statuses.push(task);
@@ -64,6 +72,28 @@ describe("a 2025-11-25 client's tasks through the stdio gateway to a 2026-07-28 
     expect(await client.getTask(taskId)).toMatchObject({ taskId, status: "completed" });
     const { tasks } = await client.listTasks();
     expect(tasks.map((task) => task.taskId)).toContain(taskId);
+  }, 15_000);
+
+  it("asks the client what a task needs (elicitation naming the task) and runs it to its result", async () => {
+    const { task } = await client.callToolAsTask({
+      name: "sample__confirm_delete",
+      arguments: { filename: "notes.txt" },
+    });
+    expect(await client.getTaskResult(task.taskId)).toMatchObject({
+      content: [{ type: "text", text: "Deleted notes.txt" }],
+    });
+    expect(asked).toEqual([
+      expect.objectContaining({
+        message: "Delete notes.txt?",
+        _meta: expect.objectContaining({ [RELATED_TASK]: { taskId: task.taskId } }),
+      }),
+    ]);
+    // Two questions at once: both asked, both answered in one tasks/update.
+    const both = await client.callToolAsTask({ name: "sample__multi_input" });
+    expect(await client.getTaskResult(both.task.taskId)).toMatchObject({
+      content: [{ type: "text", text: "Answers: accept, accept" }],
+    });
+    expect(asked).toHaveLength(3);
   }, 15_000);
 
   it("cancels a running bridged task at the backend", async () => {
@@ -114,6 +144,29 @@ describe("a 2026-07-28 client's tasks through the stdio gateway to a 2025-11-25 
       taskId,
       status: "completed",
       result: { content: [{ type: "text", text: "Computed reverse in 1s" }] },
+    });
+
+    // What the backend asks during the task is its input: tasks/get shows it, tasks/update answers.
+    const asking = await request("tools/call", {
+      name: "sample__confirm_delete",
+      arguments: { filename: "old.txt" },
+    });
+    do detail = await request("tasks/get", { taskId: asking.taskId });
+    while (detail.inputRequests === undefined && detail.status !== "failed");
+    const [key, input] = Object.entries(detail.inputRequests as Record<string, unknown>)[0] ?? [];
+    expect(input).toMatchObject({
+      method: "elicitation/create",
+      params: { message: "Delete old.txt?" },
+    });
+    await request("tasks/update", {
+      taskId: asking.taskId,
+      inputResponses: { [key as string]: { action: "accept", content: { confirm: true } } },
+    });
+    do detail = await request("tasks/get", { taskId: asking.taskId });
+    while (detail.status === "working" || detail.status === "input_required");
+    expect(detail).toMatchObject({
+      status: "completed",
+      result: { content: [{ type: "text", text: "Deleted old.txt" }] },
     });
 
     const running = await request("tools/call", {

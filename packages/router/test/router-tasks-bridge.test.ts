@@ -107,9 +107,77 @@ describe("a 2025-11-25 client's tasks on a 2026-07-28 backend (bridged by the ro
   });
 });
 
+/** A 2026-07-28 backend whose task tool asks the client for a name (an input request). */
+async function askingHarness(client: Record<string, unknown>) {
+  harness = await createHarness(
+    { mcpServers: { modern: { command: "x" } } },
+    {
+      modern: (server) => {
+        server.registerTool("greet", { taskSupport: "required" }, async (_args, context) => {
+          const answer = await context.elicit({
+            mode: "form",
+            message: "Your name?",
+            requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+          });
+          return { content: [{ type: "text", text: `Hello, ${String(answer.content?.name)}` }] };
+        });
+      },
+    },
+    { ...LEGACY_CLIENT, client: { ...LEGACY_CLIENT.client, ...client } },
+  );
+  return harness;
+}
+
+describe("a 2025-11-25 client answering a bridged task's input requests", () => {
+  it("asks the session what the task needs, naming the task, and the task runs to its result", async () => {
+    const asked: Record<string, unknown>[] = [];
+    const { client } = await askingHarness({
+      elicitation: async (params: Record<string, unknown>) => {
+        asked.push(params);
+        return { action: "accept", content: { name: "Ada" } };
+      },
+    });
+    const { task } = await client.callToolAsTask({ name: "modern__greet" });
+    expect(await client.getTaskResult(task.taskId)).toEqual({
+      content: [{ type: "text", text: "Hello, Ada" }],
+      _meta: { [RELATED_TASK]: { taskId: task.taskId } },
+    });
+    expect(asked).toEqual([
+      expect.objectContaining({
+        message: "Your name?",
+        _meta: expect.objectContaining({ [RELATED_TASK]: { taskId: task.taskId } }),
+      }),
+    ]);
+    expect(await client.getTask(task.taskId)).toMatchObject({ status: "completed" });
+  });
+
+  it("fails the task's input clearly for a session without the elicitation capability", async () => {
+    const { client } = await askingHarness({});
+    const { task } = await client.callToolAsTask({ name: "modern__greet" });
+    await expect(client.getTaskResult(task.taskId)).rejects.toMatchObject({
+      code: -32005,
+      message: expect.stringContaining("no elicitation capability"),
+    });
+    expect(await client.getTask(task.taskId)).toMatchObject({ status: "cancelled" });
+  });
+});
+
 /** One 2026-07-28 request to the router's modern front as `caller`, declaring the extension. */
 const sendModern = (method: string, params: Record<string, unknown>, caller = "alice") =>
   send(harness!.router.modern(), method, params, { caller });
+
+/**
+ * Polls the extension's `tasks/get` (it has no push) until `done` holds, letting timers run between
+ * polls (so a test's timeout still fires).
+ */
+async function pollTask(taskId: unknown, done: (detail: Record<string, unknown>) => boolean) {
+  for (;;) {
+    const { result, error } = await sendModern("tasks/get", { taskId });
+    if (result === undefined) throw new Error(`tasks/get failed: ${JSON.stringify(error)}`);
+    if (done(result)) return result;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
 
 describe("a 2026-07-28 client's tasks on a 2025-11-25 backend (bridged by the router)", () => {
   /** A legacy-only backend (2025-11-25, tasks from @patchbay/server) behind the modern front. */
@@ -194,5 +262,98 @@ describe("a 2026-07-28 client's tasks on a 2025-11-25 backend (bridged by the ro
       status: "failed",
       error: { code: -32050, message: expect.stringContaining("legacy boom") },
     });
+  });
+
+  it("shows what the backend asks about a task as its inputRequests, answered by tasks/update", async () => {
+    harness = await createHarness(
+      { mcpServers: { legacy: { command: "x" } } },
+      {
+        legacy: (server) => {
+          server.registerTool("greet", { taskSupport: "required" }, async (_args, context) => {
+            const answer = await context.elicit({
+              mode: "form",
+              message: "Your name?",
+              requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+            });
+            return { content: [{ type: "text", text: `Hello, ${String(answer.content?.name)}` }] };
+          });
+        },
+      },
+      { client: { protocolVersion: "2025-11-25" } },
+    );
+    const created = await sendModern("tools/call", { name: "legacy__greet", arguments: {} });
+    expect(created.result).toMatchObject({ resultType: "task" });
+    const taskId = created.result?.taskId;
+    let detail = await pollTask(
+      taskId,
+      (task) => task.inputRequests !== undefined || task.status === "failed",
+    );
+    expect(detail).toMatchObject({ taskId, status: "input_required" });
+    const inputRequests = detail.inputRequests as Record<string, Record<string, unknown>>;
+    const keys = Object.keys(inputRequests);
+    expect(keys).toHaveLength(1);
+    const key = keys[0] as string;
+    expect(inputRequests[key]).toMatchObject({
+      method: "elicitation/create",
+      params: { message: "Your name?" },
+    });
+    // Another caller cannot see or answer it.
+    expect(
+      (await sendModern("tasks/update", { taskId, inputResponses: {} }, "bob")).error,
+    ).toMatchObject({ code: -32602 });
+    const malformed = { [key]: { action: "nope" } };
+    expect(
+      (await sendModern("tasks/update", { taskId, inputResponses: malformed })).error,
+    ).toMatchObject({ code: -32602 });
+    const answer = { [key]: { action: "accept", content: { name: "Ada" } } };
+    expect(
+      (await sendModern("tasks/update", { taskId, inputResponses: answer })).result,
+    ).toMatchObject({ resultType: "complete" });
+    detail = await pollTask(
+      taskId,
+      (task) => task.status !== "working" && task.status !== "input_required",
+    );
+    expect(detail).toMatchObject({
+      status: "completed",
+      result: { content: [{ type: "text", text: "Hello, Ada" }] },
+    });
+  });
+
+  it("rejects the backend's pending request when the task is cancelled", async () => {
+    const failed = gate();
+    harness = await createHarness(
+      { mcpServers: { legacy: { command: "x" } } },
+      {
+        legacy: (server) => {
+          server.registerTool("greet", { taskSupport: "required" }, async (_args, context) => {
+            try {
+              await context.elicit({
+                mode: "form",
+                message: "Your name?",
+                requestedSchema: { type: "object", properties: {} },
+              });
+            } catch (error) {
+              failed.open();
+              throw error;
+            }
+            return { content: [] };
+          });
+        },
+      },
+      { client: { protocolVersion: "2025-11-25" } },
+    );
+    const created = await sendModern("tools/call", { name: "legacy__greet", arguments: {} });
+    expect(created.result).toMatchObject({ resultType: "task" });
+    const taskId = created.result?.taskId;
+    const pending = await pollTask(
+      taskId,
+      (task) => task.inputRequests !== undefined || task.status === "failed",
+    );
+    expect(pending).toMatchObject({ status: "input_required" });
+    expect((await sendModern("tasks/cancel", { taskId })).error).toBeUndefined();
+    await failed.opened;
+    const detail = (await sendModern("tasks/get", { taskId })).result;
+    expect(detail).toMatchObject({ status: "cancelled" });
+    expect(detail).not.toHaveProperty("inputRequests");
   });
 });

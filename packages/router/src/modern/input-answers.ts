@@ -1,14 +1,7 @@
 import { JSONRPCError } from "@patchbay/jsonrpc-core";
-import { v2026_07_28 } from "@patchbay/mcp-types";
 import { INVALID_PARAMS } from "../errors/map-error.js";
+import { ANSWER_SCHEMAS } from "../tasks/task-inputs.js";
 import type { HeldCall } from "./held-call.js";
-
-/** The result shape each kind of input request must be answered with (2026-07-28 schemas). */
-const ANSWER_SCHEMAS: Record<string, { safeParse(value: unknown): { success: boolean } }> = {
-  "elicitation/create": v2026_07_28.ElicitResultSchema,
-  "sampling/createMessage": v2026_07_28.CreateMessageResultSchema,
-  "roots/list": v2026_07_28.ListRootsResultSchema,
-};
 
 /**
  * Hands a retry's `inputResponses` to the backend requests they answer: every answer for an open

@@ -17,6 +17,7 @@ import {
   isLoggingLevelEnabled,
   LATEST_LEGACY_PROTOCOL_VERSION,
   type ModernRequestMeta,
+  RELATED_TASK_META_KEY,
 } from "@patchbay/mcp-types";
 import { declaresTasks, tasksExtensionRequired } from "@patchbay/server";
 import type { ServerToClientMethod } from "../backends/backend-events.js";
@@ -173,6 +174,7 @@ export class ModernFront {
       if (isLegacyBackendRoute(route, backends)) {
         return await legacyBackendTaskMethod(this.#deps.tasks, backends, {
           method,
+          params,
           route,
           signal: context.signal,
         });
@@ -199,7 +201,7 @@ export class ModernFront {
     if (method !== "tools/call") return answer;
     const owner = opened.session.catalogue().findTool(String(params.name ?? ""))?.backend;
     const backend = opened.session.backends().find((candidate) => candidate.name === owner);
-    return routeCreatedTask(this.#deps.tasks, answer, this.caller, backend);
+    return routeCreatedTask(this.#deps.tasks, answer, this.caller, backend, opened.session.id);
   }
 
   /**
@@ -261,9 +263,13 @@ export class ModernFront {
       defaultTimeoutMs: 0,
     });
     for (const method of SERVER_REQUESTS) {
-      connection.handle(method, (params, context) =>
-        this.#held.onBackendRequest(method, params, context.info.relatedRequestId),
-      );
+      connection.handle(method, (params, context) => {
+        const route = this.#taskRouteOf(params);
+        if (route !== undefined) {
+          return this.#deps.tasks.inputs.ask(route, method, params, context.signal);
+        }
+        return this.#held.onBackendRequest(method, params, context.info.relatedRequestId);
+      });
     }
     connection.onNotification((notification, info) => this.#onNotification(notification, info));
     const session = await this.#deps.serve(gatewaySide);
@@ -278,6 +284,21 @@ export class ModernFront {
     const instructions =
       typeof result.instructions === "string" ? { instructions: result.instructions } : {};
     return { connection, session, ...instructions };
+  }
+
+  /**
+   * The caller's task a backend's request names (the switchboard put the router's id in its
+   * `_meta`): the question waits as the task's input, for `tasks/get` and `tasks/update`.
+   */
+  #taskRouteOf(params: unknown) {
+    const meta = (params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+    const taskId = (meta?.[RELATED_TASK_META_KEY] as { taskId?: unknown } | undefined)?.taskId;
+    if (typeof taskId !== "string") return undefined;
+    try {
+      return this.#deps.tasks.get(this.caller, taskId);
+    } catch {
+      return undefined;
+    }
   }
 
   #onNotification(notification: JSONRPCNotification, info: FrameInfo): void {

@@ -52,7 +52,7 @@ export class RouterState {
     this.telemetry = init.telemetry;
     this.clock = init.clock;
     this.listWaitMs = init.listWaitMs;
-    this.tasks = new TaskRoutes(init.taskLimits, () => init.clock.now());
+    this.tasks = new TaskRoutes(init.taskLimits, init.clock);
     this.#warn = init.warn;
     this.telemetry.addSecrets(collectConfigSecrets(init.config));
     this.config = init.config;

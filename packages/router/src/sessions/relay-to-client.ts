@@ -44,7 +44,23 @@ export class ClientRelay {
     relatedRequestId: JSONRPCId | undefined,
     maxTimeoutMs: number,
   ): Promise<unknown> {
-    const { backend, method } = request;
+    return await this.ask(request.backend, request.method, request.params, {
+      signal: request.signal,
+      timeoutMs: maxTimeoutMs,
+      relatedRequestId,
+    });
+  }
+
+  /**
+   * Sends the client `method` for `backend` (refused, and counted, when the client lacks its
+   * capability); also what the router asks for a backend's task (see the tasks bridge).
+   */
+  async ask(
+    backend: string,
+    method: ServerToClientMethod,
+    params: unknown,
+    options: { signal: AbortSignal; timeoutMs: number; relatedRequestId: JSONRPCId | undefined },
+  ): Promise<unknown> {
     const capability = requiredClientCapability[method];
     if (this.#capabilities()?.[capability] === undefined) {
       const counts = this.refused.get(backend) ?? new Map<string, number>();
@@ -63,9 +79,10 @@ export class ClientRelay {
         { backend, method },
       );
     }
-    return await this.#connection.request(method, tagged(request.params, backend), {
-      signal: request.signal,
-      timeoutMs: maxTimeoutMs,
+    const { relatedRequestId } = options;
+    return await this.#connection.request(method, tagged(params, backend), {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
       ...(relatedRequestId === undefined ? {} : { relatedRequestId }),
     });
   }

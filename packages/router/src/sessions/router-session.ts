@@ -174,8 +174,16 @@ export function createRouterSession(
   handleSetLevel(id, lifecycle, view, peers, (level) => {
     logLevel = level;
   });
-  const abandonTasks = handleSessionTasks(id, lifecycle, view, state, (task) => {
-    connection.notify(TASK_STATUS_NOTIFICATION, task).catch(() => {});
+  const abandonTasks = handleSessionTasks(id, lifecycle, view, state, {
+    tell(task) {
+      connection.notify(TASK_STATUS_NOTIFICATION, task).catch(() => {});
+    },
+    ask: ([backend, method, params, signal], relatedRequestId) =>
+      relay.ask(backend, method, params, {
+        signal,
+        timeoutMs: view.findBackend(backend)?.config.maxTimeoutMs ?? 0,
+        relatedRequestId,
+      }),
   });
   handleUnknownMethods(lifecycle, view, forward);
   connection.handleNotification("notifications/roots/list_changed", () => notifyRootsChanged(view));

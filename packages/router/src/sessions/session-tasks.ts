@@ -1,3 +1,4 @@
+import type { JSONRPCId } from "@patchbay/jsonrpc-core";
 import type { RouterState } from "../router/router-state.js";
 import { forwardTaskMethod } from "../tasks/front-tasks.js";
 import { type BridgeScope, bridgedTaskMethod } from "../tasks/legacy-modern-bridge.js";
@@ -17,7 +18,8 @@ import type { SessionLifecycle } from "./session-lifecycle.js";
  * never issued), and goes to the backend that created the task as this session's call (what the
  * backend asks during `tasks/result` reaches this client); `tasks/list` lists this session's tasks.
  * A task on a 2026-07-28 backend (bridged) is translated between the eras, its status changes told
- * with `tell`. Returns what to do when the session ends: cancel its tasks at their backends, since
+ * with `tell`, its questions asked of the client with `ask` (related to the `tasks/result` that
+ * waits). Returns what to do when the session ends: cancel its tasks at their backends, since
  * nobody can reach them any more.
  */
 export function handleSessionTasks(
@@ -25,20 +27,27 @@ export function handleSessionTasks(
   lifecycle: SessionLifecycle,
   view: SessionCatalogue,
   state: RouterState,
-  tell: (task: Record<string, unknown>) => void,
+  client: {
+    tell: (task: Record<string, unknown>) => void;
+    ask: (
+      request: Parameters<BridgeScope["ask"]>,
+      relatedRequestId: JSONRPCId | undefined,
+    ) => Promise<unknown>;
+  },
 ): () => void {
   const caller = legacyTaskCaller(sessionId);
-  const bridge = (): BridgeScope => ({
+  const bridge = (relatedRequestId?: JSONRPCId): BridgeScope => ({
     routes: state.tasks,
     backends: view.backends(),
     clock: state.clock,
-    tell,
+    tell: client.tell,
+    ask: (...request) => client.ask(request, relatedRequestId),
   });
   for (const method of LEGACY_TASK_METHODS) {
     lifecycle.handle(method, (params, context) => {
       const route = state.tasks.get(caller, asParams(params).taskId);
       if (route.bridged !== undefined) {
-        return bridgedTaskMethod(bridge(), route, method, context.signal);
+        return bridgedTaskMethod(bridge(context.id), route, method, context.signal);
       }
       return forwardTaskMethod(state.tasks, view.backends(), {
         method,

@@ -1,7 +1,7 @@
 import type { LoggingLevel } from "@patchbay/client";
 import type { JSONRPCId, JSONRPCNotification } from "@patchbay/jsonrpc-core";
 import { JSONRPCError } from "@patchbay/jsonrpc-core";
-import type { LoggingLevel as Level } from "@patchbay/mcp-types";
+import { type LoggingLevel as Level, RELATED_TASK_META_KEY } from "@patchbay/mcp-types";
 import type { Telemetry } from "@patchbay/telemetry";
 import type { BackendAudience } from "../backends/backend.js";
 import type { BackendEvent, ServerRequestEvent } from "../backends/backend-events.js";
@@ -10,13 +10,24 @@ import { mergeClientCapabilities } from "../backends/relayed-extensions.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import {
   routeTaskStatus,
+  sessionOfRoute,
   sessionOfTaskCaller,
   TASK_STATUS_NOTIFICATION,
 } from "../tasks/legacy-tasks.js";
-import type { TaskRoutes } from "../tasks/task-routes.js";
+import type { TaskRoute, TaskRoutes } from "../tasks/task-routes.js";
 import { describeLifecycleEvent } from "./lifecycle-log.js";
 import { chooseRelayTarget } from "./relay-target.js";
 import { sharedLogLevel } from "./shared-log-level.js";
+
+/** How long a backend's request about a task waits for the router to route that task. */
+const ROUTE_WAIT_MS = 5_000;
+
+/** The task a backend's request names in `_meta["io.modelcontextprotocol/related-task"]`. */
+function relatedTaskOf(params: unknown): string | undefined {
+  const meta = (params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  const taskId = (meta?.[RELATED_TASK_META_KEY] as { taskId?: unknown } | undefined)?.taskId;
+  return typeof taskId === "string" ? taskId : undefined;
+}
 
 /** What the switchboard needs of a client session (`sessions/` implements it). */
 export interface SwitchboardSession {
@@ -157,7 +168,7 @@ export class Switchboard<Session extends SwitchboardSession = SwitchboardSession
         return;
       }
       case "server-request":
-        event.respond(this.#relay(event, owner, principal));
+        event.respond(this.#relayRequest(event, owner, principal));
         return;
     }
   }
@@ -177,6 +188,42 @@ export class Switchboard<Session extends SwitchboardSession = SwitchboardSession
     const sessionId = sessionOfTaskCaller(routed.caller);
     const session = sessionId === undefined ? undefined : this.sessions.get(sessionId);
     session?.deliver(backend, { ...notification, params: routed.params });
+  }
+
+  /**
+   * A backend's request naming one of its tasks (`_meta["io.modelcontextprotocol/related-task"]`)
+   * goes to the session the task was created on, naming the task by the router's id (a modern
+   * caller's front then holds it as the task's input); any other request is routed by cause.
+   */
+  async #relayRequest(
+    request: ServerRequestEvent,
+    owner: string | undefined,
+    principal: string | undefined,
+  ): Promise<unknown> {
+    const backendTaskId = relatedTaskOf(request.params);
+    if (this.#tasks === undefined || backendTaskId === undefined) {
+      return await this.#relay(request, owner, principal);
+    }
+    const accept = (route: TaskRoute) => owner === undefined || sessionOfRoute(route) === owner;
+    let route = this.#tasks.findRelated(request.backend, backendTaskId, accept);
+    if (route === undefined) {
+      const routed = await this.#tasks.routed(request.backend, backendTaskId, ROUTE_WAIT_MS);
+      route = routed !== undefined && accept(routed) ? routed : undefined;
+    }
+    const sessionId = route === undefined ? undefined : sessionOfRoute(route);
+    const session = sessionId === undefined ? undefined : this.sessions.get(sessionId);
+    if (route === undefined || session === undefined || !session.initialized) {
+      return await this.#relay(request, owner, principal);
+    }
+    const params = {
+      ...(request.params as Record<string, unknown>),
+      _meta: {
+        ...((request.params as { _meta?: Record<string, unknown> })._meta ?? {}),
+        [RELATED_TASK_META_KEY]: { taskId: route.taskId },
+      },
+    };
+    const related = request.cause?.caller === session.id ? request.cause.requestId : undefined;
+    return await session.relay({ ...request, params }, related);
   }
 
   #relay(

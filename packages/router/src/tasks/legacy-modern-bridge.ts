@@ -1,6 +1,8 @@
 import { ErrorCode, JSONRPCError } from "@patchbay/jsonrpc-core";
 import { RELATED_TASK_META_KEY, TASKS_EXTENSION_ID } from "@patchbay/mcp-types";
+import type { ServerToClientMethod } from "../backends/backend-events.js";
 import type { RouterClock } from "../backends/router-clock.js";
+import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { INVALID_PARAMS } from "../errors/map-error.js";
 import {
   cancelAbandonedTasks,
@@ -18,7 +20,10 @@ import type { TaskRoute, TaskRoutes } from "./task-routes.js";
  * `tasks/get` (the task with its result inlined), `tasks/cancel` (an empty ack) and no push of
  * statuses; 2025-11-25 has `tasks/result` (waits for the end), `tasks/list` and
  * `notifications/tasks/status`, which the router makes from `tasks/get` answers (polled at the
- * backend's `pollIntervalMs` while `tasks/result` waits).
+ * backend's `pollIntervalMs` while `tasks/result` waits). A task `input_required` shows its
+ * questions in `tasks/get` (`inputRequests`): while `tasks/result` waits, the router asks them of
+ * the session as 2025-11-25 requests naming the task (`_meta["io.modelcontextprotocol/related-task"]`)
+ * and sends the answers to the backend with `tasks/update` (`inputResponses`).
  */
 
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
@@ -67,7 +72,7 @@ export function routeBridgedTask(
   let route: TaskRoute;
   try {
     route = routes.add(legacyTaskCaller(sessionId), backend.name, result.taskId, ttl, {
-      status: String(result.status),
+      bridged: { status: String(result.status) },
     });
   } catch (error) {
     cancelAbandonedTasks([{ backend: backend.name, backendTaskId: result.taskId }], [backend]);
@@ -84,7 +89,20 @@ export interface BridgeScope {
   readonly clock: RouterClock;
   /** Sends `notifications/tasks/status` to the session that owns the task. */
   readonly tell: (task: Record<string, unknown>) => void;
+  /** Asks the session for `backend` (refused when it lacks the method's capability). */
+  readonly ask: (
+    backend: string,
+    method: ServerToClientMethod,
+    params: Record<string, unknown>,
+    signal: AbortSignal,
+  ) => Promise<unknown>;
 }
+
+const SERVER_REQUESTS: ReadonlySet<string> = new Set([
+  "elicitation/create",
+  "sampling/createMessage",
+  "roots/list",
+]);
 
 /**
  * `tasks/get`, `tasks/result` or `tasks/cancel` of a legacy session on a bridged route, in the
@@ -114,11 +132,104 @@ export async function bridgedTaskMethod(
   }
   let detail = current;
   while (!TERMINAL.has(String(detail.status))) {
+    if (await answerInputs(scope, route, detail, signal)) {
+      detail = await currentTask(scope, route, signal);
+      continue;
+    }
     const pollMs = typeof detail.pollIntervalMs === "number" ? detail.pollIntervalMs : 1000;
     await pause(scope.clock, Math.max(10, pollMs), signal);
     detail = await currentTask(scope, route, signal);
   }
   return payloadOf(route.taskId, detail);
+}
+
+/**
+ * Asks the session the questions of an `input_required` task not asked yet (another `tasks/result`
+ * may be asking some) and sends the answers to the backend; false when there was none to ask. A
+ * question the session cannot answer (no capability, an error) cancels the task at its backend and
+ * fails `tasks/result` with why.
+ */
+async function answerInputs(
+  scope: BridgeScope,
+  route: TaskRoute,
+  detail: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const requests = detail.inputRequests;
+  if (detail.status !== "input_required" || typeof requests !== "object" || requests === null) {
+    return false;
+  }
+  if (route.bridged === undefined) return false;
+  route.bridged.asking ??= new Set();
+  const asking = route.bridged.asking;
+  const fresh = Object.entries(
+    requests as Record<string, { method?: unknown; params?: unknown }>,
+  ).filter(([key]) => !asking.has(key));
+  if (fresh.length === 0) return false;
+  for (const [key] of fresh) asking.add(key);
+  try {
+    const answers = await Promise.all(
+      fresh.map(
+        async ([key, input]): Promise<[string, unknown]> => [
+          key,
+          await askSession(scope, route, input, signal),
+        ],
+      ),
+    ).catch(async (error: unknown) => {
+      if (signal.aborted) throw error;
+      await forwardTaskMethod(scope.routes, scope.backends, {
+        method: "tasks/cancel",
+        params: { taskId: route.taskId },
+        caller: route.caller,
+        signal,
+      }).catch(() => {});
+      throw inputFailed(route.taskId, error);
+    });
+    await forwardTaskMethod(scope.routes, scope.backends, {
+      method: "tasks/update",
+      params: { taskId: route.taskId, inputResponses: Object.fromEntries(answers) },
+      caller: route.caller,
+      signal,
+    });
+    return true;
+  } finally {
+    for (const [key] of fresh) asking.delete(key);
+  }
+}
+
+/** One question of the backend's task, asked of the session as a request naming the task. */
+function askSession(
+  scope: BridgeScope,
+  route: TaskRoute,
+  input: { method?: unknown; params?: unknown },
+  signal: AbortSignal,
+): Promise<unknown> {
+  const method = String(input.method);
+  if (!SERVER_REQUESTS.has(method)) {
+    return Promise.reject(new JSONRPCError(INVALID_PARAMS, `Unknown input request ${method}`));
+  }
+  const params = (
+    typeof input.params === "object" && input.params !== null ? input.params : {}
+  ) as Record<string, unknown>;
+  const meta = params._meta as Record<string, unknown> | undefined;
+  const related = { [RELATED_TASK_META_KEY]: { taskId: route.taskId } };
+  return scope.ask(
+    route.backend,
+    method as ServerToClientMethod,
+    { ...params, _meta: { ...meta, ...related } },
+    signal,
+  );
+}
+
+/** Why a bridged task's input could not be given (its task is cancelled at the backend). */
+function inputFailed(taskId: string, error: unknown): JSONRPCError {
+  const reason = error instanceof Error ? error.message : String(error);
+  const code = JSONRPCError.isInstance(error) ? error.code : GatewayErrorCode.GatewayInternalError;
+  return new JSONRPCError(
+    code,
+    `Task ${taskId} needs input this session could not give (${reason}); the gateway cancelled the task`,
+    { taskId },
+  );
 }
 
 /** The backend's task now (under the router's id); a new status is told to the session. */

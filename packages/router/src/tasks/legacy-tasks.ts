@@ -42,6 +42,11 @@ export function sessionOfTaskCaller(caller: string): string | undefined {
   return caller.startsWith(prefix) ? caller.slice(prefix.length) : undefined;
 }
 
+/** The session a route's task was created on: a legacy session's own, or a modern front's. */
+export function sessionOfRoute(route: TaskRoute): string | undefined {
+  return sessionOfTaskCaller(route.caller) ?? route.session;
+}
+
 /** True when a backend's initialize result offers task-augmented `tools/call` (2025-11-25). */
 export function offersLegacyTasks(capabilities: unknown): boolean {
   const tasks = (capabilities as { tasks?: { requests?: { tools?: { call?: unknown } } } })?.tasks;

@@ -10,7 +10,9 @@ import type { TaskRoute, TaskRoutes } from "./task-routes.js";
  * `execution.taskSupport`, hands the backend's `CreateTaskResult` on as the extension's
  * (`resultType: "task"`), and answers the extension's `tasks/get` (result or error inlined, from the
  * backend's `tasks/result` once the task ended) and `tasks/cancel` (idempotent) from the backend's
- * 2025-11-25 methods.
+ * 2025-11-25 methods. What the backend asks about a task (`elicitation/create`,
+ * `sampling/createMessage`, `roots/list` naming it in `_meta["io.modelcontextprotocol/related-task"]`)
+ * is the task's input: shown by `tasks/get`, answered by `tasks/update`.
  */
 
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
@@ -78,11 +80,21 @@ export function isLegacyBackendRoute(
   return backend !== undefined && offersLegacyTasks(backend.initializeResult?.capabilities);
 }
 
-/** The extension's `tasks/get`, `tasks/cancel` or `tasks/update` on a legacy backend's task. */
+/**
+ * The extension's `tasks/get`, `tasks/cancel` or `tasks/update` on a legacy backend's task. What
+ * the backend asks about the task meanwhile (`routes.inputs`) shows the task `input_required` with
+ * those questions as `inputRequests`; `tasks/update` answers them; a task cancelled or ended
+ * rejects the questions still open.
+ */
 export async function legacyBackendTaskMethod(
   routes: TaskRoutes,
   backends: readonly RouterBackend[],
-  request: { method: string; route: TaskRoute; signal: AbortSignal },
+  request: {
+    method: string;
+    params: Record<string, unknown>;
+    route: TaskRoute;
+    signal: AbortSignal;
+  },
 ): Promise<Record<string, unknown>> {
   const { route, signal } = request;
   const send = (method: string) =>
@@ -93,19 +105,23 @@ export async function legacyBackendTaskMethod(
       signal,
     }) as Promise<Record<string, unknown>>;
   if (request.method === "tasks/update") {
-    throw new JSONRPCError(
-      ErrorCode.InvalidParams,
-      `Task ${route.taskId} runs on a 2025-11-25 backend, which takes no tasks/update`,
-      { taskId: route.taskId },
-    );
+    routes.inputs.answer(route.taskId, request.params.inputResponses);
+    return { resultType: "complete" };
   }
   const task = await send("tasks/get");
   const ended = TERMINAL.has(String(task.status));
+  if (ended) routes.inputs.reject(route.taskId, new Error(`Task ${route.taskId} ${task.status}`));
   if (request.method === "tasks/cancel") {
+    routes.inputs.reject(route.taskId, new Error(`Task ${route.taskId} cancelled`));
     if (!ended) await send("tasks/cancel");
     return { resultType: "complete" };
   }
   const detail: Record<string, unknown> = { ...modernTaskOf(task), resultType: "complete" };
+  const inputRequests = ended ? undefined : routes.inputs.requests(route.taskId);
+  if (inputRequests !== undefined) {
+    detail.status = "input_required";
+    detail.inputRequests = inputRequests;
+  }
   if (task.status === "completed") {
     const { _meta, ...result } = await send("tasks/result");
     const meta = { ...(_meta as Record<string, unknown> | undefined) };

@@ -1,5 +1,7 @@
 import { ImplementationErrorCode, JSONRPCError } from "@patchbay/jsonrpc-core";
+import type { RouterClock } from "../backends/router-clock.js";
 import { INVALID_PARAMS } from "../errors/map-error.js";
+import { TaskInputs } from "./task-inputs.js";
 
 /** Limits of the tasks the router routes (extension `io.modelcontextprotocol/tasks`). */
 export interface TaskRouteLimits {
@@ -24,8 +26,16 @@ export interface TaskRoute {
    * Set for a legacy session's task on a modern backend (the router bridges the eras): the status
    * the session was last told.
    */
-  readonly bridged?: { status: string };
+  readonly bridged?: { status: string; asking?: Set<string> };
+  /**
+   * The legacy session whose call created a modern caller's task (the session behind its modern
+   * front): what the task's backend asks about the task goes there.
+   */
+  readonly session?: string;
 }
+
+/** What a route may carry beside its ids (see `TaskRoute`). */
+export type TaskRouteExtras = Pick<TaskRoute, "bridged" | "session">;
 
 /**
  * The tasks the router handed out (the modern front's extension tasks and legacy sessions'
@@ -39,12 +49,21 @@ export class TaskRoutes {
   readonly #limits: TaskRouteLimits;
   readonly #now: () => number;
   readonly #routes = new Map<string, TaskRoute>();
+  /** What 2025-11-25 backends ask during modern callers' tasks, by the router's task id. */
+  readonly inputs: TaskInputs;
+  readonly #timers: Pick<RouterClock, "setTimeout" | "clearTimeout">;
+  /** Who waits for a backend's task to be routed (see `routed`). */
+  #waiting: RouteWaiter[] = [];
   /** Statuses of tasks not routed yet, oldest first (see `holdEarlyStatus`). */
   #early: EarlyStatus[] = [];
 
-  constructor(limits: TaskRouteLimits, now: () => number) {
+  /** `clock`: a whole clock, or only its `now` (no timers: questions wait to the backend's timeout). */
+  constructor(limits: TaskRouteLimits, clock: RouterClock | (() => number)) {
     this.#limits = limits;
-    this.#now = now;
+    this.#now = typeof clock === "function" ? clock : () => clock.now();
+    this.#timers =
+      typeof clock === "function" ? { setTimeout: () => undefined, clearTimeout: () => {} } : clock;
+    this.inputs = new TaskInputs({ now: this.#now, ...pick(this.#timers) });
   }
 
   /** Live routes (after dropping the expired ones). */
@@ -67,7 +86,7 @@ export class TaskRoutes {
     backend: string,
     backendTaskId: string,
     ttlMs: number,
-    bridged?: { status: string },
+    extras: TaskRouteExtras = {},
   ): TaskRoute {
     this.#sweep();
     const { maxTasks, maxTasksPerCaller } = this.#limits;
@@ -87,10 +106,39 @@ export class TaskRoutes {
       backend,
       backendTaskId,
       expiresAt: this.#now() + ttlMs,
-      ...(bridged === undefined ? {} : { bridged }),
+      ...extras,
     };
     this.#routes.set(route.taskId, route);
+    const waiters = this.#waiting.filter(
+      (waiter) => waiter.backend === backend && waiter.backendTaskId === backendTaskId,
+    );
+    for (const waiter of waiters) waiter.done(route);
     return route;
+  }
+
+  /**
+   * The route of a backend's task once it is made: a backend may ask about a task before the router
+   * has read the `CreateTaskResult` naming it. Undefined after `withinMs` without one (or at once
+   * without timers).
+   */
+  routed(backend: string, backendTaskId: string, withinMs: number): Promise<TaskRoute | undefined> {
+    return new Promise((resolve) => {
+      const waiter: RouteWaiter = {
+        backend,
+        backendTaskId,
+        done: (route) => {
+          this.#timers.clearTimeout(timer);
+          this.#waiting = this.#waiting.filter((other) => other !== waiter);
+          resolve(route);
+        },
+      };
+      const timer = this.#timers.setTimeout(() => waiter.done(undefined), withinMs);
+      if (timer === undefined) {
+        resolve(undefined);
+        return;
+      }
+      this.#waiting.push(waiter);
+    });
   }
 
   /** The caller's route of `taskId`, or -32602 when it is unknown, expired or another's. */
@@ -160,22 +208,37 @@ export class TaskRoutes {
     return taken.map((status) => status.params);
   }
 
+  /** The live route of a backend's task id that `accept` takes; undefined when none. */
+  findRelated(
+    backend: string,
+    backendTaskId: string,
+    accept: (route: TaskRoute) => boolean,
+  ): TaskRoute | undefined {
+    const now = this.#now();
+    for (const route of this.#routes.values()) {
+      if (route.backend !== backend || route.backendTaskId !== backendTaskId) continue;
+      if (route.expiresAt > now && accept(route)) return route;
+    }
+    return undefined;
+  }
+
   /** Forgets every route of `caller` (gone for good) and returns them. */
   removeCaller(caller: string): TaskRoute[] {
     const removed = [...this.#routes.values()].filter((route) => route.caller === caller);
-    for (const route of removed) this.#routes.delete(route.taskId);
+    for (const route of removed) this.delete(route.taskId);
     return removed;
   }
 
-  /** Forgets a route (its backend no longer knows the task). */
+  /** Forgets a route (its backend no longer knows the task); what it waits for is rejected. */
   delete(taskId: string): void {
     this.#routes.delete(taskId);
+    this.inputs.reject(taskId, new Error(`Task ${taskId} is no longer routed by the gateway`));
   }
 
   #sweep(): void {
     const now = this.#now();
     for (const [taskId, route] of this.#routes) {
-      if (route.expiresAt <= now) this.#routes.delete(taskId);
+      if (route.expiresAt <= now) this.delete(taskId);
     }
   }
 }
@@ -184,6 +247,19 @@ export class TaskRoutes {
 const EARLY_STATUS_MS = 10_000;
 /** Most statuses of tasks not routed yet kept at once. */
 const MAX_EARLY_STATUSES = 100;
+
+interface RouteWaiter {
+  readonly backend: string;
+  readonly backendTaskId: string;
+  done(route: TaskRoute | undefined): void;
+}
+
+function pick(timers: Pick<RouterClock, "setTimeout" | "clearTimeout">) {
+  return {
+    setTimeout: (callback: () => void, ms: number) => timers.setTimeout(callback, ms),
+    clearTimeout: (handle: unknown) => timers.clearTimeout(handle),
+  };
+}
 
 interface EarlyStatus {
   readonly backend: string;
