@@ -23,7 +23,7 @@ import type { RouterState } from "../router/router-state.js";
 import type { SessionViewer } from "../router/session-viewer.js";
 import { TASK_STATUS_NOTIFICATION } from "../tasks/legacy-tasks.js";
 import { registerCatalogueRequests } from "./catalogue-requests.js";
-import { createForwarder } from "./forward-call.js";
+import { createForwarder, type ForwardCall } from "./forward-call.js";
 import { ClientRelay, type RefusalCounts } from "./relay-to-client.js";
 import { routeBackendNotification } from "./route-notification.js";
 import { SessionCatalogue } from "./session-catalogue.js";
@@ -158,35 +158,13 @@ export function createRouterSession(
   });
   const relay = new ClientRelay(connection, state, () => lifecycle.clientCapabilities);
 
-  registerCatalogueRequests({
-    lifecycle,
-    view,
-    forward,
-    subscriptions,
-    state,
-    status: () => deps.status(id),
-    events: (query) => deps.events(id, query),
-    who: { principal: viewer.owner ?? "anonymous", session: id, profile: profileName },
-    listedAnywhere: (name) =>
-      isListedAnywhere(name, [...deps.pool.sharedBackends(), ...view.backends()], state.codec),
-  });
-
-  handleSetLevel(id, lifecycle, view, peers, (level) => {
-    logLevel = level;
-  });
-  const abandonTasks = handleSessionTasks(id, lifecycle, view, state, {
-    tell(task) {
-      connection.notify(TASK_STATUS_NOTIFICATION, task).catch(() => {});
+  const abandonTasks = registerSessionHandlers(
+    { id, profileName, viewer, connection, lifecycle, view, forward, subscriptions, relay },
+    deps,
+    (level) => {
+      logLevel = level;
     },
-    ask: ([backend, method, params, signal], relatedRequestId) =>
-      relay.ask(backend, method, params, {
-        signal,
-        timeoutMs: view.findBackend(backend)?.config.maxTimeoutMs ?? 0,
-        relatedRequestId,
-      }),
-  });
-  handleUnknownMethods(lifecycle, view, forward);
-  connection.handleNotification("notifications/roots/list_changed", () => notifyRootsChanged(view));
+  );
 
   connection.onClose(() => {
     closed = true;
@@ -260,6 +238,60 @@ export function createRouterSession(
     close: () => connection.close(),
   };
   return session;
+}
+
+/** The parts of one session that its request handlers use. */
+interface SessionParts {
+  readonly id: string;
+  readonly profileName: string | undefined;
+  readonly viewer: SessionViewer;
+  readonly connection: Connection;
+  readonly lifecycle: SessionLifecycle;
+  readonly view: SessionCatalogue;
+  readonly forward: ForwardCall;
+  readonly subscriptions: SessionSubscriptions;
+  readonly relay: ClientRelay;
+}
+
+/**
+ * What the session answers: the catalogue's requests, the log level, tasks, the roots
+ * notification, and anything else forwarded to its backend. Returns what abandons the session's
+ * tasks when it ends.
+ */
+function registerSessionHandlers(
+  parts: SessionParts,
+  deps: SessionDependencies,
+  setLogLevel: (level: LoggingLevel) => void,
+): () => void {
+  const { id, connection, lifecycle, view, forward, relay } = parts;
+  const { state } = deps;
+  registerCatalogueRequests({
+    lifecycle,
+    view,
+    forward,
+    subscriptions: parts.subscriptions,
+    state,
+    status: () => deps.status(id),
+    events: (query) => deps.events(id, query),
+    who: { principal: parts.viewer.owner ?? "anonymous", session: id, profile: parts.profileName },
+    listedAnywhere: (name) =>
+      isListedAnywhere(name, [...deps.pool.sharedBackends(), ...view.backends()], state.codec),
+  });
+  handleSetLevel(id, lifecycle, view, deps.peers, setLogLevel);
+  const abandonTasks = handleSessionTasks(id, lifecycle, view, state, {
+    tell(task) {
+      connection.notify(TASK_STATUS_NOTIFICATION, task).catch(() => {});
+    },
+    ask: ([backend, method, params, signal], relatedRequestId) =>
+      relay.ask(backend, method, params, {
+        signal,
+        timeoutMs: view.findBackend(backend)?.config.maxTimeoutMs ?? 0,
+        relatedRequestId,
+      }),
+  });
+  handleUnknownMethods(lifecycle, view, forward);
+  connection.handleNotification("notifications/roots/list_changed", () => notifyRootsChanged(view));
+  return abandonTasks;
 }
 
 /** The principal a viewer's sessions act as toward per-principal backends (never `anonymous`). */
