@@ -1,4 +1,5 @@
 import { JSONRPCError } from "@patchbay/jsonrpc-core";
+import type { Server } from "@patchbay/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHarness, type Harness, sendModern as send } from "./harness.js";
 
@@ -107,21 +108,24 @@ describe("a 2025-11-25 client's tasks on a 2026-07-28 backend (bridged by the ro
   });
 });
 
+/** A task tool `greet` that asks the client for a name (an input request) and greets it. */
+function defineGreeter(server: Server): void {
+  server.registerTool("greet", { taskSupport: "required" }, async (_args, context) => {
+    const answer = await context.elicit({
+      mode: "form",
+      message: "Your name?",
+      requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+    });
+    return { content: [{ type: "text", text: `Hello, ${String(answer.content?.name)}` }] };
+  });
+}
+
 /** A 2026-07-28 backend whose task tool asks the client for a name (an input request). */
 async function askingHarness(client: Record<string, unknown>) {
   harness = await createHarness(
     { mcpServers: { modern: { command: "x" } } },
     {
-      modern: (server) => {
-        server.registerTool("greet", { taskSupport: "required" }, async (_args, context) => {
-          const answer = await context.elicit({
-            mode: "form",
-            message: "Your name?",
-            requestedSchema: { type: "object", properties: { name: { type: "string" } } },
-          });
-          return { content: [{ type: "text", text: `Hello, ${String(answer.content?.name)}` }] };
-        });
-      },
+      modern: defineGreeter,
     },
     { ...LEGACY_CLIENT, client: { ...LEGACY_CLIENT.client, ...client } },
   );
@@ -163,8 +167,18 @@ describe("a 2025-11-25 client answering a bridged task's input requests", () => 
 });
 
 /** One 2026-07-28 request to the router's modern front as `caller`, declaring the extension. */
-const sendModern = (method: string, params: Record<string, unknown>, caller = "alice") =>
-  send(harness!.router.modern(), method, params, { caller });
+const sendModern = (
+  method: string,
+  params: Record<string, unknown>,
+  caller = "alice",
+  capabilities?: Record<string, unknown>,
+) =>
+  send(harness!.router.modern(), method, params, {
+    caller,
+    ...(capabilities === undefined ? {} : { capabilities }),
+  });
+/** A modern caller declaring the tasks extension and elicitation. */
+const ELICITING = { extensions: { "io.modelcontextprotocol/tasks": {} }, elicitation: {} };
 
 /**
  * Polls the extension's `tasks/get` (it has no push) until `done` holds, letting timers run between
@@ -177,6 +191,17 @@ async function pollTask(taskId: unknown, done: (detail: Record<string, unknown>)
     if (done(result)) return result;
     await new Promise((resolve) => setImmediate(resolve));
   }
+}
+
+/** A 2025-11-25 backend whose task tool `greet` asks the client for a name. */
+async function greeterHarness() {
+  harness = await createHarness(
+    { mcpServers: { legacy: { command: "x" } } },
+    {
+      legacy: defineGreeter,
+    },
+    { client: { protocolVersion: "2025-11-25" } },
+  );
 }
 
 describe("a 2026-07-28 client's tasks on a 2025-11-25 backend (bridged by the router)", () => {
@@ -265,23 +290,13 @@ describe("a 2026-07-28 client's tasks on a 2025-11-25 backend (bridged by the ro
   });
 
   it("shows what the backend asks about a task as its inputRequests, answered by tasks/update", async () => {
-    harness = await createHarness(
-      { mcpServers: { legacy: { command: "x" } } },
-      {
-        legacy: (server) => {
-          server.registerTool("greet", { taskSupport: "required" }, async (_args, context) => {
-            const answer = await context.elicit({
-              mode: "form",
-              message: "Your name?",
-              requestedSchema: { type: "object", properties: { name: { type: "string" } } },
-            });
-            return { content: [{ type: "text", text: `Hello, ${String(answer.content?.name)}` }] };
-          });
-        },
-      },
-      { client: { protocolVersion: "2025-11-25" } },
+    await greeterHarness();
+    const created = await sendModern(
+      "tools/call",
+      { name: "legacy__greet", arguments: {} },
+      "alice",
+      ELICITING,
     );
-    const created = await sendModern("tools/call", { name: "legacy__greet", arguments: {} });
     expect(created.result).toMatchObject({ resultType: "task" });
     const taskId = created.result?.taskId;
     let detail = await pollTask(
@@ -319,6 +334,21 @@ describe("a 2026-07-28 client's tasks on a 2025-11-25 backend (bridged by the ro
     });
   });
 
+  it("refuses what the backend asks when the call declared no such capability; the task fails naming it", async () => {
+    await greeterHarness();
+    const created = await sendModern("tools/call", { name: "legacy__greet", arguments: {} });
+    expect(created.result).toMatchObject({ resultType: "task" });
+    const detail = await pollTask(
+      created.result?.taskId,
+      (task) => task.inputRequests !== undefined || task.status === "failed",
+    );
+    expect(detail).not.toHaveProperty("inputRequests");
+    expect(detail).toMatchObject({
+      status: "failed",
+      error: { message: expect.stringContaining("declared no elicitation capability") },
+    });
+  });
+
   it("rejects the backend's pending request when the task is cancelled", async () => {
     const failed = gate();
     harness = await createHarness(
@@ -342,7 +372,12 @@ describe("a 2026-07-28 client's tasks on a 2025-11-25 backend (bridged by the ro
       },
       { client: { protocolVersion: "2025-11-25" } },
     );
-    const created = await sendModern("tools/call", { name: "legacy__greet", arguments: {} });
+    const created = await sendModern(
+      "tools/call",
+      { name: "legacy__greet", arguments: {} },
+      "alice",
+      ELICITING,
+    );
     expect(created.result).toMatchObject({ resultType: "task" });
     const taskId = created.result?.taskId;
     const pending = await pollTask(

@@ -5,6 +5,13 @@ import type { CallCause } from "./call-causes.js";
 /** The server-to-client requests a backend may send, which the router relays to a client. */
 export type ServerToClientMethod = "sampling/createMessage" | "elicitation/create" | "roots/list";
 
+/** The client capability each request a backend sends to a client needs. */
+export const CLIENT_CAPABILITY_OF: Readonly<Record<ServerToClientMethod, string>> = {
+  "sampling/createMessage": "sampling",
+  "elicitation/create": "elicitation",
+  "roots/list": "roots",
+};
+
 /** A backend asks the client side something; whoever routes it calls `respond` once. */
 export interface ServerRequestEvent {
   readonly type: "server-request";

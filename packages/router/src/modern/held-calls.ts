@@ -1,6 +1,6 @@
 import { JSONRPCError, type JSONRPCId, type RequestOptions } from "@patchbay/jsonrpc-core";
 import { createMissingRequiredClientCapabilityError } from "@patchbay/mcp-types";
-import type { ServerToClientMethod } from "../backends/backend-events.js";
+import { CLIENT_CAPABILITY_OF, type ServerToClientMethod } from "../backends/backend-events.js";
 import { INPUT_KEY_META_KEY } from "../backends/modern-backend.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { INVALID_PARAMS } from "../errors/map-error.js";
@@ -8,12 +8,6 @@ import { type ActiveRound, HeldCall } from "./held-call.js";
 import { HeldCallStateCodec } from "./held-call-state.js";
 import { answerFromEarlyResponses, applyInputResponses } from "./input-answers.js";
 import type { ModernSettings } from "./modern-settings.js";
-
-const CAPABILITY_OF: Record<ServerToClientMethod, string> = {
-  "sampling/createMessage": "sampling",
-  "elicitation/create": "elicitation",
-  "roots/list": "roots",
-};
 
 /** Sends a request on the legacy session behind the front. */
 export type SessionRequest = (
@@ -105,7 +99,7 @@ export class HeldCalls {
         ),
       );
     }
-    const capability = CAPABILITY_OF[method];
+    const capability = CLIENT_CAPABILITY_OF[method];
     if (held.current.clientCapabilities[capability] === undefined) {
       // 2026-07-28: a request needing an undeclared client capability fails with -32021.
       const error = createMissingRequiredClientCapabilityError(

@@ -20,12 +20,13 @@ import {
   RELATED_TASK_META_KEY,
 } from "@patchbay/mcp-types";
 import { declaresTasks, tasksExtensionRequired } from "@patchbay/server";
-import type { ServerToClientMethod } from "../backends/backend-events.js";
+import { CLIENT_CAPABILITY_OF, type ServerToClientMethod } from "../backends/backend-events.js";
+import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { INVALID_PARAMS } from "../errors/map-error.js";
 import type { RouterSession } from "../sessions/router-session.js";
 import { forwardTaskMethod, routeCreatedTask, TASK_METHODS } from "../tasks/front-tasks.js";
 import { isLegacyBackendRoute, legacyBackendTaskMethod } from "../tasks/modern-legacy-bridge.js";
-import type { TaskRoutes } from "../tasks/task-routes.js";
+import type { TaskRoute, TaskRoutes } from "../tasks/task-routes.js";
 import { discoverResult } from "./discover-result.js";
 import type { ActiveRound } from "./held-call.js";
 import { HeldCalls } from "./held-calls.js";
@@ -201,7 +202,10 @@ export class ModernFront {
     if (method !== "tools/call") return answer;
     const owner = opened.session.catalogue().findTool(String(params.name ?? ""))?.backend;
     const backend = opened.session.backends().find((candidate) => candidate.name === owner);
-    return routeCreatedTask(this.#deps.tasks, answer, this.caller, backend, opened.session.id);
+    return routeCreatedTask(this.#deps.tasks, answer, this.caller, backend, {
+      session: opened.session.id,
+      capabilities: meta.clientCapabilities,
+    });
   }
 
   /**
@@ -266,6 +270,7 @@ export class ModernFront {
       connection.handle(method, (params, context) => {
         const route = this.#taskRouteOf(params);
         if (route !== undefined) {
+          refuseUndeclared(route, method);
           return this.#deps.tasks.inputs.ask(route, method, params, context.signal);
         }
         return this.#held.onBackendRequest(method, params, context.info.relatedRequestId);
@@ -372,4 +377,17 @@ function roundOf(
     logLevel: meta.logLevel,
     clientCapabilities: meta.clientCapabilities,
   };
+}
+
+/**
+ * Refuses a backend's question about a modern caller's task when the call that created the task
+ * did not declare the client capability it needs: the caller could not answer it.
+ */
+function refuseUndeclared(route: TaskRoute, method: ServerToClientMethod): void {
+  const capability = CLIENT_CAPABILITY_OF[method];
+  if (route.capabilities === undefined || route.capabilities[capability] !== undefined) return;
+  throw new JSONRPCError(
+    GatewayErrorCode.CapabilityNotSupported,
+    `The client does not support ${method} (its call that created task ${route.taskId} declared no ${capability} capability)`,
+  );
 }

@@ -23,14 +23,15 @@ export const TASKS_DECLARED = { [TASKS_EXTENSION_ID]: {} } as const;
  * A `tools/call` answer of `backend`: a `CreateTaskResult` (`resultType: "task"`) is routed for
  * `caller` and handed on under the router's id, with the TTL the route keeps; any other answer is
  * handed on as it is. Past the limits the backend's task is cancelled and the call fails.
- * `session`: the legacy session behind the caller's modern front, which the task's backend asks.
+ * `asked`: the legacy session behind the caller's modern front, which the task's backend asks, and
+ * the client capabilities the caller declared in this call (what the backend may ask it).
  */
 export function routeCreatedTask(
   routes: TaskRoutes,
   answer: unknown,
   caller: string,
   backend: RouterBackend | undefined,
-  session?: string,
+  asked?: { readonly session: string; readonly capabilities: Readonly<Record<string, unknown>> },
 ): unknown {
   if (typeof answer !== "object" || answer === null) return answer;
   const result = answer as Record<string, unknown>;
@@ -44,7 +45,7 @@ export function routeCreatedTask(
   const ttlMs = routes.ttlFor(result.ttlMs);
   let route: TaskRoute;
   try {
-    route = routes.add(caller, backend.name, result.taskId, ttlMs, session ? { session } : {});
+    route = routes.add(caller, backend.name, result.taskId, ttlMs, asked ?? {});
   } catch (error) {
     cancelAbandonedTasks([{ backend: backend.name, backendTaskId: result.taskId }], [backend]);
     throw error;

@@ -32,10 +32,15 @@ export interface TaskRoute {
    * front): what the task's backend asks about the task goes there.
    */
   readonly session?: string;
+  /**
+   * The client capabilities a modern caller declared in the call that created its task: what the
+   * task's backend may ask it (a question needing another is refused).
+   */
+  readonly capabilities?: Readonly<Record<string, unknown>>;
 }
 
 /** What a route may carry beside its ids (see `TaskRoute`). */
-export type TaskRouteExtras = Pick<TaskRoute, "bridged" | "session">;
+export type TaskRouteExtras = Pick<TaskRoute, "bridged" | "session" | "capabilities">;
 
 /**
  * The tasks the router handed out (the modern front's extension tasks and legacy sessions'
