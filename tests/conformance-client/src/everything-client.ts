@@ -1,3 +1,5 @@
+import { setDefaultAutoSelectFamilyAttemptTimeout } from "node:net";
+import { inspect } from "node:util";
 import {
   type Client,
   createClient,
@@ -175,7 +177,14 @@ async function main(): Promise<void> {
   }
 }
 
+// The suite's servers listen on `localhost`, which resolves to ::1 and 127.0.0.1; Node tries each
+// address for 250 ms by default, and with every scenario's client starting at once on a busy
+// machine a connection that the kernel made at once can be seen after that, failing the request
+// with "fetch failed". Give each address as long as a busy event loop needs.
+setDefaultAutoSelectFamilyAttemptTimeout(5_000);
+
 main().catch((error: unknown) => {
-  console.error(error);
+  // The whole cause chain: a transport failure's reason sits three causes deep.
+  console.error(inspect(error, { depth: null }));
   process.exitCode = 1;
 });
