@@ -20,3 +20,4 @@ export function readReports(dir: string): NamedReport[];
 
 /** The report names of every workspace package that has a `test` script. */
 export function packagesWithTests(root: string): string[];
+export function testPackageFolders(root: string): string[];

@@ -78,7 +78,12 @@ export function readReports(dir) {
 
 /** The report names (`<group>-<package>`) of every workspace package that has a `test` script. */
 export function packagesWithTests(root) {
-  const names = [];
+  return testPackageFolders(root).map((folder) => folder.replace("/", "-"));
+}
+
+/** The folders (`<group>/<package>`) of every workspace package that has a `test` script. */
+export function testPackageFolders(root) {
+  const folders = [];
   for (const group of ["packages", "apps", "tests"]) {
     const groupDir = join(root, group);
     if (!existsSync(groupDir)) continue;
@@ -86,10 +91,10 @@ export function packagesWithTests(root) {
       const manifest = join(groupDir, name, "package.json");
       if (!existsSync(manifest)) continue;
       const { scripts } = JSON.parse(readFileSync(manifest, "utf8"));
-      if (scripts?.test !== undefined) names.push(`${group}-${name}`);
+      if (scripts?.test !== undefined) folders.push(`${group}/${name}`);
     }
   }
-  return names;
+  return folders;
 }
 
 function firstLine(text) {

@@ -5,8 +5,8 @@
 // lane's work. Packages are taken slowest first by their recorded seconds
 // (scripts/test-durations.json), so the lanes end close together.
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { testPackageFolders } from "./run-totals.mjs";
 
 /** A package's start-up (pnpm, vitest, its config) on top of its recorded file seconds. */
 const STARTUP_SECONDS = 4;
@@ -21,23 +21,14 @@ const UNRECORDED_SECONDS = 10;
  * @returns {{ folder: string, seconds: number }[]}
  */
 export function testPackagesSlowestFirst(root, recorded) {
-  const found = [];
-  for (const group of ["packages", "apps", "tests"]) {
-    const groupDir = join(root, group);
-    if (!existsSync(groupDir)) continue;
-    for (const name of readdirSync(groupDir).sort()) {
-      const manifest = join(groupDir, name, "package.json");
-      if (!existsSync(manifest)) continue;
-      if (JSON.parse(readFileSync(manifest, "utf8")).scripts?.test === undefined) continue;
-      const folder = `${group}/${name}`;
-      const files = recorded[folder];
-      const seconds =
-        files === undefined
-          ? UNRECORDED_SECONDS
-          : Object.values(files).reduce((sum, each) => sum + each, 0) + STARTUP_SECONDS;
-      found.push({ folder, seconds });
-    }
-  }
+  const found = testPackageFolders(root).map((folder) => {
+    const files = recorded[folder];
+    const seconds =
+      files === undefined
+        ? UNRECORDED_SECONDS
+        : Object.values(files).reduce((sum, each) => sum + each, 0) + STARTUP_SECONDS;
+    return { folder, seconds };
+  });
   return found.sort((a, b) => b.seconds - a.seconds || (a.folder < b.folder ? -1 : 1));
 }
 

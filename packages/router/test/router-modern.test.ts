@@ -341,7 +341,8 @@ describe("the router's modern (2026-07-28) front over a legacy backend", () => {
     const keysOf = (result: Record<string, unknown> | undefined) =>
       Object.keys(result?.inputRequests as object).sort();
 
-    it("are gathered into one input_required round within inputGatherMs", async () => {
+    /** A router over the gated asker, gathering for GATHER_MS on a clock the test moves. */
+    async function gatheringRouter() {
       const clock = gatherClock();
       const backend = gatedAsker();
       harness = await createHarness(
@@ -349,7 +350,11 @@ describe("the router's modern (2026-07-28) front over a legacy backend", () => {
         { asker: backend.define },
         { clock, modern: { inputGatherMs: GATHER_MS } },
       );
-      const endpoint = harness.router.modern();
+      return { clock, backend, endpoint: harness.router.modern() };
+    }
+
+    it("are gathered into one input_required round within inputGatherMs", async () => {
+      const { clock, backend, endpoint } = await gatheringRouter();
       const gathering = clock.gatherStarts();
       const pending = send(endpoint, "tools/call", { name: "both", arguments: {} });
       await gathering;
@@ -370,14 +375,7 @@ describe("the router's modern (2026-07-28) front over a legacy backend", () => {
     });
 
     it("go out in the next round when they come after inputGatherMs, and the call still completes", async () => {
-      const clock = gatherClock();
-      const backend = gatedAsker();
-      harness = await createHarness(
-        config,
-        { asker: backend.define },
-        { clock, modern: { inputGatherMs: GATHER_MS } },
-      );
-      const endpoint = harness.router.modern();
+      const { clock, backend, endpoint } = await gatheringRouter();
       let gathering = clock.gatherStarts();
       const pending = send(endpoint, "tools/call", { name: "both", arguments: {} });
       await gathering;

@@ -28,22 +28,30 @@ function gate() {
   return { open, opened, aborted, abortedOnce };
 }
 
+/**
+ * Two task tools: `job` answers `done` once `work` opens (and reports its abort), `boom` fails
+ * with -32050 and `failure`.
+ */
+function defineJobs(work: ReturnType<typeof gate>, done: string, failure: string) {
+  return (server: Server) => {
+    server.registerTool("job", { taskSupport: "optional" }, async (_args, context) => {
+      context.signal.addEventListener("abort", () => work.aborted());
+      await work.opened;
+      return { content: [{ type: "text", text: done }] };
+    });
+    server.registerTool("boom", { taskSupport: "required" }, () => {
+      throw new JSONRPCError(-32050, failure);
+    });
+  };
+}
+
 /** A modern-only (2026-07-28) backend whose tools run as tasks of the extension. */
 async function bridgeHarness() {
   const work = gate();
   harness = await createHarness(
     { mcpServers: { modern: { command: "x" } } },
     {
-      modern: (server) => {
-        server.registerTool("job", { taskSupport: "optional" }, async (_args, context) => {
-          context.signal.addEventListener("abort", () => work.aborted());
-          await work.opened;
-          return { content: [{ type: "text", text: "job done" }] };
-        });
-        server.registerTool("boom", { taskSupport: "required" }, () => {
-          throw new JSONRPCError(-32050, "boom on purpose");
-        });
-      },
+      modern: defineJobs(work, "job done", "boom on purpose"),
     },
     LEGACY_CLIENT,
   );
@@ -211,16 +219,7 @@ describe("a 2026-07-28 client's tasks on a 2025-11-25 backend (bridged by the ro
     harness = await createHarness(
       { mcpServers: { legacy: { command: "x" } } },
       {
-        legacy: (server) => {
-          server.registerTool("job", { taskSupport: "optional" }, async (_args, context) => {
-            context.signal.addEventListener("abort", () => work.aborted());
-            await work.opened;
-            return { content: [{ type: "text", text: "legacy job done" }] };
-          });
-          server.registerTool("boom", { taskSupport: "required" }, () => {
-            throw new JSONRPCError(-32050, "legacy boom");
-          });
-        },
+        legacy: defineJobs(work, "legacy job done", "legacy boom"),
       },
       { client: { protocolVersion: "2025-11-25" } },
     );
