@@ -131,3 +131,25 @@ describe("official MCP conformance suite, client mode (CLI 0.1.16, --suite auth)
     expect(result.code, result.output).toBe(0);
   }, 120_000);
 });
+
+describe("official MCP conformance suite, client mode (CLI 0.1.16, --suite backcompat)", () => {
+  it("signs in to 2025-03-26 servers without protected resource metadata", async () => {
+    const cli = resolveConformanceCli("legacy");
+    const result = await runConformance(cli, [
+      "client",
+      "--command",
+      `${process.execPath} ${everythingClient()}`,
+      "--suite",
+      "backcompat",
+      "--timeout",
+      "60000",
+    ]);
+    const ran = readScenarioLines(result.output);
+    expect([...ran.entries()].sort(), result.output).toEqual([
+      ["auth/2025-03-26-oauth-endpoint-fallback", true],
+      ["auth/2025-03-26-oauth-metadata-backcompat", true],
+    ]);
+    expect(scenariosWithClientErrors(result.output), result.output).toEqual([]);
+    expect(result.code, result.output).toBe(0);
+  }, 120_000);
+});

@@ -82,4 +82,80 @@ describe("discoverServer", () => {
     expect(OAuthError.isInstance(error)).toBe(true);
     expect((error as Error).message).toMatch(/does not cover/);
   });
+
+  describe("a 2025-03-26 server (no protected resource metadata)", () => {
+    const server = new URL("https://mcp.example.com/api/mcp");
+
+    function serving(documents: Record<string, unknown>) {
+      const sent: string[] = [];
+      const fetch = async (input: string | URL) => {
+        sent.push(String(input));
+        const document = documents[String(input)];
+        return document === undefined
+          ? new Response(null, { status: 404 })
+          : Response.json(document);
+      };
+      return { sent, context: { fetch, allowInsecureHttp: false } };
+    }
+
+    it("reads the authorization server metadata at the server's origin, path dropped", async () => {
+      const metadata = {
+        issuer: "https://mcp.example.com/oauth",
+        authorization_endpoint: "https://mcp.example.com/oauth/authorize",
+        token_endpoint: "https://mcp.example.com/oauth/token",
+        code_challenge_methods_supported: ["S256"],
+      };
+      const { sent, context } = serving({
+        "https://mcp.example.com/.well-known/oauth-authorization-server": metadata,
+      });
+      const found = await discoverServer(server, undefined, context);
+      expect(found).toEqual({ resource: server.href, authorizationServer: metadata });
+      expect(sent).toEqual([
+        "https://mcp.example.com/.well-known/oauth-protected-resource/api/mcp",
+        "https://mcp.example.com/.well-known/oauth-protected-resource",
+        "https://mcp.example.com/.well-known/oauth-authorization-server",
+      ]);
+    });
+
+    it("falls back to /authorize, /token and /register at the origin without metadata", async () => {
+      const found = await discoverServer(server, undefined, serving({}).context);
+      expect(found.authorizationServer).toMatchObject({
+        authorization_endpoint: "https://mcp.example.com/authorize",
+        token_endpoint: "https://mcp.example.com/token",
+        registration_endpoint: "https://mcp.example.com/register",
+        code_challenge_methods_supported: ["S256"],
+      });
+    });
+
+    it("refuses metadata without endpoints, or with a plain http one", async () => {
+      const at = "https://mcp.example.com/.well-known/oauth-authorization-server";
+      const missing = await discoverServer(
+        server,
+        undefined,
+        serving({ [at]: { issuer: "x" } }).context,
+      ).catch((caught: unknown) => caught);
+      expect((missing as Error).message).toMatch(/is not valid/);
+      const plain = {
+        issuer: "https://mcp.example.com",
+        authorization_endpoint: "http://mcp.example.com/authorize",
+        token_endpoint: "https://mcp.example.com/token",
+      };
+      const insecure = await discoverServer(
+        server,
+        undefined,
+        serving({ [at]: plain }).context,
+      ).catch((caught: unknown) => caught);
+      expect((insecure as Error).message).toMatch(/needs https/);
+    });
+
+    it("does not fall back when the challenge named metadata that is missing", async () => {
+      const { sent, context } = serving({});
+      const error = await discoverServer(server, "https://mcp.example.com/meta", context).catch(
+        (caught: unknown) => caught,
+      );
+      expect(OAuthError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toMatch(/No protected resource metadata found at/);
+      expect(sent).toEqual(["https://mcp.example.com/meta"]);
+    });
+  });
 });

@@ -98,11 +98,12 @@ function readProtectedResourceMetadata(body: unknown): ProtectedResourceMetadata
   };
 }
 
+/** The metadata, or undefined when none of the well-known URLs has any (a 2025-03-26 server). */
 async function fetchProtectedResourceMetadata(
   serverUrl: URL,
   fromChallenge: string | undefined,
   context: DiscoveryContext,
-): Promise<ProtectedResourceMetadata> {
+): Promise<ProtectedResourceMetadata | undefined> {
   for (const url of protectedResourceMetadataUrls(serverUrl, fromChallenge)) {
     const response = await getJson(url, context);
     if (response === undefined) continue;
@@ -112,7 +113,10 @@ async function fetchProtectedResourceMetadata(
     }
     return metadata;
   }
-  throw new OAuthError(`No protected resource metadata found for ${serverUrl.href}`);
+  if (fromChallenge !== undefined) {
+    throw new OAuthError(`No protected resource metadata found at ${fromChallenge}`);
+  }
+  return undefined;
 }
 
 async function fetchAuthorizationServer(
@@ -144,6 +148,7 @@ export async function discoverServer(
   context: DiscoveryContext,
 ): Promise<DiscoveredServer> {
   const metadata = await fetchProtectedResourceMetadata(serverUrl, resourceMetadataUrl, context);
+  if (metadata === undefined) return discoverLegacyServer(serverUrl, context);
   const resource = parseUrl(metadata.resource);
   if (resource === null || !resourceCoversServer(resource, serverUrl)) {
     throw new OAuthError(
@@ -157,6 +162,62 @@ export async function discoverServer(
     ...(metadata.scopesSupported !== undefined && { scopesSupported: metadata.scopesSupported }),
     authorizationServer: await fetchAuthorizationServer(issuer, context),
   };
+}
+
+/**
+ * Discovery as the 2025-03-26 revision had it, for a server without protected resource metadata:
+ * the authorization base URL is the server's origin (its path dropped), whose RFC 8414 metadata is
+ * read at the root well-known URL, else the default endpoints `/authorize`, `/token` and
+ * `/register` there. That revision lists no issuer to check the metadata's `issuer` against, so it
+ * is taken as written; every endpoint must still be https (or http when allowed).
+ */
+async function discoverLegacyServer(
+  serverUrl: URL,
+  context: DiscoveryContext,
+): Promise<DiscoveredServer> {
+  const base = new URL(serverUrl.origin);
+  const metadataUrl = new URL("/.well-known/oauth-authorization-server", base);
+  const response = await getJson(metadataUrl, context);
+  const authorizationServer =
+    response === undefined
+      ? defaultEndpoints(base)
+      : readLegacyMetadata(await response.json().catch(() => undefined), metadataUrl);
+  for (const key of [
+    "authorization_endpoint",
+    "token_endpoint",
+    "registration_endpoint",
+  ] as const) {
+    const endpoint = authorizationServer[key];
+    if (endpoint !== undefined) checkProtocol(new URL(endpoint), context);
+  }
+  return { resource: serverUrl.href, authorizationServer };
+}
+
+function defaultEndpoints(base: URL): oauth.AuthorizationServer {
+  return {
+    issuer: base.origin,
+    authorization_endpoint: new URL("/authorize", base).href,
+    token_endpoint: new URL("/token", base).href,
+    registration_endpoint: new URL("/register", base).href,
+    // The revision required PKCE with S256 of every client and server.
+    code_challenge_methods_supported: ["S256"],
+  };
+}
+
+function readLegacyMetadata(body: unknown, url: URL): oauth.AuthorizationServer {
+  const fields = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
+  const endpoints = ["authorization_endpoint", "token_endpoint"].map((key) => fields[key]);
+  if (typeof fields.issuer !== "string" || !endpoints.every(isUrl)) {
+    throw new OAuthError(`Authorization server metadata at ${url.href} is not valid`);
+  }
+  if (fields.registration_endpoint !== undefined && !isUrl(fields.registration_endpoint)) {
+    throw new OAuthError(`Authorization server metadata at ${url.href} is not valid`);
+  }
+  return fields as oauth.AuthorizationServer;
+}
+
+function isUrl(value: unknown): value is string {
+  return typeof value === "string" && parseUrl(value) !== null;
 }
 
 /** The message of an error from oauth4webapi or fetch (never its cause, which may hold a response). */
