@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { parseGatewayConfig, type RemoteBackendConfig, SIGN_IN_REQUIRED } from "@patchbay/router";
 import { afterEach, describe, expect, it } from "vitest";
 import { createBackendOAuthFetch } from "./backend-oauth.js";
+import { FileLockTimeoutError, withFileLock } from "./file-lock.js";
 import { createFileTokenStore, oauthTokenFile, userConfigDirectory } from "./token-file.js";
 
 const directories: string[] = [];
@@ -52,6 +53,24 @@ describe("OAuth token files", () => {
       serverUrl: "https://a.example.com/mcp",
       clients: { "https://issuer.example.com": { clientId: "registered" } },
     });
+  });
+
+  it("take the refresh lock for a sign-in's write, and not again inside their own refresh", async () => {
+    const path = join(temporaryDirectory(), "t.json");
+    const owner = { backend: "t", serverUrl: "https://a.example.com/mcp" };
+    const store = createFileTokenStore(path, owner, { waitMs: 30 });
+    const tokens = { accessToken: "access-0123456789", refreshToken: "refresh-0123456789" };
+    // Another process refreshing: a write (a `login`) waits for it, here past its bound.
+    const refused = await withFileLock(`${path}.lock`, async () =>
+      Promise.resolve()
+        .then(() => store.setTokens(tokens))
+        .catch((caught: unknown) => caught),
+    );
+    expect(refused).toBeInstanceOf(FileLockTimeoutError);
+    expect(await store.getTokens()).toBeUndefined();
+    // Its own refresh writes inside the lock it holds.
+    await store.withRefreshLock?.(async () => store.setTokens(tokens));
+    expect(await store.getTokens()).toEqual(tokens);
   });
 
   it("a backend with no stored tokens is refused before any request, saying what to run", async () => {

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
@@ -55,16 +56,27 @@ async function writeContent(path: string, content: TokenFileContent): Promise<vo
  * (`patchbay-gateway login`) is seen at once. Refreshes take the lock file `<path>.lock` (see
  * {@link withFileLock}; `lock` tunes its waiting), so that two processes sharing the file (two
  * gateways) never both spend the same refresh token: the second reads the first one's tokens.
+ * Every write outside a refresh (a sign-in, a registration) takes the same lock, so a login never
+ * lands in the middle of another process's refresh and is then overwritten by it.
  */
 export function createFileTokenStore(
   path: string,
   owner: { readonly backend: string; readonly serverUrl: string },
   lock: FileLockOptions = {},
 ): OAuthTokenStore {
-  const update = async (change: (content: TokenFileContent) => TokenFileContent) => {
-    const current = (await readContent(path)) ?? { ...owner };
-    await writeContent(path, change({ ...current, ...owner }));
+  const lockPath = `${path}.lock`;
+  /** Set inside this store's own refresh, which already holds the lock. */
+  const insideRefresh = new AsyncLocalStorage<true>();
+  const locked = async <T>(run: () => Promise<T>): Promise<T> => {
+    if (insideRefresh.getStore() === true) return run();
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    return withFileLock(lockPath, run, lock);
   };
+  const update = (change: (content: TokenFileContent) => TokenFileContent) =>
+    locked(async () => {
+      const current = (await readContent(path)) ?? { ...owner };
+      await writeContent(path, change({ ...current, ...owner }));
+    });
   return {
     getTokens: async () => (await readContent(path))?.tokens,
     setTokens: (tokens) =>
@@ -72,9 +84,6 @@ export function createFileTokenStore(
     getClient: async (issuer) => (await readContent(path))?.clients?.[issuer],
     setClient: (issuer, client) =>
       update((content) => ({ ...content, clients: { ...content.clients, [issuer]: client } })),
-    withRefreshLock: async (refresh) => {
-      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-      return withFileLock(`${path}.lock`, refresh, lock);
-    },
+    withRefreshLock: (refresh) => locked(() => insideRefresh.run(true, refresh)),
   };
 }
