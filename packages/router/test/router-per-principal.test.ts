@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { PrincipalCredentials } from "../src/backends/principal-backends.js";
 import type { BackendConfig } from "../src/config/gateway-config.js";
 import { createRouter, type Router } from "../src/router/create-router.js";
-import { configOf, createManualClock } from "./harness.js";
+import { configOf, createManualClock, waitForNotification } from "./harness.js";
 
 /** The credential store's values: principal -> backend -> slot -> value (changed by tests). */
 type Values = Record<string, Record<string, Record<string, string>>>;
@@ -28,15 +28,30 @@ const CONFIG = {
   },
 };
 
-async function setUp(values: Values): Promise<Setup> {
+/** The connect links handed out: who, which backend, and what to call once connected. */
+interface ConnectLink {
+  readonly principal: string;
+  readonly backend: string;
+  readonly connected: (() => void) | undefined;
+}
+
+async function setUp(
+  values: Values,
+  config: object = CONFIG,
+  links: ConnectLink[] = [],
+): Promise<Setup> {
   const opened: string[] = [];
   const backendSides: Transport[] = [];
   const servers: Server[] = [];
   const credentials: PrincipalCredentials = {
     valuesFor: (principal, backend) => values[principal]?.[backend],
+    connectUrl: (principal, backend, connected) => {
+      links.push({ principal, backend, connected });
+      return `https://proxy.example.com/connect/${backend}?link=${links.length}`;
+    },
   };
   const router = createRouter({
-    config: configOf(CONFIG),
+    config: configOf(config),
     clock: createManualClock(),
     credentials,
     async connect(backend: BackendConfig) {
@@ -143,6 +158,34 @@ describe("per-principal backends", { timeout: 5_000 }, () => {
     expect((await carol.callTool({ name: "gh__whoami" })).isError).toBe(true);
     values.carol = { gh: { GH_TOKEN: "carol-value" } };
     expect(textOf(await carol.callTool({ name: "gh__whoami" }))).toBe("carol-value");
+  });
+
+  it("tells a principal's sessions of the tools its connect brought, and no one else's", async () => {
+    const values: Values = {};
+    const links: ConnectLink[] = [];
+    const hub = { url: "https://hub.example.com/mcp", isolation: "per-principal", oauth: {} };
+    setup = await setUp(values, { mcpServers: { gh: hub, open: { command: "x" } } }, links);
+    const alice = await setup.connect("alice");
+    const aliceAgain = await setup.connect("alice");
+    const bob = await setup.connect("bob");
+    let bobTold = 0;
+    bob.on("notifications/tools/list_changed", () => {
+      bobTold++;
+    });
+    expect((await alice.listTools()).tools.map((tool) => tool.name)).not.toContain("gh__whoami");
+    const refused = await alice.callTool({ name: "gh__whoami" });
+    expect(textOf(refused)).toContain("https://proxy.example.com/connect/gh?link=1");
+    expect(links.map((link) => [link.principal, link.backend])).toEqual([["alice", "gh"]]);
+    // Alice opens the link and signs in: her tokens are stored, then the link says so.
+    values.alice = { gh: { access_token: "alice-token" } };
+    const told = waitForNotification(alice, "notifications/tools/list_changed");
+    const toldAgain = waitForNotification(aliceAgain, "notifications/tools/list_changed");
+    links[0]?.connected?.();
+    await Promise.all([told, toldAgain]);
+    expect((await alice.listTools()).tools.map((tool) => tool.name)).toContain("gh__whoami");
+    expect((await aliceAgain.listTools()).tools.map((tool) => tool.name)).toContain("gh__whoami");
+    expect((await bob.listTools()).tools.map((tool) => tool.name)).not.toContain("gh__whoami");
+    expect(bobTold).toBe(0);
   });
 
   it("sends what the instance says during a call to the session that made it", async () => {

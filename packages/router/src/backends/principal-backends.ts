@@ -36,10 +36,20 @@ export class PrincipalBackends {
   readonly #instances = new Map<string, Instance>();
   readonly #pool: BackendPool;
   readonly #credentials: PrincipalCredentials | undefined;
+  readonly #onConnected: (principal: string, backend: string) => void;
 
-  constructor(pool: BackendPool, credentials: PrincipalCredentials | undefined) {
+  /**
+   * `onConnected` hears of each connect done on a link (the principal's sessions may now list the
+   * backend's tools).
+   */
+  constructor(
+    pool: BackendPool,
+    credentials: PrincipalCredentials | undefined,
+    onConnected: (principal: string, backend: string) => void = () => {},
+  ) {
     this.#pool = pool;
     this.#credentials = credentials;
+    this.#onConnected = onConnected;
   }
 
   /** The instance of `config` for `principal`, held by session `holder` (made on first use). */
@@ -74,7 +84,16 @@ export class PrincipalBackends {
 
   /** The link on which `principal` connects to `backend` with OAuth, when the store offers one. */
   connectUrl(principal: string, backend: string, onConnected?: () => void): string | undefined {
-    return this.#credentials?.connectUrl?.(principal, backend, onConnected);
+    return this.#credentials?.connectUrl?.(principal, backend, () => {
+      onConnected?.();
+      this.#onConnected(principal, backend);
+      // The sessions that looked again made the instance: it starts now, not at the next call,
+      // and its listing reaches them as a list change.
+      this.#instances
+        .get(instanceKey(backend, principal))
+        ?.backend.start()
+        .catch(() => {});
+    });
   }
 
   /** Session `holder` ended: the instances it was the last holder of stop. */

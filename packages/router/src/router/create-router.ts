@@ -167,7 +167,11 @@ export function createRouter(options: RouterOptions): Router {
     principalWiring: switchboard,
     vet: (listing) => pins.vet(listing),
   });
-  const principals = new PrincipalBackends(pool, options.credentials);
+  // A principal who connected sees the backend's tools: its sessions look again (making the
+  // instance), and are told of the list once the instance listed them.
+  const principals = new PrincipalBackends(pool, options.credentials, (principal, backend) =>
+    switchboard.route({ type: "changed", backend }, undefined, principal),
+  );
   pool.sync(state.config);
   const deferStart = options.startBackends === "with-first-client";
   const sessions = switchboard.sessions;
