@@ -421,6 +421,47 @@ describe("the router's modern (2026-07-28) front over a legacy backend", () => {
     });
   });
 
+  it("asks a backend's URL-mode elicitation only of a request that declared elicitation.url", async () => {
+    const visit = {
+      mode: "url" as const,
+      message: "Sign the form",
+      url: "https://forms.example.com/1",
+      elicitationId: "e-1",
+    };
+    harness = await createHarness(config, {
+      asker: (server) =>
+        server.registerTool("visit", {}, async (_args, context) => {
+          const answer = await context.elicit(visit);
+          return { content: [{ type: "text", text: answer.action }] };
+        }),
+    });
+    const endpoint = harness.router.modern();
+    const formOnly = await send(endpoint, "tools/call", { name: "visit" });
+    expect(formOnly.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: { url: {} } } },
+    });
+    const meta = { "io.modelcontextprotocol/clientCapabilities": { elicitation: { url: {} } } };
+    const asked = await send(endpoint, "tools/call", { name: "visit" }, { meta });
+    expect(asked.result?.resultType).toBe("input_required");
+    const [key, question] = Object.entries(asked.result?.inputRequests ?? {})[0] ?? [];
+    expect(question).toMatchObject({
+      method: "elicitation/create",
+      params: { mode: "url", url: visit.url },
+    });
+    const done = await send(
+      endpoint,
+      "tools/call",
+      {
+        name: "visit",
+        inputResponses: { [String(key)]: { action: "accept" } },
+        requestState: asked.result?.requestState,
+      },
+      { meta },
+    );
+    expect(done.result?.content).toEqual([{ type: "text", text: "accept" }]);
+  });
+
   it("cancels the held backend call at its deadline; the late retry is told the call ended", async () => {
     const clock = createManualClock();
     let cancelled = 0;

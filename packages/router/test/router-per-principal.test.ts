@@ -188,6 +188,61 @@ describe("per-principal backends", { timeout: 5_000 }, () => {
     expect(bobTold).toBe(0);
   });
 
+  it("asks a modern caller declaring elicitation.url to open the link, else tells it in text", async () => {
+    const values: Values = {};
+    const links: ConnectLink[] = [];
+    const hub = { url: "https://hub.example.com/mcp", isolation: "per-principal", oauth: {} };
+    setup = await setUp(values, { mcpServers: { gh: hub } }, links);
+    const endpoint = setup.router.modern();
+    let id = 0;
+    const call = async (elicitation: Record<string, unknown>, extra = {}) => {
+      id += 1;
+      const _meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": { elicitation },
+      };
+      const response = await endpoint.handle(
+        {
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name: "gh__whoami", _meta, ...extra },
+        },
+        {
+          signal: new AbortController().signal,
+          notify: () => {},
+          caller: "alice-token",
+          viewer: { operator: false, owner: "alice" },
+        },
+      );
+      return (response as { result: Record<string, unknown> }).result;
+    };
+    // Form-only: the link in the tool error's text, as before.
+    const text = await call({});
+    expect(text.isError).toBe(true);
+    expect(textOf(text)).toContain("open https://proxy.example.com/connect/gh?link=1 in a browser");
+    // URL-capable: an input_required question in URL mode (2026-07-28 has no -32042).
+    const asked = await call({ url: {} });
+    expect(asked.resultType).toBe("input_required");
+    expect(asked.inputRequests).toEqual({
+      "url-1": {
+        method: "elicitation/create",
+        params: {
+          mode: "url",
+          message: expect.stringContaining("backend gh needs you to connect your account"),
+          url: "https://proxy.example.com/connect/gh?link=2",
+        },
+      },
+    });
+    // Alice opens it and connects; the retry with her answer reaches her instance.
+    values.alice = { gh: { access_token: "alice-token" } };
+    links[1]?.connected?.();
+    const inputResponses = { "url-1": { action: "accept" } };
+    const done = await call({ url: {} }, { inputResponses });
+    expect(done.isError).toBeUndefined();
+    expect(setup.opened).toHaveLength(1);
+  });
+
   it("sends what the instance says during a call to the session that made it", async () => {
     setup = await setUp({ alice: { gh: { GH_TOKEN: "alice-value" } } });
     const caller = await setup.connect("alice");

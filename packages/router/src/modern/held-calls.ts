@@ -8,6 +8,7 @@ import { type ActiveRound, HeldCall } from "./held-call.js";
 import { HeldCallStateCodec } from "./held-call-state.js";
 import { answerFromEarlyResponses, applyInputResponses } from "./input-answers.js";
 import type { ModernSettings } from "./modern-settings.js";
+import { declaresUrlElicitation } from "./url-elicitation.js";
 
 /** Sends a request on the legacy session behind the front. */
 export type SessionRequest = (
@@ -100,17 +101,20 @@ export class HeldCalls {
       );
     }
     const capability = CLIENT_CAPABILITY_OF[method];
-    if (held.current.clientCapabilities[capability] === undefined) {
+    const urlMode = method === "elicitation/create" && isUrlMode(params);
+    const declared = held.current.clientCapabilities;
+    if (declared[capability] === undefined || (urlMode && !declaresUrlElicitation(declared))) {
       // 2026-07-28: a request needing an undeclared client capability fails with -32021.
+      const needed = urlMode ? "elicitation.url" : capability;
       const error = createMissingRequiredClientCapabilityError(
-        { [capability]: {} },
-        `The backend asked for ${method}, which needs the client capability "${capability}" that the request did not declare`,
+        urlMode ? { elicitation: { url: {} } } : { [capability]: {} },
+        `The backend asked for ${method}, which needs the client capability "${needed}" that the request did not declare`,
       );
       held.settle({ ok: false, error: new JSONRPCError(error.code, error.message, error.data) });
       return Promise.reject(
         new JSONRPCError(
           GatewayErrorCode.CapabilityNotSupported,
-          `The client does not support ${method} (no ${capability} capability)`,
+          `The client does not support ${method} (no ${needed} capability)`,
         ),
       );
     }
@@ -294,4 +298,8 @@ function withoutProgressToken(params: Record<string, unknown>): Record<string, u
   if (typeof meta !== "object" || meta === null || !("progressToken" in meta)) return params;
   const { progressToken: _token, ...rest } = meta as Record<string, unknown>;
   return { ...params, _meta: rest };
+}
+
+function isUrlMode(params: unknown): boolean {
+  return (params as { mode?: unknown } | undefined)?.mode === "url";
 }

@@ -33,6 +33,7 @@ import { HeldCalls } from "./held-calls.js";
 import { ModernListeners } from "./modern-listen.js";
 import type { ModernSettings } from "./modern-settings.js";
 import { checkParamHeaders } from "./param-header-check.js";
+import { modernUrlElicitation } from "./url-elicitation.js";
 
 /** What the transport gives the modern front with each request. */
 export interface ModernRequestContext {
@@ -195,11 +196,13 @@ export class ModernFront {
       const catalogue = await opened.session.catalogueListingTool(String(params.name ?? ""));
       checkParamHeaders(catalogue.tools, params, context.info);
     }
-    const answer = await this.#held.call(method, String(params[targetKey] ?? ""), params, {
-      signal: context.signal,
-      round: roundOf(meta, params, context),
-    });
-    if (method !== "tools/call") return answer;
+    const answer = await this.#held
+      .call(method, String(params[targetKey] ?? ""), params, {
+        signal: context.signal,
+        round: roundOf(meta, params, context),
+      })
+      .catch((error: unknown) => modernUrlElicitation(error, method, meta.clientCapabilities));
+    if (method !== "tools/call" || isInputRequired(answer)) return answer;
     const owner = opened.session.catalogue().findTool(String(params.name ?? ""))?.backend;
     const backend = opened.session.backends().find((candidate) => candidate.name === owner);
     return routeCreatedTask(this.#deps.tasks, answer, this.caller, backend, {
@@ -282,7 +285,13 @@ export class ModernFront {
     await connection.start();
     const result = (await connection.request("initialize", {
       protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION,
-      capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } },
+      // URL-mode elicitation too: what the session answers -32042 reaches a caller whose request
+      // declared it as an input_required question (see `modernUrlElicitation`), any other as text.
+      capabilities: {
+        sampling: {},
+        elicitation: { form: {}, url: {} },
+        roots: { listChanged: true },
+      },
       clientInfo: { name: "patchbay-modern-front", version: "1.0.0" },
     })) as { instructions?: unknown };
     await connection.notify("notifications/initialized");
@@ -362,6 +371,10 @@ function fingerprintOf(session: RouterSession, list: ListKind): string {
   return JSON.stringify(
     list === "resources" ? [catalogue.resources, catalogue.resourceTemplates] : catalogue[list],
   );
+}
+
+function isInputRequired(answer: unknown): boolean {
+  return (answer as { resultType?: unknown } | undefined)?.resultType === "input_required";
 }
 
 function roundOf(
