@@ -56,114 +56,51 @@ export interface SseCore<Request> {
   getSession(sessionId: string): SseServerTransport | undefined;
 }
 
-/** Creates the legacy HTTP+SSE (MCP 2024-11-05) core. */
-export function createSseCore<Request>(options: SseHandlerOptions<Request>): SseCore<Request> {
-  const endpoint = options.endpoint ?? "/messages";
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const maxBatchSize = options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
-  const keepAliveIntervalMs = options.keepAliveIntervalMs ?? DEFAULT_KEEP_ALIVE_INTERVAL_MS;
-  const clock = options.clock ?? systemClock;
-  const generateSessionId = options.generateSessionId ?? (() => globalThis.crypto.randomUUID());
-  const guard = createOriginGuard(options);
+/** The handler's settings with their defaults, and its sessions: what each request reads. */
+interface SseContext<Request> {
+  readonly options: SseHandlerOptions<Request>;
+  readonly endpoint: string;
+  readonly maxBodyBytes: number;
+  readonly maxBatchSize: number;
+  readonly keepAliveIntervalMs: number;
+  readonly uninitializedTimeoutMs: number;
+  readonly maxBufferedBytes: number;
+  readonly clock: typeof systemClock;
+  readonly generateSessionId: () => string;
+  readonly sessions: SessionRegistry<SseServerTransport>;
+}
+
+function createSseContext<Request>(options: SseHandlerOptions<Request>): SseContext<Request> {
   const uninitializedTimeoutMs =
     options.uninitializedSessionTimeoutMs ?? DEFAULT_UNINITIALIZED_SESSION_TIMEOUT_MS;
-  const maxBufferedBytes = options.maxSseBufferBytes ?? DEFAULT_MAX_SSE_BUFFER_BYTES;
-  const sessions = new SessionRegistry<SseServerTransport>({
-    maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
-    maxSessionsPerIdentity: options.maxSessionsPerIdentity ?? DEFAULT_MAX_SESSIONS_PER_IDENTITY,
-    retryAfterSeconds: Math.max(1, Math.ceil(uninitializedTimeoutMs / 1000)),
-  });
+  return {
+    options,
+    endpoint: options.endpoint ?? "/messages",
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxBatchSize: options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE,
+    keepAliveIntervalMs: options.keepAliveIntervalMs ?? DEFAULT_KEEP_ALIVE_INTERVAL_MS,
+    uninitializedTimeoutMs,
+    maxBufferedBytes: options.maxSseBufferBytes ?? DEFAULT_MAX_SSE_BUFFER_BYTES,
+    clock: options.clock ?? systemClock,
+    generateSessionId: options.generateSessionId ?? (() => globalThis.crypto.randomUUID()),
+    sessions: new SessionRegistry<SseServerTransport>({
+      maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+      maxSessionsPerIdentity: options.maxSessionsPerIdentity ?? DEFAULT_MAX_SESSIONS_PER_IDENTITY,
+      retryAfterSeconds: Math.max(1, Math.ceil(uninitializedTimeoutMs / 1000)),
+    }),
+  };
+}
+
+/** Creates the legacy HTTP+SSE (MCP 2024-11-05) core. */
+export function createSseCore<Request>(options: SseHandlerOptions<Request>): SseCore<Request> {
+  const context = createSseContext(options);
+  const { sessions } = context;
   let closing = false;
   const gate: RequestGate<Request> = {
     closing: () => closing,
-    guard,
+    guard: createOriginGuard(options),
     allowedMethods: ["GET", "POST"],
     authenticate: options.authenticate,
-  };
-
-  const handleGet = async (
-    request: SseRequestView<Request>,
-    response: HttpResponseSink,
-    authInfo: unknown,
-    identity: string | undefined,
-  ) => {
-    if (!accepts(headerValue(request, "accept") ?? "text/event-stream", "text/event-stream")) {
-      writeJsonError(
-        response,
-        406,
-        HTTP_ERROR_CODE,
-        "Not Acceptable: Client must accept text/event-stream",
-      );
-      return;
-    }
-    if (!sessions.admit(identity, response)) return;
-    const sessionId = generateSessionId();
-    const session = { sessionId, request: request.raw, authInfo, identity };
-    if (!(await prepareSession(options, session, response))) return;
-    const separator = endpoint.includes("?") ? "&" : "?";
-    const transport = new SseServerTransport({
-      sessionId,
-      response,
-      endpoint: `${endpoint}${separator}sessionId=${encodeURIComponent(sessionId)}`,
-      clock,
-      keepAliveIntervalMs,
-      maxBufferedBytes,
-      uninitializedTimeoutMs,
-      onEnded: (ended) => sessions.delete(ended.sessionId),
-    });
-    sessions.add(sessionId, transport, identity);
-    try {
-      await options.onSession(transport, session);
-    } catch (error) {
-      transport.end({
-        initiator: "error",
-        error: error instanceof Error ? error : new Error(String(error)),
-      });
-    }
-  };
-
-  const handlePost = async (
-    request: SseRequestView<Request>,
-    response: HttpResponseSink,
-    parsedBody: unknown,
-    authInfo: unknown,
-    identity: string | undefined,
-  ) => {
-    const transport = findSession(request, response, sessions, identity);
-    if (transport === undefined) return;
-    const sessionId = transport.sessionId;
-    if (!hasContentType(headerValue(request, "content-type"), "application/json")) {
-      writeJsonError(
-        response,
-        415,
-        HTTP_ERROR_CODE,
-        "Unsupported Media Type: Content-Type must be application/json",
-      );
-      return;
-    }
-    const decoded = await readFrame(request, response, parsedBody, maxBodyBytes);
-    if (decoded === undefined) return;
-    if (!decoded.ok) {
-      // Answered on the HTTP exchange, and reported to the session so its Connection can also send
-      // the error response on the stream (the legacy transport's only way back to the client).
-      transport.report(
-        new InvalidFrameError("Received text that is not valid JSON-RPC", decoded.response),
-      );
-      const body = JSON.stringify(decoded.response);
-      response.writeHead(400, { "content-type": "application/json" });
-      response.end(body);
-      return;
-    }
-    if (!(await admitBatch(decoded, request.raw, response, maxBatchSize, options.admitBatch))) {
-      return;
-    }
-    const info = {
-      ...(decoded.rejected.length > 0 ? { rejected: decoded.rejected } : {}),
-      extra: { sessionId, authInfo, requestInfo: { headers: request.headers } },
-    };
-    transport.deliver(decoded.frame, info);
-    response.writeHead(202, { "content-type": "text/plain" });
-    response.end("Accepted");
   };
 
   const serve = async (
@@ -174,10 +111,10 @@ export function createSseCore<Request>(options: SseHandlerOptions<Request>): Sse
     try {
       const admission = await admitHttpRequest(request, request.raw, response, gate);
       if (!admission.admitted) return;
-      const method = request.method;
       const { authInfo, identity } = admission;
-      if (method === "GET") await handleGet(request, response, authInfo, identity);
-      else await handlePost(request, response, parsedBody, authInfo, identity);
+      if (request.method === "GET")
+        await openStream(context, request, response, authInfo, identity);
+      else await deliverPost(context, { request, response, parsedBody, authInfo, identity });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       writeJsonError(response, 500, ErrorCode.InternalError, `Internal error: ${message}`);
@@ -197,6 +134,106 @@ export function createSseCore<Request>(options: SseHandlerOptions<Request>): Sse
     },
     getSession: (sessionId) => sessions.get(sessionId),
   };
+}
+
+/** A GET: opens the session's event stream, whose first event names the POST endpoint. */
+async function openStream<Request>(
+  context: SseContext<Request>,
+  request: SseRequestView<Request>,
+  response: HttpResponseSink,
+  authInfo: unknown,
+  identity: string | undefined,
+): Promise<void> {
+  const { options, sessions, endpoint } = context;
+  if (!accepts(headerValue(request, "accept") ?? "text/event-stream", "text/event-stream")) {
+    writeJsonError(
+      response,
+      406,
+      HTTP_ERROR_CODE,
+      "Not Acceptable: Client must accept text/event-stream",
+    );
+    return;
+  }
+  if (!sessions.admit(identity, response)) return;
+  const sessionId = context.generateSessionId();
+  const session = { sessionId, request: request.raw, authInfo, identity };
+  if (!(await prepareSession(options, session, response))) return;
+  const separator = endpoint.includes("?") ? "&" : "?";
+  const transport = new SseServerTransport({
+    sessionId,
+    response,
+    endpoint: `${endpoint}${separator}sessionId=${encodeURIComponent(sessionId)}`,
+    clock: context.clock,
+    keepAliveIntervalMs: context.keepAliveIntervalMs,
+    maxBufferedBytes: context.maxBufferedBytes,
+    uninitializedTimeoutMs: context.uninitializedTimeoutMs,
+    onEnded: (ended) => sessions.delete(ended.sessionId),
+  });
+  sessions.add(sessionId, transport, identity);
+  try {
+    await options.onSession(transport, session);
+  } catch (error) {
+    transport.end({
+      initiator: "error",
+      error: error instanceof Error ? error : new Error(String(error)),
+    });
+  }
+}
+
+/** One POST of the legacy transport, with what its admission found. */
+interface SsePost<Request> {
+  readonly request: SseRequestView<Request>;
+  readonly response: HttpResponseSink;
+  readonly parsedBody: unknown;
+  readonly authInfo: unknown;
+  readonly identity: string | undefined;
+}
+
+/** A POST: hands its frame to the session its `sessionId` names, answering 202 (or the refusal). */
+async function deliverPost<Request>(
+  context: SseContext<Request>,
+  post: SsePost<Request>,
+): Promise<void> {
+  const { request, response } = post;
+  const transport = findSession(request, response, context.sessions, post.identity);
+  if (transport === undefined) return;
+  if (!hasContentType(headerValue(request, "content-type"), "application/json")) {
+    writeJsonError(
+      response,
+      415,
+      HTTP_ERROR_CODE,
+      "Unsupported Media Type: Content-Type must be application/json",
+    );
+    return;
+  }
+  const decoded = await readFrame(request, response, post.parsedBody, context.maxBodyBytes);
+  if (decoded === undefined) return;
+  if (!decoded.ok) {
+    // Answered on the HTTP exchange, and reported to the session so its Connection can also send
+    // the error response on the stream (the legacy transport's only way back to the client).
+    transport.report(
+      new InvalidFrameError("Received text that is not valid JSON-RPC", decoded.response),
+    );
+    const body = JSON.stringify(decoded.response);
+    response.writeHead(400, { "content-type": "application/json" });
+    response.end(body);
+    return;
+  }
+  const { maxBatchSize, options } = context;
+  if (!(await admitBatch(decoded, request.raw, response, maxBatchSize, options.admitBatch))) {
+    return;
+  }
+  const info = {
+    ...(decoded.rejected.length > 0 ? { rejected: decoded.rejected } : {}),
+    extra: {
+      sessionId: transport.sessionId,
+      authInfo: post.authInfo,
+      requestInfo: { headers: request.headers },
+    },
+  };
+  transport.deliver(decoded.frame, info);
+  response.writeHead(202, { "content-type": "text/plain" });
+  response.end("Accepted");
 }
 
 /** Runs the `prepareSession` hook, if any; answers 503 itself (and returns false) when it fails. */
