@@ -25,10 +25,9 @@ import type { PinStore } from "../pins/pin-store.js";
 import type { RouterSession } from "../sessions/router-session.js";
 import { Switchboard } from "../switchboard/switchboard.js";
 import { describeRouter, eventsSeenBy, sharedCatalogue } from "./gateway-status.js";
-import { NameOwners, type OwnerOfOptions } from "./name-owner.js";
 import { createRouterPins } from "./router-pins.js";
 import { type RouterSessionListener, RouterSessions } from "./router-sessions.js";
-import { RouterState } from "./router-state.js";
+import { NameOwners, type OwnerOfOptions, RouterState } from "./router-state.js";
 import { OPERATOR_VIEWER, type SessionViewer } from "./session-viewer.js";
 import { UnknownProfileError } from "./unknown-profile-error.js";
 
