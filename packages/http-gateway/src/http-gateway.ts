@@ -11,8 +11,7 @@ import type { LostReplicaReport } from "./cluster/failover.js";
 import { createProfileEndpoints } from "./endpoints/profile-endpoints.js";
 import { createWebSocketEndpoint } from "./endpoints/websocket-endpoint.js";
 import { createFrontDoor } from "./front-door.js";
-import type { GatewayLogEntry } from "./gateway-log.js";
-import { createGatewayMetrics } from "./gateway-metrics.js";
+import { createGatewayMetrics, type GatewayLogEntry } from "./gateway-telemetry.js";
 import {
   anonymousSessionCap,
   type HttpGatewayOptions,

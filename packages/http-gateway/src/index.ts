@@ -117,7 +117,7 @@ export {
   type PlainJsonRpcOptions,
 } from "./endpoints/plain-json-rpc.js";
 export { type Readiness, readiness } from "./endpoints/readiness.js";
-export { formatGatewayLog, type GatewayLogEntry, type LogFormat } from "./gateway-log.js";
+export { formatGatewayLog, type GatewayLogEntry, type LogFormat } from "./gateway-telemetry.js";
 export {
   createHttpGateway,
   type HttpGateway,
