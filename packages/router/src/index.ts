@@ -273,9 +273,14 @@ export {
   resolvePinsConfig,
 } from "./pins/pins-config.js";
 export { sha256Hex } from "./pins/sha256.js";
-export { createRouter, type Router, type RouterOptions } from "./router/create-router.js";
+export {
+  createRouter,
+  GATEWAY_OWNER,
+  type OwnerOfOptions,
+  type Router,
+  type RouterOptions,
+} from "./router/create-router.js";
 export type { RouterSessionEvent, RouterSessionListener } from "./router/router-sessions.js";
-export { GATEWAY_OWNER, type OwnerOfOptions } from "./router/router-state.js";
 export { OPERATOR_VIEWER, type SessionViewer } from "./router/session-viewer.js";
 export { UnknownProfileError } from "./router/unknown-profile-error.js";
 export {
