@@ -1,3 +1,7 @@
+// W3C Trace Context (https://www.w3.org/TR/trace-context/) in one place: trace and span ids, the
+// `traceparent` and `tracestate` values, and a request's trace carried in (or handed off beside) its
+// `_meta`.
+
 /**
  * A W3C Trace Context (https://www.w3.org/TR/trace-context/): the trace, the span that is the parent
  * of whatever receives it, the flags (bit 0: sampled) and the vendor `tracestate`.
