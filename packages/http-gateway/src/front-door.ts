@@ -20,9 +20,9 @@ import {
   entryKind,
   methodNotAllowed,
   opensSession,
+  parseGatewayPath,
   type SessionRoute,
-} from "./endpoints/entry-kind.js";
-import { parseGatewayPath } from "./endpoints/gateway-path.js";
+} from "./endpoints/gateway-path.js";
 import { type GatewayIndexOptions, serveIndex } from "./endpoints/index-page.js";
 import { serveOperational } from "./endpoints/operational-endpoints.js";
 import { servePins } from "./endpoints/pins-endpoint.js";
@@ -30,8 +30,7 @@ import { answerPlainPost } from "./endpoints/plain-post.js";
 import type { ProfileEndpoints } from "./endpoints/profile-endpoints.js";
 import { serveStreamable } from "./endpoints/streamable-http-endpoint.js";
 import type { WebSocketEndpoint } from "./endpoints/websocket-endpoint.js";
-import type { GatewayLogEntry } from "./gateway-log.js";
-import type { GatewayMetrics } from "./gateway-metrics.js";
+import type { GatewayLogEntry, GatewayMetrics } from "./gateway-telemetry.js";
 import type { ResolvedLimits } from "./http-gateway-options.js";
 import type { SessionServer } from "./session/serve-session.js";
 

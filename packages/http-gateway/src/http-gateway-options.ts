@@ -5,7 +5,7 @@ import type { OAuthVerifier } from "./admission/oauth/oauth-verifier.js";
 import type { BearerTokenConfig } from "./admission/token-auth.js";
 import type { GatewayCluster } from "./cluster/cluster.js";
 import type { GatewayIndexOptions } from "./endpoints/index-page.js";
-import type { GatewayLogEntry } from "./gateway-log.js";
+import type { GatewayLogEntry } from "./gateway-telemetry.js";
 
 /** The limits of an HTTP gateway; every one has a default. */
 export interface HttpGatewayLimits {

@@ -1,18 +1,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { systemClock } from "@patchbay/transport-http";
-import type { Refusal } from "./admission/admission.js";
+import { createRateLimiter, type Refusal } from "./admission/admission.js";
 import { auditRefusedFrame } from "./admission/audit-refusal.js";
 import { createFrontAdmission, type FrontCredentials } from "./admission/front-admission.js";
-import { createRateLimiter } from "./admission/rate-limiter.js";
 import type { TokenIdentity } from "./admission/token-auth.js";
 import { createClusterPlugin } from "./cluster/cluster-plugin.js";
 import type { LostReplicaReport } from "./cluster/failover.js";
 import { createProfileEndpoints } from "./endpoints/profile-endpoints.js";
 import { createWebSocketEndpoint } from "./endpoints/websocket-endpoint.js";
 import { createFrontDoor } from "./front-door.js";
-import type { GatewayLogEntry } from "./gateway-log.js";
-import { createGatewayMetrics } from "./gateway-metrics.js";
+import { createGatewayMetrics, type GatewayLogEntry } from "./gateway-telemetry.js";
 import {
   anonymousSessionCap,
   type HttpGatewayOptions,

@@ -3,9 +3,14 @@ export {
   ANONYMOUS,
   admit,
   clientAddress,
+  createRateLimiter,
   isRefusal,
   RATE_LIMITED_CODE,
+  type RateDecision,
+  type RateLimiter,
+  type RateLimiterOptions,
   type Refusal,
+  type SharedRateLimiter,
 } from "./admission/admission.js";
 export {
   type AuthDecision,
@@ -70,12 +75,6 @@ export {
 } from "./admission/oauth/scope-profiles.js";
 export { MAX_CACHED_TOKENS } from "./admission/oauth/verified-token-cache.js";
 export {
-  createRateLimiter,
-  type RateDecision,
-  type RateLimiter,
-  type RateLimiterOptions,
-} from "./admission/rate-limiter.js";
-export {
   type BearerTokenConfig,
   createTokenAuthenticator,
   hashToken,
@@ -96,7 +95,6 @@ export type {
   ModernRelay,
   RelayedModernContext,
   RelayedModernRequest,
-  SharedRateLimiter,
   SharedSessionRecord,
   SharedSessionStore,
   SseHolder,
@@ -117,7 +115,7 @@ export {
   type PlainJsonRpcOptions,
 } from "./endpoints/plain-json-rpc.js";
 export { type Readiness, readiness } from "./endpoints/readiness.js";
-export { formatGatewayLog, type GatewayLogEntry, type LogFormat } from "./gateway-log.js";
+export { formatGatewayLog, type GatewayLogEntry, type LogFormat } from "./gateway-telemetry.js";
 export {
   createHttpGateway,
   type HttpGateway,

@@ -2,7 +2,7 @@ import { createMemoryTransportPair } from "@patchbay/jsonrpc-core";
 import { createRouter, parseGatewayConfig } from "@patchbay/router";
 import { createServer } from "@patchbay/server";
 import { afterEach, describe, expect, it } from "vitest";
-import type { GatewayLogEntry } from "./gateway-log.js";
+import type { GatewayLogEntry } from "./gateway-telemetry.js";
 import { createHttpGateway } from "./http-gateway.js";
 import { serveGateway } from "./test-support/serve-gateway.js";
 

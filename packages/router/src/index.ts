@@ -273,8 +273,13 @@ export {
   resolvePinsConfig,
 } from "./pins/pins-config.js";
 export { sha256Hex } from "./pins/sha256.js";
-export { createRouter, type Router, type RouterOptions } from "./router/create-router.js";
-export { GATEWAY_OWNER, type OwnerOfOptions } from "./router/name-owner.js";
+export {
+  createRouter,
+  GATEWAY_OWNER,
+  type OwnerOfOptions,
+  type Router,
+  type RouterOptions,
+} from "./router/create-router.js";
 export type { RouterSessionEvent, RouterSessionListener } from "./router/router-sessions.js";
 export { OPERATOR_VIEWER, type SessionViewer } from "./router/session-viewer.js";
 export { UnknownProfileError } from "./router/unknown-profile-error.js";

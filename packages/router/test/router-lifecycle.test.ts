@@ -298,6 +298,19 @@ describe("router: config reload", () => {
     expect(names).toEqual(["gateway_status", "get_events", "alpha__echo"]);
     expect(harness.servers.get("a")).toHaveLength(2);
   });
+
+  it("governs tool calls from the reload that adds `limits.tools` on", async () => {
+    harness = await createHarness({ mcpServers: { a: { command: "x" } } }, { a: echo });
+    expect((await harness.client.callTool({ name: "a__echo" })).isError).toBeUndefined();
+    await harness.router.reload(
+      configOf({
+        mcpServers: { a: { command: "x" } },
+        limits: { tools: { a__echo: { perMinute: 1 } } },
+      }),
+    );
+    expect((await harness.client.callTool({ name: "a__echo" })).isError).toBeUndefined();
+    expect((await harness.client.callTool({ name: "a__echo" })).isError).toBe(true);
+  });
 });
 
 describe("router: isolation", () => {

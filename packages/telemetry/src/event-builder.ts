@@ -2,7 +2,7 @@ import { boundEventData, MAX_EVENT_FIELD_LENGTH, truncateText } from "./bounded-
 import type { EventInput, TelemetryEvent } from "./event.js";
 import type { Counter } from "./metric-registry.js";
 import type { Redact } from "./redact.js";
-import type { IdGenerator } from "./trace-ids.js";
+import type { IdGenerator } from "./trace-context.js";
 
 /** What {@link createEventBuilder} needs from its telemetry. */
 export interface EventBuilderOptions {

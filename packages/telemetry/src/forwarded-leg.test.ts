@@ -12,7 +12,7 @@ import { instrumentConnection, requestTraceOf } from "./instrument-connection.js
 import { instrumentTransport } from "./instrument-transport.js";
 import { trackRequest } from "./request-tracker.js";
 import type { Telemetry } from "./telemetry.js";
-import { handOffTrace, readTraceContext } from "./trace-meta.js";
+import { handOffTrace, readTraceContext } from "./trace-context.js";
 
 const open: Connection[] = [];
 

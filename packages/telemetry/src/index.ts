@@ -55,8 +55,10 @@ export { builtEvent, isLazyEvent, type LazyEvent } from "./lazy-event.js";
 export { createLogSink, formatEventLine } from "./log-sink.js";
 export {
   createMemoryEventStore,
+  createRingBuffer,
   type MemoryEventStore,
   type MemoryEventStoreOptions,
+  type RingBuffer,
 } from "./memory-event-store.js";
 export {
   type BoundCounter,
@@ -115,6 +117,7 @@ export {
   type RedactorOptions,
   redact,
 } from "./redact.js";
+export { outcomeOfError, outcomeOfResult } from "./request-books.js";
 export {
   type RequestEnd,
   type RequestEndFields,
@@ -124,8 +127,6 @@ export {
   trackRequest,
   UNKNOWN_TOOL_LABEL,
 } from "./request-tracker.js";
-export { outcomeOfError, outcomeOfResult } from "./response-outcome.js";
-export { createRingBuffer, type RingBuffer } from "./ring-buffer.js";
 export { createTelemetry, type Telemetry, type TelemetryOptions } from "./telemetry.js";
 export { TelemetryError, type TelemetryErrorCode } from "./telemetry-error.js";
 export {
@@ -135,24 +136,24 @@ export {
   type TelemetryMetrics,
 } from "./telemetry-metrics.js";
 export {
+  createIdGenerator,
   formatTraceparent,
   formatTracestate,
+  type HandOffOptions,
+  handOffTrace,
+  type IdGenerator,
+  injectTraceContext,
   isValidSpanId,
   isValidTraceId,
   MAX_TRACESTATE_MEMBERS,
   parseTraceparent,
   parseTracestate,
+  type RandomSource,
+  type RequestTrace,
+  readTraceContext,
+  startRequestTrace,
   TRACE_FLAG_SAMPLED,
   type TraceContext,
   type TraceStateEntry,
   truncateTracestate,
 } from "./trace-context.js";
-export { createIdGenerator, type IdGenerator, type RandomSource } from "./trace-ids.js";
-export {
-  type HandOffOptions,
-  handOffTrace,
-  injectTraceContext,
-  type RequestTrace,
-  readTraceContext,
-  startRequestTrace,
-} from "./trace-meta.js";

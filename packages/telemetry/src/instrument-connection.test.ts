@@ -25,7 +25,7 @@ import {
 import { instrumentConnection, requestTraceOf } from "./instrument-connection.js";
 import { createOpenTelemetryBridge } from "./open-telemetry-bridge.js";
 import { createTelemetry } from "./telemetry.js";
-import { injectTraceContext, readTraceContext } from "./trace-meta.js";
+import { injectTraceContext, readTraceContext } from "./trace-context.js";
 
 const open: Connection[] = [];
 

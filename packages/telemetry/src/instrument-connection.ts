@@ -8,6 +8,7 @@ import type {
   RequestOptions,
 } from "@patchbay/jsonrpc-core";
 import { NOOP_OPEN_TELEMETRY_BRIDGE } from "./open-telemetry-bridge.js";
+import { outcomeOfError, outcomeOfResult } from "./request-books.js";
 import { requestSiteOf } from "./request-series.js";
 import {
   addSpanFields,
@@ -16,9 +17,8 @@ import {
   type RequestTracker,
   startTracking,
 } from "./request-tracker.js";
-import { outcomeOfError, outcomeOfResult } from "./response-outcome.js";
 import type { Telemetry } from "./telemetry.js";
-import { injectTraceContext, type RequestTrace } from "./trace-meta.js";
+import { injectTraceContext, type RequestTrace } from "./trace-context.js";
 
 /** Options of {@link instrumentConnection}. */
 export interface InstrumentConnectionOptions {

@@ -16,7 +16,7 @@ import {
 } from "../test/helpers.js";
 import { instrumentTransport } from "./instrument-transport.js";
 import type { Telemetry } from "./telemetry.js";
-import { readTraceContext } from "./trace-meta.js";
+import { readTraceContext } from "./trace-context.js";
 
 async function startedPair(): Promise<[Transport, Transport]> {
   const [client, server] = createMemoryTransportPair();

@@ -10,15 +10,23 @@ import {
   type TransportCloseEvent,
   tapTransport,
 } from "@patchbay/jsonrpc-core";
-import { copyRecord } from "./copy-record.js";
 import { EventTypes } from "./event-types.js";
 import type { BoundCounter } from "./metric-registry.js";
 import { NegotiatedVersion } from "./negotiated-version.js";
 import { NOOP_OPEN_TELEMETRY_BRIDGE } from "./open-telemetry-bridge.js";
-import { createRequestBooks, drainPending, type PendingRequests } from "./request-books.js";
-import { outcomeOfError } from "./response-outcome.js";
+import {
+  createRequestBooks,
+  drainPending,
+  outcomeOfError,
+  type PendingRequests,
+} from "./request-books.js";
 import type { Telemetry } from "./telemetry.js";
-import { injectTraceContext, injectTraceContextInPlace, isOwnedHandOff } from "./trace-meta.js";
+import {
+  copyRecord,
+  injectTraceContext,
+  injectTraceContextInPlace,
+  isOwnedHandOff,
+} from "./trace-context.js";
 
 /** Options of {@link instrumentTransport}. */
 export interface InstrumentTransportOptions {

@@ -3,7 +3,7 @@ import { OtlpPackagesMissingError, startOtlpExporter } from "./otlp-exporter.js"
 import { trackRequest } from "./request-tracker.js";
 import { createTelemetry } from "./telemetry.js";
 import { type OtlpReceiver, startOtlpReceiver } from "./testing/index.js";
-import { injectTraceContext } from "./trace-meta.js";
+import { injectTraceContext } from "./trace-context.js";
 
 // OTLP's SpanKind and StatusCode values.
 const spanKindServer = 2;

@@ -6,8 +6,12 @@ import { type BridgedSpan, NOOP_OPEN_TELEMETRY_BRIDGE } from "./open-telemetry-b
 import { type RequestSite, requestSiteOf } from "./request-series.js";
 import type { Telemetry } from "./telemetry.js";
 import type { RequestDirection, RequestOutcome } from "./telemetry-metrics.js";
-import type { TraceContext } from "./trace-context.js";
-import { type RequestTrace, readTraceContext, startRequestTrace } from "./trace-meta.js";
+import {
+  type RequestTrace,
+  readTraceContext,
+  startRequestTrace,
+  type TraceContext,
+} from "./trace-context.js";
 
 /** MCP's tool call method: its `params.name` becomes the `tool` of events and metrics. */
 const toolCallMethod = "tools/call";

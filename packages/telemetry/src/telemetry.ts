@@ -10,7 +10,7 @@ import { NOOP_OPEN_TELEMETRY_BRIDGE, type OpenTelemetryBridge } from "./open-tel
 import { createQueuedSink, type QueuedSink } from "./queued-sink.js";
 import { createRedactor, type Redact, type Redactor, type RedactorOptions } from "./redact.js";
 import { createTelemetryMetrics, type TelemetryMetrics } from "./telemetry-metrics.js";
-import { createIdGenerator, type IdGenerator, type RandomSource } from "./trace-ids.js";
+import { createIdGenerator, type IdGenerator, type RandomSource } from "./trace-context.js";
 
 /** Options of {@link createTelemetry}. */
 export interface TelemetryOptions {

@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  createIdGenerator,
   formatTraceparent,
   formatTracestate,
   parseTraceparent,
   parseTracestate,
 } from "./trace-context.js";
-import { createIdGenerator } from "./trace-ids.js";
 
 const hex = (length: number) =>
   fc

@@ -1,3 +1,7 @@
+// W3C Trace Context (https://www.w3.org/TR/trace-context/) in one place: trace and span ids, the
+// `traceparent` and `tracestate` values, and a request's trace carried in (or handed off beside) its
+// `_meta`.
+
 /**
  * A W3C Trace Context (https://www.w3.org/TR/trace-context/): the trace, the span that is the parent
  * of whatever receives it, the flags (bit 0: sampled) and the vendor `tracestate`.
@@ -183,4 +187,247 @@ export function truncateTracestate(value: string): string | undefined {
     length -= memberLength(removed as TraceStateEntry) + (kept.length === 0 ? 0 : 1);
   }
   return kept.length === 0 ? undefined : formatTracestate(kept);
+}
+
+/** Fills the array with random bytes (default: `crypto.getRandomValues`). Injected for tests. */
+export type RandomSource = (bytes: Uint8Array) => void;
+
+/** Makes W3C trace and span ids. */
+export interface IdGenerator {
+  /** A new trace id: 32 lowercase hex digits, never all zero. */
+  traceId(): string;
+  /** A new span id: 16 lowercase hex digits, never all zero. */
+  spanId(): string;
+}
+
+const hexDigitCodes = Uint8Array.from("0123456789abcdef", (digit) => digit.charCodeAt(0));
+const poolSize = 4096;
+const zeroTraceId = "0".repeat(32);
+const zeroSpanId = "0".repeat(16);
+
+function defaultRandomSource(): RandomSource {
+  return (bytes) => {
+    globalThis.crypto.getRandomValues(bytes);
+  };
+}
+
+/**
+ * Creates an {@link IdGenerator}. Random bytes are drawn in blocks of 4 KiB, so the source is called
+ * once per 256 trace ids rather than once per id.
+ */
+export function createIdGenerator(random: RandomSource = defaultRandomSource()): IdGenerator {
+  const pool = new Uint8Array(poolSize);
+  // The pool in hex, made once per draw (character codes, decoded to one string): an id is then
+  // one slice of it, not 16 concatenations.
+  const hexCodes = new Uint8Array(poolSize * 2);
+  const decoder = new TextDecoder();
+  let hexPool = "";
+  let offset = poolSize;
+
+  const next = (length: number): string => {
+    for (;;) {
+      if (offset + length > poolSize) {
+        random(pool);
+        for (let index = 0; index < poolSize; index += 1) {
+          const byte = pool[index]!;
+          hexCodes[index * 2] = hexDigitCodes[byte >> 4]!;
+          hexCodes[index * 2 + 1] = hexDigitCodes[byte & 15]!;
+        }
+        hexPool = decoder.decode(hexCodes);
+        offset = 0;
+      }
+      let zero = true;
+      for (let index = offset; index < offset + length; index += 1) {
+        if (pool[index] !== 0) {
+          zero = false;
+          break;
+        }
+      }
+      const start = offset;
+      offset += length;
+      // All-zero ids are invalid (Trace Context sections 3.2.2.3, 3.2.2.4): draw again.
+      if (!zero) return hexPool.slice(start * 2, offset * 2);
+    }
+  };
+
+  // The usual case inline (one slice of the pool; an all-zero id is its zero string), `next` only
+  // when the pool runs out or the id drawn is all zero: one call per id.
+  return {
+    traceId() {
+      const start = offset;
+      if (start + 16 <= poolSize) {
+        offset = start + 16;
+        const id = hexPool.slice(start * 2, offset * 2);
+        if (id !== zeroTraceId) return id;
+      }
+      return next(16);
+    },
+    spanId() {
+      const start = offset;
+      if (start + 8 <= poolSize) {
+        offset = start + 8;
+        const id = hexPool.slice(start * 2, offset * 2);
+        if (id !== zeroSpanId) return id;
+      }
+      return next(8);
+    },
+  };
+}
+
+/**
+ * A shallow copy of a plain object's own enumerable properties (symbols too), to which the caller
+ * then adds or replaces properties. Much faster in V8 than a spread followed by more properties
+ * (`{ ...source, key }`), which takes a slow path for every added property. `Object.assign` differs
+ * from a spread only for an own `__proto__` key (JSON.parse makes one): it would set the copy's
+ * prototype, so such an object is spread instead.
+ */
+export function copyRecord(source: object): Record<string, unknown> {
+  return Object.hasOwn(source, "__proto__")
+    ? { ...(source as Record<string, unknown>) }
+    : Object.assign({}, source as Record<string, unknown>);
+}
+
+/** The trace of one request as seen by this hop: its own span and, when given, the caller's. */
+export interface RequestTrace extends TraceContext {
+  /** The caller's span id, when the request arrived with a valid `traceparent`. */
+  readonly parentSpanId?: string;
+}
+
+/** Where {@link handOffTrace} leaves a trace: a symbol key, which JSON never writes. */
+const handedOffTrace = Symbol("patchbay.handedOffTrace");
+/** Where it leaves the trace of params handed off with `owned` (the next hop may write into them). */
+const handedOffOwnedTrace = Symbol("patchbay.handedOffOwnedTrace");
+
+/** Options of {@link handOffTrace}. */
+export interface HandOffOptions {
+  /**
+   * The params are a copy made for this one send, that nothing else reads: the instrumented
+   * transport that sends them writes its `_meta.traceparent` into them instead of copying them
+   * (and the message). Default false.
+   */
+  readonly owned?: boolean;
+}
+
+/**
+ * Marks `params` (in place, under a symbol key that `JSON.stringify` leaves out and copies by
+ * spread or `Object.assign` keep) as sent on behalf of `trace`: `readTraceContext`, and so the
+ * tracker of an instrumented transport or connection that sends them on, reads it as the parent
+ * and writes its own `traceparent`. Cheaper than `injectTraceContext` (no copy, no formatting and
+ * parsing) when the next hop is instrumented; params that cannot take a key get
+ * `injectTraceContext` instead.
+ */
+export function handOffTrace<P extends object>(
+  params: P,
+  trace: TraceContext,
+  options?: HandOffOptions,
+): P {
+  if (Array.isArray(params) || !Object.isExtensible(params))
+    return injectTraceContext(params, trace);
+  const key = options?.owned === true ? handedOffOwnedTrace : handedOffTrace;
+  (params as { [key]?: TraceContext })[key] = trace;
+  return params;
+}
+
+/** True when `params` were handed off with `owned` (see {@link HandOffOptions}). */
+export function isOwnedHandOff(params: unknown): boolean {
+  return (
+    params !== null &&
+    typeof params === "object" &&
+    Object.hasOwn(params, handedOffOwnedTrace) &&
+    Object.isExtensible(params)
+  );
+}
+
+/**
+ * Reads the W3C trace context from `params._meta.traceparent` / `tracestate` of an MCP request
+ * (or the trace {@link handOffTrace} left on them, first).
+ * Returns `undefined` when absent or malformed; an invalid `tracestate` is dropped on its own.
+ */
+export function readTraceContext(params: unknown): TraceContext | undefined {
+  if (params !== null && typeof params === "object") {
+    const marked = params as {
+      [handedOffTrace]?: TraceContext;
+      [handedOffOwnedTrace]?: TraceContext;
+    };
+    const handed = marked[handedOffOwnedTrace] ?? marked[handedOffTrace];
+    if (handed !== undefined) return handed;
+  }
+  // `_meta` read inline: most requests carry none, and every one asks.
+  if (params === null || typeof params !== "object" || Array.isArray(params)) return undefined;
+  const meta = (params as { _meta?: unknown })._meta as { traceparent?: unknown } | undefined;
+  if (meta === null || typeof meta !== "object" || typeof meta.traceparent !== "string")
+    return undefined;
+  const parent = parseTraceparent(meta.traceparent);
+  if (parent === undefined) return undefined;
+  const state = (meta as { tracestate?: unknown }).tracestate;
+  if (typeof state === "string" && parseTracestate(state) !== undefined && state.trim() !== "") {
+    return { ...parent, traceState: state };
+  }
+  return parent;
+}
+
+/**
+ * The trace of a request at this hop: a new span in the caller's trace when `parent` is given, or a
+ * new sampled trace otherwise.
+ */
+export function startRequestTrace(
+  parent: TraceContext | undefined,
+  ids: IdGenerator,
+): RequestTrace {
+  if (parent === undefined) {
+    return { traceId: ids.traceId(), spanId: ids.spanId(), traceFlags: TRACE_FLAG_SAMPLED };
+  }
+  return {
+    traceId: parent.traceId,
+    spanId: ids.spanId(),
+    parentSpanId: parent.spanId,
+    traceFlags: parent.traceFlags,
+    ...(parent.traceState === undefined ? {} : { traceState: parent.traceState }),
+  };
+}
+
+/**
+ * Returns a copy of `params` whose `_meta` carries `context` as `traceparent` (and `tracestate`), so a
+ * forwarded request continues the trace; `context` is the forwarding hop's own span. `params` is not
+ * changed. Positional (array) params cannot carry `_meta` and are returned as they are. A
+ * `tracestate` over 32 members or 512 characters is truncated (see `truncateTracestate`); an invalid
+ * one is left out.
+ */
+export function injectTraceContext(
+  params: undefined,
+  context: TraceContext,
+): { _meta: Record<string, unknown> };
+/** Same, for params that are already an object (or an array, returned unchanged). */
+export function injectTraceContext<P extends object>(params: P, context: TraceContext): P;
+export function injectTraceContext(params: unknown, context: TraceContext): unknown {
+  if (Array.isArray(params)) return params;
+  const base =
+    params !== null && typeof params === "object" ? (params as Record<string, unknown>) : {};
+  const copy = copyRecord(base);
+  copy._meta = metaWithTrace(base, context);
+  return copy;
+}
+
+/**
+ * Writes `context` into `_meta` of params handed off as owned (see {@link HandOffOptions}), in
+ * place; `_meta` itself is still copied (it may be the client's).
+ */
+export function injectTraceContextInPlace(params: object, context: TraceContext): void {
+  (params as Record<string, unknown>)._meta = metaWithTrace(params, context);
+}
+
+function metaWithTrace(params: object, context: TraceContext): Record<string, unknown> {
+  // `_meta` read inline: every forwarded request comes here.
+  const existing = (params as { _meta?: unknown })._meta;
+  const meta: Record<string, unknown> =
+    existing === null || typeof existing !== "object" || Array.isArray(existing)
+      ? {}
+      : copyRecord(existing as Record<string, unknown>);
+  meta.traceparent = formatTraceparent(context);
+  const traceState =
+    context.traceState === undefined ? undefined : truncateTracestate(context.traceState);
+  if (traceState !== undefined) meta.tracestate = traceState;
+  // Only when there is one to remove: `delete` would make every copy a slower dictionary object.
+  else if (Object.hasOwn(meta, "tracestate")) delete meta.tracestate;
+  return meta;
 }

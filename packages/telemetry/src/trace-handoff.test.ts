@@ -2,7 +2,7 @@ import { createMemoryTransportPair, type JSONRPCRequest } from "@patchbay/jsonrp
 import { describe, expect, it } from "vitest";
 import { createTestTelemetry, nextFrame } from "../test/helpers.js";
 import { instrumentTransport } from "./instrument-transport.js";
-import { handOffTrace, readTraceContext } from "./trace-meta.js";
+import { handOffTrace, readTraceContext } from "./trace-context.js";
 
 const handed = {
   traceId: "4bf92f3577b34da6a3ce929d0e0e4736",

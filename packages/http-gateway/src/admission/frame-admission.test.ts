@@ -1,7 +1,7 @@
 import type { JSONRPCMessage } from "@patchbay/jsonrpc-core";
 import { describe, expect, it } from "vitest";
+import { createRateLimiter } from "./admission.js";
 import { chargeRequests, limitBatchSize } from "./frame-admission.js";
-import { createRateLimiter } from "./rate-limiter.js";
 
 const request = (id: number): JSONRPCMessage => ({ jsonrpc: "2.0", id, method: "tools/list" });
 const note: JSONRPCMessage = { jsonrpc: "2.0", method: "notifications/initialized" };

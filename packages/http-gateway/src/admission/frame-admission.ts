@@ -6,10 +6,14 @@ import {
   type JSONRPCMessage,
   type JSONRPCRequest,
 } from "@patchbay/jsonrpc-core";
-import type { SharedRateLimiter } from "../cluster/cluster.js";
-import { RATE_LIMITED_CODE, type Refusal, rateLimited } from "./admission.js";
+import {
+  RATE_LIMITED_CODE,
+  type RateLimiter,
+  type Refusal,
+  rateLimited,
+  type SharedRateLimiter,
+} from "./admission.js";
 import { batchTooLarge } from "./batch-limit.js";
-import type { RateLimiter } from "./rate-limiter.js";
 
 /** The buckets that pay for the requests of one admitted connection (see `addressKey`, `tokenKey`). */
 export interface FramePayer {

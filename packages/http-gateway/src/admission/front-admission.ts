@@ -1,9 +1,16 @@
 import type { IncomingMessage } from "node:http";
 import type { Frame, FrameInfo, Transport } from "@patchbay/jsonrpc-core";
 import { createOriginGuard, type OriginGuardOptions } from "@patchbay/transport-http";
-import type { SharedRateLimiter } from "../cluster/cluster.js";
 import type { ResolvedLimits } from "../http-gateway-options.js";
-import { type AdmissionOptions, addressKey, admit, type Refusal, tokenKey } from "./admission.js";
+import {
+  type AdmissionOptions,
+  addressKey,
+  admit,
+  type RateLimiter,
+  type Refusal,
+  type SharedRateLimiter,
+  tokenKey,
+} from "./admission.js";
 import { admitEachFrame } from "./admitted-transport.js";
 import {
   chargeRequests,
@@ -13,7 +20,6 @@ import {
   type RefusedRequest,
 } from "./frame-admission.js";
 import type { OAuthVerifier } from "./oauth/oauth-verifier.js";
-import type { RateLimiter } from "./rate-limiter.js";
 import {
   type BearerTokenConfig,
   createTokenAuthenticator,

@@ -1,12 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { MetricRegistry } from "@patchbay/telemetry";
 import { type EventStore, headerValue, type StreamableHttpHandler } from "@patchbay/transport-http";
-import type { Refusal } from "../admission/admission.js";
-import type { RateLimiterOptions } from "../admission/rate-limiter.js";
+import type { RateLimiterOptions, Refusal, SharedRateLimiter } from "../admission/admission.js";
 import type { TokenIdentity } from "../admission/token-auth.js";
 import type { Readiness } from "../endpoints/readiness.js";
 import type { ResolvedLimits } from "../http-gateway-options.js";
-import type { GatewayCluster, ModernRelay, SharedRateLimiter } from "./cluster.js";
+import type { GatewayCluster, ModernRelay } from "./cluster.js";
 import { registerClusterMetrics } from "./cluster-metrics.js";
 import { type ClusterSessions, createClusterSessions } from "./cluster-sessions.js";
 import { type LostReplicaReport, startFailover } from "./failover.js";

@@ -8,7 +8,7 @@ import type {
   Unsubscribe,
 } from "@patchbay/jsonrpc-core";
 import type { EventStore } from "@patchbay/transport-http";
-import type { RateDecision, RateLimiterOptions } from "../admission/rate-limiter.js";
+import type { RateLimiterOptions, SharedRateLimiter } from "../admission/admission.js";
 
 /** What a replica stores about a Streamable HTTP session so that any replica can serve it. */
 export interface SharedSessionRecord {
@@ -206,12 +206,6 @@ export interface ClusterSseSessions {
   forward(replicaId: string, message: ForwardedSseMessage): Promise<boolean>;
   /** Hears the messages forwarded to this replica. */
   onForwarded(listener: (message: ForwardedSseMessage) => void): Unsubscribe;
-}
-
-/** A rate limiter whose buckets live outside the process (shared by replicas). */
-export interface SharedRateLimiter {
-  /** Takes one request from `key`'s bucket. */
-  take(key: string): Promise<RateDecision>;
 }
 
 /** A modern (2026-07-28) request handed from the replica it reached to the replica holding its call. */

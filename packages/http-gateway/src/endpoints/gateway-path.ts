@@ -1,3 +1,11 @@
+import type { IncomingMessage } from "node:http";
+import {
+  headerValue,
+  isModernRequest,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@patchbay/transport-http";
+import type { Refusal } from "../admission/admission.js";
+
 /** What a request path names on the HTTP gateway. */
 export type GatewayRoute =
   | { readonly kind: "mcp" | "sse" | "messages" | "ws"; readonly profile: string | undefined }
@@ -40,4 +48,77 @@ export function parseGatewayPath(pathname: string): GatewayRoute | undefined {
 
 function isSessionEndpoint(name: string | undefined): name is "mcp" | "sse" | "messages" | "ws" {
   return name === "mcp" || name === "sse" || name === "messages" || name === "ws";
+}
+
+/** Which endpoint serves an entry, decided once per request. */
+export type EntryKind =
+  /** A POST without a session whose `Accept` does not name `text/event-stream`. */
+  | "plain"
+  /** A request without a session naming a modern (2026-07-28) revision: it opens no session. */
+  | "modern"
+  /** A Streamable HTTP request that may open a session (an `initialize` POST). */
+  | "new-session"
+  /** A Streamable HTTP request naming its session (or a GET or DELETE without one, refused there). */
+  | "session"
+  /** GET `/sse`: opens a legacy session. */
+  | "sse-stream"
+  /** POST `/messages`: a legacy session's message. */
+  | "sse-message"
+  /** An upgrade to `/ws`: opens a WebSocket session. */
+  | "websocket";
+
+/** An MCP endpoint's route (`/mcp`, `/sse`, `/messages`, `/ws`). */
+export type SessionRoute = Extract<GatewayRoute, { profile: string | undefined }>;
+
+/**
+ * The kind of an admitted entry to an MCP endpoint, or the refusal of its method (405). The modern
+ * rule is transport-http's own, so the gateway and the transport cannot disagree on it.
+ */
+export function entryKind(
+  route: SessionRoute,
+  request: IncomingMessage,
+  sessionId: string | undefined,
+): EntryKind | Refusal {
+  switch (route.kind) {
+    case "ws":
+      return "websocket";
+    case "sse":
+      return request.method === "GET" ? "sse-stream" : methodNotAllowed(request, "GET");
+    case "messages":
+      return request.method === "POST" ? "sse-message" : methodNotAllowed(request, "POST");
+    case "mcp":
+      return streamableKind(request, sessionId);
+  }
+}
+
+function streamableKind(request: IncomingMessage, sessionId: string | undefined): EntryKind {
+  if (sessionId !== undefined) return "session";
+  const post = request.method === "POST";
+  if (post && !namesEventStream(headerValue(request, "accept"))) return "plain";
+  if (isModernRequest(request, SUPPORTED_PROTOCOL_VERSIONS)) return "modern";
+  return post ? "new-session" : "session";
+}
+
+/** True for the kinds that open a session, which count against `maxSessions`. */
+export function opensSession(kind: EntryKind): boolean {
+  return kind === "new-session" || kind === "sse-stream" || kind === "websocket";
+}
+
+/** 405 with `Allow`. */
+export function methodNotAllowed(request: IncomingMessage, allow: string): Refusal {
+  return {
+    status: 405,
+    message: `method ${request.method} is not allowed here`,
+    headers: { allow },
+  };
+}
+
+/**
+ * True when `Accept` names `text/event-stream` itself: Streamable HTTP clients always do, while plain
+ * JSON-RPC clients send none, `application/json` or curl's wildcard.
+ */
+function namesEventStream(accept: string | undefined): boolean {
+  return (accept ?? "")
+    .split(",")
+    .some((part) => part.split(";")[0]?.trim().toLowerCase() === "text/event-stream");
 }

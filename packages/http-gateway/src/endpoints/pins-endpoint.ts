@@ -3,7 +3,7 @@ import { parsePinSelector, type Router } from "@patchbay/router";
 import { readBody, readBodyOrRefuse, writeJsonBody } from "@patchbay/transport-http";
 import { isRefusal, type Refusal } from "../admission/admission.js";
 import type { FrontAdmission } from "../admission/front-admission.js";
-import { methodNotAllowed } from "./entry-kind.js";
+import { methodNotAllowed } from "./gateway-path.js";
 
 /** Largest body `POST /pins/approve` reads. */
 const MAX_APPROVE_BODY_BYTES = 16 * 1024;

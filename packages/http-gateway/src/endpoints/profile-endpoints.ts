@@ -9,8 +9,11 @@ import type { ResolvedLimits } from "../http-gateway-options.js";
 import type { FrontRequestEnd } from "../session/front-guard.js";
 import type { SessionServer } from "../session/serve-session.js";
 import { createPlainJsonRpcEndpoint, type PlainJsonRpcEndpoint } from "./plain-json-rpc.js";
-import { createStreamableEndpoint } from "./streamable-http-endpoint.js";
-import { type ChargeBatch, transportSettings } from "./transport-settings.js";
+import {
+  type ChargeBatch,
+  createStreamableEndpoint,
+  transportSettings,
+} from "./streamable-http-endpoint.js";
 
 /** What the per-profile endpoints need. */
 export interface ProfileEndpointsOptions {

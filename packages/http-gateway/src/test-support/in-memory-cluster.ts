@@ -1,6 +1,6 @@
 import type { Frame, Unsubscribe } from "@patchbay/jsonrpc-core";
 import { createInMemoryEventStore } from "@patchbay/transport-http";
-import { createRateLimiter } from "../admission/rate-limiter.js";
+import { createRateLimiter } from "../admission/admission.js";
 import type {
   ClusterCall,
   ClusterDelivery,

@@ -7,9 +7,10 @@ import {
   type Telemetry,
 } from "@patchbay/telemetry";
 import type { Backend, BackendTransportFactory } from "../backends/backend.js";
-import { BackendPool } from "../backends/backend-pool.js";
+import { BackendPool, type BackendWiring } from "../backends/backend-pool.js";
 import { PrincipalBackends, type PrincipalCredentials } from "../backends/principal-backends.js";
 import { type RouterClock, systemRouterClock } from "../backends/router-clock.js";
+import type { Catalogue } from "../catalogue/build-catalogue.js";
 import { CatalogueConflictError } from "../catalogue/conflict.js";
 import type { GatewayConfig } from "../config/gateway-config.js";
 import type { SharedToolLimits } from "../governance/shared-tool-limits.js";
@@ -22,10 +23,10 @@ import { splitModernFrames } from "../modern/modern-frames.js";
 import { type ModernFrontOptions, resolveModernSettings } from "../modern/modern-settings.js";
 import type { RouterPins } from "../pins/pin-guard.js";
 import type { PinStore } from "../pins/pin-store.js";
+import { GATEWAY_TOOLS } from "../sessions/gateway-tools.js";
 import type { RouterSession } from "../sessions/router-session.js";
 import { Switchboard } from "../switchboard/switchboard.js";
 import { describeRouter, eventsSeenBy, sharedCatalogue } from "./gateway-status.js";
-import { NameOwners, type OwnerOfOptions } from "./name-owner.js";
 import { createRouterPins } from "./router-pins.js";
 import { type RouterSessionListener, RouterSessions } from "./router-sessions.js";
 import { RouterState } from "./router-state.js";
@@ -328,4 +329,82 @@ async function reloadRouter(
     data: { backends: next.backends.map((backend) => backend.name) },
   });
   return added;
+}
+
+/** What `router.ownerOf` answers for the tools the router serves itself (`gateway_status`, `get_events`). */
+export const GATEWAY_OWNER = "gateway";
+
+/** Options of `router.ownerOf`. */
+export interface OwnerOfOptions {
+  /** Which list the name is in; both are searched (tools first) when absent. */
+  readonly kind?: "tool" | "prompt";
+  /** Answer as this session sees the catalogue (its profile, its own backends); default: the shared one. */
+  readonly sessionId?: string;
+}
+
+const gatewayToolNames = new Set(GATEWAY_TOOLS.map((tool) => tool.name));
+
+/**
+ * Answers `router.ownerOf`: from a session's catalogue when one is named, else from the shared
+ * catalogue, which is cached until a shared backend's status or listing changes (see `watch`) or
+ * the config is reloaded (`forget`).
+ */
+export class NameOwners {
+  readonly #state: RouterState;
+  readonly #sharedCatalogue: () => Catalogue;
+  #shared: Catalogue | undefined;
+
+  constructor(state: RouterState, sharedCatalogue: () => Catalogue) {
+    this.#state = state;
+    this.#sharedCatalogue = sharedCatalogue;
+  }
+
+  /** The backends' wiring, with every change of a shared backend dropping the cached catalogue. */
+  watch(wiring: BackendWiring): BackendWiring {
+    return {
+      wire: (backend, owner) => {
+        const wired = wiring.wire(backend, owner);
+        if (owner !== undefined) return wired;
+        return {
+          audience: wired.audience,
+          listener: (event) => {
+            if (event.type === "changed") this.forget();
+            wired.listener(event);
+          },
+        };
+      },
+    };
+  }
+
+  /** Drops the cached shared catalogue (a reload changed the config). */
+  forget(): void {
+    this.#shared = undefined;
+  }
+
+  /**
+   * The backend serving `exposedName`, as `session` sees the catalogue or, without one, every
+   * client: {@link GATEWAY_OWNER} for the router's own tools, else the backend the catalogue routes
+   * the name to. A name the catalogue does not list now (its backend is down, or is another
+   * session's own) belongs to the backend whose namespace it is in, since names inside a namespace
+   * are that backend's alone. `undefined` for any other name.
+   */
+  ownerOf(
+    exposedName: string,
+    options: OwnerOfOptions,
+    session: { catalogue(): Catalogue } | undefined,
+  ): string | undefined {
+    let catalogue = session?.catalogue();
+    if (catalogue === undefined) {
+      this.#shared ??= this.#sharedCatalogue();
+      catalogue = this.#shared;
+    }
+    if (options.kind !== "prompt" && gatewayToolNames.has(exposedName)) return GATEWAY_OWNER;
+    const listed =
+      (options.kind === "prompt" ? undefined : catalogue.findTool(exposedName)) ??
+      (options.kind === "tool" ? undefined : catalogue.findPrompt(exposedName));
+    if (listed !== undefined) return listed.backend;
+    const namespace = this.#state.codec.parse(exposedName)?.namespace;
+    if (namespace === undefined || namespace === "") return undefined;
+    return this.#state.config.backends.find((backend) => backend.namespace === namespace)?.name;
+  }
 }

@@ -19,6 +19,11 @@ export class RouterState {
   readonly listWaitMs: number;
   /** Per-tool limits and the audit log of tool calls. */
   readonly governor: CallGovernor;
+  /**
+   * `governor.watches` of a session without a profile, kept with the config (written only by
+   * `apply`): a `tools/call` reads it instead of asking the governor each time.
+   */
+  callsGoverned: boolean;
   /** `network.transport` of client sessions' spans, when the app said. */
   readonly clientNetworkTransport: string | undefined;
   /** Every task the router handed out, modern and legacy (see `TaskRoutes`). */
@@ -63,6 +68,7 @@ export class RouterState {
       init.audit,
       init.sharedToolLimits,
     );
+    this.callsGoverned = this.governor.watches(undefined);
   }
 
   /** Puts a new config in force. */
@@ -71,6 +77,7 @@ export class RouterState {
     this.telemetry.addSecrets(collectConfigSecrets(config));
     this.config = config;
     this.codec = codecOf(config);
+    this.callsGoverned = this.governor.watches(undefined);
   }
 
   /** Warns once about each tool or prompt the description scanner flagged. */

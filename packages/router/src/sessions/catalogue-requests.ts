@@ -2,14 +2,13 @@ import { JSONRPCError, type JSONRPCParams, type RequestContext } from "@patchbay
 import { createUrlElicitationRequiredError } from "@patchbay/mcp-types";
 import { InvalidCursorError, paginate } from "../catalogue/pagination.js";
 import { backendUnavailableError, INVALID_PARAMS, unknownNameError } from "../errors/map-error.js";
-import { rewriteResourceUris } from "../forwarding/forwarded-params.js";
 import type { CallIdentity } from "../governance/call-governor.js";
 import { governToolCall } from "../governance/govern-tool-call.js";
 import { fixedArgumentsToolError, injectFixedArguments } from "../overrides/apply-tool-override.js";
 import type { RouterState } from "../router/router-state.js";
 import type { ForwardCall } from "./forward-call.js";
 import { GATEWAY_STATUS_TOOL, GET_EVENTS_TOOL, jsonToolResult } from "./gateway-tools.js";
-import { asParams, type Params, toJSONRPCError, withField } from "./params.js";
+import { asParams, type Params, rewriteResourceUris, toJSONRPCError, withField } from "./params.js";
 import type { MissingCredential, SessionCatalogue } from "./session-catalogue.js";
 import type { SessionLifecycle } from "./session-lifecycle.js";
 import type { SessionSubscriptions } from "./session-subscriptions.js";
@@ -101,7 +100,9 @@ export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
       isLocal
         ? local(asParams(request.arguments as JSONRPCParams))
         : callOwner("tool", "tools/call", request, context);
-    if (!state.governor.watches(view.profile())) return run();
+    // `state.governor.watches(view.profile())` without a call per tool call: the config's part is
+    // kept by the router state, the profile's is read here.
+    if (!state.callsGoverned && view.profile()?.limits?.tools === undefined) return run();
     return governToolCall(
       { view, governor: state.governor, who: parts.who, listedAnywhere: parts.listedAnywhere },
       { name, isLocal, arguments: request.arguments, context },

@@ -11,7 +11,6 @@ import type { BackendRequestOptions } from "../backends/backend.js";
 import { callerCapabilities } from "../backends/caller-capabilities.js";
 import { GatewayErrorCode } from "../errors/gateway-error-code.js";
 import { mapBackendError, unknownNameError } from "../errors/map-error.js";
-import { prepareForwardedParams } from "../forwarding/forwarded-params.js";
 import type { RouterState } from "../router/router-state.js";
 import {
   callerTaskExtensions,
@@ -26,7 +25,7 @@ import {
   refusedWithoutLegacyTask,
   runsAsLegacyTask,
 } from "../tasks/modern-legacy-bridge.js";
-import { type Params, toJSONRPCError } from "./params.js";
+import { type Params, prepareForwardedParams, toJSONRPCError } from "./params.js";
 import type { SessionCatalogue } from "./session-catalogue.js";
 
 /** Sends a client's request on to a backend and its answer back. */

@@ -1,5 +1,6 @@
-import { JSONRPCError, type JSONRPCParams } from "@patchbay/jsonrpc-core";
+import { JSONRPCError, type JSONRPCId, type JSONRPCParams } from "@patchbay/jsonrpc-core";
 import type { WireErrorObject } from "../errors/map-error.js";
+import { FLAT_UI_RESOURCE_KEYS } from "../namespacing/ui-resource-links.js";
 
 /** Request or notification params as an object (positional params are treated as none). */
 export type Params = Record<string, unknown>;
@@ -30,4 +31,54 @@ export function withField(params: Readonly<Params>, key: string, value: unknown)
 /** A wire error object as a throwable `JSONRPCError` (sent on the wire as is by the Connection). */
 export function toJSONRPCError(error: WireErrorObject): JSONRPCError {
   return new JSONRPCError(error.code, error.message, error.data);
+}
+
+/** Params ready for a backend, and the progress token the client had put in them. */
+export interface ForwardedParams {
+  readonly params: Readonly<Record<string, unknown>>;
+  /** The client's `_meta.progressToken`, when it asked for progress. */
+  readonly progressToken: JSONRPCId | undefined;
+}
+
+/**
+ * Takes the client's progress token out of a request's `_meta` (the backend connection issues its
+ * own, so tokens of two clients never collide) and keeps every other `_meta` key. An emptied
+ * `_meta` is dropped. Params without `_meta` are returned as they are (not copied).
+ */
+export function prepareForwardedParams(params: Readonly<Record<string, unknown>>): ForwardedParams {
+  const raw = params._meta;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return { params, progressToken: undefined };
+  }
+  const { progressToken, ...meta } = raw as Record<string, unknown>;
+  const { _meta: _dropped, ...rest } = params;
+  const token =
+    typeof progressToken === "string" || typeof progressToken === "number"
+      ? progressToken
+      : undefined;
+  return {
+    params: Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest,
+    progressToken: token,
+  };
+}
+
+/** Keys whose string value is a resource URI: `uri`, and the MCP Apps UI links in `_meta`. */
+const resourceUriKeys = new Set(["uri", "resourceUri", ...FLAT_UI_RESOURCE_KEYS]);
+
+/**
+ * Copies a result, rewriting every resource URI string with `expose` (for resource URIs that the
+ * catalogue rewrote because two backends share them: read contents, embedded resources, resource
+ * links, and a UI resource a tool result's `_meta` names).
+ */
+export function rewriteResourceUris(value: unknown, expose: (uri: string) => string): unknown {
+  if (Array.isArray(value)) return value.map((item) => rewriteResourceUris(item, expose));
+  if (typeof value !== "object" || value === null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    copy[key] =
+      resourceUriKeys.has(key) && typeof item === "string"
+        ? expose(item)
+        : rewriteResourceUris(item, expose);
+  }
+  return copy;
 }

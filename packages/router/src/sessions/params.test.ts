@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { prepareForwardedParams, rewriteResourceUris } from "./forwarded-params.js";
+import { prepareForwardedParams, rewriteResourceUris } from "./params.js";
 
 describe("prepareForwardedParams", () => {
   it("takes out the client's progress token and keeps other _meta keys", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRingBuffer } from "./ring-buffer.js";
+import { createRingBuffer } from "./memory-event-store.js";
 
 describe("createRingBuffer", () => {
   it("keeps items oldest first while below capacity", () => {

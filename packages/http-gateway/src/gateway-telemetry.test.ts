@@ -1,6 +1,6 @@
 import { MAX_EVENT_DATA_STRING_LENGTH, MAX_EVENT_FIELD_LENGTH } from "@patchbay/telemetry";
 import { describe, expect, it } from "vitest";
-import { formatGatewayLog, type GatewayLogEntry } from "./gateway-log.js";
+import { formatGatewayLog, type GatewayLogEntry } from "./gateway-telemetry.js";
 
 const time = new Date("2026-11-29T06:00:00.000Z");
 const huge = "x".repeat(5 * 1024 * 1024);

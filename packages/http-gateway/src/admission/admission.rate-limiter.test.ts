@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRateLimiter } from "./rate-limiter.js";
+import { createRateLimiter } from "./admission.js";
 
 describe("token-bucket rate limiter", () => {
   it("allows a minute's worth at once, then refills at the rate", () => {

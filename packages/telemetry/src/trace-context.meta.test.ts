@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { createIdGenerator } from "./trace-ids.js";
-import { injectTraceContext, readTraceContext, startRequestTrace } from "./trace-meta.js";
+import {
+  createIdGenerator,
+  injectTraceContext,
+  readTraceContext,
+  startRequestTrace,
+} from "./trace-context.js";
 
 const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
 const spanId = "00f067aa0ba902b7";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { copyRecord } from "./copy-record.js";
+import { copyRecord } from "./trace-context.js";
 
 describe("copyRecord", () => {
   it("copies own enumerable properties, symbols included, into a new plain object", () => {
