@@ -6,7 +6,9 @@ import { createClusterSeal } from "./cluster-seal.js";
 import { type Heartbeat, startHeartbeat } from "./heartbeat.js";
 import { createRedisBus, replicaChannel } from "./redis-bus.js";
 import { createRedisCalls } from "./redis-calls.js";
+import { createRedisConnectFlows, type RedisConnectFlows } from "./redis-connect-flows.js";
 import { connectRedis, describeRedisUrl, endRedisConnection } from "./redis-connection.js";
+import { createRedisCredentialStore, type RedisCredentialStore } from "./redis-credentials.js";
 import { createRedisDashboardLogins, type RedisDashboardLogins } from "./redis-dashboard-logins.js";
 import { createRedisEventStore } from "./redis-event-store.js";
 import { createRedisGetStreams } from "./redis-get-streams.js";
@@ -116,6 +118,13 @@ export interface RedisCluster extends GatewayCluster {
   close(): Promise<void>;
   /** The pins every replica shares (`createRouter({ pinStore })`). */
   readonly pins: RedisPinStore;
+  /**
+   * The credential store every replica shares, sealed with `key` (`PATCHBAY_CREDENTIALS_KEY`):
+   * rejects with a `CredentialStoreError` when Redis holds a store sealed with another key.
+   */
+  openCredentialStore(key: Buffer, onError?: (error: Error) => void): Promise<RedisCredentialStore>;
+  /** Connect links and sign-ins underway, shared by the replicas (sealed with `key`). */
+  openConnectFlows(key: Buffer): Promise<RedisConnectFlows>;
 }
 
 /**
@@ -204,6 +213,17 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     }),
     bus: createRedisBus({ client, subscriber, seal, prefix, replicaId, onWarning }),
     pins: createRedisPinStore({ client, subscriber, seal, rejections, prefix, replicaId }),
+    openCredentialStore: (key, onError) =>
+      createRedisCredentialStore({
+        client,
+        subscriber,
+        seal,
+        prefix,
+        key,
+        ...(onError === undefined ? {} : { onError }),
+      }),
+    openConnectFlows: (key) =>
+      createRedisConnectFlows({ client, subscriber, seal, prefix, replicaId, key }),
     calls: createRedisCalls({
       client,
       seal,
