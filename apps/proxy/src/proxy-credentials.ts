@@ -27,7 +27,7 @@ export function proxyCredentialStore(
   configPath: string | undefined,
   config: GatewayConfig,
   environment: Readonly<Record<string, string | undefined>>,
-  clustered = false,
+  { clustered = false }: { readonly clustered?: boolean } = {},
 ): CredentialStorePlace | undefined {
   if (configPath === undefined) return undefined;
   const required = config.credentials !== undefined;

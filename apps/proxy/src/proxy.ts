@@ -108,13 +108,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       : await loadProxyConfigFile(resolve(options.configPath), environment);
   const { auth, limits, http, cluster: clusterConfig } = parsed.config;
   const routerConfig = routerPart(parsed.config);
+  const clusterRedis = options.redis ?? clusterConfig?.redis;
   // Before anything starts: a per-principal backend without a store or its key stops the start.
-  const storePlace = proxyCredentialStore(
-    options.configPath,
-    parsed.config,
-    environment,
-    (options.redis ?? clusterConfig?.redis) !== undefined,
-  );
+  const storePlace = proxyCredentialStore(options.configPath, parsed.config, environment, {
+    clustered: clusterRedis !== undefined,
+  });
   const decision = decideAuth(auth, host);
   const oauth =
     decision.oauth === undefined
@@ -129,7 +127,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   if (decision.notice) log.warn(decision.notice);
 
   const resolvedLimits = resolveLimits(limits);
-  const clusterRedis = options.redis ?? clusterConfig?.redis;
   const cluster =
     clusterRedis === undefined
       ? undefined

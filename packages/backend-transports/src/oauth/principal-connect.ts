@@ -131,7 +131,7 @@ export function createPrincipalConnect(options: PrincipalConnectOptions): Princi
   const pending = new Map<string, PendingSignIn>();
   // The last link saved: a link opened here is looked up once its save is done.
   let saving: Promise<void> = Promise.resolve();
-  flows.serve(finishHere);
+  flows.serve((state, search) => finishSignIn(pending, state, search));
   flows.onConnected((tag) => {
     callbacks.get(tag)?.call();
     callbacks.delete(tag);
@@ -243,29 +243,6 @@ export function createPrincipalConnect(options: PrincipalConnectOptions): Princi
     page(response, outcome.status, outcome.text);
   }
 
-  /** Finishes a sign-in waiting in this program with the callback's query. */
-  async function finishHere(state: string, search: string): Promise<SignInOutcome> {
-    const signIn = pending.get(state);
-    if (signIn === undefined) return { status: 400, text: UNKNOWN_SIGN_IN };
-    pending.delete(state);
-    clearTimeout(signIn.timer);
-    const redirected = new URL(signIn.redirectUrl);
-    redirected.search = search;
-    signIn.returned(redirected.href);
-    try {
-      await signIn.done;
-      return {
-        status: 200,
-        text: `Connected to ${signIn.backend}: go back to your MCP client and call again.`,
-      };
-    } catch (error) {
-      return {
-        status: 400,
-        text: `Connecting to ${signIn.backend} failed: ${(error as Error).message}`,
-      };
-    }
-  }
-
   return {
     connectUrl,
     tokenStore,
@@ -292,6 +269,33 @@ export function createPrincipalConnect(options: PrincipalConnectOptions): Princi
       pending.clear();
     },
   };
+}
+
+/** Finishes the sign-in of `state` waiting in this program with the callback's query. */
+async function finishSignIn(
+  pending: Map<string, PendingSignIn>,
+  state: string,
+  search: string,
+): Promise<SignInOutcome> {
+  const signIn = pending.get(state);
+  if (signIn === undefined) return { status: 400, text: UNKNOWN_SIGN_IN };
+  pending.delete(state);
+  clearTimeout(signIn.timer);
+  const redirected = new URL(signIn.redirectUrl);
+  redirected.search = search;
+  signIn.returned(redirected.href);
+  try {
+    await signIn.done;
+    return {
+      status: 200,
+      text: `Connected to ${signIn.backend}: go back to your MCP client and call again.`,
+    };
+  } catch (error) {
+    return {
+      status: 400,
+      text: `Connecting to ${signIn.backend} failed: ${(error as Error).message}`,
+    };
+  }
 }
 
 /** A sign-in underway: where to send the browser, and how it ends. */
