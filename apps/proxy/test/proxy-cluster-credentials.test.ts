@@ -2,11 +2,12 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { connectRedisCredentialStore } from "@patchbay/cluster-redis";
+import { setCredential } from "@patchbay/router/config-file";
 import { createSampleServer } from "@patchbay/sample-backend";
 import { createStreamableHttpHandler } from "@patchbay/transport-http";
 import { createRemoteJWKSet, jwtVerify } from "jose";
@@ -238,6 +239,16 @@ describe("per-principal credentials in a cluster", { timeout: 30_000 }, () => {
   const reread = (replica: ProxyReplica, count: number) =>
     replica.waitForLog((line) => line.message === `credential store read again: ${count} values`);
 
+  /** Resolves once `replica` logs, from now on, that it read the store again. */
+  function readAgainFromNow(replica: ProxyReplica) {
+    const from = replica.logs().length;
+    return replica.waitForLog(
+      (line) =>
+        String(line.message).startsWith("credential store read again") &&
+        replica.logs().indexOf(line) >= from,
+    );
+  }
+
   /** Calls `tool` as `principal` on `replica`; the tool result. */
   async function call(replica: ProxyReplica, principal: keyof typeof TOKENS, tool: string) {
     const client = await connectSdk(new URL("/mcp", replica.origin), { token: TOKENS[principal] });
@@ -384,5 +395,26 @@ describe("per-principal credentials in a cluster", { timeout: 30_000 }, () => {
     const text = dump.join("\n");
     expect(text).toContain("credentials");
     for (const secret of secrets) expect(text).not.toContain(secret);
+  });
+
+  it("imports the values of the store's file into Redis, where every replica reads them", async () => {
+    const file = join(dirname(cluster.configPath), "credentials.json");
+    setCredential(
+      file,
+      Buffer.from(KEY, "base64"),
+      { principal: "carol", backend: "plain", slot: "token" },
+      "carol-file-secret",
+    );
+    try {
+      const readByBoth = Promise.all([a, b].map(readAgainFromNow));
+      expect(await credentialsInProcess(["import"])).toEqual({
+        code: 0,
+        stdout: `imported 1 value from ${file}\n`,
+      });
+      await readByBoth;
+      expect((await credentialsInProcess(["list"])).stdout).toContain("carol\tplain\ttoken\n");
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 });
