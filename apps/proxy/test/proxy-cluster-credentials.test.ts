@@ -360,7 +360,7 @@ describe("per-principal credentials in a cluster", { timeout: 30_000 }, () => {
     expect(textOf(await call(a, "alice", "up__whoami"))).toBe("alice-upstream");
   });
 
-  it("keeps nothing secret in clear in Redis", async () => {
+  it("keeps nothing secret in clear in Redis, nor in the replicas' logs", async () => {
     const reader = await connectRedisCredentialStore({
       url: cluster.redis.url,
       secret: (
@@ -395,6 +395,9 @@ describe("per-principal credentials in a cluster", { timeout: 30_000 }, () => {
     const text = dump.join("\n");
     expect(text).toContain("credentials");
     for (const secret of secrets) expect(text).not.toContain(secret);
+    // Nor in either replica's log.
+    const logs = JSON.stringify([...a.logs(), ...b.logs()]);
+    for (const secret of secrets) expect(logs).not.toContain(secret);
   });
 
   it("imports the values of the store's file into Redis, where every replica reads them", async () => {
