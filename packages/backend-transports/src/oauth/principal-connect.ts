@@ -75,6 +75,7 @@ export interface PrincipalConnect {
 }
 
 const CONNECT_PATH = "/connect/";
+const CALLBACK_PATH = "/oauth/callback/";
 const UNKNOWN_SIGN_IN =
   "This sign-in is unknown, finished or expired: call the tool again for a new link.";
 
@@ -82,7 +83,6 @@ const UNKNOWN_SIGN_IN =
 function tagOf(id: string): string {
   return createHash("sha256").update(id).digest("base64url");
 }
-const CALLBACK_PATH = "/oauth/callback/";
 
 /**
  * The slots a principal's sign-in takes in the store: the two tokens each in its own (the store
