@@ -80,4 +80,15 @@ describe("patchbay-proxy credentials", { timeout: 5_000 }, () => {
     ).rejects.toThrow(/PATCHBAY_CREDENTIALS_KEY is not set/);
     expect(output).toBe("");
   });
+
+  it("refuses import without a cluster, and a cluster without its secret before reaching Redis", async () => {
+    await expect(run(["import", "--config", configPath])).rejects.toThrow(
+      "import copies the file into a cluster's Redis: the config has no cluster",
+    );
+    // A Redis nobody listens on: the secret is checked first, so the message is about the secret.
+    await expect(
+      run(["list", "--config", configPath, "--redis", "redis://127.0.0.1:1"]),
+    ).rejects.toThrow(/secret/);
+    expect(output).toBe("");
+  });
 });

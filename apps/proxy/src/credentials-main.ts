@@ -16,7 +16,10 @@ export async function credentialsMain(argv: readonly string[]): Promise<number> 
     const { code } = (error ?? {}) as { code?: unknown };
     const usage = error instanceof UsageError || code === "ERR_PARSE_ARGS_UNKNOWN_OPTION";
     // Messages only (a config error, the store, the key): never a value, which is not in them.
-    const known = usage || code === "CREDENTIAL_STORE" || code === "INVALID_CONFIG";
+    const name = (error as Error | undefined)?.name ?? "";
+    // The cluster's errors name the Redis address without its password, never the secret.
+    const cluster = name === "ClusterSecretError" || name === "RedisUnreachableError";
+    const known = usage || cluster || code === "CREDENTIAL_STORE" || code === "INVALID_CONFIG";
     const text = known ? (error as Error).message : String((error as Error).stack ?? error);
     process.stderr.write(`patchbay-proxy credentials: ${text}\n`);
     return usage ? 2 : 1;

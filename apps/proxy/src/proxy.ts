@@ -33,7 +33,12 @@ import { createRedactor, type Redactor } from "@patchbay/telemetry";
 import { demoConfig } from "./demo-config.js";
 import { openProxyAudit } from "./proxy-audit.js";
 import { followSharedPins, joinProxyCluster, reportReplicaCounts } from "./proxy-cluster.js";
-import { proxyCredentialStore, watchProxyCredentials } from "./proxy-credentials.js";
+import {
+  openClusterCredentials,
+  type ProxyCredentials,
+  proxyCredentialStore,
+  watchProxyCredentials,
+} from "./proxy-credentials.js";
 import { createProxyFront } from "./proxy-front.js";
 import { createProxyLog, type ProxyLog } from "./proxy-log.js";
 import {
@@ -103,8 +108,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       : await loadProxyConfigFile(resolve(options.configPath), environment);
   const { auth, limits, http, cluster: clusterConfig } = parsed.config;
   const routerConfig = routerPart(parsed.config);
+  const clusterRedis = options.redis ?? clusterConfig?.redis;
   // Before anything starts: a per-principal backend without a store or its key stops the start.
-  const storePlace = proxyCredentialStore(options.configPath, parsed.config, environment);
+  const storePlace = proxyCredentialStore(options.configPath, parsed.config, environment, {
+    clustered: clusterRedis !== undefined,
+  });
   const decision = decideAuth(auth, host);
   const oauth =
     decision.oauth === undefined
@@ -119,7 +127,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   if (decision.notice) log.warn(decision.notice);
 
   const resolvedLimits = resolveLimits(limits);
-  const clusterRedis = options.redis ?? clusterConfig?.redis;
   const cluster =
     clusterRedis === undefined
       ? undefined
@@ -273,10 +280,19 @@ async function startProxyRouter(
   );
   const audit = openProxyAudit(config.audit, options.configPath, telemetry, log);
   // Its values are masked like the config's secrets, should a backend print one on stderr.
-  const credentials = watchProxyCredentials(parts.storePlace, log, (values) => {
+  const mask = (values: readonly string[]) => {
     parts.redact.addSecretValues(values);
     telemetry.addSecrets(values);
-  });
+  };
+  // In a cluster, the store, links and sign-ins underway are shared through Redis.
+  const credentials: ProxyCredentials | undefined =
+    cluster !== undefined && parts.storePlace !== undefined
+      ? await openClusterCredentials(cluster, parts.storePlace, log, mask)
+      : watchProxyCredentials(parts.storePlace, log, mask);
+  const flows =
+    cluster !== undefined && parts.storePlace !== undefined
+      ? await cluster.openConnectFlows(parts.storePlace.key)
+      : undefined;
   // Per-principal backends with an `oauth` block: each principal connects on a link of its own.
   let router: Router | undefined;
   const principalConnect: PrincipalConnect | undefined =
@@ -286,6 +302,7 @@ async function startProxyRouter(
           origin: parts.origin,
           backends: () => router?.config.backends ?? [],
           store: credentials,
+          ...(flows === undefined ? {} : { flows }),
           onConnected: (principal, backend) => log.info(`${principal} connected to ${backend}`),
         });
   // Lines up to a result of limits.maxResultBytes and its envelope, unless a backend says otherwise.

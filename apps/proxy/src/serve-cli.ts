@@ -17,7 +17,7 @@ const version = (
 ).version;
 
 const help = `Usage: patchbay-proxy [--config <file>] [--host 127.0.0.1] [--port 8080] [--redis <url>]
-       patchbay-proxy credentials set|list|delete --config <file> … (see credentials --help)
+       patchbay-proxy credentials set|list|delete|import --config <file> … (see credentials --help)
 
 Serves the MCP servers listed in <file> (JSON, JSON with comments, or YAML), aggregated under
 namespaced names, over HTTP to many clients: Streamable HTTP at /mcp and /mcp/<profile>, legacy

@@ -29,6 +29,7 @@ export async function startReplica(
   configPath: string,
   redisUrl: string,
   replicaId: string,
+  environment?: Readonly<Record<string, string>>,
 ): Promise<ProxyReplica> {
   const child = spawn(
     process.execPath,
@@ -37,7 +38,10 @@ export async function startReplica(
       ...["--config", configPath, "--redis", redisUrl, "--replica-id", replicaId],
       ...["--port", "0", "--log-format", "json"],
     ],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      ...(environment === undefined ? {} : { env: { ...process.env, ...environment } }),
+    },
   );
   const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
   let stdout = "";
@@ -99,7 +103,11 @@ export interface TestCluster {
  * Starts Redis, `count` replicas of `config` (its `cluster` block completed with the Redis and
  * replica id flags) and the balancer.
  */
-export async function startTestCluster(config: Record<string, unknown>, count = 3) {
+export async function startTestCluster(
+  config: Record<string, unknown>,
+  count = 3,
+  environment?: Readonly<Record<string, string>>,
+) {
   const redis = await startRedisServer();
   // --redis and --replica-id override what the file says; the config's other cluster keys stay.
   const cluster = {
@@ -125,7 +133,7 @@ export async function startTestCluster(config: Record<string, unknown>, count = 
   try {
     const started = await Promise.allSettled(
       Array.from({ length: count }, (_, index) =>
-        startReplica(file.path, redis.url, `replica-${index}`),
+        startReplica(file.path, redis.url, `replica-${index}`, environment),
       ),
     );
     for (const outcome of started) if (outcome.status === "fulfilled") replicas.push(outcome.value);

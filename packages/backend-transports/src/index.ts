@@ -6,6 +6,13 @@ export {
   signInIssues,
 } from "./backend-transport-factory.js";
 export { type BackendOAuthOptions, createBackendOAuthFetch } from "./oauth/backend-oauth.js";
+export {
+  type ConnectFlowStore,
+  type ConnectLinkRecord,
+  createMemoryConnectFlowStore,
+  type SignInOutcome,
+  type SpentSignIn,
+} from "./oauth/connect-flow-store.js";
 export { type FileLockOptions, FileLockTimeoutError } from "./oauth/file-lock.js";
 export {
   createPrincipalConnect,

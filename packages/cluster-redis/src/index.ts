@@ -11,10 +11,23 @@ export {
   type RedisClusterOptions,
 } from "./redis-cluster.js";
 export {
+  type ConnectLinkRecord,
+  createRedisConnectFlows,
+  type RedisConnectFlows,
+  type RedisConnectFlowsOptions,
+  type SignInOutcome,
+} from "./redis-connect-flows.js";
+export {
   describeRedisUrl,
   RedisUnreachableError,
   redisOptionsOf,
 } from "./redis-connection.js";
+export {
+  connectRedisCredentialStore,
+  createRedisCredentialStore,
+  type RedisCredentialStore,
+  type RedisCredentialStoreOptions,
+} from "./redis-credentials.js";
 export {
   createRedisDashboardLogins,
   type RedisDashboardLogin,

@@ -2,11 +2,13 @@ import { hostname } from "node:os";
 import type { GatewayCluster } from "@patchbay/http-gateway";
 import type { Unsubscribe } from "@patchbay/jsonrpc-core";
 import type { Redis } from "ioredis";
-import { createClusterSeal } from "./cluster-seal.js";
+import { type ClusterSeal, createClusterSeal } from "./cluster-seal.js";
 import { type Heartbeat, startHeartbeat } from "./heartbeat.js";
 import { createRedisBus, replicaChannel } from "./redis-bus.js";
 import { createRedisCalls } from "./redis-calls.js";
+import { createRedisConnectFlows, type RedisConnectFlows } from "./redis-connect-flows.js";
 import { connectRedis, describeRedisUrl, endRedisConnection } from "./redis-connection.js";
+import { createRedisCredentialStore, type RedisCredentialStore } from "./redis-credentials.js";
 import { createRedisDashboardLogins, type RedisDashboardLogins } from "./redis-dashboard-logins.js";
 import { createRedisEventStore } from "./redis-event-store.js";
 import { createRedisGetStreams } from "./redis-get-streams.js";
@@ -16,7 +18,7 @@ import { createRedisPinStore, type RedisPinStore } from "./redis-pins.js";
 import { createRedisRateLimiter } from "./redis-rate-limiter.js";
 import { createRedisSessionStore, sessionChannels } from "./redis-session-store.js";
 import { createRedisSseSessions } from "./redis-sse-sessions.js";
-import { createRedisSubscriber } from "./redis-subscriber.js";
+import { createRedisSubscriber, type RedisSubscriber } from "./redis-subscriber.js";
 import { createRejections } from "./rejections.js";
 import type { ReplicaStats, ReplicaStatus } from "./replica-status.js";
 import { listSessionRecords, type SessionListing } from "./session-records.js";
@@ -116,6 +118,13 @@ export interface RedisCluster extends GatewayCluster {
   close(): Promise<void>;
   /** The pins every replica shares (`createRouter({ pinStore })`). */
   readonly pins: RedisPinStore;
+  /**
+   * The credential store every replica shares, sealed with `key` (`PATCHBAY_CREDENTIALS_KEY`):
+   * rejects with a `CredentialStoreError` when Redis holds a store sealed with another key.
+   */
+  openCredentialStore(key: Buffer, onError?: (error: Error) => void): Promise<RedisCredentialStore>;
+  /** Connect links and sign-ins underway, shared by the replicas (sealed with `key`). */
+  openConnectFlows(key: Buffer): Promise<RedisConnectFlows>;
 }
 
 /**
@@ -204,6 +213,7 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     }),
     bus: createRedisBus({ client, subscriber, seal, prefix, replicaId, onWarning }),
     pins: createRedisPinStore({ client, subscriber, seal, rejections, prefix, replicaId }),
+    ...sharedCredentials({ client, subscriber, seal, prefix, replicaId }),
     calls: createRedisCalls({
       client,
       seal,
@@ -262,6 +272,21 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
       await heartbeat.stop();
       await Promise.all([endRedisConnection(client), endRedisConnection(subscriberConnection)]);
     },
+  };
+}
+
+/** The credential store and the connect flows of per-principal backends, opened with their key. */
+function sharedCredentials(parts: {
+  readonly client: Redis;
+  readonly subscriber: RedisSubscriber;
+  readonly seal: ClusterSeal;
+  readonly prefix: string;
+  readonly replicaId: string;
+}): Pick<RedisCluster, "openCredentialStore" | "openConnectFlows"> {
+  return {
+    openCredentialStore: (key, onError) =>
+      createRedisCredentialStore({ ...parts, key, ...(onError === undefined ? {} : { onError }) }),
+    openConnectFlows: (key) => createRedisConnectFlows({ ...parts, key }),
   };
 }
 

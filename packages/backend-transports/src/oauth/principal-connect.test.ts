@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseGatewayConfig } from "@patchbay/router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ConnectFlowStore, createMemoryConnectFlowStore } from "./connect-flow-store.js";
 import { createPrincipalConnect, type PrincipalConnect } from "./principal-connect.js";
 
 /** A store in memory, as the proxy's credential store answers. */
@@ -28,12 +29,13 @@ describe("createPrincipalConnect's links and callbacks", { timeout: 5_000 }, () 
   const store = memoryStore();
   const connects: PrincipalConnect[] = [];
 
-  function connectWith(linkTtlMs?: number): PrincipalConnect {
+  function connectWith(linkTtlMs?: number, flows?: ConnectFlowStore): PrincipalConnect {
     const connect = createPrincipalConnect({
       origin: () => origin,
       backends: () => config.backends,
       store,
       ...(linkTtlMs === undefined ? {} : { linkTtlMs }),
+      ...(flows === undefined ? {} : { flows }),
     });
     connects.push(connect);
     return connect;
@@ -119,5 +121,17 @@ describe("createPrincipalConnect's links and callbacks", { timeout: 5_000 }, () 
     expect(response.status).toBe(502);
     expect(await response.text()).toContain("Connecting to up failed: ");
     expect(store.valuesFor("alice", "up")).toBeUndefined();
+  });
+
+  it("keeps links in the flow store it is given: a link minted by one program opens in another", async () => {
+    const flows = createMemoryConnectFlowStore();
+    const minting = connectWith(undefined, flows);
+    const link = minting.connectUrl("alice", "up");
+    // The last program made serves the requests: it finds the other's link (and spends it).
+    connectWith(undefined, flows);
+    const opened = await get(link);
+    expect(opened.status).toBe(502);
+    expect(await opened.text()).toContain("Connecting to up failed: ");
+    expect((await get(link)).status).toBe(400);
   });
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   type BearerChallenge,
@@ -14,12 +14,30 @@ import {
   type RemoteBackendConfig,
 } from "@patchbay/router";
 import { oauthClientSettings } from "./backend-oauth.js";
+import {
+  type ConnectFlowStore,
+  createMemoryConnectFlowStore,
+  type SignInOutcome,
+} from "./connect-flow-store.js";
 
-/** Where a principal's tokens are kept: the proxy's credential store (values sealed on disk). */
+/** Where a principal's tokens are kept: the proxy's credential store (values sealed). */
 export interface PrincipalValueStore {
   valuesFor(principal: string, backend: string): Readonly<Record<string, string>> | undefined;
   /** Writes every value of `principal` for `backend` (none deletes them), seen at once. */
-  replace(principal: string, backend: string, values: Readonly<Record<string, string>>): void;
+  replace(
+    principal: string,
+    backend: string,
+    values: Readonly<Record<string, string>>,
+  ): void | Promise<void>;
+  /**
+   * Runs `task` holding a lock every user of the same store respects (the replicas of a cluster),
+   * the place's values read again first: a token refresh runs inside it, so a rotating refresh
+   * token is spent once.
+   */
+  withLock?<T>(
+    place: { readonly principal: string; readonly backend: string },
+    task: () => Promise<T>,
+  ): Promise<T>;
 }
 
 /** Options of {@link createPrincipalConnect}. */
@@ -29,6 +47,11 @@ export interface PrincipalConnectOptions {
   /** The config's backends now (read on each use, so a reload applies). */
   readonly backends: () => readonly BackendConfig[];
   readonly store: PrincipalValueStore;
+  /**
+   * Where links and sign-ins underway are kept. Default: this program's memory (the browser must
+   * come back to it); a cluster's store lets any replica serve them.
+   */
+  readonly flows?: ConnectFlowStore;
   /** How long a connect link, and then the sign-in it starts, may take. Default 600 000 (10 min). */
   readonly linkTtlMs?: number;
   /** A principal finished connecting to a backend (its tokens are stored). */
@@ -53,6 +76,13 @@ export interface PrincipalConnect {
 
 const CONNECT_PATH = "/connect/";
 const CALLBACK_PATH = "/oauth/callback/";
+const UNKNOWN_SIGN_IN =
+  "This sign-in is unknown, finished or expired: call the tool again for a new link.";
+
+/** What a link is known by once spent (its callbacks, the connected notice): never the link. */
+function tagOf(id: string): string {
+  return createHash("sha256").update(id).digest("base64url");
+}
 
 /**
  * The slots a principal's sign-in takes in the store: the two tokens each in its own (the store
@@ -75,14 +105,7 @@ interface SignInDetails {
   readonly clients?: Readonly<Record<string, OAuthClientRegistration>>;
 }
 
-interface ConnectLink {
-  readonly principal: string;
-  readonly backend: string;
-  readonly expiresAt: number;
-  readonly onConnected: (() => void) | undefined;
-}
-
-/** A sign-in waiting for the authorization server to send the browser back. */
+/** A sign-in waiting (in this program) for the authorization server to send the browser back. */
 interface PendingSignIn {
   readonly backend: string;
   readonly redirectUrl: string;
@@ -101,18 +124,30 @@ interface PendingSignIn {
  */
 export function createPrincipalConnect(options: PrincipalConnectOptions): PrincipalConnect {
   const ttlMs = options.linkTtlMs ?? 600_000;
-  const links = new Map<string, ConnectLink>();
-  // By the OAuth `state` of the authorization request.
+  const flows = options.flows ?? createMemoryConnectFlowStore();
+  // What to call once a link minted here connected its principal, by the link's tag.
+  const callbacks = new Map<string, { readonly call: () => void; readonly expiresAt: number }>();
+  // The sign-ins waiting in this program, by the OAuth `state` of the authorization request.
   const pending = new Map<string, PendingSignIn>();
+  // The last link saved: a link opened here is looked up once its save is done.
+  let saving: Promise<void> = Promise.resolve();
+  flows.serve((state, search) => finishSignIn(pending, state, search));
+  flows.onConnected((tag) => {
+    callbacks.get(tag)?.call();
+    callbacks.delete(tag);
+  });
 
   const tokenStore = (backend: string, principal: string): OAuthTokenStore =>
     storeOf(options.store, { principal, backend, serverUrl: remoteBackend(backend)?.url });
 
   function connectUrl(principal: string, backend: string, onConnected?: () => void): string {
     const now = Date.now();
-    for (const [id, link] of links) if (link.expiresAt <= now) links.delete(id);
+    for (const [tag, callback] of callbacks) if (callback.expiresAt <= now) callbacks.delete(tag);
     const id = randomBytes(32).toString("base64url");
-    links.set(id, { principal, backend, expiresAt: now + ttlMs, onConnected });
+    if (onConnected !== undefined) {
+      callbacks.set(tagOf(id), { call: onConnected, expiresAt: now + 2 * ttlMs });
+    }
+    saving = flows.saveLink(id, { principal, backend }, ttlMs).catch(() => {});
     const url = new URL(`${CONNECT_PATH}${encodeURIComponent(backend)}`, options.origin());
     url.searchParams.set("link", id);
     return url.href;
@@ -128,9 +163,9 @@ export function createPrincipalConnect(options: PrincipalConnectOptions): Princi
   /** Opens a link: starts the sign-in and sends the browser to the authorization server. */
   async function openLink(url: URL, backendName: string, response: ServerResponse): Promise<void> {
     const id = url.searchParams.get("link") ?? "";
-    const link = links.get(id);
-    links.delete(id);
-    if (link === undefined || link.backend !== backendName || link.expiresAt <= Date.now()) {
+    await saving;
+    const link = id === "" ? undefined : await flows.spendLink(id);
+    if (link === undefined || link.backend !== backendName) {
       page(
         response,
         400,
@@ -164,17 +199,24 @@ export function createPrincipalConnect(options: PrincipalConnectOptions): Princi
     }, ttlMs);
     timer.unref();
     done.then(
-      () => {
+      async () => {
         // The principal's other links to this backend are spent: it is connected.
-        for (const [other, { principal, backend: name }] of links) {
-          if (principal === link.principal && name === backend.name) links.delete(other);
-        }
+        await flows.spendLinksOf(link.principal, backend.name).catch(() => {});
         options.onConnected?.(link.principal, backend.name);
-        link.onConnected?.();
+        await flows.connected(tagOf(id)).catch(() => {});
       },
       () => {},
     );
     pending.set(state, { backend: backend.name, redirectUrl, returned, done, timer, abandon });
+    try {
+      await flows.saveSignIn(state, backend.name, ttlMs);
+    } catch (error) {
+      pending.delete(state);
+      clearTimeout(timer);
+      abandon(error as Error);
+      page(response, 503, `Connecting to ${backend.name} failed: ${(error as Error).message}`);
+      return;
+    }
     response
       .writeHead(302, {
         location: first.href,
@@ -187,30 +229,18 @@ export function createPrincipalConnect(options: PrincipalConnectOptions): Princi
   /** The authorization server sent the browser back: finishes the sign-in it belongs to. */
   async function callback(url: URL, backendName: string, response: ServerResponse): Promise<void> {
     const state = url.searchParams.get("state") ?? "";
-    const signIn = pending.get(state);
+    const signIn = state === "" ? undefined : await flows.spendSignIn(state);
     if (signIn === undefined || signIn.backend !== backendName) {
-      page(
-        response,
-        400,
-        "This sign-in is unknown, finished or expired: call the tool again for a new link.",
-      );
+      page(response, 400, UNKNOWN_SIGN_IN);
       return;
     }
-    pending.delete(state);
-    clearTimeout(signIn.timer);
-    const redirected = new URL(signIn.redirectUrl);
-    redirected.search = url.search;
-    signIn.returned(redirected.href);
-    try {
-      await signIn.done;
-      page(
-        response,
-        200,
-        `Connected to ${backendName}: go back to your MCP client and call again.`,
-      );
-    } catch (error) {
-      page(response, 400, `Connecting to ${backendName} failed: ${(error as Error).message}`);
-    }
+    const outcome = await signIn.finish(url.search).catch(
+      (error: unknown): SignInOutcome => ({
+        status: 502,
+        text: `Connecting to ${backendName} failed: ${(error as Error).message}`,
+      }),
+    );
+    page(response, outcome.status, outcome.text);
   }
 
   return {
@@ -230,7 +260,8 @@ export function createPrincipalConnect(options: PrincipalConnectOptions): Princi
         : callback(url, backend, response));
     },
     close() {
-      links.clear();
+      callbacks.clear();
+      flows.close();
       for (const signIn of pending.values()) {
         clearTimeout(signIn.timer);
         signIn.abandon(new Error("the program is stopping"));
@@ -238,6 +269,33 @@ export function createPrincipalConnect(options: PrincipalConnectOptions): Princi
       pending.clear();
     },
   };
+}
+
+/** Finishes the sign-in of `state` waiting in this program with the callback's query. */
+async function finishSignIn(
+  pending: Map<string, PendingSignIn>,
+  state: string,
+  search: string,
+): Promise<SignInOutcome> {
+  const signIn = pending.get(state);
+  if (signIn === undefined) return { status: 400, text: UNKNOWN_SIGN_IN };
+  pending.delete(state);
+  clearTimeout(signIn.timer);
+  const redirected = new URL(signIn.redirectUrl);
+  redirected.search = search;
+  signIn.returned(redirected.href);
+  try {
+    await signIn.done;
+    return {
+      status: 200,
+      text: `Connected to ${signIn.backend}: go back to your MCP client and call again.`,
+    };
+  } catch (error) {
+    return {
+      status: 400,
+      text: `Connecting to ${signIn.backend} failed: ${(error as Error).message}`,
+    };
+  }
 }
 
 /** A sign-in underway: where to send the browser, and how it ends. */
@@ -347,7 +405,7 @@ function storeOf(
       written[SLOTS.accessToken] = tokens.accessToken;
       if (tokens.refreshToken !== undefined) written[SLOTS.refreshToken] = tokens.refreshToken;
     }
-    store.replace(principal, backend, written);
+    return store.replace(principal, backend, written);
   };
   const getTokens = (): OAuthTokens | undefined => {
     const current = values();
@@ -356,7 +414,7 @@ function storeOf(
     const { expiresAt, scope, serverUrl: keptFor } = details();
     if (keptFor !== serverUrl) {
       // Never sent to another server than the one that issued them: forgotten.
-      store.replace(principal, backend, {});
+      Promise.resolve(store.replace(principal, backend, {})).catch(() => {});
       return undefined;
     }
     const refreshToken = current[SLOTS.refreshToken];
@@ -367,11 +425,18 @@ function storeOf(
       ...(scope === undefined ? {} : { scope }),
     };
   };
+  const withLock = store.withLock?.bind(store);
   return {
     getTokens,
+    ...(withLock === undefined
+      ? {}
+      : {
+          withRefreshLock: <T>(refresh: () => Promise<T>) =>
+            withLock({ principal, backend }, refresh),
+        }),
     setTokens: (tokens) => {
       const { clients } = details();
-      write(tokens, {
+      return write(tokens, {
         ...(clients === undefined ? {} : { clients }),
         ...(tokens?.expiresAt === undefined ? {} : { expiresAt: tokens.expiresAt }),
         ...(tokens?.scope === undefined ? {} : { scope: tokens.scope }),
@@ -380,7 +445,7 @@ function storeOf(
     getClient: (issuer) => details().clients?.[issuer],
     setClient: (issuer, client) => {
       const current = details();
-      write(getTokens(), { ...current, clients: { ...current.clients, [issuer]: client } });
+      return write(getTokens(), { ...current, clients: { ...current.clients, [issuer]: client } });
     },
   };
 }

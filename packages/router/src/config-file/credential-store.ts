@@ -30,7 +30,8 @@ export interface CredentialStore {
   secretValues(): string[];
 }
 
-interface SealedValue {
+/** A value sealed with AES-256-GCM: its nonce, tag and ciphertext, each base64. */
+export interface SealedValue {
   readonly nonce: string;
   readonly tag: string;
   readonly data: string;
@@ -133,6 +134,55 @@ export function deleteCredentials(
   const deleted = current.values.length - kept.length;
   if (deleted > 0) writeSealed(path, { ...current, values: kept });
   return deleted;
+}
+
+/**
+ * Seals `value` of `entry`'s place as the file does (bound to its principal, backend and slot):
+ * for another place to keep the store's values (the replicas' Redis).
+ */
+export function sealCredential(value: string, key: Buffer, entry: CredentialEntry): SealedValue {
+  return seal(value, key, contextOf(entry));
+}
+
+/** The value sealed in `sealed` for `entry`'s place; `CredentialStoreError` naming `where` if not. */
+export function openCredential(
+  sealed: SealedValue,
+  key: Buffer,
+  entry: CredentialEntry,
+  where: string,
+): string {
+  return open(sealed, key, contextOf(entry), where);
+}
+
+/** The fixed text sealed with `key`: a store that keeps it refuses another key. */
+export function sealStoreCheck(key: Buffer): SealedValue {
+  return seal(CHECK_TEXT, key, CHECK_CONTEXT);
+}
+
+/** True when `sealed` is the check text sealed with `key`. */
+export function opensStoreCheck(sealed: SealedValue, key: Buffer): boolean {
+  try {
+    return open(sealed, key, CHECK_CONTEXT, "") === CHECK_TEXT;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Seals `value` for `context` (any text it is bound to: opened for another, it fails), with a fresh
+ * nonce: for what the proxy keeps beside the store (connect links and sign-ins, in Redis).
+ */
+export function sealWithKey(value: string, key: Buffer, context: string): SealedValue {
+  return seal(value, key, `other:${context}`);
+}
+
+/** What {@link sealWithKey} sealed for `context`, or `undefined` when it does not open. */
+export function openWithKey(sealed: SealedValue, key: Buffer, context: string): string | undefined {
+  try {
+    return open(sealed, key, `other:${context}`, "");
+  } catch {
+    return undefined;
+  }
 }
 
 /** The file at `path`, its key checked; `undefined` when there is none yet. */

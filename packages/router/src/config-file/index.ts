@@ -7,8 +7,15 @@ export {
   type CredentialEntry,
   type CredentialStore,
   deleteCredentials,
+  openCredential,
+  opensStoreCheck,
+  openWithKey,
   readCredentialStore,
   replaceCredentials,
+  type SealedValue,
+  sealCredential,
+  sealStoreCheck,
+  sealWithKey,
   setCredential,
 } from "./credential-store.js";
 export {
