@@ -167,6 +167,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     cluster,
     // Read once the page asks for a snapshot; the gateway exists by then.
     lostReplicas: () => gateway.lostReplicas(),
+    credentials,
   });
   const gateway = createHttpGateway({
     router,

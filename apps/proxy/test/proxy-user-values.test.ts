@@ -261,13 +261,25 @@ describe("each user enters their own credential on a one-time link", { timeout: 
     );
   });
 
-  it("never shows a value or a link in gateway_status, get_events or the log", async () => {
+  it("never shows a value or a link in gateway_status, get_events, the log or the dashboard", async () => {
     const status = JSON.stringify(await alice.client.callTool({ name: "gateway_status" }));
     const events = JSON.stringify(await alice.client.callTool({ name: "get_events" }));
     const log = proxy.logs.join("\n");
     expect(log).toContain("alice stored values for up");
     const links = [aliceLink, bobLink].map((link) => new URL(link).searchParams.get("link") ?? "");
-    for (const shown of [status, events, log]) {
+    // The dashboard shows who has values stored for each per-principal backend: states only.
+    const dashboard = await fetch(new URL("/dashboard/api/snapshot", proxy.url), {
+      headers: { authorization: `Bearer ${TOKENS.alice}` },
+    });
+    expect(dashboard.status).toBe(200);
+    const snapshot = await dashboard.text();
+    const everyone = (state: string) =>
+      ["alice", "bob", "carol"].map((principal) => ({ principal, state }));
+    expect(JSON.parse(snapshot).principalCredentials).toEqual([
+      { backend: "up", setBy: "principal", principals: everyone("stored") },
+      { backend: "ops", setBy: "operator", principals: everyone("missing") },
+    ]);
+    for (const shown of [status, events, log, snapshot]) {
       for (const value of [...Object.values(ENTERED), ...links]) expect(shown).not.toContain(value);
     }
   });
