@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -185,6 +185,33 @@ describe("each user enters their own credential on a one-time link", { timeout: 
     for (const origin of [{ origin: "https://evil.example" }, { origin: "null" }]) {
       expect((await post(bobLink, bobsValue, origin)).status).toBe(403);
     }
+    // A page on a name that resolves to the proxy (DNS rebinding): Host and Origin agree, refused.
+    const rebound = `rebound.example:${proxy.url.port}`;
+    const body = new URLSearchParams({
+      link: new URL(bobLink).searchParams.get("link") ?? "",
+      ...bobsValue,
+    }).toString();
+    const reboundStatus = await new Promise<number | undefined>((resolve, reject) => {
+      const sent = request(
+        new URL("/connect/up", proxy.url),
+        {
+          method: "POST",
+          headers: {
+            host: rebound,
+            origin: `http://${rebound}`,
+            "content-type": "application/x-www-form-urlencoded",
+            "content-length": Buffer.byteLength(body),
+          },
+        },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode);
+        },
+      );
+      sent.on("error", reject);
+      sent.end(body);
+    });
+    expect(reboundStatus).toBe(403);
     const refused = [
       [{ "slot:token": `${ENTERED.bob}\r\nX-Injected: 1` }, "contains a line break"],
       [{ "slot:token": `${ENTERED.bob}\n` }, "contains a line break"],

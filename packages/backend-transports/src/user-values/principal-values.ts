@@ -164,14 +164,12 @@ function backendNameOf(pathname: string): string {
 }
 
 /**
- * True for a request whose `Origin` is the program's (`origin`) or the one its `Host` names: a
- * browser sends `Origin` with every form `POST`, so a request without one is refused too.
+ * True for a request whose `Origin` is the program's (`origin`, that of the links it mints): a
+ * browser sends `Origin` with every form `POST`, so a request without one is refused too, and so is
+ * one naming whatever its `Host` says (a rebound DNS name would).
  */
 function fromOrigin(request: IncomingMessage, origin: string): boolean {
-  const sent = request.headers.origin;
-  if (sent === undefined) return false;
-  const host = request.headers.host ?? "";
-  return sent === new URL(origin).origin || sent === `http://${host}` || sent === `https://${host}`;
+  return request.headers.origin === new URL(origin).origin;
 }
 
 /**
