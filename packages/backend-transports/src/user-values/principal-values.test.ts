@@ -107,6 +107,17 @@ describe("createPrincipalValues' links and form", { timeout: 5_000 }, () => {
     expect((await fetch(second as string)).status).toBe(400);
   });
 
+  it("tells whoever was sent one of the principal's links once its values are stored", async () => {
+    const form = formWith();
+    const told: string[] = [];
+    const first = form.valuesUrl("carol", "jira", () => told.push("first"));
+    form.valuesUrl("carol", "jira", () => told.push("second"));
+    form.valuesUrl("dave", "jira", () => told.push("dave's"));
+    const values = { "slot:JIRA_TOKEN": "t", "slot:JIRA_USER": "carol" };
+    expect((await post(first, values)).status).toBe(200);
+    expect(told).toEqual(["first", "second"]);
+  });
+
   it("answers 400 to an expired link, 405 to another method", async () => {
     const form = formWith(0);
     const link = form.valuesUrl("bob", "jira");

@@ -130,12 +130,15 @@ export function createPrincipalValues(options: PrincipalValuesOptions): Principa
     const values = valuesOf(fields, backend);
     if ("refused" in values) return messagePage(response, 400, values.refused);
     options.store.replace(link.principal, backend.name, values.values);
-    // The principal's values are stored: its other links to this backend are spent with this one.
-    for (const [other, { principal, backend: name }] of links) {
-      if (principal === link.principal && name === backend.name) links.delete(other);
-    }
+    // The principal's values are stored: its other links to this backend are spent with this one,
+    // and whoever was sent one (a client waiting on its URL elicitation) is told as well.
+    const spent = [...links].filter(
+      ([, other]) => other.principal === link.principal && other.backend === backend.name,
+    );
+    for (const [other] of spent) links.delete(other);
     options.onSaved?.(link.principal, backend.name);
     link.onSaved?.();
+    for (const [, other] of spent) if (other !== link) other.onSaved?.();
     messagePage(response, 200, "Saved: go back to your MCP client and call again.");
   }
 
