@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import type { PrincipalConnect } from "@patchbay/backend-transports";
+import type { PrincipalConnect, PrincipalValues } from "@patchbay/backend-transports";
 import type { Dashboard } from "@patchbay/dashboard";
 import type { HttpGateway } from "@patchbay/http-gateway";
 import type { ProxyLog } from "./proxy-log.js";
@@ -12,7 +12,8 @@ export interface ProxyFront {
 }
 
 /**
- * Creates the listeners: `/dashboard…` to the dashboard, `/connect/…` and `/oauth/callback/…` to the
+ * Creates the listeners: `/dashboard…` to the dashboard, `/connect/<backend>` of a backend whose
+ * principals enter their own values to their form, `/connect/…` and `/oauth/callback/…` to the
  * per-principal connect flow (when the config has a credential store), the rest (WebSocket at
  * `/ws…` too) to the gateway.
  */
@@ -20,18 +21,21 @@ export function createProxyFront(parts: {
   readonly gateway: HttpGateway;
   readonly dashboard: Dashboard;
   readonly log: ProxyLog;
-  readonly connect?: PrincipalConnect;
+  readonly connect?: PrincipalConnect | undefined;
+  readonly values?: PrincipalValues | undefined;
 }): ProxyFront {
-  const { gateway, dashboard, log, connect } = parts;
+  const { gateway, dashboard, log, connect, values } = parts;
   const pathOf = (request: IncomingMessage) => new URL(request.url ?? "/", "http://proxy").pathname;
   return {
     onRequest(request, response) {
       const path = pathOf(request);
       const handle = dashboard.handles(path)
         ? dashboard.handleRequest(request, response)
-        : connect?.handles(path) === true
-          ? connect.handleRequest(request, response)
-          : gateway(request, response);
+        : values?.handles(path) === true
+          ? values.handleRequest(request, response)
+          : connect?.handles(path) === true
+            ? connect.handleRequest(request, response)
+            : gateway(request, response);
       handle.catch((error: unknown) => {
         log.error(`request failed: ${String(error)}`);
         if (!response.headersSent) response.writeHead(500);

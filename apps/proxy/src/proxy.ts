@@ -4,7 +4,9 @@ import { resolve } from "node:path";
 import {
   createBackendTransportFactory,
   createPrincipalConnect,
+  createPrincipalValues,
   type PrincipalConnect,
+  type PrincipalValues,
 } from "@patchbay/backend-transports";
 import type { RedisCluster } from "@patchbay/cluster-redis";
 import { createCallFeed, createDashboard, type Dashboard } from "@patchbay/dashboard";
@@ -142,7 +144,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         );
   // Where browsers reach the proxy, for connect links: known once it listens, unless configured.
   let origin = parsed.config.credentials?.publicUrl;
-  const { feed, telemetry, audit, router, credentials, connect } = await startProxyRouter(
+  const { feed, telemetry, audit, router, credentials, connect, values } = await startProxyRouter(
     options,
     parsed.config,
     {
@@ -172,6 +174,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     cluster,
     // Read once the page asks for a snapshot; the gateway exists by then.
     lostReplicas: () => gateway.lostReplicas(),
+    credentials,
   });
   const gateway = createHttpGateway({
     router,
@@ -191,7 +194,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       callsInFlight: gateway.pendingRequests,
     }));
   }
-  const front = createProxyFront({ gateway, dashboard, log, ...(connect ? { connect } : {}) });
+  const front = createProxyFront({ gateway, dashboard, log, connect, values });
   const server = createServer(front.onRequest);
   server.on("upgrade", front.onUpgrade);
   // Idle keep-alive connections outlive a load balancer's (60 s is common) and a client's pool,
@@ -213,6 +216,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     stopping ??= (async () => {
       reloading.close();
       connect?.close();
+      values?.close();
       credentials?.close();
       const closed = new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
       server.closeIdleConnections();
@@ -305,6 +309,16 @@ async function startProxyRouter(
           ...(flows === undefined ? {} : { flows }),
           onConnected: (principal, backend) => log.info(`${principal} connected to ${backend}`),
         });
+  // Per-principal backends with `credentials.setByUser`: each principal enters its own values.
+  const principalValues: PrincipalValues | undefined =
+    credentials === undefined
+      ? undefined
+      : createPrincipalValues({
+          origin: parts.origin,
+          backends: () => router?.config.backends ?? [],
+          store: credentials,
+          onSaved: (principal, backend) => log.info(`${principal} stored values for ${backend}`),
+        });
   // Lines up to a result of limits.maxResultBytes and its envelope, unless a backend says otherwise.
   const connect = createBackendTransportFactory({
     maxLineBytes: parts.maxResultBytes + 1024 * 1024,
@@ -338,6 +352,7 @@ async function startProxyRouter(
           credentials: {
             valuesFor: credentials.valuesFor,
             ...(principalConnect === undefined ? {} : { connectUrl: principalConnect.connectUrl }),
+            ...(principalValues === undefined ? {} : { valuesUrl: principalValues.valuesUrl }),
           },
         }),
     ...pinStoreOf(options.configPath, routerConfig.pins, cluster),
@@ -355,10 +370,19 @@ async function startProxyRouter(
   if (cluster !== undefined) followSharedPins(cluster, router, log);
   await router.start().catch((error: unknown) => {
     principalConnect?.close();
+    principalValues?.close();
     credentials?.close();
     throw error;
   });
-  return { feed, telemetry, audit, router, credentials, connect: principalConnect };
+  return {
+    feed,
+    telemetry,
+    audit,
+    router,
+    credentials,
+    connect: principalConnect,
+    values: principalValues,
+  };
 }
 
 /**

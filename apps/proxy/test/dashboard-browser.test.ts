@@ -1,4 +1,5 @@
 // biome-ignore-all lint/performance/useDomNodeTextContent: Playwright's locator.innerText (rendered text, table cells apart), not a DOM node's
+import { randomBytes } from "node:crypto";
 import { copyFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,16 +26,29 @@ let browser: Browser;
 let screenshots: string;
 beforeAll(async () => {
   screenshots = mkdtempSync(join(tmpdir(), "patchbay-dashboard-"));
-  proxy = await startTestProxy({
-    mcpServers: { sample: sampleEntry(), other: sampleEntry() },
-    profiles: { team: { servers: ["sample"] } },
-    auth: {
-      tokens: [
-        { name: "admin", token: ADMIN },
-        { name: OPS_NAME, token: OPS },
-      ],
+  proxy = await startTestProxy(
+    {
+      mcpServers: {
+        sample: sampleEntry(),
+        other: sampleEntry(),
+        // Each user enters their own value (none has): the page lists who has one stored.
+        personal: {
+          ...sampleEntry(),
+          isolation: "per-principal",
+          credentials: { env: ["PERSONAL_TOKEN"], setByUser: true },
+        },
+      },
+      profiles: { team: { servers: ["sample"] } },
+      auth: {
+        tokens: [
+          { name: "admin", token: ADMIN },
+          { name: OPS_NAME, token: OPS },
+        ],
+      },
+      credentials: { file: join(screenshots, "credentials.json") },
     },
-  });
+    { environment: { PATCHBAY_CREDENTIALS_KEY: randomBytes(32).toString("base64") } },
+  );
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -97,6 +111,12 @@ describe("the dashboard in headless Chromium", () => {
       /Replicas\s+Single process: no cluster\.$/,
     );
     expect(await page.getByRole("columnheader", { name: "Replica" }).count()).toBe(0);
+    // Per-principal backends: who has a value stored, states only, names as text.
+    const perUser = page.getByRole("region", { name: "Per-user credentials" });
+    expect(await perUser.locator("tbody").innerText()).toMatch(
+      /^personal\s+each user \(link\)\s+<b>ops<\/b>\s+none stored\s+personal\s+each user \(link\)\s+admin\s+none stored$/,
+    );
+    expect(await perUser.locator("b").count()).toBe(0);
 
     await caller.client.callTool({ name: "sample__echo", arguments: { message: "hello" } });
     const row = page.locator("#calls tbody tr", { hasText: "sample__echo" });

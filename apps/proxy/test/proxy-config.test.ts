@@ -106,6 +106,29 @@ describe("config files", () => {
     misspelt.remove();
   });
 
+  it("refuses a misspelt setByUser in a backend's credentials, naming the likely intent", async () => {
+    const file = writeConfig({
+      mcpServers: {
+        remote: {
+          url: "https://mcp.example.com/mcp",
+          isolation: "per-principal",
+          credentials: { headers: { Authorization: "Bearer {{token}}" }, setByUsr: true },
+        },
+      },
+      credentials: { file: "credentials.json" },
+    });
+    await expect(
+      startProxy({
+        ...quiet,
+        configPath: file.path,
+        environment: { PATCHBAY_CREDENTIALS_KEY: KEY },
+      }),
+    ).rejects.toThrow(
+      "mcpServers.remote.credentials.setByUsr: unknown key setByUsr; did you mean setByUser?",
+    );
+    file.remove();
+  });
+
   it("exits 1 on a misspelt auth key instead of serving without auth, naming the key", async () => {
     const file = writeConfig({
       mcpServers: { sample: sampleEntry() },

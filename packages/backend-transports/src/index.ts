@@ -22,3 +22,8 @@ export {
 } from "./oauth/principal-connect.js";
 export { type SignInOptions, signInToBackend } from "./oauth/sign-in.js";
 export { createFileTokenStore, oauthTokenFile, userConfigDirectory } from "./oauth/token-file.js";
+export {
+  createPrincipalValues,
+  type PrincipalValues,
+  type PrincipalValuesOptions,
+} from "./user-values/principal-values.js";

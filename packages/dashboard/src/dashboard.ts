@@ -20,6 +20,7 @@ import {
 } from "./dashboard-http.js";
 import { createFeedSocket, type FeedMessage } from "./feed-socket.js";
 import { answerPinApproval } from "./pins-approval.js";
+import type { CredentialPlaces } from "./principal-credentials.js";
 import { type SessionTracker, trackRouterSessions } from "./session-tracker.js";
 import { buildDashboardSnapshot, type DashboardSnapshot } from "./snapshot.js";
 import { createStaticAssets } from "./static-assets.js";
@@ -61,6 +62,12 @@ export interface DashboardOptions extends OriginGuardOptions {
    * the cluster panel lists them.
    */
   readonly lostReplicas?: (() => readonly LostReplicaSource[]) | undefined;
+  /**
+   * The proxy's credential store (its places, never values): the page shows, for each
+   * per-principal backend, which principals (the tokens' names, and whoever stored something) have
+   * their values stored and which do not.
+   */
+  readonly credentials?: CredentialPlaces | undefined;
   /** The clock (epoch ms). Default `Date.now`. */
   readonly now?: () => number;
 }
@@ -258,6 +265,12 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   };
   const replica = options.cluster === undefined ? {} : { replica: options.cluster.replicaId };
   const describe = (call: DashboardCall): DashboardCall => describeCall(call, tracker, replica);
+  // The principals a credential state is shown for without anything stored: the tokens' names.
+  let tokenNames = (options.tokens ?? []).map((token) => token.name);
+  const credentials =
+    options.credentials === undefined
+      ? undefined
+      : { store: options.credentials, known: () => tokenNames };
   const snapshot = () =>
     buildDashboardSnapshot({
       router: options.router,
@@ -268,6 +281,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       ownCounts: counts,
       lostReplicas: options.lostReplicas,
       auth: auth.enabled,
+      ...(credentials === undefined ? {} : { credentials }),
       now,
     });
   // Pages getting the feed, as the socket tells: each call asks this, not the socket.
@@ -348,7 +362,10 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     handleUpgrade: (request, upgrade, head) =>
       answerUpgrade(request, upgrade, head, { basePath, guard, auth, socket }),
     counts,
-    setTokens: (tokens) => auth.setTokens(tokens),
+    setTokens: (tokens) => {
+      tokenNames = (tokens ?? []).map((token) => token.name);
+      auth.setTokens(tokens);
+    },
     async close() {
       if (timer !== undefined) clearInterval(timer);
       stopHearingReplicas?.();

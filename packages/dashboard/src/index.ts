@@ -44,6 +44,11 @@ export {
   type DashboardLoginStore,
   type StoredLogin,
 } from "./login-store.js";
+export type {
+  CredentialPlaces,
+  DashboardPrincipalBackend,
+  PrincipalCredentialState,
+} from "./principal-credentials.js";
 export {
   type SessionTracker,
   type SessionTrackerOptions,

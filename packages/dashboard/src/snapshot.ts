@@ -8,6 +8,11 @@ import {
   type LostReplicaSource,
   type ReplicaCounts,
 } from "./cluster-view.js";
+import {
+  type CredentialPlaces,
+  type DashboardPrincipalBackend,
+  principalCredentialStates,
+} from "./principal-credentials.js";
 import type { TrackedSession } from "./session-tracker.js";
 
 /** One backend in the snapshot: state and counts, never its config (commands, env, headers). */
@@ -51,6 +56,11 @@ export interface DashboardSnapshot {
    * shows them as text, and to an operator with buttons to approve them.
    */
   readonly withheld: readonly WithheldPin[];
+  /**
+   * Per-principal backends and, for each, which principals have their values (or tokens) stored
+   * and which do not: states only, never values or links. Empty without a credential store.
+   */
+  readonly principalCredentials: readonly DashboardPrincipalBackend[];
 }
 
 /** What {@link buildDashboardSnapshot} reads. */
@@ -67,6 +77,8 @@ export interface SnapshotSources {
   readonly lostReplicas?: (() => readonly LostReplicaSource[]) | undefined;
   /** Whether the dashboard asks for a login. */
   readonly auth: boolean;
+  /** The credential store's places, and the principals known without one (the tokens' names). */
+  readonly credentials?: { readonly store: CredentialPlaces; readonly known: () => string[] };
   /** The clock (epoch ms). Default `Date.now`. */
   readonly now?: () => number;
 }
@@ -123,5 +135,13 @@ export async function buildDashboardSnapshot(sources: SnapshotSources): Promise<
         : await clusterView(cluster, now, sources.ownCounts, sources.lostReplicas),
     auth: sources.auth,
     withheld: router.pins.withheld(),
+    principalCredentials:
+      sources.credentials === undefined
+        ? []
+        : principalCredentialStates(
+            router.config.backends,
+            sources.credentials.known(),
+            sources.credentials.store,
+          ),
   };
 }

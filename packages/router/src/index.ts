@@ -49,6 +49,7 @@ export {
   connectsPerPrincipal,
   credentialSlotsOf,
   OAUTH_ACCESS_TOKEN_SLOT,
+  setByUser,
 } from "./config/credentials-config.js";
 export type {
   BackendCredentials,

@@ -17,6 +17,8 @@ interface Setup {
   readonly opened: string[];
   /** The backend side of each instance opened, in order. */
   readonly backendSides: Transport[];
+  /** One entry per values link minted: `principal/backend`. */
+  readonly minted: string[];
   connect(owner: string): Promise<Client>;
   close(): Promise<void>;
 }
@@ -25,6 +27,12 @@ const CONFIG = {
   mcpServers: {
     gh: { command: "x", isolation: "per-principal", credentials: { env: ["GH_TOKEN"] } },
     open: { command: "x" },
+    // Its principals enter their own values on a link.
+    self: {
+      command: "x",
+      isolation: "per-principal",
+      credentials: { env: ["SELF_TOKEN"], setByUser: true },
+    },
   },
 };
 
@@ -43,11 +51,16 @@ async function setUp(
   const opened: string[] = [];
   const backendSides: Transport[] = [];
   const servers: Server[] = [];
+  const minted: string[] = [];
   const credentials: PrincipalCredentials = {
     valuesFor: (principal, backend) => values[principal]?.[backend],
     connectUrl: (principal, backend, connected) => {
       links.push({ principal, backend, connected });
       return `https://proxy.example.com/connect/${backend}?link=${links.length}`;
+    },
+    valuesUrl: (principal, backend) => {
+      minted.push(`${principal}/${backend}`);
+      return `https://proxy.example/connect/${backend}?link=${minted.length}`;
     },
   };
   const router = createRouter({
@@ -55,7 +68,8 @@ async function setUp(
     clock: createManualClock(),
     credentials,
     async connect(backend: BackendConfig) {
-      const token = backend.transport === "stdio" ? (backend.env.GH_TOKEN ?? "(none)") : "";
+      const env = backend.transport === "stdio" ? backend.env : {};
+      const token = env.GH_TOKEN ?? env.SELF_TOKEN ?? "(none)";
       if (backend.name === "gh") opened.push(token);
       const server = createServer({
         name: `${backend.name}-server`,
@@ -63,7 +77,7 @@ async function setUp(
         protocolVersions: LEGACY_PROTOCOL_VERSIONS,
       });
       server.registerTool("whoami", {}, async () => ({
-        content: [{ type: "text", text: backend.name === "gh" ? token : "operator" }],
+        content: [{ type: "text", text: backend.name === "open" ? "operator" : token }],
       }));
       server.registerTool("broadcast", {}, async () => {
         // To every client of this server, related to no call.
@@ -87,6 +101,7 @@ async function setUp(
     router,
     opened,
     backendSides,
+    minted,
     async connect(owner) {
       const [clientSide, gatewaySide] = createMemoryTransportPair();
       await router.serve(gatewaySide, { viewer: { operator: false, owner } });
@@ -144,11 +159,27 @@ describe("per-principal backends", { timeout: 5_000 }, () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain("backend gh needs your credential (GH_TOKEN)");
     expect(textOf(result)).toContain("patchbay-proxy credentials set");
+    // Only a backend with setByUser gives a link, even where the store could mint one.
+    expect(setup.minted).toEqual([]);
     const anonymous = await setup.connect("anonymous");
     const refused = await anonymous.callTool({ name: "gh__whoami" });
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toContain("anonymous callers cannot use it");
     expect(setup.opened).toEqual([]);
+  });
+
+  it("gives a principal without values for a setByUser backend its own link, then uses what it stored", async () => {
+    const values: Values = {};
+    setup = await setUp(values);
+    const carol = await setup.connect("carol");
+    const result = await carol.callTool({ name: "self__whoami" });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      "backend self needs your credential (SELF_TOKEN) and none is stored for carol: open https://proxy.example/connect/self?link=1 in a browser and enter it, then call again (the link works once, for carol only, and expires soon)",
+    );
+    expect(setup.minted).toEqual(["carol/self"]);
+    values.carol = { self: { SELF_TOKEN: "carol-entered" } };
+    expect(textOf(await carol.callTool({ name: "self__whoami" }))).toBe("carol-entered");
   });
 
   it("uses a value stored while it runs for the principal's next instance", async () => {

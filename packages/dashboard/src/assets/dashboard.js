@@ -199,6 +199,35 @@
       "No tools",
     );
     renderWithheld(snapshot.withheld ?? []);
+    renderPrincipalCredentials(snapshot.principalCredentials ?? []);
+  }
+
+  // Per-principal backends: which principals have their values stored (states only, never values).
+  const stateLabels = { stored: "stored", partial: "some slots missing", missing: "none stored" };
+  const setByLabels = {
+    operator: "operator",
+    principal: "each user (link)",
+    oauth: "each user (OAuth)",
+  };
+  function renderPrincipalCredentials(backends) {
+    $("principal-credentials-note").textContent =
+      backends.length === 0 ? "No per-principal backends." : "";
+    const rows = backends.flatMap((backend) =>
+      backend.principals.length === 0
+        ? [{ backend, principal: "(nobody known yet)", state: "missing" }]
+        : backend.principals.map((entry) => ({ backend, ...entry })),
+    );
+    fill(
+      "principal-credentials-table",
+      rows,
+      (row, entry) => {
+        cell(row, entry.backend.backend);
+        cell(row, setByLabels[entry.backend.setBy] ?? entry.backend.setBy);
+        cell(row, entry.principal);
+        cell(row, stateLabels[entry.state] ?? entry.state, `credential-${entry.state}`);
+      },
+      "No per-principal backends",
+    );
   }
 
   // Only an operator's login gets the buttons; the approval endpoint checks again.

@@ -13,6 +13,12 @@ export interface PrincipalCredentials {
    * nobody can connect that way.
    */
   connectUrl?(principal: string, backend: string, onConnected?: () => void): string;
+  /**
+   * A one-time link on which `principal` enters its own values for `backend`'s slots (a
+   * per-principal backend with `credentials.setByUser`) in a browser, `onSaved` called once they
+   * are stored; absent where nobody can enter values that way.
+   */
+  valuesUrl?(principal: string, backend: string, onSaved?: () => void): string;
 }
 
 /** What `PrincipalBackends.acquire` answers: the principal's instance, or the slots it lacks. */
@@ -94,6 +100,11 @@ export class PrincipalBackends {
         ?.backend.start()
         .catch(() => {});
     });
+  }
+
+  /** The link on which `principal` enters its own values for `backend`, when the store offers one. */
+  valuesUrl(principal: string, backend: string, onSaved?: () => void): string | undefined {
+    return this.#credentials?.valuesUrl?.(principal, backend, onSaved);
   }
 
   /** Session `holder` ended: the instances it was the last holder of stop. */

@@ -4,6 +4,7 @@ import { dirname, resolve } from "node:path";
 import type { PrincipalCredentials } from "../backends/principal-backends.js";
 import type { GatewayConfig } from "../config/gateway-config.js";
 import {
+  type CredentialEntry,
   type CredentialStore,
   readCredentialStore,
   replaceCredentials,
@@ -55,6 +56,8 @@ export interface WatchedCredentialStore extends PrincipalCredentials {
    * `valuesFor` at once (the proxy's own writes: OAuth tokens of a connect or a refresh).
    */
   replace(principal: string, backend: string, values: Readonly<Record<string, string>>): void;
+  /** Every stored value's place now, sorted (principals, backends, slots; never values). */
+  places(): CredentialEntry[];
   close(): void;
 }
 
@@ -105,6 +108,7 @@ export function watchCredentialStore(
   return {
     valuesFor: (principal, backend) => store.valuesFor(principal, backend),
     replace,
+    places: () => store.list(),
     close: () => watch.close(),
   };
 }

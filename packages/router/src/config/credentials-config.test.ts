@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { credentialSlotsOf, withCredentialValues } from "./credentials-config.js";
+import { credentialSlotsOf, setByUser, withCredentialValues } from "./credentials-config.js";
 import { GatewayConfigError } from "./gateway-config-error.js";
 import { parseGatewayConfig } from "./parse-gateway-config.js";
 
@@ -74,5 +74,50 @@ describe("per-principal credentials in the config", () => {
       'mcpServers.c.credentials.headers: headers apply to a "url" backend only',
       "mcpServers.d.credentials.headers.Authorization: expected a template naming at least one slot, as {{token}} ([A-Za-z0-9_.-])",
     ]);
+  });
+
+  it("reads setByUser: each principal may enter its own values (the operator alone by default)", () => {
+    const { config } = parseGatewayConfig({
+      mcpServers: {
+        gh: { ...remote, credentials: { ...remote.credentials, setByUser: true } },
+        ops: remote,
+        local: {
+          command: "x",
+          isolation: "per-principal",
+          credentials: { env: ["GH_TOKEN"], setByUser: true },
+        },
+      },
+      credentials: { file: "credentials.json" },
+    });
+    const [gh, ops, local] = config.backends;
+    expect(gh?.credentials).toEqual({ ...remote.credentials, setByUser: true });
+    expect([gh, ops, local].map((backend) => setByUser(backend as never))).toEqual([
+      true,
+      false,
+      true,
+    ]);
+    // The flag names no slot.
+    expect(credentialSlotsOf(gh as never)).toEqual(["token", "org"]);
+  });
+
+  it("refuses a setByUser that is not true or false, or misspelt (naming the likely intent)", () => {
+    expect(
+      issuesOf({
+        mcpServers: { gh: { ...remote, credentials: { ...remote.credentials, setByUser: "yes" } } },
+      }),
+    ).toEqual(["mcpServers.gh.credentials.setByUser: expected boolean, received string"]);
+    expect(
+      issuesOf({
+        mcpServers: { gh: { ...remote, credentials: { ...remote.credentials, setbyUser: true } } },
+      }),
+    ).toEqual([
+      'mcpServers.gh.credentials: Unrecognized key: "setbyUser"',
+      "mcpServers.gh.credentials.setbyUser: unknown key setbyUser; did you mean setByUser? (a credential setting under an unknown name would not apply, so it is an error)",
+    ]);
+    expect(
+      issuesOf({
+        mcpServers: { gh: { ...remote, credentials: { setByUser: true } } },
+      }),
+    ).toEqual(['mcpServers.gh.credentials: expected "headers" or "env"']);
   });
 });

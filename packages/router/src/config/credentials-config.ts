@@ -27,6 +27,11 @@ export function connectsPerPrincipal(backend: BackendConfig): boolean {
   );
 }
 
+/** True for a per-principal backend whose principals store their own values on a link. */
+export function setByUser(backend: BackendConfig): boolean {
+  return backend.isolation === "per-principal" && backend.credentials?.setByUser === true;
+}
+
 /** The slot names of a backend's `credentials` (none for an operator's backend). */
 export function credentialSlotsOf(backend: BackendConfig): string[] {
   if (connectsPerPrincipal(backend)) return [OAUTH_ACCESS_TOKEN_SLOT];

@@ -12,7 +12,7 @@ import {
 } from "../namespacing/qualified-name.js";
 import { overrideIssues } from "../overrides/check-overrides.js";
 import { credentialsIssues } from "./credentials-config.js";
-import { CredentialsConfigSchema } from "./credentials-config-schema.js";
+import { BackendCredentialsSchema, CredentialsConfigSchema } from "./credentials-config-schema.js";
 import { type Environment, expandVariables, joinPath } from "./expand-variables.js";
 import {
   type BackendConfig,
@@ -413,6 +413,7 @@ const knownModernTasks = new Set(["maxTasks", "maxTasksPerCaller", "maxTtlMs"]);
 const knownModernCaching = new Set(["ttlMs", "cacheScope"]);
 const knownBackendOAuth = new Set(Object.keys(BackendOAuthConfigSchema.shape));
 const knownCredentials = new Set(Object.keys(CredentialsConfigSchema.shape));
+const knownBackendCredentials = new Set(Object.keys(BackendCredentialsSchema.shape));
 
 /** A misspelt key is often why a config is invalid: name it and the likely intent. */
 function misspeltKeys(value: unknown): ConfigIssue[] {
@@ -510,7 +511,8 @@ function unknownModernKeys(root: Record<string, unknown>): ConfigIssue[] {
 
 /**
  * Every unknown key of a backend's `oauth` block and of the credential store's `credentials` block,
- * with its path: a sign-in setting under a misspelt name would silently not apply.
+ * with its path: a sign-in setting under a misspelt name would silently not apply. A misspelt key
+ * of a backend's `credentials` (which its schema refuses already) is named with the likely intent.
  */
 function unknownSignInKeys(root: Record<string, unknown>): ConfigIssue[] {
   const why = "a sign-in setting under an unknown name would not apply, so it is an error";
@@ -520,6 +522,12 @@ function unknownSignInKeys(root: Record<string, unknown>): ConfigIssue[] {
     const oauth = isRecord(entry) ? entry.oauth : undefined;
     const path = joinPath(joinPath("mcpServers", name), "oauth");
     issues.push(...unknownKeyIssues(oauth, knownBackendOAuth, path, why));
+    const credentials = isRecord(entry) ? entry.credentials : undefined;
+    const at = joinPath(joinPath("mcpServers", name), "credentials");
+    const slotsWhy =
+      "a credential setting under an unknown name would not apply, so it is an error";
+    const misspelt = unknownKeyIssues(credentials, knownBackendCredentials, at, slotsWhy);
+    issues.push(...misspelt.filter((issue) => issue.message.includes("did you mean")));
   }
   return issues;
 }

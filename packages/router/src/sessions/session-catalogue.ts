@@ -4,7 +4,7 @@ import type { BackendPool } from "../backends/backend-pool.js";
 import type { PrincipalBackends } from "../backends/principal-backends.js";
 import { buildCatalogue, type Catalogue, type NamedItem } from "../catalogue/build-catalogue.js";
 import { createNameFilter, type NameFilter } from "../catalogue/name-filter.js";
-import { connectsPerPrincipal } from "../config/credentials-config.js";
+import { connectsPerPrincipal, setByUser } from "../config/credentials-config.js";
 import type { BackendConfig, ProfileConfig } from "../config/gateway-config.js";
 import { shapingOf } from "../overrides/catalogue-shaping.js";
 import { namespacesOf, type RouterState } from "../router/router-state.js";
@@ -21,7 +21,10 @@ type ListKind = keyof typeof listChangedMethods;
 /** What keeps a caller from a per-principal backend, and what to do about it. */
 export interface MissingCredential {
   readonly message: string;
-  /** The one-time link on which the caller connects with OAuth, when that is what is missing. */
+  /**
+   * The one-time link on which the caller connects with OAuth, or enters its own values, when that
+   * is what is missing.
+   */
   readonly connectUrl?: string;
   /** The backend the link connects to. */
   readonly backend?: string;
@@ -146,8 +149,9 @@ export class SessionCatalogue {
   /**
    * Why this client has no instance of the per-principal backend whose namespace `exposedName` is
    * in, as a message telling the caller what to do (with the link to open, for a backend each
-   * principal connects to with OAuth); `undefined` for any other name. With `elicitationId`, the
-   * client is sent `notifications/elicitation/complete` with it once the link's connect is done.
+   * principal connects to with OAuth or enters its own values for); `undefined` for any other name.
+   * With `elicitationId`, the client is sent `notifications/elicitation/complete` with it once the
+   * link's connect is done or its values are stored.
    */
   missingCredential(exposedName: string, elicitationId?: string): MissingCredential | undefined {
     const namespace = this.#state.codec.parse(exposedName)?.namespace;
@@ -163,14 +167,14 @@ export class SessionCatalogue {
     }
     const found = this.#principals.acquire(config, this.#principal, this.#id);
     if ("backend" in found) return undefined;
+    const connected =
+      elicitationId === undefined
+        ? undefined
+        : () => {
+            const params = { elicitationId };
+            this.#connection.notify("notifications/elicitation/complete", params).catch(() => {});
+          };
     if (connectsPerPrincipal(config)) {
-      const connected =
-        elicitationId === undefined
-          ? undefined
-          : () => {
-              const params = { elicitationId };
-              this.#connection.notify("notifications/elicitation/complete", params).catch(() => {});
-            };
       const connectUrl = this.#principals.connectUrl(this.#principal, config.name, connected);
       if (connectUrl === undefined) {
         return {
@@ -184,6 +188,16 @@ export class SessionCatalogue {
       };
     }
     const slots = found.missing.join(", ");
+    const valuesUrl = setByUser(config)
+      ? this.#principals.valuesUrl(this.#principal, config.name, connected)
+      : undefined;
+    if (valuesUrl !== undefined) {
+      return {
+        message: `backend ${config.name} needs your credential (${slots}) and none is stored for ${this.#principal}: open ${valuesUrl} in a browser and enter it, then call again (the link works once, for ${this.#principal} only, and expires soon)`,
+        connectUrl: valuesUrl,
+        backend: config.name,
+      };
+    }
     return {
       message: `backend ${config.name} needs your credential (${slots}) and none is stored for ${this.#principal}: ask the operator to run \`patchbay-proxy credentials set --config <file> ${this.#principal} ${config.name} <slot>\` for each slot`,
     };
