@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { PrincipalValueStore } from "@patchbay/backend-transports";
 import type { RedisCluster } from "@patchbay/cluster-redis";
+import type { CredentialPlaces } from "@patchbay/dashboard";
 import type { GatewayConfig } from "@patchbay/router";
 import {
   type CredentialStorePlace,
@@ -12,8 +13,11 @@ import {
 } from "@patchbay/router/config-file";
 import type { ProxyLog } from "./proxy-log.js";
 
-/** The proxy's credential store: its file, or Redis when clustered. */
-export interface ProxyCredentials extends PrincipalValueStore {
+/**
+ * The proxy's credential store: its file, or Redis when clustered; the dashboard reads where its
+ * values are (never the values).
+ */
+export interface ProxyCredentials extends PrincipalValueStore, CredentialPlaces {
   close(): void;
 }
 
@@ -68,6 +72,7 @@ export async function openClusterCredentials(
       await store.replace(principal, backend, values);
     },
     withLock: (place, task) => store.withLock(place, task),
+    places: () => store.list(),
     close: () => store.close(),
   };
 }
