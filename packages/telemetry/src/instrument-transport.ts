@@ -8,6 +8,7 @@ import {
   type JSONRPCMessage,
   type Transport,
   type TransportCloseEvent,
+  type TransportTap,
   tapTransport,
 } from "@patchbay/jsonrpc-core";
 import { EventTypes } from "./event-types.js";
@@ -19,6 +20,7 @@ import {
   drainPending,
   outcomeOfError,
   type PendingRequests,
+  type RequestBooks,
 } from "./request-books.js";
 import type { Telemetry } from "./telemetry.js";
 import {
@@ -74,15 +76,57 @@ export function instrumentTransport(
   telemetry: Telemetry,
   options: InstrumentTransportOptions = {},
 ): Transport {
-  const incomingRequests: PendingRequests = new Map();
-  const outgoingRequests: PendingRequests = new Map();
-  const maxPending = options.maxPending ?? 10_000;
-  const propagate = options.propagate ?? true;
-  const context = {
+  const context = createInstrumentContext(telemetry, options);
+  const observeIncoming = createIncomingObserver(context);
+  return tapTransport(transport, {
+    incoming(frame) {
+      observeIncoming(frame);
+      return frame;
+    },
+    outgoing: createOutgoingTap(context, transport),
+    error(error) {
+      telemetry.record({
+        event_type: EventTypes.transportError,
+        status: "failure",
+        ...context.fields,
+        data: { message: error.message, name: error.name },
+      });
+    },
+    closed(event) {
+      recordClosed(telemetry, context.fields, [context.incoming, context.outgoing], event);
+    },
+  });
+}
+
+/** The labels of one direction's frame and notification series. */
+type FrameLabels = { readonly direction: string; readonly backend: string | undefined };
+
+/** One instrumented transport's settings and request books: what each frame reads. */
+interface InstrumentContext {
+  readonly telemetry: Telemetry;
+  readonly books: RequestBooks;
+  readonly propagate: boolean;
+  /** The backend and source of its events. */
+  readonly fields: { readonly backend?: string; readonly source?: string };
+  /** Requests the peer sent, by id, until answered. */
+  readonly incoming: PendingRequests;
+  /** Requests sent to the peer, by id, until answered. */
+  readonly outgoing: PendingRequests;
+  readonly incomingLabels: FrameLabels;
+  readonly outgoingLabels: FrameLabels;
+  /** The revision the peer answered to an `initialize` sent here, when spans need it. */
+  readonly negotiated: NegotiatedVersion | undefined;
+}
+
+/** The options with their defaults, and the request books, which hand spans what they read. */
+function createInstrumentContext(
+  telemetry: Telemetry,
+  options: InstrumentTransportOptions,
+): InstrumentContext {
+  const fields = {
     ...(options.backend === undefined ? {} : { backend: options.backend }),
     ...(options.source === undefined ? {} : { source: options.source }),
   };
-
   // What only spans read: handed to each request's start only when spans may be recorded.
   // Without a `protocolVersion` given, the revision is read from the `initialize` this side sends.
   const spansOn = telemetry.openTelemetry !== NOOP_OPEN_TELEMETRY_BRIDGE;
@@ -93,36 +137,48 @@ export function instrumentTransport(
     : negotiated === undefined
       ? options
       : { ...options, protocolVersion: negotiated.read };
-  const { start, cancel, finish, sites } = createRequestBooks(
+  return {
     telemetry,
-    context,
-    maxPending,
-    spanFields,
-  );
+    books: createRequestBooks(telemetry, fields, options.maxPending ?? 10_000, spanFields),
+    propagate: options.propagate ?? true,
+    fields,
+    incoming: new Map(),
+    outgoing: new Map(),
+    incomingLabels: { direction: "incoming", backend: options.backend },
+    outgoingLabels: { direction: "outgoing", backend: options.backend },
+    negotiated,
+  };
+}
 
-  const incomingLabels = { direction: "incoming", backend: options.backend };
-  const outgoingLabels = { direction: "outgoing", backend: options.backend };
+function countNotification(
+  telemetry: Telemetry,
+  labels: FrameLabels,
+  message: JSONRPCMessage,
+): void {
+  if (isJSONRPCNotification(message)) {
+    telemetry.metrics.notifications.inc({ ...labels, method: message.method });
+  }
+}
+
+/** A frame from the peer: its requests start, its responses finish ours, its cancels end its own. */
+function createIncomingObserver(context: InstrumentContext): (frame: Frame) => void {
+  const { telemetry, negotiated, incomingLabels } = context;
+  const { start, finish, cancel, sites } = context.books;
+  const { incoming: incomingRequests, outgoing: outgoingRequests } = context;
   // Counted at the site (reported before each render) or, at a site no render reports, in a
   // series bound on first use: a direction no frame took shows no series.
   let incomingFrames: BoundCounter | undefined;
-  let outgoingFrames: BoundCounter | undefined;
-  const countNotification = (labels: typeof incomingLabels, message: JSONRPCMessage): void => {
-    if (isJSONRPCNotification(message)) {
-      telemetry.metrics.notifications.inc({ ...labels, method: message.method });
-    }
-  };
-
   const observeMessage = (message: JSONRPCMessage): void => {
     if (isJSONRPCRequest(message)) start(incomingRequests, "incoming", message);
     else if (isJSONRPCResponse(message)) {
       negotiated?.received(message);
       finish(outgoingRequests, message);
     } else {
-      countNotification(incomingLabels, message);
+      countNotification(telemetry, incomingLabels, message);
       cancel(incomingRequests, message);
     }
   };
-  const observeIncoming = (frame: Frame): void => {
+  return (frame) => {
     if (sites.incoming.pulled) sites.incoming.frames += 1;
     else {
       incomingFrames ??= telemetry.metrics.frames.bind(incomingLabels);
@@ -132,12 +188,23 @@ export function instrumentTransport(
     if (isBatch(frame)) for (const message of frame) observeMessage(message);
     else observeMessage(frame);
   };
+}
 
-  const prepareOutgoing = (message: JSONRPCMessage, started: Started): JSONRPCMessage => {
+/**
+ * A message to the peer: a request starts (noted in `started`) and carries this hop's trace
+ * context, a response finishes the peer's request, a cancel ends ours. Returns what to send.
+ */
+function createOutgoingPreparer(
+  context: InstrumentContext,
+): (message: JSONRPCMessage, started: Started) => JSONRPCMessage {
+  const { telemetry, negotiated, propagate, outgoingLabels } = context;
+  const { start, finish, cancel } = context.books;
+  const { incoming: incomingRequests, outgoing: outgoingRequests } = context;
+  return (message, started) => {
     if (!isJSONRPCRequest(message)) {
       if (isJSONRPCResponse(message)) finish(incomingRequests, message);
       else {
-        countNotification(outgoingLabels, message);
+        countNotification(telemetry, outgoingLabels, message);
         cancel(outgoingRequests, message);
       }
       return message;
@@ -165,52 +232,49 @@ export function instrumentTransport(
     prepared.params = params;
     return prepared as unknown as JSONRPCMessage;
   };
+}
 
-  return tapTransport(transport, {
-    incoming(frame) {
-      observeIncoming(frame);
-      return frame;
-    },
-    outgoing(frame, sendOptions) {
-      if (sites.outgoing.pulled) sites.outgoing.frames += 1;
-      else {
-        outgoingFrames ??= telemetry.metrics.frames.bind(outgoingLabels);
-        outgoingFrames.inc();
+/**
+ * The tap's `outgoing`: prepares each message of a frame; a frame that started requests is sent
+ * here, so that a failed send closes their books.
+ */
+function createOutgoingTap(
+  context: InstrumentContext,
+  transport: Transport,
+): NonNullable<TransportTap["outgoing"]> {
+  const { telemetry, outgoingLabels, outgoing: outgoingRequests } = context;
+  const { sites } = context.books;
+  const prepareOutgoing = createOutgoingPreparer(context);
+  // Counted as incoming frames are (see `createIncomingObserver`).
+  let outgoingFrames: BoundCounter | undefined;
+  return (frame, sendOptions) => {
+    if (sites.outgoing.pulled) sites.outgoing.frames += 1;
+    else {
+      outgoingFrames ??= telemetry.metrics.frames.bind(outgoingLabels);
+      outgoingFrames.inc();
+    }
+    const started: Started = { first: undefined, more: undefined };
+    let sent: Promise<void>;
+    try {
+      const prepared = isBatch(frame)
+        ? frame.map((message) => prepareOutgoing(message, started))
+        : prepareOutgoing(frame, started);
+      // A frame that starts no request is sent by the tap, on the transport's own promise.
+      if (started.first === undefined) return prepared;
+      sent = transport.send(prepared, sendOptions);
+    } catch (error) {
+      if (started.first === undefined) throw error;
+      sent = Promise.reject(error);
+    }
+    return sent.then(undefined, (error: unknown) => {
+      // The peer never saw these requests: close their books as failed sends.
+      for (const id of startedIds(started)) {
+        outgoingRequests.get(id)?.end(outcomeOfError(error));
+        outgoingRequests.delete(id);
       }
-      const started: Started = { first: undefined, more: undefined };
-      let sent: Promise<void>;
-      try {
-        const prepared = isBatch(frame)
-          ? frame.map((message) => prepareOutgoing(message, started))
-          : prepareOutgoing(frame, started);
-        // A frame that starts no request is sent by the tap, on the transport's own promise.
-        if (started.first === undefined) return prepared;
-        sent = transport.send(prepared, sendOptions);
-      } catch (error) {
-        if (started.first === undefined) throw error;
-        sent = Promise.reject(error);
-      }
-      return sent.then(undefined, (error: unknown) => {
-        // The peer never saw these requests: close their books as failed sends.
-        for (const id of startedIds(started)) {
-          outgoingRequests.get(id)?.end(outcomeOfError(error));
-          outgoingRequests.delete(id);
-        }
-        throw error;
-      });
-    },
-    error(error) {
-      telemetry.record({
-        event_type: EventTypes.transportError,
-        status: "failure",
-        ...context,
-        data: { message: error.message, name: error.name },
-      });
-    },
-    closed(event) {
-      recordClosed(telemetry, context, [incomingRequests, outgoingRequests], event);
-    },
-  });
+      throw error;
+    });
+  };
 }
 
 /** The close of an instrumented transport: its pending requests end as closed, and the event. */

@@ -4,14 +4,15 @@ import {
   isBatch,
   type JSONRPCId,
   type JSONRPCMessage,
+  type TappedTransport,
   type Transport,
   tapTransport,
 } from "@patchbay/jsonrpc-core";
 import { PatchbayErrorCode } from "@patchbay/mcp-types";
-import { createAnswerRouting } from "./answer-routing.js";
+import { type AnswerRouting, createAnswerRouting } from "./answer-routing.js";
 import type { GatewayCluster, SharedSessionRecord } from "./cluster.js";
 import { createSessionSync, type SessionSync } from "./session-sync.js";
-import { createSharedSubscriptions } from "./shared-subscriptions.js";
+import { createSharedSubscriptions, type SharedSubscriptions } from "./shared-subscriptions.js";
 
 /** JSON-RPC code of an `initialize` whose session could not be shared (`SharedStoreUnavailable`). */
 export const SHARED_STORE_UNAVAILABLE_CODE = PatchbayErrorCode.SharedStoreUnavailable;
@@ -68,127 +69,189 @@ export function shareSession(
   inner: Transport,
   options: SharedSessionOptions,
 ): SharedSessionTransport {
+  const session = createSharedSession(inner, options);
+  const tapped = tapTransport(inner, {
+    incoming: (frame, info) => incoming(session, frame, info),
+    outgoing: (frame, sendOptions) => send(session, frame, sendOptions),
+    started: () => replayInitialize(session),
+    closed(event) {
+      // Only a DELETE ends the session everywhere; an idle or draining replica ends its copy.
+      if (event.details?.reason === "deleted") {
+        options.cluster.sessions
+          .remove(options.sessionId)
+          .catch(session.warn("removing its record"));
+      }
+    },
+  });
+  session.tapped = tapped;
+  // What the cluster asks of the session, on the tapped transport itself.
+  return Object.assign<Transport, Omit<SharedSessionTransport, keyof Transport>>(
+    tapped,
+    clusterSide(session),
+  );
+}
+
+/** One shared session's parts and where it is: what its frames, either way, read. */
+interface SharedSession {
+  readonly inner: Transport;
+  readonly options: SharedSessionOptions;
+  readonly warn: (what: string) => (error: unknown) => void;
+  /** Pushes the record's expiry ahead (see `createToucher`). */
+  readonly touch: () => void;
+  readonly sync: SessionSync;
+  readonly subscriptions: SharedSubscriptions;
+  readonly phase: PhaseTracker;
+  readonly answers: AnswerRouting;
+  /** The tapped transport, set as soon as it is made (before any frame). */
+  tapped: TappedTransport | undefined;
+  /** An adopted session's client frames, held until its router session is past `initialize`. */
+  buffered: [Frame, FrameInfo][] | undefined;
+  /** The client's `initialize` request, until it is answered. */
+  initialize: { id: JSONRPCId; params: Record<string, unknown> } | undefined;
+  /** Frames made here (the adoption's replay, remote answers) go straight to the listeners. */
+  emit(frame: Frame, info: FrameInfo): void;
+  /** A frame for the router: held while the client's frames are, else emitted. */
+  deliver(frame: Frame, info: FrameInfo): void;
+}
+
+/** The session's parts: its record kept in sync, its subscriptions, its handshake and answers. */
+function createSharedSession(inner: Transport, options: SharedSessionOptions): SharedSession {
   const { cluster, sessionId } = options;
-  let buffered: [Frame, FrameInfo][] | undefined = options.adopted === undefined ? undefined : [];
-  let initialize: { id: JSONRPCId; params: Record<string, unknown> } | undefined;
   const warn = (what: string) => (error: unknown) =>
     options.onWarning(`session ${sessionId}: ${what}: ${String(error)}`);
-  const touch = createToucher(options, warn("refreshing its record"));
-  // Frames made here (the adoption's replay, remote answers) go straight to the listeners.
-  const emit = (frame: Frame, info: FrameInfo) => tapped.emitFrame(frame, info);
+  const emit = (frame: Frame, info: FrameInfo) => session.tapped?.emitFrame(frame, info);
   const deliver = (frame: Frame, info: FrameInfo) => {
-    if (buffered !== undefined) buffered.push([frame, info]);
+    if (session.buffered !== undefined) session.buffered.push([frame, info]);
     else emit(frame, info);
   };
   const sync = createSessionSync({ ...options, warn, emit: deliver });
-  const subscriptions = createSharedSubscriptions({ ...options, inner, sync, deliver, warn });
   const phase = createPhaseTracker((info) =>
     deliver({ jsonrpc: "2.0", method: "notifications/initialized" }, info),
   );
   // An adopted session's router session gets its `initialized` with the replayed handshake.
   if (options.adopted !== undefined) phase.initialized();
-  const answers = createAnswerRouting({
-    replicaId: cluster.replicaId,
-    sessionId,
-    bus: cluster.bus,
-    onWarning: warn("forwarding an answer to another replica"),
-  });
+  const session: SharedSession = {
+    inner,
+    options,
+    warn,
+    touch: createToucher(options, warn("refreshing its record")),
+    sync,
+    subscriptions: createSharedSubscriptions({ ...options, inner, sync, deliver, warn }),
+    phase,
+    answers: createAnswerRouting({
+      replicaId: cluster.replicaId,
+      sessionId,
+      bus: cluster.bus,
+      onWarning: warn("forwarding an answer to another replica"),
+    }),
+    tapped: undefined,
+    buffered: options.adopted === undefined ? undefined : [],
+    initialize: undefined,
+    emit,
+    deliver,
+  };
+  return session;
+}
 
-  function observe(message: JSONRPCMessage): void {
+/** The client's frame as the router gets it (`undefined`: nothing left, or held until adopted). */
+function incoming(session: SharedSession, frame: Frame, info: FrameInfo): Frame | undefined {
+  const { answers, phase, subscriptions, sync } = session;
+  const messages = isBatch(frame) ? frame : [frame];
+  for (const message of messages) {
     if ("method" in message && message.method === "initialize" && "id" in message) {
-      initialize = { id: message.id, params: (message.params ?? {}) as Record<string, unknown> };
+      const params = (message.params ?? {}) as Record<string, unknown>;
+      session.initialize = { id: message.id, params };
     }
   }
+  const kept = messages.flatMap((message) => {
+    const routed = answers.incoming(message);
+    const admitted =
+      routed !== undefined &&
+      phase.admit(routed, info) &&
+      !subscriptions.refused(routed) &&
+      sync.incoming(routed, info);
+    return admitted ? [routed] : [];
+  });
+  if (kept.length === 0) return undefined;
+  session.touch();
+  const admitted = isBatch(frame) ? kept : (kept[0] as JSONRPCMessage);
+  if (session.buffered === undefined) return admitted;
+  session.buffered.push([admitted, info]);
+  return undefined;
+}
 
-  /** The client's frame as the router gets it (`undefined`: nothing left, or held until adopted). */
-  function incoming(frame: Frame, info: FrameInfo): Frame | undefined {
-    const messages = isBatch(frame) ? frame : [frame];
-    for (const message of messages) observe(message);
-    const kept = messages.flatMap((message) => {
-      const routed = answers.incoming(message);
-      const admitted =
-        routed !== undefined &&
-        phase.admit(routed, info) &&
-        !subscriptions.refused(routed) &&
-        sync.incoming(routed, info);
-      return admitted ? [routed] : [];
-    });
-    if (kept.length === 0) return undefined;
-    touch();
-    const admitted = isBatch(frame) ? kept : (kept[0] as JSONRPCMessage);
-    if (buffered === undefined) return admitted;
-    buffered.push([admitted, info]);
-    return undefined;
+/** An adopted session's transport started: its router session gets the stored `initialize`. */
+function replayInitialize(session: SharedSession): void {
+  const { sync, options } = session;
+  if (sync.record === undefined || session.buffered === undefined) return;
+  const params = sync.record.initializeParams;
+  const replayed = { jsonrpc: "2.0", id: ADOPT_INITIALIZE_ID, method: "initialize", params };
+  // The owning token's name (never the token), as on the replica that created the session.
+  const authInfo = { name: options.owner };
+  session.emit(replayed as JSONRPCMessage, { extra: { sessionId: options.sessionId, authInfo } });
+}
+
+/** The router answered the replayed `initialize`: the client's own frames may go in now. */
+function adoptionAnswered(session: SharedSession): void {
+  const { emit } = session;
+  const info: FrameInfo = { extra: { sessionId: session.options.sessionId } };
+  session.phase.initialized();
+  emit({ jsonrpc: "2.0", method: "notifications/initialized" }, info);
+  replayLoggingLevel(session.sync.record?.loggingLevel, emit, info);
+  void session.subscriptions.resubscribe(emit).then(() => {
+    const waiting = session.buffered ?? [];
+    session.buffered = undefined;
+    for (const [frame, frameInfo] of waiting) emit(frame, frameInfo);
+  });
+}
+
+/**
+ * A frame the router sends: answers (the replay's dropped, `initialize`'s saved first), and server
+ * messages, on the call's stream or the session's GET stream wherever it is held.
+ */
+async function send(
+  session: SharedSession,
+  frame: Frame,
+  sendOptions?: Parameters<Transport["send"]>[1],
+): Promise<void> {
+  const { inner, sync, subscriptions, options } = session;
+  if (isBatch(frame)) {
+    for (const message of frame) await subscriptions.answered(message);
+    return sendAnswers(inner, sync, frame, sendOptions);
   }
-
-  /** The router answered the replayed `initialize`: the client's own frames may go in now. */
-  function adoptionAnswered(): void {
-    const info: FrameInfo = { extra: { sessionId } };
-    phase.initialized();
-    emit({ jsonrpc: "2.0", method: "notifications/initialized" }, info);
-    replayLoggingLevel(sync.record?.loggingLevel, emit, info);
-    void subscriptions.resubscribe(emit).then(() => {
-      const waiting = buffered ?? [];
-      buffered = undefined;
-      for (const [frame, frameInfo] of waiting) emit(frame, frameInfo);
-    });
-  }
-
-  async function send(frame: Frame, sendOptions?: Parameters<Transport["send"]>[1]) {
-    if (isBatch(frame)) {
-      for (const message of frame) await subscriptions.answered(message);
+  if (!("method" in frame)) {
+    if (frame.id === ADOPT_INITIALIZE_ID) return adoptionAnswered(session);
+    const ours = frame.id === ADOPT_LOGGING_ID || sync.ownsAnswer(frame);
+    if (ours || (await subscriptions.answered(frame))) return;
+    const initialize = session.initialize;
+    if (initialize === undefined || frame.id !== initialize.id) {
       return sendAnswers(inner, sync, frame, sendOptions);
     }
-    if (!("method" in frame)) {
-      if (frame.id === ADOPT_INITIALIZE_ID) return adoptionAnswered();
-      const ours = frame.id === ADOPT_LOGGING_ID || sync.ownsAnswer(frame);
-      if (ours || (await subscriptions.answered(frame))) return;
-      if (initialize === undefined || frame.id !== initialize.id) {
-        return sendAnswers(inner, sync, frame, sendOptions);
-      }
-      const params = initialize.params;
-      initialize = undefined;
-      return answerInitialize(frame, params, { inner, sync, phase, options, sendOptions });
-    }
-    const outgoing = "id" in frame ? answers.outgoing(frame) : frame;
-    const related = sendOptions?.relatedRequestId;
-    const onCallStream =
-      frame.method === "notifications/progress" ||
-      (related !== undefined && sync.isInFlight(related));
-    if (onCallStream || options.hasStandaloneStream()) return inner.send(outgoing, sendOptions);
-    // For the GET stream, which another replica may hold, or none yet (then it is kept for it).
-    await cluster.getStreams
-      .send(sessionId, outgoing)
-      .catch(warn("sending a message to the GET stream"));
+    session.initialize = undefined;
+    const phase = session.phase;
+    return answerInitialize(frame, initialize.params, { inner, sync, phase, options, sendOptions });
   }
+  const outgoing = "id" in frame ? session.answers.outgoing(frame) : frame;
+  const related = sendOptions?.relatedRequestId;
+  const onCallStream =
+    frame.method === "notifications/progress" ||
+    (related !== undefined && sync.isInFlight(related));
+  if (onCallStream || options.hasStandaloneStream()) return inner.send(outgoing, sendOptions);
+  // For the GET stream, which another replica may hold, or none yet (then it is kept for it).
+  await options.cluster.getStreams
+    .send(options.sessionId, outgoing)
+    .catch(session.warn("sending a message to the GET stream"));
+}
 
-  function toGetStream(frame: Frame): boolean {
+/** What the cluster asks of the session (see {@link SharedSessionTransport}). */
+function clusterSide(session: SharedSession): Omit<SharedSessionTransport, keyof Transport> {
+  const { inner, options, sync, subscriptions, answers } = session;
+  const toGetStream = (frame: Frame): boolean => {
     if (!options.hasStandaloneStream()) return false;
-    inner.send(frame).catch(warn("sending a message to the GET stream"));
+    inner.send(frame).catch(session.warn("sending a message to the GET stream"));
     return true;
-  }
-
-  const tapped = tapTransport(inner, {
-    incoming,
-    outgoing: send,
-    started() {
-      if (sync.record === undefined || buffered === undefined) return;
-      const params = sync.record.initializeParams;
-      const replayed = { jsonrpc: "2.0", id: ADOPT_INITIALIZE_ID, method: "initialize", params };
-      // The owning token's name (never the token), as on the replica that created the session.
-      const authInfo = { name: options.owner };
-      emit(replayed as JSONRPCMessage, { extra: { sessionId, authInfo } });
-    },
-    closed(event) {
-      // Only a DELETE ends the session everywhere; an idle or draining replica ends its copy.
-      if (event.details?.reason === "deleted") {
-        cluster.sessions.remove(sessionId).catch(warn("removing its record"));
-      }
-    },
-  });
-
-  // What the cluster asks of the session, on the tapped transport itself.
-  return Object.assign<Transport, Omit<SharedSessionTransport, keyof Transport>>(tapped, {
+  };
+  return {
     applySaved: (saved) => sync.applySaved(saved),
     applySubscription: (uri, subscribed) => subscriptions.applySubscription(uri, subscribed),
     applyBroadcast(frame, toClient) {
@@ -199,17 +262,21 @@ export function shareSession(
     hasGetStream: () => options.hasStandaloneStream(),
     async resave() {
       if (sync.record === undefined) return;
-      await cluster.sessions.save({ ...sync.record, lastActivityAt: options.now() }, options.ttlMs);
+      await options.cluster.sessions.save(
+        { ...sync.record, lastActivityAt: options.now() },
+        options.ttlMs,
+      );
       await subscriptions.restore();
     },
     deliverRemote(frame) {
       const messages = isBatch(frame) ? frame : [frame];
       for (const message of messages) {
         const routed = answers.incoming(message);
-        if (routed !== undefined) deliver(routed, { extra: { sessionId } });
+        if (routed !== undefined)
+          session.deliver(routed, { extra: { sessionId: options.sessionId } });
       }
     },
-  });
+  };
 }
 
 /** An adopted session's router session gets the logging level the client set, if it set one. */
@@ -308,13 +375,21 @@ function unavailableAnswer(answer: JSONRPCMessage): JSONRPCMessage {
   return { jsonrpc: "2.0", id, error: { code: SHARED_STORE_UNAVAILABLE_CODE, message } };
 }
 
+/** See {@link createPhaseTracker}. */
+interface PhaseTracker {
+  answered(): void;
+  initialized(): void;
+  /** Whether `message` goes on to the router (after an inferred `initialized`, if due). */
+  admit(message: JSONRPCMessage, info: FrameInfo): boolean;
+}
+
 /**
  * Where a shared session's router session is in the handshake. The client sends
  * `notifications/initialized` once, to whichever replica the balancer picks: a replica whose router
  * session did not get it infers it from the client's next request (MCP "Lifecycle": only pings may
  * come before it), and a second one (after an adoption) is dropped.
  */
-function createPhaseTracker(injectInitialized: (info: FrameInfo) => void) {
+function createPhaseTracker(injectInitialized: (info: FrameInfo) => void): PhaseTracker {
   let state: "new" | "answered" | "initialized" = "new";
   return {
     answered() {

@@ -20,8 +20,12 @@ import {
   tellingListChanges,
 } from "../modern/modern-endpoint.js";
 import { splitModernFrames } from "../modern/modern-frames.js";
-import { type ModernFrontOptions, resolveModernSettings } from "../modern/modern-settings.js";
-import type { RouterPins } from "../pins/pin-guard.js";
+import {
+  type ModernFrontOptions,
+  type ModernSettings,
+  resolveModernSettings,
+} from "../modern/modern-settings.js";
+import type { PinGuard, RouterPins } from "../pins/pin-guard.js";
 import type { PinStore } from "../pins/pin-store.js";
 import { GATEWAY_TOOLS } from "../sessions/gateway-tools.js";
 import type { RouterSession } from "../sessions/router-session.js";
@@ -134,78 +138,11 @@ export interface Router {
 
 /** Creates a router; call `start()` and then `serve()` for each client transport. */
 export function createRouter(options: RouterOptions): Router {
-  const serverInfo = options.serverInfo ?? { name: "patchbay-gateway", version: "0.0.0" };
-  const telemetry = options.telemetry ?? createTelemetry({ source: "gateway" });
-  const clock = options.clock ?? systemRouterClock;
-  const modernSettings = resolveModernSettings(options.modern ?? {}, clock);
-  const state = new RouterState({
-    config: options.config,
-    serverInfo,
-    telemetry,
-    clock,
-    listWaitMs: options.listWaitMs ?? 10_000,
-    warn: options.onWarning ?? (() => {}),
-    ...(options.audit === undefined ? {} : { audit: options.audit }),
-    clientNetworkTransport: options.clientNetworkTransport,
-    sharedToolLimits: options.sharedToolLimits,
-    taskLimits: modernSettings.tasks,
-  });
-  const startedAt = clock.now();
-  const switchboard = new Switchboard<RouterSession>(telemetry, state.tasks);
-  let modernFronts: ModernFronts | undefined;
-  const owners: NameOwners = new NameOwners(state, () => sharedCatalogue(state, pool));
-  const pins = createRouterPins(options, state, telemetry, switchboard.sessions, () => pool);
-  const connect = pins.afterLoad(options.connect); // no backend is listed before its pins are read
-  const pool = new BackendPool({
-    clientInfo: serverInfo,
-    clock,
-    connect: async (backend, context) =>
-      instrumentTransport(await connect(backend, context), telemetry, {
-        backend: backend.name,
-        networkTransport: backend.transport === "stdio" ? "pipe" : "tcp",
-      }),
-    wiring: owners.watch(tellingListChanges(switchboard, () => modernFronts)),
-    principalWiring: switchboard,
-    vet: (listing) => pins.vet(listing),
-  });
-  // A principal who connected sees the backend's tools: its sessions look again (making the
-  // instance), and are told of the list once the instance listed them.
-  const principals = new PrincipalBackends(pool, options.credentials, (principal, backend) =>
-    switchboard.route({ type: "changed", backend }, undefined, principal),
-  );
-  pool.sync(state.config);
-  const deferStart = options.startBackends === "with-first-client";
-  const sessions = switchboard.sessions;
+  const router = assembleRouter(options);
+  const { state, telemetry, pins, sessions, owners, pool, principals, opener, fronts } = router;
+  const { deferStart, status } = router;
   let transportCounter = 0;
-  let started = false;
   let closed: Promise<void> | undefined;
-
-  const anyClient = () =>
-    [...sessions.values()].some((session) => session.clientCapabilities !== undefined);
-  // With `with-first-client`, shared backends start once a client has declared itself.
-  const startDeferred = () => {
-    if (deferStart && started && anyClient()) pool.startIdleEager();
-  };
-
-  // The status is a tool result a model may read (prompt injection): no secret may reach it.
-  const status = (sessionId?: string) =>
-    telemetry.redact(
-      describeRouter({ state, pool, sessions, pins, uptimeMs: clock.now() - startedAt }, sessionId),
-    );
-  const events = (sessionId: string, query: Readonly<Record<string, unknown>>) =>
-    eventsSeenBy({ state, sessions }, sessionId, query);
-  const opener = new RouterSessions(
-    sessions,
-    { state, pool, principals, peers: switchboard, status, events },
-    startDeferred,
-  );
-  const fronts = new ModernFronts(
-    modernSettings,
-    state.tasks,
-    serverInfo,
-    (transport, profile, viewer) => opener.open(transport, profile, true, viewer),
-  );
-  modernFronts = fronts;
   const checkProfile = (profile: string | undefined) => {
     if (profile !== undefined && !Object.hasOwn(state.config.profiles, profile))
       throw new UnknownProfileError(profile);
@@ -218,8 +155,8 @@ export function createRouter(options: RouterOptions): Router {
       return state.config;
     },
     async start() {
-      started = true;
-      if (deferStart && state.config.conflictPolicy !== "error") startDeferred();
+      router.started = true;
+      if (deferStart && state.config.conflictPolicy !== "error") startDeferred(router);
       await startRouter(state, pool, deferStart);
     },
     async serve(transport, serveOptions = {}) {
@@ -250,15 +187,8 @@ export function createRouter(options: RouterOptions): Router {
     onSession: (listener) => opener.listen(listener),
     status,
     async reload(next) {
-      const added = await reloadRouter(next, {
-        state,
-        owners,
-        sessions,
-        pool,
-        principals,
-        telemetry,
-      });
-      if (!deferStart || anyClient()) await pool.startEager(added);
+      const added = await reloadRouter(next, router);
+      if (!deferStart || anyClient(sessions)) await pool.startEager(added);
       for (const session of sessions.values()) session.refresh();
     },
     close() {
@@ -274,6 +204,144 @@ export function createRouter(options: RouterOptions): Router {
       return closed;
     },
   };
+}
+
+/** A router's settings with their defaults: its state, and what it tells clients and backends. */
+interface RouterSettings {
+  readonly serverInfo: Implementation;
+  readonly telemetry: Telemetry;
+  readonly clock: RouterClock;
+  readonly modernSettings: ModernSettings;
+  readonly state: RouterState;
+  /** When the router was made, for its uptime. */
+  readonly startedAt: number;
+}
+
+function resolveRouterSettings(options: RouterOptions): RouterSettings {
+  const serverInfo = options.serverInfo ?? { name: "patchbay-gateway", version: "0.0.0" };
+  const telemetry = options.telemetry ?? createTelemetry({ source: "gateway" });
+  const clock = options.clock ?? systemRouterClock;
+  const modernSettings = resolveModernSettings(options.modern ?? {}, clock);
+  const state = new RouterState({
+    config: options.config,
+    serverInfo,
+    telemetry,
+    clock,
+    listWaitMs: options.listWaitMs ?? 10_000,
+    warn: options.onWarning ?? (() => {}),
+    ...(options.audit === undefined ? {} : { audit: options.audit }),
+    clientNetworkTransport: options.clientNetworkTransport,
+    sharedToolLimits: options.sharedToolLimits,
+    taskLimits: modernSettings.tasks,
+  });
+  return { serverInfo, telemetry, clock, modernSettings, state, startedAt: clock.now() };
+}
+
+/** A router's backends: shared and per-principal instances, their pins, and who owns which name. */
+interface RouterBackends {
+  readonly owners: NameOwners;
+  readonly pins: PinGuard;
+  readonly pool: BackendPool;
+  readonly principals: PrincipalBackends;
+}
+
+/**
+ * Wires the backends: each transport instrumented and opened only once the pins are read, their
+ * events routed to the sessions (and modern fronts) that see them.
+ */
+function wireBackends(
+  options: RouterOptions,
+  settings: RouterSettings,
+  switchboard: Switchboard<RouterSession>,
+  modernFronts: () => ModernFronts | undefined,
+): RouterBackends {
+  const { state, telemetry, serverInfo, clock } = settings;
+  const owners: NameOwners = new NameOwners(state, () => sharedCatalogue(state, pool));
+  const pins = createRouterPins(options, state, telemetry, switchboard.sessions, () => pool);
+  const connect = pins.afterLoad(options.connect); // no backend is listed before its pins are read
+  const pool = new BackendPool({
+    clientInfo: serverInfo,
+    clock,
+    connect: async (backend, context) =>
+      instrumentTransport(await connect(backend, context), telemetry, {
+        backend: backend.name,
+        networkTransport: backend.transport === "stdio" ? "pipe" : "tcp",
+      }),
+    wiring: owners.watch(tellingListChanges(switchboard, modernFronts)),
+    principalWiring: switchboard,
+    vet: (listing) => pins.vet(listing),
+  });
+  // A principal who connected sees the backend's tools: its sessions look again (making the
+  // instance), and are told of the list once the instance listed them.
+  const principals = new PrincipalBackends(pool, options.credentials, (principal, backend) =>
+    switchboard.route({ type: "changed", backend }, undefined, principal),
+  );
+  return { owners, pins, pool, principals };
+}
+
+/** A router's parts, what its methods read; `started` once `start()` was called. */
+interface RouterParts extends RouterSettings, RouterBackends {
+  readonly sessions: Map<string, RouterSession>;
+  readonly opener: RouterSessions;
+  readonly fronts: ModernFronts;
+  /** The status `gateway_status` shows (see `Router.status`). */
+  readonly status: (sessionId?: string) => Record<string, unknown>;
+  readonly deferStart: boolean;
+  started: boolean;
+}
+
+/** Makes the router's parts: its settings, its backends, and the openers of client sessions. */
+function assembleRouter(options: RouterOptions): RouterParts {
+  const settings = resolveRouterSettings(options);
+  const { state, telemetry, clock, serverInfo, modernSettings, startedAt } = settings;
+  const switchboard = new Switchboard<RouterSession>(telemetry, state.tasks);
+  let modernFronts: ModernFronts | undefined;
+  const backends = wireBackends(options, settings, switchboard, () => modernFronts);
+  const { pool, principals, pins } = backends;
+  pool.sync(state.config);
+  const sessions = switchboard.sessions;
+  // The status is a tool result a model may read (prompt injection): no secret may reach it.
+  const status = (sessionId?: string) =>
+    telemetry.redact(
+      describeRouter({ state, pool, sessions, pins, uptimeMs: clock.now() - startedAt }, sessionId),
+    );
+  const events = (sessionId: string, query: Readonly<Record<string, unknown>>) =>
+    eventsSeenBy({ state, sessions }, sessionId, query);
+  const opener = new RouterSessions(
+    sessions,
+    { state, pool, principals, peers: switchboard, status, events },
+    () => startDeferred(router),
+  );
+  const fronts = new ModernFronts(
+    modernSettings,
+    state.tasks,
+    serverInfo,
+    (transport, profile, viewer) => opener.open(transport, profile, true, viewer),
+  );
+  modernFronts = fronts;
+  const deferStart = options.startBackends === "with-first-client";
+  const router: RouterParts = {
+    ...settings,
+    ...backends,
+    sessions,
+    opener,
+    fronts,
+    status,
+    deferStart,
+    started: false,
+  };
+  return router;
+}
+
+function anyClient(sessions: ReadonlyMap<string, RouterSession>): boolean {
+  return [...sessions.values()].some((session) => session.clientCapabilities !== undefined);
+}
+
+/** With `with-first-client`, shared backends start once a client has declared itself. */
+function startDeferred(router: RouterParts): void {
+  if (router.deferStart && router.started && anyClient(router.sessions)) {
+    router.pool.startIdleEager();
+  }
 }
 
 /**
