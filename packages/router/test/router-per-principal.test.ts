@@ -180,6 +180,38 @@ describe("per-principal backends", { timeout: 5_000 }, () => {
     expect(setup.minted).toEqual(["carol/self"]);
     values.carol = { self: { SELF_TOKEN: "carol-entered" } };
     expect(textOf(await carol.callTool({ name: "self__whoami" }))).toBe("carol-entered");
+    // A modern caller declaring elicitation.url is asked to open its link (2026-07-28: no -32042).
+    const modern = await setup.router.modern().handle(
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: {
+          name: "self__whoami",
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": { elicitation: { url: {} } },
+          },
+        },
+      },
+      {
+        signal: new AbortController().signal,
+        notify: () => {},
+        caller: "dave-token",
+        viewer: { operator: false, owner: "dave" },
+      },
+    );
+    expect(modern).toMatchObject({
+      result: {
+        resultType: "input_required",
+        inputRequests: {
+          "url-1": {
+            method: "elicitation/create",
+            params: { mode: "url", url: "https://proxy.example/connect/self?link=2" },
+          },
+        },
+      },
+    });
   });
 
   it("uses a value stored while it runs for the principal's next instance", async () => {
