@@ -21,6 +21,7 @@ import {
 import type { Transport } from "@patchbay/jsonrpc-core";
 import {
   type BackendConfig,
+  connectsPerPrincipal,
   createBackendLogSink,
   createRouter,
   type ParsedGatewayConfig,
@@ -28,6 +29,7 @@ import {
   type PinsConfig,
   parseGatewayConfig,
   type Router,
+  setByUser,
 } from "@patchbay/router";
 import type { CredentialStorePlace } from "@patchbay/router/config-file";
 import { createFilePinStore, pinFileOf } from "@patchbay/router/pins-file";
@@ -175,6 +177,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // Read once the page asks for a snapshot; the gateway exists by then.
     lostReplicas: () => gateway.lostReplicas(),
     credentials,
+    connectLink: connectLinkOf(router, connect, values),
   });
   const gateway = createHttpGateway({
     router,
@@ -382,6 +385,24 @@ async function startProxyRouter(
     credentials,
     connect: principalConnect,
     values: principalValues,
+  };
+}
+
+/**
+ * A principal's link to a per-principal backend, for the dashboard's "Connect": the OAuth connect
+ * link of a backend with an `oauth` block, the values link of one with `credentials.setByUser`.
+ */
+function connectLinkOf(
+  router: Router,
+  connect: PrincipalConnect | undefined,
+  values: PrincipalValues | undefined,
+): ((principal: string, backend: string) => string | undefined) | undefined {
+  if (connect === undefined && values === undefined) return undefined;
+  return (principal, name) => {
+    const backend = router.config.backends.find((candidate) => candidate.name === name);
+    if (backend === undefined) return undefined;
+    if (connectsPerPrincipal(backend)) return connect?.connectUrl(principal, name);
+    return setByUser(backend) ? values?.valuesUrl(principal, name) : undefined;
   };
 }
 

@@ -114,8 +114,10 @@ describe("the dashboard in headless Chromium", () => {
     // Per-principal backends: who has a value stored, states only, names as text.
     const perUser = page.getByRole("region", { name: "Per-user credentials" });
     expect(await perUser.locator("tbody").innerText()).toMatch(
-      /^personal\s+each user \(link\)\s+<b>ops<\/b>\s+none stored\s+personal\s+each user \(link\)\s+admin\s+none stored$/,
+      /^personal\s+each user \(link\)\s+<b>ops<\/b>\s+none stored\s+personal\s+each user \(link\)\s+admin\s+none stored\s+Connect$/,
     );
+    // Only the login's own row offers a link.
+    expect(await perUser.getByRole("button").count()).toBe(1);
     expect(await perUser.locator("b").count()).toBe(0);
 
     await caller.client.callTool({ name: "sample__echo", arguments: { message: "hello" } });
@@ -188,6 +190,27 @@ describe("the dashboard in headless Chromium", () => {
     expect(pageErrors).toEqual([]);
     await context.close();
     await closeSdk(caller);
+  });
+
+  it("offers the login its own link to enter its values, and shows them stored after", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(proxy.at("/dashboard").href);
+    await page.getByLabel("Token").fill(ADMIN);
+    await page.getByRole("button", { name: "Log in" }).click();
+    const perUser = page.getByRole("region", { name: "Per-user credentials" });
+    await perUser.getByRole("button", { name: "Connect to personal" }).click();
+    // The proxy's own values form, on a one-time link minted for admin.
+    await page.waitForURL(/\/connect\/personal\?link=/);
+    await page.getByLabel("PERSONAL_TOKEN").fill("admin-own-value-0123");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Saved: go back to your MCP client and call again.").waitFor();
+    await page.goto(proxy.at("/dashboard").href);
+    const adminRow = perUser.locator("tr", { hasText: "admin" });
+    await adminRow.getByText("stored", { exact: true }).waitFor();
+    expect(await perUser.getByRole("button").count()).toBe(0);
+    expect(await page.content()).not.toContain("admin-own-value-0123");
+    await context.close();
   });
 
   it("lists a withheld tool with its diff as text; an operator approves it and it is served again", async () => {

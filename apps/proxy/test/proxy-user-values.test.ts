@@ -143,7 +143,7 @@ describe("each user enters their own credential on a one-time link", { timeout: 
       "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     );
     expect(page.headers.get("cache-control")).toBe("no-store");
-    expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(page.headers.get("referrer-policy")).toBe("same-origin");
     expect(page.headers.get("x-frame-options")).toBe("DENY");
     const html = await page.text();
     expect(html).toContain('<form method="post" action="/connect/up">');

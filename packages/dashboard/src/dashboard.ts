@@ -10,6 +10,7 @@ import {
 import type { CallFeed, DashboardCall } from "./call-feed.js";
 import { createCatalogueReader, isBuiltInTool } from "./catalogue-reader.js";
 import type { DashboardCluster, LostReplicaSource, ReplicaCounts } from "./cluster-view.js";
+import { answerConnect, type ConnectLinkMinter } from "./connect-endpoint.js";
 import { createDashboardAuth, type DashboardAuth } from "./dashboard-auth.js";
 import {
   answerLogin,
@@ -68,6 +69,12 @@ export interface DashboardOptions extends OriginGuardOptions {
    * their values stored and which do not.
    */
   readonly credentials?: CredentialPlaces | undefined;
+  /**
+   * Mints a login's own one-time link to a per-principal backend each user connects to or enters
+   * values for (the proxy's connect and values links): the page offers "Connect" on the login's
+   * own rows, through `POST <base>/api/connect`. Without it no link is offered.
+   */
+  readonly connectLink?: ConnectLinkMinter | undefined;
   /** The clock (epoch ms). Default `Date.now`. */
   readonly now?: () => number;
 }
@@ -156,12 +163,20 @@ function describeCall(
 async function serveIndex(
   assets: ReturnType<typeof createStaticAssets>,
   response: ServerResponse,
-  shown: { readonly withAuth: boolean; readonly operator: boolean },
+  shown: { readonly withAuth: boolean; readonly operator: boolean; readonly principal?: string },
 ): Promise<void> {
   let page = await assets.text("index.html");
   if (!shown.withAuth) page = page.replace(/<!--logout-->[\s\S]*<!--\/logout-->/, "");
   if (shown.operator) page = page.replace("<body ", '<body data-operator="true" ');
+  if (shown.principal !== undefined) {
+    page = page.replace("<body ", `<body data-principal="${escapeAttribute(shown.principal)}" `);
+  }
   return assets.serve(response, "index.html", 200, page);
+}
+
+/** `value` safe inside a double-quoted HTML attribute. */
+function escapeAttribute(value: string): string {
+  return value.replace(/[&"<>]/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
 /** The GET routes: the page's assets for anyone; the page and its snapshot for a login. */
@@ -173,6 +188,8 @@ async function answerGet(
     readonly assets: ReturnType<typeof createStaticAssets>;
     readonly auth: DashboardAuth;
     readonly snapshot: () => Promise<DashboardSnapshot>;
+    /** Whether the page offers links to connect (`connectLink` given). */
+    readonly connects: boolean;
   },
 ): Promise<void> {
   const { assets, auth } = parts;
@@ -188,6 +205,8 @@ async function answerGet(
     return serveIndex(assets, response, {
       withAuth: auth.enabled,
       operator: identity.operator === true,
+      // Marks its own rows for "Connect" (the endpoint checks again).
+      ...(auth.enabled && parts.connects ? { principal: identity.name } : {}),
     });
   }
   if (rest === "api/snapshot") {
@@ -350,10 +369,18 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     if (method === "POST" && rest === "api/pins/approve") {
       return answerPinApproval(request, response, pinApproval);
     }
+    if (method === "POST" && rest === "api/connect" && options.connectLink !== undefined) {
+      return answerConnect(request, response, {
+        auth,
+        router: options.router,
+        mint: options.connectLink,
+      });
+    }
     if (method !== "GET" && method !== "HEAD") {
       return writeJson(response, 405, { error: `method ${method} is not allowed here` });
     }
-    return answerGet(request, response, { pathname, rest }, { assets, auth, snapshot });
+    const connects = options.connectLink !== undefined;
+    return answerGet(request, response, { pathname, rest }, { assets, auth, snapshot, connects });
   }
 
   return {

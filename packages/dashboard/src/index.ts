@@ -25,6 +25,7 @@ export {
   type LostReplicaSource,
   type ReplicaCounts,
 } from "./cluster-view.js";
+export type { ConnectLinkMinter } from "./connect-endpoint.js";
 export {
   createDashboard,
   DASHBOARD_PATH,

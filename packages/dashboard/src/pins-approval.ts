@@ -21,7 +21,9 @@ export interface PinApprovalOptions {
  * missing `Origin` is refused too); a script with `Authorization: Bearer` sends no cookie and may
  * leave it out. The JSON content type keeps plain HTML forms of other sites out as well.
  */
-function csrfRefusal(request: IncomingMessage): { status: number; error: string } | undefined {
+export function csrfRefusal(
+  request: IncomingMessage,
+): { status: number; error: string } | undefined {
   if (!isSameOrigin(request)) return { status: 403, error: "cross-origin request" };
   if (request.headers.origin === undefined && request.headers.authorization === undefined) {
     return { status: 403, error: "a request made with the login cookie must carry its Origin" };

@@ -2,14 +2,16 @@ import type { ServerResponse } from "node:http";
 
 /**
  * The headers of every page: no script at all, forms posted to the program only, never framed,
- * never cached, no referrer (the link is in the form page's URL).
+ * never cached, no referrer to another origin (the link is in the form page's URL). `same-origin`,
+ * not `no-referrer`: under `no-referrer` a browser sends the form's POST with `Origin: null`, which
+ * the same-origin check must refuse.
  */
 export const PAGE_HEADERS = {
   "content-type": "text/html; charset=utf-8",
   "content-security-policy":
     "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "cache-control": "no-store",
-  "referrer-policy": "no-referrer",
+  "referrer-policy": "same-origin",
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
 } as const;

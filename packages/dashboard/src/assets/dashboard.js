@@ -225,9 +225,47 @@
         cell(row, setByLabels[entry.backend.setBy] ?? entry.backend.setBy);
         cell(row, entry.principal);
         cell(row, stateLabels[entry.state] ?? entry.state, `credential-${entry.state}`);
+        const action = cell(row, "");
+        // The login's own principal may connect where each user does; never for anyone else.
+        const connectable = entry.backend.setBy !== "operator" && entry.state !== "stored";
+        if (connectable && entry.principal === principal && principal !== "") {
+          action.appendChild(connectButton(entry.backend.backend));
+        }
       },
       "No per-principal backends",
     );
+  }
+
+  // Whose login this is (the token's name): its own rows offer a link to connect.
+  const principal = document.body.dataset.principal ?? "";
+
+  function connectButton(backend) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "Connect";
+    button.setAttribute("aria-label", `Connect to ${backend}`);
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      const note = $("principal-credentials-note");
+      try {
+        const response = await fetch(`${base}/api/connect`, {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ backend }),
+        });
+        const body = await response.json().catch(() => ({}));
+        if (response.ok) {
+          location.assign(body.url);
+          return;
+        }
+        note.textContent = `No link: ${body.error ?? `HTTP ${response.status}`}`;
+      } catch {
+        note.textContent = "No link: the dashboard cannot be reached.";
+      }
+      button.disabled = false;
+    });
+    return button;
   }
 
   // Only an operator's login gets the buttons; the approval endpoint checks again.
