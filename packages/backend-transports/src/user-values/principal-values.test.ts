@@ -39,11 +39,11 @@ describe("createPrincipalValues' links and form", { timeout: 5_000 }, () => {
   const saved: string[] = [];
   const forms: PrincipalValues[] = [];
 
-  function formWith(linkTtlMs?: number): PrincipalValues {
+  function formWith(linkTtlMs?: number, on = store): PrincipalValues {
     const form = createPrincipalValues({
       origin: () => origin,
       backends: () => config.backends,
-      store,
+      store: on,
       onSaved: (principal, backend) => saved.push(`${principal}/${backend}`),
       ...(linkTtlMs === undefined ? {} : { linkTtlMs }),
     });
@@ -105,6 +105,43 @@ describe("createPrincipalValues' links and form", { timeout: 5_000 }, () => {
     });
     expect(saved).toEqual(["alice/jira"]);
     expect((await fetch(second as string)).status).toBe(400);
+  });
+
+  it("says Saved only once the store wrote; a failed write keeps the link, a second send stores once", async () => {
+    const writes: string[] = [];
+    let failing = true;
+    let release: () => void = () => {};
+    let started: () => void = () => {};
+    const writing = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const slow = {
+      valuesFor: () => undefined,
+      // As the replicas' store in Redis: the write completes later, or fails.
+      replace: (principal: string, backend: string) => {
+        if (failing) return Promise.reject(new Error("Redis is unreachable"));
+        writes.push(`${principal}/${backend}`);
+        started();
+        return new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      },
+    };
+    const form = formWith(undefined, slow);
+    const link = form.valuesUrl("erin", "jira");
+    const values = { "slot:JIRA_TOKEN": "t", "slot:JIRA_USER": "erin" };
+    const refused = await post(link, values);
+    expect(refused.status).toBe(503);
+    expect(await refused.text()).not.toContain("Redis");
+    failing = false;
+    const first = post(link, values);
+    await writing;
+    // Sent again while the first is being written: the link is spent already.
+    const second = await post(link, values);
+    expect(second.status).toBe(400);
+    expect(writes).toEqual(["erin/jira"]);
+    release();
+    expect((await first).status).toBe(200);
   });
 
   it("tells whoever was sent one of the principal's links once its values are stored", async () => {

@@ -129,7 +129,15 @@ export function createPrincipalValues(options: PrincipalValuesOptions): Principa
     if (link === undefined) return messagePage(response, 400, UNUSABLE_LINK);
     const values = valuesOf(fields, backend);
     if ("refused" in values) return messagePage(response, 400, values.refused);
-    options.store.replace(link.principal, backend.name, values.values);
+    // Spent before the write, so the same form sent twice stores once; given back should the
+    // write fail. The replicas' store (Redis) writes asynchronously: "Saved" only once it is.
+    links.delete(id);
+    try {
+      await options.store.replace(link.principal, backend.name, values.values);
+    } catch {
+      links.set(id, link);
+      return messagePage(response, 503, "Your values could not be stored now: try again soon.");
+    }
     // The principal's values are stored: its other links to this backend are spent with this one,
     // and whoever was sent one (a client waiting on its URL elicitation) is told as well.
     const spent = [...links].filter(
