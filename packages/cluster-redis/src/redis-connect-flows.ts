@@ -23,6 +23,7 @@ export interface SignInOutcome {
 export interface RedisConnectFlows {
   saveLink(id: string, link: ConnectLinkRecord, ttlMs: number): Promise<void>;
   spendLink(id: string): Promise<ConnectLinkRecord | undefined>;
+  peekLink(id: string): Promise<ConnectLinkRecord | undefined>;
   spendLinksOf(principal: string, backend: string): Promise<void>;
   saveSignIn(state: string, backend: string, ttlMs: number): Promise<void>;
   spendSignIn(state: string): Promise<
@@ -164,6 +165,10 @@ export async function createRedisConnectFlows(
     async spendLink(id) {
       const hash = hashOf(id);
       return opened<ConnectLinkRecord>(await client.getdel(linkKey(hash)), `connect-link:${hash}`);
+    },
+    async peekLink(id) {
+      const hash = hashOf(id);
+      return opened<ConnectLinkRecord>(await client.get(linkKey(hash)), `connect-link:${hash}`);
     },
     async spendLinksOf(principal, backend) {
       const set = linksOf(principal, backend);

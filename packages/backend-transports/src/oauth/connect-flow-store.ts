@@ -28,6 +28,8 @@ export interface ConnectFlowStore {
   saveLink(id: string, link: ConnectLinkRecord, ttlMs: number): Promise<void>;
   /** The link `id`, spent: `undefined` when unknown, spent already or expired. */
   spendLink(id: string): Promise<ConnectLinkRecord | undefined>;
+  /** The link `id` if usable, left unspent (a form shown before it is sent). */
+  peekLink(id: string): Promise<ConnectLinkRecord | undefined>;
   /** Spends every link of `principal` toward `backend` (it is connected). */
   spendLinksOf(principal: string, backend: string): Promise<void>;
   /** A sign-in waiting here for the browser to come back with `state`, for `ttlMs` at most. */
@@ -69,6 +71,11 @@ export function createMemoryConnectFlowStore(): ConnectFlowStore {
     async spendLink(id) {
       const link = links.get(id);
       links.delete(id);
+      if (link === undefined || link.expiresAt <= Date.now()) return undefined;
+      return { principal: link.principal, backend: link.backend };
+    },
+    async peekLink(id) {
+      const link = links.get(id);
       if (link === undefined || link.expiresAt <= Date.now()) return undefined;
       return { principal: link.principal, backend: link.backend };
     },

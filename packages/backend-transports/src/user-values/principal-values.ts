@@ -1,7 +1,11 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type BackendConfig, credentialSlotsOf, setByUser } from "@patchbay/router";
 import { BodyTooLargeError, readBody } from "@patchbay/transport-http";
+import {
+  type ConnectFlowStore,
+  createMemoryConnectFlowStore,
+} from "../oauth/connect-flow-store.js";
 import type { PrincipalValueStore } from "../oauth/principal-connect.js";
 import { formPage, messagePage, type ValuesForm } from "./values-pages.js";
 
@@ -16,6 +20,12 @@ export interface PrincipalValuesOptions {
   readonly linkTtlMs?: number;
   /** A principal stored its values for a backend (never given the values). */
   readonly onSaved?: (principal: string, backend: string) => void;
+  /**
+   * Where links are kept: by default this program's memory; the replicas' store in Redis
+   * (`@patchbay/cluster-redis`, shared with `createPrincipalConnect`) lets a link minted on one
+   * replica be opened and sent on another. Its owner closes it.
+   */
+  readonly flows?: ConnectFlowStore;
 }
 
 /**
@@ -44,11 +54,20 @@ export const slotField = (slot: string) => `slot:${slot}`;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what is refused
 const HEADER_CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
-interface ValuesLink {
-  readonly principal: string;
-  readonly backend: string;
+/** Whoever was sent a link, told once the principal's values for the backend are stored. */
+interface Waiting {
+  readonly calls: (() => void)[];
   readonly expiresAt: number;
-  readonly onSaved: (() => void) | undefined;
+}
+
+/**
+ * What every program sharing the links hears once `principal` stored its values for `backend`:
+ * never the principal's name.
+ */
+function savedTag(principal: string, backend: string): string {
+  return createHash("sha256")
+    .update(`values\u0000${principal}\u0000${backend}`)
+    .digest("base64url");
 }
 
 const UNUSABLE_LINK = "This link is unknown, used or expired: call the tool again for a new one.";
@@ -62,7 +81,16 @@ const UNUSABLE_LINK = "This link is unknown, used or expired: call the tool agai
  */
 export function createPrincipalValues(options: PrincipalValuesOptions): PrincipalValues {
   const ttlMs = options.linkTtlMs ?? 600_000;
-  const links = new Map<string, ValuesLink>();
+  const flows = options.flows ?? createMemoryConnectFlowStore();
+  // Who to tell here once a principal's values for a backend are stored (on any replica).
+  const waiting = new Map<string, Waiting>();
+  // The last link saved: a link opened here is looked up once its save is done.
+  let saving: Promise<void> = Promise.resolve();
+  flows.onConnected((tag) => {
+    const told = waiting.get(tag);
+    waiting.delete(tag);
+    for (const call of told?.calls ?? []) call();
+  });
 
   const backendOf = (name: string): BackendConfig | undefined => {
     const config = options.backends().find((backend) => backend.name === name);
@@ -71,25 +99,30 @@ export function createPrincipalValues(options: PrincipalValuesOptions): Principa
 
   function valuesUrl(principal: string, backend: string, onSaved?: () => void): string {
     const now = Date.now();
-    for (const [id, link] of links) if (link.expiresAt <= now) links.delete(id);
+    for (const [tag, told] of waiting) if (told.expiresAt <= now) waiting.delete(tag);
+    if (onSaved !== undefined) {
+      const tag = savedTag(principal, backend);
+      const calls = [...(waiting.get(tag)?.calls ?? []), onSaved];
+      waiting.set(tag, { calls, expiresAt: now + 2 * ttlMs });
+    }
     const id = randomBytes(32).toString("base64url");
-    links.set(id, { principal, backend, expiresAt: now + ttlMs, onSaved });
+    saving = flows.saveLink(id, { principal, backend }, ttlMs).catch(() => {});
     const url = new URL(`${CONNECT_PATH}${encodeURIComponent(backend)}`, options.origin());
     url.searchParams.set("link", id);
     return url.href;
   }
 
-  /** The usable link `id` to `backend`, or none. */
-  const linkOf = (id: string, backend: string): ValuesLink | undefined => {
-    const link = links.get(id);
-    return link !== undefined && link.backend === backend && link.expiresAt > Date.now()
-      ? link
-      : undefined;
+  /** The usable link `id` to `backend`, left unspent, or none. */
+  const linkOf = async (id: string, backend: string) => {
+    if (id === "") return undefined;
+    await saving;
+    const link = await flows.peekLink(id).catch(() => undefined);
+    return link?.backend === backend ? link : undefined;
   };
 
-  function showForm(url: URL, backend: BackendConfig, response: ServerResponse): void {
+  async function showForm(url: URL, backend: BackendConfig, response: ServerResponse) {
     const id = url.searchParams.get("link") ?? "";
-    const link = linkOf(id, backend.name);
+    const link = await linkOf(id, backend.name);
     if (link === undefined) {
       messagePage(response, 400, UNUSABLE_LINK);
       return;
@@ -125,28 +158,26 @@ export function createPrincipalValues(options: PrincipalValuesOptions): Principa
     }
     const fields = new URLSearchParams(body);
     const id = fields.get("link") ?? "";
-    const link = linkOf(id, backend.name);
-    if (link === undefined) return messagePage(response, 400, UNUSABLE_LINK);
+    if ((await linkOf(id, backend.name)) === undefined) {
+      return messagePage(response, 400, UNUSABLE_LINK);
+    }
     const values = valuesOf(fields, backend);
     if ("refused" in values) return messagePage(response, 400, values.refused);
-    // Spent before the write, so the same form sent twice stores once; given back should the
-    // write fail. The replicas' store (Redis) writes asynchronously: "Saved" only once it is.
-    links.delete(id);
+    // Spent before the write (at once, on every replica), so the same form sent twice stores
+    // once; given back should the write fail. "Saved" only once the store wrote.
+    const link = await flows.spendLink(id).catch(() => undefined);
+    if (link === undefined) return messagePage(response, 400, UNUSABLE_LINK);
     try {
       await options.store.replace(link.principal, backend.name, values.values);
     } catch {
-      links.set(id, link);
+      await flows.saveLink(id, link, ttlMs).catch(() => {});
       return messagePage(response, 503, "Your values could not be stored now: try again soon.");
     }
     // The principal's values are stored: its other links to this backend are spent with this one,
-    // and whoever was sent one (a client waiting on its URL elicitation) is told as well.
-    const spent = [...links].filter(
-      ([, other]) => other.principal === link.principal && other.backend === backend.name,
-    );
-    for (const [other] of spent) links.delete(other);
+    // and whoever was sent one (a client waiting on its URL elicitation), here or elsewhere, told.
+    await flows.spendLinksOf(link.principal, backend.name).catch(() => {});
+    await flows.connected(savedTag(link.principal, backend.name)).catch(() => {});
     options.onSaved?.(link.principal, backend.name);
-    link.onSaved?.();
-    for (const [, other] of spent) if (other !== link) other.onSaved?.();
     messagePage(response, 200, "Saved: go back to your MCP client and call again.");
   }
 
@@ -158,11 +189,14 @@ export function createPrincipalValues(options: PrincipalValuesOptions): Principa
       const url = new URL(request.url ?? "/", "http://program");
       const backend = backendOf(backendNameOf(url.pathname));
       if (backend === undefined) return messagePage(response, 404, "There is no such backend.");
-      if (request.method === "GET") return showForm(url, backend, response);
+      if (request.method === "GET") return await showForm(url, backend, response);
       if (request.method === "POST") return save(request, backend, response);
       response.writeHead(405, { allow: "GET, POST" }).end();
     },
-    close: () => links.clear(),
+    close: () => {
+      waiting.clear();
+      if (options.flows === undefined) flows.close();
+    },
   };
 }
 
