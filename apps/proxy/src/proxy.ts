@@ -373,28 +373,10 @@ async function startProxyRouter(
     mask,
     backends: () => router?.config.backends ?? [],
   });
-  // Lines up to a result of limits.maxResultBytes and its envelope, unless a backend says otherwise.
-  const connect = createBackendTransportFactory({
-    maxLineBytes: parts.maxResultBytes + 1024 * 1024,
-    onStderr: (backend, line) => log.info(`[${backend}] ${line}`),
-    ...(principalConnect === undefined
-      ? {}
-      : {
-          principalOAuth: {
-            tokenStore: principalConnect.tokenStore,
-            connectHint: (backend) =>
-              `not connected to ${backend}: call one of its tools for a connect link`,
-          },
-        }),
-  });
   // The router never sees auth, limits or http: gateway_status shows its config to clients.
   router = createRouter({
     config: routerConfig,
-    connect: async (backend, context) => {
-      const transport = await connect(backend, context);
-      options.onBackendTransport?.(backend, transport);
-      return transport;
-    },
+    connect: backendConnector(options, log, parts.maxResultBytes, principalConnect),
     serverInfo: { name: "patchbay-proxy", version: options.version },
     telemetry,
     onWarning: (message) => log.warn(message),
@@ -436,6 +418,37 @@ async function startProxyRouter(
     credentials,
     connect: principalConnect,
     values: principalValues,
+  };
+}
+
+/**
+ * How the proxy opens a backend's transport: lines up to a result of limits.maxResultBytes and its
+ * envelope (unless a backend says otherwise), stderr logged, per-principal OAuth tokens; each
+ * transport shown to `onBackendTransport`.
+ */
+function backendConnector(
+  options: ProxyOptions,
+  log: ProxyLog,
+  maxResultBytes: number,
+  principalConnect: PrincipalConnect | undefined,
+): Parameters<typeof createRouter>[0]["connect"] {
+  const connect = createBackendTransportFactory({
+    maxLineBytes: maxResultBytes + 1024 * 1024,
+    onStderr: (backend, line) => log.info(`[${backend}] ${line}`),
+    ...(principalConnect === undefined
+      ? {}
+      : {
+          principalOAuth: {
+            tokenStore: principalConnect.tokenStore,
+            connectHint: (backend) =>
+              `not connected to ${backend}: call one of its tools for a connect link`,
+          },
+        }),
+  });
+  return async (backend, context) => {
+    const transport = await connect(backend, context);
+    options.onBackendTransport?.(backend, transport);
+    return transport;
   };
 }
 
