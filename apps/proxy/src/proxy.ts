@@ -104,20 +104,76 @@ export interface RunningProxy {
 
 /** Loads the config, starts the backends and serves the HTTP endpoints. */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  // A config error (or a per-principal backend without its store) stops the start here.
+  const settings = await resolveProxySettings(options);
+  const { parsed, log, redact, host } = settings;
+  const resolvedLimits = resolveLimits(parsed.config.limits);
+  const cluster = await joinClusterOf(options, settings, resolvedLimits.sessionIdleTtlMs);
+  // Where browsers reach the proxy, for connect links: known once it listens, unless configured.
+  let origin = parsed.config.credentials?.publicUrl;
+  const started = await startProxyRouter(options, parsed.config, {
+    log,
+    redact,
+    cluster,
+    maxResultBytes: resolvedLimits.maxResultBytes,
+    storePlace: settings.storePlace,
+    origin: () => origin ?? "http://127.0.0.1",
+  });
+  const { router } = started;
+  const { dashboard, gateway, server } = await serveProxy(settings, { ...started, cluster });
+  const reloading = startReloading(options.configPath, options.watchConfig === true, {
+    environment: settings.environment,
+    host,
+    router,
+    gateway,
+    dashboard,
+    log,
+    redact,
+    initial: { config: parsed.config, oauth: settings.oauth },
+  });
+  const stop = proxyStopper({ ...started, reloading, server, gateway, dashboard, cluster });
+  // A port in use (EADDRINUSE, with its address and port) stops what started, then rejects.
+  await listen(server, options.port ?? 8080, host).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  const url = announce(options, settings, server);
+  origin ??= url.origin;
+  return { url, router, gateway, dashboard, server, log, reload: reloading.reload, stop };
+}
+
+/**
+ * What the options and the config settle before anything starts: the parsed config, the credential
+ * store's place, the auth decision (its OAuth verifier started), and the log with its masking.
+ */
+interface ProxySettings {
+  readonly environment: Readonly<Record<string, string | undefined>>;
+  readonly host: string;
+  readonly parsed: ParsedGatewayConfig;
+  /** The Redis replicas share (`--redis` over `cluster.redis`), when clustered. */
+  readonly clusterRedis: string | undefined;
+  readonly clusterSecret: string | undefined;
+  readonly storePlace: CredentialStorePlace | undefined;
+  readonly decision: ReturnType<typeof decideAuth>;
+  readonly oauth: Awaited<ReturnType<typeof startOAuth>> | undefined;
+  readonly redact: Redactor;
+  readonly log: ProxyLog;
+}
+
+/** Loads the config (the demo without a file) and settles {@link ProxySettings}; logs its warnings. */
+async function resolveProxySettings(options: ProxyOptions): Promise<ProxySettings> {
   const environment = options.environment ?? process.env;
   const host = options.host ?? "127.0.0.1";
   const parsed: ParsedGatewayConfig =
     options.configPath === undefined
       ? parseGatewayConfig(demoConfig(), { source: "(demo)" })
       : await loadProxyConfigFile(resolve(options.configPath), environment);
-  const { auth, limits, http, cluster: clusterConfig } = parsed.config;
-  const routerConfig = routerPart(parsed.config);
-  const clusterRedis = options.redis ?? clusterConfig?.redis;
+  const clusterRedis = options.redis ?? parsed.config.cluster?.redis;
   // Before anything starts: a per-principal backend without a store or its key stops the start.
   const storePlace = proxyCredentialStore(options.configPath, parsed.config, environment, {
     clustered: clusterRedis !== undefined,
   });
-  const decision = decideAuth(auth, host);
+  const decision = decideAuth(parsed.config.auth, host);
   const oauth =
     decision.oauth === undefined
       ? undefined
@@ -129,36 +185,52 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const log = createProxyLog(options.logFormat ?? "pretty", redact, options.writeLog);
   for (const warning of parsed.warnings) log.warn(warning);
   if (decision.notice) log.warn(decision.notice);
+  return {
+    environment,
+    host,
+    parsed,
+    clusterRedis,
+    clusterSecret,
+    storePlace,
+    decision,
+    oauth,
+    redact,
+    log,
+  };
+}
 
-  const resolvedLimits = resolveLimits(limits);
-  const cluster =
-    clusterRedis === undefined
-      ? undefined
-      : await joinProxyCluster(
-          {
-            ...clusterConfig,
-            redis: clusterRedis,
-            secret: clusterSecret,
-            ...(options.replicaId === undefined ? {} : { replicaId: options.replicaId }),
-          },
-          resolvedLimits.sessionIdleTtlMs,
-          log,
-        );
-  // Where browsers reach the proxy, for connect links: known once it listens, unless configured.
-  let origin = parsed.config.credentials?.publicUrl;
-  const { feed, telemetry, audit, router, credentials, connect, values } = await startProxyRouter(
-    options,
-    parsed.config,
+/** Joins the replicas' Redis when clustered (`--replica-id` over `cluster.replicaId`). */
+async function joinClusterOf(
+  options: ProxyOptions,
+  settings: ProxySettings,
+  sessionIdleTtlMs: number,
+): Promise<RedisCluster | undefined> {
+  if (settings.clusterRedis === undefined) return undefined;
+  return joinProxyCluster(
     {
-      log,
-      redact,
-      cluster,
-      maxResultBytes: resolvedLimits.maxResultBytes,
-      storePlace,
-      origin: () => origin ?? "http://127.0.0.1",
+      ...settings.parsed.config.cluster,
+      redis: settings.clusterRedis,
+      secret: settings.clusterSecret,
+      ...(options.replicaId === undefined ? {} : { replicaId: options.replicaId }),
     },
+    sessionIdleTtlMs,
+    settings.log,
   );
+}
 
+/**
+ * The dashboard, the HTTP gateway and the server in front of both (not listening yet); in a
+ * cluster, this replica's counts reported to the others.
+ */
+async function serveProxy(
+  settings: ProxySettings,
+  parts: Pick<StartedRouter, "router" | "feed" | "audit" | "credentials" | "connect" | "values"> & {
+    readonly cluster: RedisCluster | undefined;
+  },
+): Promise<{ dashboard: Dashboard; gateway: HttpGateway; server: Server }> {
+  const { host, decision, oauth, log } = settings;
+  const { limits, http } = settings.parsed.config;
+  const { router, audit, cluster } = parts;
   const originLists = originListsOf(http, host);
   const trustProxy = http?.trustProxy ?? false;
   // The dashboard lists the router's sessions from its session events. In a cluster,
@@ -166,7 +238,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // cluster's rate limiter), so a login holds on every replica behind the balancer.
   const dashboard = createDashboard({
     router,
-    feed,
+    feed: parts.feed,
     // Its login takes a static token allowed every profile: with OAuth alone, nobody logs in
     // (closed, never open).
     tokens: decision.tokens ?? (oauth === undefined ? undefined : []),
@@ -176,8 +248,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     cluster,
     // Read once the page asks for a snapshot; the gateway exists by then.
     lostReplicas: () => gateway.lostReplicas(),
-    credentials,
-    connectLink: connectLinkOf(router, connect, values),
+    credentials: parts.credentials,
+    connectLink: connectLinkOf(router, parts.connect, parts.values),
   });
   const gateway = createHttpGateway({
     router,
@@ -197,6 +269,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       callsInFlight: gateway.pendingRequests,
     }));
   }
+  const { connect, values } = parts;
   const front = createProxyFront({ gateway, dashboard, log, connect, values });
   const server = createServer(front.onRequest);
   server.on("upgrade", front.onUpgrade);
@@ -204,55 +277,60 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // so a client never sends on a connection the proxy is closing.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
-  const reloading = startReloading(options.configPath, options.watchConfig === true, {
-    environment,
-    host,
-    router,
-    gateway,
-    dashboard,
-    log,
-    redact,
-    initial: { config: parsed.config, oauth },
-  });
+  return { dashboard, gateway, server };
+}
+
+/**
+ * The proxy's graceful stop, run once however often called: reload, links and store closed, the
+ * server refusing new connections, in-flight calls drained, then the rest stopped in turn.
+ */
+function proxyStopper(
+  parts: Omit<StartedRouter, "feed"> & {
+    readonly reloading: { close(): void };
+    readonly server: Server;
+    readonly gateway: HttpGateway;
+    readonly dashboard: Dashboard;
+    readonly cluster: RedisCluster | undefined;
+  },
+): RunningProxy["stop"] {
+  const { server, gateway } = parts;
   let stopping: Promise<void> | undefined;
-  function stop(stopOptions: { readonly drainTimeoutMs?: number } = {}): Promise<void> {
+  return (stopOptions = {}) => {
     stopping ??= (async () => {
-      reloading.close();
-      connect?.close();
-      values?.close();
-      credentials?.close();
+      parts.reloading.close();
+      parts.connect?.close();
+      parts.values?.close();
+      parts.credentials?.close();
       const closed = new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
       server.closeIdleConnections();
       await gateway.close(stopOptions);
-      await dashboard.close();
-      await router.close();
-      await audit?.flush();
-      await cluster?.close();
+      await parts.dashboard.close();
+      await parts.router.close();
+      await parts.audit?.flush();
+      await parts.cluster?.close();
       server.closeAllConnections();
       await closed;
-      await telemetry.close();
+      await parts.telemetry.close();
     })();
     return stopping;
-  }
-  // A port in use (EADDRINUSE, with its address and port) stops what started, then rejects.
-  await listen(server, options.port ?? 8080, host).catch(async (error: unknown) => {
-    await stop();
-    throw error;
-  });
+  };
+}
+
+/** The listening proxy's `/mcp` URL, logged and shown in the start-up banner. */
+function announce(options: ProxyOptions, settings: ProxySettings, server: Server): URL {
   const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = new URL(`http://${shownHost}:${address.port}/mcp`);
-  origin ??= url.origin;
-  log.info(`listening on ${url.href}`);
+  settings.log.info(`listening on ${url.href}`);
   (options.print ?? ((text) => process.stdout.write(text)))(
     startupBanner(
       url,
-      Object.keys(routerConfig.profiles),
-      decision.tokens !== undefined,
-      oauth?.config.issuers,
+      Object.keys(routerPart(settings.parsed.config).profiles),
+      settings.decision.tokens !== undefined,
+      settings.oauth?.config.issuers,
     ),
   );
-  return { url, router, gateway, dashboard, server, log, reload: reloading.reload, stop };
+  return url;
 }
 
 /**
@@ -291,59 +369,17 @@ async function startProxyRouter(
     parts.redact.addSecretValues(values);
     telemetry.addSecrets(values);
   };
-  // In a cluster, the store, links and sign-ins underway are shared through Redis.
-  const credentials: ProxyCredentials | undefined =
-    cluster !== undefined && parts.storePlace !== undefined
-      ? await openClusterCredentials(cluster, parts.storePlace, log, mask)
-      : watchProxyCredentials(parts.storePlace, log, mask);
-  const flows =
-    cluster !== undefined && parts.storePlace !== undefined
-      ? await cluster.openConnectFlows(parts.storePlace.key)
-      : undefined;
-  // Per-principal backends with an `oauth` block: each principal connects on a link of its own.
+  // Per-principal backends: their store, connect links and values pages.
   let router: Router | undefined;
-  const principalConnect: PrincipalConnect | undefined =
-    credentials === undefined
-      ? undefined
-      : createPrincipalConnect({
-          origin: parts.origin,
-          backends: () => router?.config.backends ?? [],
-          store: credentials,
-          ...(flows === undefined ? {} : { flows }),
-          onConnected: (principal, backend) => log.info(`${principal} connected to ${backend}`),
-        });
-  // Per-principal backends with `credentials.setByUser`: each principal enters its own values.
-  const principalValues: PrincipalValues | undefined =
-    credentials === undefined
-      ? undefined
-      : createPrincipalValues({
-          origin: parts.origin,
-          backends: () => router?.config.backends ?? [],
-          store: credentials,
-          onSaved: (principal, backend) => log.info(`${principal} stored values for ${backend}`),
-        });
-  // Lines up to a result of limits.maxResultBytes and its envelope, unless a backend says otherwise.
-  const connect = createBackendTransportFactory({
-    maxLineBytes: parts.maxResultBytes + 1024 * 1024,
-    onStderr: (backend, line) => log.info(`[${backend}] ${line}`),
-    ...(principalConnect === undefined
-      ? {}
-      : {
-          principalOAuth: {
-            tokenStore: principalConnect.tokenStore,
-            connectHint: (backend) =>
-              `not connected to ${backend}: call one of its tools for a connect link`,
-          },
-        }),
+  const { credentials, principalConnect, principalValues } = await openPrincipalCredentials({
+    ...parts,
+    mask,
+    backends: () => router?.config.backends ?? [],
   });
   // The router never sees auth, limits or http: gateway_status shows its config to clients.
   router = createRouter({
     config: routerConfig,
-    connect: async (backend, context) => {
-      const transport = await connect(backend, context);
-      options.onBackendTransport?.(backend, transport);
-      return transport;
-    },
+    connect: backendConnector(options, log, parts.maxResultBytes, principalConnect),
     serverInfo: { name: "patchbay-proxy", version: options.version },
     telemetry,
     onWarning: (message) => log.warn(message),
@@ -404,6 +440,88 @@ function connectLinkOf(
     if (connectsPerPrincipal(backend)) return connect?.connectUrl(principal, name);
     return setByUser(backend) ? values?.valuesUrl(principal, name) : undefined;
   };
+}
+
+/**
+ * How the proxy opens a backend's transport: lines up to a result of limits.maxResultBytes and its
+ * envelope (unless a backend says otherwise), stderr logged, per-principal OAuth tokens; each
+ * transport shown to `onBackendTransport`.
+ */
+function backendConnector(
+  options: ProxyOptions,
+  log: ProxyLog,
+  maxResultBytes: number,
+  principalConnect: PrincipalConnect | undefined,
+): Parameters<typeof createRouter>[0]["connect"] {
+  const connect = createBackendTransportFactory({
+    maxLineBytes: maxResultBytes + 1024 * 1024,
+    onStderr: (backend, line) => log.info(`[${backend}] ${line}`),
+    ...(principalConnect === undefined
+      ? {}
+      : {
+          principalOAuth: {
+            tokenStore: principalConnect.tokenStore,
+            connectHint: (backend) =>
+              `not connected to ${backend}: call one of its tools for a connect link`,
+          },
+        }),
+  });
+  return async (backend, context) => {
+    const transport = await connect(backend, context);
+    options.onBackendTransport?.(backend, transport);
+    return transport;
+  };
+}
+
+type StartedRouter = Awaited<ReturnType<typeof startProxyRouter>>;
+
+/**
+ * The credential store of per-principal backends (none without one) and its pages: in a cluster,
+ * the store, links and sign-ins underway are shared through Redis.
+ */
+async function openPrincipalCredentials(parts: {
+  readonly log: ProxyLog;
+  readonly cluster: RedisCluster | undefined;
+  readonly storePlace: CredentialStorePlace | undefined;
+  readonly origin: () => string;
+  /** Masks the store's values in the log and the telemetry. */
+  readonly mask: (values: readonly string[]) => void;
+  /** The router's backends, read when a link or page is asked for. */
+  readonly backends: () => readonly BackendConfig[];
+}): Promise<{
+  credentials: ProxyCredentials | undefined;
+  principalConnect: PrincipalConnect | undefined;
+  principalValues: PrincipalValues | undefined;
+}> {
+  const { log, cluster, storePlace, origin, backends } = parts;
+  const credentials: ProxyCredentials | undefined =
+    cluster !== undefined && storePlace !== undefined
+      ? await openClusterCredentials(cluster, storePlace, log, parts.mask)
+      : watchProxyCredentials(storePlace, log, parts.mask);
+  const flows =
+    cluster !== undefined && storePlace !== undefined
+      ? await cluster.openConnectFlows(storePlace.key)
+      : undefined;
+  if (credentials === undefined) {
+    return { credentials, principalConnect: undefined, principalValues: undefined };
+  }
+  // Per-principal backends with an `oauth` block: each principal connects on a link of its own.
+  const principalConnect = createPrincipalConnect({
+    origin,
+    backends,
+    store: credentials,
+    ...(flows === undefined ? {} : { flows }),
+    onConnected: (principal, backend) => log.info(`${principal} connected to ${backend}`),
+  });
+  // Per-principal backends with `credentials.setByUser`: each principal enters its own values.
+  const principalValues = createPrincipalValues({
+    origin,
+    backends,
+    store: credentials,
+    ...(flows === undefined ? {} : { flows }),
+    onSaved: (principal, backend) => log.info(`${principal} stored values for ${backend}`),
+  });
+  return { credentials, principalConnect, principalValues };
 }
 
 /**

@@ -19,7 +19,7 @@ import { createRedisRateLimiter } from "./redis-rate-limiter.js";
 import { createRedisSessionStore, sessionChannels } from "./redis-session-store.js";
 import { createRedisSseSessions } from "./redis-sse-sessions.js";
 import { createRedisSubscriber, type RedisSubscriber } from "./redis-subscriber.js";
-import { createRejections } from "./rejections.js";
+import { createRejections, type Rejections } from "./rejections.js";
 import type { ReplicaStats, ReplicaStatus } from "./replica-status.js";
 import { listSessionRecords, type SessionListing } from "./session-records.js";
 
@@ -134,8 +134,80 @@ export interface RedisCluster extends GatewayCluster {
  * reconnects by itself.
  */
 export async function createRedisCluster(options: RedisClusterOptions): Promise<RedisCluster> {
-  const prefix = options.keyPrefix ?? "patchbay:";
-  const replicaId = options.replicaId ?? `${hostname()}-${process.pid}`;
+  const replica = await connectReplica(options);
+  const { client, subscriberConnection, prefix, replicaId, rejections } = replica;
+  const { heartbeat, modern, sse } = startReplica(replica, options);
+  const gone = watchGoneReplicas(heartbeat, replicaId);
+  // Listening before the first beat tells the others of this replica (they act on it at once): a
+  // message sent to it, a broadcast, a session change or a POST forwarded to one of its streams is
+  // never missed. Listeners added later find their channel subscribed.
+  await subscriberConnection.subscribe(
+    sse.channel,
+    replicaChannel(prefix, replicaId),
+    `${prefix}broadcast`,
+    ...sessionChannels(prefix),
+  );
+  await heartbeat.beat();
+  return {
+    replicaId,
+    sse,
+    ...sharedStores(replica, options, heartbeat),
+    modern: modern.relay,
+    modernFrontOptions: modern.frontOptions,
+    onAvailable(listener) {
+      replica.availableListeners.add(listener);
+      return () => {
+        replica.availableListeners.delete(listener);
+      };
+    },
+    get available() {
+      return client.status === "ready";
+    },
+    get liveReplicas() {
+      return heartbeat.liveReplicas;
+    },
+    async heartbeat() {
+      await heartbeat.beat();
+      return heartbeat.liveReplicas;
+    },
+    replicas: () => heartbeat.replicas,
+    onReplicasChanged: (listener) => heartbeat.onChange(listener),
+    onReplicaGone: gone.listen,
+    reportStats: (stats) => heartbeat.reportStats(stats),
+    get rejectedMessages() {
+      return rejections.total;
+    },
+    get degraded() {
+      return client.status !== "ready";
+    },
+    status: () => statusOf(client, replicaId, heartbeat.liveReplicas, rejections.total),
+    async close() {
+      modern.relay.close();
+      sse.stop();
+      await heartbeat.stop();
+      await Promise.all([endRedisConnection(client), endRedisConnection(subscriberConnection)]);
+    },
+  };
+}
+
+/** A replica connected to Redis: what every part it shares through Redis is built with. */
+interface ReplicaConnections {
+  readonly prefix: string;
+  readonly replicaId: string;
+  readonly onWarning: (message: string) => void;
+  readonly seal: ClusterSeal;
+  readonly rejections: Rejections;
+  /** The command connection. */
+  readonly client: Redis;
+  /** The subscription connection, and the listeners on it. */
+  readonly subscriberConnection: Redis;
+  readonly subscriber: RedisSubscriber;
+  /** Called when Redis is back after an outage. */
+  readonly availableListeners: Set<() => void>;
+}
+
+/** Checks the secret, then opens both connections (neither left open when the other fails). */
+async function connectReplica(options: RedisClusterOptions): Promise<ReplicaConnections> {
   const onWarning = options.onWarning ?? (() => {});
   // Checked before connecting: a replica without a valid secret never joins.
   const seal = createClusterSeal([options.secret, ...(options.previousSecrets ?? [])]);
@@ -145,12 +217,26 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     client.disconnect();
     throw error;
   });
-  const availableListeners = watchAvailability(client, options);
-  const subscriber = createRedisSubscriber(subscriberConnection, seal, rejections, onWarning);
+  return {
+    prefix: options.keyPrefix ?? "patchbay:",
+    replicaId: options.replicaId ?? `${hostname()}-${process.pid}`,
+    onWarning,
+    seal,
+    rejections,
+    client,
+    subscriberConnection,
+    availableListeners: watchAvailability(client, options),
+    subscriber: createRedisSubscriber(subscriberConnection, seal, rejections, onWarning),
+  };
+}
+
+/** The replica's heartbeat, its modern relay and its SSE sessions. */
+function startReplica(replica: ReplicaConnections, options: RedisClusterOptions) {
+  const { client, subscriber, seal, rejections, prefix, replicaId, onWarning } = replica;
   const heartbeatIntervalMs = options.heartbeatIntervalMs ?? 2000;
   const heartbeat = startHeartbeat({
     client,
-    subscriber: subscriberConnection,
+    subscriber: replica.subscriberConnection,
     announcements: { subscriber, seal },
     prefix,
     replicaId,
@@ -158,7 +244,6 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     ttlMs: options.heartbeatTimeoutMs ?? heartbeatIntervalMs * 3,
     goneRetentionMs: options.goneRetentionMs ?? 10 * 60_000,
   });
-  const gone = watchGoneReplicas(heartbeat, replicaId);
   const modern = createRedisModern({
     client,
     subscriber,
@@ -174,7 +259,7 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
         .filter((status) => status.state === "live")
         .map((status) => status.replicaId),
     onWarning,
-    onAvailable: (listener) => availableListeners.add(listener),
+    onAvailable: (listener) => replica.availableListeners.add(listener),
   });
   const sse = createRedisSseSessions({
     client,
@@ -186,19 +271,33 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     ttlMs: options.sessionTtlMs,
     onWarning,
   });
-  // Listening before the first beat tells the others of this replica (they act on it at once): a
-  // message sent to it, a broadcast, a session change or a POST forwarded to one of its streams is
-  // never missed. Listeners added later find their channel subscribed.
-  await subscriberConnection.subscribe(
-    sse.channel,
-    replicaChannel(prefix, replicaId),
-    `${prefix}broadcast`,
-    ...sessionChannels(prefix),
-  );
-  await heartbeat.beat();
+  return { heartbeat, modern, sse };
+}
+
+/**
+ * The stores and limiters the replicas share: sessions, events, the bus, pins, credentials, held
+ * calls, GET streams, dashboard logins and rate limits.
+ */
+function sharedStores(
+  replica: ReplicaConnections,
+  options: RedisClusterOptions,
+  heartbeat: Heartbeat,
+): Pick<
+  RedisCluster,
+  | "sessions"
+  | "eventStore"
+  | "bus"
+  | "pins"
+  | "openCredentialStore"
+  | "openConnectFlows"
+  | "calls"
+  | "getStreams"
+  | "createRateLimiter"
+  | "sessionSummaries"
+  | "dashboardLogins"
+> {
+  const { client, subscriber, seal, rejections, prefix, replicaId, onWarning } = replica;
   return {
-    replicaId,
-    sse,
     sessions: createRedisSessionStore({ client, subscriber, seal, rejections, prefix }),
     eventStore: createRedisEventStore({
       client,
@@ -222,8 +321,6 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
       ttlMs: options.sessionTtlMs,
       maxEventsPerStream: options.maxEventsPerStream ?? 100,
     }),
-    modern: modern.relay,
-    modernFrontOptions: modern.frontOptions,
     getStreams: createRedisGetStreams({
       client,
       seal,
@@ -237,41 +334,8 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
       createRedisRateLimiter(client, prefix, limiterOptions, onWarning, () =>
         Math.max(1, heartbeat.liveReplicas),
       ),
-    onAvailable(listener) {
-      availableListeners.add(listener);
-      return () => {
-        availableListeners.delete(listener);
-      };
-    },
-    get available() {
-      return client.status === "ready";
-    },
-    get liveReplicas() {
-      return heartbeat.liveReplicas;
-    },
-    async heartbeat() {
-      await heartbeat.beat();
-      return heartbeat.liveReplicas;
-    },
-    replicas: () => heartbeat.replicas,
-    onReplicasChanged: (listener) => heartbeat.onChange(listener),
-    onReplicaGone: gone.listen,
-    reportStats: (stats) => heartbeat.reportStats(stats),
     sessionSummaries: () => listSessionRecords(client, prefix, seal),
     dashboardLogins: createRedisDashboardLogins({ client, prefix, seal, rejections }),
-    get rejectedMessages() {
-      return rejections.total;
-    },
-    get degraded() {
-      return client.status !== "ready";
-    },
-    status: () => statusOf(client, replicaId, heartbeat.liveReplicas, rejections.total),
-    async close() {
-      modern.relay.close();
-      sse.stop();
-      await heartbeat.stop();
-      await Promise.all([endRedisConnection(client), endRedisConnection(subscriberConnection)]);
-    },
   };
 }
 

@@ -54,6 +54,46 @@ export interface RedisConnectFlowsOptions {
 
 const hashOf = (text: string) => createHash("sha256").update(text).digest("base64url");
 
+/** The Redis names of the flows and the sealing of their values with the credential store's key. */
+function flowNames(prefix: string, replicaId: string, key: Buffer) {
+  return {
+    relayChannel: (replica: string) => `${prefix}connect-relay:${replica}`,
+    replyChannel: (replica: string) => `${prefix}connect-reply:${replica}`,
+    connectedChannel: `${prefix}connect-connected`,
+    linkKey: (hash: string) => `${prefix}connect-link:${hash}`,
+    linksOf: (principal: string, backend: string) =>
+      `${prefix}connect-links:${hashOf(JSON.stringify([principal, backend]))}`,
+    signInKey: (hash: string) => `${prefix}connect-signin:${hash}`,
+    ownReplyChannel: `${prefix}connect-reply:${replicaId}`,
+    sealed: (value: unknown, context: string) =>
+      JSON.stringify(sealWithKey(JSON.stringify(value), key, context)),
+    opened: <T>(text: string | null, context: string): T | undefined => {
+      if (text === null) return undefined;
+      try {
+        const value = openWithKey(JSON.parse(text) as SealedValue, key, context);
+        return value === undefined ? undefined : (JSON.parse(value) as T);
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/** What the parts of {@link createRedisConnectFlows} share: its options, names and state. */
+interface FlowsContext {
+  readonly client: Redis;
+  readonly subscriber: RedisSubscriber;
+  readonly seal: ClusterSeal;
+  readonly replicaId: string;
+  readonly relayTimeoutMs: number;
+  readonly names: ReturnType<typeof flowNames>;
+  /** Finishes a sign-in this replica holds (what `serve` was given). */
+  served: (state: string, search: string) => Promise<SignInOutcome>;
+  readonly connectedListeners: Set<(tag: string) => void>;
+  /** The relayed sign-ins this replica waits on, by relay id. */
+  readonly replies: Map<string, (outcome: SignInOutcome) => void>;
+}
+
 /**
  * Links and sign-ins in Redis, each under the SHA-256 of its id or OAuth `state` (never the id or
  * state itself) with a TTL, its value sealed with the credential store's key: a link is
@@ -67,127 +107,36 @@ const hashOf = (text: string) => createHash("sha256").update(text).digest("base6
 export async function createRedisConnectFlows(
   options: RedisConnectFlowsOptions,
 ): Promise<RedisConnectFlows> {
-  const { client, subscriber, seal, prefix, replicaId, key } = options;
-  const relayTimeoutMs = options.relayTimeoutMs ?? 30_000;
-  const relayChannel = (replica: string) => `${prefix}connect-relay:${replica}`;
-  const replyChannel = `${prefix}connect-reply:${replicaId}`;
-  const connectedChannel = `${prefix}connect-connected`;
-  const linkKey = (hash: string) => `${prefix}connect-link:${hash}`;
-  const linksOf = (principal: string, backend: string) =>
-    `${prefix}connect-links:${hashOf(JSON.stringify([principal, backend]))}`;
-  const signInKey = (hash: string) => `${prefix}connect-signin:${hash}`;
-  const sealed = (value: unknown, context: string) =>
-    JSON.stringify(sealWithKey(JSON.stringify(value), key, context));
-  const opened = <T>(text: string | null, context: string): T | undefined => {
-    if (text === null) return undefined;
-    try {
-      const value = openWithKey(JSON.parse(text) as SealedValue, key, context);
-      return value === undefined ? undefined : (JSON.parse(value) as T);
-    } catch {
-      return undefined;
-    }
+  const { client, subscriber, seal, replicaId } = options;
+  const context: FlowsContext = {
+    client,
+    subscriber,
+    seal,
+    replicaId,
+    relayTimeoutMs: options.relayTimeoutMs ?? 30_000,
+    names: flowNames(options.prefix, replicaId, options.key),
+    served: async () => ({ status: 400, text: "This sign-in is unknown." }),
+    connectedListeners: new Set(),
+    replies: new Map(),
   };
-
-  let served: (state: string, search: string) => Promise<SignInOutcome> = async () => ({
-    status: 400,
-    text: "This sign-in is unknown.",
-  });
-  const connectedListeners = new Set<(tag: string) => void>();
-  const replies = new Map<string, (outcome: SignInOutcome) => void>();
-
-  const unsubscribers = [
-    subscriber.listen(relayChannel(replicaId), (message) => {
-      const relayed = opened<{ id: string; state: string; search: string; replyTo: string }>(
-        message,
-        "connect-relay",
-      );
-      if (relayed === undefined) return;
-      void served(relayed.state, relayed.search)
-        .catch((error: unknown) => ({ status: 502, text: String(error) }))
-        .then((outcome) => {
-          const channel = `${prefix}connect-reply:${relayed.replyTo}`;
-          return client.publish(
-            channel,
-            seal.seal(channel, JSON.stringify({ id: relayed.id, ...outcome })),
-          );
-        })
-        .catch(() => {});
-    }),
-    subscriber.listen(replyChannel, (message) => {
-      const reply = JSON.parse(message) as SignInOutcome & { id: string };
-      replies.get(reply.id)?.({ status: reply.status, text: reply.text });
-    }),
-    subscriber.listen(connectedChannel, (tag) => {
-      for (const listener of [...connectedListeners]) listener(tag);
-    }),
-  ];
+  const { names, replies } = context;
+  const unsubscribers = listenForFlows(context);
   await subscriber.settled();
-
-  /** Hands the browser's return to `owner`, which holds the sign-in, and waits for its page. */
-  async function relay(owner: string, state: string, search: string): Promise<SignInOutcome> {
-    const id = randomBytes(12).toString("base64url");
-    const answered = new Promise<SignInOutcome>((resolve) => {
-      const timer = setTimeout(() => {
-        replies.delete(id);
-        resolve({ status: 504, text: "The replica holding this sign-in did not answer in time." });
-      }, relayTimeoutMs);
-      replies.set(id, (outcome) => {
-        clearTimeout(timer);
-        replies.delete(id);
-        resolve(outcome);
-      });
-    });
-    const message = sealed({ id, state, search, replyTo: replicaId }, "connect-relay");
-    const listeners = await client.publish(
-      relayChannel(owner),
-      seal.seal(relayChannel(owner), message),
-    );
-    if (listeners === 0) {
-      replies.get(id)?.({
-        status: 502,
-        text: "The proxy replica that started this sign-in is gone: call the tool again for a new link.",
-      });
-    }
-    return answered;
-  }
-
   return {
-    async saveLink(id, link, ttlMs) {
-      const hash = hashOf(id);
-      const set = linksOf(link.principal, link.backend);
-      await client
-        .multi()
-        .set(linkKey(hash), sealed(link, `connect-link:${hash}`), "PX", ttlMs)
-        .sadd(set, hash)
-        .pexpire(set, ttlMs)
-        .exec();
-    },
-    async spendLink(id) {
-      const hash = hashOf(id);
-      return opened<ConnectLinkRecord>(await client.getdel(linkKey(hash)), `connect-link:${hash}`);
-    },
-    async peekLink(id) {
-      const hash = hashOf(id);
-      return opened<ConnectLinkRecord>(await client.get(linkKey(hash)), `connect-link:${hash}`);
-    },
-    async spendLinksOf(principal, backend) {
-      const set = linksOf(principal, backend);
-      const hashes = await client.smembers(set);
-      await client.del(set, ...hashes.map(linkKey));
-    },
+    ...connectLinks(context),
     async saveSignIn(state, backend, ttlMs) {
       const hash = hashOf(state);
       await client.set(
-        signInKey(hash),
-        sealed({ backend, replicaId }, `connect-signin:${hash}`),
+        names.signInKey(hash),
+        names.sealed({ backend, replicaId }, `connect-signin:${hash}`),
         "PX",
         ttlMs,
       );
     },
     async spendSignIn(state) {
       const hash = hashOf(state);
-      const signIn = opened<{ backend: string; replicaId: string }>(
-        await client.getdel(signInKey(hash)),
+      const signIn = names.opened<{ backend: string; replicaId: string }>(
+        await client.getdel(names.signInKey(hash)),
         `connect-signin:${hash}`,
       );
       if (signIn === undefined) return undefined;
@@ -195,25 +144,130 @@ export async function createRedisConnectFlows(
         backend: signIn.backend,
         finish: (search) =>
           signIn.replicaId === replicaId
-            ? served(state, search)
-            : relay(signIn.replicaId, state, search),
+            ? context.served(state, search)
+            : relaySignIn(context, signIn.replicaId, state, search),
       };
     },
     serve(finish) {
-      served = finish;
+      context.served = finish;
     },
     async connected(tag) {
-      await client.publish(connectedChannel, seal.seal(connectedChannel, tag));
+      await client.publish(names.connectedChannel, seal.seal(names.connectedChannel, tag));
     },
     onConnected(listener) {
-      connectedListeners.add(listener);
+      context.connectedListeners.add(listener);
     },
     close() {
       for (const unsubscribe of unsubscribers) unsubscribe();
-      connectedListeners.clear();
+      context.connectedListeners.clear();
       for (const reply of [...replies.values()]) {
         reply({ status: 503, text: "The proxy is stopping." });
       }
+    },
+  };
+}
+
+/**
+ * Listens on this replica's channels: sign-ins relayed to it (finished here, the page sent back),
+ * the pages of those it relayed, and connections made on any replica. Returns the unsubscribers.
+ */
+function listenForFlows(context: FlowsContext) {
+  const { client, subscriber, seal, replicaId, names, replies } = context;
+  return [
+    subscriber.listen(names.relayChannel(replicaId), (message) => {
+      const relayed = names.opened<{ id: string; state: string; search: string; replyTo: string }>(
+        message,
+        "connect-relay",
+      );
+      if (relayed === undefined) return;
+      void context
+        .served(relayed.state, relayed.search)
+        .catch((error: unknown) => ({ status: 502, text: String(error) }))
+        .then((outcome) => {
+          const channel = names.replyChannel(relayed.replyTo);
+          return client.publish(
+            channel,
+            seal.seal(channel, JSON.stringify({ id: relayed.id, ...outcome })),
+          );
+        })
+        .catch(() => {});
+    }),
+    subscriber.listen(names.ownReplyChannel, (message) => {
+      const reply = JSON.parse(message) as SignInOutcome & { id: string };
+      replies.get(reply.id)?.({ status: reply.status, text: reply.text });
+    }),
+    subscriber.listen(names.connectedChannel, (tag) => {
+      for (const listener of [...context.connectedListeners]) listener(tag);
+    }),
+  ];
+}
+
+/** Hands the browser's return to `owner`, which holds the sign-in, and waits for its page. */
+async function relaySignIn(
+  context: FlowsContext,
+  owner: string,
+  state: string,
+  search: string,
+): Promise<SignInOutcome> {
+  const { client, seal, names, replies } = context;
+  const id = randomBytes(12).toString("base64url");
+  const answered = new Promise<SignInOutcome>((resolve) => {
+    const timer = setTimeout(() => {
+      replies.delete(id);
+      resolve({ status: 504, text: "The replica holding this sign-in did not answer in time." });
+    }, context.relayTimeoutMs);
+    replies.set(id, (outcome) => {
+      clearTimeout(timer);
+      replies.delete(id);
+      resolve(outcome);
+    });
+  });
+  const message = names.sealed({ id, state, search, replyTo: context.replicaId }, "connect-relay");
+  const channel = names.relayChannel(owner);
+  const listeners = await client.publish(channel, seal.seal(channel, message));
+  if (listeners === 0) {
+    replies.get(id)?.({
+      status: 502,
+      text: "The proxy replica that started this sign-in is gone: call the tool again for a new link.",
+    });
+  }
+  return answered;
+}
+
+/** Connect links: saved under their hash and listed per principal and backend, spent once. */
+function connectLinks(
+  context: FlowsContext,
+): Pick<RedisConnectFlows, "saveLink" | "spendLink" | "peekLink" | "spendLinksOf"> {
+  const { client, names } = context;
+  return {
+    async saveLink(id, link, ttlMs) {
+      const hash = hashOf(id);
+      const set = names.linksOf(link.principal, link.backend);
+      await client
+        .multi()
+        .set(names.linkKey(hash), names.sealed(link, `connect-link:${hash}`), "PX", ttlMs)
+        .sadd(set, hash)
+        .pexpire(set, ttlMs)
+        .exec();
+    },
+    async spendLink(id) {
+      const hash = hashOf(id);
+      return names.opened<ConnectLinkRecord>(
+        await client.getdel(names.linkKey(hash)),
+        `connect-link:${hash}`,
+      );
+    },
+    async peekLink(id) {
+      const hash = hashOf(id);
+      return names.opened<ConnectLinkRecord>(
+        await client.get(names.linkKey(hash)),
+        `connect-link:${hash}`,
+      );
+    },
+    async spendLinksOf(principal, backend) {
+      const set = names.linksOf(principal, backend);
+      const hashes = await client.smembers(set);
+      await client.del(set, ...hashes.map(names.linkKey));
     },
   };
 }
