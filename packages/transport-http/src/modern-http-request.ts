@@ -6,8 +6,7 @@ import {
   type JSONRPCResponse,
 } from "@patchbay/jsonrpc-core";
 import { MCP_PROTOCOL_VERSION_HEADER, MCP_SESSION_ID_HEADER } from "./constants.js";
-import { headerValue } from "./http-answers.js";
-import { decodeBase64Utf8, type HasHttpHeaders } from "./http-io.js";
+import { decodeBase64Utf8, type HasHttpHeaders, headerValue } from "./http-io.js";
 
 /** The JSON-RPC method of a modern request (MCP 2026-07-28 Streamable HTTP). */
 export const MCP_METHOD_HEADER = "mcp-method";
