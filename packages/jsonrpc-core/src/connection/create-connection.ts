@@ -12,11 +12,10 @@ import type {
   RequestOptions,
 } from "./connection-types.js";
 import type { NotificationDescriptor, RequestDescriptor } from "./descriptors.js";
-import { createFrameSender } from "./frame-sender.js";
+import { createFrameSender, receiveFrames } from "./frames.js";
 import { IncomingRequests } from "./incoming-requests.js";
 import { NotificationDispatch } from "./notification-dispatch.js";
 import { OutgoingRequests } from "./outgoing-requests.js";
-import { receiveFrames } from "./receive-frames.js";
 
 /** Default timeout of outgoing requests (60 s, as MCP clients commonly use). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;

@@ -4,7 +4,7 @@ import { frameArbitrary } from "../../test/arbitraries.js";
 import { cut } from "../../test/chunks.js";
 import { encodeLine } from "../codec/encode.js";
 import type { Frame } from "../messages.js";
-import { createFrameDecoder } from "./frame-decoder.js";
+import { createFrameDecoder } from "./line-decoder.js";
 
 describe("framing properties", () => {
   it("decodes the same frames however the byte stream is chunked", () => {

@@ -4,7 +4,7 @@ import { InvalidFrameError, TransportError } from "../errors/transport-errors.js
 import { toError } from "../internal/listener-set.js";
 import { isBatch, type JSONRPCErrorResponse } from "../messages.js";
 import type { FrameInfo, SendOptions, Transport } from "../transport.js";
-import { TransportEvents } from "../transport-events.js";
+import { TransportEvents } from "../transport-kit.js";
 import type { SdkTransportLike } from "./sdk-transport-like.js";
 
 /**
