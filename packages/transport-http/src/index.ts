@@ -42,10 +42,9 @@ export {
   writeJsonError,
 } from "./http-io.js";
 export { type BoundHttpServer, listenLoopback, portInUseMessage } from "./loopback.js";
-export {
-  isModernRequest,
-  type ModernMessageContext,
-  type ModernMessageHandler,
+export type {
+  ModernMessageContext,
+  ModernMessageHandler,
 } from "./modern-http-request.js";
 export { RESPONSE_TOO_LARGE_CODE } from "./post-exchange.js";
 export { readSseBody, type SseBodyCallbacks } from "./read-sse-body.js";
@@ -99,6 +98,7 @@ export {
 export {
   type BatchPolicy,
   createStreamableHttpHandler,
+  isModernRequest,
   type StreamableHttpHandler,
   type StreamableHttpHandlerOptions,
   type StreamableHttpSession,

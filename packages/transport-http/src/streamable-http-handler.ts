@@ -11,16 +11,19 @@ import {
   DEFAULT_RETRY_INTERVAL_MS,
   DEFAULT_SESSION_IDLE_TIMEOUT_MS,
   DEFAULT_UNINITIALIZED_SESSION_TIMEOUT_MS,
+  MCP_PROTOCOL_VERSION_HEADER,
+  MCP_SESSION_ID_HEADER,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./constants.js";
 import { createInMemoryEventStore } from "./event-store.js";
 import {
+  type HasHttpHeaders,
   type HttpRequestView,
   type HttpResponseSink,
+  headerValue,
   randomId,
   writeJsonError,
 } from "./http-io.js";
-import { isModernRequest } from "./modern-http-request.js";
 import { handleModernRequest } from "./modern-post.js";
 import { readBody } from "./request-body.js";
 import {
@@ -252,4 +255,19 @@ function resolveContext<Request>(
 function answerInternalError(response: HttpResponseSink, error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
   writeJsonError(response, 500, ErrorCode.InternalError, `Internal error: ${message}`);
+}
+
+/**
+ * Whether a request takes the modern path: it carries no `Mcp-Session-Id` and its
+ * `MCP-Protocol-Version` names a revision that is not one of the legacy ones served here (an
+ * unknown revision goes modern too, so that it is answered -32022 with the supported list).
+ * Everything else, including every `initialize`, stays on the legacy path untouched.
+ */
+export function isModernRequest(
+  request: HasHttpHeaders,
+  legacyVersions: readonly string[],
+): boolean {
+  if (headerValue(request, MCP_SESSION_ID_HEADER) !== undefined) return false;
+  const version = headerValue(request, MCP_PROTOCOL_VERSION_HEADER);
+  return version !== undefined && !legacyVersions.includes(version);
 }
