@@ -1,5 +1,12 @@
-export { type DecodeResult, decode, decodeValue } from "./codec/decode.js";
-export { encode, encodeLine, encodeLinePieces, encodePieces } from "./codec/encode.js";
+export {
+  type DecodeResult,
+  decode,
+  decodeValue,
+  encode,
+  encodeLine,
+  encodeLinePieces,
+  encodePieces,
+} from "./codec/codec.js";
 export {
   backgroundClock,
   type Clock,

@@ -1,5 +1,4 @@
-import { type DecodeResult, decode, decodeValue } from "./decode.js";
-import { keepResultText } from "./encode.js";
+import { type DecodeResult, decode, decodeValue, keepResultText } from "./codec.js";
 import { lastNonWhitespace, parseOrUndefined, skipWhitespace } from "./json-text.js";
 
 /** Characters searched for the members around `result`, at each end of the text. */

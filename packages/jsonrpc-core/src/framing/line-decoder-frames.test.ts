@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encodeLine, encodeLinePieces } from "../codec/encode.js";
+import { encodeLine, encodeLinePieces } from "../codec/codec.js";
 import { InvalidFrameError, LineTooLongError } from "../errors/transport-errors.js";
 import type { Frame } from "../messages.js";
 import type { FrameInfo } from "../transport.js";

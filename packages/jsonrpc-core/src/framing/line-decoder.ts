@@ -1,4 +1,4 @@
-import { decode } from "../codec/decode.js";
+import { decode } from "../codec/codec.js";
 import { decodeKeepingResult, type LineBytes } from "../codec/decode-keeping-result.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { InvalidFrameError, LineTooLongError } from "../errors/transport-errors.js";

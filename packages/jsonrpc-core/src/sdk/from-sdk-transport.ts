@@ -1,4 +1,4 @@
-import { decodeValue } from "../codec/decode.js";
+import { decodeValue } from "../codec/codec.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { InvalidFrameError, TransportError } from "../errors/transport-errors.js";
 import { toError } from "../internal/listener-set.js";
