@@ -1,14 +1,20 @@
-export { type DecodeResult, decode, decodeValue } from "./codec/decode.js";
-export { encode, encodeLine, encodeLinePieces, encodePieces } from "./codec/encode.js";
-export type { Cancellation } from "./connection/cancellation.js";
+export {
+  type DecodeResult,
+  decode,
+  decodeValue,
+  encode,
+  encodeLine,
+  encodeLinePieces,
+  encodePieces,
+} from "./codec/codec.js";
 export {
   backgroundClock,
   type Clock,
   systemClock,
   type TimerClock,
 } from "./connection/clock.js";
-export { DEFAULT_MAX_QUEUED_HANDLERS } from "./connection/concurrency-limit.js";
 export type {
+  Cancellation,
   Connection,
   ConnectionOptions,
   NotificationHandler,
@@ -28,6 +34,7 @@ export type {
   SchemaLike,
 } from "./connection/descriptors.js";
 export type { CancellationHooks, ProgressHooks } from "./connection/hooks.js";
+export { DEFAULT_MAX_QUEUED_HANDLERS } from "./connection/incoming-requests.js";
 export {
   CancelledError,
   ConnectionClosedError,
@@ -56,10 +63,11 @@ export {
   LineTooLongError,
   TransportError,
 } from "./errors/transport-errors.js";
-export { createFrameDecoder, type FrameDecoderOptions } from "./framing/frame-decoder.js";
 export {
+  createFrameDecoder,
   createLineDecoder,
   DEFAULT_MAX_LINE_BYTES,
+  type FrameDecoderOptions,
   type LineDecoder,
   type LineDecoderOptions,
 } from "./framing/line-decoder.js";
@@ -88,7 +96,6 @@ export {
 export { fromSdkTransport } from "./sdk/from-sdk-transport.js";
 export type { SdkJSONRPCMessage, SdkTransportLike } from "./sdk/sdk-transport-like.js";
 export { toSdkTransport } from "./sdk/to-sdk-transport.js";
-export { type TappedTransport, type TransportTap, tapTransport } from "./tap-transport.js";
 export type {
   FrameInfo,
   SendOptions,
@@ -96,4 +103,9 @@ export type {
   TransportCloseEvent,
   Unsubscribe,
 } from "./transport.js";
-export { TransportEvents } from "./transport-events.js";
+export {
+  type TappedTransport,
+  TransportEvents,
+  type TransportTap,
+  tapTransport,
+} from "./transport-kit.js";

@@ -1,7 +1,7 @@
-import type { EndpointContext } from "./endpoint-context.js";
-import { identityOf } from "./identity.js";
+import { identityOf } from "./request-gate.js";
 import type { StreamableHttpAdoption } from "./session-adoption.js";
 import type { StreamableHttpServerTransport } from "./streamable-http-server-transport.js";
+import type { EndpointContext } from "./streamable-methods.js";
 
 /**
  * Opens, in this handler, a session that another process (a replica behind the same load balancer)

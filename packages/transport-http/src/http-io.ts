@@ -1,7 +1,15 @@
+import {
+  encodeLinePieces,
+  encodePieces,
+  ImplementationErrorCode,
+  type JSONRPCResponse,
+} from "@patchbay/jsonrpc-core";
+
 /**
- * The two I/O shapes the Streamable HTTP core is written against, so that one protocol core serves
- * both node:http (whose `IncomingMessage`/`ServerResponse` fit as they are, with no per-request
- * conversion) and web `Request`/`Response` (through a small adapter).
+ * HTTP I/O: the two shapes the Streamable HTTP core is written against, so that one protocol core
+ * serves both node:http (whose `IncomingMessage`/`ServerResponse` fit as they are, with no
+ * per-request conversion) and web `Request`/`Response` (through a small adapter); reading their
+ * headers; and writing answers to them (JSON errors and bodies, a response's JSON text).
  */
 
 /** Request headers with lower-case names; repeated headers may come as arrays (node:http). */
@@ -98,4 +106,159 @@ export function decodeBase64Utf8(base64: string): string {
   if (nodeBuffer !== undefined) return nodeBuffer.from(base64, "base64").toString("utf8");
   const binary = atob(base64);
   return new TextDecoder().decode(Uint8Array.from(binary, (char) => char.charCodeAt(0)));
+}
+
+/** The JSON-RPC code in the body of an HTTP refusal, whose status says why (`HttpRequestRefused`). */
+export const HTTP_ERROR_CODE = ImplementationErrorCode.HttpRequestRefused;
+
+/** The JSON-RPC code for an unknown or ended session, with HTTP 404 (`SessionNotFound`). */
+export const SESSION_NOT_FOUND_CODE = ImplementationErrorCode.SessionNotFound;
+
+/**
+ * The message of that answer, the same for a session that never existed, one that ended and one
+ * that belongs to another identity, so that it tells nothing about the sessions of others.
+ */
+export const SESSION_NOT_FOUND_MESSAGE = "Session not found";
+
+/** Writes a JSON-RPC error body (id null) with an HTTP status, unless headers were already sent. */
+export function writeJsonError(
+  response: HttpResponseSink,
+  status: number,
+  code: number,
+  message: string,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  if (response.headersSent) {
+    response.end();
+    return;
+  }
+  const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } });
+  response.writeHead(status, {
+    ...headers,
+    "content-type": "application/json",
+    "content-length": String(utf8Length(body)),
+  });
+  response.end(body);
+}
+
+/** The last `Accept` value checked per media type, and the answer: clients send the same one each time. */
+const lastAccepted = new Map<string, { readonly accept: string; readonly result: boolean }>();
+
+/** True when an `Accept` header lists the media type (or a wildcard covering it). */
+export function accepts(accept: string | undefined, mediaType: string): boolean {
+  if (accept === undefined) return false;
+  const last = lastAccepted.get(mediaType);
+  if (last?.accept === accept) return last.result;
+  const [type] = mediaType.split("/");
+  const result = accept.split(",").some((part) => {
+    const value = part.split(";")[0]?.trim().toLowerCase();
+    return value === mediaType || value === `${type}/*` || value === "*/*";
+  });
+  // One entry per media type asked about: a handful in this code; bounded for other callers.
+  if (lastAccepted.size >= 16 && last === undefined) lastAccepted.clear();
+  lastAccepted.set(mediaType, { accept, result });
+  return result;
+}
+
+/** True when a `Content-Type` header names the media type (parameters such as charset allowed). */
+export function hasContentType(contentType: string | undefined, mediaType: string): boolean {
+  // The usual header is the bare media type: no parsing then.
+  if (contentType === "application/json" && mediaType === contentType) return true;
+  return contentType?.split(";")[0]?.trim().toLowerCase() === mediaType;
+}
+
+/** Writes a JSON body with an HTTP status. */
+export function writeJsonBody(
+  response: HttpResponseSink,
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    ...headers,
+    "content-type": "application/json",
+    "content-length": String(utf8Length(text)),
+  });
+  response.end(text);
+}
+
+/** The first value of a request header (node:http gives arrays for repeated headers). */
+export function headerValue(request: HasHttpHeaders, name: string): string | undefined {
+  // What `headerOf` does, read here: every request reads several headers.
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * A response relayed as it was received: the envelope's start (`{"jsonrpc":"2.0","id":…,"result":`),
+ * the result's UTF-8 bytes in the chunks a relay read them in (`createFrameDecoder`'s
+ * `relayLargeResults`), and `}`. Written piece by piece, the result is neither serialized nor
+ * copied nor encoded again. A kept text holds no CR or LF (jsonrpc-core keeps none that does), so
+ * it fits on one SSE `data:` line as it is.
+ */
+export interface RelayedAnswer {
+  readonly pieces: readonly (string | Uint8Array)[];
+  /** UTF-8 bytes of all the pieces. */
+  readonly bytes: number;
+  /** UTF-16 code units of the text, as a serialized response's `length`. */
+  readonly length: number;
+}
+
+/** A response's JSON text: a string, or a {@link RelayedAnswer}. */
+export type AnswerText = string | RelayedAnswer;
+
+/**
+ * The JSON text of a response, serialized once: a result a relay kept with its bytes comes as
+ * those bytes (see {@link RelayedAnswer}); a kept result without bytes as its kept text; any other
+ * response as `JSON.stringify` writes it.
+ */
+export function answerText(response: JSONRPCResponse): AnswerText {
+  const kept = encodePieces(response);
+  if (typeof kept === "string") return kept;
+  const [start, text] = kept;
+  const line = encodeLinePieces(response);
+  // The same check again (a walk of the result): the bytes, when the decoder kept them.
+  if (typeof line === "string" || line.length < 3 || typeof line[1] === "string") {
+    return `${start}${text}}`;
+  }
+  // `[start, ...bytes, "}\n"]`: a body ends with the brace alone.
+  const pieces = line.slice(0, -1);
+  pieces.push("}");
+  let bytes = utf8Length(start) + 1;
+  for (let index = 1; index < pieces.length - 1; index++) {
+    bytes += (pieces[index] as Uint8Array).byteLength;
+  }
+  const length = start.length + text.length + 1;
+  return { pieces, bytes, length };
+}
+
+/**
+ * How much an answer text counts against `maxResponseBytes` and SSE buffer limits: its UTF-16 code
+ * units, as for any serialized response, so that a relayed result passes or fails the same limit.
+ */
+export function answerSize(text: AnswerText): number {
+  return text.length;
+}
+
+/** Node's `ServerResponse` (and its socket) can hold writes back and send them in one `writev`. */
+interface Corkable {
+  cork?: () => void;
+  uncork?: () => void;
+}
+
+/**
+ * Writes pieces one after the other, corked where the response can be, so that they leave in one
+ * `writev`. Returns false when the client has not read what was written before (backpressure).
+ */
+export function writePieces(
+  response: HttpResponseSink,
+  pieces: readonly (string | Uint8Array)[],
+): boolean {
+  const corkable = response as HttpResponseSink & Corkable;
+  corkable.cork?.();
+  let flushed = true;
+  for (const piece of pieces) flushed = response.write(piece) && flushed;
+  corkable.uncork?.();
+  return flushed;
 }

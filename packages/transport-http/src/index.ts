@@ -26,49 +26,44 @@ export {
   type InMemoryEventStoreOptions,
   type ReplaySend,
 } from "./event-store.js";
+export { HttpStatusError, SessionExpiredError } from "./http-errors.js";
 export {
   accepts,
+  type HasHttpHeaders,
   HTTP_ERROR_CODE,
+  type HttpHeaders,
+  type HttpRequestView,
+  type HttpResponseSink,
   hasContentType,
   headerValue,
   SESSION_NOT_FOUND_CODE,
   SESSION_NOT_FOUND_MESSAGE,
   writeJsonBody,
   writeJsonError,
-} from "./http-answers.js";
-export { HttpStatusError, SessionExpiredError } from "./http-errors.js";
-export type {
-  HasHttpHeaders,
-  HttpHeaders,
-  HttpRequestView,
-  HttpResponseSink,
 } from "./http-io.js";
-export { identityOf } from "./identity.js";
 export { type BoundHttpServer, listenLoopback, portInUseMessage } from "./loopback.js";
-export {
-  isModernRequest,
-  type ModernMessageContext,
-  type ModernMessageHandler,
+export type {
+  ModernMessageContext,
+  ModernMessageHandler,
 } from "./modern-http-request.js";
-export {
-  createOriginGuard,
-  LOCALHOST_NAMES,
-  type OriginGuard,
-  type OriginGuardOptions,
-  type OriginGuardRejection,
-} from "./origin-guard.js";
 export { RESPONSE_TOO_LARGE_CODE } from "./post-exchange.js";
+export { readSseBody, type SseBodyCallbacks } from "./read-sse-body.js";
 export {
   BodyTooLargeError,
   MAX_DRAIN_BYTES,
   readBody,
   readBodyOrRefuse,
-} from "./read-body.js";
-export { readSseBody, type SseBodyCallbacks } from "./read-sse-body.js";
+} from "./request-body.js";
 export {
   type Admission,
   admitHttpRequest,
   admitRequest,
+  createOriginGuard,
+  identityOf,
+  LOCALHOST_NAMES,
+  type OriginGuard,
+  type OriginGuardOptions,
+  type OriginGuardRejection,
   type RequestGate,
 } from "./request-gate.js";
 export {
@@ -103,6 +98,7 @@ export {
 export {
   type BatchPolicy,
   createStreamableHttpHandler,
+  isModernRequest,
   type StreamableHttpHandler,
   type StreamableHttpHandlerOptions,
   type StreamableHttpSession,

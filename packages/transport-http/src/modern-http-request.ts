@@ -5,9 +5,8 @@ import {
   type JSONRPCRequest,
   type JSONRPCResponse,
 } from "@patchbay/jsonrpc-core";
-import { MCP_PROTOCOL_VERSION_HEADER, MCP_SESSION_ID_HEADER } from "./constants.js";
-import { headerValue } from "./http-answers.js";
-import { decodeBase64Utf8, type HasHttpHeaders } from "./http-io.js";
+import { MCP_PROTOCOL_VERSION_HEADER } from "./constants.js";
+import { decodeBase64Utf8, type HasHttpHeaders, headerValue } from "./http-io.js";
 
 /** The JSON-RPC method of a modern request (MCP 2026-07-28 Streamable HTTP). */
 export const MCP_METHOD_HEADER = "mcp-method";
@@ -36,21 +35,6 @@ export interface ModernMessageHandler {
     message: JSONRPCRequest | JSONRPCNotification,
     context: ModernMessageContext,
   ): Promise<JSONRPCResponse | undefined>;
-}
-
-/**
- * Whether a request takes the modern path: it carries no `Mcp-Session-Id` and its
- * `MCP-Protocol-Version` names a revision that is not one of the legacy ones served here (an
- * unknown revision goes modern too, so that it is answered -32022 with the supported list).
- * Everything else, including every `initialize`, stays on the legacy path untouched.
- */
-export function isModernRequest(
-  request: HasHttpHeaders,
-  legacyVersions: readonly string[],
-): boolean {
-  if (headerValue(request, MCP_SESSION_ID_HEADER) !== undefined) return false;
-  const version = headerValue(request, MCP_PROTOCOL_VERSION_HEADER);
-  return version !== undefined && !legacyVersions.includes(version);
 }
 
 /** Methods of the extension `io.modelcontextprotocol/tasks` whose `Mcp-Name` is the task id. */

@@ -5,14 +5,20 @@ import {
   type JSONRPCResponse,
 } from "@patchbay/jsonrpc-core";
 import type { Clock, TimerHandle } from "./clock.js";
-import { HTTP_ERROR_CODE, headerValue, writeJsonBody, writeJsonError } from "./http-answers.js";
-import type { HttpRequestView, HttpResponseSink } from "./http-io.js";
+import {
+  HTTP_ERROR_CODE,
+  type HttpRequestView,
+  type HttpResponseSink,
+  headerValue,
+  writeJsonBody,
+  writeJsonError,
+} from "./http-io.js";
 import {
   headerMismatch,
   type ModernMessageHandler,
   modernErrorStatus,
 } from "./modern-http-request.js";
-import { readPostFrame } from "./read-post-frame.js";
+import { readPostFrame } from "./request-body.js";
 
 /**
  * Most bytes a modern response may hold unsent because the client reads slower than notifications

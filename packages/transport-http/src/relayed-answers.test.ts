@@ -1,8 +1,8 @@
 import type { JSONRPCResponse } from "@patchbay/jsonrpc-core";
 import { decodeRelayedResult } from "@patchbay/jsonrpc-core/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { answerText } from "./answer-text.js";
 import { createInMemoryEventStore } from "./event-store.js";
+import { answerText } from "./http-io.js";
 import {
   initializeRequest,
   openSession,

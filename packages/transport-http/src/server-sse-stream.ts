@@ -1,8 +1,14 @@
 import type { Frame } from "@patchbay/jsonrpc-core";
-import { type AnswerText, answerSize, writePieces } from "./answer-text.js";
 import type { Clock, TimerHandle } from "./clock.js";
 import type { EventStore } from "./event-store.js";
-import { type HttpResponseSink, LARGE_TEXT_LENGTH, utf8Bytes } from "./http-io.js";
+import {
+  type AnswerText,
+  answerSize,
+  type HttpResponseSink,
+  LARGE_TEXT_LENGTH,
+  utf8Bytes,
+  writePieces,
+} from "./http-io.js";
 import { formatSseComment, formatSseEvent } from "./sse-event.js";
 
 /** Options of a {@link ServerSseStream}. */

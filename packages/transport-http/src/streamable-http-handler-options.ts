@@ -3,7 +3,7 @@ import type { AdmitBatch, Authenticate } from "./authenticate.js";
 import type { Clock } from "./clock.js";
 import type { EventStore } from "./event-store.js";
 import type { ModernMessageHandler } from "./modern-http-request.js";
-import type { OriginGuardOptions } from "./origin-guard.js";
+import type { OriginGuardOptions } from "./request-gate.js";
 import type { StreamableHttpAdoption } from "./session-adoption.js";
 import type {
   ResponseMode,

@@ -13,20 +13,20 @@ import {
 } from "@patchbay/jsonrpc-core";
 import type { TimerHandle } from "./clock.js";
 import { MCP_SESSION_ID_HEADER } from "./constants.js";
-import { ExchangeRoutes } from "./exchange-routes.js";
 import { type HttpResponseSink, randomId } from "./http-io.js";
-import { IdleTimer, type IdleTimerOwner } from "./idle-timer.js";
 import { messagesOf } from "./message-keys.js";
 import {
   abandonPostExchange,
   capResponses,
   createPostExchange,
+  ExchangeRoutes,
   endJsonAnswer,
   isUndecided,
   markDecided,
   type PostExchange,
 } from "./post-exchange.js";
 import type { ServerSseStream } from "./server-sse-stream.js";
+import { IdleTimer, type IdleTimerOwner } from "./session-registry.js";
 import {
   openSessionStream,
   type ResponseMode,

@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import { HTTP_ERROR_CODE, writeJsonError } from "./http-answers.js";
+import { HTTP_ERROR_CODE, writeJsonError } from "./http-io.js";
 import { listenLoopback } from "./loopback.js";
 import {
   createStreamableHttpHandler,

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { type AddressInfo, connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { HTTP_ERROR_CODE } from "./http-answers.js";
+import { HTTP_ERROR_CODE } from "./http-io.js";
 import { refuseUpgrade, type UpgradeRefusal } from "./upgrade-refusal.js";
 
 let server: Server | undefined;

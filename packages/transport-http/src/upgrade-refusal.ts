@@ -1,6 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
-import { HTTP_ERROR_CODE } from "./http-answers.js";
+import { HTTP_ERROR_CODE } from "./http-io.js";
 
 /** Why an upgrade was refused: the HTTP status, a message, and extra headers. */
 export interface UpgradeRefusal {

@@ -1,5 +1,5 @@
 import { type HttpRequestView, utf8Length } from "./http-io.js";
-import { BodyTooLargeError, MAX_DRAIN_BYTES } from "./read-body.js";
+import { BodyTooLargeError, MAX_DRAIN_BYTES } from "./request-body.js";
 
 const decoder = new TextDecoder();
 

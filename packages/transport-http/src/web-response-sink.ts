@@ -1,6 +1,5 @@
 import { ErrorCode } from "@patchbay/jsonrpc-core";
-import { writeJsonError } from "./http-answers.js";
-import type { HttpResponseSink } from "./http-io.js";
+import { type HttpResponseSink, writeJsonError } from "./http-io.js";
 
 /**
  * Bytes a streamed answer queues for its client before `write` reports backpressure (node:http's

@@ -1,4 +1,4 @@
-import { createStreamableHttpCore } from "./streamable-http-core.js";
+import { createStreamableHttpCore } from "./streamable-http-handler.js";
 import type { StreamableHttpHandlerOptions } from "./streamable-http-handler-options.js";
 import type { StreamableHttpServerTransport } from "./streamable-http-server-transport.js";
 import { webRequestView } from "./web-request-view.js";

@@ -11,9 +11,6 @@ import {
 import { ChildExit } from "./child-exit.js";
 import { signalChild, trackChild } from "./child-registry.js";
 import { getDefaultEnvironment } from "./default-environment.js";
-import { FrameReader } from "./frame-reader.js";
-import { FrameWriter } from "./frame-writer.js";
-import { readRelatedRequest } from "./related-request-meta.js";
 import { describeSpawnFailure } from "./spawn-failure.js";
 import { createPrefixedStderrHandler, createStderrLineSplitter } from "./stderr-handler.js";
 import { StderrTail } from "./stderr-tail.js";
@@ -24,6 +21,7 @@ import {
   type StdioClientTransportOptions,
   type StdioExitDetails,
 } from "./stdio-client-options.js";
+import { FrameReader, FrameWriter, readRelatedRequest } from "./stdio-framing.js";
 import { prepareCommand } from "./windows-command.js";
 
 /**

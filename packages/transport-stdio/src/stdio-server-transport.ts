@@ -9,9 +9,7 @@ import {
   TransportEvents,
   type Unsubscribe,
 } from "@patchbay/jsonrpc-core";
-import { FrameReader } from "./frame-reader.js";
-import { FrameWriter } from "./frame-writer.js";
-import { withRelatedRequest } from "./related-request-meta.js";
+import { FrameReader, FrameWriter, withRelatedRequest } from "./stdio-framing.js";
 
 /** Options of {@link createStdioServerTransport}. */
 export interface StdioServerTransportOptions {

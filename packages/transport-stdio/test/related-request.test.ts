@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import type { Frame, FrameInfo } from "@patchbay/jsonrpc-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { createStdioClientTransport, createStdioServerTransport } from "../src/index.js";
-import { RELATED_REQUEST_META_KEY } from "../src/related-request-meta.js";
+import { RELATED_REQUEST_META_KEY } from "../src/stdio-framing.js";
 import { createProcessTracker } from "./support/process-tracker.js";
 
 const tracker = createProcessTracker();

@@ -1,8 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { frameArbitrary } from "../../test/arbitraries.js";
-import { decode, decodeValue } from "./decode.js";
-import { encode } from "./encode.js";
+import { decode, decodeValue, encode } from "./codec.js";
 
 describe("codec properties", () => {
   it("decode(encode(frame)) gives the frame back, with nothing rejected", () => {

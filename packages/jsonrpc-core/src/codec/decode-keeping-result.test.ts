@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { JSONRPCSuccessResponse } from "../messages.js";
-import { decode } from "./decode.js";
+import { decode, encode, encodePieces, MAX_SNAPSHOT_ENTRIES } from "./codec.js";
 import { decodeKeepingResult } from "./decode-keeping-result.js";
-import { encode, encodePieces } from "./encode.js";
-import { MAX_SNAPSHOT_ENTRIES } from "./kept-result-text.js";
 
 /** Decodes a response keeping its result's text, then answers another id with that result. */
 function relay(text: string, id: string | number = 7) {

@@ -1,6 +1,5 @@
-import { type DecodeResult, decode, decodeValue } from "./decode.js";
+import { type DecodeResult, decode, decodeValue, keepResultText } from "./codec.js";
 import { lastNonWhitespace, parseOrUndefined, skipWhitespace } from "./json-text.js";
-import { keepResultText } from "./kept-result-text.js";
 
 /** Characters searched for the members around `result`, at each end of the text. */
 const ENVELOPE_WINDOW = 1024;

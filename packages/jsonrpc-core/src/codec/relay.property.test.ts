@@ -2,9 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { idArbitrary } from "../../test/arbitraries.js";
 import type { JSONRPCSuccessResponse } from "../messages.js";
-import { decode } from "./decode.js";
+import { decode, encodeLinePieces } from "./codec.js";
 import { decodeKeepingResult } from "./decode-keeping-result.js";
-import { encodeLinePieces } from "./encode.js";
 
 const resultArbitrary = fc.jsonValue({ maxDepth: 4, stringUnit: "binary" });
 

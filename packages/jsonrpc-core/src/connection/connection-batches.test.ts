@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createCollector } from "../../test/collector.js";
 import { createRawPeer } from "../../test/raw-peer.js";
 import { InvalidFrameError } from "../errors/transport-errors.js";
-import { createFrameDecoder } from "../framing/frame-decoder.js";
+import { createFrameDecoder } from "../framing/line-decoder.js";
 import type { Frame, JSONRPCResponse } from "../messages.js";
 import type { FrameInfo, Transport } from "../transport.js";
 import { createConnection } from "./create-connection.js";

@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { CancelledError } from "../errors/connection-errors.js";
 import { createMemoryTransportPair } from "../memory/memory-transport.js";
 import type { JSONRPCId, JSONRPCNotification } from "../messages.js";
-import { LazyAbort } from "./cancellation.js";
 import type { RequestContext } from "./connection-types.js";
 import { createConnection } from "./create-connection.js";
 import type { CancellationHooks } from "./hooks.js";
+import { LazyAbort } from "./incoming-requests.js";
 
 const cancellation: CancellationHooks = {
   createNotification: (id, reason) => ({

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { LineTooLongError } from "../errors/transport-errors.js";
 import type { Frame } from "../messages.js";
 import type { Transport } from "../transport.js";
-import { TransportEvents } from "../transport-events.js";
+import { TransportEvents } from "../transport-kit.js";
 import { createConnection } from "./create-connection.js";
 
 /** A transport the test feeds errors into, recording what the connection sends. */

@@ -1,6 +1,5 @@
 import type { JSONRPCId, JSONRPCNotification, JSONRPCParams } from "../messages.js";
 import type { FrameInfo, TransportCloseEvent, Unsubscribe } from "../transport.js";
-import type { Cancellation } from "./cancellation.js";
 import type { TimerClock } from "./clock.js";
 import type { NotificationDescriptor, RequestDescriptor } from "./descriptors.js";
 import type { CancellationHooks, ProgressHooks } from "./hooks.js";
@@ -152,4 +151,19 @@ export interface Connection {
   ): Unsubscribe;
   /** Answers requests that have no specific handler (`undefined` restores -32601). */
   setFallbackRequestHandler(handler: RequestHandler | undefined): void;
+}
+
+/**
+ * The cancellation of one request, readable without an `AbortSignal`: a handler context carries
+ * one, and a request sent on another connection for that handler can pass it as
+ * `RequestOptions.cancellation` instead of `signal`. The signal is made only when someone reads it
+ * (an `AbortSignal` and its `EventTarget` cost more than the rest of a relayed request).
+ */
+export interface Cancellation {
+  /** True once the request was cancelled (by the peer, or because the connection closed). */
+  readonly aborted: boolean;
+  /** Why, once aborted. */
+  readonly reason: unknown;
+  /** Calls `listener` once when aborted (never if it already was: read `aborted` first). */
+  onAbort(listener: (reason: unknown) => void): () => void;
 }

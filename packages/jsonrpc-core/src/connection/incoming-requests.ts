@@ -12,10 +12,12 @@ import type {
   JSONRPCResponse,
 } from "../messages.js";
 import type { FrameInfo } from "../transport.js";
-import type { Cancellation } from "./cancellation.js";
-import { LazyAbort } from "./cancellation.js";
-import { ConcurrencyLimit, DEFAULT_MAX_QUEUED_HANDLERS } from "./concurrency-limit.js";
-import type { Connection, RequestContext, RequestHandler } from "./connection-types.js";
+import type {
+  Cancellation,
+  Connection,
+  RequestContext,
+  RequestHandler,
+} from "./connection-types.js";
 import { describeSchemaFailure, type SchemaLike } from "./descriptors.js";
 
 /** A registered request handler with the descriptor's params schema, if any. */
@@ -156,3 +158,89 @@ class HandlerContext implements RequestContext {
     return this.#abort.signal;
   }
 }
+
+/** Default bound on incoming requests waiting for a handler slot. */
+export const DEFAULT_MAX_QUEUED_HANDLERS = 1000;
+
+/**
+ * Lets at most `max` tasks hold a slot; the others wait in arrival order, at most `maxWaiting` of
+ * them, so that a peer flooding requests cannot grow the queue without bound.
+ */
+export class ConcurrencyLimit {
+  readonly #max: number;
+  readonly #maxWaiting: number;
+  #running = 0;
+  readonly #waiting: (() => void)[] = [];
+
+  /** `max` below 1 is treated as 1; `maxWaiting` below 0 as 0. */
+  constructor(max: number, maxWaiting = Number.POSITIVE_INFINITY) {
+    this.#max = Math.max(1, max);
+    this.#maxWaiting = Math.max(0, maxWaiting);
+  }
+
+  /**
+   * `true` when a slot is held at once, else a promise that resolves once one is; call `release()`
+   * exactly once afterwards. Returns `undefined` (and holds nothing) when every slot is taken and
+   * the wait queue is full.
+   */
+  acquire(): true | Promise<void> | undefined {
+    if (this.#running < this.#max) {
+      this.#running++;
+      return true;
+    }
+    if (this.#waiting.length >= this.#maxWaiting) return undefined;
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  /** Frees a slot, handing it to the next waiting task if there is one. */
+  release(): void {
+    const next = this.#waiting.shift();
+    if (next !== undefined) next();
+    else this.#running--;
+  }
+}
+
+/** A Cancellation whose `AbortSignal` exists only once read. */
+export class LazyAbort implements Cancellation {
+  /**
+   * True once aborted: a field, not a getter, since it is read several times per request (set only
+   * by `abort`; callers see it through the read-only `Cancellation`).
+   */
+  aborted = false;
+  /** Why, once aborted (set only by `abort`). */
+  reason: unknown;
+  #controller: AbortController | undefined;
+  #listeners: Array<(reason: unknown) => void> | undefined;
+
+  /** An `AbortSignal` that follows this cancellation (made on first read). */
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.aborted) this.#controller.abort(this.reason);
+    }
+    return this.#controller.signal;
+  }
+
+  /** Aborts once: the signal (if made) first, then the listeners in order. */
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.#controller?.abort(reason);
+    const listeners = this.#listeners;
+    this.#listeners = undefined;
+    if (listeners !== undefined) for (const listener of listeners) listener(reason);
+  }
+
+  onAbort(listener: (reason: unknown) => void): () => void {
+    if (this.aborted) return noop;
+    if (this.#listeners === undefined) this.#listeners = [];
+    this.#listeners.push(listener);
+    return () => {
+      const index = this.#listeners?.indexOf(listener) ?? -1;
+      if (index >= 0) this.#listeners?.splice(index, 1);
+    };
+  }
+}
+
+function noop(): void {}

@@ -2,9 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { frameArbitrary } from "../../test/arbitraries.js";
 import { cut } from "../../test/chunks.js";
-import { encodeLine } from "../codec/encode.js";
+import { encodeLine } from "../codec/codec.js";
 import type { Frame } from "../messages.js";
-import { createFrameDecoder } from "./frame-decoder.js";
+import { createFrameDecoder } from "./line-decoder.js";
 
 describe("framing properties", () => {
   it("decodes the same frames however the byte stream is chunked", () => {

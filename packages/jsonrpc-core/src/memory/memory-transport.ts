@@ -7,7 +7,7 @@ import type {
   TransportCloseEvent,
   Unsubscribe,
 } from "../transport.js";
-import { TransportEvents } from "../transport-events.js";
+import { TransportEvents } from "../transport-kit.js";
 
 const NO_INFO: FrameInfo = Object.freeze({});
 

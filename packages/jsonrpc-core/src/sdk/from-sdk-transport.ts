@@ -1,10 +1,10 @@
-import { decodeValue } from "../codec/decode.js";
+import { decodeValue } from "../codec/codec.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { InvalidFrameError, TransportError } from "../errors/transport-errors.js";
 import { toError } from "../internal/listener-set.js";
 import { isBatch, type JSONRPCErrorResponse } from "../messages.js";
 import type { FrameInfo, SendOptions, Transport } from "../transport.js";
-import { TransportEvents } from "../transport-events.js";
+import { TransportEvents } from "../transport-kit.js";
 import type { SdkTransportLike } from "./sdk-transport-like.js";
 
 /**

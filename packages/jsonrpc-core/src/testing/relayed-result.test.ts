@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keptResult } from "../codec/kept-result-text.js";
+import { keptResult } from "../codec/codec.js";
 import { decodeRelayedResult } from "./relayed-result.js";
 
 describe("decodeRelayedResult", () => {

@@ -1,4 +1,4 @@
-import { createFrameDecoder } from "../framing/frame-decoder.js";
+import { createFrameDecoder } from "../framing/line-decoder.js";
 
 /** A response's result as a relay decodes it, and the chunks its line arrived in. */
 export interface RelayedResult {

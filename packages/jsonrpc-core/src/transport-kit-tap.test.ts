@@ -2,9 +2,8 @@ import { describe, expect, it } from "vitest";
 import { TransportError } from "./errors/transport-errors.js";
 import { createMemoryTransportPair } from "./memory/memory-transport.js";
 import type { Frame, JSONRPCMessage } from "./messages.js";
-import { type TransportTap, tapTransport } from "./tap-transport.js";
 import type { FrameInfo, SendOptions, Transport, TransportCloseEvent } from "./transport.js";
-import { TransportEvents } from "./transport-events.js";
+import { TransportEvents, type TransportTap, tapTransport } from "./transport-kit.js";
 
 const request = (id: number | string): JSONRPCMessage => ({ jsonrpc: "2.0", id, method: "ping" });
 const answer = (id: number | string): JSONRPCMessage => ({ jsonrpc: "2.0", id, result: {} });

@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { createFrameDecoder, type Frame, TransportError } from "@patchbay/jsonrpc-core";
 import { describe, expect, it } from "vitest";
-import { FrameWriter } from "./frame-writer.js";
+import { FrameWriter } from "./stdio-framing.js";
 
 function slowStream() {
   const written: string[] = [];

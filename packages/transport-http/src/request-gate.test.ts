@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { createOriginGuard } from "./origin-guard.js";
+import { createOriginGuard } from "./request-gate.js";
 
 const request = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
 

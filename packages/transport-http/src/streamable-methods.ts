@@ -1,13 +1,105 @@
 import { type FrameInfo, isJSONRPCRequest } from "@patchbay/jsonrpc-core";
-import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION, MCP_SESSION_ID_HEADER } from "./constants.js";
-import { type EndpointContext, findSession, sessionHeaders } from "./endpoint-context.js";
-import { HTTP_ERROR_CODE, headerValue, writeJsonBody, writeJsonError } from "./http-answers.js";
-import type { HttpRequestView, HttpResponseSink } from "./http-io.js";
+import {
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  LAST_EVENT_ID_HEADER,
+  MCP_SESSION_ID_HEADER,
+} from "./constants.js";
+import {
+  accepts,
+  type HasHttpHeaders,
+  HTTP_ERROR_CODE,
+  type HttpRequestView,
+  type HttpResponseSink,
+  headerValue,
+  SESSION_NOT_FOUND_CODE,
+  SESSION_NOT_FOUND_MESSAGE,
+  writeJsonBody,
+  writeJsonError,
+} from "./http-io.js";
 import { requestedVersion } from "./message-keys.js";
-import { type PostFrame, readPostFrame } from "./read-post-frame.js";
-import { batchAllowed } from "./streamable-http-handler-options.js";
-import type { StreamableHttpServerTransport } from "./streamable-http-server-transport.js";
+import { checkProtocolVersion, type PostFrame, readPostFrame } from "./request-body.js";
+import type { SessionRegistry } from "./session-registry.js";
+import {
+  type BatchPolicy,
+  batchAllowed,
+  type StreamableHttpHandlerOptions,
+} from "./streamable-http-handler-options.js";
+import type {
+  ResponseMode,
+  SessionSettings,
+  StreamableHttpServerTransport,
+} from "./streamable-http-server-transport.js";
 import { toError } from "./to-error.js";
+
+/**
+ * The methods of a Streamable HTTP endpoint: the state they share ({@link EndpointContext}), finding
+ * the session a request names, and the POST, GET and DELETE handlers the core dispatches to.
+ */
+
+/**
+ * The resolved options and state of one Streamable HTTP endpoint, shared by its method handlers.
+ * `Request` is the runtime's request type; `never` (the default) reads as "any runtime".
+ */
+export interface EndpointContext<Request = never> {
+  readonly options: StreamableHttpHandlerOptions<Request>;
+  readonly stateless: boolean;
+  readonly responseMode: ResponseMode;
+  readonly standaloneEnabled: boolean;
+  readonly maxBodyBytes: number;
+  readonly maxBatchSize: number;
+  readonly batches: BatchPolicy;
+  readonly supported: readonly string[];
+  /** The `Allow` header value. */
+  readonly allowed: string;
+  readonly settings: SessionSettings;
+  readonly sessions: SessionRegistry<StreamableHttpServerTransport>;
+  /** Stateless mode: the transports of POSTs still being answered. */
+  readonly statelessTransports: Set<StreamableHttpServerTransport>;
+  readonly generateSessionId: () => string;
+  /** Creates a transport (stateful when `sessionId` is set) and records it. */
+  newTransport(
+    sessionId: string | undefined,
+    protocolVersion: string,
+    identity: string | undefined,
+  ): StreamableHttpServerTransport;
+}
+
+/**
+ * Finds the session named by the header and created by `identity`, answering 400/404 itself when
+ * there is none. A session of another identity is answered like an unknown one (404), so that a
+ * stolen session id is worth nothing without its creator's credentials.
+ */
+export function findSession(
+  context: EndpointContext,
+  request: HasHttpHeaders,
+  response: HttpResponseSink,
+  identity: string | undefined,
+): StreamableHttpServerTransport | undefined {
+  const sessionId = headerValue(request, MCP_SESSION_ID_HEADER);
+  if (sessionId === undefined) {
+    writeJsonError(
+      response,
+      400,
+      HTTP_ERROR_CODE,
+      "Bad Request: Mcp-Session-Id header is required",
+    );
+    return undefined;
+  }
+  const transport = context.sessions.find(sessionId, identity);
+  if (transport === undefined) {
+    writeJsonError(response, 404, SESSION_NOT_FOUND_CODE, SESSION_NOT_FOUND_MESSAGE);
+    return undefined;
+  }
+  transport.touch();
+  return transport;
+}
+
+/** The `Mcp-Session-Id` response header of a stateful transport. */
+export function sessionHeaders(
+  transport: StreamableHttpServerTransport,
+): Readonly<Record<string, string>> {
+  return transport.sessionHeaders;
+}
 
 /** Who sent a request: the `authenticate` hook's info and the identity sessions are bound to. */
 export interface Caller {
@@ -193,4 +285,65 @@ function deliverPost(
     sessionHeaders(transport),
     rejected,
   );
+}
+
+/** GET: opens (or resumes, with `Last-Event-ID`) a session's standalone SSE stream. */
+export async function handleStreamableGet(
+  context: EndpointContext,
+  request: HttpRequestView,
+  response: HttpResponseSink,
+  identity: string | undefined,
+): Promise<void> {
+  if (!context.standaloneEnabled) {
+    const allow = context.stateless ? context.allowed : "POST, DELETE";
+    writeJsonError(response, 405, HTTP_ERROR_CODE, "Method Not Allowed: no standalone stream", {
+      allow,
+    });
+    return;
+  }
+  if (!accepts(headerValue(request, "accept"), "text/event-stream")) {
+    writeJsonError(
+      response,
+      406,
+      HTTP_ERROR_CODE,
+      "Not Acceptable: Client must accept text/event-stream",
+    );
+    return;
+  }
+  if (checkProtocolVersion(request, response, context.supported) === false) return;
+  const transport = findSession(context, request, response, identity);
+  if (transport === undefined) return;
+  const lastEventId = headerValue(request, LAST_EVENT_ID_HEADER);
+  if (lastEventId !== undefined) {
+    const outcome = await transport.resume(lastEventId, response, sessionHeaders(transport));
+    if (outcome === "resumed") return;
+    if (outcome === "conflict") {
+      writeJsonError(response, 409, HTTP_ERROR_CODE, "Conflict: stream is already connected");
+      return;
+    }
+    // An unknown or expired event id: fall through to a fresh standalone stream.
+  }
+  if (!(await transport.openStandalone(response, sessionHeaders(transport)))) {
+    writeJsonError(
+      response,
+      409,
+      HTTP_ERROR_CODE,
+      "Conflict: only one standalone SSE stream is allowed per session",
+    );
+  }
+}
+
+/** DELETE: ends the session (only its creator may). */
+export async function handleStreamableDelete(
+  context: EndpointContext,
+  request: HttpRequestView,
+  response: HttpResponseSink,
+  identity: string | undefined,
+): Promise<void> {
+  if (checkProtocolVersion(request, response, context.supported) === false) return;
+  const transport = findSession(context, request, response, identity);
+  if (transport === undefined) return;
+  transport.end({ initiator: "remote", details: { reason: "deleted" } });
+  response.writeHead(200, sessionHeaders(transport));
+  response.end();
 }

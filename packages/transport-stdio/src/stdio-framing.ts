@@ -1,5 +1,110 @@
-import type { Writable } from "node:stream";
-import { encodeLinePieces, type Frame, TransportError } from "@patchbay/jsonrpc-core";
+import type { Readable, Writable } from "node:stream";
+import {
+  createFrameDecoder,
+  encodeLinePieces,
+  type Frame,
+  type FrameInfo,
+  type JSONRPCId,
+  type LineDecoder,
+  TransportError,
+} from "@patchbay/jsonrpc-core";
+
+/**
+ * Frames over stdio: newline-delimited JSON-RPC read from a stream ({@link FrameReader}) and written
+ * to one ({@link FrameWriter}), and the relation of a message to the request it belongs to, which
+ * only `_meta` can carry on a line ({@link withRelatedRequest}, {@link readRelatedRequest}).
+ */
+
+/** What a {@link FrameReader} reports. */
+export interface FrameReaderHandlers {
+  /** Each decoded frame, in arrival order. */
+  onFrame(frame: Frame, info: FrameInfo): void;
+  /** InvalidFrameError for a line that is not JSON-RPC, LineTooLongError for an overlong line. */
+  onError(error: Error): void;
+  /** The stream ended (after the last line was decoded) or failed. */
+  onEnd(error?: Error): void;
+}
+
+/** How a {@link FrameReader} decodes (see jsonrpc-core's `createFrameDecoder`). */
+export interface FrameReaderOptions {
+  readonly maxLineBytes?: number | undefined;
+  readonly relayLargeResults?: boolean | undefined;
+}
+
+/**
+ * Reads newline-delimited JSON-RPC from a stream with jsonrpc-core's frame decoder. Bad lines are
+ * reported and skipped; the reader keeps going until the stream ends.
+ */
+export class FrameReader {
+  readonly #input: Readable;
+  readonly #handlers: FrameReaderHandlers;
+  readonly #decoder: LineDecoder;
+  #attached = false;
+  #ended = false;
+
+  /** `maxLineBytes` defaults to jsonrpc-core's (64 MiB); `relayLargeResults` to false. */
+  constructor(
+    input: Readable,
+    handlers: FrameReaderHandlers,
+    { maxLineBytes, relayLargeResults }: FrameReaderOptions = {},
+  ) {
+    this.#input = input;
+    this.#handlers = handlers;
+    this.#decoder = createFrameDecoder({
+      ...(maxLineBytes === undefined ? {} : { maxLineBytes }),
+      relayLargeResults: relayLargeResults === true,
+      onFrame: (frame, info) => {
+        if (this.#attached) handlers.onFrame(frame, info);
+      },
+      onError: (error) => {
+        if (this.#attached) handlers.onError(error);
+      },
+    });
+  }
+
+  /** Starts reading (flowing mode). */
+  attach(): void {
+    if (this.#attached || this.#ended) return;
+    this.#attached = true;
+    this.#input.on("data", this.#onData);
+    this.#input.on("end", this.#onEnd);
+    this.#input.on("error", this.#onError);
+    // A stream that ended before anyone read it will not emit 'end' again.
+    if (this.#input.readableEnded) queueMicrotask(this.#onEnd);
+    else this.#input.resume();
+  }
+
+  /** Stops reading and forgets the stream; nothing is reported afterwards. */
+  detach(): void {
+    if (!this.#attached) return;
+    this.#attached = false;
+    this.#input.off("data", this.#onData);
+    this.#input.off("end", this.#onEnd);
+    this.#input.off("error", this.#onError);
+    // An error after detaching must not become an uncaught exception.
+    this.#input.on("error", ignore);
+    this.#input.pause();
+  }
+
+  readonly #onData = (chunk: Uint8Array | string) => {
+    this.#decoder.push(chunk);
+  };
+
+  readonly #onEnd = () => {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#decoder.end();
+    if (this.#attached) this.#handlers.onEnd();
+  };
+
+  readonly #onError = (error: Error) => {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (this.#attached) this.#handlers.onEnd(error);
+  };
+}
+
+function ignore(): void {}
 
 interface PendingWrite {
   /** The line, or a relayed large result's line in pieces written one after the other. */
@@ -160,4 +265,47 @@ export class FrameWriter {
       },
     );
   }
+}
+
+/**
+ * Where the stdio transport writes the relation of a server's request or notification to the client
+ * request it belongs to (`Transport.send(frame, { relatedRequestId })`). Newline-delimited JSON has
+ * no other place for it; Streamable HTTP carries the same relation by the POST stream it answers
+ * on. A Patchbay stdio client reads it back into `FrameInfo.relatedRequestId` and removes it, so a
+ * gateway can route a backend's sampling, elicitation or roots request to the client that caused
+ * it. Other peers ignore an unknown `_meta` key, as MCP asks.
+ */
+export const RELATED_REQUEST_META_KEY = "io.patchbay/related-request-id";
+
+type MessageWithParams = { method?: unknown; params?: Record<string, unknown> };
+
+/** The frame to write: a request or notification gains the relation in `params._meta`. */
+export function withRelatedRequest(frame: Frame, relatedRequestId: JSONRPCId | undefined): Frame {
+  if (relatedRequestId === undefined || Array.isArray(frame)) return frame;
+  const message = frame as MessageWithParams;
+  // Progress names its call by token already; it is the most frequent related message, so it is
+  // sent as it is rather than copied.
+  if (typeof message.method !== "string" || message.method === "notifications/progress") {
+    return frame;
+  }
+  const params = message.params ?? {};
+  const meta = (params._meta as Record<string, unknown> | undefined) ?? {};
+  return {
+    ...frame,
+    params: { ...params, _meta: { ...meta, [RELATED_REQUEST_META_KEY]: relatedRequestId } },
+  } as Frame;
+}
+
+/**
+ * The info to deliver with a received frame: the relation, when a request or notification carries
+ * one (the key is removed from the message, which was parsed for this delivery alone).
+ */
+export function readRelatedRequest(frame: Frame, info: FrameInfo): FrameInfo {
+  if (Array.isArray(frame)) return info;
+  const meta = (frame as MessageWithParams).params?._meta as Record<string, unknown> | undefined;
+  if (meta === undefined || !(RELATED_REQUEST_META_KEY in meta)) return info;
+  const related = meta[RELATED_REQUEST_META_KEY];
+  delete meta[RELATED_REQUEST_META_KEY];
+  if (typeof related !== "string" && typeof related !== "number") return info;
+  return { ...info, relatedRequestId: related };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Frame } from "./messages.js";
 import type { FrameInfo, TransportCloseEvent } from "./transport.js";
-import { TransportEvents } from "./transport-events.js";
+import { TransportEvents } from "./transport-kit.js";
 
 const ping: Frame = { jsonrpc: "2.0", id: 0, method: "ping" };
 const pong: Frame = { jsonrpc: "2.0", id: 0, result: {} };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decode, decodeValue } from "./decode.js";
+import { decode, decodeValue } from "./codec.js";
 
 function problemOf(text: string) {
   const result = decode(text);

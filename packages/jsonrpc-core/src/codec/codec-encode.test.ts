@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decode } from "./decode.js";
-import { encode } from "./encode.js";
+import { decode, encode } from "./codec.js";
 
 describe("encode", () => {
   it("writes a message as compact JSON that decodes to the same frame", () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { encodeLine, encodeLinePieces } from "../codec/encode.js";
+import { encodeLine, encodeLinePieces } from "../codec/codec.js";
 import { InvalidFrameError, LineTooLongError } from "../errors/transport-errors.js";
 import type { Frame } from "../messages.js";
 import type { FrameInfo } from "../transport.js";
-import { createFrameDecoder, RELAY_MIN_CHARS } from "./frame-decoder.js";
+import { createFrameDecoder, RELAY_MIN_CHARS } from "./line-decoder.js";
 
 function collect(maxLineBytes?: number, relayLargeResults?: boolean) {
   const frames: [Frame, FrameInfo][] = [];
