@@ -258,7 +258,8 @@ async function serveProxy(
     ...(limits === undefined ? {} : { limits }),
     ...originLists,
     trustProxy,
-    onLog: (entry) => log.request(entry),
+    // Bound, not wrapped: a request's log line runs no function of this file.
+    onLog: log.request.bind(log),
     ...(audit === undefined ? {} : { audit }),
     index: { title: "patchbay-proxy", dashboardPath: "/dashboard" },
     ...(cluster === undefined ? {} : { cluster, onWarning: (message) => log.warn(message) }),

@@ -40,6 +40,11 @@ export interface BackendPoolOptions {
  */
 export class BackendPool {
   readonly #shared = new Map<string, Backend>();
+  /**
+   * The shared backends by name (a read-only view of the pool's own map): a forwarded call looks
+   * its backend up here, calling no function of the pool.
+   */
+  readonly sharedByName: ReadonlyMap<string, Backend> = this.#shared;
   readonly #options: BackendPoolOptions;
 
   constructor(options: BackendPoolOptions) {
@@ -76,11 +81,6 @@ export class BackendPool {
       ...principalWiring.wirePrincipal(config.name, principal),
       ...(vet ? { vet } : {}),
     });
-  }
-
-  /** The shared backend of a name. */
-  shared(name: string): Backend | undefined {
-    return this.#shared.get(name);
   }
 
   /** Every shared backend, in creation order. */

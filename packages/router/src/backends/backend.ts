@@ -119,6 +119,11 @@ export class Backend {
   readonly causes = new CallCauses();
   #status: BackendStatus;
   #client: Client | undefined;
+  /**
+   * The running client's connection while it speaks a legacy revision, undefined for a modern one:
+   * read once as it starts, so a forwarded call asks the client nothing.
+   */
+  #legacyConnection: Connection | undefined;
   #initializeResult: InitializeResult | undefined;
   #listing: BackendListing | undefined;
   #starting: Promise<void> | undefined;
@@ -240,6 +245,7 @@ export class Backend {
     this.#restartTimer = undefined;
     const target = this.#client;
     this.#client = undefined;
+    this.#legacyConnection = undefined;
     this.#listing = undefined;
     this.#startedAt = undefined;
     await target?.close().catch(() => {});
@@ -315,6 +321,7 @@ export class Backend {
       this.#listing = listing;
       this.#deps.vet?.(listing);
       this.#client = current;
+      this.#legacyConnection = current.protocolEra === "modern" ? undefined : current.connection;
       this.#startedAt = clock.now();
       this.#policy.recordStart();
       const level = this.#deps.audience().logLevel;
@@ -529,7 +536,13 @@ export class Backend {
     if (options.cancellation !== undefined) requestOptions.cancellation = options.cancellation;
     if (options.onProgress !== undefined) requestOptions.onProgress = options.onProgress;
     if (tracked !== undefined) requestOptions.onRequestId = tracked.onRequestId;
-    if (target.protocolEra === "modern") {
+    const legacy =
+      target === this.#client
+        ? this.#legacyConnection
+        : target.protocolEra === "modern"
+          ? undefined
+          : (target.connection as Connection);
+    if (legacy === undefined) {
       const sent = sendToModernBackend(
         target,
         method,
@@ -542,7 +555,7 @@ export class Backend {
     }
     // The connection ends it as the request settles: no promise handler per call.
     if (tracked !== undefined) requestOptions.onSettled = tracked.end;
-    return (target.connection as Connection).request(method, params, requestOptions);
+    return legacy.request(method, params, requestOptions);
   }
 
   /** What to do about it, while it waits for a sign-in (its last error says what to run). */

@@ -109,7 +109,7 @@ export class SessionCatalogue {
    * instance (none without the principal's values).
    */
   #backendOf(config: BackendConfig): Backend | undefined {
-    if (config.isolation === "shared") return this.#pool.shared(config.name);
+    if (config.isolation === "shared") return this.#pool.sharedByName.get(config.name);
     if (config.isolation === "per-principal") {
       if (this.#principal === undefined) return undefined;
       const found = this.#principals.acquire(config, this.#principal, this.#id);
