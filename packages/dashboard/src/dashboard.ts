@@ -10,7 +10,11 @@ import {
 import type { CallFeed, DashboardCall } from "./call-feed.js";
 import { createCatalogueReader, isBuiltInTool } from "./catalogue-reader.js";
 import type { DashboardCluster, LostReplicaSource, ReplicaCounts } from "./cluster-view.js";
-import { answerConnect, type ConnectLinkMinter } from "./connect-endpoint.js";
+import {
+  answerConnect,
+  type ConnectEndpointOptions,
+  type ConnectLinkMinter,
+} from "./connect-endpoint.js";
 import { createDashboardAuth, type DashboardAuth } from "./dashboard-auth.js";
 import {
   answerLogin,
@@ -20,7 +24,7 @@ import {
   writeJson,
 } from "./dashboard-http.js";
 import { createFeedSocket, type FeedMessage } from "./feed-socket.js";
-import { answerPinApproval } from "./pins-approval.js";
+import { answerPinApproval, type PinApprovalOptions } from "./pins-approval.js";
 import type { CredentialPlaces } from "./principal-credentials.js";
 import { type SessionTracker, trackRouterSessions } from "./session-tracker.js";
 import { buildDashboardSnapshot, type DashboardSnapshot } from "./snapshot.js";
@@ -255,6 +259,55 @@ function answerUpgrade(
   );
 }
 
+/** What the dashboard's routes answer with. */
+interface DashboardRoutes {
+  readonly basePath: string;
+  readonly guard: ReturnType<typeof createOriginGuard>;
+  readonly login: ReturnType<typeof loginEndpoints>;
+  readonly socket: ReturnType<typeof createFeedSocket>;
+  readonly pinApproval: PinApprovalOptions;
+  readonly assets: ReturnType<typeof createStaticAssets>;
+  readonly snapshot: () => Promise<DashboardSnapshot>;
+  /** The Connect endpoint's parts, when the dashboard offers links (`connectLink`). */
+  readonly connect?: ConnectEndpointOptions;
+}
+
+/** Routes one request: login and logout, the pins and connect endpoints, then the GET routes. */
+async function routeRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+  routes: DashboardRoutes,
+): Promise<void> {
+  const { basePath, login, connect } = routes;
+  const rejection = routes.guard(request);
+  if (rejection) return writeJson(response, 403, { error: rejection.message });
+  const pathname = new URL(request.url ?? "/", "http://dashboard").pathname;
+  const rest = pathname.slice(basePath.length).replace(/^\/+/, "");
+  const method = request.method ?? "GET";
+  if (method === "POST" && (rest === "login" || rest === "logout")) {
+    await answerLogin(request, response, rest, login);
+    // A logout here closes this replica's pages of that login at once.
+    if (rest === "logout") routes.socket.revalidate();
+    return;
+  }
+  if (method === "POST" && rest === "api/pins/approve") {
+    return answerPinApproval(request, response, routes.pinApproval);
+  }
+  if (method === "POST" && rest === "api/connect" && connect !== undefined) {
+    return answerConnect(request, response, connect);
+  }
+  if (method !== "GET" && method !== "HEAD") {
+    return writeJson(response, 405, { error: `method ${method} is not allowed here` });
+  }
+  const parts = { assets: routes.assets, auth: login.auth, snapshot: routes.snapshot };
+  return answerGet(
+    request,
+    response,
+    { pathname, rest },
+    { ...parts, connects: connect !== undefined },
+  );
+}
+
 /** Creates the dashboard; see the package README for its routes and its login. */
 export function createDashboard(options: DashboardOptions): Dashboard {
   const basePath = DASHBOARD_PATH;
@@ -354,34 +407,20 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   const handles = (pathname: string) =>
     pathname === basePath || pathname.startsWith(`${basePath}/`);
 
-  async function handleRequest(request: IncomingMessage, response: ServerResponse) {
-    const rejection = guard(request);
-    if (rejection) return writeJson(response, 403, { error: rejection.message });
-    const pathname = new URL(request.url ?? "/", "http://dashboard").pathname;
-    const rest = pathname.slice(basePath.length).replace(/^\/+/, "");
-    const method = request.method ?? "GET";
-    if (method === "POST" && (rest === "login" || rest === "logout")) {
-      await answerLogin(request, response, rest, login);
-      // A logout here closes this replica's pages of that login at once.
-      if (rest === "logout") socket.revalidate();
-      return;
-    }
-    if (method === "POST" && rest === "api/pins/approve") {
-      return answerPinApproval(request, response, pinApproval);
-    }
-    if (method === "POST" && rest === "api/connect" && options.connectLink !== undefined) {
-      return answerConnect(request, response, {
-        auth,
-        router: options.router,
-        mint: options.connectLink,
-      });
-    }
-    if (method !== "GET" && method !== "HEAD") {
-      return writeJson(response, 405, { error: `method ${method} is not allowed here` });
-    }
-    const connects = options.connectLink !== undefined;
-    return answerGet(request, response, { pathname, rest }, { assets, auth, snapshot, connects });
-  }
+  const routes: DashboardRoutes = {
+    basePath,
+    guard,
+    login,
+    socket,
+    pinApproval,
+    assets,
+    snapshot,
+    ...(options.connectLink === undefined
+      ? {}
+      : { connect: { auth, router: options.router, mint: options.connectLink } }),
+  };
+  const handleRequest = (request: IncomingMessage, response: ServerResponse) =>
+    routeRequest(request, response, routes);
 
   return {
     handles,
