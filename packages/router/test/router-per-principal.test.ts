@@ -58,8 +58,9 @@ async function setUp(
       links.push({ principal, backend, connected });
       return `https://proxy.example.com/connect/${backend}?link=${links.length}`;
     },
-    valuesUrl: (principal, backend) => {
+    valuesUrl: (principal, backend, saved) => {
       minted.push(`${principal}/${backend}`);
+      links.push({ principal, backend, connected: saved });
       return `https://proxy.example/connect/${backend}?link=${minted.length}`;
     },
   };
@@ -170,7 +171,8 @@ describe("per-principal backends", { timeout: 5_000 }, () => {
 
   it("gives a principal without values for a setByUser backend its own link, then uses what it stored", async () => {
     const values: Values = {};
-    setup = await setUp(values);
+    const links: ConnectLink[] = [];
+    setup = await setUp(values, CONFIG, links);
     const carol = await setup.connect("carol");
     const result = await carol.callTool({ name: "self__whoami" });
     expect(result.isError).toBe(true);
@@ -178,7 +180,12 @@ describe("per-principal backends", { timeout: 5_000 }, () => {
       "backend self needs your credential (SELF_TOKEN) and none is stored for carol: open https://proxy.example/connect/self?link=1 in a browser and enter it, then call again (the link works once, for carol only, and expires soon)",
     );
     expect(setup.minted).toEqual(["carol/self"]);
+    // Carol enters her value on the link: her session is told of the backend's tools at once.
     values.carol = { self: { SELF_TOKEN: "carol-entered" } };
+    const told = waitForNotification(carol, "notifications/tools/list_changed");
+    links.find((link) => link.principal === "carol")?.connected?.();
+    await told;
+    expect((await carol.listTools()).tools.map((tool) => tool.name)).toContain("self__whoami");
     expect(textOf(await carol.callTool({ name: "self__whoami" }))).toBe("carol-entered");
     // A modern caller declaring elicitation.url is asked to open its link (2026-07-28: no -32042).
     const modern = await setup.router.modern().handle(

@@ -92,19 +92,29 @@ export class PrincipalBackends {
   connectUrl(principal: string, backend: string, onConnected?: () => void): string | undefined {
     return this.#credentials?.connectUrl?.(principal, backend, () => {
       onConnected?.();
-      this.#onConnected(principal, backend);
-      // The sessions that looked again made the instance: it starts now, not at the next call,
-      // and its listing reaches them as a list change.
-      this.#instances
-        .get(instanceKey(backend, principal))
-        ?.backend.start()
-        .catch(() => {});
+      this.#available(principal, backend);
     });
+  }
+
+  /**
+   * `principal` connected to `backend` or stored its values there: its sessions look again
+   * (making the instance), which starts now, not at the next call, and its listing reaches them as
+   * a list change.
+   */
+  #available(principal: string, backend: string): void {
+    this.#onConnected(principal, backend);
+    this.#instances
+      .get(instanceKey(backend, principal))
+      ?.backend.start()
+      .catch(() => {});
   }
 
   /** The link on which `principal` enters its own values for `backend`, when the store offers one. */
   valuesUrl(principal: string, backend: string, onSaved?: () => void): string | undefined {
-    return this.#credentials?.valuesUrl?.(principal, backend, onSaved);
+    return this.#credentials?.valuesUrl?.(principal, backend, () => {
+      onSaved?.();
+      this.#available(principal, backend);
+    });
   }
 
   /** Session `holder` ended: the instances it was the last holder of stop. */
