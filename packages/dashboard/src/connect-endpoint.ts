@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { connectsPerPrincipal, type Router, setByUser } from "@patchbay/router";
 import { BodyTooLargeError, readBody } from "@patchbay/transport-http";
 import type { DashboardAuth } from "./dashboard-auth.js";
-import { LOGIN_STORE_UNAVAILABLE, writeJson } from "./dashboard-http.js";
-import { csrfRefusal } from "./pins-approval.js";
+import { writeJson } from "./dashboard-http.js";
+import { postingLogin } from "./pins-approval.js";
 
 /** Largest body `POST <base>/api/connect` reads. */
 const MAX_CONNECT_BODY_BYTES = 1024;
@@ -42,15 +42,8 @@ export async function answerConnect(
   response: ServerResponse,
   options: ConnectEndpointOptions,
 ): Promise<void> {
-  const refusal = csrfRefusal(request);
-  if (refusal !== undefined) return writeJson(response, refusal.status, { error: refusal.error });
-  let identity: Awaited<ReturnType<DashboardAuth["identify"]>>;
-  try {
-    identity = await options.auth.identify(request);
-  } catch {
-    return writeJson(response, 503, { error: LOGIN_STORE_UNAVAILABLE });
-  }
-  if (identity === undefined) return writeJson(response, 401, { error: "log in first" });
+  const identity = await postingLogin(request, response, options.auth);
+  if (identity === undefined) return;
   if (!options.auth.enabled) {
     return writeJson(response, 403, { error: "anonymous logins connect to no backend" });
   }

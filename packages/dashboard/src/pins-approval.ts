@@ -36,6 +36,31 @@ export function csrfRefusal(
 }
 
 /**
+ * The login behind a state-changing `POST` of the page (same origin, JSON), or undefined once the
+ * refusal is answered (403/415, 503 when the login store cannot be reached, 401 without a login).
+ */
+export async function postingLogin(
+  request: IncomingMessage,
+  response: ServerResponse,
+  auth: DashboardAuth,
+): Promise<NonNullable<Awaited<ReturnType<DashboardAuth["identify"]>>> | undefined> {
+  const refusal = csrfRefusal(request);
+  if (refusal !== undefined) {
+    writeJson(response, refusal.status, { error: refusal.error });
+    return undefined;
+  }
+  let identity: Awaited<ReturnType<DashboardAuth["identify"]>>;
+  try {
+    identity = await auth.identify(request);
+  } catch {
+    writeJson(response, 503, { error: LOGIN_STORE_UNAVAILABLE });
+    return undefined;
+  }
+  if (identity === undefined) writeJson(response, 401, { error: "log in first" });
+  return identity;
+}
+
+/**
  * `POST <base>/api/pins/approve`: `{"tool": "<exposed name>"}` or `{"backend": "<key>", "all": true}`,
  * for a login (or bearer token) of an operator's token only (403 for anyone else); answers
  * `{"approved": [...names]}`, or 404 when nothing withheld matches.
@@ -45,15 +70,8 @@ export async function answerPinApproval(
   response: ServerResponse,
   options: PinApprovalOptions,
 ): Promise<void> {
-  const refusal = csrfRefusal(request);
-  if (refusal !== undefined) return writeJson(response, refusal.status, { error: refusal.error });
-  let identity: Awaited<ReturnType<DashboardAuth["identify"]>>;
-  try {
-    identity = await options.auth.identify(request);
-  } catch {
-    return writeJson(response, 503, { error: LOGIN_STORE_UNAVAILABLE });
-  }
-  if (identity === undefined) return writeJson(response, 401, { error: "log in first" });
+  const identity = await postingLogin(request, response, options.auth);
+  if (identity === undefined) return;
   if (identity.operator !== true) {
     return writeJson(response, 403, {
       error: "only an operator's token (operator: true) may approve pins",
