@@ -20,7 +20,13 @@ export function summarizeRun({ reports, expected = [], runnerExitCode }) {
     failed += failedTests;
     let outside = 0;
     for (const file of report.testResults ?? []) {
-      const failedInside = (file.assertionResults ?? []).some((test) => test.status === "failed");
+      const failing = (file.assertionResults ?? []).filter((test) => test.status === "failed");
+      const failedInside = failing.length > 0;
+      // Named here, at the end of the log, where a CI page that shows only its tail still has them.
+      for (const test of failing) {
+        const where = `${relativeName(file.name)} > ${test.fullName ?? test.title}`;
+        problems.push(`${name}: ${where}: ${firstLine(test.failureMessages?.[0])}`);
+      }
       if (file.status === "failed" && !failedInside) {
         outside += 1;
         problems.push(`${name}: ${file.name} failed outside any test: ${firstLine(file.message)}`);
@@ -95,6 +101,12 @@ export function testPackageFolders(root) {
     }
   }
   return folders;
+}
+
+/** A test file's path from its package folder on (`src/...`, `test/...`), or its name. */
+function relativeName(path) {
+  const match = /(?:^|\/)((?:src|test)\/.*)$/.exec(String(path ?? ""));
+  return match === null ? String(path ?? "").split("/").pop() : match[1];
 }
 
 function firstLine(text) {

@@ -43,7 +43,13 @@ describe("the closing line of a test run", () => {
 
   beforeAll(async () => {
     outputDir = mkdtempSync(join(tmpdir(), "patchbay-run-totals-"));
-    for (const file of ["passing", "failing-before-all", "fails-to-load", "unhandled-error"]) {
+    for (const file of [
+      "passing",
+      "failing-test",
+      "failing-before-all",
+      "fails-to-load",
+      "unhandled-error",
+    ]) {
       runs.set(file, await runFixture(file));
     }
   }, 120_000);
@@ -62,6 +68,15 @@ describe("the closing line of a test run", () => {
   it("counts a green run as green", () => {
     expect(runs.get("passing")!.exitCode).toBe(0);
     expect(summarize(["passing"], 0)).toEqual({ passed: 1, failed: 0, problems: [] });
+  });
+
+  it("names each failed test with its file and first line of failure, for a log read from its tail", () => {
+    const totals = summarize(["passing", "failing-test"], 1);
+    expect(totals).toMatchObject({ passed: 2, failed: 1 });
+    expect(totals.problems).toHaveLength(1);
+    expect(totals.problems[0]).toMatch(
+      /^fixture-failing-test: failing-test\.test\.ts > a group fails: .*expected 1 to be 2/,
+    );
   });
 
   it("counts a failing beforeAll as a failure although no test failed", () => {
