@@ -105,8 +105,9 @@ export function testPackageFolders(root) {
 
 /** A test file's path from its package folder on (`src/...`, `test/...`), or its name. */
 function relativeName(path) {
-  const match = /(?:^|\/)((?:src|test)\/.*)$/.exec(String(path ?? ""));
-  return match === null ? String(path ?? "").split("/").pop() : match[1];
+  const text = String(path ?? "");
+  const match = /(?:^|\/)((?:src|test)\/.*)$/.exec(text);
+  return match?.[1] ?? text.slice(text.lastIndexOf("/") + 1);
 }
 
 function firstLine(text) {
