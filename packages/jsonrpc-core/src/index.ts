@@ -92,6 +92,7 @@ export {
   isJSONRPCRequest,
   isJSONRPCResponse,
   isJSONRPCSuccessResponse,
+  messagesOf,
 } from "./messages.js";
 export { fromSdkTransport } from "./sdk/from-sdk-transport.js";
 export type { SdkJSONRPCMessage, SdkTransportLike } from "./sdk/sdk-transport-like.js";

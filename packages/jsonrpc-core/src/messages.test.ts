@@ -7,6 +7,7 @@ import {
   isJSONRPCResponse,
   isJSONRPCSuccessResponse,
   type JSONRPCMessage,
+  messagesOf,
 } from "./messages.js";
 
 const request: JSONRPCMessage = { jsonrpc: "2.0", id: 0, method: "m" };
@@ -33,5 +34,12 @@ describe("message guards", () => {
   it("recognise a batch", () => {
     expect(isBatch([request])).toBe(true);
     expect(isBatch(request)).toBe(false);
+  });
+
+  it("list a frame's messages: a batch's own array, a single message as one", () => {
+    const batch = [request, notification];
+    expect(messagesOf(batch)).toBe(batch);
+    expect(messagesOf(success)).toEqual([success]);
+    expect(messagesOf([])).toEqual([]);
   });
 });

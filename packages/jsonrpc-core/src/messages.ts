@@ -87,3 +87,8 @@ export function isJSONRPCResponse(message: JSONRPCMessage): message is JSONRPCRe
  * every layer, runs no function of ours.
  */
 export const isBatch = Array.isArray as (frame: Frame) => frame is JSONRPCBatch;
+
+/** The messages of a frame, in order: a batch's own array, or a one-message array. */
+export function messagesOf(frame: Frame): readonly JSONRPCMessage[] {
+  return isBatch(frame) ? frame : [frame];
+}

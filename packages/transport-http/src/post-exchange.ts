@@ -4,6 +4,7 @@ import {
   type JSONRPCId,
   type JSONRPCMessage,
   type JSONRPCResponse,
+  messagesOf,
 } from "@patchbay/jsonrpc-core";
 import {
   type AnswerText,
@@ -15,7 +16,6 @@ import {
   utf8Length,
   writePieces,
 } from "./http-io.js";
-import { messagesOf, progressTokenOf } from "./message-keys.js";
 import type { ServerSseStream } from "./server-sse-stream.js";
 import type { ResponseMode } from "./session-settings.js";
 
@@ -345,4 +345,14 @@ export class ExchangeRoutes {
   isOpenStream(streamId: string): boolean {
     return this.open?.has(streamId) ?? false;
   }
+}
+
+/** The `_meta.progressToken` of a request, when it asks for progress. */
+function progressTokenOf(message: JSONRPCMessage): string | number | undefined {
+  if (!("method" in message) || message.params === undefined || Array.isArray(message.params)) {
+    return undefined;
+  }
+  const meta = (message.params as { _meta?: { progressToken?: unknown } })._meta;
+  const token = meta?.progressToken;
+  return typeof token === "string" || typeof token === "number" ? token : undefined;
 }

@@ -5,6 +5,7 @@ import {
   type Frame,
   type JSONRPCErrorResponse,
   type JSONRPCMessage,
+  messagesOf,
 } from "@patchbay/jsonrpc-core";
 import { MCP_PROTOCOL_VERSION_HEADER } from "./constants.js";
 import {
@@ -18,7 +19,6 @@ import {
   writeJsonBody,
   writeJsonError,
 } from "./http-io.js";
-import { isInitializeRequest, messagesOf } from "./message-keys.js";
 
 /**
  * Reading a request's body within its limit (413 past it), and the checks a Streamable HTTP POST
@@ -226,4 +226,9 @@ export function checkProtocolVersion(
     `Bad Request: Unsupported protocol version: ${headerVersion} (supported versions: ${supported.join(", ")})`,
   );
   return false;
+}
+
+/** True for an `initialize` request (which opens a session, and must come alone). */
+export function isInitializeRequest(message: JSONRPCMessage): boolean {
+  return "method" in message && message.method === "initialize" && "id" in message;
 }

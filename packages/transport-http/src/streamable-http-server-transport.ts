@@ -4,6 +4,7 @@ import {
   type JSONRPCId,
   type JSONRPCMessage,
   type JSONRPCResponse,
+  messagesOf,
   type SendOptions,
   type Transport,
   type TransportCloseEvent,
@@ -14,7 +15,6 @@ import {
 import type { TimerHandle } from "./clock.js";
 import { MCP_SESSION_ID_HEADER } from "./constants.js";
 import { type HttpResponseSink, randomId } from "./http-io.js";
-import { messagesOf } from "./message-keys.js";
 import {
   abandonPostExchange,
   capResponses,

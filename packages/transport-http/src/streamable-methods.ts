@@ -1,4 +1,4 @@
-import { type FrameInfo, isJSONRPCRequest } from "@patchbay/jsonrpc-core";
+import { type FrameInfo, isJSONRPCRequest, type JSONRPCMessage } from "@patchbay/jsonrpc-core";
 import {
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   LAST_EVENT_ID_HEADER,
@@ -16,7 +16,6 @@ import {
   writeJsonBody,
   writeJsonError,
 } from "./http-io.js";
-import { requestedVersion } from "./message-keys.js";
 import { checkProtocolVersion, type PostFrame, readPostFrame } from "./request-body.js";
 import type { SessionRegistry } from "./session-registry.js";
 import {
@@ -346,4 +345,11 @@ export async function handleStreamableDelete(
   transport.end({ initiator: "remote", details: { reason: "deleted" } });
   response.writeHead(200, sessionHeaders(transport));
   response.end();
+}
+
+/** The `protocolVersion` an `initialize` request asks for. */
+function requestedVersion(initialize: JSONRPCMessage | undefined): string | undefined {
+  if (initialize === undefined || !("params" in initialize)) return undefined;
+  const version = (initialize.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+  return typeof version === "string" ? version : undefined;
 }

@@ -1,7 +1,7 @@
 import {
   type Frame,
   type FrameInfo,
-  type JSONRPCMessage,
+  messagesOf,
   type Transport,
   type TransportCloseEvent,
   TransportError,
@@ -127,6 +127,7 @@ export class FallbackClientTransport implements Transport {
 }
 
 function carriesInitialize(frame: Frame): boolean {
-  const messages = (Array.isArray(frame) ? frame : [frame]) as readonly JSONRPCMessage[];
-  return messages.some((message) => "method" in message && message.method === "initialize");
+  return messagesOf(frame).some(
+    (message) => "method" in message && message.method === "initialize",
+  );
 }

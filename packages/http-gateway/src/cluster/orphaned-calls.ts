@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { Frame, JSONRPCErrorResponse } from "@patchbay/jsonrpc-core";
+import { type Frame, type JSONRPCErrorResponse, messagesOf } from "@patchbay/jsonrpc-core";
 import { PatchbayErrorCode } from "@patchbay/mcp-types";
 import { formatSseEvent } from "@patchbay/transport-http";
 import type { ClusterCall, GatewayCluster } from "./cluster.js";
@@ -90,8 +90,9 @@ async function storeLostAnswer(
 
 /** The request ids `frame` answers, as JSON. */
 function answeredIds(frame: Frame): string[] {
-  const messages = Array.isArray(frame) ? frame : [frame];
-  return messages.flatMap((message) => ("method" in message ? [] : [JSON.stringify(message.id)]));
+  return messagesOf(frame).flatMap((message) =>
+    "method" in message ? [] : [JSON.stringify(message.id)],
+  );
 }
 
 function isReplicaLost(frame: Frame): frame is JSONRPCErrorResponse {
