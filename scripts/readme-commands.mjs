@@ -39,8 +39,11 @@ import { fileURLToPath } from "node:url";
 
 const SHELL_FENCE = /^(\s*)(`{3,})(sh|bash|shell|console)\s*$/;
 const MARKER = /^\s*<!--\s*readme-commands:\s*(.*?)\s*-->\s*$/;
-const RUN_TIMEOUT_MS = 60_000;
-const READY_TIMEOUT_MS = 30_000;
+// A served block may build first (the quick start's `pnpm start` runs turbo's build:js of 17
+// packages, about 20 s alone and over a minute on a loaded two-core machine): the deadlines are
+// for a command that hangs, not a measure of speed.
+const RUN_TIMEOUT_MS = 120_000;
+const READY_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 /** The documents whose shell blocks are checked, relative to the repository root. */
