@@ -6,7 +6,7 @@ const nonNegativeInteger = z.number().int().nonnegative();
 /**
  * The `modern` block: the router's `modern` options that a file can set (the modern front's held
  * calls and callers, caching hints, and the limits of the task table both eras share); the
- * request-state key and the cluster hooks come from the app that runs the router.
+ * request-state key and the replicas' hooks come from the app that runs the router.
  */
 export const ModernConfigSchema = z.object({
   heldCallTimeoutMs: positiveInteger.optional(),
