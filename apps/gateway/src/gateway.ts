@@ -24,6 +24,7 @@ import {
 } from "@patchbay/telemetry";
 import { createStdioServerTransport } from "@patchbay/transport-stdio";
 import { createRedactingLogger, type Logger } from "./logger.js";
+import { PROXY_ONLY_BLOCKS } from "./proxy-blocks.js";
 
 /** Options of `startGateway`. */
 export interface GatewayOptions {
@@ -84,7 +85,7 @@ async function openTelemetryOf(
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const environment = options.environment ?? process.env;
   const configPath = resolve(options.configPath);
-  const parsed = await loadConfigFile(configPath, environment, { proxyBlocks: "ignore" });
+  const parsed = await loadConfigFile(configPath, environment, { ignoreBlocks: PROXY_ONLY_BLOCKS });
   const config: GatewayConfig = parsed.config;
   // Every line passes the telemetry's redaction, which learns the config's secrets below.
   let redact: Redact = builtInRedact;
@@ -172,7 +173,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   async function reload(): Promise<void> {
     if (stopping) return;
     try {
-      const next = await loadConfigFile(configPath, environment, { proxyBlocks: "ignore" });
+      const next = await loadConfigFile(configPath, environment, {
+        ignoreBlocks: PROXY_ONLY_BLOCKS,
+      });
       if (JSON.stringify(next.config) === JSON.stringify(router.config)) return;
       for (const warning of next.warnings) logger.warn(warning);
       await router.reload(next.config);

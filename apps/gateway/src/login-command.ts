@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { oauthTokenFile, signInToBackend, userConfigDirectory } from "@patchbay/backend-transports";
 import type { RemoteBackendConfig } from "@patchbay/router";
 import { loadConfigFile } from "@patchbay/router/config-file";
+import { PROXY_ONLY_BLOCKS } from "./proxy-blocks.js";
 
 /** The help of `patchbay-gateway login`. */
 export const loginHelp = `Usage: patchbay-gateway login <backend> [--config <file>] [--no-browser] [--timeout <seconds>]
@@ -89,7 +90,7 @@ export async function runLoginCommand(
   const directory = userConfigDirectory(context.environment);
   const configPath = resolve(values.config ?? join(directory, "gateway.json"));
   const { config } = await loadConfigFile(configPath, context.environment, {
-    proxyBlocks: "ignore",
+    ignoreBlocks: PROXY_ONLY_BLOCKS,
   });
   const backend = oauthBackendOf(config.backends, name);
   if (typeof backend === "string") {

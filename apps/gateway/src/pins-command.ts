@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { describeWithheld } from "@patchbay/router";
 import { loadConfigFile } from "@patchbay/router/config-file";
 import { approvePinFile, pinFileOf, readPinFile } from "@patchbay/router/pins-file";
+import { PROXY_ONLY_BLOCKS } from "./proxy-blocks.js";
 
 /** The help of `patchbay-gateway pins`. */
 export const pinsHelp = `Usage: patchbay-gateway pins list --config <file>
@@ -43,7 +44,9 @@ export async function runPinsCommand(args: readonly string[], output: Output): P
     return 2;
   }
   const configPath = resolve(values.config);
-  const { config } = await loadConfigFile(configPath, process.env, { proxyBlocks: "ignore" });
+  const { config } = await loadConfigFile(configPath, process.env, {
+    ignoreBlocks: PROXY_ONLY_BLOCKS,
+  });
   const path = pinFileOf(configPath, config.pins);
   if (listing) {
     output.out(`${JSON.stringify(await listPins(path), null, 2)}\n`);

@@ -1,11 +1,7 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import {
-  type BackendConfig,
-  connectsPerPrincipal,
-  credentialSlotsOf,
-  type GatewayConfig,
-} from "@patchbay/router";
+import { PROXY_CONFIG_BLOCKS, type ProxyConfig } from "@patchbay/http-gateway";
+import { type BackendConfig, connectsPerPrincipal, credentialSlotsOf } from "@patchbay/router";
 import {
   type CredentialEntry,
   type CredentialStorePlace,
@@ -75,7 +71,9 @@ export async function runCredentialsCommand(
   }
   if (typeof values.config !== "string") throw new UsageError("--config <file> is required");
   const configPath = resolve(values.config);
-  const { config } = await loadConfigFile(configPath, io.environment);
+  const { config } = await loadConfigFile(configPath, io.environment, {
+    blocks: PROXY_CONFIG_BLOCKS,
+  });
   const place = credentialStorePlace(
     config,
     configPath,
@@ -120,7 +118,7 @@ function fileStore(place: CredentialStorePlace): StoreAccess {
 
 /** The replicas' store: the same Redis, prefix and cluster secret as the proxy's `cluster`. */
 async function redisStore(
-  config: GatewayConfig,
+  config: ProxyConfig,
   url: string,
   place: CredentialStorePlace,
   environment: Readonly<Record<string, string | undefined>>,

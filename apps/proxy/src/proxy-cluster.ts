@@ -1,5 +1,6 @@
 import type { GaugeRegistry, RedisCluster, ReplicaStats } from "@patchbay/cluster-redis";
-import type { ClusterConfig, Router } from "@patchbay/router";
+import type { ClusterConfig } from "@patchbay/http-gateway";
+import type { Router } from "@patchbay/router";
 import type { ProxyLog } from "./proxy-log.js";
 
 /**

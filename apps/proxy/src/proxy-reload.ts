@@ -7,20 +7,14 @@ import {
   type HttpGateway,
   type OAuthConfig,
   type OAuthVerifier,
+  type ParsedProxyConfig,
+  PROXY_CONFIG_BLOCKS,
+  type ProxyConfig,
 } from "@patchbay/http-gateway";
-import {
-  type Environment,
-  type GatewayConfig,
-  GatewayConfigError,
-  type ParsedGatewayConfig,
-  type Router,
-} from "@patchbay/router";
+import { type Environment, GatewayConfigError, type Router } from "@patchbay/router";
 import { loadConfigFile, watchConfigFile } from "@patchbay/router/config-file";
 import type { Redactor } from "@patchbay/telemetry";
 import type { ProxyLog } from "./proxy-log.js";
-
-/** The config the proxy runs, as parsed from its file. */
-export type ProxyConfig = GatewayConfig;
 
 /** The blocks a running proxy cannot change: they are read once, at start. */
 const RESTART_ONLY = ["limits", "http", "cluster", "modern", "credentials"] as const;
@@ -71,16 +65,25 @@ function restartPart(config: ProxyConfig, key: (typeof RESTART_ONLY)[number]): u
   return rest;
 }
 
+/** Reads and validates a proxy config file (JSON, JSON with comments, or YAML), with the proxy's blocks. */
+export function loadProxyConfig(
+  path: string,
+  environment: Environment,
+): Promise<ParsedProxyConfig> {
+  return loadConfigFile(path, environment, { blocks: PROXY_CONFIG_BLOCKS });
+}
+
 /**
- * Reads the proxy's config file: as the router reads it, and refused when a shared or per-session
+ * Reads the proxy's config file: as the router reads it with the proxy's blocks
+ * (`@patchbay/http-gateway`'s `PROXY_CONFIG_BLOCKS`), and refused when a shared or per-session
  * backend signs in with OAuth (an `oauth` block), which the proxy does only per principal (each
  * principal connects on a link): never such a backend reached without its token.
  */
 export async function loadProxyConfigFile(
   path: string,
   environment: Environment,
-): Promise<ParsedGatewayConfig> {
-  const parsed = await loadConfigFile(path, environment);
+): Promise<ParsedProxyConfig> {
+  const parsed = await loadProxyConfig(path, environment);
   const issues = signInIssues(parsed.config, "patchbay-proxy", { perPrincipal: true });
   if (issues.length > 0) throw new GatewayConfigError(issues, path);
   return parsed;

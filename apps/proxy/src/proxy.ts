@@ -16,6 +16,8 @@ import {
   type HttpGateway,
   isLoopbackHost,
   type LogFormat,
+  type ParsedProxyConfig,
+  parseProxyConfig,
   resolveLimits,
 } from "@patchbay/http-gateway";
 import type { Transport } from "@patchbay/jsonrpc-core";
@@ -24,10 +26,8 @@ import {
   connectsPerPrincipal,
   createBackendLogSink,
   createRouter,
-  type ParsedGatewayConfig,
   type PinStore,
   type PinsConfig,
-  parseGatewayConfig,
   type Router,
   setByUser,
 } from "@patchbay/router";
@@ -149,7 +149,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 interface ProxySettings {
   readonly environment: Readonly<Record<string, string | undefined>>;
   readonly host: string;
-  readonly parsed: ParsedGatewayConfig;
+  readonly parsed: ParsedProxyConfig;
   /** The Redis replicas share (`--redis` over `cluster.redis`), when clustered. */
   readonly clusterRedis: string | undefined;
   readonly clusterSecret: string | undefined;
@@ -164,9 +164,9 @@ interface ProxySettings {
 async function resolveProxySettings(options: ProxyOptions): Promise<ProxySettings> {
   const environment = options.environment ?? process.env;
   const host = options.host ?? "127.0.0.1";
-  const parsed: ParsedGatewayConfig =
+  const parsed: ParsedProxyConfig =
     options.configPath === undefined
-      ? parseGatewayConfig(demoConfig(), { source: "(demo)" })
+      ? parseProxyConfig(demoConfig(), { source: "(demo)" })
       : await loadProxyConfigFile(resolve(options.configPath), environment);
   const clusterRedis = options.redis ?? parsed.config.cluster?.redis;
   // Before anything starts: a per-principal backend without a store or its key stops the start.
@@ -340,7 +340,7 @@ function announce(options: ProxyOptions, settings: ProxySettings, server: Server
  */
 async function startProxyRouter(
   options: ProxyOptions,
-  config: ParsedGatewayConfig["config"],
+  config: ParsedProxyConfig["config"],
   parts: {
     readonly log: ProxyLog;
     readonly cluster: RedisCluster | undefined;
@@ -530,7 +530,7 @@ async function openPrincipalCredentials(parts: {
  * loopback names unless `http` says otherwise; bound elsewhere, any Host by default.
  */
 function originListsOf(
-  http: ParsedGatewayConfig["config"]["http"],
+  http: ParsedProxyConfig["config"]["http"],
   host: string,
 ): { allowedHosts?: readonly string[] | "any"; allowedOrigins?: readonly string[] | "any" } {
   return {

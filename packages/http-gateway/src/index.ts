@@ -103,6 +103,26 @@ export type {
 export { REPLICA_LOST_CODE } from "./cluster/orphaned-calls.js";
 export { SHARED_STORE_UNAVAILABLE_CODE } from "./cluster/shared-session-transport.js";
 export {
+  type ParsedProxyConfig,
+  type ParseProxyConfigOptions,
+  PROXY_CONFIG_BLOCKS,
+  type ProxyConfig,
+  type ProxyConfigBlocks,
+  parseProxyConfig,
+} from "./config/parse-proxy-config.js";
+export {
+  type AuthConfig,
+  AuthConfigSchema,
+  AuthTokenConfigSchema,
+  type ClusterConfig,
+  ClusterConfigSchema,
+  type HttpConfig,
+  HttpConfigSchema,
+  type LimitsConfig,
+  LimitsConfigSchema,
+  ProxyLimitsConfigSchema,
+} from "./config/proxy-config-schema.js";
+export {
   type ClientSnippet,
   type ConnectGuideOptions,
   connectSnippets,

@@ -46,6 +46,14 @@ export {
 } from "./catalogue/resource-template-pattern.js";
 export type { WildcardPattern } from "./catalogue/wildcard-pattern.js";
 export {
+  type ConfigBlock,
+  type ConfigBlocks,
+  type ConfigWithBlocks,
+  type IgnoredBlocks,
+  type NoConfigBlocks,
+  unknownKeyIssues,
+} from "./config/config-blocks.js";
+export {
   connectsPerPrincipal,
   credentialSlotsOf,
   OAUTH_ACCESS_TOKEN_SLOT,
@@ -84,6 +92,7 @@ export {
   OtlpConfigSchema,
   ProfileConfigSchema,
   RestartConfigSchema,
+  RouterLimitsConfigSchema,
   TelemetryConfigSchema,
 } from "./config/gateway-config-schema.js";
 export {
@@ -94,6 +103,7 @@ export {
   type ToolLimitsConfig,
   ToolLimitsConfigSchema,
 } from "./config/governance-config-schema.js";
+export { type ModernConfig, ModernConfigSchema } from "./config/modern-config-schema.js";
 export {
   type ConfigTextFormat,
   configFormatOf,
@@ -105,17 +115,6 @@ export {
   type ParseGatewayConfigOptions,
   parseGatewayConfig,
 } from "./config/parse-gateway-config.js";
-export {
-  type AuthConfig,
-  AuthConfigSchema,
-  AuthTokenConfigSchema,
-  type ClusterConfig,
-  ClusterConfigSchema,
-  type HttpConfig,
-  HttpConfigSchema,
-  type LimitsConfig,
-  LimitsConfigSchema,
-} from "./config/proxy-config-schema.js";
 export {
   collectConfigSecrets,
   REDACTED,

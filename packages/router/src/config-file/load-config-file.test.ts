@@ -66,25 +66,3 @@ describe("loadConfigFile", () => {
     );
   });
 });
-
-describe("loadConfigFile with proxyBlocks: ignore (the stdio gateway)", () => {
-  it("drops the proxy's blocks unread, with one warning naming them", async () => {
-    const path = file(
-      "proxy.json",
-      JSON.stringify({
-        mcpServers: { s: { command: "node" } },
-        profiles: { team: { servers: ["s"] } },
-        auth: { tokens: [{ name: "a", token: "${UNSET_TOKEN}" }] },
-      }),
-    );
-    const { config, warnings } = await loadConfigFile(path, {}, { proxyBlocks: "ignore" });
-    expect(config.backends.map((backend) => backend.name)).toEqual(["s"]);
-    expect(config.profiles).toEqual({});
-    expect(config.auth).toBeUndefined();
-    expect(warnings).toEqual([
-      "auth, profiles: read by patchbay-proxy only; ignored here (not expanded, not checked)",
-    ]);
-    // Read as the proxy reads it, the same file names its problem.
-    expect((await issuesOf(path)).map((issue) => issue.path)).toContain("auth.tokens[0].token");
-  });
-});

@@ -2,8 +2,10 @@
 // Node only: this entry reads and watches files (the router itself needs no Node API).
 import { readFile } from "node:fs/promises";
 import {
+  type ConfigBlocks,
   configFormatOf,
   GatewayConfigError,
+  type NoConfigBlocks,
   type ParsedGatewayConfig,
   type ParseGatewayConfigOptions,
   parseConfigText,
@@ -11,14 +13,14 @@ import {
 
 /**
  * Reads a gateway config file (JSON, JSON with comments, or YAML for `.yaml`/`.yml`), expands
- * `${VAR}` from `environment` and validates it. Throws `GatewayConfigError` naming the file and
- * each problem.
+ * `${VAR}` from `environment` and validates it, with the blocks an app adds or ignores (see
+ * `parseGatewayConfig`). Throws `GatewayConfigError` naming the file and each problem.
  */
-export async function loadConfigFile(
+export async function loadConfigFile<Blocks extends ConfigBlocks = NoConfigBlocks>(
   path: string,
   environment: Readonly<Record<string, string | undefined>>,
-  options: Pick<ParseGatewayConfigOptions, "proxyBlocks"> = {},
-): Promise<ParsedGatewayConfig> {
+  options: Pick<ParseGatewayConfigOptions<Blocks>, "blocks" | "ignoreBlocks"> = {},
+): Promise<ParsedGatewayConfig<Blocks>> {
   let text: string;
   try {
     text = await readFile(path, "utf8");

@@ -2,13 +2,7 @@ import { z } from "zod";
 import { OverridesConfigSchema, ScanModeSchema } from "../overrides/tool-override-schema.js";
 import { BackendCredentialsSchema, CredentialsConfigSchema } from "./credentials-config-schema.js";
 import { AuditConfigSchema, ToolLimitsConfigSchema } from "./governance-config-schema.js";
-import {
-  AuthConfigSchema,
-  ClusterConfigSchema,
-  HttpConfigSchema,
-  LimitsConfigSchema,
-  ModernConfigSchema,
-} from "./proxy-config-schema.js";
+import { ModernConfigSchema } from "./modern-config-schema.js";
 
 const stringRecord = z.record(z.string(), z.string());
 const globList = z.array(z.string().min(1));
@@ -130,7 +124,18 @@ export const PinsConfigSchema = z.object({
     .optional(),
 });
 
-/** The whole config file of a gateway, as written (before defaults). */
+/**
+ * The `limits` block as the router reads it: `tools`, the per-tool limits both apps honour. An app
+ * adds its own keys to it with a config block of the same name (see `ConfigBlock`).
+ */
+export const RouterLimitsConfigSchema = z.object({
+  tools: ToolLimitsConfigSchema.optional(),
+});
+
+/**
+ * The whole config file of a gateway as the router reads it (before defaults); an app adds its own
+ * top-level blocks with `parseGatewayConfig`'s `blocks`.
+ */
 export const GatewayConfigFileSchema = z.object({
   $schema: z.string().optional(),
   mcpServers: z.record(z.string().min(1), BackendConfigSchema),
@@ -149,19 +154,13 @@ export const GatewayConfigFileSchema = z.object({
     .optional(),
   /** Pinning of tool, prompt and resource template definitions (see the router README, "Pins"). */
   pins: PinsConfigSchema.optional(),
-  /** Bearer tokens of the HTTP proxy (the stdio gateway ignores it). */
-  auth: AuthConfigSchema.optional(),
   /** One audit record per decision (both apps). */
   audit: AuditConfigSchema.optional(),
-  /** Request limits of the HTTP proxy (the stdio gateway reads only `limits.tools`). */
-  limits: LimitsConfigSchema.optional(),
-  /** Host/Origin lists and reverse-proxy trust of the HTTP proxy (the stdio gateway ignores it). */
-  http: HttpConfigSchema.optional(),
-  /** Redis shared by the HTTP proxy's replicas (the stdio gateway ignores it). */
-  cluster: ClusterConfigSchema.optional(),
-  /** The HTTP proxy's modern front and task limits (the router's `modern` options; the stdio gateway ignores it). */
+  /** Per-tool limits (both apps); an app may add keys of its own to the block. */
+  limits: RouterLimitsConfigSchema.optional(),
+  /** The modern front and task limits (the router's `modern` options). */
   modern: ModernConfigSchema.optional(),
-  /** The HTTP proxy's store of per-principal credentials (the stdio gateway ignores it). */
+  /** The store of per-principal credentials. */
   credentials: CredentialsConfigSchema.optional(),
 });
 

@@ -5,7 +5,6 @@ import type { OverridesConfig, ScanMode } from "../overrides/tool-override-schem
 import type { PinsConfig } from "../pins/pins-config.js";
 import type { BackendCredentials, CredentialsConfig } from "./credentials-config-schema.js";
 import type { AuditConfig, ToolLimitsConfig } from "./governance-config-schema.js";
-import type { AuthConfig, ClusterConfig, HttpConfig, LimitsConfig } from "./proxy-config-schema.js";
 
 /** The per-request timeout of a backend unless configured otherwise (60 s; the router README, "Router semantics"). */
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -137,21 +136,15 @@ export interface GatewayConfig {
   readonly secrets?: readonly string[];
   /** The `pins` block as written, when the file has one (defaults: `resolvePinsConfig`). */
   readonly pins?: PinsConfig;
-  /** The HTTP proxy's `auth` block as written (`${VAR}` expanded), when the file has one. */
-  readonly auth?: AuthConfig;
   /** The `audit` block as written, when the file has one. */
   readonly audit?: AuditConfig;
-  /** The HTTP proxy's `limits` block as written, when the file has one (`tools` holds in both apps). */
-  readonly limits?: LimitsConfig;
-  /** The HTTP proxy's `http` block as written, when the file has one. */
-  readonly http?: HttpConfig;
-  /** The HTTP proxy's `cluster` block as written, when the file has one. */
-  readonly cluster?: ClusterConfig;
   /**
-   * The HTTP proxy's `modern` block (the router's `modern` options a file can set), when the file
-   * has one.
+   * The `limits` block as written, when the file has one: `tools`, the per-tool limits both apps
+   * honour (an app that adds keys to the block finds them here too).
    */
+  readonly limits?: { readonly tools?: ToolLimitsConfig };
+  /** The `modern` block (the router's `modern` options a file can set), when the file has one. */
   readonly modern?: Omit<ModernFrontOptions, "requestStateKey" | "cluster">;
-  /** The HTTP proxy's `credentials` block (its credential store), when the file has one. */
+  /** The `credentials` block (the credential store), when the file has one. */
   readonly credentials?: CredentialsConfig;
 }

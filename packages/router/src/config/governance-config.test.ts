@@ -48,13 +48,13 @@ describe("audit and per-tool limits in the config", () => {
   it("keeps `limits.tools` when the stdio gateway drops the proxy's blocks", () => {
     const only = parseGatewayConfig(
       { ...backends, limits: { tools: { "gh__*": { concurrent: 1 } } } },
-      { proxyBlocks: "ignore" },
+      { ignoreBlocks: { names: ["limits"], readBy: "patchbay-proxy" } },
     );
     expect(only.config.limits).toEqual({ tools: { "gh__*": { concurrent: 1 } } });
     expect(only.warnings).toEqual([]);
     const mixed = parseGatewayConfig(
       { ...backends, limits: { maxSessions: 3, tools: { "gh__*": { concurrent: 1 } } } },
-      { proxyBlocks: "ignore" },
+      { ignoreBlocks: { names: ["limits"], readBy: "patchbay-proxy" } },
     );
     expect(mixed.config.limits).toEqual({ tools: { "gh__*": { concurrent: 1 } } });
     expect(mixed.warnings).toEqual([

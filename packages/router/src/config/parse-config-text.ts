@@ -1,4 +1,5 @@
 import { parse as parseYaml } from "yaml";
+import type { ConfigBlocks, NoConfigBlocks } from "./config-blocks.js";
 import { GatewayConfigError } from "./gateway-config-error.js";
 import { jsonErrorIndex, positionAt } from "./json-error-position.js";
 import {
@@ -19,11 +20,11 @@ export function configFormatOf(fileName: string): ConfigTextFormat {
  * Parses the text of a config file (JSON, JSON with comments and trailing commas as VS Code writes
  * it, or YAML) and validates it with `parseGatewayConfig`. Throws `GatewayConfigError`.
  */
-export function parseConfigText(
+export function parseConfigText<Blocks extends ConfigBlocks = NoConfigBlocks>(
   text: string,
   format: ConfigTextFormat,
-  options: ParseGatewayConfigOptions = {},
-): ParsedGatewayConfig {
+  options: ParseGatewayConfigOptions<Blocks> = {},
+): ParsedGatewayConfig<Blocks> {
   let value: unknown;
   try {
     value = format === "yaml" ? parseYaml(text) : JSON.parse(stripJsonComments(text));

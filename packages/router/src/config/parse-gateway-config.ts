@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { DEFAULT_CONFLICT_POLICY } from "../catalogue/conflict.js";
 import { DEFAULT_PAGE_SIZE } from "../catalogue/pagination.js";
 import type { RestartPolicyOptions } from "../lifecycle/restart-policy.js";
@@ -11,6 +11,19 @@ import {
   NamespaceOptionsError,
 } from "../namespacing/qualified-name.js";
 import { overrideIssues } from "../overrides/check-overrides.js";
+import {
+  addedBlockValues,
+  type ConfigBlocks,
+  type ConfigWithBlocks,
+  fileSchemaWith,
+  type IgnoredBlocks,
+  isRecord,
+  type NoConfigBlocks,
+  parsedBlockIssues,
+  unknownKeyIssues,
+  withoutIgnoredBlocks,
+  writtenBlockIssues,
+} from "./config-blocks.js";
 import { credentialsIssues } from "./credentials-config.js";
 import { BackendCredentialsSchema, CredentialsConfigSchema } from "./credentials-config-schema.js";
 import { type Environment, expandVariables, joinPath } from "./expand-variables.js";
@@ -27,80 +40,35 @@ import {
   type BackendConfigFile,
   BackendConfigSchema,
   BackendOAuthConfigSchema,
-  GatewayConfigFileSchema,
+  type GatewayConfigFile,
   PinsConfigSchema,
   ProfileConfigSchema,
   TelemetryConfigSchema,
 } from "./gateway-config-schema.js";
-import {
-  type AuthConfig,
-  AuthConfigSchema,
-  ClusterConfigSchema,
-  HttpConfigSchema,
-  LimitsConfigSchema,
-  type ModernConfig,
-  ModernConfigSchema,
-} from "./proxy-config-schema.js";
+import { type ModernConfig, ModernConfigSchema } from "./modern-config-schema.js";
 import { suggestKey } from "./suggest-key.js";
 
 /** Options of `parseGatewayConfig`. */
-export interface ParseGatewayConfigOptions {
+export interface ParseGatewayConfigOptions<Blocks extends ConfigBlocks = NoConfigBlocks> {
   /** Where `${VAR}` values come from; none are expanded without it. */
   readonly environment?: Environment;
   /** The file name, for error messages. */
   readonly source?: string;
   /**
-   * `"ignore"`: the blocks only the HTTP proxy reads (`auth`, `limits`, `http`, `cluster`,
-   * `modern`, `profiles`) are dropped before anything is expanded or checked, with one warning naming them,
-   * so that the stdio gateway runs a proxy's config file. Default `"read"`.
+   * The top-level blocks the app adds to the router's (each with its schema and checks); the
+   * parsed config carries them. Without them, an app's block is an unknown key (a warning).
    */
-  readonly proxyBlocks?: "read" | "ignore";
-}
-
-/** The top-level blocks only the HTTP proxy reads. */
-const PROXY_ONLY_BLOCKS = [
-  "auth",
-  "limits",
-  "http",
-  "cluster",
-  "modern",
-  "profiles",
-  "credentials",
-] as const;
-
-/** `value` without the proxy's own blocks, and a warning naming those it had. */
-function withoutProxyBlocks(value: unknown): { value: unknown; warning: string | undefined } {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { value, warning: undefined };
-  }
-  const present = PROXY_ONLY_BLOCKS.filter((key) => Object.hasOwn(value, key));
-  if (present.length === 0) return { value, warning: undefined };
-  const rest: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-  for (const key of present) delete rest[key];
-  // Per-tool limits hold in both apps: `limits.tools` stays, the rest of `limits` goes.
-  const limits = (value as { limits?: unknown }).limits;
-  const tools = isRecord(limits) ? limits.tools : undefined;
-  if (tools !== undefined) rest.limits = { tools };
-  const ignored = present.filter(
-    (key) => key !== "limits" || tools === undefined || Object.keys(limits as object).length > 1,
-  );
-  if (ignored.length === 0) return { value: rest, warning: undefined };
-  const names = ignored.map((key) =>
-    key === "limits" && tools !== undefined ? "limits (but limits.tools)" : key,
-  );
-  return {
-    value: rest,
-    warning: `${names.join(", ")}: read by patchbay-proxy only; ignored here (not expanded, not checked)`,
-  };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  readonly blocks?: Blocks;
+  /**
+   * Blocks dropped before anything is expanded or checked, with one warning naming them, so that an
+   * app runs a config file written for another (`limits.tools`, which holds in every app, stays).
+   */
+  readonly ignoreBlocks?: IgnoredBlocks;
 }
 
 /** A usable config and the problems that did not stop it (unknown keys, a `:` separator). */
-export interface ParsedGatewayConfig {
-  readonly config: GatewayConfig;
+export interface ParsedGatewayConfig<Blocks extends ConfigBlocks = NoConfigBlocks> {
+  readonly config: ConfigWithBlocks<Blocks>;
   readonly warnings: readonly string[];
 }
 
@@ -109,14 +77,16 @@ export interface ParsedGatewayConfig {
  * `${VAR:-default}`, checks every key, applies defaults. Throws `GatewayConfigError` listing every
  * problem with its path in the file and what was expected.
  */
-export function parseGatewayConfig(
+export function parseGatewayConfig<Blocks extends ConfigBlocks = NoConfigBlocks>(
   value: unknown,
-  options: ParseGatewayConfigOptions = {},
-): ParsedGatewayConfig {
+  options: ParseGatewayConfigOptions<Blocks> = {},
+): ParsedGatewayConfig<Blocks> {
+  const blocks: ConfigBlocks = options.blocks ?? {};
+  const schema = fileSchemaWith(blocks);
   const issues: ConfigIssue[] = [];
   const warnings: string[] = [];
-  if (options.proxyBlocks === "ignore") {
-    const kept = withoutProxyBlocks(value);
+  if (options.ignoreBlocks !== undefined) {
+    const kept = withoutIgnoredBlocks(value, options.ignoreBlocks);
     value = kept.value;
     if (kept.warning !== undefined) warnings.push(kept.warning);
   }
@@ -127,19 +97,21 @@ export function parseGatewayConfig(
       message: `environment variable ${missing.variable} is not set (write \${${missing.variable}:-default} to give a default)`,
     });
   }
-  const result = GatewayConfigFileSchema.safeParse(expanded.value);
+  const result = schema.safeParse(expanded.value);
   if (!result.success) {
     issues.push(...result.error.issues.map(toConfigIssue));
-    issues.push(...misspeltKeys(expanded.value));
-    if (typeof expanded.value === "object" && expanded.value !== null) {
-      issues.push(...unknownAccessKeys(expanded.value as Record<string, unknown>));
-      issues.push(...unknownModernKeys(expanded.value as Record<string, unknown>));
-      issues.push(...unknownSignInKeys(expanded.value as Record<string, unknown>));
+    issues.push(...misspeltKeys(expanded.value, schema));
+    if (isRecord(expanded.value)) {
+      issues.push(...writtenBlockIssues(expanded.value, blocks));
+      issues.push(...unknownModernKeys(expanded.value));
+      issues.push(...unknownSignInKeys(expanded.value));
     }
     throw new GatewayConfigError(issues, options.source);
   }
-  const file = result.data;
-  warnings.push(...unknownKeys(expanded.value));
+  const parsed = result.data as Record<string, unknown>;
+  const file = parsed as GatewayConfigFile;
+  const root = expanded.value as Record<string, unknown>;
+  warnings.push(...unknownKeys(root, schema));
   // JSON.parse keeps a "__proto__" key as data; the schema's copy drops it without a word.
   const rawProfiles = (expanded.value as { profiles?: unknown }).profiles;
   if (
@@ -149,9 +121,9 @@ export function parseGatewayConfig(
   ) {
     issues.push({ path: "profiles.__proto__", message: "__proto__ is not a usable profile name" });
   }
-  issues.push(...accessIssues(expanded.value, file.auth));
-  issues.push(...unknownModernKeys(expanded.value as Record<string, unknown>));
-  issues.push(...unknownSignInKeys(expanded.value as Record<string, unknown>));
+  issues.push(...writtenBlockIssues(root, blocks), ...parsedBlockIssues(parsed, blocks));
+  issues.push(...unknownModernKeys(root));
+  issues.push(...unknownSignInKeys(root));
 
   const separator = file.namespaceSeparator ?? DEFAULT_NAMESPACE_SEPARATOR;
   try {
@@ -213,7 +185,7 @@ export function parseGatewayConfig(
   }
   if (issues.length === 0) issues.push(...overrideIssues(backends, profiles, separator));
   if (issues.length > 0) {
-    throw new GatewayConfigError([...issues, ...misspeltKeys(expanded.value)], options.source);
+    throw new GatewayConfigError([...issues, ...misspeltKeys(root, schema)], options.source);
   }
 
   const { otlp, ...telemetryRest } = file.telemetry ?? {};
@@ -233,14 +205,12 @@ export function parseGatewayConfig(
       profiles,
       secrets: expanded.secrets,
       ...(file.pins === undefined ? {} : { pins: withoutUndefined(file.pins) }),
-      ...(file.auth === undefined ? {} : { auth: file.auth }),
       ...(file.audit === undefined ? {} : { audit: file.audit }),
       ...(file.limits === undefined ? {} : { limits: file.limits }),
-      ...(file.http === undefined ? {} : { http: file.http }),
-      ...(file.cluster === undefined ? {} : { cluster: file.cluster }),
       ...(file.modern === undefined ? {} : { modern: modernOptionsOf(file.modern) }),
       ...(file.credentials === undefined ? {} : { credentials: file.credentials }),
-    },
+      ...addedBlockValues(parsed, blocks),
+    } as ConfigWithBlocks<Blocks>,
     warnings,
   };
 }
@@ -398,16 +368,10 @@ function toConfigIssue(issue: z.core.$ZodIssue): ConfigIssue {
   return { path, message: raw.replace(/^Invalid input: /, "") };
 }
 
-const knownTopLevel = new Set(Object.keys(GatewayConfigFileSchema.shape));
 const knownBackend = new Set(Object.keys(BackendConfigSchema.shape));
 const knownTelemetry = new Set(Object.keys(TelemetryConfigSchema.shape));
 const knownPins = new Set(Object.keys(PinsConfigSchema.shape));
 const knownProfile = new Set(Object.keys(ProfileConfigSchema.shape));
-const knownAuth = new Set(Object.keys(AuthConfigSchema.shape));
-const knownToken = new Set(["name", "token", "sha256", "profiles", "operator"]);
-const knownLimits = new Set(Object.keys(LimitsConfigSchema.shape));
-const knownHttp = new Set(Object.keys(HttpConfigSchema.shape));
-const knownCluster = new Set(Object.keys(ClusterConfigSchema.shape));
 const knownModern = new Set(Object.keys(ModernConfigSchema.shape));
 const knownModernTasks = new Set(["maxTasks", "maxTasksPerCaller", "maxTtlMs"]);
 const knownModernCaching = new Set(["ttlMs", "cacheScope"]);
@@ -416,8 +380,8 @@ const knownCredentials = new Set(Object.keys(CredentialsConfigSchema.shape));
 const knownBackendCredentials = new Set(Object.keys(BackendCredentialsSchema.shape));
 
 /** A misspelt key is often why a config is invalid: name it and the likely intent. */
-function misspeltKeys(value: unknown): ConfigIssue[] {
-  return unknownKeys(value)
+function misspeltKeys(value: unknown, schema: z.ZodObject): ConfigIssue[] {
+  return unknownKeys(value, schema)
     .filter((warning) => warning.includes("did you mean"))
     .map((warning) => {
       const [path = "", message = ""] = warning.split(/: (.*)/s);
@@ -425,7 +389,8 @@ function misspeltKeys(value: unknown): ConfigIssue[] {
     });
 }
 
-function unknownKeys(value: unknown): string[] {
+/** The unknown keys of the blocks the router reads, as warnings (`schema`: the file's, with an app's blocks). */
+function unknownKeys(value: unknown, schema: z.ZodObject): string[] {
   const warnings: string[] = [];
   const check = (node: unknown, known: Set<string>, path: string) => {
     if (typeof node !== "object" || node === null) return;
@@ -441,7 +406,7 @@ function unknownKeys(value: unknown): string[] {
   };
   if (typeof value !== "object" || value === null) return warnings;
   const root = value as Record<string, unknown>;
-  check(root, knownTopLevel, "");
+  check(root, new Set(Object.keys(schema.shape)), "");
   check(root.telemetry, knownTelemetry, "telemetry");
   check(root.pins, knownPins, "pins");
   for (const [name, entry] of Object.entries((root.mcpServers ?? {}) as Record<string, unknown>)) {
@@ -450,44 +415,15 @@ function unknownKeys(value: unknown): string[] {
   for (const [name, entry] of Object.entries((root.profiles ?? {}) as Record<string, unknown>)) {
     check(entry, knownProfile, joinPath("profiles", name));
   }
-  check(root.limits, knownLimits, "limits");
+  check(root.limits, knownKeysOf(schema, "limits"), "limits");
   return warnings;
 }
 
-/** The keys of object `node` that `known` lacks, as errors at `path` saying `why` they are errors. */
-function unknownKeyIssues(
-  node: unknown,
-  known: Set<string>,
-  path: string,
-  why: string,
-): ConfigIssue[] {
-  if (!isRecord(node)) return [];
-  return Object.keys(node)
-    .filter((key) => !known.has(key))
-    .map((key) => {
-      const suggestion = suggestKey(key, known);
-      const hint = suggestion === undefined ? "" : `; did you mean ${suggestion}?`;
-      return { path: joinPath(path, key), message: `unknown key ${key}${hint} (${why})` };
-    });
-}
-
-/** Every unknown key of the blocks that decide who gets in, with its path. */
-function unknownAccessKeys(root: Record<string, unknown>): ConfigIssue[] {
-  const issues: ConfigIssue[] = [];
-  const check = (node: unknown, known: Set<string>, path: string) => {
-    const why = "this block decides who gets in, so an unknown key is an error, not ignored";
-    issues.push(...unknownKeyIssues(node, known, path, why));
-  };
-  const auth = root.auth as { tokens?: unknown } | undefined;
-  check(auth, knownAuth, "auth");
-  if (Array.isArray(auth?.tokens)) {
-    auth.tokens.forEach((entry: unknown, index: number) => {
-      check(entry, knownToken, joinPath(joinPath("auth", "tokens"), index));
-    });
-  }
-  check(root.http, knownHttp, "http");
-  check(root.cluster, knownCluster, "cluster");
-  return issues;
+/** The keys of the object block `name` of `schema` (an app may have added some). */
+function knownKeysOf(schema: z.ZodObject, name: string): Set<string> {
+  let block = schema.shape[name];
+  while (block instanceof z.ZodOptional) block = block.unwrap();
+  return new Set(block instanceof z.ZodObject ? Object.keys(block.shape) : []);
 }
 
 /**
@@ -529,52 +465,6 @@ function unknownSignInKeys(root: Record<string, unknown>): ConfigIssue[] {
     const misspelt = unknownKeyIssues(credentials, knownBackendCredentials, at, slotsWhy);
     issues.push(...misspelt.filter((issue) => issue.message.includes("did you mean")));
   }
-  return issues;
-}
-
-/**
- * What makes the blocks that decide who gets in fail closed: an unknown key in `auth`, its tokens,
- * `http` or `cluster`; an `auth` block with no token and no `oauth` that does not say `disabled: true` (which
- * would serve without auth); `disabled` beside tokens; two tokens of one name (logs, sessions and
- * held calls tell callers apart by it).
- */
-function accessIssues(value: unknown, auth: AuthConfig | undefined): ConfigIssue[] {
-  if (typeof value !== "object" || value === null) return [];
-  const issues = unknownAccessKeys(value as Record<string, unknown>);
-  if (auth === undefined) return issues;
-  const tokens = auth.tokens ?? [];
-  const credentials = tokens.length > 0 || auth.oauth !== undefined;
-  if (auth.disabled === true && credentials) {
-    issues.push({
-      path: "auth.disabled",
-      message: `auth is disabled, yet ${tokens.length > 0 ? "tokens are listed" : "oauth is set"}: remove one or the other`,
-    });
-  }
-  if (auth.disabled !== true && !credentials) {
-    issues.push({
-      path: "auth",
-      message:
-        'expected "tokens" with at least one token, or "oauth" (or "disabled": true to serve without auth on purpose); an auth block without any would let every client in',
-    });
-  }
-  const seen = new Set<string>();
-  tokens.forEach((token, index) => {
-    // OAuth principals are `<issuer>#<subject>` (or `oauth:<hash>`): a token named like one would
-    // share its sessions and buckets.
-    if (auth.oauth !== undefined && (token.name.includes("#") || token.name.startsWith("oauth:"))) {
-      issues.push({
-        path: joinPath(joinPath(joinPath("auth", "tokens"), index), "name"),
-        message: `"${token.name}" reads like an OAuth principal (<issuer>#<subject>): token names beside oauth may not contain "#" or start with "oauth:"`,
-      });
-    }
-    if (seen.has(token.name)) {
-      issues.push({
-        path: joinPath(joinPath(joinPath("auth", "tokens"), index), "name"),
-        message: `another token is already named "${token.name}": give each token its own name`,
-      });
-    }
-    seen.add(token.name);
-  });
   return issues;
 }
 

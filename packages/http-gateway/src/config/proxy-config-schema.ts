@@ -1,5 +1,5 @@
+import { ToolLimitsConfigSchema } from "@patchbay/router";
 import { z } from "zod";
-import { ToolLimitsConfigSchema } from "./governance-config-schema.js";
 
 const profileName = z.string().min(1);
 
@@ -36,9 +36,11 @@ export const AuthConfigSchema = z.object({
 
 const positiveInteger = z.number().int().positive();
 
-/** The `limits` block of the HTTP proxy (`tools`, the per-tool limits, holds in both apps). */
-export const LimitsConfigSchema = z.object({
-  tools: ToolLimitsConfigSchema.optional(),
+/**
+ * The keys the HTTP proxy adds to the router's `limits` block (whose `tools`, the per-tool limits,
+ * holds in both apps).
+ */
+export const ProxyLimitsConfigSchema = z.object({
   requestsPerMinute: positiveInteger.optional(),
   maxBodyBytes: positiveInteger.optional(),
   maxSessions: positiveInteger.optional(),
@@ -50,28 +52,10 @@ export const LimitsConfigSchema = z.object({
   maxBatchSize: positiveInteger.optional(),
 });
 
-const nonNegativeInteger = z.number().int().nonnegative();
-
-/**
- * The `modern` block of the HTTP proxy: the router's `modern` options that a file can set (the
- * modern front's held calls and callers, caching hints, and the limits of the task table both
- * eras share); the request-state key and the cluster hooks come from `cluster`.
- */
-export const ModernConfigSchema = z.object({
-  heldCallTimeoutMs: positiveInteger.optional(),
-  maxHeldCalls: positiveInteger.optional(),
-  maxCallers: positiveInteger.optional(),
-  inputGatherMs: nonNegativeInteger.optional(),
-  caching: z
-    .object({ ttlMs: nonNegativeInteger, cacheScope: z.enum(["public", "private"]) })
-    .optional(),
-  tasks: z
-    .object({
-      maxTasks: positiveInteger.optional(),
-      maxTasksPerCaller: positiveInteger.optional(),
-      maxTtlMs: positiveInteger.optional(),
-    })
-    .optional(),
+/** The `limits` block of the HTTP proxy as a whole: the router's `tools` and the proxy's keys. */
+export const LimitsConfigSchema = z.object({
+  tools: ToolLimitsConfigSchema.optional(),
+  ...ProxyLimitsConfigSchema.shape,
 });
 
 const hostList = z.union([z.literal("any"), z.array(z.string().min(1))]);
@@ -151,7 +135,5 @@ export type AuthConfig = z.infer<typeof AuthConfigSchema>;
 export type LimitsConfig = z.infer<typeof LimitsConfigSchema>;
 /** The `http` block as written. */
 export type HttpConfig = z.infer<typeof HttpConfigSchema>;
-/** The `modern` block as written. */
-export type ModernConfig = z.infer<typeof ModernConfigSchema>;
 /** The `cluster` block as written. */
 export type ClusterConfig = z.infer<typeof ClusterConfigSchema>;

@@ -64,7 +64,7 @@ describe("the proxy's modern block", () => {
   it("is dropped unread by the stdio gateway, with the warning its other blocks get", () => {
     const { config, warnings } = parseGatewayConfig(
       { ...servers, modern: { maxHeldCall: 2 } },
-      { proxyBlocks: "ignore" },
+      { ignoreBlocks: { names: ["modern"], readBy: "patchbay-proxy" } },
     );
     expect(config.modern).toBeUndefined();
     expect(warnings).toEqual([

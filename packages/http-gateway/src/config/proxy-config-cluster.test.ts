@@ -1,13 +1,14 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are config values with ${VAR} references, not templates
+
+import { GatewayConfigError } from "@patchbay/router";
 import { describe, expect, it } from "vitest";
-import { GatewayConfigError } from "./gateway-config-error.js";
-import { parseGatewayConfig } from "./parse-gateway-config.js";
+import { parseProxyConfig } from "./parse-proxy-config.js";
 
 const servers = { mcpServers: { a: { command: "x" } } };
 
 function issuesOf(value: unknown): { path: string; message: string }[] {
   try {
-    parseGatewayConfig(value);
+    parseProxyConfig(value);
   } catch (error) {
     if (error instanceof GatewayConfigError) return [...error.issues];
     throw error;
@@ -17,7 +18,7 @@ function issuesOf(value: unknown): { path: string; message: string }[] {
 
 describe("the proxy's cluster block", () => {
   it("is kept as written, with ${VAR} expanded", () => {
-    const { config, warnings } = parseGatewayConfig(
+    const { config, warnings } = parseProxyConfig(
       { ...servers, cluster: { redis: "redis://${REDIS_HOST}:6379", replicaId: "proxy-1" } },
       { environment: { REDIS_HOST: "10.0.0.5" } },
     );
@@ -26,12 +27,12 @@ describe("the proxy's cluster block", () => {
   });
 
   it("is absent when the file has none", () => {
-    expect(parseGatewayConfig(servers).config.cluster).toBeUndefined();
+    expect(parseProxyConfig(servers).config.cluster).toBeUndefined();
   });
 
   it("accepts TLS and unix-socket addresses", () => {
     for (const redis of ["rediss://user:pw@redis.example.com:6380/2", "unix:///run/redis.sock"]) {
-      expect(parseGatewayConfig({ ...servers, cluster: { redis } }).config.cluster?.redis).toBe(
+      expect(parseProxyConfig({ ...servers, cluster: { redis } }).config.cluster?.redis).toBe(
         redis,
       );
     }
@@ -51,7 +52,7 @@ describe("the proxy's cluster block", () => {
 
   it("takes the heartbeat's interval and timeout, and refuses a timeout shorter than the interval", () => {
     const cluster = { redis: "redis://h:1", heartbeatIntervalMs: 500, heartbeatTimeoutMs: 1500 };
-    expect(parseGatewayConfig({ ...servers, cluster }).config.cluster).toEqual(cluster);
+    expect(parseProxyConfig({ ...servers, cluster }).config.cluster).toEqual(cluster);
     expect(
       issuesOf({ ...servers, cluster: { redis: "redis://h:1", heartbeatTimeoutMs: 1000 } }),
     ).toEqual([
@@ -67,7 +68,7 @@ describe("the proxy's cluster block", () => {
 
   it("takes the cluster secret from the environment, and refuses a short one without showing it", () => {
     const secret = "s".repeat(44);
-    const { config } = parseGatewayConfig(
+    const { config } = parseProxyConfig(
       {
         ...servers,
         cluster: {
@@ -124,14 +125,14 @@ describe("the blocks that decide who gets in fail closed", () => {
     expect(issuesOf({ ...servers, auth: { tokens: [] } })[0]?.message).toContain(
       'or "disabled": true to serve without auth on purpose',
     );
-    expect(parseGatewayConfig({ ...servers, auth: { disabled: true } }).config.auth).toEqual({
+    expect(parseProxyConfig({ ...servers, auth: { disabled: true } }).config.auth).toEqual({
       disabled: true,
     });
   });
 
   it("takes an oauth section as the credentials of an auth block, never beside disabled", () => {
     const oauth = { issuer: "https://as.example", publicUrl: "https://mcp.example", scopes: {} };
-    expect(parseGatewayConfig({ ...servers, auth: { oauth } }).config.auth).toEqual({ oauth });
+    expect(parseProxyConfig({ ...servers, auth: { oauth } }).config.auth).toEqual({ oauth });
     expect(issuesOf({ ...servers, auth: { disabled: true, oauth } })).toEqual([
       {
         path: "auth.disabled",
@@ -171,7 +172,7 @@ describe("the blocks that decide who gets in fail closed", () => {
 
   it("takes operator: true on a token, and refuses a misspelt or non-boolean operator", () => {
     const operator = { ...token, operator: true };
-    expect(parseGatewayConfig({ ...servers, auth: { tokens: [operator] } }).config.auth).toEqual({
+    expect(parseProxyConfig({ ...servers, auth: { tokens: [operator] } }).config.auth).toEqual({
       tokens: [operator],
     });
     expect(issuesOf({ ...servers, auth: { tokens: [{ ...token, operater: true }] } })).toEqual([
