@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PROXY_CONFIG_BLOCKS } from "@patchbay/http-gateway";
 import { GatewayConfigError, parseGatewayConfig } from "@patchbay/router";
 import { loadConfigFile } from "@patchbay/router/config-file";
 import { afterEach, describe, expect, it } from "vitest";
@@ -67,5 +68,15 @@ describe("loadConfigFile with the proxy's blocks ignored (the stdio gateway)", (
     expect(warnings).toEqual([
       "auth, limits (but limits.tools), http: read by patchbay-proxy only; ignored here (not expanded, not checked)",
     ]);
+  });
+});
+
+describe("the blocks this app ignores", () => {
+  it("name every block the HTTP proxy adds to the router's config", () => {
+    // Named here, not imported (the app does not depend on the HTTP front): a block added to the
+    // proxy and not named here would be an unknown key to this app, or refuse an unset ${VAR}.
+    expect(PROXY_ONLY_BLOCKS.names).toEqual(
+      expect.arrayContaining(Object.keys(PROXY_CONFIG_BLOCKS)),
+    );
   });
 });

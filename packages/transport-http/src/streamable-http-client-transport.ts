@@ -16,7 +16,7 @@ import { ClientSseStreams } from "./client-sse-streams.js";
 import { type Clock, systemClock } from "./clock.js";
 import { MCP_PROTOCOL_VERSION_HEADER, MCP_SESSION_ID_HEADER } from "./constants.js";
 import { HttpStatusError, SessionExpiredError } from "./http-errors.js";
-import { idKey } from "./message-keys.js";
+import { idKey, isInitializeRequest } from "./message-keys.js";
 import {
   cancelledRequestKey,
   isErrorResponseTo,
@@ -24,7 +24,6 @@ import {
   modernRequestHeaders,
   modernRequestOf,
 } from "./modern-client-requests.js";
-import { isInitializeRequest } from "./request-body.js";
 import {
   DEFAULT_MAX_EVENT_BYTES,
   DEFAULT_MAX_RESPONSE_BODY_BYTES,
