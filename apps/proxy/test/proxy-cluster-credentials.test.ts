@@ -33,14 +33,19 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const KEY = randomBytes(32).toString("base64");
 const TOKENS = { alice: "alice-proxy-token-0123456789", bob: "bob-proxy-token-0123456789ab" };
 const VALUES = { alice: "alice-plain-secret-5e1a", bob: "bob-plain-secret-c07d" };
+/** What alice enters on her values link for the `setByUser` backend. */
+const ENTERED = "alice-entered-secret-4f2b";
 const SCOPE = "mcp:all";
 
 function textOf(result: unknown): string {
   return (result as { content: { text: string }[] }).content.map((item) => item.text).join("");
 }
 
-function linkIn(text: string): string {
-  const link = /(http:\/\/127\.0\.0\.1:\d+\/connect\/up\?link=[A-Za-z0-9_-]+)/.exec(text)?.[1];
+/** The link to `/connect/<backend>` in a tool error's text. */
+function linkIn(text: string, backend = "up"): string {
+  const link = new RegExp(
+    `(http://127\\.0\\.0\\.1:\\d+/connect/${backend}\\?link=[A-Za-z0-9_-]+)`,
+  ).exec(text)?.[1];
   if (link === undefined) throw new Error(`no connect link in: ${text}`);
   return link;
 }
@@ -176,6 +181,13 @@ describe("per-principal credentials in a cluster", { timeout: 30_000 }, () => {
             transport: "http",
             isolation: "per-principal",
             credentials: { headers: { Authorization: "Bearer {{token}}" } },
+          },
+          // The same upstream, each principal entering its own value on a link.
+          vals: {
+            url: upstream.plainUrl,
+            transport: "http",
+            isolation: "per-principal",
+            credentials: { headers: { Authorization: "Bearer {{token}}" }, setByUser: true },
           },
           up: {
             url: upstream.url,
@@ -358,6 +370,58 @@ describe("per-principal credentials in a cluster", { timeout: 30_000 }, () => {
     expect(results.map(textOf)).toEqual(["alice-upstream", "alice-upstream"]);
     expect(authorizationServer.grants.slice(grants)).toContain("refresh_token");
     expect(textOf(await call(a, "alice", "up__whoami"))).toBe("alice-upstream");
+  });
+
+  /** Posts the values form of `link` to `replica`, as a browser on the public page would. */
+  function postValues(replica: ProxyReplica, link: string, token: string): Promise<Response> {
+    return fetch(on(replica, link).replace(/\?.*$/, ""), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: front.origin },
+      body: new URLSearchParams({
+        link: new URL(link).searchParams.get("link") ?? "",
+        "slot:token": token,
+      }),
+    });
+  }
+
+  it("stores values entered on a link minted on one replica, opened and sent on the other", async () => {
+    const refused = await call(a, "alice", "vals__whoami");
+    expect(refused.isError).toBe(true);
+    const link = linkIn(textOf(refused), "vals");
+    expect(new URL(link).origin).toBe(front.origin);
+    const bobsLink = linkIn(textOf(await call(b, "bob", "vals__whoami")), "vals");
+    secrets.push(
+      ENTERED,
+      ...[link, bobsLink].map((url) => new URL(url).searchParams.get("link") as string),
+    );
+
+    // Minted on A, shown and sent on B; A reads the value B stored.
+    const form = await fetch(on(b, link));
+    expect(form.status).toBe(200);
+    expect(await form.text()).toContain('name="slot:token"');
+    const readByA = readAgainFromNow(a);
+    const saved = await postValues(b, link, ENTERED);
+    expect(await saved.text()).toContain("Saved: go back to your MCP client and call again.");
+    expect(saved.status).toBe(200);
+
+    // Spent on every replica: shown or sent again, refused.
+    for (const replica of [a, b]) {
+      const again = await fetch(on(replica, link));
+      expect(again.status).toBe(400);
+      expect(await again.text()).toContain("unknown, used or expired");
+      expect((await postValues(replica, link, "another-value")).status).toBe(400);
+    }
+    // Alice's calls carry the value she entered (not the refused one) on either replica.
+    await readByA;
+    expect(textOf(await call(a, "alice", "vals__whoami"))).toBe(`Bearer ${ENTERED}`);
+    expect(textOf(await call(b, "alice", "vals__whoami"))).toBe(`Bearer ${ENTERED}`);
+
+    // Bob's link still shows his form, and his calls still want his own value.
+    expect((await fetch(on(a, bobsLink))).status).toBe(200);
+    const forBob = await call(a, "bob", "vals__whoami");
+    expect(forBob.isError).toBe(true);
+    expect(textOf(forBob)).not.toContain(ENTERED);
+    expect(linkIn(textOf(forBob), "vals")).not.toBe(link);
   });
 
   it("keeps nothing secret in clear in Redis, nor in the replicas' logs", async () => {
