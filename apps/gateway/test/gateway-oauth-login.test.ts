@@ -5,14 +5,16 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { type RunningProxy, startProxy } from "@patchbay/proxy";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// The proxy's tests' authorization server (one copy for both apps).
+// The repository's one test authorization server.
 import {
-  PROXY_SCOPES,
-  type ProxyTestAuthorizationServer,
-  startProxyAuthorizationServer,
-} from "../../proxy/test/oauth-authorization-server.js";
+  startAuthorizationServer,
+  TEST_SCOPES,
+  type TestAuthorizationServer,
+} from "../../../packages/http-gateway/src/test-support/authorization-server.js";
+// The proxy's tests' browser steps at its login and consent pages (one copy for both apps).
+import { launchChromium, signInAndConsent } from "../../proxy/test/browser-sign-in.js";
 import {
   backends,
   connectGateway,
@@ -22,10 +24,7 @@ import {
 } from "./gateway-helpers.js";
 
 /** The scope the proxy in front of the sample backend maps to all of its tools. */
-const MCP_SCOPE = PROXY_SCOPES[0];
-
-/** Debian's `chromium` package (.ci/run installs it when missing). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const MCP_SCOPE = TEST_SCOPES[0];
 
 interface TokenFile {
   readonly backend: string;
@@ -33,7 +32,7 @@ interface TokenFile {
   readonly tokens: { accessToken: string; refreshToken?: string; expiresAt?: number };
 }
 
-let authorizationServer: ProxyTestAuthorizationServer;
+let authorizationServer: TestAuthorizationServer;
 let proxy: RunningProxy;
 let browser: Browser;
 /** The person's config directory (`XDG_CONFIG_HOME`), where the token files go. */
@@ -55,13 +54,8 @@ function personEnvironment(): Record<string, string> {
 
 beforeAll(async () => {
   // Chromium starts while the servers do.
-  const launched = chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // Root in a container has no user namespaces for Chromium's sandbox.
-    args: ["--no-sandbox"],
-  });
-  authorizationServer = await startProxyAuthorizationServer({ refreshTokens: true });
+  const launched = launchChromium();
+  authorizationServer = await startAuthorizationServer({ refreshTokens: true });
   const directory = temporaryDirectory();
   home = join(directory, "config-home");
   const port = await freePort();
@@ -113,13 +107,7 @@ async function signInWithBrowser(authorizationUrl: string): Promise<void> {
   // Not closed here (that takes a while): closing the browser closes it.
   const page = await browser.newPage();
   await page.goto(authorizationUrl);
-  await page.locator('input[name="login"]').fill("ada");
-  await page.locator('input[name="password"]').fill("any password");
-  await page.locator('button[type="submit"]').click();
-  await page
-    .locator('button[type="submit"]')
-    .filter({ hasText: /continue/i })
-    .click();
+  await signInAndConsent(page, "ada");
   await page.waitForURL(/127\.0\.0\.1:\d+\/callback\?/);
 }
 

@@ -1,46 +1,47 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { createServer, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, request as httpRequest } from "node:http";
 import { dirname, join } from "node:path";
 import { connectRedisCredentialStore } from "@patchbay/cluster-redis";
 import { setCredential } from "@patchbay/router/config-file";
-import { createSampleServer } from "@patchbay/sample-backend";
-import { createStreamableHttpHandler } from "@patchbay/transport-http";
-import { createRemoteJWKSet, jwtVerify } from "jose";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  startAuthorizationServer,
+  type TestAuthorizationServer,
+} from "../../../packages/http-gateway/src/test-support/authorization-server.js";
 import { runCredentialsCommand } from "../src/credentials-cli.js";
+import { launchChromium, signInAndConsent } from "./browser-sign-in.js";
 import {
   type ProxyReplica,
   redisCli,
   startTestCluster,
   type TestCluster,
 } from "./cluster-harness.js";
-import {
-  type ProxyTestAuthorizationServer,
-  startProxyAuthorizationServer,
-} from "./oauth-authorization-server.js";
+import { type OAuthUpstream, startOAuthUpstream } from "./oauth-upstream.js";
 import { freePort } from "./proxy-files.js";
 import { closeSdk, connectSdk, proxyCli } from "./proxy-helpers.js";
 
 // Two real proxy replicas on one Redis, a real authorization server (oidc-provider), an upstream
 // that checks its JWTs, and headless Chromium.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const KEY = randomBytes(32).toString("base64");
 const TOKENS = { alice: "alice-proxy-token-0123456789", bob: "bob-proxy-token-0123456789ab" };
 const VALUES = { alice: "alice-plain-secret-5e1a", bob: "bob-plain-secret-c07d" };
+/** What alice enters on her values link for the `setByUser` backend. */
+const ENTERED = "alice-entered-secret-4f2b";
 const SCOPE = "mcp:all";
 
 function textOf(result: unknown): string {
   return (result as { content: { text: string }[] }).content.map((item) => item.text).join("");
 }
 
-function linkIn(text: string): string {
-  const link = /(http:\/\/127\.0\.0\.1:\d+\/connect\/up\?link=[A-Za-z0-9_-]+)/.exec(text)?.[1];
+/** The link to `/connect/<backend>` in a tool error's text. */
+function linkIn(text: string, backend = "up"): string {
+  const link = new RegExp(
+    `(http://127\\.0\\.0\\.1:\\d+/connect/${backend}\\?link=[A-Za-z0-9_-]+)`,
+  ).exec(text)?.[1];
   if (link === undefined) throw new Error(`no connect link in: ${text}`);
   return link;
 }
@@ -51,68 +52,6 @@ function on(replica: ProxyReplica, url: string): string {
   const target = new URL(replica.origin);
   moved.host = target.host;
   return moved.href;
-}
-
-/**
- * One upstream, two MCP endpoints: `/plain` answers the `Authorization` it was called with;
- * `/mcp` is protected by the authorization server (a JWT for its resource) and answers the token's
- * subject.
- */
-async function startUpstream(issuer: string, seenTokens: string[]) {
-  const caller = new AsyncLocalStorage<string>();
-  const handler = createStreamableHttpHandler({
-    onSession: async (transport) => {
-      const server = createSampleServer();
-      server.registerTool("whoami", {}, async () => ({
-        content: [{ type: "text", text: caller.getStore() ?? "(nobody)" }],
-      }));
-      await server.connect(transport);
-    },
-  });
-  const keys = createRemoteJWKSet(new URL(`${issuer}/jwks`));
-  const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const resource = `${origin}/mcp`;
-  server.on("request", async (request, response) => {
-    const path = request.url ?? "";
-    if (path.startsWith("/plain")) {
-      caller.run(request.headers.authorization ?? "", () => void handler(request, response));
-      return;
-    }
-    if (path === "/resource-metadata" || path.startsWith("/.well-known/oauth-protected-resource")) {
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(
-        JSON.stringify({ resource, authorization_servers: [issuer], scopes_supported: [SCOPE] }),
-      );
-      return;
-    }
-    const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
-    const subject =
-      token === undefined
-        ? undefined
-        : await jwtVerify(token, keys, { issuer, audience: resource }).then(
-            (verified) => verified.payload.sub,
-            () => undefined,
-          );
-    if (token === undefined || subject === undefined) {
-      response.writeHead(401, {
-        "www-authenticate": `Bearer resource_metadata="${origin}/resource-metadata"`,
-      });
-      response.end();
-      return;
-    }
-    seenTokens.push(token);
-    caller.run(subject, () => void handler(request, response));
-  });
-  return {
-    url: resource,
-    plainUrl: `${origin}/plain`,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
 }
 
 /**
@@ -144,9 +83,8 @@ async function startFrontDoor() {
 }
 
 describe("per-principal credentials in a cluster", { timeout: 30_000 }, () => {
-  const seenTokens: string[] = [];
-  let authorizationServer: ProxyTestAuthorizationServer;
-  let upstream: Awaited<ReturnType<typeof startUpstream>>;
+  let authorizationServer: TestAuthorizationServer;
+  let upstream: OAuthUpstream;
   let browser: Browser;
   let cluster: TestCluster;
   let a: ProxyReplica;
@@ -156,17 +94,13 @@ describe("per-principal credentials in a cluster", { timeout: 30_000 }, () => {
   const secrets: string[] = [...Object.values(VALUES)];
 
   beforeAll(async () => {
-    const launched = chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox"],
-    });
+    const launched = launchChromium();
     // Access tokens shorter-lived than the client's 30 s margin: each use refreshes first.
-    authorizationServer = await startProxyAuthorizationServer({
+    authorizationServer = await startAuthorizationServer({
       accessTokenTtlSeconds: 20,
       refreshTokens: true,
     });
-    upstream = await startUpstream(authorizationServer.issuer, seenTokens);
+    upstream = await startOAuthUpstream(authorizationServer.issuer, SCOPE);
     front = await startFrontDoor();
     cluster = await startTestCluster(
       {
@@ -176,6 +110,13 @@ describe("per-principal credentials in a cluster", { timeout: 30_000 }, () => {
             transport: "http",
             isolation: "per-principal",
             credentials: { headers: { Authorization: "Bearer {{token}}" } },
+          },
+          // The same upstream, each principal entering its own value on a link.
+          vals: {
+            url: upstream.plainUrl,
+            transport: "http",
+            isolation: "per-principal",
+            credentials: { headers: { Authorization: "Bearer {{token}}" }, setByUser: true },
           },
           up: {
             url: upstream.url,
@@ -308,13 +249,7 @@ describe("per-principal credentials in a cluster", { timeout: 30_000 }, () => {
       if (request.url().includes("/oauth/callback/up?")) redirected(request.url());
     });
     await page.goto(on(b, link));
-    await page.locator('input[name="login"]').fill("alice-upstream");
-    await page.locator('input[name="password"]').fill("any password");
-    await page.locator('button[type="submit"]').click();
-    await page
-      .locator('button[type="submit"]')
-      .filter({ hasText: /continue/i })
-      .click();
+    await signInAndConsent(page, "alice-upstream");
     const callbackUrl = await callback;
     expect(new URL(callbackUrl).origin).toBe(front.origin);
     const query = new URL(callbackUrl).searchParams;
@@ -360,6 +295,58 @@ describe("per-principal credentials in a cluster", { timeout: 30_000 }, () => {
     expect(textOf(await call(a, "alice", "up__whoami"))).toBe("alice-upstream");
   });
 
+  /** Posts the values form of `link` to `replica`, as a browser on the public page would. */
+  function postValues(replica: ProxyReplica, link: string, token: string): Promise<Response> {
+    return fetch(on(replica, link).replace(/\?.*$/, ""), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: front.origin },
+      body: new URLSearchParams({
+        link: new URL(link).searchParams.get("link") ?? "",
+        "slot:token": token,
+      }),
+    });
+  }
+
+  it("stores values entered on a link minted on one replica, opened and sent on the other", async () => {
+    const refused = await call(a, "alice", "vals__whoami");
+    expect(refused.isError).toBe(true);
+    const link = linkIn(textOf(refused), "vals");
+    expect(new URL(link).origin).toBe(front.origin);
+    const bobsLink = linkIn(textOf(await call(b, "bob", "vals__whoami")), "vals");
+    secrets.push(
+      ENTERED,
+      ...[link, bobsLink].map((url) => new URL(url).searchParams.get("link") as string),
+    );
+
+    // Minted on A, shown and sent on B; A reads the value B stored.
+    const form = await fetch(on(b, link));
+    expect(form.status).toBe(200);
+    expect(await form.text()).toContain('name="slot:token"');
+    const readByA = readAgainFromNow(a);
+    const saved = await postValues(b, link, ENTERED);
+    expect(await saved.text()).toContain("Saved: go back to your MCP client and call again.");
+    expect(saved.status).toBe(200);
+
+    // Spent on every replica: shown or sent again, refused.
+    for (const replica of [a, b]) {
+      const again = await fetch(on(replica, link));
+      expect(again.status).toBe(400);
+      expect(await again.text()).toContain("unknown, used or expired");
+      expect((await postValues(replica, link, "another-value")).status).toBe(400);
+    }
+    // Alice's calls carry the value she entered (not the refused one) on either replica.
+    await readByA;
+    expect(textOf(await call(a, "alice", "vals__whoami"))).toBe(`Bearer ${ENTERED}`);
+    expect(textOf(await call(b, "alice", "vals__whoami"))).toBe(`Bearer ${ENTERED}`);
+
+    // Bob's link still shows his form, and his calls still want his own value.
+    expect((await fetch(on(a, bobsLink))).status).toBe(200);
+    const forBob = await call(a, "bob", "vals__whoami");
+    expect(forBob.isError).toBe(true);
+    expect(textOf(forBob)).not.toContain(ENTERED);
+    expect(linkIn(textOf(forBob), "vals")).not.toBe(link);
+  });
+
   it("keeps nothing secret in clear in Redis, nor in the replicas' logs", async () => {
     const reader = await connectRedisCredentialStore({
       url: cluster.redis.url,
@@ -371,7 +358,11 @@ describe("per-principal credentials in a cluster", { timeout: 30_000 }, () => {
     const alices = reader.store.valuesFor("alice", "up") ?? {};
     await reader.close();
     expect(alices.refresh_token).toBeDefined();
-    secrets.push(alices.access_token as string, alices.refresh_token as string, ...seenTokens);
+    secrets.push(
+      alices.access_token as string,
+      alices.refresh_token as string,
+      ...upstream.seen.map((request) => request.token),
+    );
     const keys = (await redisCli(cluster.redis.url, "--scan")).split("\n").filter(Boolean);
     const dump: string[] = [...keys];
     for (const name of keys) {

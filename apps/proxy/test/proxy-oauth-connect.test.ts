@@ -1,35 +1,23 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ElicitationCompleteNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { readCredentialStore, replaceCredentials } from "@patchbay/router/config-file";
-import { createSampleServer } from "@patchbay/sample-backend";
-import { createStreamableHttpHandler } from "@patchbay/transport-http";
-import { createRemoteJWKSet, jwtVerify } from "jose";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  type ProxyTestAuthorizationServer,
-  startProxyAuthorizationServer,
-} from "./oauth-authorization-server.js";
+  startAuthorizationServer,
+  type TestAuthorizationServer,
+} from "../../../packages/http-gateway/src/test-support/authorization-server.js";
+import { launchChromium, signInAndConsent } from "./browser-sign-in.js";
+import { type OAuthUpstream, startOAuthUpstream } from "./oauth-upstream.js";
 import { closeSdk, connectSdk, startTestProxy, type TestProxy } from "./proxy-helpers.js";
 
-/** Debian's `chromium` package (.ci/run installs it when missing). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const KEY = randomBytes(32).toString("base64");
 const KEY_BYTES = Buffer.from(KEY, "base64");
 const TOKENS = { alice: "alice-proxy-token-0123456789", bob: "bob-proxy-token-0123456789ab" };
 const SCOPE = "mcp:all";
-
-/** What the upstream verified of one request: the token's subject and the token itself. */
-interface Seen {
-  readonly subject: string;
-  readonly token: string;
-}
 
 type Connected = Awaited<ReturnType<typeof connectSdk>>;
 
@@ -44,83 +32,11 @@ function linkIn(text: string): string {
   return link;
 }
 
-/**
- * An MCP server protected by the authorization server: it publishes its protected resource
- * metadata, answers 401 without a valid JWT access token for its own resource, and its `whoami`
- * tool answers the token's subject.
- */
-async function startUpstream(
-  issuer: string,
-  seen: Seen[],
-  metadataPaths: string[],
-  refused: string[],
-) {
-  const caller = new AsyncLocalStorage<string>();
-  const handler = createStreamableHttpHandler({
-    onSession: async (transport) => {
-      const server = createSampleServer();
-      server.registerTool("whoami", {}, async () => ({
-        content: [{ type: "text", text: caller.getStore() ?? "(nobody)" }],
-      }));
-      await server.connect(transport);
-    },
-  });
-  const keys = createRemoteJWKSet(new URL(`${issuer}/jwks`));
-  const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const resource = `${origin}/mcp`;
-  // Named in its 401s; the well-known URLs answer the same metadata.
-  const metadataUrl = `${origin}/resource-metadata`;
-  server.on("request", async (request, response) => {
-    const path = request.url ?? "";
-    if (path === "/resource-metadata" || path.startsWith("/.well-known/oauth-protected-resource")) {
-      metadataPaths.push(path);
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(
-        JSON.stringify({ resource, authorization_servers: [issuer], scopes_supported: [SCOPE] }),
-      );
-      return;
-    }
-    const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
-    const subject =
-      token === undefined
-        ? undefined
-        : await jwtVerify(token, keys, { issuer, audience: resource }).then(
-            (verified) => verified.payload.sub,
-            () => undefined,
-          );
-    if (token === undefined || subject === undefined) {
-      if (token !== undefined) refused.push(token);
-      const error = token === undefined ? "" : ', error="invalid_token"';
-      response.writeHead(401, {
-        "www-authenticate": `Bearer resource_metadata="${metadataUrl}"${error}`,
-      });
-      response.end();
-      return;
-    }
-    seen.push({ subject, token });
-    caller.run(subject, () => void handler(request, response));
-  });
-  return {
-    url: resource,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
 describe("per-principal OAuth: each user connects their own upstream account", {
   timeout: 20_000,
 }, () => {
-  const seen: Seen[] = [];
-  /** The paths the upstream's protected resource metadata was asked at. */
-  const metadataPaths: string[] = [];
-  /** The tokens the upstream answered 401 to. */
-  const refused: string[] = [];
-  let authorizationServer: ProxyTestAuthorizationServer;
-  let upstream: Awaited<ReturnType<typeof startUpstream>>;
+  let authorizationServer: TestAuthorizationServer;
+  let upstream: OAuthUpstream;
   let browser: Browser;
   let folder: string;
   let storePath: string;
@@ -135,18 +51,13 @@ describe("per-principal OAuth: each user connects their own upstream account", {
   let completed: Promise<string>;
 
   beforeAll(async () => {
-    const launched = chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      // Root in a container has no user namespaces for Chromium's sandbox.
-      args: ["--no-sandbox"],
-    });
+    const launched = launchChromium();
     // Access tokens shorter-lived than the client's 30 s margin: each use refreshes first.
-    authorizationServer = await startProxyAuthorizationServer({
+    authorizationServer = await startAuthorizationServer({
       accessTokenTtlSeconds: 20,
       refreshTokens: true,
     });
-    upstream = await startUpstream(authorizationServer.issuer, seen, metadataPaths, refused);
+    upstream = await startOAuthUpstream(authorizationServer.issuer, SCOPE);
     folder = mkdtempSync(join(tmpdir(), "patchbay-oauth-connect-"));
     storePath = join(folder, "credentials.json");
     proxy = await startTestProxy(
@@ -187,13 +98,7 @@ describe("per-principal OAuth: each user connects their own upstream account", {
   async function connectInBrowser(link: string, login: string): Promise<string> {
     const page = await browser.newPage();
     await page.goto(link);
-    await page.locator('input[name="login"]').fill(login);
-    await page.locator('input[name="password"]').fill("any password");
-    await page.locator('button[type="submit"]').click();
-    await page
-      .locator('button[type="submit"]')
-      .filter({ hasText: /continue/i })
-      .click();
+    await signInAndConsent(page, login);
     await page.waitForURL(/\/oauth\/callback\/up\?/);
     return (await page.locator("body").textContent()) ?? "";
   }
@@ -236,18 +141,20 @@ describe("per-principal OAuth: each user connects their own upstream account", {
     bobLink = linkIn(textOf(await bob.client.callTool({ name: "up__whoami" })));
     expect(bobLink).not.toBe(aliceLink);
     // Nobody has reached the upstream with a token yet.
-    expect(seen).toEqual([]);
+    expect(upstream.seen).toEqual([]);
   });
 
   it("alice connects in a browser; her calls then reach the upstream with her own token, bob's do not", async () => {
     expect(await connectInBrowser(elicitation.url, "alice-upstream")).toContain("Connected to up");
     // Discovery started from the metadata URL of the upstream's 401.
-    expect(metadataPaths[0]).toBe("/resource-metadata");
+    expect(upstream.metadataPaths[0]).toBe("/resource-metadata");
     // The client that was sent the link is told the elicitation is complete.
     expect(await completed).toBe(elicitation.elicitationId);
     expect(authorizationServer.grants).toContain("authorization_code");
     expect(textOf(await alice.client.callTool({ name: "up__whoami" }))).toBe("alice-upstream");
-    expect(new Set(seen.map((request) => request.subject))).toEqual(new Set(["alice-upstream"]));
+    expect(new Set(upstream.seen.map((request) => request.subject))).toEqual(
+      new Set(["alice-upstream"]),
+    );
 
     const forBob = await bob.client.callTool({ name: "up__whoami" });
     expect(forBob.isError).toBe(true);
@@ -271,11 +178,11 @@ describe("per-principal OAuth: each user connects their own upstream account", {
     expect(after).toBeDefined();
     expect(after).not.toBe(before);
     expect(authorizationServer.grants).toContain("refresh_token");
-    expect(seen.at(-1)?.token).toBe(after);
+    expect(upstream.seen.at(-1)?.token).toBe(after);
   });
 
   it("keeps tokens only sealed in the store, and out of the log, status and events", async () => {
-    const tokens = [...new Set(seen.map((request) => request.token))];
+    const tokens = [...new Set(upstream.seen.map((request) => request.token))];
     const values = stored("alice") ?? {};
     expect(values.refresh_token).toBeDefined();
     const bytes = readFileSync(storePath, "utf8");
@@ -315,7 +222,7 @@ describe("per-principal OAuth: each user connects their own upstream account", {
     });
     const refreshes = authorizationServer.grants.length;
     expect(textOf(await alice.client.callTool({ name: "up__whoami" }))).toBe("alice-upstream");
-    expect(refused).toEqual(["not-a-token-it-issued"]);
+    expect(upstream.refused).toEqual(["not-a-token-it-issued"]);
     expect(authorizationServer.grants.slice(refreshes)).toContain("refresh_token");
     expect(stored("alice")?.access_token).not.toBe("not-a-token-it-issued");
   });

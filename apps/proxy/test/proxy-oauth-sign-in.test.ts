@@ -14,18 +14,16 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import {
-  type ProxyTestAuthorizationServer,
-  startProxyAuthorizationServer,
-} from "./oauth-authorization-server.js";
+  startAuthorizationServer,
+  type TestAuthorizationServer,
+} from "../../../packages/http-gateway/src/test-support/authorization-server.js";
+import { launchChromium, signInAndConsent } from "./browser-sign-in.js";
 import { freePort, sampleEntry, startTestProxy, type TestProxy } from "./proxy-helpers.js";
 
-/** Debian's `chromium` package (.ci/run installs it when missing). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-let authorizationServer: ProxyTestAuthorizationServer;
+let authorizationServer: TestAuthorizationServer;
 let proxy: TestProxy;
 let publicUrl: string;
 let browser: Browser;
@@ -45,7 +43,7 @@ function expectCode(): void {
 }
 
 beforeAll(async () => {
-  authorizationServer = await startProxyAuthorizationServer();
+  authorizationServer = await startAuthorizationServer();
   const port = await freePort();
   publicUrl = `http://127.0.0.1:${port}`;
   // OAuth alone: no static token anywhere.
@@ -65,12 +63,7 @@ beforeAll(async () => {
   callback = createServer();
   await new Promise<void>((resolve) => callback.listen(0, "127.0.0.1", resolve));
   redirectUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // Root in a container has no user namespaces for Chromium's sandbox.
-    args: ["--no-sandbox"],
-  });
+  browser = await launchChromium();
 }, 30_000);
 
 afterAll(async () => {
@@ -128,13 +121,7 @@ async function signInWithBrowser(authorizationUrl: URL): Promise<void> {
   const page = await browser.newPage();
   try {
     await page.goto(authorizationUrl.href);
-    await page.locator('input[name="login"]').fill("ada");
-    await page.locator('input[name="password"]').fill("any password");
-    await page.locator('button[type="submit"]').click();
-    await page
-      .locator('button[type="submit"]')
-      .filter({ hasText: /continue/i })
-      .click();
+    await signInAndConsent(page, "ada");
     // Back at the client's redirect URI (the test's, or mcp-remote's own callback server).
     await page.waitForURL(/\/callback\?/);
   } finally {

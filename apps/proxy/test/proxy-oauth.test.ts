@@ -5,9 +5,10 @@ import { createStreamableHttpHandler, type StreamableHttpHandler } from "@patchb
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import {
-  type ProxyTestAuthorizationServer,
-  startProxyAuthorizationServer,
-} from "./oauth-authorization-server.js";
+  startAuthorizationServer,
+  TEST_CLIENT,
+  type TestAuthorizationServer,
+} from "../../../packages/http-gateway/src/test-support/authorization-server.js";
 import {
   closeSdk,
   connectSdk,
@@ -20,7 +21,7 @@ import {
 
 const STATIC = "static-ops-token-0123456789abcdef";
 
-let authorizationServer: ProxyTestAuthorizationServer;
+let authorizationServer: TestAuthorizationServer;
 let proxy: TestProxy;
 let publicUrl: string;
 /** A remote backend over Streamable HTTP: the `Authorization` of every request it received. */
@@ -29,7 +30,7 @@ let remoteHandler: StreamableHttpHandler;
 const remoteSaw: (string | undefined)[] = [];
 
 beforeAll(async () => {
-  authorizationServer = await startProxyAuthorizationServer();
+  authorizationServer = await startAuthorizationServer();
   const sample = createSampleServer();
   remoteHandler = createStreamableHttpHandler({
     onSession: async (transport) => {
@@ -290,7 +291,7 @@ describe("the proxy as an OAuth 2.1 resource server", () => {
       // The owner goes on.
       expect((await connected.client.listTools()).tools.length).toBeGreaterThan(0);
       const line = await proxy.waitForLog((entry) => entry.includes('"tools/list"'));
-      expect(line).toContain(`${authorizationServer.issuer}#proxy-test-machine`);
+      expect(line).toContain(`${authorizationServer.issuer}#${TEST_CLIENT.id}`);
       expect(line).not.toContain(token);
     } finally {
       await closeSdk(connected);

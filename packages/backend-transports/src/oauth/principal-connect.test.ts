@@ -2,19 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseGatewayConfig } from "@patchbay/router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMemoryValueStore } from "../test-support/memory-value-store.js";
 import { type ConnectFlowStore, createMemoryConnectFlowStore } from "./connect-flow-store.js";
 import { createPrincipalConnect, type PrincipalConnect } from "./principal-connect.js";
-
-/** A store in memory, as the proxy's credential store answers. */
-function memoryStore() {
-  const values = new Map<string, Readonly<Record<string, string>>>();
-  return {
-    valuesFor: (principal: string, backend: string) => values.get(`${principal}/${backend}`),
-    replace: (principal: string, backend: string, next: Readonly<Record<string, string>>) => {
-      values.set(`${principal}/${backend}`, next);
-    },
-  };
-}
 
 const { config } = parseGatewayConfig({
   mcpServers: {
@@ -26,7 +16,7 @@ const { config } = parseGatewayConfig({
 describe("createPrincipalConnect's links and callbacks", { timeout: 5_000 }, () => {
   let server: Server;
   let origin: string;
-  const store = memoryStore();
+  const store = createMemoryValueStore();
   const connects: PrincipalConnect[] = [];
 
   function connectWith(linkTtlMs?: number, flows?: ConnectFlowStore): PrincipalConnect {

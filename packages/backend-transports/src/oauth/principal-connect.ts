@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   type BearerChallenge,
@@ -19,6 +18,7 @@ import {
   createMemoryConnectFlowStore,
   type SignInOutcome,
 } from "./connect-flow-store.js";
+import { CONNECT_PATH, createLinkMint, linkTag } from "./link-mint.js";
 
 /** Where a principal's tokens are kept: the proxy's credential store (values sealed). */
 export interface PrincipalValueStore {
@@ -74,15 +74,9 @@ export interface PrincipalConnect {
   close(): void;
 }
 
-const CONNECT_PATH = "/connect/";
 const CALLBACK_PATH = "/oauth/callback/";
 const UNKNOWN_SIGN_IN =
   "This sign-in is unknown, finished or expired: call the tool again for a new link.";
-
-/** What a link is known by once spent (its callbacks, the connected notice): never the link. */
-function tagOf(id: string): string {
-  return createHash("sha256").update(id).digest("base64url");
-}
 
 /**
  * The slots a principal's sign-in takes in the store: the two tokens each in its own (the store
@@ -125,33 +119,22 @@ interface PendingSignIn {
 export function createPrincipalConnect(options: PrincipalConnectOptions): PrincipalConnect {
   const ttlMs = options.linkTtlMs ?? 600_000;
   const flows = options.flows ?? createMemoryConnectFlowStore();
-  // What to call once a link minted here connected its principal, by the link's tag.
-  const callbacks = new Map<string, { readonly call: () => void; readonly expiresAt: number }>();
+  // Links minted here, and what to call once each connected its principal (by the link's tag).
+  const links = createLinkMint(flows, ttlMs);
   // The sign-ins waiting in this program, by the OAuth `state` of the authorization request.
   const pending = new Map<string, PendingSignIn>();
-  // The last link saved: a link opened here is looked up once its save is done.
-  let saving: Promise<void> = Promise.resolve();
   flows.serve((state, search) => finishSignIn(pending, state, search));
-  flows.onConnected((tag) => {
-    callbacks.get(tag)?.call();
-    callbacks.delete(tag);
-  });
 
   const tokenStore = (backend: string, principal: string): OAuthTokenStore =>
     storeOf(options.store, { principal, backend, serverUrl: remoteBackend(backend)?.url });
 
-  function connectUrl(principal: string, backend: string, onConnected?: () => void): string {
-    const now = Date.now();
-    for (const [tag, callback] of callbacks) if (callback.expiresAt <= now) callbacks.delete(tag);
-    const id = randomBytes(32).toString("base64url");
-    if (onConnected !== undefined) {
-      callbacks.set(tagOf(id), { call: onConnected, expiresAt: now + 2 * ttlMs });
-    }
-    saving = flows.saveLink(id, { principal, backend }, ttlMs).catch(() => {});
-    const url = new URL(`${CONNECT_PATH}${encodeURIComponent(backend)}`, options.origin());
-    url.searchParams.set("link", id);
-    return url.href;
-  }
+  const connectUrl = (principal: string, backend: string, onConnected?: () => void): string =>
+    links.mint({
+      origin: options.origin(),
+      principal,
+      backend,
+      ...(onConnected === undefined ? {} : { onUsed: onConnected }),
+    });
 
   function remoteBackend(name: string): RemoteBackendConfig | undefined {
     const config = options.backends().find((backend) => backend.name === name);
@@ -163,7 +146,7 @@ export function createPrincipalConnect(options: PrincipalConnectOptions): Princi
   /** Opens a link: starts the sign-in and sends the browser to the authorization server. */
   async function openLink(url: URL, backendName: string, response: ServerResponse): Promise<void> {
     const id = url.searchParams.get("link") ?? "";
-    await saving;
+    await links.saved();
     const link = id === "" ? undefined : await flows.spendLink(id);
     if (link === undefined || link.backend !== backendName) {
       page(
@@ -203,7 +186,7 @@ export function createPrincipalConnect(options: PrincipalConnectOptions): Princi
         // The principal's other links to this backend are spent: it is connected.
         await flows.spendLinksOf(link.principal, backend.name).catch(() => {});
         options.onConnected?.(link.principal, backend.name);
-        await flows.connected(tagOf(id)).catch(() => {});
+        await flows.connected(linkTag(id)).catch(() => {});
       },
       () => {},
     );
@@ -260,7 +243,7 @@ export function createPrincipalConnect(options: PrincipalConnectOptions): Princi
         : callback(url, backend, response));
     },
     close() {
-      callbacks.clear();
+      links.close();
       flows.close();
       for (const signIn of pending.values()) {
         clearTimeout(signIn.timer);

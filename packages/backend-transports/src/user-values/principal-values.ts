@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type BackendConfig, credentialSlotsOf, setByUser } from "@patchbay/router";
 import { BodyTooLargeError, readBody } from "@patchbay/transport-http";
@@ -6,6 +6,7 @@ import {
   type ConnectFlowStore,
   createMemoryConnectFlowStore,
 } from "../oauth/connect-flow-store.js";
+import { CONNECT_PATH, createLinkMint } from "../oauth/link-mint.js";
 import type { PrincipalValueStore } from "../oauth/principal-connect.js";
 import { formPage, messagePage, type ValuesForm } from "./values-pages.js";
 
@@ -42,8 +43,6 @@ export interface PrincipalValues {
   close(): void;
 }
 
-const CONNECT_PATH = "/connect/";
-
 /** The largest form body read: a few values, each at most a few kilobytes. */
 export const MAX_VALUES_BODY_BYTES = 64 * 1024;
 
@@ -53,12 +52,6 @@ export const slotField = (slot: string) => `slot:${slot}`;
 /** Control characters a header value cannot carry (tab aside): CR and LF would split it. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what is refused
 const HEADER_CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
-
-/** Whoever was sent a link, told once the principal's values for the backend are stored. */
-interface Waiting {
-  readonly calls: (() => void)[];
-  readonly expiresAt: number;
-}
 
 /**
  * What every program sharing the links hears once `principal` stored its values for `backend`:
@@ -82,40 +75,27 @@ const UNUSABLE_LINK = "This link is unknown, used or expired: call the tool agai
 export function createPrincipalValues(options: PrincipalValuesOptions): PrincipalValues {
   const ttlMs = options.linkTtlMs ?? 600_000;
   const flows = options.flows ?? createMemoryConnectFlowStore();
-  // Who to tell here once a principal's values for a backend are stored (on any replica).
-  const waiting = new Map<string, Waiting>();
-  // The last link saved: a link opened here is looked up once its save is done.
-  let saving: Promise<void> = Promise.resolve();
-  flows.onConnected((tag) => {
-    const told = waiting.get(tag);
-    waiting.delete(tag);
-    for (const call of told?.calls ?? []) call();
-  });
+  // Links minted here, and who to tell once the principal's values for the backend are stored
+  // (on any replica): every link of a principal to a backend shares one tag.
+  const links = createLinkMint(flows, ttlMs);
 
   const backendOf = (name: string): BackendConfig | undefined => {
     const config = options.backends().find((backend) => backend.name === name);
     return config !== undefined && setByUser(config) ? config : undefined;
   };
 
-  function valuesUrl(principal: string, backend: string, onSaved?: () => void): string {
-    const now = Date.now();
-    for (const [tag, told] of waiting) if (told.expiresAt <= now) waiting.delete(tag);
-    if (onSaved !== undefined) {
-      const tag = savedTag(principal, backend);
-      const calls = [...(waiting.get(tag)?.calls ?? []), onSaved];
-      waiting.set(tag, { calls, expiresAt: now + 2 * ttlMs });
-    }
-    const id = randomBytes(32).toString("base64url");
-    saving = flows.saveLink(id, { principal, backend }, ttlMs).catch(() => {});
-    const url = new URL(`${CONNECT_PATH}${encodeURIComponent(backend)}`, options.origin());
-    url.searchParams.set("link", id);
-    return url.href;
-  }
+  const valuesUrl = (principal: string, backend: string, onSaved?: () => void): string =>
+    links.mint({
+      origin: options.origin(),
+      principal,
+      backend,
+      ...(onSaved === undefined ? {} : { onUsed: onSaved, tag: savedTag(principal, backend) }),
+    });
 
   /** The usable link `id` to `backend`, left unspent, or none. */
   const linkOf = async (id: string, backend: string) => {
     if (id === "") return undefined;
-    await saving;
+    await links.saved();
     const link = await flows.peekLink(id).catch(() => undefined);
     return link?.backend === backend ? link : undefined;
   };
@@ -194,7 +174,7 @@ export function createPrincipalValues(options: PrincipalValuesOptions): Principa
       response.writeHead(405, { allow: "GET, POST" }).end();
     },
     close: () => {
-      waiting.clear();
+      links.close();
       if (options.flows === undefined) flows.close();
     },
   };

@@ -18,7 +18,7 @@ import {
   REDIRECT_URL,
   startAuthorizationServer,
   type TestAuthorizationServer,
-} from "./authorization-server.js";
+} from "../../../../packages/http-gateway/src/test-support/authorization-server.js";
 import { startResourceServer, type TestResourceServer } from "./mcp-resource-server.js";
 import { connectWithOAuth } from "./oauth-cli-example.js";
 import { signInWithForms } from "./sign-in-with-forms.js";
@@ -32,6 +32,7 @@ const clients: Client[] = [];
 beforeAll(async () => {
   authorizationServer = await startAuthorizationServer({
     accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS,
+    refreshTokens: true,
   });
   resourceServer = await startResourceServer(authorizationServer.issuer);
 }, 15_000);
