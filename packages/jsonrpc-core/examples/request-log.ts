@@ -1,4 +1,10 @@
-import { type Frame, isBatch, type Transport, tapTransport } from "@patchbay/jsonrpc-core";
+import {
+  type Frame,
+  isBatch,
+  messagesOf,
+  type Transport,
+  tapTransport,
+} from "@patchbay/jsonrpc-core";
 
 /**
  * `inner`, with the method of every incoming request passed to `log`, and the log notifications this
@@ -8,7 +14,7 @@ export function withRequestLog(inner: Transport, log: (method: string) => void):
   return tapTransport(inner, {
     incoming(frame: Frame) {
       // A batch arrives whole: look at each message, deliver the frame as it came.
-      for (const message of isBatch(frame) ? frame : [frame]) {
+      for (const message of messagesOf(frame)) {
         if ("method" in message && "id" in message) log(message.method);
       }
       return frame;

@@ -45,6 +45,7 @@ it("exports exactly the documented runtime surface", () => {
     "isJSONRPCRequest",
     "isJSONRPCResponse",
     "isJSONRPCSuccessResponse",
+    "messagesOf",
     "systemClock",
     "tapTransport",
     "toSdkTransport",
