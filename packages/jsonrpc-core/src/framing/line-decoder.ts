@@ -4,8 +4,9 @@ import { ErrorCode } from "../errors/error-code.js";
 import { InvalidFrameError, LineTooLongError } from "../errors/transport-errors.js";
 import type { Frame } from "../messages.js";
 import type { FrameInfo } from "../transport.js";
+import { type DroppedLine, DroppingLine } from "./dropped-line.js";
+import { PendingLine } from "./pending-line.js";
 import { sniffEnvelope } from "./sniff-envelope.js";
-import { Utf8Pieces } from "./utf8-pieces.js";
 
 /**
  * Newline-delimited JSON-RPC, the way stdio transports read: a byte stream split into lines within
@@ -20,10 +21,6 @@ import { Utf8Pieces } from "./utf8-pieces.js";
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
-const CARRIAGE_RETURN = 0x0d;
-/** Bytes kept from the start and from the end of a dropped line, to name what was dropped. */
-const HEAD_BYTES = 1024;
-const TAIL_BYTES = 256;
 /**
  * A line pending past this many bytes is decoded chunk by chunk as it arrives (while the rest is
  * still on its way) instead of copied into one buffer and decoded at its newline.
@@ -54,15 +51,7 @@ export interface LineDecoder {
   end(): void;
 }
 
-/** What is known of a dropped overlong line: its size and a few bytes from each end. */
-export interface DroppedLine {
-  /** The line's length in bytes, without its line ending. */
-  readonly lineBytes: number;
-  /** Up to the first 1 KiB of the line. */
-  readonly head: Uint8Array;
-  /** Up to the last 256 bytes of the line. */
-  readonly tail: Uint8Array;
-}
+export type { DroppedLine } from "./dropped-line.js";
 
 /** Options of the internal splitter: a dropped line is described instead of reported. */
 export interface LineSplitterOptions {
@@ -90,115 +79,24 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
 }
 
 /**
- * The line decoder's machinery. While an overlong line is being dropped only its first and last
- * bytes are kept, so memory stays bounded by `maxLineBytes` plus a little, however long the line.
+ * The line decoder's machinery: splits chunks at newlines, handing each piece to the line pending
+ * until its newline ({@link PendingLine}) or, once that line outgrew `maxLineBytes`, to the
+ * overlong line being dropped ({@link DroppingLine}), of which only the two ends are kept, so
+ * memory stays bounded by `maxLineBytes` plus a little, however long the line.
  */
 export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
-  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const textDecoder = new TextDecoder();
   const textEncoder = new TextEncoder();
-  const eagerDecodeBytes = options.eagerDecodeBytes ?? EAGER_DECODE_BYTES;
-  const pieces = new Utf8Pieces(); // a long pending line's, chunk by chunk
-  let pending: Uint8Array[] = [];
-  let pendingBytes = 0;
-  // The text of the pending chunks so far, once the line grew past eagerDecodeBytes.
-  let decoded: string[] | undefined;
+  const pending = new PendingLine(
+    options,
+    options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+    options.eagerDecodeBytes ?? EAGER_DECODE_BYTES,
+  );
   // Set while dropping the rest of an overlong line, up to its newline.
-  let dropping: { head: Uint8Array; tail: Uint8Array; lineBytes: number } | undefined;
+  let dropping: DroppingLine | undefined;
 
-  function emit(bytes: Uint8Array): void {
-    let end = bytes.length;
-    if (end > 0 && bytes[end - 1] === CARRIAGE_RETURN) end--;
-    if (end > maxLineBytes) {
-      options.onDroppedLine({
-        lineBytes: end,
-        head: bytes.slice(0, Math.min(end, HEAD_BYTES)),
-        tail: bytes.slice(Math.max(0, end - TAIL_BYTES), end),
-      });
-      return;
-    }
-    const text = textDecoder.decode(end === bytes.length ? bytes : bytes.subarray(0, end));
-    if (text.trim() === "") return;
-    options.onLine(text);
-  }
-
-  /** Decodes the chunk just added to a long pending line (all of them, when it just grew long). */
-  function decodeEagerly(part: Uint8Array): void {
-    if (decoded !== undefined) decoded.push(pieces.decode(part));
-    else if (pendingBytes >= eagerDecodeBytes) decoded = pending.map((one) => pieces.decode(one));
-  }
-
-  /** Ends the pending line with `last` (the bytes before its newline). */
-  function finishLine(last: Uint8Array): void {
-    const parts = decoded;
-    if (parts === undefined) {
-      emit(takePending(last));
-      return;
-    }
-    decoded = undefined;
-    const final = last.length > 0 ? last : (pending[pending.length - 1] as Uint8Array);
-    const carriageReturn = final[final.length - 1] === CARRIAGE_RETURN;
-    const length = pendingBytes + last.length - (carriageReturn ? 1 : 0);
-    if (length > maxLineBytes) {
-      pieces.reset();
-      emit(takePending(last));
-      return;
-    }
-    parts.push(pieces.decode(last, true));
-    // Copy the last piece: the caller may reuse its buffer after push() returns.
-    const chunks = last.length > 0 ? [...pending, last.slice()] : pending;
-    pending = [];
-    pendingBytes = 0;
-    const text = parts.join("");
-    const line = carriageReturn ? text.slice(0, -1) : text;
-    if (line.trim() !== "") options.onLine(line, { chunks, length });
-  }
-
-  function takePending(tail: Uint8Array): Uint8Array {
-    if (pending.length === 0) return tail;
-    const line = new Uint8Array(pendingBytes + tail.length);
-    let offset = 0;
-    for (const part of pending) {
-      line.set(part, offset);
-      offset += part.length;
-    }
-    line.set(tail, offset);
-    pending = [];
-    pendingBytes = 0;
-    return line;
-  }
-
-  function startDropping(): void {
-    if (decoded !== undefined) pieces.reset();
-    decoded = undefined;
-    const line = takePending(new Uint8Array(0));
-    dropping = {
-      head: line.slice(0, HEAD_BYTES),
-      tail: line.slice(Math.max(0, line.length - TAIL_BYTES)),
-      lineBytes: line.length,
-    };
-  }
-
-  function keepDropping(part: Uint8Array): void {
-    if (dropping === undefined) return;
-    dropping.lineBytes += part.length;
-    dropping.tail =
-      part.length >= TAIL_BYTES
-        ? part.slice(part.length - TAIL_BYTES)
-        : joinTail(dropping.tail, part);
-  }
-
-  function finishDropping(): void {
-    if (dropping === undefined) return;
-    const { head, tail } = dropping;
-    let { lineBytes } = dropping;
+  function finishDropping(line: DroppingLine): void {
     dropping = undefined;
-    let tailEnd = tail.length;
-    if (tailEnd > 0 && tail[tailEnd - 1] === CARRIAGE_RETURN) {
-      tailEnd--;
-      lineBytes--;
-    }
-    options.onDroppedLine({ lineBytes, head, tail: tail.subarray(0, tailEnd) });
+    options.onDroppedLine(line.finish());
   }
 
   function pushBytes(chunk: Uint8Array): void {
@@ -209,25 +107,17 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
       newline = chunk.indexOf(NEWLINE, start)
     ) {
       if (dropping !== undefined) {
-        keepDropping(chunk.subarray(start, newline));
-        finishDropping();
+        dropping.keep(chunk.subarray(start, newline));
+        finishDropping(dropping);
       } else {
-        finishLine(chunk.subarray(start, newline));
+        pending.finish(chunk.subarray(start, newline));
       }
       start = newline + 1;
     }
     if (start === chunk.length) return;
-    if (dropping !== undefined) {
-      keepDropping(chunk.subarray(start));
-      return;
-    }
+    if (dropping !== undefined) dropping.keep(chunk.subarray(start));
     // Copy the tail: the caller may reuse its buffer after push() returns.
-    const tail = chunk.slice(start);
-    pending.push(tail);
-    pendingBytes += tail.length;
-    // +1 leaves room for a "\r" that a CRLF line ending may still add.
-    if (pendingBytes > maxLineBytes + 1) startDropping();
-    else decodeEagerly(tail);
+    else if (!pending.add(chunk.slice(start))) dropping = new DroppingLine(pending.drop());
   }
 
   return {
@@ -235,20 +125,14 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
       pushBytes(typeof chunk === "string" ? textEncoder.encode(chunk) : chunk);
     },
     end() {
-      if (dropping !== undefined) finishDropping();
-      else if (pendingBytes > 0) finishLine(new Uint8Array(0));
-      pending = [];
-      pendingBytes = 0;
+      if (dropping === undefined) {
+        pending.end();
+        return;
+      }
+      finishDropping(dropping);
+      pending.clear();
     },
   };
-}
-
-function joinTail(previous: Uint8Array, part: Uint8Array): Uint8Array {
-  const keep = Math.min(previous.length, TAIL_BYTES - part.length);
-  const joined = new Uint8Array(keep + part.length);
-  joined.set(previous.subarray(previous.length - keep), 0);
-  joined.set(part, keep);
-  return joined;
 }
 
 /** Options of {@link createFrameDecoder}. */
