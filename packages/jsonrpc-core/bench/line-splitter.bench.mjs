@@ -5,6 +5,7 @@
 // The optional argument measures another build (a copy of `main`'s dist, say), so that two builds
 // can be run one after the other, alternating. Each case is timed REPEATS (5) times; it prints the
 // best and the median ns per line (the best is the least disturbed by whatever else runs) and MB/s.
+// ONLY=<text> runs only the cases whose name contains it.
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -13,6 +14,7 @@ const entry = process.argv[2]
   : new URL("../dist/index.js", import.meta.url).href;
 const { createLineDecoder, encodeLine } = await import(entry);
 const repeats = Number(process.env.REPEATS ?? 5);
+const only = process.env.ONLY;
 
 const callTool = (id) => ({
   jsonrpc: "2.0",
@@ -30,6 +32,7 @@ const longUtf8 = encoder.encode(longLine("é").repeat(2));
 
 /** Splits `bytes` in `chunkBytes` chunks `rounds` times, `repeats` times over; prints ns per line. */
 function measure(name, bytes, chunkBytes, rounds, options = {}) {
+  if (only !== undefined && !name.includes(only)) return;
   let lines = 0;
   const decoder = createLineDecoder({ ...options, onLine: () => lines++, onError: () => lines++ });
   const run = () => {
