@@ -2,7 +2,14 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { closeSdk, connectSdk, proxyCli, sampleEntry, writeConfig } from "./proxy-helpers.js";
+import {
+  closeSdk,
+  connectSdk,
+  proxyCli,
+  runProxyCli,
+  sampleEntry,
+  writeConfig,
+} from "./proxy-helpers.js";
 
 interface RunningCli {
   readonly child: ChildProcess;
@@ -81,14 +88,7 @@ describe("patchbay-proxy", () => {
   });
 
   it("refuses to serve a non-loopback address without auth", async () => {
-    const child = spawn(process.execPath, [proxyCli, "--host", "0.0.0.0", "--port", "0"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const [code] = await once(child, "exit");
+    const { code, stderr } = await runProxyCli(["--host", "0.0.0.0", "--port", "0"]);
     expect(code).toBe(1);
     expect(stderr).toContain("refusing to serve 0.0.0.0 without auth");
   });
@@ -98,14 +98,7 @@ describe("patchbay-proxy", () => {
     await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
     const { port } = holder.address() as { port: number };
     try {
-      const child = spawn(process.execPath, [proxyCli, "--port", String(port)], {
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stderr = "";
-      child.stderr.on("data", (chunk: Buffer) => {
-        stderr += chunk.toString();
-      });
-      const [code] = await once(child, "close");
+      const { code, stderr } = await runProxyCli(["--port", String(port)]);
       expect(code).toBe(1);
       expect(stderr).toContain(
         `patchbay-proxy: port ${port} on 127.0.0.1 is in use; pass --port <another port> (0 picks a free one)\n`,

@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,6 +13,38 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /** The built proxy CLI (tests run after `pnpm build`, as turbo orders them). */
 export const proxyCli = join(here, "..", "dist", "cli.js");
+
+/** What a run of the proxy CLI printed, and the code it exited with. */
+export interface CliOutcome {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs the built proxy CLI with `args` until it exits and its output ends: `stdin` is written to
+ * it, `env` added to this process's environment.
+ */
+export async function runProxyCli(
+  args: readonly string[],
+  options: { stdin?: string; env?: Readonly<Record<string, string>> } = {},
+): Promise<CliOutcome> {
+  const child = spawn(process.execPath, [proxyCli, ...args], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, ...options.env },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  child.stdin.end(options.stdin ?? "");
+  const [code] = (await once(child, "close")) as [number | null];
+  return { code, stdout, stderr };
+}
 
 /** The sample backend's entry point. */
 export const sampleBackend = join(here, "..", "..", "sample-backend", "dist", "bin.js");

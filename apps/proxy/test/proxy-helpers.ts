@@ -6,9 +6,11 @@ import { type ProxyOptions, type RunningProxy, startProxy } from "../src/proxy.j
 import { proxyCli, writeConfig } from "./proxy-files.js";
 
 export {
+  type CliOutcome,
   freePort,
   proxyCli,
   readSseEndpoint,
+  runProxyCli,
   sampleBackend,
   sampleEntry,
   writeConfig,

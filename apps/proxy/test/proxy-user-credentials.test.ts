@@ -1,6 +1,4 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCredentialsCommand } from "../src/credentials-cli.js";
 import { type EchoUpstream, startEchoUpstream } from "./oauth-upstream.js";
 import {
+  type CliOutcome,
   closeSdk,
   connectSdk,
-  proxyCli,
+  runProxyCli,
   startTestProxy,
   type TestProxy,
   writeConfig,
@@ -49,25 +48,8 @@ async function credentialsInProcess(
 }
 
 /** Runs the real `patchbay-proxy credentials …` process with `stdin`; its exit code and output. */
-async function credentialsCli(
-  args: readonly string[],
-  stdin = "",
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [proxyCli, "credentials", ...args], {
-    stdio: ["pipe", "pipe", "pipe"],
-    env: { ...process.env, PATCHBAY_CREDENTIALS_KEY: KEY },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  child.stdin.end(stdin);
-  const [code] = await once(child, "exit");
-  return { code: code as number | null, stdout, stderr };
+function credentialsCli(args: readonly string[], stdin = ""): Promise<CliOutcome> {
+  return runProxyCli(["credentials", ...args], { stdin, env: { PATCHBAY_CREDENTIALS_KEY: KEY } });
 }
 
 function textOf(result: unknown): string {
