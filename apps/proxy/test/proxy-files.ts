@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -44,6 +44,35 @@ export async function runProxyCli(
   child.stdin.end(options.stdin ?? "");
   const [code] = (await once(child, "close")) as [number | null];
   return { code, stdout, stderr };
+}
+
+/** The built proxy CLI serving: its process, the URL it printed, and its output so far. */
+export interface ServingCli {
+  readonly child: ChildProcess;
+  readonly url: URL;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** Starts the built proxy CLI with `--port 0` and `args`, and waits for the URL it prints. */
+export async function startServingCli(args: readonly string[]): Promise<ServingCli> {
+  const child = spawn(process.execPath, [proxyCli, "--port", "0", ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const url = await new Promise<URL>((resolve, reject) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /serving MCP \(Streamable HTTP\) at (\S+)/.exec(stdout);
+      if (match) resolve(new URL(match[1] as string));
+    });
+    child.once("exit", (code) => reject(new Error(`proxy exited with ${code}: ${stderr}`)));
+  });
+  return { child, url, stdout: () => stdout, stderr: () => stderr };
 }
 
 /** The sample backend's entry point. */
