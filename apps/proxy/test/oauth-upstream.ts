@@ -55,15 +55,24 @@ function whoamiEndpoint() {
     serve: (who: string | undefined, request: IncomingMessage, response: ServerResponse) =>
       caller.run(who, () => void handler(request, response)),
     sessions: () => sessions,
+    /** Closes every session it opened. */
+    close: () => handler.close(),
   };
 }
 
-/** An HTTP server listening on 127.0.0.1 at a port from the OS: its origin and how to close it. */
-async function listenLocally(server: Server): Promise<{ origin: string; close(): Promise<void> }> {
+/**
+ * `server` listening on 127.0.0.1 at a port from the OS: its origin, and how to close it and the
+ * sessions of the `endpoint` it serves.
+ */
+async function listenLocally(
+  server: Server,
+  endpoint: { close(): Promise<void> },
+): Promise<{ origin: string; close(): Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => {
+    close: async () => {
+      await endpoint.close();
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
@@ -81,7 +90,7 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
     authorizations.push(request.headers.authorization);
     endpoint.serve(request.headers.authorization, request, response);
   });
-  const { origin, close } = await listenLocally(server);
+  const { origin, close } = await listenLocally(server, endpoint);
   return { url: `${origin}/mcp`, authorizations, sessions: endpoint.sessions, close };
 }
 
@@ -95,7 +104,7 @@ export async function startOAuthUpstream(issuer: string, scope: string): Promise
   const endpoint = whoamiEndpoint();
   const keys = createRemoteJWKSet(new URL(`${issuer}/jwks`));
   const server: Server = createServer();
-  const { origin, close } = await listenLocally(server);
+  const { origin, close } = await listenLocally(server, endpoint);
   const resource = `${origin}/mcp`;
   // Named in its 401s; the well-known URLs answer the same metadata.
   const metadataUrl = `${origin}/resource-metadata`;
