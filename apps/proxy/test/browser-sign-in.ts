@@ -3,7 +3,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 /** Debian's `chromium` package (.ci/run installs it when missing). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-/** Starts headless Chromium for a test's sign-ins; the test closes it. */
+/** Starts headless Chromium for a test's pages (sign-ins, the dashboard); the test closes it. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,

@@ -4,8 +4,9 @@ import { copyFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "./browser-sign-in.js";
 import {
   closeSdk,
   connectSdk,
@@ -14,8 +15,6 @@ import {
   type TestProxy,
 } from "./proxy-helpers.js";
 
-/** Debian's `chromium` package (.ci/run installs it when missing). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ADMIN = "admin-token-0123456789abcdef";
 const OPS = "ops-token-0123456789abcdef";
 /** A token name that would be markup if the page wrote names as HTML. */
@@ -49,12 +48,7 @@ beforeAll(async () => {
     },
     { environment: { PATCHBAY_CREDENTIALS_KEY: randomBytes(32).toString("base64") } },
   );
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // Root in a container has no user namespaces for Chromium's sandbox.
-    args: ["--no-sandbox"],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createSampleServer } from "@patchbay/sample-backend";
 import { createStreamableHttpHandler } from "@patchbay/transport-http";
@@ -9,6 +9,17 @@ import { createRemoteJWKSet, jwtVerify } from "jose";
 export interface SeenRequest {
   readonly subject: string;
   readonly token: string;
+}
+
+/** An upstream MCP server anyone may call, on 127.0.0.1. */
+export interface EchoUpstream {
+  /** Its `whoami` tool answers the `Authorization` header it was called with. */
+  readonly url: string;
+  /** The `Authorization` of every request it received, in order. */
+  readonly authorizations: (string | undefined)[];
+  /** How many MCP sessions were opened on it. */
+  sessions(): number;
+  close(): Promise<void>;
 }
 
 /** An upstream MCP server of the per-principal tests, on 127.0.0.1. */
@@ -26,16 +37,13 @@ export interface OAuthUpstream {
   close(): Promise<void>;
 }
 
-/**
- * An MCP server protected by the authorization server `issuer` at `/mcp`: it publishes its
- * protected resource metadata (with `scope`), answers 401 without a valid JWT access token for
- * its own resource (`error="invalid_token"` when one was sent), and its `whoami` tool answers the
- * token's subject; `/plain` serves the same tool to anyone, answering the `Authorization` it got.
- */
-export async function startOAuthUpstream(issuer: string, scope: string): Promise<OAuthUpstream> {
-  const caller = new AsyncLocalStorage<string>();
+/** An MCP endpoint whose `whoami` tool answers what it was told the caller is. */
+function whoamiEndpoint() {
+  const caller = new AsyncLocalStorage<string | undefined>();
+  let sessions = 0;
   const handler = createStreamableHttpHandler({
     onSession: async (transport) => {
+      sessions += 1;
       const server = createSampleServer();
       server.registerTool("whoami", {}, async () => ({
         content: [{ type: "text", text: caller.getStore() ?? "(nobody)" }],
@@ -43,10 +51,60 @@ export async function startOAuthUpstream(issuer: string, scope: string): Promise
       await server.connect(transport);
     },
   });
+  return {
+    serve: (who: string | undefined, request: IncomingMessage, response: ServerResponse) =>
+      caller.run(who, () => void handler(request, response)),
+    sessions: () => sessions,
+    /** Closes every session it opened. */
+    close: () => handler.close(),
+  };
+}
+
+/**
+ * `server` listening on 127.0.0.1 at a port from the OS: its origin, and how to close it and the
+ * sessions of the `endpoint` it serves.
+ */
+async function listenLocally(
+  server: Server,
+  endpoint: { close(): Promise<void> },
+): Promise<{ origin: string; close(): Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      await endpoint.close();
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * An MCP server at `/mcp` that lets every request through: its `whoami` tool answers the
+ * `Authorization` header it was called with (`(nobody)` without one).
+ */
+export async function startEchoUpstream(): Promise<EchoUpstream> {
+  const endpoint = whoamiEndpoint();
+  const authorizations: (string | undefined)[] = [];
+  const server = createServer((request, response) => {
+    authorizations.push(request.headers.authorization);
+    endpoint.serve(request.headers.authorization, request, response);
+  });
+  const { origin, close } = await listenLocally(server, endpoint);
+  return { url: `${origin}/mcp`, authorizations, sessions: endpoint.sessions, close };
+}
+
+/**
+ * An MCP server protected by the authorization server `issuer` at `/mcp`: it publishes its
+ * protected resource metadata (with `scope`), answers 401 without a valid JWT access token for
+ * its own resource (`error="invalid_token"` when one was sent), and its `whoami` tool answers the
+ * token's subject; `/plain` serves the same tool to anyone, answering the `Authorization` it got.
+ */
+export async function startOAuthUpstream(issuer: string, scope: string): Promise<OAuthUpstream> {
+  const endpoint = whoamiEndpoint();
   const keys = createRemoteJWKSet(new URL(`${issuer}/jwks`));
   const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { origin, close } = await listenLocally(server, endpoint);
   const resource = `${origin}/mcp`;
   // Named in its 401s; the well-known URLs answer the same metadata.
   const metadataUrl = `${origin}/resource-metadata`;
@@ -56,15 +114,12 @@ export async function startOAuthUpstream(issuer: string, scope: string): Promise
     seen: [],
     metadataPaths: [],
     refused: [],
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close,
   };
   server.on("request", async (request, response) => {
     const path = request.url ?? "";
     if (path.startsWith("/plain")) {
-      caller.run(request.headers.authorization ?? "", () => void handler(request, response));
+      endpoint.serve(request.headers.authorization, request, response);
       return;
     }
     if (path === "/resource-metadata" || path.startsWith("/.well-known/oauth-protected-resource")) {
@@ -93,7 +148,7 @@ export async function startOAuthUpstream(issuer: string, scope: string): Promise
       return;
     }
     upstream.seen.push({ subject, token });
-    caller.run(subject, () => void handler(request, response));
+    endpoint.serve(subject, request, response);
   });
   return upstream;
 }

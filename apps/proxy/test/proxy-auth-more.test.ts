@@ -1,32 +1,18 @@
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { toSdkTransport } from "@patchbay/jsonrpc-core";
-import { createSampleServer } from "@patchbay/sample-backend";
-import { createStreamableHttpHandler } from "@patchbay/transport-http";
 import { SseClientTransport } from "@patchbay/transport-sse";
 import { expect, it } from "vitest";
+import { startEchoUpstream } from "./oauth-upstream.js";
 import { closeSdk, connectSdk, postJson, sampleEntry, startTestProxy } from "./proxy-helpers.js";
 
 const CLIENT_TOKEN = "client-token-0123456789abcdef";
 
 it("never passes the client's Authorization to a backend, which gets its own credentials", async () => {
-  const seen: (string | undefined)[] = [];
-  const sample = createSampleServer();
-  const handler = createStreamableHttpHandler({
-    onSession: async (transport) => {
-      await sample.connect(transport);
-    },
-  });
-  const backend = createServer((request: IncomingMessage, response) => {
-    seen.push(request.headers.authorization);
-    void handler(request, response);
-  });
-  await new Promise<void>((resolve) => backend.listen(0, "127.0.0.1", resolve));
+  const backend = await startEchoUpstream();
   const proxy = await startTestProxy({
     mcpServers: {
       remote: {
-        url: `http://127.0.0.1:${(backend.address() as AddressInfo).port}/mcp`,
+        url: backend.url,
         transport: "http",
         headers: { Authorization: "Bearer backend-own-secret" },
       },
@@ -36,12 +22,10 @@ it("never passes the client's Authorization to a backend, which gets its own cre
   const connected = await connectSdk(proxy.url, { token: CLIENT_TOKEN });
   await connected.client.callTool({ name: "remote__echo", arguments: { message: "x" } });
   await closeSdk(connected);
-  expect(seen.length).toBeGreaterThan(0);
-  expect(new Set(seen)).toEqual(new Set(["Bearer backend-own-secret"]));
+  expect(backend.authorizations.length).toBeGreaterThan(0);
+  expect(new Set(backend.authorizations)).toEqual(new Set(["Bearer backend-own-secret"]));
   await proxy.stop();
-  await handler.close();
-  backend.closeAllConnections();
-  await new Promise((resolve) => backend.close(resolve));
+  await backend.close();
 });
 
 it("applies tokens, profiles and session ownership to the legacy SSE endpoints", async () => {

@@ -1,40 +1,18 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { closeSdk, connectSdk, proxyCli, sampleEntry, writeConfig } from "./proxy-helpers.js";
-
-interface RunningCli {
-  readonly child: ChildProcess;
-  readonly url: URL;
-  stdout(): string;
-  stderr(): string;
-}
-
-/** Starts the real proxy process and waits for the URL it prints. */
-async function startCli(args: readonly string[]): Promise<RunningCli> {
-  const child = spawn(process.execPath, [proxyCli, "--port", "0", ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const url = await new Promise<URL>((resolve, reject) => {
-    child.stdout?.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /serving MCP \(Streamable HTTP\) at (\S+)/.exec(stdout);
-      if (match) resolve(new URL(match[1] as string));
-    });
-    child.once("exit", (code) => reject(new Error(`proxy exited with ${code}: ${stderr}`)));
-  });
-  return { child, url, stdout: () => stdout, stderr: () => stderr };
-}
+import {
+  closeSdk,
+  connectSdk,
+  runProxyCli,
+  sampleEntry,
+  startServingCli,
+  writeConfig,
+} from "./proxy-helpers.js";
 
 describe("patchbay-proxy", () => {
   it("serves the bundled demo without --config and prints the endpoint and a client snippet", async () => {
-    const cli = await startCli(["--log-format", "json"]);
+    const cli = await startServingCli(["--log-format", "json"]);
     expect(cli.stdout()).toContain('"type": "http"');
     expect(cli.stdout()).toContain(`"url": "${cli.url.href}"`);
     expect(cli.stdout()).toContain(`claude mcp add --transport http patchbay ${cli.url.href}`);
@@ -81,14 +59,7 @@ describe("patchbay-proxy", () => {
   });
 
   it("refuses to serve a non-loopback address without auth", async () => {
-    const child = spawn(process.execPath, [proxyCli, "--host", "0.0.0.0", "--port", "0"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const [code] = await once(child, "exit");
+    const { code, stderr } = await runProxyCli(["--host", "0.0.0.0", "--port", "0"]);
     expect(code).toBe(1);
     expect(stderr).toContain("refusing to serve 0.0.0.0 without auth");
   });
@@ -98,14 +69,7 @@ describe("patchbay-proxy", () => {
     await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
     const { port } = holder.address() as { port: number };
     try {
-      const child = spawn(process.execPath, [proxyCli, "--port", String(port)], {
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stderr = "";
-      child.stderr.on("data", (chunk: Buffer) => {
-        stderr += chunk.toString();
-      });
-      const [code] = await once(child, "close");
+      const { code, stderr } = await runProxyCli(["--port", String(port)]);
       expect(code).toBe(1);
       expect(stderr).toContain(
         `patchbay-proxy: port ${port} on 127.0.0.1 is in use; pass --port <another port> (0 picks a free one)\n`,
@@ -118,7 +82,7 @@ describe("patchbay-proxy", () => {
 
   it("on SIGTERM lets a call in flight finish, then exits 0", async () => {
     const config = writeConfig({ mcpServers: { sample: sampleEntry() } });
-    const cli = await startCli(["--config", config.path]);
+    const cli = await startServingCli(["--config", config.path]);
     const connected = await connectSdk(cli.url);
     let signalled = false;
     const call = connected.client.callTool(

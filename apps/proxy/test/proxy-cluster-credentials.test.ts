@@ -1,6 +1,4 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { once } from "node:events";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { createServer, request as httpRequest } from "node:http";
 import { dirname, join } from "node:path";
@@ -22,7 +20,7 @@ import {
 } from "./cluster-harness.js";
 import { type OAuthUpstream, startOAuthUpstream } from "./oauth-upstream.js";
 import { freePort } from "./proxy-files.js";
-import { closeSdk, connectSdk, proxyCli } from "./proxy-helpers.js";
+import { closeSdk, connectSdk, runProxyCli } from "./proxy-helpers.js";
 
 // Two real proxy replicas on one Redis, a real authorization server (oidc-provider), an upstream
 // that checks its JWTs, and headless Chromium.
@@ -148,17 +146,10 @@ describe("per-principal credentials in a cluster", { timeout: 30_000 }, () => {
   /** The real `patchbay-proxy credentials …` against the cluster's Redis. */
   async function credentials(args: readonly string[], stdin = "") {
     // --redis as an operator passes it: the config names a Redis only the flag corrects.
-    const real = spawn(process.execPath, [proxyCli, "credentials", ...args, ...redisFlags()], {
-      stdio: ["pipe", "pipe", "pipe"],
-      env: { ...process.env, PATCHBAY_CREDENTIALS_KEY: KEY },
+    return runProxyCli(["credentials", ...args, ...redisFlags()], {
+      stdin,
+      env: { PATCHBAY_CREDENTIALS_KEY: KEY },
     });
-    let stdout = "";
-    real.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    real.stdin.end(stdin);
-    const [code] = await once(real, "exit");
-    return { code: code as number | null, stdout };
   }
 
   const redisFlags = () => ["--config", cluster.configPath, "--redis", cluster.redis.url];

@@ -1,15 +1,14 @@
 // biome-ignore-all lint/performance/useDomNodeTextContent: Playwright's locator.innerText (rendered text, table cells apart), not a DOM node's
 import type { DashboardReplica, DashboardSnapshot } from "@patchbay/dashboard";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { launchChromium } from "./browser-sign-in.js";
 import { type ProxyReplica, startTestCluster, type TestCluster } from "./cluster-harness.js";
 import { closeSdk, connectSdk, sampleEntry } from "./proxy-helpers.js";
 
 // Three replicas on one Redis behind a round-robin balancer; the dashboard of replica-0 watches.
 const ADMIN = "admin-token-0123456789abcdef";
-/** Debian's `chromium` package (.ci/run installs it when missing). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 let cluster: TestCluster;
 let browser: Browser | undefined;
@@ -147,11 +146,7 @@ describe("the dashboard of a three-replica cluster", () => {
   }, 60_000);
 
   it("shows the replicas panel in headless Chromium, the killed replica as gone", async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox"],
-    });
+    browser = await launchChromium();
     // A session open before the page loads is in its first snapshot.
     const caller = await connectSdk(at(0, "/mcp"), { token: ADMIN, name: "browser-cluster" });
     const page = await browser.newPage({ viewport: { width: 1366, height: 860 } });

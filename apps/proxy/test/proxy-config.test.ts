@@ -1,11 +1,9 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { once } from "node:events";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startProxy } from "../src/proxy.js";
-import { closeSdk, connectSdk, proxyCli, sampleEntry, writeConfig } from "./proxy-helpers.js";
+import { closeSdk, connectSdk, runProxyCli, sampleEntry, writeConfig } from "./proxy-helpers.js";
 
 /** A credential store key: the per-principal cases get past the store to the config's issues. */
 const KEY = randomBytes(32).toString("base64");
@@ -134,18 +132,7 @@ describe("config files", () => {
       mcpServers: { sample: sampleEntry() },
       auth: { token: [{ name: "ops", token: "typo-token-0123456789abcdef" }] },
     });
-    const child = spawn(process.execPath, [proxyCli, "--config", file.path, "--port", "0"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const [code] = await once(child, "exit");
+    const { code, stdout, stderr } = await runProxyCli(["--config", file.path, "--port", "0"]);
     file.remove();
     expect(code).toBe(1);
     expect(stderr).toContain("auth.token: unknown key token; did you mean tokens?");

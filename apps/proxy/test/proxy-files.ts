@@ -1,3 +1,5 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,6 +13,67 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /** The built proxy CLI (tests run after `pnpm build`, as turbo orders them). */
 export const proxyCli = join(here, "..", "dist", "cli.js");
+
+/** What a run of the proxy CLI printed, and the code it exited with. */
+export interface CliOutcome {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs the built proxy CLI with `args` until it exits and its output ends: `stdin` is written to
+ * it, `env` added to this process's environment.
+ */
+export async function runProxyCli(
+  args: readonly string[],
+  options: { stdin?: string; env?: Readonly<Record<string, string>> } = {},
+): Promise<CliOutcome> {
+  const child = spawn(process.execPath, [proxyCli, ...args], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, ...options.env },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  child.stdin.end(options.stdin ?? "");
+  const [code] = (await once(child, "close")) as [number | null];
+  return { code, stdout, stderr };
+}
+
+/** The built proxy CLI serving: its process, the URL it printed, and its output so far. */
+export interface ServingCli {
+  readonly child: ChildProcess;
+  readonly url: URL;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** Starts the built proxy CLI with `--port 0` and `args`, and waits for the URL it prints. */
+export async function startServingCli(args: readonly string[]): Promise<ServingCli> {
+  const child = spawn(process.execPath, [proxyCli, "--port", "0", ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const url = await new Promise<URL>((resolve, reject) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /serving MCP \(Streamable HTTP\) at (\S+)/.exec(stdout);
+      if (match) resolve(new URL(match[1] as string));
+    });
+    child.once("exit", (code) => reject(new Error(`proxy exited with ${code}: ${stderr}`)));
+  });
+  return { child, url, stdout: () => stdout, stderr: () => stderr };
+}
 
 /** The sample backend's entry point. */
 export const sampleBackend = join(here, "..", "..", "sample-backend", "dist", "bin.js");

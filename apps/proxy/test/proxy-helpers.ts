@@ -1,16 +1,19 @@
-import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type ProxyOptions, type RunningProxy, startProxy } from "../src/proxy.js";
-import { proxyCli, writeConfig } from "./proxy-files.js";
+import { startServingCli, writeConfig } from "./proxy-files.js";
 
 export {
+  type CliOutcome,
   freePort,
   proxyCli,
   readSseEndpoint,
+  runProxyCli,
+  type ServingCli,
   sampleBackend,
   sampleEntry,
+  startServingCli,
   writeConfig,
 } from "./proxy-files.js";
 
@@ -155,8 +158,9 @@ export async function startCli(
   config: unknown,
 ): Promise<URL> {
   const file = writeConfig(config);
-  const child = spawn(process.execPath, [proxyCli, "--port", "0", "--config", file.path], {
-    stdio: ["ignore", "pipe", "pipe"],
+  const { child, url } = await startServingCli(["--config", file.path]).catch((error: unknown) => {
+    file.remove();
+    throw error;
   });
   cleanups.push(async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -166,17 +170,5 @@ export async function startCli(
     }
     file.remove();
   });
-  let stdout = "";
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise<URL>((resolve, reject) => {
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /serving MCP \(Streamable HTTP\) at (\S+)/.exec(stdout);
-      if (match) resolve(new URL(match[1] as string));
-    });
-    child.once("exit", (code) => reject(new Error(`proxy exited with ${code}: ${stderr}`)));
-  });
+  return url;
 }

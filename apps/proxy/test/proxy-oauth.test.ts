@@ -1,7 +1,3 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { createSampleServer } from "@patchbay/sample-backend";
-import { createStreamableHttpHandler, type StreamableHttpHandler } from "@patchbay/transport-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import {
@@ -9,6 +5,7 @@ import {
   TEST_CLIENT,
   type TestAuthorizationServer,
 } from "../../../packages/http-gateway/src/test-support/authorization-server.js";
+import { type EchoUpstream, startEchoUpstream } from "./oauth-upstream.js";
 import {
   closeSdk,
   connectSdk,
@@ -24,24 +21,12 @@ const STATIC = "static-ops-token-0123456789abcdef";
 let authorizationServer: TestAuthorizationServer;
 let proxy: TestProxy;
 let publicUrl: string;
-/** A remote backend over Streamable HTTP: the `Authorization` of every request it received. */
-let remote: Server;
-let remoteHandler: StreamableHttpHandler;
-const remoteSaw: (string | undefined)[] = [];
+/** A remote backend over Streamable HTTP, which keeps the `Authorization` of every request. */
+let remote: EchoUpstream;
 
 beforeAll(async () => {
   authorizationServer = await startAuthorizationServer();
-  const sample = createSampleServer();
-  remoteHandler = createStreamableHttpHandler({
-    onSession: async (transport) => {
-      await sample.connect(transport);
-    },
-  });
-  remote = createServer((request, response) => {
-    remoteSaw.push(request.headers.authorization);
-    void remoteHandler(request, response);
-  });
-  await new Promise<void>((resolve) => remote.listen(0, "127.0.0.1", resolve));
+  remote = await startEchoUpstream();
   const port = await freePort();
   publicUrl = `http://127.0.0.1:${port}`;
   proxy = await startTestProxy(
@@ -49,7 +34,7 @@ beforeAll(async () => {
       mcpServers: {
         sample: sampleEntry(),
         other: {
-          url: `http://127.0.0.1:${(remote.address() as AddressInfo).port}/mcp`,
+          url: remote.url,
           transport: "http",
           headers: { Authorization: "Bearer backend-own-secret" },
         },
@@ -70,9 +55,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await proxy?.stop();
-  await remoteHandler?.close();
-  remote?.closeAllConnections();
-  await new Promise((resolve) => remote?.close(resolve));
+  await remote?.close();
   await authorizationServer?.close();
 });
 
@@ -342,8 +325,8 @@ describe("the proxy as an OAuth 2.1 resource server", () => {
     } finally {
       await closeSdk(connected);
     }
-    expect(remoteSaw.length).toBeGreaterThan(0);
-    expect(new Set(remoteSaw)).toEqual(new Set(["Bearer backend-own-secret"]));
+    expect(remote.authorizations.length).toBeGreaterThan(0);
+    expect(new Set(remote.authorizations)).toEqual(new Set(["Bearer backend-own-secret"]));
   });
 
   it("static tokens keep working beside OAuth", async () => {

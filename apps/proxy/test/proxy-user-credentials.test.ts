@@ -1,20 +1,15 @@
-import { AsyncLocalStorage } from "node:async_hooks";
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createSampleServer } from "@patchbay/sample-backend";
-import { createStreamableHttpHandler } from "@patchbay/transport-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCredentialsCommand } from "../src/credentials-cli.js";
+import { type EchoUpstream, startEchoUpstream } from "./oauth-upstream.js";
 import {
+  type CliOutcome,
   closeSdk,
   connectSdk,
-  proxyCli,
+  runProxyCli,
   startTestProxy,
   type TestProxy,
   writeConfig,
@@ -53,25 +48,8 @@ async function credentialsInProcess(
 }
 
 /** Runs the real `patchbay-proxy credentials …` process with `stdin`; its exit code and output. */
-async function credentialsCli(
-  args: readonly string[],
-  stdin = "",
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [proxyCli, "credentials", ...args], {
-    stdio: ["pipe", "pipe", "pipe"],
-    env: { ...process.env, PATCHBAY_CREDENTIALS_KEY: KEY },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  child.stdin.end(stdin);
-  const [code] = await once(child, "exit");
-  return { code: code as number | null, stdout, stderr };
+function credentialsCli(args: readonly string[], stdin = ""): Promise<CliOutcome> {
+  return runProxyCli(["credentials", ...args], { stdin, env: { PATCHBAY_CREDENTIALS_KEY: KEY } });
 }
 
 function textOf(result: unknown): string {
@@ -79,11 +57,7 @@ function textOf(result: unknown): string {
 }
 
 describe("per-user credentials toward a backend", { timeout: 15_000 }, () => {
-  const whoSent = new AsyncLocalStorage<string | undefined>();
-  /** The `Authorization` of every request the upstream received. */
-  const upstreamSaw: (string | undefined)[] = [];
-  let upstreamSessions = 0;
-  let upstream: Server;
+  let upstream: EchoUpstream;
   let folder: string;
   let storePath: string;
   let cliConfig: { path: string; remove(): void };
@@ -91,27 +65,13 @@ describe("per-user credentials toward a backend", { timeout: 15_000 }, () => {
   let proxy: TestProxy | undefined;
 
   beforeAll(async () => {
-    const handler = createStreamableHttpHandler({
-      onSession: async (transport) => {
-        upstreamSessions += 1;
-        const server = createSampleServer();
-        server.registerTool("whoami", {}, async () => ({
-          content: [{ type: "text", text: whoSent.getStore() ?? "(no authorization)" }],
-        }));
-        await server.connect(transport);
-      },
-    });
-    upstream = createServer((request, response) => {
-      upstreamSaw.push(request.headers.authorization);
-      whoSent.run(request.headers.authorization, () => void handler(request, response));
-    });
-    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+    upstream = await startEchoUpstream();
     folder = mkdtempSync(join(tmpdir(), "patchbay-user-credentials-"));
     storePath = join(folder, "credentials.json");
     config = {
       mcpServers: {
         up: {
-          url: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`,
+          url: upstream.url,
           transport: "http",
           isolation: "per-principal",
           credentials: { headers: { Authorization: "Bearer {{token}}" } },
@@ -153,7 +113,7 @@ describe("per-user credentials toward a backend", { timeout: 15_000 }, () => {
     await proxy?.stop();
     cliConfig?.remove();
     rmSync(folder, { recursive: true, force: true });
-    await new Promise<void>((resolve) => upstream.close(() => resolve()));
+    await upstream?.close();
   });
 
   it("calls the backend with each principal's own credential, one instance each", async () => {
@@ -167,8 +127,8 @@ describe("per-user credentials toward a backend", { timeout: 15_000 }, () => {
     expect(textOf(await bob.client.callTool({ name: "up__whoami" }))).toBe(
       `Bearer ${UPSTREAM.bob}`,
     );
-    expect(upstreamSessions).toBe(2);
-    expect(new Set(upstreamSaw)).toEqual(
+    expect(upstream.sessions()).toBe(2);
+    expect(new Set(upstream.authorizations)).toEqual(
       new Set([`Bearer ${UPSTREAM.alice}`, `Bearer ${UPSTREAM.bob}`]),
     );
     // Neither the status a model may read nor the proxy's log shows a value.
@@ -185,12 +145,12 @@ describe("per-user credentials toward a backend", { timeout: 15_000 }, () => {
   it("gives a principal without a stored value a clear error, and the backend sees nothing", async () => {
     if (proxy === undefined) throw new Error("no proxy");
     const carol = await connectSdk(proxy.url, { token: TOKENS.carol });
-    const requestsBefore = upstreamSaw.length;
+    const requestsBefore = upstream.authorizations.length;
     const result = await carol.client.callTool({ name: "up__whoami" });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain("backend up needs your credential (token)");
     expect(textOf(result)).toContain("patchbay-proxy credentials set --config <file> carol up");
-    expect(upstreamSaw.length).toBe(requestsBefore);
+    expect(upstream.authorizations.length).toBe(requestsBefore);
     // Stored while the proxy runs, with the real binary reading stdin: carol's next instance uses it.
     const reread = proxy.waitForLog((line) => line.includes("credential store read again"));
     const stored = await credentialsCli(

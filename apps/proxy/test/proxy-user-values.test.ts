@@ -1,15 +1,12 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ElicitationCompleteNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { readCredentialStore } from "@patchbay/router/config-file";
-import { createSampleServer } from "@patchbay/sample-backend";
-import { createStreamableHttpHandler } from "@patchbay/transport-http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type EchoUpstream, startEchoUpstream } from "./oauth-upstream.js";
 import { closeSdk, connectSdk, startTestProxy, type TestProxy } from "./proxy-helpers.js";
 
 const KEY_BYTES = randomBytes(32);
@@ -40,10 +37,7 @@ function linkIn(text: string): string {
 }
 
 describe("each user enters their own credential on a one-time link", { timeout: 15_000 }, () => {
-  const whoSent = new AsyncLocalStorage<string | undefined>();
-  /** The `Authorization` of every request the upstream received. */
-  const upstreamSaw: (string | undefined)[] = [];
-  let upstream: Server;
+  let upstream: EchoUpstream;
   let folder: string;
   let storePath: string;
   let proxy: TestProxy;
@@ -78,21 +72,8 @@ describe("each user enters their own credential on a one-time link", { timeout: 
   };
 
   beforeAll(async () => {
-    const handler = createStreamableHttpHandler({
-      onSession: async (transport) => {
-        const server = createSampleServer();
-        server.registerTool("whoami", {}, async () => ({
-          content: [{ type: "text", text: whoSent.getStore() ?? "(no authorization)" }],
-        }));
-        await server.connect(transport);
-      },
-    });
-    upstream = createServer((request, response) => {
-      upstreamSaw.push(request.headers.authorization);
-      whoSent.run(request.headers.authorization, () => void handler(request, response));
-    });
-    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`;
+    upstream = await startEchoUpstream();
+    const url = upstream.url;
     folder = mkdtempSync(join(tmpdir(), "patchbay-user-values-"));
     storePath = join(folder, "credentials.json");
     const template = { headers: { Authorization: "Bearer {{token}}" } };
@@ -120,7 +101,7 @@ describe("each user enters their own credential on a one-time link", { timeout: 
     await Promise.all(clients.map((client) => closeSdk(client)));
     await proxy?.stop();
     rmSync(folder, { recursive: true, force: true });
-    await new Promise<void>((resolve) => upstream.close(() => resolve()));
+    await upstream?.close();
   });
 
   it("gives alice a link whose page asks for each slot, with the page's security headers", async () => {
@@ -134,7 +115,7 @@ describe("each user enters their own credential on a one-time link", { timeout: 
     );
     aliceLink = linkIn(textOf(result));
     expect(new URL(aliceLink).origin).toBe(proxy.url.origin);
-    expect(upstreamSaw).toEqual([]);
+    expect(upstream.authorizations).toEqual([]);
 
     const page = await fetch(aliceLink);
     expect(page.status).toBe(200);
