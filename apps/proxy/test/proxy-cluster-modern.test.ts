@@ -3,6 +3,7 @@ import { StreamableHttpClientTransport } from "@patchbay/transport-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   answerIn,
+  type ProxyReplica,
   redisCommandCounts,
   startTestCluster,
   type TestCluster,
@@ -93,10 +94,13 @@ describe("modern clients of three replicas without affinity", () => {
     const hops = hopsFrom(start);
     expect(hops.map((hop) => hop.method)).toEqual(["POST", "POST", "POST"]);
     expect(new Set(hops.map((hop) => hop.target)).size).toBe(3);
-    // The replica holding the call ran both retries, relayed to it, and logged each.
-    const holder = cluster.replicas[hops[0]?.target as number];
-    const relayed = holder?.logs().filter((line) => line.relayed === true);
-    expect(relayed?.map((line) => [line.method, line.tool, line.client, line.status])).toEqual([
+    // The replica holding the call ran both retries, relayed to it, and logged each. Its log comes
+    // through a pipe of its own: the second line may still be on its way when the answer is here.
+    const holder = cluster.replicas[hops[0]?.target as number] as ProxyReplica;
+    const relayedLines = () => holder.logs().filter((line) => line.relayed === true);
+    await holder.waitForLog(() => relayedLines().length >= 2);
+    const relayed = relayedLines();
+    expect(relayed.map((line) => [line.method, line.tool, line.client, line.status])).toEqual([
       ["tools/call", "sample__test_input_required_result_multi_round", "anonymous", "ok"],
       ["tools/call", "sample__test_input_required_result_multi_round", "anonymous", "ok"],
     ]);
