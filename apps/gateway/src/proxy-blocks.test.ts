@@ -1,49 +1,17 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are config values with ${VAR} references, not templates
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { PROXY_CONFIG_BLOCKS } from "@patchbay/http-gateway";
 import { GatewayConfigError, parseGatewayConfig } from "@patchbay/router";
-import { loadConfigFile } from "@patchbay/router/config-file";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PROXY_ONLY_BLOCKS } from "./proxy-blocks.js";
 
-const directories: string[] = [];
-
-afterEach(() => {
-  for (const directory of directories.splice(0))
-    rmSync(directory, { recursive: true, force: true });
-});
-
-function file(name: string, text: string): string {
-  const directory = mkdtempSync(join(tmpdir(), "patchbay-config-"));
-  directories.push(directory);
-  const path = join(directory, name);
-  writeFileSync(path, text);
-  return path;
-}
-
-async function issuesOf(path: string) {
-  const error = await loadConfigFile(path, {}).catch((caught: unknown) => caught);
-  expect(error).toBeInstanceOf(GatewayConfigError);
-  return (error as GatewayConfigError).issues;
-}
-
-describe("loadConfigFile with the proxy's blocks ignored (the stdio gateway)", () => {
-  it("drops the proxy's blocks unread, with one warning naming them", async () => {
-    const path = file(
-      "proxy.json",
-      JSON.stringify({
-        mcpServers: { s: { command: "node" } },
-        profiles: { team: { servers: ["s"] } },
-        auth: { tokens: [{ name: "a", token: "${UNSET_TOKEN}" }] },
-      }),
-    );
-    const { config, warnings } = await loadConfigFile(
-      path,
-      {},
-      { ignoreBlocks: PROXY_ONLY_BLOCKS },
-    );
+describe("the stdio gateway's config with the proxy's blocks ignored", () => {
+  it("drops the proxy's blocks unread, with one warning naming them", () => {
+    const file = {
+      mcpServers: { s: { command: "node" } },
+      profiles: { team: { servers: ["s"] } },
+      auth: { tokens: [{ name: "a", token: "${UNSET_TOKEN}" }] },
+    };
+    const { config, warnings } = parseGatewayConfig(file, { ignoreBlocks: PROXY_ONLY_BLOCKS });
     expect(config.backends.map((backend) => backend.name)).toEqual(["s"]);
     expect(config.profiles).toEqual({});
     expect((config as { auth?: unknown }).auth).toBeUndefined();
@@ -51,7 +19,15 @@ describe("loadConfigFile with the proxy's blocks ignored (the stdio gateway)", (
       "auth, profiles: read by patchbay-proxy only; ignored here (not expanded, not checked)",
     ]);
     // Read without ignoring them, the same file names its problem.
-    expect((await issuesOf(path)).map((issue) => issue.path)).toContain("auth.tokens[0].token");
+    let error: unknown;
+    try {
+      parseGatewayConfig(file);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(GatewayConfigError);
+    const paths = (error as GatewayConfigError).issues.map((issue) => issue.path);
+    expect(paths).toContain("auth.tokens[0].token");
   });
 
   it("runs a proxy's file with a misspelt auth key, warning as it always did", () => {

@@ -65,4 +65,25 @@ describe("loadConfigFile", () => {
       /^cannot read the file/,
     );
   });
+
+  it("drops the blocks it is told to ignore unread, with one warning naming them", async () => {
+    const path = file(
+      "proxy.json",
+      JSON.stringify({
+        mcpServers: { s: { command: "node" } },
+        profiles: { team: { servers: ["s"] } },
+        auth: { tokens: [{ name: "a", token: "${UNSET_TOKEN}" }] },
+      }),
+    );
+    const ignoreBlocks = { names: ["auth", "profiles"], readBy: "patchbay-proxy" };
+    const { config, warnings } = await loadConfigFile(path, {}, { ignoreBlocks });
+    expect(config.backends.map((backend) => backend.name)).toEqual(["s"]);
+    expect(config.profiles).toEqual({});
+    expect((config as { auth?: unknown }).auth).toBeUndefined();
+    expect(warnings).toEqual([
+      "auth, profiles: read by patchbay-proxy only; ignored here (not expanded, not checked)",
+    ]);
+    // Read without ignoring them, the same file names its problem.
+    expect((await issuesOf(path)).map((issue) => issue.path)).toContain("auth.tokens[0].token");
+  });
 });

@@ -141,9 +141,7 @@ export function writtenBlockIssues(
   root: Record<string, unknown>,
   blocks: ConfigBlocks,
 ): ConfigIssue[] {
-  return Object.entries(blocks).flatMap(([name, block]) => [
-    ...(block.writtenIssues?.(root[name]) ?? []),
-  ]);
+  return Object.entries(blocks).flatMap(([name, block]) => block.writtenIssues?.(root[name]) ?? []);
 }
 
 /** The problems of the added blocks as parsed (those the file has), block by block. */
@@ -154,7 +152,7 @@ export function parsedBlockIssues(
   return Object.entries(blocks).flatMap(([name, block]) =>
     file[name] === undefined
       ? []
-      : [...(block.parsedIssues?.(file[name] as Record<string, unknown>) ?? [])],
+      : (block.parsedIssues?.(file[name] as Record<string, unknown>) ?? []),
   );
 }
 
