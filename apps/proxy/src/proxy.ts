@@ -258,6 +258,9 @@ async function serveProxy(
     ...(limits === undefined ? {} : { limits }),
     ...originLists,
     trustProxy,
+    ...(http?.keepAliveIntervalMs === undefined
+      ? {}
+      : { keepAliveIntervalMs: http.keepAliveIntervalMs }),
     // Bound, not wrapped: a request's log line runs no function of this file.
     onLog: log.request.bind(log),
     ...(audit === undefined ? {} : { audit }),

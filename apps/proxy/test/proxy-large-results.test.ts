@@ -67,6 +67,9 @@ describe("a 50 MB result through a real proxy process", () => {
     const url = await startCli(cleanups, {
       mcpServers: { sample: sampleEntry({ timeoutMs: 120_000 }) },
       limits: { maxResponseBytes: 64 * 1024 * 1024 },
+      // The answer's format then depends on its first frame only: a host slow enough to take 15 s
+      // (the default) over 50 MB would otherwise get an SSE answer, as it should.
+      http: { keepAliveIntervalMs: 0 },
     });
     const connected = await connectSdk(url);
     cleanups.push(() => closeSdk(connected));
@@ -98,4 +101,45 @@ describe("a 50 MB result through a real proxy process", () => {
     );
     expect(textOf(result) === pattern(50 * MB)).toBe(true);
   }, 120_000);
+});
+
+describe("http.keepAliveIntervalMs", () => {
+  it("turns a POST still unanswered after it into an SSE answer with keep-alive comments", async () => {
+    const proxy = await startTestProxy({
+      mcpServers: { sample: sampleEntry() },
+      http: { keepAliveIntervalMs: 50 },
+    });
+    cleanups.push(() => proxy.stop());
+    const connected = await connectSdk(proxy.url);
+    cleanups.push(() => closeSdk(connected));
+    const abort = new AbortController();
+    cleanups.push(() => abort.abort());
+    // Without the option the headers would wait 15 s (the default), past this test's deadline.
+    const answer = await fetch(proxy.url, {
+      method: "POST",
+      signal: abort.signal,
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": connected.transport.sessionId as string,
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "sample__slow_compute", arguments: { seconds: 600 } },
+      }),
+    });
+    expect(answer.headers.get("content-type")).toBe("text/event-stream");
+    const reader = (answer.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    while (!text.includes(": keep-alive")) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      text += decoder.decode(chunk.value, { stream: true });
+    }
+    expect(text).toContain(": keep-alive");
+  }, 10_000);
 });

@@ -50,4 +50,20 @@ describe("parseProxyConfig", () => {
       "limits.maxSesions: unknown key maxSesions; did you mean maxSessions?",
     ]);
   });
+
+  it("takes http.keepAliveIntervalMs from 0 (off) and refuses a negative one, naming the key", () => {
+    expect(parseProxyConfig({ ...servers, http: { keepAliveIntervalMs: 0 } }).config.http).toEqual({
+      keepAliveIntervalMs: 0,
+    });
+    let caught: unknown;
+    try {
+      parseProxyConfig({ ...servers, http: { keepAliveIntervalMs: -1 } });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(GatewayConfigError);
+    expect((caught as GatewayConfigError).issues.map((issue) => issue.path)).toEqual([
+      "http.keepAliveIntervalMs",
+    ]);
+  });
 });

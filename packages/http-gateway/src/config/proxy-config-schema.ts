@@ -70,6 +70,12 @@ export const HttpConfigSchema = z.object({
   trustProxy: z.boolean().optional(),
   /** Mark the dashboard's login cookie `Secure` (clients reach the proxy over HTTPS). */
   secureCookie: z.boolean().optional(),
+  /**
+   * SSE keep-alive comment interval (ms), and how long a Streamable HTTP POST may wait for its
+   * answer before that answer becomes an SSE stream. Default 15000; 0: no keep-alives, and a POST
+   * is answered as one JSON body unless a related message comes before its response.
+   */
+  keepAliveIntervalMs: z.number().int().min(0).max(600_000).optional(),
 });
 
 /**
