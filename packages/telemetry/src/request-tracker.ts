@@ -7,6 +7,8 @@ import { type RequestSite, requestSiteOf } from "./request-series.js";
 import type { Telemetry } from "./telemetry.js";
 import type { RequestDirection, RequestOutcome } from "./telemetry-metrics.js";
 import {
+  keepOnTrace,
+  keptOnTrace,
   type RequestTrace,
   readTraceContext,
   startRequestTrace,
@@ -151,7 +153,7 @@ export function startTracking(
   site.started += 1;
   if (!site.pulled) site.inFlight.inc();
   if (direction === "outgoing") {
-    const call = (parent as { [callKey]?: Tracker } | undefined)?.[callKey];
+    const call = parent === undefined ? undefined : callOf(parent);
     const leg = call?.forward(telemetry, start, site, method, tool, parent);
     if (leg !== undefined) return leg;
   }
@@ -162,7 +164,7 @@ export function startTracking(
   const trace =
     span === undefined ? startRequestTrace(parent, telemetry.ids) : spanTrace(span, parent);
   const tracker = new Tracker(telemetry, start, site, method, tool, trace, span);
-  Object.defineProperty(trace, callKey, { value: tracker });
+  if (!keepOnTrace(trace, tracker)) Object.defineProperty(trace, callKey, { value: tracker });
   const opening = direction === "incoming" ? EventTypes.requestReceived : EventTypes.requestSent;
   if (telemetry.recordLazily !== undefined) telemetry.recordLazily(opening, describeStart, tracker);
   else recordWithout(telemetry, describeStart, tracker);
@@ -171,6 +173,12 @@ export function startTracking(
 
 /** Where a call's trace keeps its tracker (not enumerable: spreads and JSON leave it out). */
 const callKey = Symbol("patchbay.call");
+
+/** The call tracking `trace` (kept with it by `startTracking`), if any. */
+function callOf(trace: TraceContext): Tracker | undefined {
+  // Only `startTracking` keeps anything with a trace: a tracker.
+  return (keptOnTrace(trace) ?? (trace as { [callKey]?: Tracker })[callKey]) as Tracker | undefined;
+}
 
 /** MCP's method for a prompt: its `params.name` becomes `gen_ai.prompt.name`. */
 const promptGetMethod = "prompts/get";

@@ -296,6 +296,8 @@ class CheckedTrace implements RequestTrace {
   declare readonly parentSpanId?: string;
   declare readonly traceFlags: number;
   declare readonly traceState?: string;
+  /** What the trace's owner keeps on it (see {@link keepOnTrace}); spreads and JSON leave it out. */
+  #kept: unknown;
 
   constructor(traceId: string, spanId: string, traceFlags: number, parent?: TraceContext) {
     const self = this as { -readonly [K in keyof RequestTrace]: RequestTrace[K] };
@@ -305,7 +307,27 @@ class CheckedTrace implements RequestTrace {
     self.traceFlags = traceFlags;
     if (parent?.traceState !== undefined) self.traceState = parent.traceState;
   }
+
+  static keep(trace: object, value: unknown): boolean {
+    if (!(trace instanceof CheckedTrace)) return false;
+    trace.#kept = value;
+    return true;
+  }
+
+  static kept(trace: object): unknown {
+    return trace instanceof CheckedTrace ? trace.#kept : undefined;
+  }
 }
+
+/**
+ * Keeps `value` with a trace {@link startRequestTrace} made from its own id pool, in a private
+ * slot (no property: nothing to define per trace, nothing a copy takes along); false, keeping
+ * nothing, for any other trace. Read back with {@link keptOnTrace}.
+ */
+export const keepOnTrace: (trace: object, value: unknown) => boolean = CheckedTrace.keep;
+
+/** What {@link keepOnTrace} kept with `trace`, or `undefined`. */
+export const keptOnTrace: (trace: object) => unknown = CheckedTrace.kept;
 
 /**
  * A shallow copy of a plain object's own enumerable properties (symbols too), to which the caller
