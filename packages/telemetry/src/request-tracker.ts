@@ -153,7 +153,13 @@ export function startTracking(
   site.started += 1;
   if (!site.pulled) site.inFlight.inc();
   if (direction === "outgoing") {
-    const call = parent === undefined ? undefined : callOf(parent);
+    // The call tracking the parent trace, if any (kept with it below; `keptOnTrace` inline).
+    const call =
+      parent === undefined
+        ? undefined
+        : ((keptOnTrace(parent) ?? (parent as { [callKey]?: Tracker })[callKey]) as
+            | Tracker
+            | undefined);
     const leg = call?.forward(telemetry, start, site, method, tool, parent);
     if (leg !== undefined) return leg;
   }
@@ -173,12 +179,6 @@ export function startTracking(
 
 /** Where a call's trace keeps its tracker (not enumerable: spreads and JSON leave it out). */
 const callKey = Symbol("patchbay.call");
-
-/** The call tracking `trace` (kept with it by `startTracking`), if any. */
-function callOf(trace: TraceContext): Tracker | undefined {
-  // Only `startTracking` keeps anything with a trace: a tracker.
-  return (keptOnTrace(trace) ?? (trace as { [callKey]?: Tracker })[callKey]) as Tracker | undefined;
-}
 
 /** MCP's method for a prompt: its `params.name` becomes `gen_ai.prompt.name`. */
 const promptGetMethod = "prompts/get";
