@@ -17,7 +17,7 @@ function outcome(promise: Promise<unknown>): { value: unknown } {
  * A manual clock whose timer handles record `ref` and `unref` (as Node's handles offer them), and
  * which counts the timers made and cleared.
  */
-function createRecordingClock() {
+function createRecordingClock(madeUnrefd = false) {
   const manual = createManualClock();
   const log: string[] = [];
   let created = 0;
@@ -32,10 +32,18 @@ function createRecordingClock() {
     now: () => manual.now(),
     setTimeout(callback, ms) {
       const number = ++created;
+      let refd = !madeUnrefd;
       return {
         inner: manual.setTimeout(callback, ms),
-        ref: () => log.push(`ref ${number}`),
-        unref: () => log.push(`unref ${number}`),
+        ref: () => {
+          refd = true;
+          log.push(`ref ${number}`);
+        },
+        unref: () => {
+          refd = false;
+          log.push(`unref ${number}`);
+        },
+        hasRef: () => refd,
       };
     },
     clearTimeout(handle) {
@@ -142,6 +150,19 @@ describe("Connection: one timer for every request's limits", () => {
     await flushMicrotasks();
     expect(connection.closed).toBe(true);
     expect(clock.pendingTimers).toBe(0);
+  });
+
+  it("never refs a timer its clock made unref'd (as backgroundClock does)", async () => {
+    const clock = createRecordingClock(true);
+    const { connection, peer, nextFrame } = await createRawPeer({ clock });
+    for (const id of [0, 1]) {
+      const answered = connection.request("a", undefined, { timeoutMs: 100 });
+      await nextFrame();
+      await peer.send({ jsonrpc: "2.0", id, result: "ok" });
+      expect(await answered).toBe("ok");
+    }
+    expect(clock.created).toBe(1);
+    expect(clock.log).toEqual([]);
   });
 
   it("does not hold the idle timer for a request without a limit", async () => {

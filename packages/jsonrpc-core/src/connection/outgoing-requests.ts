@@ -285,8 +285,8 @@ class SweepTimer {
   readonly #sweep: (now: number) => number;
   #handle: unknown;
   #due = Number.POSITIVE_INFINITY;
-  /** False once `idle` unref'd the armed timer (a new timer is ref'd, as the clock makes it). */
-  #held = true;
+  /** True once `idle` unref'd the armed timer (`watch` refs it again; a new timer is as made). */
+  #unrefd = false;
 
   constructor(clock: TimerClock & Pick<Clock, "now">, sweep: (now: number) => number) {
     this.#clock = clock;
@@ -301,8 +301,8 @@ class SweepTimer {
   /** Makes sure the timer fires no later than `due` (`Infinity`: no deadline), and holds it. */
   watch(due: number): void {
     if (due >= this.#due) {
-      if (!this.#held && due !== Number.POSITIVE_INFINITY) {
-        this.#held = true;
+      if (this.#unrefd && due !== Number.POSITIVE_INFINITY) {
+        this.#unrefd = false;
         (this.#handle as TimerHandle).ref?.();
       }
       return;
@@ -311,15 +311,20 @@ class SweepTimer {
     const clock = this.#clock;
     if (this.#handle !== undefined) clock.clearTimeout(this.#handle);
     this.#due = due;
-    this.#held = true;
+    this.#unrefd = false;
     this.#handle = clock.setTimeout(() => this.#fire(), Math.max(0, due - clock.now()));
   }
 
-  /** Nothing is pending: the armed timer stays, but no longer holds the process open. */
+  /**
+   * Nothing is pending: the armed timer stays, but no longer holds the process open. A timer its
+   * clock made unref'd already (`hasRef()` false, as `backgroundClock`'s) is left as it is, so that
+   * `watch` never refs it.
+   */
   idle(): void {
-    if (this.#handle === undefined || !this.#held) return;
-    this.#held = false;
-    (this.#handle as TimerHandle).unref?.();
+    const handle = this.#handle as TimerHandle | undefined;
+    if (handle === undefined || this.#unrefd || handle.hasRef?.() === false) return;
+    this.#unrefd = true;
+    handle.unref?.();
   }
 
   /** Clears the timer (the connection closed). */
@@ -341,6 +346,7 @@ class SweepTimer {
 interface TimerHandle {
   ref?(): void;
   unref?(): void;
+  hasRef?(): boolean;
 }
 
 /** True when a clock also tells the time (then one SweepTimer can replace timers per request). */
