@@ -173,6 +173,36 @@ describe("one tracker per call", () => {
     expect(telemetry.query({ event_type: "tool.called" })[0]?.data).not.toHaveProperty("backend");
   });
 
+  it("keeps a call's tracker with its trace without defining a property on it", () => {
+    const telemetry = createTestTelemetry();
+    const call = trackRequest(telemetry, {
+      direction: "incoming",
+      method: "tools/call",
+      params: { name: "x" },
+    });
+    expect(Object.getOwnPropertySymbols(call.trace)).toEqual([]);
+  });
+
+  it("recognises the leg of a call that continues the client's traceparent", async () => {
+    const telemetry = createTestTelemetry();
+    const { client, seen } = await miniatureGateway(telemetry);
+    const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const traceparent = `00-${traceId}-00f067aa0ba902b7-01`;
+
+    await client.request("tools/call", { name: "github__create_issue", _meta: { traceparent } });
+
+    const events = telemetry.query();
+    expect(events.map((event) => event.event_type)).toEqual(["tool.called", "request.received"]);
+    expect(events[0]).toMatchObject({
+      trace_id: traceId,
+      parent_span_id: "00f067aa0ba902b7",
+      data: { backend: "github", backend_outcome: "success" },
+    });
+    const wire = readTraceContext(JSON.parse(JSON.stringify(seen[0])));
+    expect(wire?.traceId).toBe(traceId);
+    expect(wire?.spanId).not.toBe(events[0]?.span_id);
+  });
+
   it("keeps the call's tracker out of the trace's JSON and spreads", () => {
     const telemetry = createTestTelemetry();
     const call = trackRequest(telemetry, {

@@ -7,6 +7,8 @@ import { type RequestSite, requestSiteOf } from "./request-series.js";
 import type { Telemetry } from "./telemetry.js";
 import type { RequestDirection, RequestOutcome } from "./telemetry-metrics.js";
 import {
+  keepOnTrace,
+  keptOnTrace,
   type RequestTrace,
   readTraceContext,
   startRequestTrace,
@@ -151,7 +153,13 @@ export function startTracking(
   site.started += 1;
   if (!site.pulled) site.inFlight.inc();
   if (direction === "outgoing") {
-    const call = (parent as { [callKey]?: Tracker } | undefined)?.[callKey];
+    // The call tracking the parent trace, if any (kept with it below; `keptOnTrace` inline).
+    const call =
+      parent === undefined
+        ? undefined
+        : ((keptOnTrace(parent) ?? (parent as { [callKey]?: Tracker })[callKey]) as
+            | Tracker
+            | undefined);
     const leg = call?.forward(telemetry, start, site, method, tool, parent);
     if (leg !== undefined) return leg;
   }
@@ -162,7 +170,7 @@ export function startTracking(
   const trace =
     span === undefined ? startRequestTrace(parent, telemetry.ids) : spanTrace(span, parent);
   const tracker = new Tracker(telemetry, start, site, method, tool, trace, span);
-  Object.defineProperty(trace, callKey, { value: tracker });
+  if (!keepOnTrace(trace, tracker)) Object.defineProperty(trace, callKey, { value: tracker });
   const opening = direction === "incoming" ? EventTypes.requestReceived : EventTypes.requestSent;
   if (telemetry.recordLazily !== undefined) telemetry.recordLazily(opening, describeStart, tracker);
   else recordWithout(telemetry, describeStart, tracker);

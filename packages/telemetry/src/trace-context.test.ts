@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
+  createIdGenerator,
   formatTraceparent,
   formatTracestate,
+  type IdGenerator,
   parseTraceparent,
   parseTracestate,
+  startRequestTrace,
   truncateTracestate,
 } from "./trace-context.js";
 
@@ -74,6 +77,51 @@ describe("formatTraceparent", () => {
     );
     expect(() => formatTraceparent({ traceId, spanId: "xyz", traceFlags: 1 })).toThrow(RangeError);
     expect(() => formatTraceparent({ traceId, spanId, traceFlags: 256 })).toThrow(RangeError);
+  });
+});
+
+describe("formatTraceparent of a trace startRequestTrace made", () => {
+  it("formats a trace made from the pool's ids, shaped as an object literal of it", () => {
+    const ids = createIdGenerator();
+    const root = startRequestTrace(undefined, ids);
+    expect(Object.keys(root)).toEqual(["traceId", "spanId", "traceFlags"]);
+    expect(formatTraceparent(root)).toBe(`00-${root.traceId}-${root.spanId}-01`);
+    const child = startRequestTrace({ ...root, traceState: "a=1" }, ids);
+    expect(Object.keys(child)).toEqual([
+      "traceId",
+      "spanId",
+      "parentSpanId",
+      "traceFlags",
+      "traceState",
+    ]);
+    const leg = startRequestTrace(root, ids);
+    expect(leg).toEqual({
+      traceId: root.traceId,
+      spanId: leg.spanId,
+      parentSpanId: root.spanId,
+      traceFlags: 1,
+    });
+    expect(Object.keys(leg)).toEqual(["traceId", "spanId", "parentSpanId", "traceFlags"]);
+    expect(parseTraceparent(formatTraceparent(leg))).toEqual({
+      traceId: root.traceId,
+      spanId: leg.spanId,
+      traceFlags: 1,
+    });
+  });
+
+  it("still checks the ids of a trace from another generator, of a parent it did not make, or of a copy", () => {
+    const bad: IdGenerator = { traceId: () => "not-hex", spanId: () => "0".repeat(16) };
+    expect(() => formatTraceparent(startRequestTrace(undefined, bad))).toThrow(RangeError);
+    const ids = createIdGenerator();
+    const foreignParent = { traceId: "z".repeat(32), spanId, traceFlags: 1 };
+    expect(() => formatTraceparent(startRequestTrace(foreignParent, ids))).toThrow(
+      "invalid trace id",
+    );
+    const copy = { ...startRequestTrace(undefined, ids), spanId: "0".repeat(16) };
+    expect(() => formatTraceparent(copy)).toThrow("invalid span id");
+    const built = startRequestTrace(undefined, ids);
+    const child = startRequestTrace({ ...built, traceId: "x".repeat(32) }, ids);
+    expect(() => formatTraceparent(child)).toThrow("invalid trace id");
   });
 });
 

@@ -88,11 +88,14 @@ const FLAGS_HEX = Array.from({ length: 256 }, (_, flags) => flags.toString(16).p
 /** Formats a version `00` `traceparent` value. Throws a RangeError for invalid ids or flags. */
 
 export function formatTraceparent(context: TraceContext): string {
-  // The check itself, not `isValidTraceId`: every forwarded request formats one.
-  if (!isNonZeroLowerHex(context.traceId, 32))
-    throw new RangeError(`invalid trace id ${context.traceId}`);
-  if (!isNonZeroLowerHex(context.spanId, 16))
-    throw new RangeError(`invalid span id ${context.spanId}`);
+  // The check itself, not `isValidTraceId`: every forwarded request formats one. A trace that
+  // `startRequestTrace` made from ids known valid needs none (see `CheckedTrace`).
+  if (!(context instanceof CheckedTrace)) {
+    if (!isNonZeroLowerHex(context.traceId, 32))
+      throw new RangeError(`invalid trace id ${context.traceId}`);
+    if (!isNonZeroLowerHex(context.spanId, 16))
+      throw new RangeError(`invalid span id ${context.spanId}`);
+  }
   const flags = context.traceFlags;
   if (!Number.isInteger(flags) || flags < 0 || flags > 255)
     throw new RangeError(`invalid trace flags ${flags}`);
@@ -252,7 +255,7 @@ export function createIdGenerator(random: RandomSource = defaultRandomSource()):
 
   // The usual case inline (one slice of the pool; an all-zero id is its zero string), `next` only
   // when the pool runs out or the id drawn is all zero: one call per id.
-  return {
+  const generator: IdGenerator = {
     traceId() {
       const start = offset;
       if (start + 16 <= poolSize) {
@@ -272,7 +275,59 @@ export function createIdGenerator(random: RandomSource = defaultRandomSource()):
       return next(8);
     },
   };
+  pooledGenerators.add(generator);
+  return generator;
 }
+
+/** The generators {@link createIdGenerator} made: hex of random bytes, never all zero. */
+const pooledGenerators = new WeakSet<IdGenerator>();
+
+/**
+ * A trace that {@link startRequestTrace} made from ids known valid: its span id (and trace id) from
+ * a {@link createIdGenerator} generator, and a trace id of its own or of a parent that was one too.
+ * `formatTraceparent` does not check its ids again (every forwarded request formats one). A class,
+ * so that a copy (a spread, JSON) is a plain object whose ids are checked as any other's.
+ */
+class CheckedTrace implements RequestTrace {
+  // Declared, not defined: assigned in the order an object literal of the same trace has its keys,
+  // and the optional ones only when there is one (as a literal would leave them out).
+  declare readonly traceId: string;
+  declare readonly spanId: string;
+  declare readonly parentSpanId?: string;
+  declare readonly traceFlags: number;
+  declare readonly traceState?: string;
+  /** What the trace's owner keeps on it (see {@link keepOnTrace}); spreads and JSON leave it out. */
+  #kept: unknown;
+
+  constructor(traceId: string, spanId: string, traceFlags: number, parent?: TraceContext) {
+    const self = this as { -readonly [K in keyof RequestTrace]: RequestTrace[K] };
+    self.traceId = traceId;
+    self.spanId = spanId;
+    if (parent !== undefined) self.parentSpanId = parent.spanId;
+    self.traceFlags = traceFlags;
+    if (parent?.traceState !== undefined) self.traceState = parent.traceState;
+  }
+
+  static keep(trace: object, value: unknown): boolean {
+    if (!(trace instanceof CheckedTrace)) return false;
+    trace.#kept = value;
+    return true;
+  }
+
+  static kept(trace: object): unknown {
+    return trace instanceof CheckedTrace ? trace.#kept : undefined;
+  }
+}
+
+/**
+ * Keeps `value` with a trace {@link startRequestTrace} made from its own id pool, in a private
+ * slot (no property: nothing to define per trace, nothing a copy takes along); false, keeping
+ * nothing, for any other trace. Read back with {@link keptOnTrace}.
+ */
+export const keepOnTrace: (trace: object, value: unknown) => boolean = CheckedTrace.keep;
+
+/** What {@link keepOnTrace} kept with `trace`, or `undefined`. */
+export const keptOnTrace: (trace: object) => unknown = CheckedTrace.kept;
 
 /**
  * A shallow copy of a plain object's own enumerable properties (symbols too), to which the caller
@@ -374,6 +429,12 @@ export function startRequestTrace(
   parent: TraceContext | undefined,
   ids: IdGenerator,
 ): RequestTrace {
+  if (pooledGenerators.has(ids)) {
+    if (parent === undefined)
+      return new CheckedTrace(ids.traceId(), ids.spanId(), TRACE_FLAG_SAMPLED);
+    if (parent instanceof CheckedTrace)
+      return new CheckedTrace(parent.traceId, ids.spanId(), parent.traceFlags, parent);
+  }
   if (parent === undefined) {
     return { traceId: ids.traceId(), spanId: ids.spanId(), traceFlags: TRACE_FLAG_SAMPLED };
   }

@@ -84,7 +84,7 @@ describe("Connection: timeouts", () => {
     expect(scheduled).toEqual([2 ** 31 - 1]);
   });
 
-  it("sends the protocol's cancel notification on timeout and clears its timers on response", async () => {
+  it("sends the protocol's cancel notification on timeout, and keeps one timer, not one per request", async () => {
     const clock = createFakeClock();
     const { connection, peer, nextFrame } = await createRawPeer({ clock, cancellation });
     const result = connection.request("slow", undefined, { timeoutMs: 100 });
@@ -96,6 +96,15 @@ describe("Connection: timeouts", () => {
     await nextFrame();
     await peer.send({ jsonrpc: "2.0", id: 1, result: "ok" });
     expect(await answered).toBe("ok");
+    // The shared timer stays armed for the next request (see connection-shared-timer.test.ts).
+    expect(clock.pendingTimers).toBe(1);
+    const again = connection.request("fast", undefined, { timeoutMs: 100 });
+    await nextFrame();
+    await peer.send({ jsonrpc: "2.0", id: 2, result: "ok" });
+    expect(await again).toBe("ok");
+    expect(clock.pendingTimers).toBe(1);
+    await peer.close();
+    await flushMicrotasks();
     expect(clock.pendingTimers).toBe(0);
   });
 

@@ -214,15 +214,16 @@ export function receiveFrames(transport: Transport, receivers: FrameReceivers): 
     if (responses.length > 0) sender.sendQuietly(responses);
   };
 
+  // Made once, not per request: transports route a response by its id, no relation travels with it.
+  const sendResponse = (response: JSONRPCResponse | undefined): void => {
+    if (response !== undefined) sender.sendQuietly(response);
+  };
   transport.onFrame((frame: Frame, info) => {
     if (isBatch(frame)) {
       void handleBatch(frame, info);
       return;
     }
-    handleMessage(frame, info)?.then((response) => {
-      // Transports route a response by its id; no relation needs to travel with it.
-      if (response !== undefined) sender.sendQuietly(response);
-    });
+    handleMessage(frame, info)?.then(sendResponse);
   });
 
   transport.onError((error) => {

@@ -159,12 +159,16 @@ export class OutgoingRequests {
     return true;
   }
 
-  /** Rejects every pending request with `error` (used when the connection closes). */
+  /**
+   * Rejects every pending request with `error` and clears the shared timer (used when the
+   * connection closes).
+   */
   rejectAll(error: Error): void {
     for (const pending of [...this.#pending.values()]) {
       this.#settle(pending);
       pending.reject(error);
     }
+    this.#sweeper?.stop();
   }
 
   #abort(pending: PendingRequest, reason: unknown): void {
@@ -235,7 +239,8 @@ export class OutgoingRequests {
     const clock = this.#options.clock;
     if (pending.idleTimer !== undefined) clock.clearTimeout(pending.idleTimer);
     if (pending.totalTimer !== undefined) clock.clearTimeout(pending.totalTimer);
-    if (this.#pending.size === 0) this.#sweeper?.stop();
+    // The shared timer stays armed (no clear now, no new timer for the next request), unref'd.
+    if (this.#pending.size === 0) this.#sweeper?.idle();
     pending.removeAbortListener?.();
     const onSettled = pending.options.onSettled;
     if (onSettled !== undefined) {
@@ -268,14 +273,20 @@ function describeReason(reason: unknown): string {
 /**
  * One timer for many deadlines: it fires at the earliest deadline it was told of, and `sweep`
  * (given the time) handles what fell due and returns the next deadline (`Infinity`: none).
- * Deadlines that stop mattering (their request settled) are not cleared one by one; a fire that
- * finds nothing due just re-arms. Replaces a timer per request and its clear.
+ * Deadlines that stop mattering (their request settled) are not cleared one by one, nor is the timer
+ * when the last request settles: it stays armed, unref'd while nothing is pending (where the
+ * clock's handles have `unref`, as Node's do) so that it never holds a process open, and ref'd
+ * again by the next deadline. A fire that finds nothing due just ends, or re-arms for the next
+ * deadline. A lone request after another thus costs no timer call, where clearing the timer when
+ * idle cost a clear and a set per request. `stop` (the connection closed) clears it.
  */
 class SweepTimer {
   readonly #clock: TimerClock & Pick<Clock, "now">;
   readonly #sweep: (now: number) => number;
   #handle: unknown;
   #due = Number.POSITIVE_INFINITY;
+  /** True once `idle` unref'd the armed timer (`watch` refs it again; a new timer is as made). */
+  #unrefd = false;
 
   constructor(clock: TimerClock & Pick<Clock, "now">, sweep: (now: number) => number) {
     this.#clock = clock;
@@ -287,17 +298,36 @@ class SweepTimer {
     return this.#clock.now();
   }
 
-  /** Makes sure the timer fires no later than `due`. */
+  /** Makes sure the timer fires no later than `due` (`Infinity`: no deadline), and holds it. */
   watch(due: number): void {
-    if (due >= this.#due) return;
-    // Read here, not through `stop()` and `now()`: a lone request arms the timer on each call.
+    if (due >= this.#due) {
+      if (this.#unrefd && due !== Number.POSITIVE_INFINITY) {
+        this.#unrefd = false;
+        (this.#handle as TimerHandle).ref?.();
+      }
+      return;
+    }
+    // Read here, not through `stop()` and `now()`.
     const clock = this.#clock;
     if (this.#handle !== undefined) clock.clearTimeout(this.#handle);
     this.#due = due;
+    this.#unrefd = false;
     this.#handle = clock.setTimeout(() => this.#fire(), Math.max(0, due - clock.now()));
   }
 
-  /** Clears the timer (nothing is left to watch). */
+  /**
+   * Nothing is pending: the armed timer stays, but no longer holds the process open. A timer its
+   * clock made unref'd already (`hasRef()` false, as `backgroundClock`'s) is left as it is, so that
+   * `watch` never refs it.
+   */
+  idle(): void {
+    const handle = this.#handle as TimerHandle | undefined;
+    if (handle === undefined || this.#unrefd || handle.hasRef?.() === false) return;
+    this.#unrefd = true;
+    handle.unref?.();
+  }
+
+  /** Clears the timer (the connection closed). */
   stop(): void {
     if (this.#handle !== undefined) this.#clock.clearTimeout(this.#handle);
     this.#handle = undefined;
@@ -310,6 +340,13 @@ class SweepTimer {
     const next = this.#sweep(this.now());
     if (next !== Number.POSITIVE_INFINITY) this.watch(next);
   }
+}
+
+/** What a timer handle may offer (Node's and Bun's do; a browser's number does not). */
+interface TimerHandle {
+  ref?(): void;
+  unref?(): void;
+  hasRef?(): boolean;
 }
 
 /** True when a clock also tells the time (then one SweepTimer can replace timers per request). */
