@@ -25,8 +25,8 @@ export interface SessionServerOptions {
   readonly router: Router;
   readonly limits: ResolvedLimits;
   readonly clock: Clock;
-  /** Each JSON-RPC request answered, with the client that sent it. */
-  readonly onRequestEnd: (end: FrontRequestEnd, client: ServedClient) => void;
+  /** Each JSON-RPC request answered, after the client that sent it (bound to it per client). */
+  readonly onRequestEnd: (client: ServedClient, end: FrontRequestEnd) => void;
 }
 
 /** Serves every admitted client's transport, and knows what is in flight on them. */
@@ -63,7 +63,8 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
         requestTimeoutMs: limits.requestTimeoutMs,
         maxResultBytes: limits.maxResultBytes,
         clock,
-        onRequestEnd: (end) => options.onRequestEnd(end, client),
+        // Bound to the client: no function of ours runs per request to name it.
+        onRequestEnd: options.onRequestEnd.bind(undefined, client),
       });
       const { sessionId, owner, profile } = client;
       const counted = client.kind !== "plain";
@@ -84,7 +85,8 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
         ...(sessionId === undefined ? {} : { mcpSessionId: sessionId }),
       });
     },
-    ownerOf: (sessionId) => owners.get(sessionId),
+    // The map's own `get`, bound: admission asks it per request.
+    ownerOf: owners.get.bind(owners),
     sessionsOf: (owner) => perOwner.get(owner) ?? 0,
     get pendingRequests() {
       let pending = 0;
