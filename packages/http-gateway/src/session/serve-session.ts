@@ -83,9 +83,9 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
         ...(profile === undefined ? {} : { profile }),
         // Spans name the HTTP session, the id a client and every replica know it by.
         ...(sessionId === undefined ? {} : { mcpSessionId: sessionId }),
-        // Opened by its `initialize`: a modern request never comes on it (it comes without a
-        // session, to the endpoint's `modern`), so the router looks for none.
-        ...(client.kind === "streamable" ? { legacyOnly: true } : {}),
+        // A Streamable HTTP session was opened by its `initialize`: a modern request never comes
+        // on it (it comes without a session, to the endpoint's `modern`), so the router looks for none.
+        ...(client.kind === "streamable" && sessionId !== undefined ? { legacyOnly: true } : {}),
       });
     },
     // The map's own `get`, bound: admission asks it per request.
