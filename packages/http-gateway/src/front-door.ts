@@ -28,7 +28,7 @@ import { serveOperational } from "./endpoints/operational-endpoints.js";
 import { servePins } from "./endpoints/pins-endpoint.js";
 import { answerPlainPost } from "./endpoints/plain-post.js";
 import type { ProfileEndpoints } from "./endpoints/profile-endpoints.js";
-import { serveStreamable } from "./endpoints/streamable-http-endpoint.js";
+import { serveReplicated } from "./endpoints/streamable-http-endpoint.js";
 import type { WebSocketEndpoint } from "./endpoints/websocket-endpoint.js";
 import type { GatewayLogEntry, GatewayMetrics } from "./gateway-telemetry.js";
 import type { ResolvedLimits } from "./http-gateway-options.js";
@@ -219,13 +219,15 @@ async function serveAdmitted(
     case "sse-message":
       await parts.endpoints.sse(profile)(request, response);
       return undefined;
-    default:
-      return serveStreamable(parts.endpoints.streamable(profile), request, response, {
-        cluster: parts.cluster,
-        sessionId,
-        identity,
-        profile,
-      });
+    default: {
+      const handler = parts.endpoints.streamable(profile);
+      const { cluster } = parts;
+      // The handler's own promise (it settles with nothing): no step of ours waits for it here.
+      if (cluster === undefined || sessionId === undefined) {
+        return handler(request, response) as Promise<undefined>;
+      }
+      return serveReplicated(handler, request, response, { cluster, sessionId, identity, profile });
+    }
   }
 }
 

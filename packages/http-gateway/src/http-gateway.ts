@@ -76,7 +76,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     options.cluster &&
     createClusterPlugin(options.cluster, { registry, limits, onWarning: options.onWarning });
   const metrics = createGatewayMetrics(registry, () => sessionCount());
-  const requestEnded = (end: FrontRequestEnd, origin: RequestOrigin) => {
+  const requestEnded = (origin: RequestOrigin, end: FrontRequestEnd) => {
     metrics.rpc(end.method, end.status);
     log(rpcLogEntry(options, end, origin));
   };
@@ -94,7 +94,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     // Called per request, once the admission below exists.
     chargeBatch: (request, identity, requests) =>
       admission.chargeBatch(request, identity, requests),
-    onModernRequestEnd: (end, profile, owner) => requestEnded(end, { owner, profile }),
+    onModernRequestEnd: (end, profile, owner) => requestEnded({ owner, profile }, end),
   });
   let auth: FrontCredentials = { tokens: options.tokens, oauth: options.oauth };
   const admission = createFrontAdmission({

@@ -115,6 +115,29 @@ describe("tapTransport", () => {
     ]);
   });
 
+  it("stops calling an incoming hook set to undefined, and delivers every later frame untouched", async () => {
+    const inner = createScriptedTransport();
+    const seenByHook: Frame[] = [];
+    const hooks: TransportTap = {
+      incoming(frame) {
+        seenByHook.push(frame);
+        hooks.incoming = undefined;
+        return undefined;
+      },
+    };
+    const tapped = tapTransport(inner.transport, hooks);
+    const seen = record(tapped);
+    await tapped.start();
+    inner.events.emitFrame(request(1));
+    inner.events.emitFrame(request(2));
+    inner.events.emitFrame(note);
+    expect(seenByHook).toEqual([request(1)]);
+    expect(seen.frames).toEqual([
+      [request(2), {}],
+      [note, {}],
+    ]);
+  });
+
   it("hands a batch to the hooks whole, so they may keep part of it", async () => {
     const inner = createScriptedTransport();
     const keepRequests = (frame: Frame): Frame | undefined => {

@@ -121,9 +121,11 @@ export class TransportEvents {
 export interface TransportTap {
   /**
    * Sees each incoming frame (a message or a batch) before any listener: returns the frame to
-   * deliver (the same one or a replacement), or `undefined` to drop it.
+   * deliver (the same one or a replacement), or `undefined` to drop it. Absent or `undefined`,
+   * frames pass untouched: a tap that has seen all it needs sets it to `undefined` (not `delete`,
+   * which turns the hooks object into a dictionary the session holds for its life).
    */
-  incoming?(frame: Frame, info: FrameInfo): Frame | undefined;
+  incoming?: ((frame: Frame, info: FrameInfo) => Frame | undefined) | undefined;
   /**
    * Sees each frame sent through the decorator before the inner transport: returns the frame to send
    * (the same one or a replacement, sent with the same options), `undefined` to drop it (`send()`

@@ -52,32 +52,36 @@ function readId(notification: HookNotification, method: string, key: string): Id
   return typeof value === "string" || typeof value === "number" ? value : undefined;
 }
 
+// Stateless: one object serves every connection.
+const MCP_CONNECTION_HOOKS = Object.freeze<McpConnectionHooks>({
+  cancellation: Object.freeze<McpCancellationHooks>({
+    createNotification(id, reason) {
+      return {
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: reason === undefined ? { requestId: id } : { requestId: id, reason },
+      };
+    },
+    readRequestId: (notification) => readId(notification, "notifications/cancelled", "requestId"),
+  }),
+  progress: Object.freeze<McpProgressHooks>({
+    attachToken(params, token) {
+      // MCP params are always objects; positional params cannot carry `_meta`.
+      if (Array.isArray(params)) return params;
+      const base = (params ?? {}) as Record<string, unknown>;
+      const meta = isRecord(base._meta) ? base._meta : {};
+      return { ...base, _meta: { ...meta, progressToken: token } };
+    },
+    readToken: (notification) => readId(notification, "notifications/progress", "progressToken"),
+  }),
+});
+
 /**
  * The MCP hooks for jsonrpc-core: `createConnection(transport, { ...createMcpConnectionHooks() })`
  * makes an aborted request send `notifications/cancelled`, an incoming one abort the handler, and
- * `onProgress` receive the request's `notifications/progress`.
+ * `onProgress` receive the request's `notifications/progress`. The hooks hold no state: every call
+ * returns the same frozen object, so a connection (a session) holds none of its own.
  */
 export function createMcpConnectionHooks(): McpConnectionHooks {
-  return {
-    cancellation: {
-      createNotification(id, reason) {
-        return {
-          jsonrpc: "2.0",
-          method: "notifications/cancelled",
-          params: reason === undefined ? { requestId: id } : { requestId: id, reason },
-        };
-      },
-      readRequestId: (notification) => readId(notification, "notifications/cancelled", "requestId"),
-    },
-    progress: {
-      attachToken(params, token) {
-        // MCP params are always objects; positional params cannot carry `_meta`.
-        if (Array.isArray(params)) return params;
-        const base = (params ?? {}) as Record<string, unknown>;
-        const meta = isRecord(base._meta) ? base._meta : {};
-        return { ...base, _meta: { ...meta, progressToken: token } };
-      },
-      readToken: (notification) => readId(notification, "notifications/progress", "progressToken"),
-    },
-  };
+  return MCP_CONNECTION_HOOKS;
 }

@@ -11,6 +11,14 @@ describe("MCP hooks for jsonrpc-core connections", () => {
     expectTypeOf(createMcpConnectionHooks()).toExtend<ConnectionOptions>();
   });
 
+  it("are one frozen object for every connection (they hold no state)", () => {
+    const hooks = createMcpConnectionHooks();
+    expect(createMcpConnectionHooks()).toBe(hooks);
+    expect(Object.isFrozen(hooks)).toBe(true);
+    expect(Object.isFrozen(hooks.cancellation)).toBe(true);
+    expect(Object.isFrozen(hooks.progress)).toBe(true);
+  });
+
   it("build and read notifications/cancelled", () => {
     const { cancellation } = createMcpConnectionHooks();
     const notification = cancellation.createNotification(0, "timeout");

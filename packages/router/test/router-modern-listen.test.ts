@@ -195,6 +195,25 @@ describe("modern clients on a transport handed to router.serve (stdio)", () => {
     await client.close();
   });
 
+  it("looks for no modern request on a transport served legacyOnly (a session its initialize opened)", async () => {
+    harness = await createHarness(
+      { mcpServers: { one: { command: "x" } } },
+      { one: defineBackend },
+    );
+    const [clientSide, gatewaySide] = createMemoryTransportPair();
+    await harness.router.serve(gatewaySide, { legacyOnly: true });
+    const client = createConnection(clientSide, { defaultTimeoutMs: 0 });
+    await client.start();
+    // The legacy session takes it, and nothing is served before initialize.
+    await expect(client.request("server/discover", { _meta: META })).rejects.toMatchObject({
+      code: -32600,
+    });
+    await expect(client.request("tools/list", { _meta: META })).rejects.toMatchObject({
+      code: -32600,
+    });
+    await client.close();
+  });
+
   it("leaves a legacy client on the same kind of transport untouched", async () => {
     harness = await createHarness(
       { mcpServers: { one: { command: "x" } } },

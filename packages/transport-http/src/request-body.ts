@@ -19,7 +19,6 @@ import {
   writeJsonBody,
   writeJsonError,
 } from "./http-io.js";
-import { isInitializeRequest } from "./message-keys.js";
 
 /**
  * Reading a request's body within its limit (413 past it), and the checks a Streamable HTTP POST
@@ -227,4 +226,9 @@ export function checkProtocolVersion(
     `Bad Request: Unsupported protocol version: ${headerVersion} (supported versions: ${supported.join(", ")})`,
   );
   return false;
+}
+
+/** True for an `initialize` request (which opens a session, and must come alone). */
+function isInitializeRequest(message: JSONRPCMessage): boolean {
+  return "method" in message && message.method === "initialize" && "id" in message;
 }

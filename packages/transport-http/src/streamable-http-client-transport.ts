@@ -3,6 +3,7 @@ import {
   type Frame,
   type FrameInfo,
   InvalidFrameError,
+  isJSONRPCRequest,
   type JSONRPCId,
   type JSONRPCMessage,
   messagesOf,
@@ -16,7 +17,7 @@ import { ClientSseStreams } from "./client-sse-streams.js";
 import { type Clock, systemClock } from "./clock.js";
 import { MCP_PROTOCOL_VERSION_HEADER, MCP_SESSION_ID_HEADER } from "./constants.js";
 import { HttpStatusError, SessionExpiredError } from "./http-errors.js";
-import { idKey, isInitializeRequest } from "./message-keys.js";
+import { idKey } from "./message-keys.js";
 import {
   cancelledRequestKey,
   isErrorResponseTo,
@@ -174,7 +175,7 @@ export class StreamableHttpClientTransport implements Transport {
       controller.abort(EXCHANGE_OVER);
     };
     for (const message of messages) {
-      if (isInitializeRequest(message) && "id" in message && message.id !== null) {
+      if (isJSONRPCRequest(message) && message.method === "initialize" && message.id !== null) {
         this.initializeIds.add(idKey(message.id));
       }
     }

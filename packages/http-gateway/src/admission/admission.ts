@@ -134,11 +134,24 @@ export function rateLimited(
  * Origin (403), rate limit per client address (429, before auth so token guessing is limited too),
  * bearer token (401), profile (403), rate limit per token (429), session ownership (404).
  */
-export async function admit(
+export function admit(
   request: IncomingMessage,
   profile: string | undefined,
   sessionId: string | undefined,
   options: AdmissionOptions,
+): Promise<TokenIdentity | Refusal> {
+  return admitWith(options, request, profile, sessionId);
+}
+
+/**
+ * {@link admit} with its options first, so that a gateway binds it to the options in force
+ * (`admitWith.bind(undefined, options)`) and no function of its own runs per request to pass them.
+ */
+export async function admitWith(
+  options: AdmissionOptions,
+  request: IncomingMessage,
+  profile: string | undefined,
+  sessionId: string | undefined,
 ): Promise<TokenIdentity | Refusal> {
   const rejection = options.guard(request);
   if (rejection) return { status: 403, message: rejection.message };

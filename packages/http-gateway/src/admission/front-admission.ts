@@ -5,7 +5,7 @@ import type { ResolvedLimits } from "../http-gateway-options.js";
 import {
   type AdmissionOptions,
   addressKey,
-  admit,
+  admitWith,
   type RateLimiter,
   type Refusal,
   type SharedRateLimiter,
@@ -125,17 +125,19 @@ export function createFrontAdmission(options: FrontAdmissionOptions): FrontAdmis
         ? undefined
         : tokenKey(identity),
   });
-  return {
+  const admission: FrontAdmission = {
     origin(request) {
       const rejection = entryOptions.guard(request);
       return rejection === undefined ? undefined : { status: 403, message: rejection.message };
     },
-    entry: (request, profile, sessionId) => admit(request, profile, sessionId, entry),
+    // Bound to the options in force (again by setCredentials): nothing of ours runs to pass them.
+    entry: admitWith.bind(undefined, entry),
     setCredentials(credentials) {
       // Built first: tokens that cannot be used (two of one name) throw and change nothing.
       const authenticator =
         credentials.tokens === undefined ? undefined : createTokenAuthenticator(credentials.tokens);
       entry = { ...entryOptions, authenticator, oauth: credentials.oauth };
+      admission.entry = admitWith.bind(undefined, entry);
     },
     limitBatches(transport, onRefused) {
       const limitOne = async (frame: Frame, info: FrameInfo) =>
@@ -151,4 +153,5 @@ export function createFrontAdmission(options: FrontAdmissionOptions): FrontAdmis
       return admitEachFrame(front, chargeOne, onRefused);
     },
   };
+  return admission;
 }

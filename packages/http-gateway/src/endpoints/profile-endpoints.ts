@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Router } from "@patchbay/router";
 import type { Clock, StreamableHttpHandler } from "@patchbay/transport-http";
 import type { SseHandler } from "@patchbay/transport-sse";
+import { ANONYMOUS } from "../admission/admission.js";
 import type { TokenIdentity } from "../admission/token-auth.js";
 import type { ClusterPlugin } from "../cluster/cluster-plugin.js";
 import { createGatewaySseHandler } from "../cluster/sse-forwarding.js";
@@ -12,7 +13,7 @@ import { createPlainJsonRpcEndpoint, type PlainJsonRpcEndpoint } from "./plain-j
 import {
   type ChargeBatch,
   createStreamableEndpoint,
-  transportSettings,
+  type TransportSettings,
 } from "./streamable-http-endpoint.js";
 
 /** What the per-profile endpoints need. */
@@ -123,5 +124,33 @@ export function createProfileEndpoints(options: ProfileEndpointsOptions): Profil
         ...[...plain.values()].map((endpoint) => endpoint.close()),
       ]);
     },
+  };
+}
+
+/**
+ * The handlers' settings: they take the identity admission gave the request and check nothing
+ * admission checked already (Host and Origin, with the gateway's lists).
+ */
+export function transportSettings(
+  limits: ResolvedLimits,
+  clock: Clock,
+  keepAliveIntervalMs: number | undefined,
+  identityOf: (request: IncomingMessage) => TokenIdentity | undefined,
+  chargeBatch: ChargeBatch,
+): TransportSettings {
+  return {
+    authenticate: (request) => ({ ok: true, info: identityOf(request) ?? ANONYMOUS }),
+    // A batch costs a unit per request, as the requests would one by one.
+    admitBatch: (request, requests) =>
+      chargeBatch(request, identityOf(request) ?? ANONYMOUS, requests),
+    allowedHosts: "any",
+    allowedOrigins: "any",
+    maxBodyBytes: limits.maxBodyBytes,
+    // The gateway counts sessions itself, every kind and profile together; the transports' own
+    // caps are set to match, not below it.
+    maxSessions: limits.maxSessions,
+    maxSessionsPerIdentity: limits.maxSessions,
+    clock,
+    ...(keepAliveIntervalMs === undefined ? {} : { keepAliveIntervalMs }),
   };
 }

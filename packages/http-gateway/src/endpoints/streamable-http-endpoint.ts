@@ -7,7 +7,7 @@ import {
   createStreamableHttpHandler,
   type StreamableHttpHandler,
 } from "@patchbay/transport-http";
-import { ANONYMOUS, type Refusal } from "../admission/admission.js";
+import type { Refusal } from "../admission/admission.js";
 import type { FrontAdmission } from "../admission/front-admission.js";
 import type { TokenIdentity } from "../admission/token-auth.js";
 import type { ClusterPlugin } from "../cluster/cluster-plugin.js";
@@ -30,34 +30,6 @@ export interface TransportSettings {
   readonly maxSessionsPerIdentity: number;
   readonly clock: Clock;
   readonly keepAliveIntervalMs?: number;
-}
-
-/**
- * The handlers' settings: they take the identity admission gave the request and check nothing
- * admission checked already (Host and Origin, with the gateway's lists).
- */
-export function transportSettings(
-  limits: ResolvedLimits,
-  clock: Clock,
-  keepAliveIntervalMs: number | undefined,
-  identityOf: (request: IncomingMessage) => TokenIdentity | undefined,
-  chargeBatch: ChargeBatch,
-): TransportSettings {
-  return {
-    authenticate: (request) => ({ ok: true, info: identityOf(request) ?? ANONYMOUS }),
-    // A batch costs a unit per request, as the requests would one by one.
-    admitBatch: (request, requests) =>
-      chargeBatch(request, identityOf(request) ?? ANONYMOUS, requests),
-    allowedHosts: "any",
-    allowedOrigins: "any",
-    maxBodyBytes: limits.maxBodyBytes,
-    // The gateway counts sessions itself, every kind and profile together; the transports' own
-    // caps are set to match, not below it.
-    maxSessions: limits.maxSessions,
-    maxSessionsPerIdentity: limits.maxSessions,
-    clock,
-    ...(keepAliveIntervalMs === undefined ? {} : { keepAliveIntervalMs }),
-  };
 }
 
 /** What the Streamable HTTP endpoint of one profile needs. */
@@ -122,41 +94,24 @@ export function createStreamableEndpoint(
   });
 }
 
-/**
- * Serves one Streamable HTTP request; with replicas, a request naming a session this replica does
- * not hold adopts it first, and a GET stream left open here is then held here.
- */
-export function serveStreamable(
-  handler: StreamableHttpHandler,
-  request: IncomingMessage,
-  response: ServerResponse,
-  context: StreamableRequestContext,
-): Promise<Refusal | undefined> {
-  const { cluster, sessionId } = context;
-  // The handler's own promise (it settles with nothing): no step of ours waits for it here.
-  if (cluster === undefined || sessionId === undefined) {
-    return handler(request, response) as Promise<undefined>;
-  }
-  return serveReplicated(handler, request, response, { ...context, cluster, sessionId });
-}
-
-/** What {@link serveStreamable} knows of a request. */
-interface StreamableRequestContext {
-  readonly cluster: ClusterPlugin | undefined;
-  readonly sessionId: string | undefined;
+/** What the front door knows of a Streamable HTTP request naming a session, with replicas. */
+export interface ReplicatedRequestContext {
+  readonly cluster: ClusterPlugin;
+  readonly sessionId: string;
   readonly identity: TokenIdentity;
   readonly profile: string | undefined;
 }
 
-/** A request naming a session, with replicas: adopted first when this replica does not hold it. */
-async function serveReplicated(
+/**
+ * Serves a Streamable HTTP request naming a session, with replicas: a session this replica does not
+ * hold is adopted first, and a GET stream left open here is then held here. (Without replicas, or
+ * without a session, the front door hands the request to the handler itself.)
+ */
+export async function serveReplicated(
   handler: StreamableHttpHandler,
   request: IncomingMessage,
   response: ServerResponse,
-  context: StreamableRequestContext & {
-    readonly cluster: ClusterPlugin;
-    readonly sessionId: string;
-  },
+  context: ReplicatedRequestContext,
 ): Promise<Refusal | undefined> {
   const { cluster } = context;
   const step = { ...context, handler, request, response };

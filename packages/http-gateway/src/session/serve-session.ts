@@ -25,8 +25,8 @@ export interface SessionServerOptions {
   readonly router: Router;
   readonly limits: ResolvedLimits;
   readonly clock: Clock;
-  /** Each JSON-RPC request answered, with the client that sent it. */
-  readonly onRequestEnd: (end: FrontRequestEnd, client: ServedClient) => void;
+  /** Each JSON-RPC request answered, after the client that sent it (bound to it per client). */
+  readonly onRequestEnd: (client: ServedClient, end: FrontRequestEnd) => void;
 }
 
 /** Serves every admitted client's transport, and knows what is in flight on them. */
@@ -63,7 +63,8 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
         requestTimeoutMs: limits.requestTimeoutMs,
         maxResultBytes: limits.maxResultBytes,
         clock,
-        onRequestEnd: (end) => options.onRequestEnd(end, client),
+        // Bound to the client: no function of ours runs per request to name it.
+        onRequestEnd: options.onRequestEnd.bind(undefined, client),
       });
       const { sessionId, owner, profile } = client;
       const counted = client.kind !== "plain";
@@ -82,9 +83,13 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
         ...(profile === undefined ? {} : { profile }),
         // Spans name the HTTP session, the id a client and every replica know it by.
         ...(sessionId === undefined ? {} : { mcpSessionId: sessionId }),
+        // A Streamable HTTP session was opened by its `initialize`: a modern request never comes
+        // on it (it comes without a session, to the endpoint's `modern`), so the router looks for none.
+        ...(client.kind === "streamable" && sessionId !== undefined ? { legacyOnly: true } : {}),
       });
     },
-    ownerOf: (sessionId) => owners.get(sessionId),
+    // The map's own `get`, bound: admission asks it per request.
+    ownerOf: owners.get.bind(owners),
     sessionsOf: (owner) => perOwner.get(owner) ?? 0,
     get pendingRequests() {
       let pending = 0;

@@ -100,6 +100,14 @@ export interface Catalogue {
 
 const gatewayClaimant = "gateway";
 
+// A catalogue's lookups keep their tables for as long as it lives (each session caches its own):
+// a table left empty is this shared one, not an empty Map or Set of its own (about 150 bytes each).
+const NO_ENTRIES: ReadonlyMap<string, CatalogueEntry> = new Map();
+const NO_KEYS: ReadonlySet<string> = new Set();
+const entriesOrNone = (map: ReadonlyMap<string, CatalogueEntry>) =>
+  map.size === 0 ? NO_ENTRIES : map;
+const keysOrNone = (set: ReadonlySet<string>) => (set.size === 0 ? NO_KEYS : set);
+
 /** Builds the catalogue from listings in config order (the order decides `priority`). */
 export function buildCatalogue(
   listings: readonly BackendListing[],
@@ -111,6 +119,9 @@ export function buildCatalogue(
   const exposing = { policy: options.conflictPolicy, uriNamespaces, conflicts: uriConflicts };
   const resources = exposeUris("resource", listings, exposing);
   const templates = exposeUris("resourceTemplate", listings, exposing);
+  const resourceEntries = entriesOrNone(resources.entries);
+  const linkedResources = entriesOrNone(resources.linked);
+  const droppedResources = keysOrNone(resources.dropped);
   const namespaceOf = new Map<string, string>();
   for (const listing of listings) {
     namespaceOf.set(
@@ -118,8 +129,8 @@ export function buildCatalogue(
       listing.backend,
     );
   }
-  const rewrittenUris = new Set<string>();
-  const rewritingBackends = new Set<string>();
+  const rewritten = new Set<string>();
+  const rewriting = new Set<string>();
   const uriEntries = [
     ...resources.entries.values(),
     ...resources.linked.values(),
@@ -127,9 +138,11 @@ export function buildCatalogue(
   ];
   for (const entry of uriEntries) {
     if (entry.exposedName === entry.name) continue;
-    rewrittenUris.add(`${entry.backend}\u0000${entry.name}`);
-    rewritingBackends.add(entry.backend);
+    rewritten.add(`${entry.backend}\u0000${entry.name}`);
+    rewriting.add(entry.backend);
   }
+  const rewrittenUris = keysOrNone(rewritten);
+  const rewritingBackends = keysOrNone(rewriting);
   // A template past the limits (too many expressions) is still listed but routes no URI.
   const templatePatterns = [...templates.entries.values()].flatMap((entry) => {
     try {
@@ -152,7 +165,7 @@ export function buildCatalogue(
   );
 
   function findResource(uri: string): CatalogueEntry | undefined {
-    const listed = resources.entries.get(uri) ?? resources.linked.get(uri);
+    const listed = resourceEntries.get(uri) ?? linkedResources.get(uri);
     if (listed) return listed;
     const rewritten = parseResourceUri(uri);
     const owner = rewritten && namespaceOf.get(rewritten.namespace);
@@ -168,7 +181,7 @@ export function buildCatalogue(
 
   function isRewritten(backend: string, uri: string): boolean {
     if (rewrittenUris.has(`${backend}\u0000${uri}`)) return true;
-    const asIs = resources.entries.get(uri) ?? resources.linked.get(uri);
+    const asIs = resourceEntries.get(uri) ?? linkedResources.get(uri);
     if (asIs?.backend === backend) return false;
     return rewrittenTemplates.some(
       (template) => template.backend === backend && template.pattern.test(uri),
@@ -185,7 +198,7 @@ export function buildCatalogue(
   // A tool's UI link follows its resource: rewritten with it, or removed when it was not exposed.
   const exposeToolUi = (tool: NamedItem, backend: string): NamedItem =>
     exposeUiResourceLinks(tool, (uri) =>
-      resources.dropped.has(`${backend}\u0000${uri}`) ? undefined : exposeResourceUri(backend, uri),
+      droppedResources.has(`${backend}\u0000${uri}`) ? undefined : exposeResourceUri(backend, uri),
     );
   const flagged: FlaggedItem[] = [];
   const tools = exposeNamed(
@@ -196,6 +209,8 @@ export function buildCatalogue(
     exposeToolUi,
   );
   const prompts = exposeNamed("prompt", listings, options, { conflicts: nameConflicts, flagged });
+  const toolEntries = tools.entries;
+  const promptEntries = entriesOrNone(prompts.entries);
 
   return {
     tools: tools.items,
@@ -204,13 +219,13 @@ export function buildCatalogue(
     resourceTemplates: templates.items as ResourceTemplateItem[],
     conflicts: [...nameConflicts, ...uriConflicts],
     flagged,
-    findTool: (name) => tools.entries.get(name),
-    findPrompt: (name) => prompts.entries.get(name),
+    findTool: (name) => toolEntries.get(name),
+    findPrompt: (name) => promptEntries.get(name),
     findResource,
     exposeResourceUri,
     rewritesUrisOf: (backend) => rewritingBackends.has(backend),
     toolNamesOf: (backend) =>
-      [...tools.entries.values()]
+      [...toolEntries.values()]
         .filter((entry) => entry.backend === backend)
         .map((entry) => entry.exposedName),
   };

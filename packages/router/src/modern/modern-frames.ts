@@ -74,8 +74,9 @@ export function splitModernFrames(transport: Transport, modern: ModernFrameHandl
     incoming(frame, info) {
       if (isBatch(frame)) return frame;
       if ("method" in frame && frame.method === "initialize") {
-        // Legacy for good: every later frame passes untouched, with no hook to call.
-        delete hooks.incoming;
+        // Legacy for good: every later frame passes untouched, with no hook to call (set to
+        // undefined, not deleted: see TransportTap.incoming).
+        hooks.incoming = undefined;
       } else if (isModern(frame)) {
         serveModern(frame, info);
         return undefined;

@@ -109,6 +109,13 @@ export interface Router {
       readonly viewer?: SessionViewer;
       /** The transport's session id (`Mcp-Session-Id`): spans' `mcp.session.id` (default the router's). */
       readonly mcpSessionId?: string;
+      /**
+       * True for a transport that carries one legacy session from its first frame, an `initialize`
+       * (a Streamable HTTP session, which its `initialize` opened): no modern (2026-07-28) request
+       * is looked for on it, so it is served without the wrapper that does that (a stdio
+       * transport's). Default false.
+       */
+      readonly legacyOnly?: boolean;
     },
   ): Promise<RouterSession>;
   /**
@@ -147,6 +154,24 @@ export function createRouter(options: RouterOptions): Router {
     if (profile !== undefined && !Object.hasOwn(state.config.profiles, profile))
       throw new UnknownProfileError(profile);
   };
+  // A modern client on a transport handed to `serve` (stdio) is a caller of its own, ended with
+  // the transport.
+  const splitModern = (
+    transport: Transport,
+    profile: string | undefined,
+    viewer: SessionViewer,
+  ) => {
+    transportCounter += 1;
+    const caller = `transport-${transportCounter}`;
+    const modern = fronts.endpoint(profile);
+    const split = splitModernFrames(transport, (message, context) =>
+      modern.handle(message, { ...context, caller, viewer }),
+    );
+    transport.onClose(() => {
+      fronts.release(caller).catch(() => {});
+    });
+    return split;
+  };
 
   return {
     telemetry,
@@ -163,17 +188,9 @@ export function createRouter(options: RouterOptions): Router {
       const profile = serveOptions.profile;
       const viewer = serveOptions.viewer ?? OPERATOR_VIEWER;
       checkProfile(profile);
-      // A modern client on this transport (stdio) is a caller of its own, ended with the transport.
-      transportCounter += 1;
-      const caller = `transport-${transportCounter}`;
-      const modern = fronts.endpoint(profile);
-      const split = splitModernFrames(transport, (message, context) =>
-        modern.handle(message, { ...context, caller, viewer }),
-      );
-      transport.onClose(() => {
-        fronts.release(caller).catch(() => {});
-      });
-      return await opener.open(split, profile, false, viewer, serveOptions.mcpSessionId);
+      const served =
+        serveOptions.legacyOnly === true ? transport : splitModern(transport, profile, viewer);
+      return await opener.open(served, profile, false, viewer, serveOptions.mcpSessionId);
     },
     modern(modernOptions = {}) {
       checkProfile(modernOptions.profile);

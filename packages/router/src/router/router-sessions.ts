@@ -33,8 +33,9 @@ export type RouterSessionParts = Omit<SessionDependencies, "onInitialize" | "onC
  */
 export class RouterSessions {
   readonly #sessions: Map<string, RouterSession>;
-  readonly #parts: RouterSessionParts;
-  readonly #onInitialize: () => void;
+  // One for every session: its hooks name the session they are about, so none is made per session
+  // (an object made per session with its own two closures also got its own hidden class).
+  readonly #deps: SessionDependencies;
   readonly #listeners = new Set<RouterSessionListener>();
   #counter = 0;
 
@@ -44,8 +45,22 @@ export class RouterSessions {
     onInitialize: () => void,
   ) {
     this.#sessions = sessions;
-    this.#parts = parts;
-    this.#onInitialize = onInitialize;
+    this.#deps = {
+      ...parts,
+      onInitialize: (initialized, info) => {
+        this.#emit({ type: "initialize", session: initialized, info });
+        onInitialize();
+      },
+      onClose: (sessionId) => {
+        const session = this.#sessions.get(sessionId);
+        this.#sessions.delete(sessionId);
+        parts.state.telemetry.record({
+          event_type: "session.ended",
+          data: { session: sessionId },
+        });
+        if (session !== undefined) this.#emit({ type: "closed", session });
+      },
+    };
   }
 
   /** Subscribes to session events; returns the unsubscribe function. */
@@ -71,28 +86,14 @@ export class RouterSessions {
     const session = createRouterSession(
       id,
       transport,
-      {
-        ...this.#parts,
-        onInitialize: (initialized, info) => {
-          this.#emit({ type: "initialize", session: initialized, info });
-          this.#onInitialize();
-        },
-        onClose: (sessionId) => {
-          this.#sessions.delete(sessionId);
-          this.#parts.state.telemetry.record({
-            event_type: "session.ended",
-            data: { session: sessionId },
-          });
-          this.#emit({ type: "closed", session });
-        },
-      },
+      this.#deps,
       profile,
       viewer,
       mcpSessionId,
       modern,
     );
     this.#sessions.set(id, session);
-    this.#parts.state.telemetry.record({
+    this.#deps.state.telemetry.record({
       event_type: "session.started",
       data: profile === undefined ? { session: id } : { session: id, profile },
     });
