@@ -1,3 +1,4 @@
+import { dirname, join } from "node:path";
 import { defineConfig, type Options } from "tsup";
 
 /**
@@ -29,3 +30,30 @@ export function definePackageBuild(overrides: Options = {}) {
 export function javascriptOnly(): boolean {
   return process.env.npm_lifecycle_event === "build:js";
 }
+
+type EsbuildPlugin = NonNullable<Options["esbuildPlugins"]>[number];
+
+/**
+ * For a program's bundle (the apps' bins): zod's `locales` namespace (`z.locales`,
+ * `z.core.locales`) holds English only. zod writes its messages in English unless a program
+ * chooses another locale (`z.config(z.locales.de())`), which none of ours does; the other locales
+ * were half of zod's code in a bin (367 of 767 KB), and compiling them cost each start about 5 ms
+ * of CPU. A library keeps them: its users may choose.
+ */
+export const zodEnglishOnly: EsbuildPlugin = {
+  name: "zod-english-only",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir)
+        ? {
+            path: join(args.resolveDir, "..", "locales", "index.js"),
+            namespace: "zod-english-only",
+          }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "zod-english-only" }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};

@@ -1,5 +1,5 @@
 import { rmSync } from "node:fs";
-import { definePackageBuild, javascriptOnly } from "../../tsup.shared.js";
+import { definePackageBuild, javascriptOnly, zodEnglishOnly } from "../../tsup.shared.js";
 
 // The library entry imports its dependencies. The bin bundles the @patchbay packages and zod: a
 // client starts one gateway per connection (and the tests start hundreds), and a start spent most
@@ -17,6 +17,8 @@ export default [
     platform: "node",
     clean: false,
     noExternal: [/^@patchbay\//, "zod"],
+    // zod's messages in English only, as the program writes them (tsup.shared.ts).
+    esbuildPlugins: [zodEnglishOnly],
     // A program's bundle: its maps would be megabytes of zod and the packages' sources.
     sourcemap: false,
   }),

@@ -1,5 +1,5 @@
 import { rmSync } from "node:fs";
-import { definePackageBuild, javascriptOnly } from "../../tsup.shared.js";
+import { definePackageBuild, javascriptOnly, zodEnglishOnly } from "../../tsup.shared.js";
 
 // The library entry imports its dependencies. The bin bundles the @patchbay packages and zod: a
 // gateway with isolation per-session starts one stdio child per client session, and a start spent
@@ -16,6 +16,8 @@ export default [
     platform: "node",
     clean: false,
     noExternal: [/^@patchbay\//, "zod"],
+    // zod's messages in English only, as the program writes them (tsup.shared.ts).
+    esbuildPlugins: [zodEnglishOnly],
     // A program's bundle: its maps would be 1.5 MB of zod and the packages' sources in the package.
     sourcemap: false,
   }),

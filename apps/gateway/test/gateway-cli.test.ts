@@ -1,8 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: a config value with a ${VAR} reference, not a template
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   backends,
@@ -102,6 +102,19 @@ describe("patchbay-gateway command line", () => {
       refuseRouter,
     );
     expect(started.stderr).toContain("@patchbay/router was loaded");
+  });
+
+  it("bundles zod's English messages and no other locale (each start compiles less)", () => {
+    const dist = dirname(gatewayCli);
+    const bundled = readdirSync(dist)
+      .filter((file) => file.endsWith(".js"))
+      .map((file) => readFileSync(join(dist, file), "utf8"))
+      .join("\n");
+    const locales = new Set(
+      Array.from(bundled.matchAll(/zod\/v4\/locales\/([\w-]+)\.js/g), (m) => m[1]),
+    );
+    // `index` is zod's list of locales, which the bin's build reduces to English.
+    expect([...locales].sort()).toEqual(["en", "index"]);
   });
 
   it("refuses to start without --config", async () => {
