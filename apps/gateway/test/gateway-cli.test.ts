@@ -104,18 +104,25 @@ describe("patchbay-gateway command line", () => {
     expect(started.stderr).toContain("@patchbay/router was loaded");
   });
 
-  it("bundles zod's English messages and no other locale (each start compiles less)", () => {
-    const dist = dirname(gatewayCli);
-    const bundled = readdirSync(dist)
-      .filter((file) => file.endsWith(".js"))
-      .map((file) => readFileSync(join(dist, file), "utf8"))
-      .join("\n");
-    const locales = new Set(
-      Array.from(bundled.matchAll(/zod\/v4\/locales\/([\w-]+)\.js/g), (m) => m[1]),
-    );
-    // `index` is zod's list of locales, which the bin's build reduces to English.
-    expect([...locales].sort()).toEqual(["en", "index"]);
-  });
+  // The sample backend's bin is built the same way (tsup.shared.ts, zodEnglishOnly).
+  it.each([
+    ["patchbay-gateway", gatewayCli],
+    ["patchbay-sample-backend", backends.sample],
+  ])(
+    "%s bundles zod's English messages and no other locale (each start compiles less)",
+    (_name, bin) => {
+      const dist = dirname(bin);
+      const bundled = readdirSync(dist)
+        .filter((file) => file.endsWith(".js"))
+        .map((file) => readFileSync(join(dist, file), "utf8"))
+        .join("\n");
+      const locales = new Set(
+        Array.from(bundled.matchAll(/zod\/v4\/locales\/([\w-]+)\.js/g), (m) => m[1]),
+      );
+      // `index` is zod's list of locales, which the bin's build reduces to English.
+      expect([...locales].sort()).toEqual(["en", "index"]);
+    },
+  );
 
   it("refuses to start without --config", async () => {
     const result = await run([]);
