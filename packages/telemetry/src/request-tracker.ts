@@ -4,7 +4,6 @@ import { EventTypes } from "./event-types.js";
 import { type LazyEvent, lazyEventMark } from "./lazy-event.js";
 import { type BridgedSpan, NOOP_OPEN_TELEMETRY_BRIDGE } from "./open-telemetry-bridge.js";
 import { type RequestSite, requestSiteOf } from "./request-series.js";
-import { systemMonotonicNow, systemNow } from "./system-clocks.js";
 import type { Telemetry } from "./telemetry.js";
 import type { RequestDirection, RequestOutcome } from "./telemetry-metrics.js";
 import {
@@ -170,14 +169,11 @@ export function startTracking(
       : spanOf(telemetry, start, method, tool, parent);
   const trace =
     span === undefined ? startRequestTrace(parent, telemetry.ids) : spanTrace(span, parent);
-  // The opening event's time, read before the tracker's monotonic start (see `Tracker.end`).
-  const openedAt = telemetry.recordLazily === undefined ? undefined : telemetry.now();
-  const tracker = new Tracker(telemetry, start, site, method, tool, trace, span, openedAt);
+  const tracker = new Tracker(telemetry, start, site, method, tool, trace, span);
   if (!keepOnTrace(trace, tracker)) Object.defineProperty(trace, callKey, { value: tracker });
   const opening = direction === "incoming" ? EventTypes.requestReceived : EventTypes.requestSent;
-  if (telemetry.recordLazily !== undefined) {
-    telemetry.recordLazily(opening, describeStart, tracker, openedAt);
-  } else recordWithout(telemetry, describeStart, tracker);
+  if (telemetry.recordLazily !== undefined) telemetry.recordLazily(opening, describeStart, tracker);
+  else recordWithout(telemetry, describeStart, tracker);
   return tracker;
 }
 
@@ -343,8 +339,6 @@ class Tracker implements RequestTracker {
   #knownTool: ((name: string) => boolean) | undefined;
   #span: BridgedSpan | undefined;
   readonly #started: number;
-  /** The opening event's time, when it was recorded lazily. */
-  readonly #openedAt: number | undefined;
   #ended = false;
 
   constructor(
@@ -355,7 +349,6 @@ class Tracker implements RequestTracker {
     tool: string | undefined,
     trace: RequestTrace,
     span: BridgedSpan | undefined,
-    openedAt: number | undefined,
   ) {
     this.#telemetry = telemetry;
     this.#direction = start.direction;
@@ -369,7 +362,6 @@ class Tracker implements RequestTracker {
     this.#knownTool = start.knownTool;
     this.trace = trace;
     this.#span = span;
-    this.#openedAt = openedAt;
     this.#started = telemetry.monotonicNow();
   }
 
@@ -381,24 +373,6 @@ class Tracker implements RequestTracker {
     const tool = this.#tool;
     if (tool === undefined || this.#forwarded || this.#knownTool === undefined) return tool;
     return this.#knownTool(tool) ? tool : UNKNOWN_TOOL_LABEL;
-  }
-
-  /**
-   * The closing event's time, when the telemetry reads the system's clocks: the opening's plus the
-   * duration (read before it), so that one clock read serves both the duration and the event;
-   * rounded down, it is never later than `Date.now()` would read. Else `undefined`: read anew.
-   */
-  #closedAt(durationMs: number): number | undefined {
-    const openedAt = this.#openedAt;
-    const telemetry = this.#telemetry;
-    if (
-      openedAt === undefined ||
-      telemetry.now !== systemNow ||
-      telemetry.monotonicNow !== systemMonotonicNow
-    ) {
-      return undefined;
-    }
-    return Math.floor(openedAt + durationMs);
   }
 
   /** How it ended (set by `end`; read only by the closing event, which `end` records). */
@@ -525,9 +499,8 @@ class Tracker implements RequestTracker {
             ? EventTypes.requestCompleted
             : EventTypes.toolCalled;
     this.#closingType = closing;
-    if (telemetry.recordLazily !== undefined) {
-      telemetry.recordLazily(closing, describeEnd, this, this.#closedAt(durationMs));
-    } else recordWithout(telemetry, describeEnd, this);
+    if (telemetry.recordLazily !== undefined) telemetry.recordLazily(closing, describeEnd, this);
+    else recordWithout(telemetry, describeEnd, this);
     if (this.#span !== undefined) endSpan(this.#span, result, durationMs);
     // The stored events keep the tracker until the ring evicts them: the span and the catalogue
     // check (which holds its session's catalogue) are done with.

@@ -9,7 +9,6 @@ import { type BoundCounter, createMetricRegistry, type MetricRegistry } from "./
 import { NOOP_OPEN_TELEMETRY_BRIDGE, type OpenTelemetryBridge } from "./open-telemetry-bridge.js";
 import { createQueuedSink, type QueuedSink } from "./queued-sink.js";
 import { createRedactor, type Redact, type Redactor, type RedactorOptions } from "./redact.js";
-import { systemMonotonicNow } from "./system-clocks.js";
 import { createTelemetryMetrics, type TelemetryMetrics } from "./telemetry-metrics.js";
 import { createIdGenerator, type IdGenerator, type RandomSource } from "./trace-context.js";
 
@@ -81,15 +80,9 @@ export interface Telemetry {
    * Records an event of type `eventType` whose input `describe(subject)` makes only when the event
    * is first read (then built like `recordDeferred`'s): a request tracker passes itself as the
    * subject, so recording allocates no input and no data. `describe` must read only what stays
-   * the same for the subject's life. Its time is `at` when given (read from `now` in this turn, or
-   * derived from such a reading), else taken now.
+   * the same for the subject's life. Its time is taken now.
    */
-  recordLazily?<T>(
-    eventType: string,
-    describe: (subject: T) => EventInput,
-    subject: T,
-    at?: number,
-  ): void;
+  recordLazily?<T>(eventType: string, describe: (subject: T) => EventInput, subject: T): void;
   /** Same as `store.query`: validated, most recent first, 100 by default. */
   query(query?: EventQuery | Readonly<Record<string, unknown>>): TelemetryEvent[];
   /** Events dropped so far because a sink fell behind (summed over sinks). */
@@ -220,7 +213,6 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     eventType: string,
     describe: (subject: T) => EventInput,
     subject: T,
-    at?: number,
   ): void => {
     const event: LazyEvent = {
       [lazyEventMark]: true,
@@ -228,7 +220,7 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
       build: buildDescribed,
       first: describe,
       second: subject,
-      at: at ?? now(),
+      at: now(),
       event: undefined,
     };
     store.add(event);
@@ -261,7 +253,7 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     openTelemetry: options.openTelemetry ?? NOOP_OPEN_TELEMETRY_BRIDGE,
     now,
     // Bound rather than wrapped: the clock is read twice per request, and a wrapper is a call more.
-    monotonicNow: options.monotonicNow ?? systemMonotonicNow,
+    monotonicNow: options.monotonicNow ?? performance.now.bind(performance),
     record,
     recordDeferred(input) {
       recordLazily(input.event_type, sameInput, input);

@@ -65,8 +65,8 @@ export function whenRecorded(telemetry: Telemetry, eventType: string): Promise<T
       };
     }
     if (recordLazily !== undefined) {
-      target.recordLazily = (type, describe, subject, at) => {
-        recordLazily(type, describe, subject, at);
+      target.recordLazily = (type, describe, subject) => {
+        recordLazily(type, describe, subject);
         newest(type);
       };
     }
