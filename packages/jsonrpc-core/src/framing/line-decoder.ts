@@ -131,7 +131,8 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
         finishDropping(dropping);
       }
       start = first + 1;
-      const last = chunk.lastIndexOf(NEWLINE);
+      // A chunk of one line ends with its newline: nothing more to look for.
+      const last = start === chunk.length ? first : chunk.lastIndexOf(NEWLINE);
       if (last > first) start = wholeLines(chunk, start, last);
     }
     if (start === chunk.length) return;
