@@ -86,9 +86,12 @@ export function createLineDecoder(options: LineDecoderOptions): LineDecoder {
  */
 export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
   const textEncoder = new TextEncoder();
+  // Keeps a byte order mark: `deliverLines` drops the one that starts a line, the first one too.
+  const textDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const pending = new PendingLine(
     options,
-    options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+    maxLineBytes,
     options.eagerDecodeBytes ?? EAGER_DECODE_BYTES,
   );
   // Set while dropping the rest of an overlong line, up to its newline.
@@ -99,20 +102,38 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
     options.onDroppedLine(line.finish());
   }
 
+  /**
+   * Delivers the lines lying whole in `chunk` from `start` to its last newline (`last`), and returns
+   * where the rest begins. When they fit the limit together, one decode serves them all.
+   */
+  function wholeLines(chunk: Uint8Array, start: number, last: number): number {
+    if (last - start <= maxLineBytes) {
+      deliverLines(textDecoder.decode(chunk.subarray(start, last)), options.onLine);
+      return last + 1;
+    }
+    let from = start;
+    for (let newline = chunk.indexOf(NEWLINE, from); newline !== -1; ) {
+      pending.finish(chunk.subarray(from, newline));
+      from = newline + 1;
+      newline = chunk.indexOf(NEWLINE, from);
+    }
+    return from;
+  }
+
   function pushBytes(chunk: Uint8Array): void {
     let start = 0;
-    for (
-      let newline = chunk.indexOf(NEWLINE);
-      newline !== -1;
-      newline = chunk.indexOf(NEWLINE, start)
-    ) {
-      if (dropping !== undefined) {
-        dropping.keep(chunk.subarray(start, newline));
+    const first = chunk.indexOf(NEWLINE);
+    if (first !== -1) {
+      // The first line may end one begun in an earlier chunk; the others lie whole in this one.
+      if (dropping === undefined) pending.finish(chunk.subarray(0, first));
+      else {
+        dropping.keep(chunk.subarray(0, first));
         finishDropping(dropping);
-      } else {
-        pending.finish(chunk.subarray(start, newline));
       }
-      start = newline + 1;
+      start = first + 1;
+      // A chunk of one line ends with its newline: nothing more to look for.
+      const last = start === chunk.length ? first : chunk.lastIndexOf(NEWLINE);
+      if (last > first) start = wholeLines(chunk, start, last);
     }
     if (start === chunk.length) return;
     if (dropping !== undefined) dropping.keep(chunk.subarray(start));
@@ -133,6 +154,27 @@ export function createLineSplitter(options: LineSplitterOptions): LineDecoder {
       pending.clear();
     },
   };
+}
+
+const BYTE_ORDER_MARK = 0xfeff;
+
+/**
+ * Delivers each non-blank line of `text` (whole lines decoded at once, joined by `\n`) as decoding
+ * each line's bytes alone would have: without a trailing `\r`, nor a leading byte order mark (which
+ * a decoder drops at the start of its input).
+ */
+function deliverLines(text: string, onLine: (line: string) => void): void {
+  let start = 0;
+  for (;;) {
+    const newline = text.indexOf("\n", start);
+    const end = newline === -1 ? text.length : newline;
+    const from = text.charCodeAt(start) === BYTE_ORDER_MARK ? start + 1 : start;
+    const to = end > from && text.charCodeAt(end - 1) === 0x0d ? end - 1 : end;
+    const line = text.slice(from, to);
+    if (line.trim() !== "") onLine(line);
+    if (newline === -1) return;
+    start = newline + 1;
+  }
 }
 
 /** Options of {@link createFrameDecoder}. */
