@@ -70,6 +70,21 @@ describe("instrumentConnection", () => {
     expect(serverTelemetry.query({ event_type: "tool.called" })[0]?.status).toBe("success");
   });
 
+  it("is a plain object over the original: each member read is the same function, closing closes it", async () => {
+    const [rawClient] = await connectionPair();
+    const client = instrumentConnection(rawClient, createTestTelemetry());
+    expect(Object.getPrototypeOf(client)).toBe(Object.prototype);
+    for (const member of ["request", "notify", "handle", "onClose", "setFallbackRequestHandler"]) {
+      const read = (client as unknown as Record<string, unknown>)[member];
+      expect(typeof read).toBe("function");
+      expect((client as unknown as Record<string, unknown>)[member]).toBe(read);
+    }
+    expect(client.closed).toBe(false);
+    await client.close();
+    expect(rawClient.closed).toBe(true);
+    expect(client.closed).toBe(true);
+  });
+
   it("records a peer's JSON-RPC error as a failure with its code", async () => {
     const telemetry = createTestTelemetry();
     const [rawClient, server] = await connectionPair();

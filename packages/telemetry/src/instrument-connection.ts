@@ -118,7 +118,7 @@ function cancelled(signal: Pick<AbortSignal, "reason">): RequestEnd {
  * Wraps a Connection so its outgoing requests (`request`) and the requests its handlers answer
  * (`handle`, `setFallbackRequestHandler`) are traced, timed, counted and recorded; timeouts,
  * cancellations and closes are told apart by jsonrpc-core's local error codes. Handlers receive a
- * context whose `connection` is the instrumented one. Every other member is the original's. Use it
+ * context whose `connection` is the instrumented one. Every other member calls the original's. Use it
  * or `instrumentTransport` on a channel, not both.
  */
 export function instrumentConnection(
@@ -212,12 +212,21 @@ export function instrumentConnection(
     },
   };
 
-  instrumented = new Proxy(connection, {
-    get(object, property) {
-      if (Object.hasOwn(overrides, property)) return overrides[property as keyof typeof overrides];
-      const value: unknown = Reflect.get(object, property, object);
-      return typeof value === "function" ? value.bind(object) : value;
+  // A plain object: the three members above, the others calling the original's (no trap per access).
+  instrumented = {
+    start: () => connection.start(),
+    close: () => connection.close(),
+    get closed() {
+      return connection.closed;
     },
-  });
+    onClose: (listener) => connection.onClose(listener),
+    onError: (listener) => connection.onError(listener),
+    request: overrides.request as Connection["request"],
+    notify: connection.notify.bind(connection),
+    handle: overrides.handle as Connection["handle"],
+    handleNotification: connection.handleNotification.bind(connection),
+    onNotification: (listener) => connection.onNotification(listener),
+    setFallbackRequestHandler: overrides.setFallbackRequestHandler,
+  };
   return instrumented;
 }
