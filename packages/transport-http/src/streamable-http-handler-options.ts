@@ -42,6 +42,13 @@ export interface StreamableHttpHandlerOptions<Request = IncomingMessage>
     transport: StreamableHttpServerTransport,
     session: StreamableHttpSession<Request>,
   ) => void | Promise<void>;
+  /**
+   * Called once a client's DELETE ended its session here, before the 200 goes out, and awaited (a
+   * rejection is ignored: the hook reports its own failures). A deployment whose sessions live on
+   * several servers forgets the session everywhere here, so that no server still serves its id
+   * once the client has its answer.
+   */
+  readonly onSessionDeleted?: (sessionId: string) => void | Promise<void>;
   /** No sessions: every POST gets its own transport, GET and DELETE answer 405. Default false. */
   readonly stateless?: boolean;
   /**

@@ -39,6 +39,46 @@ describe("sessions", () => {
     expect(handler.sessionCount).toBe(0);
   });
 
+  it("awaits onSessionDeleted with the session's id before a DELETE's 200; a failing hook still gets 200", async () => {
+    const heard: string[] = [];
+    let release: () => void = () => {};
+    let told: () => void = () => {};
+    const hookCalled = new Promise<void>((resolve) => {
+      told = resolve;
+    });
+    let fail = false;
+    const { url } = await start({
+      onSessionDeleted: (sessionId) => {
+        heard.push(sessionId);
+        told();
+        if (fail) return Promise.reject(new Error("the shared store is gone"));
+        return new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      },
+    });
+    const sessionId = await openSession(url);
+    let answered = false;
+    const deleting = rawRequest(url, { method: "DELETE", headers: sessionHeaders(sessionId) }).then(
+      (answer) => {
+        answered = true;
+        return answer;
+      },
+    );
+    await hookCalled;
+    expect(heard).toEqual([sessionId]);
+    // The session ended here already; the client hears so only once the hook is done.
+    expect((await post(url, ping(1), sessionHeaders(sessionId))).status).toBe(404);
+    expect(answered).toBe(false);
+    release();
+    expect((await deleting).status).toBe(200);
+    fail = true;
+    const second = await openSession(url);
+    const deleted = await rawRequest(url, { method: "DELETE", headers: sessionHeaders(second) });
+    expect(deleted.status).toBe(200);
+    expect(heard).toEqual([sessionId, second]);
+  });
+
   it("expires an idle session after the TTL, which then answers 404", async () => {
     const clock = createManualClock();
     const { url, handler } = await start({ clock, sessionIdleTimeoutMs: 60_000 });

@@ -343,6 +343,14 @@ export async function handleStreamableDelete(
   const transport = findSession(context, request, response, identity);
   if (transport === undefined) return;
   transport.end({ initiator: "remote", details: { reason: "deleted" } });
+  const forget = context.options.onSessionDeleted;
+  if (forget !== undefined && transport.sessionId !== undefined) {
+    try {
+      await forget(transport.sessionId);
+    } catch {
+      // The session ended here; the hook reports what it could not do elsewhere.
+    }
+  }
   response.writeHead(200, sessionHeaders(transport));
   response.end();
 }

@@ -40,6 +40,11 @@ export interface ClusterPlugin {
   /** Wraps a Streamable HTTP session's transport so that every replica can serve the session. */
   readonly wrapSession: ClusterSessions["wrap"];
   /**
+   * A client's DELETE ended the session here: its record goes and every replica hears it, before
+   * the client has its 200 (a failure is warned about, never thrown).
+   */
+  forgetSession(sessionId: string): Promise<void>;
+  /**
    * Before the transport looks the session up: adopts another replica's session, and answers the
    * calls lost with a replica to a client resuming its stream (`answered`: nothing more to do).
    */
@@ -88,6 +93,10 @@ export function createClusterPlugin(
     sseForwarding,
     refuseNewSession: () => (cluster.available ? undefined : storeUnavailable()),
     wrapSession: shared.wrap,
+    forgetSession: (sessionId) =>
+      cluster.sessions.remove(sessionId).catch((error: unknown) => {
+        onWarning(`session ${sessionId}: removing its record: ${String(error)}`);
+      }),
     async beforeSessionRequest(step) {
       const { sessionId, request } = step;
       const outcome = await shared.adopt(

@@ -74,14 +74,8 @@ export function shareSession(
     incoming: (frame, info) => incoming(session, frame, info),
     outgoing: (frame, sendOptions) => send(session, frame, sendOptions),
     started: () => replayInitialize(session),
-    closed(event) {
-      // Only a DELETE ends the session everywhere; an idle or draining replica ends its copy.
-      if (event.details?.reason === "deleted") {
-        options.cluster.sessions
-          .remove(options.sessionId)
-          .catch(session.warn("removing its record"));
-      }
-    },
+    // Only a DELETE ends the session everywhere (`ClusterPlugin.forgetSession`, before its 200);
+    // an idle or draining replica ends its copy.
   });
   session.tapped = tapped;
   // What the cluster asks of the session, on the tapped transport itself.

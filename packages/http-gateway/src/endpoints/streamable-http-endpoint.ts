@@ -64,6 +64,8 @@ export function createStreamableEndpoint(
   });
   return createStreamableHttpHandler({
     ...options.settings,
+    // A DELETE forgets the session on every replica before its 200 goes out.
+    ...(cluster === undefined ? {} : { onSessionDeleted: cluster.forgetSession }),
     // Modern (2026-07-28) requests: no session; each token is a caller of its own.
     modern,
     onSession: (transport, session) => {
