@@ -13,6 +13,17 @@ function outcome(promise: Promise<unknown>): { value: unknown } {
   return seen;
 }
 
+/** Sends request `a` (limit 100 ms) as request `id` of the connection, answers it, awaits its result. */
+async function answerOne(
+  raw: Awaited<ReturnType<typeof createRawPeer>>,
+  id: number,
+): Promise<unknown> {
+  const answered = raw.connection.request("a", undefined, { timeoutMs: 100 });
+  await raw.nextFrame();
+  await raw.peer.send({ jsonrpc: "2.0", id, result: "ok" });
+  return answered;
+}
+
 /**
  * A manual clock whose timer handles record `ref` and `unref` (as Node's handles offer them), and
  * which counts the timers made and cleared.
@@ -140,11 +151,9 @@ describe("Connection: one timer for every request's limits", () => {
 
   it("clears the idle timer when the connection closes with nothing pending", async () => {
     const clock = createRecordingClock();
-    const { connection, peer, nextFrame } = await createRawPeer({ clock });
-    const answered = connection.request("a", undefined, { timeoutMs: 100 });
-    await nextFrame();
-    await peer.send({ jsonrpc: "2.0", id: 0, result: "ok" });
-    await answered;
+    const raw = await createRawPeer({ clock });
+    const { connection, peer } = raw;
+    expect(await answerOne(raw, 0)).toBe("ok");
     expect(clock.pendingTimers).toBe(1);
     await peer.close();
     await flushMicrotasks();
@@ -154,26 +163,18 @@ describe("Connection: one timer for every request's limits", () => {
 
   it("never refs a timer its clock made unref'd (as backgroundClock does)", async () => {
     const clock = createRecordingClock(true);
-    const { connection, peer, nextFrame } = await createRawPeer({ clock });
-    for (const id of [0, 1]) {
-      const answered = connection.request("a", undefined, { timeoutMs: 100 });
-      await nextFrame();
-      await peer.send({ jsonrpc: "2.0", id, result: "ok" });
-      expect(await answered).toBe("ok");
-    }
+    const raw = await createRawPeer({ clock });
+    for (const id of [0, 1]) expect(await answerOne(raw, id)).toBe("ok");
     expect(clock.created).toBe(1);
     expect(clock.log).toEqual([]);
   });
 
   it("does not hold the idle timer for a request without a limit", async () => {
     const clock = createRecordingClock();
-    const { connection, peer, nextFrame } = await createRawPeer({ clock });
-    const answered = connection.request("a", undefined, { timeoutMs: 100 });
-    await nextFrame();
-    await peer.send({ jsonrpc: "2.0", id: 0, result: "ok" });
-    await answered;
-    void connection.request("b", undefined, { timeoutMs: 0 });
-    await nextFrame();
+    const raw = await createRawPeer({ clock });
+    expect(await answerOne(raw, 0)).toBe("ok");
+    void raw.connection.request("b", undefined, { timeoutMs: 0 });
+    await raw.nextFrame();
     expect(clock.log).toEqual(["unref 1"]);
     expect(clock.created).toBe(1);
   });
