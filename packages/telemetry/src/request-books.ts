@@ -5,6 +5,7 @@ import {
   type JSONRPCId,
   type JSONRPCMessage,
   type JSONRPCRequest,
+  RequestIdMap,
 } from "@patchbay/jsonrpc-core";
 import { type RequestSite, requestSiteOf } from "./request-series.js";
 import {
@@ -50,14 +51,15 @@ export function outcomeOfError(error: unknown): RequestEnd {
 const cancelledMethod = "notifications/cancelled";
 
 /**
- * The requests tracked in one direction, by id. A `Map` keeps 1 and "1" apart (keys compare by
- * SameValueZero), so no key string is built per message, and its methods are the engine's own.
+ * The requests tracked in one direction, by id (1 and "1" apart). A `RequestIdMap`, not a `Map`:
+ * entries come and go per request, and a long-lived `Map` used so promotes what it held (see
+ * `RequestIdMap`).
  */
-export type PendingRequests = Map<JSONRPCId | null, RequestTracker>;
+export type PendingRequests = RequestIdMap<RequestTracker>;
 
 /** Every tracker of `pending`, and forgets them all. */
 export function drainPending(pending: PendingRequests): RequestTracker[] {
-  const all = [...pending.values()];
+  const all = pending.values();
   pending.clear();
   return all;
 }

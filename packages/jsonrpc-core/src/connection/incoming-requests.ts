@@ -18,6 +18,7 @@ import type {
   RequestContext,
   RequestHandler,
 } from "./connection-types.js";
+import { RequestIdMap } from "../request-id-map.js";
 import { describeSchemaFailure, type SchemaLike } from "./descriptors.js";
 
 /** A registered request handler with the descriptor's params schema, if any. */
@@ -30,7 +31,7 @@ export interface HandlerEntry {
 export class IncomingRequests {
   readonly handlers = new Map<string, HandlerEntry>();
   fallback: HandlerEntry | undefined;
-  readonly #active = new Map<JSONRPCId, LazyAbort>();
+  readonly #active = new RequestIdMap<LazyAbort>();
   readonly #limit: ConcurrencyLimit;
   readonly #connection: Connection;
   readonly #report: (error: Error) => void;
