@@ -66,6 +66,37 @@ describe("RequestIdMap", () => {
     );
   });
 
+  it("keeps ids that share a slot apart, growing or keeping one aside", () => {
+    const map = new RequestIdMap<{ id: number }>();
+    // 0 and 16 share a slot of the first 16; 0 and 65,536 share one at the most slots there are.
+    const ids = [0, 16, 65_536, 131_072, 5, -1, -0.5, Number.NaN, 2 ** 31, 2 ** 31 - 1];
+    for (const id of ids) map.set(id, { id });
+    expect(map.size).toBe(ids.length);
+    for (const id of ids) expect(map.get(id)).toEqual({ id });
+    expect(map.get(1)).toBeUndefined();
+    expect(map.get(32)).toBeUndefined();
+    map.set(65_536, { id: -65_536 });
+    expect(map.get(65_536)).toEqual({ id: -65_536 });
+    expect(map.size).toBe(ids.length);
+    expect(map.delete(0)).toBe(true);
+    // Its slot is free now: the id kept aside is still found once, and replaced in place.
+    map.set(65_536, { id: 65_536 });
+    expect(map.size).toBe(ids.length - 1);
+    expect(map.delete(65_536)).toBe(true);
+    expect(map.get(65_536)).toBeUndefined();
+    expect(map.delete(-1)).toBe(true);
+    expect(map.get(-1)).toBeUndefined();
+    expect(map.delete(Number.NaN)).toBe(true);
+    expect(map.values().map((value) => value.id)).toEqual([
+      -0.5,
+      5,
+      16,
+      131_072,
+      2 ** 31 - 1,
+      2 ** 31,
+    ]);
+  });
+
   it("forgets everything on clear", () => {
     const map = new RequestIdMap<object>();
     map.set(1, {}).set("x", {}).set(null, {});
