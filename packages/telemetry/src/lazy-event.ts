@@ -23,6 +23,36 @@ export interface LazyEvent {
   event: TelemetryEvent | undefined;
 }
 
+/**
+ * A {@link LazyEvent} as the recorders make it: one class (one shape, made by a constructor), its
+ * mark on the prototype (`lazyEventMark in event` finds it there) rather than a symbol-keyed
+ * property defined on every event.
+ */
+export class UnbuiltEvent implements LazyEvent {
+  declare readonly [lazyEventMark]: true;
+  readonly eventType: string;
+  build: LazyEventBuilder | undefined;
+  first: unknown;
+  second: unknown;
+  readonly at: number;
+  event: TelemetryEvent | undefined = undefined;
+
+  constructor(
+    eventType: string,
+    build: LazyEventBuilder,
+    first: unknown,
+    second: unknown,
+    at: number,
+  ) {
+    this.eventType = eventType;
+    this.build = build;
+    this.first = first;
+    this.second = second;
+    this.at = at;
+  }
+}
+Object.defineProperty(UnbuiltEvent.prototype, lazyEventMark, { value: true });
+
 /** True for a {@link LazyEvent}. */
 export function isLazyEvent(event: TelemetryEvent | LazyEvent): event is LazyEvent {
   return lazyEventMark in event;

@@ -1,6 +1,6 @@
 import type { TelemetryEvent } from "./event.js";
 import { compileEventQuery, type EventQuery } from "./event-query.js";
-import { builtEvent, type LazyEvent, lazyEventMark } from "./lazy-event.js";
+import { builtEvent, type LazyEvent, UnbuiltEvent } from "./lazy-event.js";
 
 /** A fixed-capacity buffer that keeps the newest items, overwriting the oldest when full. */
 export interface RingBuffer<T> {
@@ -118,16 +118,7 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): M
       buffer.push(event);
     },
     addDeferred(build: (input: unknown, at: number) => TelemetryEvent, input?: unknown, at = 0) {
-      const event: LazyEvent = {
-        [lazyEventMark]: true,
-        eventType: "",
-        build: buildFirst,
-        first: build,
-        second: input,
-        at,
-        event: undefined,
-      };
-      buffer.push(event);
+      buffer.push(new UnbuiltEvent("", buildFirst, build, input, at));
     },
     query(query = {}) {
       const compiled = compileEventQuery(query, now());

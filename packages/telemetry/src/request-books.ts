@@ -5,7 +5,7 @@ import {
   type JSONRPCId,
   type JSONRPCMessage,
   type JSONRPCRequest,
-  RequestIdMap,
+  type RequestIdMap,
 } from "@patchbay/jsonrpc-core";
 import { type RequestSite, requestSiteOf } from "./request-series.js";
 import {
