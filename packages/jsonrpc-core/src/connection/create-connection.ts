@@ -270,6 +270,8 @@ export function createFrameSender(
       return Promise.reject(error);
     }
   };
+  // Made once: a send that fails is reported, with no closure per frame.
+  const reportFailure = (error: unknown): void => report(toError(asTransportError(error)));
   return {
     send(frame, relatedRequestId) {
       if (isClosed()) return Promise.reject(new ConnectionClosedError());
@@ -280,9 +282,7 @@ export function createFrameSender(
     // One handler on the transport's promise: responses are sent this way, once per request.
     sendQuietly(frame, relatedRequestId) {
       if (isClosed()) return;
-      transportSend(frame, relatedRequestId).then(undefined, (error: unknown) =>
-        report(toError(asTransportError(error))),
-      );
+      transportSend(frame, relatedRequestId).then(undefined, reportFailure);
     },
     sendOr(frame, relatedRequestId, onFailure) {
       if (isClosed()) {
