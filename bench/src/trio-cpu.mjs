@@ -7,7 +7,8 @@
 // (default 40,000) `tools/call` at 16 in flight by the bench's lean client (this process); the
 // middle's and the backend's (its child, from `/proc/<pid>/task/<pid>/children`) CPU from
 // `/proc/<pid>/task/*/schedstat` (all threads, nanoseconds), the client's from
-// `process.cpuUsage()`, and the middle's minor page faults (`/proc/<pid>/stat`). Medians of
+// `process.cpuUsage()`, the middle's minor page faults (`/proc/<pid>/stat`), the middle's write
+// and the backend's read system calls (`/proc/<pid>/io`: how the lines were batched). Medians of
 // `TRIO_REPETITIONS` (default 3) rounds; ratios to the first target within each round. Each
 // checkout's gateway runs in front of that checkout's echo server (its own `@patchbay/server`).
 //   TRIO_FLAGS='--flag ...' adds a run of this checkout's gateway with those node flags.
@@ -46,6 +47,11 @@ const targets = [
 const childOf = (pid) => Number(readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim());
 const minorFaults = (pid) =>
   Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[7]);
+/** read(2) and write(2) family system calls a process made so far (`/proc/<pid>/io`). */
+const systemCalls = (pid) => {
+  const text = readFileSync(`/proc/${pid}/io`, "utf8");
+  return [Number(/syscr: (\d+)/.exec(text)?.[1]), Number(/syscw: (\d+)/.exec(text)?.[1])];
+};
 const clientMicros = () => {
   const used = process.cpuUsage();
   return used.user + used.system;
@@ -64,14 +70,17 @@ async function measure(target) {
       cpuMicros(backend),
       clientMicros(),
       minorFaults(peer.pid),
+      systemCalls(peer.pid)[1],
+      systemCalls(backend)[0],
     ];
     const before = read();
     const perSecond = await throughput(call, CALLS, 16);
     const after = read();
-    const [middle, server, client, faults] = after.map(
+    const [middle, server, client, faults, writes, reads] = after.map(
       (value, index) => (value - before[index]) / CALLS,
     );
-    return { middle, server, client, sum: middle + server + client, faults, perSecond };
+    const sum = middle + server + client;
+    return { middle, server, client, sum, faults, writes, reads, perSecond };
   } finally {
     await peer.close();
   }
@@ -92,18 +101,18 @@ try {
 } finally {
   removeWorkDir();
 }
-const fields = ["middle", "server", "client", "sum", "faults", "perSecond"];
+const fields = ["middle", "server", "client", "sum", "faults", "writes", "reads", "perSecond"];
 console.log(
   `CPU µs per call (medians of ${REPETITIONS} rounds, ${CALLS} calls at 16 in flight each); ratio = sum / first target's sum in the same round`,
 );
 console.log(
-  `${"target".padEnd(28)}${"middle".padStart(8)}${"backend".padStart(9)}${"client".padStart(8)}${"sum".padStart(8)}${"ratio".padStart(7)}${"faults".padStart(8)}${"calls/s".padStart(9)}`,
+  `${"target".padEnd(28)}${"middle".padStart(8)}${"backend".padStart(9)}${"client".padStart(8)}${"sum".padStart(8)}${"ratio".padStart(7)}${"faults".padStart(8)}${"writes".padStart(8)}${"b.reads".padStart(8)}${"calls/s".padStart(9)}`,
 );
 targets.forEach((target, index) => {
   const of = (field) => median(rounds.map((round) => round[index][field]));
   const ratio = median(rounds.map((round) => round[index].sum / round[0].sum));
-  const [middle, server, client, sum, faults, perSecond] = fields.map(of);
+  const [middle, server, client, sum, faults, writes, reads, perSecond] = fields.map(of);
   console.log(
-    `${target.name.slice(0, 27).padEnd(28)}${middle.toFixed(2).padStart(8)}${server.toFixed(2).padStart(9)}${client.toFixed(2).padStart(8)}${sum.toFixed(2).padStart(8)}${ratio.toFixed(3).padStart(7)}${faults.toFixed(3).padStart(8)}${Math.round(perSecond).toString().padStart(9)}`,
+    `${target.name.slice(0, 27).padEnd(28)}${middle.toFixed(2).padStart(8)}${server.toFixed(2).padStart(9)}${client.toFixed(2).padStart(8)}${sum.toFixed(2).padStart(8)}${ratio.toFixed(3).padStart(7)}${faults.toFixed(3).padStart(8)}${writes.toFixed(2).padStart(8)}${reads.toFixed(2).padStart(8)}${Math.round(perSecond).toString().padStart(9)}`,
   );
 });
