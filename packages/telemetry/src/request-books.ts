@@ -26,8 +26,11 @@ export function outcomeOfResult(result: unknown): RequestEnd {
   ) {
     return { outcome: "tool_error", error: { message: "tool returned isError: true" } };
   }
-  return { outcome: "success" };
+  return SUCCESS;
 }
+
+/** Every successful request's end: one object, not one per request (a tracker keeps it). */
+const SUCCESS: RequestEnd = Object.freeze({ outcome: "success" });
 
 /**
  * Reads how a request ended from a thrown or wire error: jsonrpc-core's local error codes map to
