@@ -21,7 +21,8 @@ describe("RequestIdMap", () => {
     map.set(0, { id: 0 });
     expect(map.get(-0)).toEqual({ id: 0 });
     for (const id of [1.5, -3, 2 ** 40, Number.MAX_SAFE_INTEGER]) map.set(id, { id });
-    for (const id of [1.5, -3, 2 ** 40, Number.MAX_SAFE_INTEGER]) expect(map.get(id)).toEqual({ id });
+    for (const id of [1.5, -3, 2 ** 40, Number.MAX_SAFE_INTEGER])
+      expect(map.get(id)).toEqual({ id });
     expect(map.size).toBe(5);
   });
 

@@ -62,7 +62,16 @@ export class RequestIdMap<V extends object> {
 
   /** Keeps `value` under `id`, replacing what was kept under it. */
   set(id: JSONRPCId | null, value: V): this {
-    if (typeof id === "number" && hasSlot(id)) {
+    // An integer from 0 below 2^31 (what `&` keeps whole) may have a slot; the usual case inline.
+    if (typeof id === "number" && (id | 0) === id && id >= 0) {
+      const slot = id & this.#mask;
+      const key = this.#keys[slot];
+      if (key === id || (key === EMPTY && this.#aside === 0)) {
+        if (key === EMPTY) this.#size += 1;
+        this.#keys[slot] = id;
+        this.#values[slot] = value;
+        return this;
+      }
       if (this.#put(id, value)) return this;
     }
     if (this.get(id) === undefined) {
@@ -178,9 +187,4 @@ export class RequestIdMap<V extends object> {
     this.#values = grownValues;
     this.#mask = mask;
   }
-}
-
-/** True for an id that may have a slot: an integer from 0 below 2^31 (what `&` keeps whole). */
-function hasSlot(id: number): boolean {
-  return (id | 0) === id && id >= 0;
 }

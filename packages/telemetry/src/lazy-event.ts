@@ -29,13 +29,14 @@ export interface LazyEvent {
  * property defined on every event.
  */
 export class UnbuiltEvent implements LazyEvent {
+  // Declared, and assigned in the constructor: no field initializer function runs per event.
   declare readonly [lazyEventMark]: true;
-  readonly eventType: string;
-  build: LazyEventBuilder | undefined;
-  first: unknown;
-  second: unknown;
-  readonly at: number;
-  event: TelemetryEvent | undefined = undefined;
+  declare readonly eventType: string;
+  declare build: LazyEventBuilder | undefined;
+  declare first: unknown;
+  declare second: unknown;
+  declare readonly at: number;
+  declare event: TelemetryEvent | undefined;
 
   constructor(
     eventType: string,
@@ -49,6 +50,7 @@ export class UnbuiltEvent implements LazyEvent {
     this.first = first;
     this.second = second;
     this.at = at;
+    this.event = undefined;
   }
 }
 Object.defineProperty(UnbuiltEvent.prototype, lazyEventMark, { value: true });

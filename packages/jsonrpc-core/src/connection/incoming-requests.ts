@@ -11,6 +11,7 @@ import type {
   JSONRPCRequest,
   JSONRPCResponse,
 } from "../messages.js";
+import { RequestIdMap } from "../request-id-map.js";
 import type { FrameInfo } from "../transport.js";
 import type {
   Cancellation,
@@ -18,7 +19,6 @@ import type {
   RequestContext,
   RequestHandler,
 } from "./connection-types.js";
-import { RequestIdMap } from "../request-id-map.js";
 import { describeSchemaFailure, type SchemaLike } from "./descriptors.js";
 
 /** A registered request handler with the descriptor's params schema, if any. */
