@@ -40,6 +40,22 @@ describe("RequestIdMap", () => {
     expect(map.get("a")).toBeUndefined();
   });
 
+  it("deletes an entry given its value only when that value is the one kept", () => {
+    const map = new RequestIdMap<{ at: number }>();
+    const first = { at: 1 };
+    const later = { at: 2 };
+    for (const id of [3, "3", null, 2 ** 40]) {
+      map.set(id, first);
+      map.set(id, later);
+      expect(map.delete(id, first)).toBe(false);
+      expect(map.get(id)).toBe(later);
+      expect(map.delete(id, later)).toBe(true);
+      expect(map.get(id)).toBeUndefined();
+      expect(map.delete(id, later)).toBe(false);
+    }
+    expect(map.size).toBe(0);
+  });
+
   it("lists number ids ascending, then string ids as added, then null", () => {
     const map = new RequestIdMap<{ id: string }>();
     map.set("b", { id: "b" }).set(null, { id: "null" }).set(10, { id: "10" });

@@ -84,23 +84,31 @@ export class RequestIdMap<V extends object> {
     return this;
   }
 
-  /** Forgets the value kept under `id`; true when there was one. */
-  delete(id: JSONRPCId | null): boolean {
+  /**
+   * Forgets the value kept under `id`; true when there was one. With `value`, only when the value
+   * kept is that one (a request's own entry, not a later one under the same id).
+   */
+  delete(id: JSONRPCId | null, value?: V): boolean {
     if (typeof id === "number") {
       const slot = id & this.#mask;
       if (this.#keys[slot] === id && id >= 0) {
+        if (value !== undefined && this.#values[slot] !== value) return false;
         this.#keys[slot] = EMPTY;
         this.#values[slot] = undefined;
         this.#size -= 1;
         return true;
       }
-      if (this.#aside === 0 || this.#numbers[id] === undefined) return false;
+      if (this.#aside === 0) return false;
+      const kept = this.#numbers[id];
+      if (kept === undefined || (value !== undefined && kept !== value)) return false;
       delete this.#numbers[id];
     } else if (typeof id === "string") {
-      if (this.#aside === 0 || this.#strings[id] === undefined) return false;
+      if (this.#aside === 0) return false;
+      const kept = this.#strings[id];
+      if (kept === undefined || (value !== undefined && kept !== value)) return false;
       delete this.#strings[id];
     } else {
-      if (this.#null === undefined) return false;
+      if (this.#null === undefined || (value !== undefined && this.#null !== value)) return false;
       this.#null = undefined;
     }
     this.#size -= 1;

@@ -23,38 +23,6 @@ export interface LazyEvent {
   event: TelemetryEvent | undefined;
 }
 
-/**
- * A {@link LazyEvent} as the recorders make it: one class (one shape, made by a constructor), its
- * mark on the prototype (`lazyEventMark in event` finds it there) rather than a symbol-keyed
- * property defined on every event.
- */
-export class UnbuiltEvent implements LazyEvent {
-  // Declared, and assigned in the constructor: no field initializer function runs per event.
-  declare readonly [lazyEventMark]: true;
-  declare readonly eventType: string;
-  declare build: LazyEventBuilder | undefined;
-  declare first: unknown;
-  declare second: unknown;
-  declare readonly at: number;
-  declare event: TelemetryEvent | undefined;
-
-  constructor(
-    eventType: string,
-    build: LazyEventBuilder,
-    first: unknown,
-    second: unknown,
-    at: number,
-  ) {
-    this.eventType = eventType;
-    this.build = build;
-    this.first = first;
-    this.second = second;
-    this.at = at;
-    this.event = undefined;
-  }
-}
-Object.defineProperty(UnbuiltEvent.prototype, lazyEventMark, { value: true });
-
 /** True for a {@link LazyEvent}. */
 export function isLazyEvent(event: TelemetryEvent | LazyEvent): event is LazyEvent {
   return lazyEventMark in event;

@@ -97,7 +97,7 @@ export function createRequestBooks(
   return {
     sites,
     start(pending, direction, request) {
-      if (pending.size >= maxPending || pending.has(request.id)) return undefined;
+      if (pending.size >= maxPending || pending.get(request.id) !== undefined) return undefined;
       const start: { -readonly [K in keyof RequestStart]: RequestStart[K] } = {
         direction,
         method: request.method,

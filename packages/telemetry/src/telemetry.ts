@@ -3,8 +3,12 @@ import type { EventInput, TelemetryEvent } from "./event.js";
 import { createEventBuilder } from "./event-builder.js";
 import type { EventQuery } from "./event-query.js";
 import type { EventSink } from "./event-sink.js";
-import { type LazyEventBuilder, UnbuiltEvent } from "./lazy-event.js";
-import { createMemoryEventStore, type MemoryEventStore } from "./memory-event-store.js";
+import type { LazyEventBuilder } from "./lazy-event.js";
+import {
+  createMemoryEventStore,
+  type MemoryEventStore,
+  UnbuiltEvent,
+} from "./memory-event-store.js";
 import { type BoundCounter, createMetricRegistry, type MetricRegistry } from "./metric-registry.js";
 import { NOOP_OPEN_TELEMETRY_BRIDGE, type OpenTelemetryBridge } from "./open-telemetry-bridge.js";
 import { createQueuedSink, type QueuedSink } from "./queued-sink.js";

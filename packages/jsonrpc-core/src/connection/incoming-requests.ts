@@ -73,7 +73,7 @@ export class IncomingRequests {
       return { jsonrpc: "2.0", id: request.id, error: this.#toWireError(error, request.method) };
     } finally {
       this.#limit.release();
-      if (this.#active.get(request.id) === controller) this.#active.delete(request.id);
+      this.#active.delete(request.id, controller);
     }
   }
 

@@ -235,8 +235,7 @@ export class OutgoingRequests {
 
   /** Removes the request and its timers; false when it was already settled. */
   #settle(pending: PendingRequest): boolean {
-    if (this.#pending.get(pending.id) !== pending) return false;
-    this.#pending.delete(pending.id);
+    if (!this.#pending.delete(pending.id, pending)) return false;
     const clock = this.#options.clock;
     if (pending.idleTimer !== undefined) clock.clearTimeout(pending.idleTimer);
     if (pending.totalTimer !== undefined) clock.clearTimeout(pending.totalTimer);

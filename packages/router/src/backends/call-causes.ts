@@ -47,8 +47,8 @@ export class CallCauses {
       end() {
         if (ended) return;
         ended = true;
-        for (const id of earlierIds ?? []) if (byRequest.get(id) === cause) byRequest.delete(id);
-        if (sentId !== undefined && byRequest.get(sentId) === cause) byRequest.delete(sentId);
+        for (const id of earlierIds ?? []) byRequest.delete(id, cause);
+        if (sentId !== undefined) byRequest.delete(sentId, cause);
         const left = (perCaller.get(cause.caller) ?? 1) - 1;
         if (left > 0) perCaller.set(cause.caller, left);
         else perCaller.delete(cause.caller);

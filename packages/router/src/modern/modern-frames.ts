@@ -68,7 +68,7 @@ export function splitModernFrames(transport: Transport, modern: ModernFrameHandl
       })
       .catch(() => {})
       .finally(() => {
-        if (id !== undefined && inFlight.get(id) === aborter) inFlight.delete(id);
+        if (id !== undefined) inFlight.delete(id, aborter);
       });
   };
 
