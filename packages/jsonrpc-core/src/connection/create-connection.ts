@@ -215,15 +215,15 @@ export function receiveFrames(transport: Transport, receivers: FrameReceivers): 
   };
 
   // Made once, not per request: transports route a response by its id, no relation travels with it.
-  const sendResponse = (response: JSONRPCResponse | undefined): void => {
-    if (response !== undefined) sender.sendQuietly(response);
-  };
+  const sendResponse = (response: JSONRPCResponse): void => sender.sendQuietly(response);
   transport.onFrame((frame: Frame, info) => {
     if (isBatch(frame)) {
       void handleBatch(frame, info);
       return;
     }
-    handleMessage(frame, info)?.then(sendResponse);
+    // A lone request's response is sent by the dispatch itself (no handler on its promise).
+    if ("method" in frame && "id" in frame) void incoming.dispatch(frame, info, sendResponse);
+    else handleMessage(frame, info);
   });
 
   transport.onError((error) => {
