@@ -2,7 +2,6 @@ import {
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
   isJSONRPCResponse,
-  type JSONRPCId,
   type JSONRPCMessage,
   type JSONRPCRequest,
   type RequestIdMap,
