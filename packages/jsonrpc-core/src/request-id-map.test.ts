@@ -85,7 +85,8 @@ describe("RequestIdMap", () => {
 
   it("keeps ids that share a slot apart, growing or keeping one aside", () => {
     const map = new RequestIdMap<{ id: number }>();
-    // 0 and 16 share a slot of the first 16; 0 and 65,536 share one at the most slots there are.
+    // 0 and 16 share a slot of the first 16 (it grows); 0 and 65,536 share one of the 32 slots that
+    // two entries may have (65,536 is kept aside).
     const ids = [0, 16, 65_536, 131_072, 5, -1, -0.5, Number.NaN, 2 ** 31, 2 ** 31 - 1];
     for (const id of ids) map.set(id, { id });
     expect(map.size).toBe(ids.length);
@@ -111,6 +112,28 @@ describe("RequestIdMap", () => {
       131_072,
       2 ** 31 - 1,
       2 ** 31,
+    ]);
+  });
+
+  it("grows with the entries held, not with ids a peer picks to collide", () => {
+    const map = new RequestIdMap<{ id: number }>();
+    // Two requests whose ids share every slot count up to 65,536: the second one is kept aside.
+    map.set(0, { id: 0 }).set(65_536, { id: 65_536 });
+    expect(map.slots).toBe(16);
+    expect(map.get(65_536)).toEqual({ id: 65_536 });
+    // One request that stays in flight while 100,000 later ones come and go, 16 at a time.
+    const lasting = new RequestIdMap<{ id: number }>();
+    lasting.set(0, { id: 0 });
+    for (let id = 1; id < 100_000; id++) {
+      lasting.set(id, { id });
+      if (id > 16) lasting.delete(id - 16);
+    }
+    expect(lasting.slots).toBeLessThanOrEqual(8 * 17);
+    expect(lasting.size).toBe(17);
+    expect(lasting.get(0)).toEqual({ id: 0 });
+    expect(lasting.values().map((value) => value.id)).toEqual([
+      0,
+      ...Array.from({ length: 16 }, (_, index) => 100_000 - 16 + index),
     ]);
   });
 

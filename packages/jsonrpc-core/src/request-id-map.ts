@@ -3,6 +3,11 @@ import type { JSONRPCId } from "./messages.js";
 /** Slots a map starts with, and the most it grows to before it keeps a colliding id aside. */
 const FIRST_SLOTS = 16;
 const MAX_SLOTS = 65_536;
+/**
+ * Slots per entry held, at most, that a collision may grow the map to: ids a peer picks to collide
+ * (0 and 65,536) cost a colliding id kept aside, not 65,536 slots for two requests.
+ */
+const MAX_SLOTS_PER_ENTRY = 8;
 /** An empty slot's key (slot keys are integers from 0). */
 const EMPTY = -1;
 
@@ -19,8 +24,8 @@ const EMPTY = -1;
  * kilobyte per request, grows the old generation and costs CPU and page faults per request.
  *
  * Here an integer id from 0 (what a connection counts up, and most peers send) has a slot: index
- * `id` modulo the slot count, which doubles when two ids in flight would share one (up to
- * {@link MAX_SLOTS}); nothing is allocated per entry. Any other id (a string, a negative or
+ * `id` modulo the slot count, which doubles when two ids in flight would share one (never past
+ * eight slots per entry held, nor {@link MAX_SLOTS}); nothing is allocated per entry. Any other id (a string, a negative or
  * fractional number, an integer that still collides) is a property of a plain dictionary, which
  * is replaced as it grows and shrinks but links to nothing.
  *
@@ -42,6 +47,14 @@ export class RequestIdMap<V extends object> {
   /** How many entries it holds. */
   get size(): number {
     return this.#size;
+  }
+
+  /**
+   * How many slots it keeps (two arrays of this length): 16, or what it grew to, never past eight
+   * per entry it held then, nor 65,536. It does not shrink until `clear`.
+   */
+  get slots(): number {
+    return this.#keys.length;
   }
 
   /** The value kept under `id`, or `undefined`. */
@@ -150,8 +163,8 @@ export class RequestIdMap<V extends object> {
 
   /**
    * Keeps `value` in the slot of `id` (an id with one), doubling the slots while another id holds
-   * it; false when it still collides at {@link MAX_SLOTS}, or is kept aside already (the caller keeps it
-   * aside).
+   * it; false when it still collides at the most slots it may have (see {@link MAX_SLOTS_PER_ENTRY}),
+   * or is kept aside already (the caller keeps it aside).
    */
   #put(id: number, value: V): boolean {
     for (;;) {
@@ -169,7 +182,8 @@ export class RequestIdMap<V extends object> {
         this.#size += 1;
         return true;
       }
-      if (this.#keys.length >= MAX_SLOTS) return false;
+      const slots = this.#keys.length;
+      if (slots >= MAX_SLOTS || 2 * slots > MAX_SLOTS_PER_ENTRY * (this.#size + 1)) return false;
       this.#grow();
     }
   }
