@@ -31,16 +31,14 @@ export function removeWorkDir() {
 
 /**
  * Writes a gateway config whose backends are Patchbay echo servers over stdio; `extra` adds top-level
- * keys (the proxy's `limits`).
+ * keys (the proxy's `limits`); `checkout` names another built checkout whose echo server to run.
  */
-export function writeGatewayConfig(name, backends, extra = {}) {
+export function writeGatewayConfig(name, backends, extra = {}, checkout = root) {
   workDir ??= mkdtempSync(join(tmpdir(), "patchbay-bench-"));
   const path = join(workDir, `${name}.json`);
+  const echo = join(checkout, "bench", "src", "servers", "patchbay-echo.mjs");
   const mcpServers = Object.fromEntries(
-    backends.map(({ key, args = [] }) => [
-      key,
-      { command: node, args: [server("patchbay-echo.mjs"), ...args] },
-    ]),
+    backends.map(({ key, args = [] }) => [key, { command: node, args: [echo, ...args] }]),
   );
   writeFileSync(path, JSON.stringify({ mcpServers, ...extra }));
   return path;

@@ -20,6 +20,7 @@ it("exports exactly the documented runtime surface", () => {
     "LocalError",
     "MethodNotFoundError",
     "ParseError",
+    "RequestIdMap",
     "ResultValidationError",
     "SERVER_BUSY_ERROR_CODE",
     "TimeoutError",

@@ -94,6 +94,7 @@ export {
   isJSONRPCSuccessResponse,
   messagesOf,
 } from "./messages.js";
+export { RequestIdMap } from "./request-id-map.js";
 export { fromSdkTransport } from "./sdk/from-sdk-transport.js";
 export type { SdkJSONRPCMessage, SdkTransportLike } from "./sdk/sdk-transport-like.js";
 export { toSdkTransport } from "./sdk/to-sdk-transport.js";

@@ -1,6 +1,39 @@
 import type { TelemetryEvent } from "./event.js";
 import { compileEventQuery, type EventQuery } from "./event-query.js";
-import { builtEvent, type LazyEvent, lazyEventMark } from "./lazy-event.js";
+import { builtEvent, type LazyEvent, type LazyEventBuilder, lazyEventMark } from "./lazy-event.js";
+
+/**
+ * A {@link LazyEvent} as the recorders make it: one class (one shape, made by a constructor), its
+ * mark on the prototype (`lazyEventMark in event` finds it there) rather than a symbol-keyed
+ * property defined on every event. Here, beside the store every one of them goes to: recording
+ * enters no other file.
+ */
+export class UnbuiltEvent implements LazyEvent {
+  // Declared, and assigned in the constructor: no field initializer function runs per event.
+  declare readonly [lazyEventMark]: true;
+  declare readonly eventType: string;
+  declare build: LazyEventBuilder | undefined;
+  declare first: unknown;
+  declare second: unknown;
+  declare readonly at: number;
+  declare event: TelemetryEvent | undefined;
+
+  constructor(
+    eventType: string,
+    build: LazyEventBuilder,
+    first: unknown,
+    second: unknown,
+    at: number,
+  ) {
+    this.eventType = eventType;
+    this.build = build;
+    this.first = first;
+    this.second = second;
+    this.at = at;
+    this.event = undefined;
+  }
+}
+Object.defineProperty(UnbuiltEvent.prototype, lazyEventMark, { value: true });
 
 /** A fixed-capacity buffer that keeps the newest items, overwriting the oldest when full. */
 export interface RingBuffer<T> {
@@ -118,16 +151,7 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): M
       buffer.push(event);
     },
     addDeferred(build: (input: unknown, at: number) => TelemetryEvent, input?: unknown, at = 0) {
-      const event: LazyEvent = {
-        [lazyEventMark]: true,
-        eventType: "",
-        build: buildFirst,
-        first: build,
-        second: input,
-        at,
-        event: undefined,
-      };
-      buffer.push(event);
+      buffer.push(new UnbuiltEvent("", buildFirst, build, input, at));
     },
     query(query = {}) {
       const compiled = compileEventQuery(query, now());

@@ -2,9 +2,9 @@ import {
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
   isJSONRPCResponse,
-  type JSONRPCId,
   type JSONRPCMessage,
   type JSONRPCRequest,
+  type RequestIdMap,
 } from "@patchbay/jsonrpc-core";
 import { type RequestSite, requestSiteOf } from "./request-series.js";
 import {
@@ -25,8 +25,11 @@ export function outcomeOfResult(result: unknown): RequestEnd {
   ) {
     return { outcome: "tool_error", error: { message: "tool returned isError: true" } };
   }
-  return { outcome: "success" };
+  return SUCCESS;
 }
+
+/** Every successful request's end: one object, not one per request (a tracker keeps it). */
+const SUCCESS: RequestEnd = Object.freeze({ outcome: "success" });
 
 /**
  * Reads how a request ended from a thrown or wire error: jsonrpc-core's local error codes map to
@@ -50,14 +53,15 @@ export function outcomeOfError(error: unknown): RequestEnd {
 const cancelledMethod = "notifications/cancelled";
 
 /**
- * The requests tracked in one direction, by id. A `Map` keeps 1 and "1" apart (keys compare by
- * SameValueZero), so no key string is built per message, and its methods are the engine's own.
+ * The requests tracked in one direction, by id (1 and "1" apart). A `RequestIdMap`, not a `Map`:
+ * entries come and go per request, and a long-lived `Map` used so promotes what it held (see
+ * `RequestIdMap`).
  */
-export type PendingRequests = Map<JSONRPCId | null, RequestTracker>;
+export type PendingRequests = RequestIdMap<RequestTracker>;
 
 /** Every tracker of `pending`, and forgets them all. */
 export function drainPending(pending: PendingRequests): RequestTracker[] {
-  const all = [...pending.values()];
+  const all = pending.values();
   pending.clear();
   return all;
 }
@@ -92,7 +96,7 @@ export function createRequestBooks(
   return {
     sites,
     start(pending, direction, request) {
-      if (pending.size >= maxPending || pending.has(request.id)) return undefined;
+      if (pending.size >= maxPending || pending.get(request.id) !== undefined) return undefined;
       const start: { -readonly [K in keyof RequestStart]: RequestStart[K] } = {
         direction,
         method: request.method,

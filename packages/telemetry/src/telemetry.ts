@@ -3,8 +3,12 @@ import type { EventInput, TelemetryEvent } from "./event.js";
 import { createEventBuilder } from "./event-builder.js";
 import type { EventQuery } from "./event-query.js";
 import type { EventSink } from "./event-sink.js";
-import { type LazyEvent, type LazyEventBuilder, lazyEventMark } from "./lazy-event.js";
-import { createMemoryEventStore, type MemoryEventStore } from "./memory-event-store.js";
+import type { LazyEventBuilder } from "./lazy-event.js";
+import {
+  createMemoryEventStore,
+  type MemoryEventStore,
+  UnbuiltEvent,
+} from "./memory-event-store.js";
 import { type BoundCounter, createMetricRegistry, type MetricRegistry } from "./metric-registry.js";
 import { NOOP_OPEN_TELEMETRY_BRIDGE, type OpenTelemetryBridge } from "./open-telemetry-bridge.js";
 import { createQueuedSink, type QueuedSink } from "./queued-sink.js";
@@ -137,6 +141,15 @@ const sameInput = (input: EventInput): EventInput => input;
 /** Event types whose counter series stay bound (the events counter keeps 200 label sets). */
 const MAX_BOUND_EVENT_TYPES = 200;
 
+/** What the telemetry keeps per type of the events recorded lazily (see `recordLazily`). */
+interface TypeTally {
+  readonly wanting: readonly QueuedSink[];
+  /** Recorded since the last render (a kept tally only). */
+  count: number;
+  /** False past `MAX_BOUND_EVENT_TYPES` types: made per event and counted at once. */
+  readonly kept: boolean;
+}
+
 /** Creates a {@link Telemetry}. */
 export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
   const now = options.now ?? Date.now;
@@ -190,20 +203,24 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     counter.inc(count);
   };
 
-  // Events recorded lazily are counted here and reported to the events counter before each render:
-  // recording calls no counter.
-  const lazyCounts = new Map<string, number>();
+  // Per type of the events recorded lazily (one lookup per event): the queues that may want it,
+  // asked once per type (`acceptsType` decides by the type alone: a type no sink wants is queued
+  // nowhere and asks no one), and how many were recorded since the last render, reported to the
+  // events counter before each render (recording calls no counter). Types past the first
+  // `MAX_BOUND_EVENT_TYPES` are asked and counted per event.
+  const tallies = new Map<string, TypeTally>();
   registry.addCollector(() => {
-    for (const [eventType, count] of lazyCounts) countEvent(eventType, count);
-    lazyCounts.clear();
+    for (const [eventType, tally] of tallies) {
+      if (tally.count === 0) continue;
+      countEvent(eventType, tally.count);
+      tally.count = 0;
+    }
   });
-  // The queues that may want each event type, asked once per type (`acceptsType` decides by the
-  // type alone): a type no sink wants is queued nowhere and asks no one.
-  const queuesByType = new Map<string, readonly QueuedSink[]>();
-  const queuesFor = (eventType: string): readonly QueuedSink[] => {
-    const wanting = queues.filter((queue) => queue.mayAccept(eventType));
-    if (queuesByType.size < MAX_BOUND_EVENT_TYPES) queuesByType.set(eventType, wanting);
-    return wanting;
+  const tallyOf = (eventType: string): TypeTally => {
+    const kept = tallies.size < MAX_BOUND_EVENT_TYPES;
+    const tally = { wanting: queues.filter((queue) => queue.mayAccept(eventType)), count: 0, kept };
+    if (kept) tallies.set(eventType, tally);
+    return tally;
   };
 
   // Stored and queued unbuilt: the store's query or a sink's queue builds it, once, when it reads it.
@@ -214,24 +231,14 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     describe: (subject: T) => EventInput,
     subject: T,
   ): void => {
-    const event: LazyEvent = {
-      [lazyEventMark]: true,
-      eventType,
-      build: buildDescribed,
-      first: describe,
-      second: subject,
-      at: now(),
-      event: undefined,
-    };
+    const event = new UnbuiltEvent(eventType, buildDescribed, describe, subject, now());
     store.add(event);
-    const wanting = queuesByType.get(eventType) ?? queuesFor(eventType);
+    const tally = tallies.get(eventType) ?? tallyOf(eventType);
+    const wanting = tally.wanting;
     // Their `mayAccept` said yes to this type: not asked again per event.
     for (let index = 0; index < wanting.length; index += 1) wanting[index]?.enqueue(event, true);
-    if (lazyCounts.size < MAX_BOUND_EVENT_TYPES || lazyCounts.has(eventType)) {
-      lazyCounts.set(eventType, (lazyCounts.get(eventType) ?? 0) + 1);
-    } else {
-      countEvent(eventType, 1);
-    }
+    if (tally.kept) tally.count += 1;
+    else countEvent(eventType, 1);
   };
 
   const record = (input: EventInput): TelemetryEvent => {

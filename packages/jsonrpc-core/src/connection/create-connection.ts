@@ -215,15 +215,15 @@ export function receiveFrames(transport: Transport, receivers: FrameReceivers): 
   };
 
   // Made once, not per request: transports route a response by its id, no relation travels with it.
-  const sendResponse = (response: JSONRPCResponse | undefined): void => {
-    if (response !== undefined) sender.sendQuietly(response);
-  };
+  const sendResponse = (response: JSONRPCResponse): void => sender.sendQuietly(response);
   transport.onFrame((frame: Frame, info) => {
     if (isBatch(frame)) {
       void handleBatch(frame, info);
       return;
     }
-    handleMessage(frame, info)?.then(sendResponse);
+    // A lone request's response is sent by the dispatch itself (no handler on its promise).
+    if ("method" in frame && "id" in frame) void incoming.dispatch(frame, info, sendResponse);
+    else handleMessage(frame, info);
   });
 
   transport.onError((error) => {
@@ -270,6 +270,8 @@ export function createFrameSender(
       return Promise.reject(error);
     }
   };
+  // Made once: a send that fails is reported, with no closure per frame.
+  const reportFailure = (error: unknown): void => report(toError(asTransportError(error)));
   return {
     send(frame, relatedRequestId) {
       if (isClosed()) return Promise.reject(new ConnectionClosedError());
@@ -280,9 +282,7 @@ export function createFrameSender(
     // One handler on the transport's promise: responses are sent this way, once per request.
     sendQuietly(frame, relatedRequestId) {
       if (isClosed()) return;
-      transportSend(frame, relatedRequestId).then(undefined, (error: unknown) =>
-        report(toError(asTransportError(error))),
-      );
+      transportSend(frame, relatedRequestId).then(undefined, reportFailure);
     },
     sendOr(frame, relatedRequestId, onFailure) {
       if (isClosed()) {

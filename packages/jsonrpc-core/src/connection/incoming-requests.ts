@@ -11,6 +11,7 @@ import type {
   JSONRPCRequest,
   JSONRPCResponse,
 } from "../messages.js";
+import { RequestIdMap } from "../request-id-map.js";
 import type { FrameInfo } from "../transport.js";
 import type {
   Cancellation,
@@ -30,7 +31,7 @@ export interface HandlerEntry {
 export class IncomingRequests {
   readonly handlers = new Map<string, HandlerEntry>();
   fallback: HandlerEntry | undefined;
-  readonly #active = new Map<JSONRPCId, LazyAbort>();
+  readonly #active = new RequestIdMap<LazyAbort>();
   readonly #limit: ConcurrencyLimit;
   readonly #connection: Connection;
   readonly #report: (error: Error) => void;
@@ -51,29 +52,52 @@ export class IncomingRequests {
   /**
    * Answers one request. Resolves with the response to send, or `undefined` when none is owed: the
    * request was cancelled by the peer (MCP 2025-06-18, cancellation: no response after cancel) or the
-   * connection closed.
+   * connection closed. `respond`, when given, is called with the response owed (after the handler's
+   * slot is freed), before the promise resolves: a lone request's response is sent without a
+   * handler on that promise.
    */
-  async dispatch(request: JSONRPCRequest, info: FrameInfo): Promise<JSONRPCResponse | undefined> {
+  async dispatch(
+    request: JSONRPCRequest,
+    info: FrameInfo,
+    respond?: (response: JSONRPCResponse) => void,
+  ): Promise<JSONRPCResponse | undefined> {
     const slot = this.#limit.acquire();
-    if (slot === undefined) return this.#busy(request);
+    if (slot === undefined) {
+      const busy = this.#busy(request);
+      respond?.(busy);
+      return busy;
+    }
     const controller = new LazyAbort();
     this.#active.set(request.id, controller);
     // A free slot costs no wait: the handler starts at once (it still answers asynchronously).
     if (slot !== true) await slot;
+    let response: JSONRPCResponse | undefined;
     try {
-      if (controller.aborted) return undefined;
-      const context = new HandlerContext(request, controller, info, this.#connection);
-      const result = await this.#invoke(request, context);
-      if (controller.aborted) return undefined;
-      // A success response must carry `result`; `undefined` would vanish from the JSON.
-      return { jsonrpc: "2.0", id: request.id, result: result === undefined ? null : result };
+      if (!controller.aborted) {
+        const context = new HandlerContext(request, controller, info, this.#connection);
+        const result = await this.#invoke(request, context);
+        // A success response must carry `result`; `undefined` would vanish from the JSON.
+        if (!controller.aborted)
+          response = {
+            jsonrpc: "2.0",
+            id: request.id,
+            result: result === undefined ? null : result,
+          };
+      }
     } catch (error) {
-      if (controller.aborted) return undefined;
-      return { jsonrpc: "2.0", id: request.id, error: this.#toWireError(error, request.method) };
+      if (!controller.aborted) {
+        response = {
+          jsonrpc: "2.0",
+          id: request.id,
+          error: this.#toWireError(error, request.method),
+        };
+      }
     } finally {
       this.#limit.release();
-      if (this.#active.get(request.id) === controller) this.#active.delete(request.id);
+      this.#active.delete(request.id, controller);
     }
+    if (response !== undefined) respond?.(response);
+    return response;
   }
 
   /** Aborts the handler of request `id` (peer cancelled it); unknown ids are ignored. */

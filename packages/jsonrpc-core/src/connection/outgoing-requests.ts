@@ -6,6 +6,7 @@ import {
 } from "../errors/connection-errors.js";
 import { createJSONRPCError } from "../errors/create-jsonrpc-error.js";
 import type { JSONRPCId, JSONRPCParams, JSONRPCRequest, JSONRPCResponse } from "../messages.js";
+import { RequestIdMap } from "../request-id-map.js";
 import type { Clock, TimerClock } from "./clock.js";
 import type { RequestOptions } from "./connection-types.js";
 import type { SchemaLike } from "./descriptors.js";
@@ -40,7 +41,7 @@ export interface OutgoingRequestsOptions {
 
 /** Correlates outgoing requests with responses and owns their timers and abort listeners. */
 export class OutgoingRequests {
-  readonly #pending = new Map<JSONRPCId, PendingRequest>();
+  readonly #pending = new RequestIdMap<PendingRequest>();
   readonly #options: OutgoingRequestsOptions;
   /** One timer for every request's limits, when the clock tells time (else a timer per limit). */
   readonly #sweeper: SweepTimer | undefined;
@@ -164,7 +165,7 @@ export class OutgoingRequests {
    * connection closes).
    */
   rejectAll(error: Error): void {
-    for (const pending of [...this.#pending.values()]) {
+    for (const pending of this.#pending.values()) {
       this.#settle(pending);
       pending.reject(error);
     }
@@ -234,8 +235,7 @@ export class OutgoingRequests {
 
   /** Removes the request and its timers; false when it was already settled. */
   #settle(pending: PendingRequest): boolean {
-    if (this.#pending.get(pending.id) !== pending) return false;
-    this.#pending.delete(pending.id);
+    if (!this.#pending.delete(pending.id, pending)) return false;
     const clock = this.#options.clock;
     if (pending.idleTimer !== undefined) clock.clearTimeout(pending.idleTimer);
     if (pending.totalTimer !== undefined) clock.clearTimeout(pending.totalTimer);

@@ -1,4 +1,4 @@
-import type { JSONRPCId } from "@patchbay/jsonrpc-core";
+import { type JSONRPCId, RequestIdMap } from "@patchbay/jsonrpc-core";
 
 /** Who made a call to a backend: an opaque caller (a client session's id) and its request id. */
 export interface CallCause {
@@ -22,7 +22,8 @@ export interface TrackedCall {
  * caller here.
  */
 export class CallCauses {
-  readonly #byRequest = new Map<JSONRPCId, CallCause>();
+  // Not a `Map`: an entry per call, and a long-lived `Map` used so promotes what it held.
+  readonly #byRequest = new RequestIdMap<CallCause>();
   readonly #perCaller = new Map<string, number>();
 
   /** Registers a call of `cause`. */
@@ -46,8 +47,8 @@ export class CallCauses {
       end() {
         if (ended) return;
         ended = true;
-        for (const id of earlierIds ?? []) if (byRequest.get(id) === cause) byRequest.delete(id);
-        if (sentId !== undefined && byRequest.get(sentId) === cause) byRequest.delete(sentId);
+        for (const id of earlierIds ?? []) byRequest.delete(id, cause);
+        if (sentId !== undefined) byRequest.delete(sentId, cause);
         const left = (perCaller.get(cause.caller) ?? 1) - 1;
         if (left > 0) perCaller.set(cause.caller, left);
         else perCaller.delete(cause.caller);

@@ -1,4 +1,9 @@
-import { JSONRPCError, type JSONRPCId, type RequestOptions } from "@patchbay/jsonrpc-core";
+import {
+  JSONRPCError,
+  type JSONRPCId,
+  RequestIdMap,
+  type RequestOptions,
+} from "@patchbay/jsonrpc-core";
 import { createMissingRequiredClientCapabilityError } from "@patchbay/mcp-types";
 import { CLIENT_CAPABILITY_OF, type ServerToClientMethod } from "../backends/backend-events.js";
 import { INPUT_KEY_META_KEY } from "../backends/modern-backend.js";
@@ -32,7 +37,8 @@ export class HeldCalls {
   readonly #request: SessionRequest;
   readonly #codec: HeldCallStateCodec;
   readonly #byKey = new Map<string, HeldCall>();
-  readonly #byInternalId = new Map<JSONRPCId, HeldCall>();
+  // Not a `Map`: an entry per held call, and a long-lived `Map` used so promotes what it held.
+  readonly #byInternalId = new RequestIdMap<HeldCall>();
   /** What the cluster's ledger counts this caller's calls under (caller and profile). */
   readonly #scope: string;
   /** Keys of the calls recorded in the cluster's ledger. */

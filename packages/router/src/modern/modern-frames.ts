@@ -6,6 +6,7 @@ import {
   type JSONRPCNotification,
   type JSONRPCRequest,
   type JSONRPCResponse,
+  RequestIdMap,
   type Transport,
   type TransportTap,
   tapTransport,
@@ -34,7 +35,8 @@ export const MAX_MODERN_REQUESTS_PER_TRANSPORT = 1000;
  * reaches the legacy session on the returned transport, untouched.
  */
 export function splitModernFrames(transport: Transport, modern: ModernFrameHandler): Transport {
-  const inFlight = new Map<JSONRPCId, AbortController>();
+  // Not a `Map`: an entry per request, and a long-lived `Map` used so promotes what it held.
+  const inFlight = new RequestIdMap<AbortController>();
 
   const serveModern = (message: JSONRPCRequest | JSONRPCNotification, info: FrameInfo) => {
     const id = "id" in message ? message.id : undefined;
@@ -66,7 +68,7 @@ export function splitModernFrames(transport: Transport, modern: ModernFrameHandl
       })
       .catch(() => {})
       .finally(() => {
-        if (id !== undefined && inFlight.get(id) === aborter) inFlight.delete(id);
+        if (id !== undefined) inFlight.delete(id, aborter);
       });
   };
 
@@ -98,10 +100,7 @@ function isModern(message: JSONRPCMessage): message is JSONRPCRequest {
   return typeof meta === "object" && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
 }
 
-function cancelsModern(
-  message: JSONRPCMessage,
-  inFlight: Map<JSONRPCId, AbortController>,
-): boolean {
+function cancelsModern(message: JSONRPCMessage, inFlight: RequestIdMap<AbortController>): boolean {
   if (!("method" in message) || "id" in message || message.method !== "notifications/cancelled") {
     return false;
   }
