@@ -59,12 +59,14 @@ describe("guardFrontTransport", () => {
     const params = { name: "a__b", _meta: { progressToken: 7 }, arguments: { x: 1 } };
     await client.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params });
     await arrived(toRouter, 1);
-    const received = toRouter[0] as unknown as { params: typeof params & { _meta: object } };
+    const received = toRouter[0] as unknown as {
+      params: typeof params & { _meta: { traceparent?: string } };
+    };
     expect(Object.keys(received)).toEqual(["jsonrpc", "id", "method", "params"]);
     expect(Object.keys(received.params)).toEqual(["name", "_meta", "arguments"]);
     expect(received.params).toMatchObject({ _meta: { progressToken: 7 }, arguments: { x: 1 } });
     expect(params._meta).toEqual({ progressToken: 7 });
-    const traceparent = (received.params._meta as { traceparent: string }).traceparent;
+    const traceparent = String(received.params._meta.traceparent);
     const handed = readTraceContext(received.params);
     expect(handed).toMatchObject({ traceId: traceparent.split("-")[1] });
     await guarded.send({ jsonrpc: "2.0", id: 1, result: {} });

@@ -343,7 +343,7 @@ export function jsonBytesBound(value: unknown, limit: number): number {
 function copyRecord(source: object): Record<string, unknown> {
   return Object.hasOwn(source, "__proto__")
     ? { ...(source as Record<string, unknown>) }
-    : Object.assign({}, source);
+    : Object.assign({}, source as Record<string, unknown>);
 }
 
 const traceparentPattern = /^00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;
