@@ -21,6 +21,7 @@ import {
   methodNotAllowed,
   opensSession,
   parseGatewayPath,
+  requestPath,
   type SessionRoute,
 } from "./endpoints/gateway-path.js";
 import { type GatewayIndexOptions, serveIndex } from "./endpoints/index-page.js";
@@ -77,8 +78,7 @@ export function createFrontDoor(parts: FrontDoorParts): (entry: ClientEntry) => 
   return async function serveClient(entry) {
     const startedAt = clock.now();
     const { request } = entry;
-    const url = new URL(request.url ?? "/", "http://gateway");
-    const path = url.pathname;
+    const path = requestPath(request.url);
     const refuse = (refusal: Refusal) => {
       answerRefusal(entry, refusal);
       parts.metrics.refused(refusal.status, refusal.limitedBy);
@@ -122,7 +122,7 @@ export function createFrontDoor(parts: FrontDoorParts): (entry: ClientEntry) => 
     }
     const sessionId =
       route.kind === "messages"
-        ? (url.searchParams.get("sessionId") ?? undefined)
+        ? (new URL(request.url ?? "/", "http://gateway").searchParams.get("sessionId") ?? undefined)
         : headerValue(request, "mcp-session-id");
     const admitted = await admitEntry(parts, request, route, sessionId);
     if (isRefusal(admitted)) {

@@ -17,6 +17,19 @@ const RESOURCE_METADATA_PREFIX = "/.well-known/oauth-protected-resource";
 
 const profilePattern = /^[A-Za-z0-9_.-]+$/;
 
+/** A request target the URL parser would leave as it is: `/`, then letters, digits, `/`, `_`, `-`. */
+const plainPath = /^\/(?![/\\])[A-Za-z0-9/_-]*$/;
+
+/**
+ * The path of a request's target (`request.url`), as `new URL(url, base).pathname` gives it: a
+ * plain one (no query, dot, escape, backslash or leading `//`) is its own path, and every request
+ * is spared a URL object.
+ */
+export function requestPath(url: string | undefined): string {
+  const target = url ?? "/";
+  return plainPath.test(target) ? target : new URL(target, "http://gateway").pathname;
+}
+
 /**
  * Maps a path to an endpoint: `/mcp[/<profile>]` (Streamable HTTP), `/sse[/<profile>]` (legacy
  * stream), `/messages[/<profile>]` (legacy POSTs), `/ws[/<profile>]` (WebSocket), `/healthz`,
