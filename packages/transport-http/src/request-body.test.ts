@@ -11,22 +11,22 @@ afterEach(() => {
 
 /**
  * A server that reads each body a turn after the request came, as a handler does after admission:
- * a small body sent with its headers has been received whole by then (`complete`, recorded).
+ * a small body sent with its headers is in the request's buffer by then (recorded as `buffered`).
  */
 async function startServer(maxBytes: number) {
-  const seen: { complete: boolean; body: string | undefined; error: unknown; ended: boolean }[] =
+  const seen: { buffered: boolean; body: string | undefined; error: unknown; ended: boolean }[] =
     [];
   const server = createServer((incoming: IncomingMessage, response) => {
     const read = async () => {
       await new Promise((resolve) => setImmediate(resolve));
-      const complete = incoming.complete;
+      const buffered = incoming.readableLength === Number(incoming.headers["content-length"]);
       try {
         const body = await readBody(incoming, maxBytes);
         if (!incoming.readableEnded) await once(incoming, "end");
-        seen.push({ complete, body, error: undefined, ended: incoming.readableEnded });
+        seen.push({ buffered, body, error: undefined, ended: incoming.readableEnded });
         response.end(body);
       } catch (error) {
-        seen.push({ complete, body: undefined, error, ended: incoming.readableEnded });
+        seen.push({ buffered, body: undefined, error, ended: incoming.readableEnded });
         response.writeHead(413).end();
       }
     };
@@ -63,8 +63,8 @@ describe("readBody", () => {
       expect(first).toEqual({ status: 200, text: '{"text":"héllo"}' });
       expect(second).toEqual({ status: 200, text: "" });
       expect(seen).toEqual([
-        { complete: true, body: '{"text":"héllo"}', error: undefined, ended: true },
-        { complete: true, body: "", error: undefined, ended: true },
+        { buffered: true, body: '{"text":"héllo"}', error: undefined, ended: true },
+        { buffered: true, body: "", error: undefined, ended: true },
       ]);
     } finally {
       agent.destroy();
@@ -76,7 +76,7 @@ describe("readBody", () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       expect((await post(port, agent, "x".repeat(11))).status).toBe(413);
-      expect(seen[0]?.complete).toBe(true);
+      expect(seen[0]?.buffered).toBe(true);
       expect(seen[0]?.error).toBeInstanceOf(BodyTooLargeError);
       expect((seen[0]?.error as BodyTooLargeError).drained).toBe(true);
       expect((await post(port, agent, "x".repeat(10))).text).toBe("x".repeat(10));

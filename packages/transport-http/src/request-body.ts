@@ -107,24 +107,24 @@ export function readBody(request: IncomingMessage, maxBytes: number): Promise<st
 }
 
 /**
- * The body of a request whose message the HTTP parser has received whole (a small POST arrives with
- * its headers), when nothing reads it yet and it is within the limit: taken from the stream's buffer
- * at once, without listeners, events or a turn in flowing mode (the stream then ends as usual).
- * Undefined otherwise: the body is read as a stream.
+ * The body of a request whose `Content-Length` bytes are all in the stream's buffer already (a small
+ * POST arrives with its headers), when nothing reads it yet and it is within the limit: taken at
+ * once, without listeners or events. The stream is resumed, so that it ends as one read to its end
+ * does. Undefined otherwise: the body is read as a stream.
  */
 function receivedBody(request: IncomingMessage, maxBytes: number): string | undefined {
+  const declared = Number(request.headers["content-length"]);
   if (
-    request.complete !== true ||
+    request.readableLength !== declared ||
+    declared > maxBytes ||
     request.readableFlowing !== null ||
-    request.readableEnded ||
-    request.destroyed ||
     request.readableEncoding !== null ||
-    request.readableLength > maxBytes ||
-    !(Number(request.headers["content-length"] ?? 0) <= maxBytes)
+    request.destroyed
   ) {
     return undefined;
   }
   const body = request.read() as Buffer | null;
+  request.resume();
   return body === null ? "" : body.toString("utf8");
 }
 
