@@ -37,6 +37,9 @@ export function requestPath(url: string | undefined): string {
  * Protected Resource Metadata, whose rest the gateway's verifier reads); else undefined.
  */
 export function parseGatewayPath(pathname: string): GatewayRoute | undefined {
+  // The default profile's endpoints, asked for by nearly every request: one route each, made once.
+  const known = DEFAULT_ROUTES.get(pathname);
+  if (known !== undefined) return known;
   const path = pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
   if (path === "/") return { kind: "index" };
   if (path === RESOURCE_METADATA_PREFIX || path.startsWith(`${RESOURCE_METADATA_PREFIX}/`)) {
@@ -58,6 +61,14 @@ export function parseGatewayPath(pathname: string): GatewayRoute | undefined {
   }
   return profilePattern.test(profile) ? { kind: first, profile } : undefined;
 }
+
+/** The routes of `/mcp`, `/sse`, `/messages` and `/ws` (the default profile), frozen and shared. */
+const DEFAULT_ROUTES: ReadonlyMap<string, GatewayRoute> = new Map(
+  (["mcp", "sse", "messages", "ws"] as const).map((kind) => [
+    `/${kind}`,
+    Object.freeze({ kind, profile: undefined }),
+  ]),
+);
 
 function isSessionEndpoint(name: string | undefined): name is "mcp" | "sse" | "messages" | "ws" {
   return name === "mcp" || name === "sse" || name === "messages" || name === "ws";
