@@ -1,6 +1,6 @@
 import { createMemoryTransportPair, type Frame } from "@patchbay/jsonrpc-core";
 import { createManualClock, decodeRelayedResult } from "@patchbay/jsonrpc-core/testing";
-import { readTraceContext } from "@patchbay/telemetry";
+import { createIdGenerator, readTraceContext, startRequestTrace } from "@patchbay/telemetry";
 import { describe, expect, it } from "vitest";
 import { type FrontRequestEnd, guardFrontTransport } from "./front-guard.js";
 
@@ -69,6 +69,9 @@ describe("guardFrontTransport", () => {
     const traceparent = String(received.params._meta.traceparent);
     const handed = readTraceContext(received.params);
     expect(handed).toMatchObject({ traceId: traceparent.split("-")[1] });
+    // Made as telemetry makes a trace from its own id pool, which it continues without checks.
+    const pooled = startRequestTrace(undefined, createIdGenerator());
+    expect(Object.getPrototypeOf(handed)).toBe(Object.getPrototypeOf(pooled));
     await guarded.send({ jsonrpc: "2.0", id: 1, result: {} });
     expect(ends[0]?.traceId).toBe(handed?.traceId);
   });

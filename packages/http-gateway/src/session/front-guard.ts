@@ -18,7 +18,7 @@ import { PatchbayErrorCode } from "@patchbay/mcp-types";
 import {
   createIdGenerator,
   handOffTrace,
-  TRACE_FLAG_SAMPLED,
+  startRequestTrace,
   type TraceContext,
 } from "@patchbay/telemetry";
 import type { Clock } from "@patchbay/transport-http";
@@ -407,11 +407,9 @@ function addedTrace(header: unknown): AddedTrace {
   if (headerTraceId !== undefined) {
     return { traceparent: header as string, traceId: headerTraceId, trace: undefined };
   }
-  const trace = {
-    traceId: traceIds.traceId(),
-    spanId: traceIds.spanId(),
-    traceFlags: TRACE_FLAG_SAMPLED,
-  };
+  // A new sampled trace as telemetry starts one from its own id pool: the router's telemetry
+  // continues it without checking its ids again, and keeps its call's books with it.
+  const trace = startRequestTrace(undefined, traceIds);
   return {
     traceparent: `00-${trace.traceId}-${trace.spanId}-01`,
     traceId: trace.traceId,
