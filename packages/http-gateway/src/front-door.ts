@@ -119,7 +119,8 @@ export function createFrontDoor(parts: FrontDoorParts): (entry: ClientEntry) => 
       route.kind === "messages"
         ? (new URL(request.url ?? "/", "http://gateway").searchParams.get("sessionId") ?? undefined)
         : headerValue(request, "mcp-session-id");
-    const admitted = await admitEntry(parts, request, route, sessionId);
+    const admission = admitEntry(parts, request, route, sessionId);
+    const admitted = admission instanceof Promise ? await admission : admission;
     if (isRefusal(admitted)) {
       if (parts.audit !== undefined) {
         auditRefusal(parts.audit, admitted, {
@@ -165,13 +166,16 @@ function refuseEntry(
   });
 }
 
-/** An unknown profile (404), a draining gateway (503), then the admission of the entry. */
-async function admitEntry(
+/**
+ * An unknown profile (404), a draining gateway (503), then the admission of the entry: at once when
+ * no step of it has to wait.
+ */
+function admitEntry(
   parts: FrontDoorParts,
   request: IncomingMessage,
   route: SessionRoute,
   sessionId: string | undefined,
-): Promise<TokenIdentity | Refusal> {
+): TokenIdentity | Refusal | Promise<TokenIdentity | Refusal> {
   if (route.profile !== undefined && !Object.hasOwn(parts.router.config.profiles, route.profile)) {
     return { status: 404, message: `unknown profile: ${route.profile}` };
   }
