@@ -183,18 +183,27 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
 }
 
 /** The log line of one answered JSON-RPC request. */
+/** What the log line of a `tools/call` (`prompts/get`) asks the router for its backend. */
+const TOOL_OWNER = Object.freeze({ kind: "tool" as const });
+const PROMPT_OWNER = Object.freeze({ kind: "prompt" as const });
+
 function rpcLogEntry(
   options: HttpGatewayOptions,
   end: FrontRequestEnd,
   origin: RequestOrigin,
 ): GatewayLogEntry {
   const { profile, path } = origin;
-  const kind = end.method === "tools/call" ? "tool" : end.method === "prompts/get" ? "prompt" : "";
+  const kind =
+    end.method === "tools/call"
+      ? TOOL_OWNER
+      : end.method === "prompts/get"
+        ? PROMPT_OWNER
+        : undefined;
   const backend =
     end.backend ??
-    (end.name === undefined || kind === ""
+    (end.name === undefined || kind === undefined
       ? undefined
-      : options.router.ownerOf(end.name, { kind }));
+      : options.router.ownerOf(end.name, kind));
   // Built by assignment, in the order of the line's fields: one object per answered request.
   const entry: { -readonly [K in keyof GatewayLogEntry]: GatewayLogEntry[K] } = {
     kind: "rpc",
