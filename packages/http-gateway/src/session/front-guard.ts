@@ -97,8 +97,8 @@ class FrontGuard implements GuardedTransport, TransportTap {
   #idleWaiters: (() => void)[] | undefined;
   /**
    * One timer for every request's timeout, armed for the earliest deadline it knows of: an answer
-   * does not clear it (the last one pending does), and a request whose deadline comes later arms
-   * nothing. When it fires it expires what is due and arms itself for the next deadline pending.
+   * does not clear it, and a request whose deadline comes later arms nothing. When it fires it
+   * expires what is due and arms itself for the next deadline still pending.
    */
   #timer: unknown;
   #timerDue = Number.POSITIVE_INFINITY;
@@ -165,7 +165,9 @@ class FrontGuard implements GuardedTransport, TransportTap {
 
   /** Tap hook: a request still pending when the client's transport closes ends with -32000. */
   closed(): void {
-    this.#stopTimer();
+    if (this.#timer !== undefined) this.#options.clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerDue = Number.POSITIVE_INFINITY;
     const pending = this.#pending;
     if (pending === undefined) return;
     for (const id of [...pending.keys()]) this.#settle(id, CONNECTION_CLOSED_CODE, undefined);
@@ -197,20 +199,12 @@ class FrontGuard implements GuardedTransport, TransportTap {
       traceId: entry.traceId,
     });
     if (pending.size > 0) return true;
-    // An idle session holds no map (a session answers one request at a time more often than not),
-    // nor a timer.
+    // An idle session holds no map (a session answers one request at a time more often than not).
     this.#pending = undefined;
-    this.#stopTimer();
     const waiters = this.#idleWaiters;
     this.#idleWaiters = undefined;
     for (const waiter of waiters ?? []) waiter();
     return true;
-  }
-
-  #stopTimer(): void {
-    if (this.#timer !== undefined) this.#options.clock.clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#timerDue = Number.POSITIVE_INFINITY;
   }
 
   /** Arms the timer for `due` (replacing a later one), `now` being the clock's time. */
