@@ -132,40 +132,6 @@ describe("guardFrontTransport", () => {
     expect(toClient.map((frame) => (frame as { id: number }).id)).toEqual([4, 5]);
   });
 
-  it("times every request out at its own deadline with one timer, which an answer leaves armed", async () => {
-    const { clock, client, guarded, ends, toClient, toRouter, arrived } = await setUp({
-      requestTimeoutMs: 1_000,
-    });
-    await client.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "a" } });
-    await arrived(toRouter, 1);
-    expect(clock.pendingTimers).toBe(1);
-    clock.advance(400);
-    await client.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "b" } });
-    await client.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "c" } });
-    await arrived(toRouter, 3);
-    expect(clock.pendingTimers).toBe(1);
-    await guarded.send({ jsonrpc: "2.0", id: 1, result: {} });
-    await guarded.send({ jsonrpc: "2.0", id: 3, result: {} });
-    await arrived(toClient, 2);
-    // The first deadline passes with its request answered: the timer arms for the second.
-    clock.advance(600);
-    expect(ends.map((end) => end.status)).toEqual(["ok", "ok"]);
-    expect(clock.pendingTimers).toBe(1);
-    clock.advance(399);
-    expect(guarded.pending).toBe(1);
-    clock.advance(1);
-    await arrived(toClient, 3);
-    expect(toClient[2]).toMatchObject({ id: 2, error: { code: -32001 } });
-    expect(ends[2]).toMatchObject({ name: "b", status: -32001, durationMs: 1_000 });
-    expect(clock.pendingTimers).toBe(0);
-    await client.send({ jsonrpc: "2.0", id: 4, method: "ping" });
-    await arrived(toRouter, 5);
-    expect(clock.pendingTimers).toBe(1);
-    await guarded.close();
-    expect(clock.pendingTimers).toBe(0);
-    expect(ends.map((end) => end.status)).toEqual(["ok", "ok", -32001, -32000]);
-  });
-
   it("ends a request the client cancels once, as cancelled after the time until the cancel", async () => {
     const { clock, client, guarded, ends, toClient, toRouter, arrived } = await setUp();
     await client.send({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "slow" } });

@@ -68,8 +68,7 @@ interface Pending {
   readonly name: string | undefined;
   readonly startedAt: number;
   readonly traceId: string | undefined;
-  /** When it times out (clock time); `Infinity` without a timeout. */
-  readonly due: number;
+  readonly timer: unknown;
 }
 
 /**
@@ -95,13 +94,6 @@ class FrontGuard implements GuardedTransport, TransportTap {
   readonly #options: FrontGuardOptions;
   #pending: Map<JSONRPCId, Pending> | undefined;
   #idleWaiters: (() => void)[] | undefined;
-  /**
-   * One timer for every request's timeout, armed for the earliest deadline it knows of: an answer
-   * does not clear it, and a request whose deadline comes later arms nothing. When it fires it
-   * expires what is due and arms itself for the next deadline still pending.
-   */
-  #timer: unknown;
-  #timerDue = Number.POSITIVE_INFINITY;
 
   /** The tap's own `send`, bound once: every answer goes out through it, no method of ours between. */
   readonly send: (frame: Frame, sendOptions?: SendOptions) => Promise<void>;
@@ -165,9 +157,6 @@ class FrontGuard implements GuardedTransport, TransportTap {
 
   /** Tap hook: a request still pending when the client's transport closes ends with -32000. */
   closed(): void {
-    if (this.#timer !== undefined) this.#options.clock.clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#timerDue = Number.POSITIVE_INFINITY;
     const pending = this.#pending;
     if (pending === undefined) return;
     for (const id of [...pending.keys()]) this.#settle(id, CONNECTION_CLOSED_CODE, undefined);
@@ -190,6 +179,7 @@ class FrontGuard implements GuardedTransport, TransportTap {
     if (pending === undefined || entry === undefined) return false;
     pending.delete(id);
     const { clock } = this.#options;
+    if (entry.timer !== undefined) clock.clearTimeout(entry.timer);
     this.#options.onRequestEnd?.({
       method: entry.method,
       name: entry.name,
@@ -205,31 +195,6 @@ class FrontGuard implements GuardedTransport, TransportTap {
     this.#idleWaiters = undefined;
     for (const waiter of waiters ?? []) waiter();
     return true;
-  }
-
-  /** Arms the timer for `due` (replacing a later one), `now` being the clock's time. */
-  #arm(due: number, now: number): void {
-    const { clock } = this.#options;
-    if (this.#timer !== undefined) clock.clearTimeout(this.#timer);
-    this.#timerDue = due;
-    this.#timer = clock.setTimeout(() => this.#sweep(), due - now);
-  }
-
-  /** The timer fired: expires every request now due, and arms for the next deadline. */
-  #sweep(): void {
-    this.#timer = undefined;
-    this.#timerDue = Number.POSITIVE_INFINITY;
-    const pending = this.#pending;
-    if (pending === undefined) return;
-    const now = this.#options.clock.now();
-    const due: JSONRPCId[] = [];
-    let next = Number.POSITIVE_INFINITY;
-    for (const [id, entry] of pending) {
-      if (entry.due <= now) due.push(id);
-      else if (entry.due < next) next = entry.due;
-    }
-    for (const id of due) this.#expire(id);
-    if (next < this.#timerDue) this.#arm(next, now);
   }
 
   #expire(id: JSONRPCId): void {
@@ -266,17 +231,17 @@ class FrontGuard implements GuardedTransport, TransportTap {
     const own = traceparent === undefined ? undefined : traceIdOf(traceparent);
     const added = own === undefined ? addedTrace(headers?.traceparent) : undefined;
     const { clock, requestTimeoutMs } = this.#options;
-    const startedAt = clock.now();
-    const due = requestTimeoutMs > 0 ? startedAt + requestTimeoutMs : Number.POSITIVE_INFINITY;
     this.#pending ??= new Map();
     this.#pending.set(message.id, {
       method: message.method,
       name: typeof params.name === "string" ? params.name : undefined,
-      startedAt,
+      startedAt: clock.now(),
       traceId: own ?? added?.traceId,
-      due,
+      timer:
+        requestTimeoutMs > 0
+          ? clock.setTimeout(() => this.#expire(message.id), requestTimeoutMs)
+          : undefined,
     });
-    if (due < this.#timerDue) this.#arm(due, startedAt);
     if (added === undefined) return message;
     // Copies made with `Object.assign` and assignments, not spreads followed by more keys: V8 gives
     // a spread's copy a shape that every later hop (the hand-off below, the router's forwarded copy,
