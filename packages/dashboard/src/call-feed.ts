@@ -213,10 +213,7 @@ export function createCallFeed(options: CallFeedOptions = {}): CallFeed {
   const maxRateSamples = options.maxRateSamples ?? 100_000;
   const now = options.now ?? Date.now;
   const internalTraceId = randomBytes(16).toString("hex");
-  // The latest calls from `historyFirst` on; older ones go once they are `historySize` (one move per
-  // call, where cutting the front at every batch moved the whole history).
   const history: KeptCall[] = [];
-  let historyFirst = 0;
   // Times of recent calls and how each ended, oldest first (sorted by kind when the rates are read),
   // from `first` on: those before it are dropped, their slots freed once they are half the array
   // (one move per sample, where removing them from the front at each batch moved every sample kept).
@@ -249,14 +246,8 @@ export function createCallFeed(options: CallFeedOptions = {}): CallFeed {
     const at = now();
     for (const call of kept) samples.push({ at, outcome: call.outcome });
     prune(at);
-    for (const call of kept) history.push(call);
-    if (history.length - historyFirst > historySize) {
-      historyFirst = history.length - historySize;
-      if (historyFirst >= historySize) {
-        history.splice(0, historyFirst);
-        historyFirst = 0;
-      }
-    }
+    history.push(...kept);
+    if (history.length > historySize) history.splice(0, history.length - historySize);
     if (listeners.size > 0) {
       const calls = viewsOf(kept);
       for (const listener of listeners) listener(calls);
@@ -276,7 +267,7 @@ export function createCallFeed(options: CallFeedOptions = {}): CallFeed {
   return {
     sink,
     internalTraceId,
-    recent: () => viewsOf(historyFirst === 0 ? history : history.slice(historyFirst)),
+    recent: () => viewsOf(history),
     rates() {
       prune(now());
       const counts = { ok: 0, error: 0, cancelled: 0, toolError: 0 };
