@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { PrincipalConnect, PrincipalValues } from "@patchbay/backend-transports";
 import type { Dashboard } from "@patchbay/dashboard";
-import type { HttpGateway } from "@patchbay/http-gateway";
+import { type HttpGateway, requestPath } from "@patchbay/http-gateway";
 import type { ProxyLog } from "./proxy-log.js";
 
 /** The proxy's `request` and `upgrade` listeners: routes by path to the dashboard or the gateway. */
@@ -25,7 +25,7 @@ export function createProxyFront(parts: {
   readonly values?: PrincipalValues | undefined;
 }): ProxyFront {
   const { gateway, dashboard, log, connect, values } = parts;
-  const pathOf = (request: IncomingMessage) => new URL(request.url ?? "/", "http://proxy").pathname;
+  const pathOf = (request: IncomingMessage) => requestPath(request.url);
   return {
     onRequest(request, response) {
       const path = pathOf(request);

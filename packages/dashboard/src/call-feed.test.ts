@@ -129,6 +129,31 @@ describe("createCallFeed", () => {
     expect(feed.rates().callsPerMinute).toBe(2);
   });
 
+  it("keeps counting the newest calls right, batch after batch past maxRateSamples and the minute", async () => {
+    let now = 1_000_000;
+    const feed = createCallFeed({ maxRateSamples: 5, now: () => now });
+    const failed = event({ data: { direction: "incoming", outcome: "error" } });
+    const rates = { cancelledPerMinute: 0, toolErrorsPerMinute: 0 };
+    // Twelve batches of an error and an ok call: the last five calls are 3 ok and 2 errors.
+    for (let batch = 0; batch < 12; batch += 1) {
+      await feed.sink.write([failed, event()]);
+      expect(feed.rates()).toEqual({
+        callsPerMinute: Math.min(5, 2 * (batch + 1)),
+        errorsPerMinute: batch === 0 ? 1 : 2,
+        ...rates,
+      });
+    }
+    now += 30_000;
+    await feed.sink.write([event(), event(), failed]);
+    expect(feed.rates()).toEqual({ callsPerMinute: 5, errorsPerMinute: 2, ...rates });
+    now += 30_000;
+    expect(feed.rates()).toEqual({ callsPerMinute: 3, errorsPerMinute: 1, ...rates });
+    now += 30_000;
+    expect(feed.rates()).toEqual({ callsPerMinute: 0, errorsPerMinute: 0, ...rates });
+    await feed.sink.write([failed]);
+    expect(feed.rates()).toEqual({ callsPerMinute: 1, errorsPerMinute: 1, ...rates });
+  });
+
   it("remembers at most maxRateSamples calls for the rates", async () => {
     const feed = createCallFeed({ maxRateSamples: 3 });
     await feed.sink.write([event(), event(), event(), event(), event()]);

@@ -214,18 +214,25 @@ export function createCallFeed(options: CallFeedOptions = {}): CallFeed {
   const now = options.now ?? Date.now;
   const internalTraceId = randomBytes(16).toString("hex");
   const history: KeptCall[] = [];
-  // Times of recent calls and how each ended, oldest first (sorted by kind when the rates are read).
+  // Times of recent calls and how each ended, oldest first (sorted by kind when the rates are read),
+  // from `first` on: those before it are dropped, their slots freed once they are half the array
+  // (one move per sample, where removing them from the front at each batch moved every sample kept).
   const samples: { at: number; outcome: string }[] = [];
+  let first = 0;
   const listeners = new Set<(calls: readonly DashboardCall[]) => void>();
   const watchers = new Set<(batch: CallBatch) => void>();
   let served = 0;
 
   function prune(at: number): void {
-    let drop = 0;
-    while (drop < samples.length && (samples[drop] as { at: number }).at <= at - minuteMs)
-      drop += 1;
-    if (samples.length - drop > maxRateSamples) drop = samples.length - maxRateSamples;
-    if (drop > 0) samples.splice(0, drop);
+    let kept = first;
+    while (kept < samples.length && (samples[kept] as { at: number }).at <= at - minuteMs)
+      kept += 1;
+    if (samples.length - kept > maxRateSamples) kept = samples.length - maxRateSamples;
+    first = kept;
+    if (first > 0 && first * 2 >= samples.length) {
+      samples.splice(0, first);
+      first = 0;
+    }
   }
 
   async function add(events: readonly (TelemetryEvent | LazyEvent)[]): Promise<void> {
@@ -264,9 +271,11 @@ export function createCallFeed(options: CallFeedOptions = {}): CallFeed {
     rates() {
       prune(now());
       const counts = { ok: 0, error: 0, cancelled: 0, toolError: 0 };
-      for (const sample of samples) counts[kindOf(sample.outcome)] += 1;
+      for (let index = first; index < samples.length; index += 1) {
+        counts[kindOf((samples[index] as { outcome: string }).outcome)] += 1;
+      }
       return {
-        callsPerMinute: samples.length,
+        callsPerMinute: samples.length - first,
         errorsPerMinute: counts.error,
         cancelledPerMinute: counts.cancelled,
         toolErrorsPerMinute: counts.toolError,

@@ -21,6 +21,7 @@ import {
   methodNotAllowed,
   opensSession,
   parseGatewayPath,
+  requestPath,
   type SessionRoute,
 } from "./endpoints/gateway-path.js";
 import { type GatewayIndexOptions, serveIndex } from "./endpoints/index-page.js";
@@ -77,43 +78,37 @@ export function createFrontDoor(parts: FrontDoorParts): (entry: ClientEntry) => 
   return async function serveClient(entry) {
     const startedAt = clock.now();
     const { request } = entry;
-    const url = new URL(request.url ?? "/", "http://gateway");
-    const path = url.pathname;
-    const refuse = (refusal: Refusal) => {
-      answerRefusal(entry, refusal);
-      parts.metrics.refused(refusal.status, refusal.limitedBy);
-      parts.log({
-        kind: "http",
-        method: request.method ?? "",
-        path,
-        status: refusal.status,
-        durationMs: clock.now() - startedAt,
-        message: refusal.message,
-      });
-    };
+    const path = requestPath(request.url);
     const route = parseGatewayPath(path);
     if (route === undefined || "socket" in entry !== (route.kind === "ws")) {
-      return refuse({ status: 404, message: `not found: ${path}` });
+      return refuseEntry(parts, entry, path, startedAt, {
+        status: 404,
+        message: `not found: ${path}`,
+      });
     }
     if (route.kind === "pins" || route.kind === "pins-approve") {
       // Only an HTTP request reaches here: an upgrade to any path but /ws was refused above.
       const refusal =
         "response" in entry && (await servePins(route.kind, request, entry.response, parts));
-      if (refusal) refuse(refusal);
+      if (refusal) refuseEntry(parts, entry, path, startedAt, refusal);
       return;
     }
     if (!("profile" in route)) {
       if (request.method !== "GET" && request.method !== "HEAD") {
-        return refuse(methodNotAllowed(request, "GET, HEAD"));
+        return refuseEntry(parts, entry, path, startedAt, methodNotAllowed(request, "GET, HEAD"));
       }
       if (!("response" in entry)) return;
       const foreign = parts.admission.origin(request);
-      if (foreign !== undefined) return refuse(foreign);
+      if (foreign !== undefined) return refuseEntry(parts, entry, path, startedAt, foreign);
       if (route.kind === "index") {
         serveIndex(request, entry.response, parts.index, parts.auth().tokens !== undefined);
       } else if (route.kind === "resource-metadata") {
         const metadata = parts.auth().oauth?.metadataForPath(path);
-        if (metadata === undefined) return refuse({ status: 404, message: `not found: ${path}` });
+        if (metadata === undefined)
+          return refuseEntry(parts, entry, path, startedAt, {
+            status: 404,
+            message: `not found: ${path}`,
+          });
         writeJsonBody(entry.response, 200, metadata);
       } else {
         serveOperational(router, route.kind, entry.response, parts.cluster);
@@ -122,9 +117,10 @@ export function createFrontDoor(parts: FrontDoorParts): (entry: ClientEntry) => 
     }
     const sessionId =
       route.kind === "messages"
-        ? (url.searchParams.get("sessionId") ?? undefined)
+        ? (new URL(request.url ?? "/", "http://gateway").searchParams.get("sessionId") ?? undefined)
         : headerValue(request, "mcp-session-id");
-    const admitted = await admitEntry(parts, request, route, sessionId);
+    const admission = admitEntry(parts, request, route, sessionId);
+    const admitted = admission instanceof Promise ? await admission : admission;
     if (isRefusal(admitted)) {
       if (parts.audit !== undefined) {
         auditRefusal(parts.audit, admitted, {
@@ -133,25 +129,53 @@ export function createFrontDoor(parts: FrontDoorParts): (entry: ClientEntry) => 
           durationMs: clock.now() - startedAt,
         });
       }
-      return refuse(admitted);
+      return refuseEntry(parts, entry, path, startedAt, admitted);
     }
     parts.identities.set(request, admitted);
     const kind = entryKind(route, request, sessionId);
-    if (typeof kind !== "string") return refuse(kind);
+    if (typeof kind !== "string") return refuseEntry(parts, entry, path, startedAt, kind);
     const full = opensSession(kind) ? refuseNewSession(parts, admitted) : undefined;
-    if (full !== undefined) return refuse(full);
+    if (full !== undefined) return refuseEntry(parts, entry, path, startedAt, full);
     const refusal = await serveAdmitted(parts, entry, kind, route.profile, admitted, sessionId);
-    if (refusal !== undefined) refuse(refusal);
+    if (refusal !== undefined) refuseEntry(parts, entry, path, startedAt, refusal);
   };
 }
 
-/** An unknown profile (404), a draining gateway (503), then the admission of the entry. */
-async function admitEntry(
+/** What an endpoint that refuses nothing itself settles with. */
+function nothing(): undefined {
+  return undefined;
+}
+
+/** Answers a refused entry, counts the refusal and logs it. */
+function refuseEntry(
+  parts: FrontDoorParts,
+  entry: ClientEntry,
+  path: string,
+  startedAt: number,
+  refusal: Refusal,
+): void {
+  answerRefusal(entry, refusal);
+  parts.metrics.refused(refusal.status, refusal.limitedBy);
+  parts.log({
+    kind: "http",
+    method: entry.request.method ?? "",
+    path,
+    status: refusal.status,
+    durationMs: parts.clock.now() - startedAt,
+    message: refusal.message,
+  });
+}
+
+/**
+ * An unknown profile (404), a draining gateway (503), then the admission of the entry: at once when
+ * no step of it has to wait.
+ */
+function admitEntry(
   parts: FrontDoorParts,
   request: IncomingMessage,
   route: SessionRoute,
   sessionId: string | undefined,
-): Promise<TokenIdentity | Refusal> {
+): TokenIdentity | Refusal | Promise<TokenIdentity | Refusal> {
   if (route.profile !== undefined && !Object.hasOwn(parts.router.config.profiles, route.profile)) {
     return { status: 404, message: `unknown profile: ${route.profile}` };
   }
@@ -190,8 +214,12 @@ function refuseNewSession(parts: FrontDoorParts, identity: TokenIdentity): Refus
   return undefined;
 }
 
-/** Hands an admitted entry to the endpoint of its kind. */
-async function serveAdmitted(
+/**
+ * Hands an admitted entry to the endpoint of its kind. Not an async function: the Streamable HTTP
+ * handler's own promise is handed back as it is, so the front door waits on it with one `await`
+ * (an async function returning it would resolve its own promise with it, two turns more per request).
+ */
+function serveAdmitted(
   parts: FrontDoorParts,
   entry: ClientEntry,
   kind: EntryKind,
@@ -200,8 +228,7 @@ async function serveAdmitted(
   sessionId: string | undefined,
 ): Promise<Refusal | undefined> {
   if ("socket" in entry) {
-    await parts.websocket.upgrade({ ...entry, identity, profile });
-    return undefined;
+    return parts.websocket.upgrade({ ...entry, identity, profile }).then(nothing);
   }
   const { request, response } = entry;
   switch (kind) {
@@ -217,8 +244,7 @@ async function serveAdmitted(
       });
     case "sse-stream":
     case "sse-message":
-      await parts.endpoints.sse(profile)(request, response);
-      return undefined;
+      return parts.endpoints.sse(profile)(request, response).then(nothing);
     default: {
       const handler = parts.endpoints.streamable(profile);
       const { cluster } = parts;

@@ -1,5 +1,5 @@
 import { MAX_EVENT_DATA_STRING_LENGTH, MAX_EVENT_FIELD_LENGTH } from "@patchbay/telemetry";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { formatGatewayLog, type GatewayLogEntry } from "./gateway-telemetry.js";
 
 const time = new Date("2026-11-29T06:00:00.000Z");
@@ -46,5 +46,52 @@ describe("log lines", () => {
     expect(
       formatGatewayLog({ kind: "http", method: "GET", status: 404, durationMs: 0 }, "pretty", time),
     ).toBe("2026-11-29T06:00:00.000Z http GET status=404 0ms");
+  });
+
+  describe("without a time", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it("stamp each line with the time it is made, to the millisecond", () => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      const entry: GatewayLogEntry = { kind: "http", method: "GET", status: 404, durationMs: 0 };
+      vi.setSystemTime(new Date("2026-11-29T06:00:00.000Z"));
+      expect(formatGatewayLog(entry, "pretty")).toBe(
+        "2026-11-29T06:00:00.000Z http GET status=404 0ms",
+      );
+      expect(formatGatewayLog(entry, "json")).toBe(
+        '{"time":"2026-11-29T06:00:00.000Z","kind":"http","method":"GET","status":404,"durationMs":0}',
+      );
+      vi.setSystemTime(new Date("2026-11-29T06:00:00.001Z"));
+      expect(formatGatewayLog(entry, "pretty")).toBe(
+        "2026-11-29T06:00:00.001Z http GET status=404 0ms",
+      );
+      vi.setSystemTime(new Date("2026-11-29T06:00:00.000Z"));
+      expect(formatGatewayLog(entry, "pretty")).toBe(
+        "2026-11-29T06:00:00.000Z http GET status=404 0ms",
+      );
+    });
+
+    it("write every field of an answered call in the entry's order", () => {
+      const line = formatGatewayLog(
+        {
+          kind: "rpc",
+          method: "tools/call",
+          profile: "dev",
+          backend: "echo",
+          tool: "echo__say hi",
+          status: "ok",
+          durationMs: 3,
+          traceId: "ab".repeat(16),
+          client: "ci",
+        },
+        "pretty",
+        time,
+      );
+      expect(line).toBe(
+        `2026-11-29T06:00:00.000Z rpc tools/call status=ok 3ms profile=dev backend=echo tool="echo__say hi" traceId=${"ab".repeat(16)} client=ci`,
+      );
+    });
   });
 });

@@ -43,40 +43,57 @@ export type LogFormat = "json" | "pretty";
  */
 function boundLogEntry(entry: GatewayLogEntry): Record<string, unknown> {
   const bounded: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(entry)) {
-    const max = key === "message" ? MAX_EVENT_DATA_STRING_LENGTH : MAX_EVENT_FIELD_LENGTH;
-    // Only a string over its limit is cut: a request's line calls nothing for its short fields.
-    bounded[key] =
-      typeof value === "string" && value.length > max ? truncateText(value, max) : value;
-  }
+  for (const [key, value] of Object.entries(entry)) bounded[key] = boundValue(key, value);
   return bounded;
+}
+
+/** One value of an entry, bounded (see {@link boundLogEntry}). */
+function boundValue(key: string, value: unknown): unknown {
+  const max = key === "message" ? MAX_EVENT_DATA_STRING_LENGTH : MAX_EVENT_FIELD_LENGTH;
+  // Only a string over its limit is cut: a request's line calls nothing for its short fields.
+  return typeof value === "string" && value.length > max ? truncateText(value, max) : value;
 }
 
 /** A pretty value with whitespace or quotes is quoted (JSON), so it stays one field of one line. */
 const NEEDS_QUOTES = /[\s"]/;
 
+function prettyValue(text: string): string {
+  return NEEDS_QUOTES.test(text) ? JSON.stringify(text) : text;
+}
+
 /** The fields a pretty line starts with, in this order; the others follow as `key=value`. */
 const HEAD_FIELDS = new Set(["kind", "method", "status", "durationMs"]);
 
+/** The time of the last line stamped now, and its millisecond: the lines of a burst share it. */
+let stampedAt = Number.NaN;
+let stamp = "";
+
+/** `new Date().toISOString()`, made once per millisecond. */
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== stampedAt) {
+    stampedAt = now;
+    stamp = new Date(now).toISOString();
+  }
+  return stamp;
+}
+
 /**
  * Formats one entry as a line (no newline), its client-chosen strings bounded (see
- * {@link boundLogEntry}); values are already free of secrets.
+ * {@link boundLogEntry}); values are already free of secrets. `time` defaults to now.
  */
-export function formatGatewayLog(
-  entry: GatewayLogEntry,
-  format: LogFormat,
-  time: Date = new Date(),
-): string {
-  const bounded = boundLogEntry(entry);
-  if (format === "json") return JSON.stringify({ time: time.toISOString(), ...bounded });
-  const method = String(bounded.method);
-  let line = `${time.toISOString()} ${bounded.kind} ${NEEDS_QUOTES.test(method) ? JSON.stringify(method) : method}`;
-  line += ` status=${bounded.status} ${bounded.durationMs}ms`;
-  for (const key in bounded) {
-    const value = bounded[key];
-    if (value === undefined || HEAD_FIELDS.has(key)) continue;
-    const text = String(value);
-    line += ` ${key}=${NEEDS_QUOTES.test(text) ? JSON.stringify(text) : text}`;
+export function formatGatewayLog(entry: GatewayLogEntry, format: LogFormat, time?: Date): string {
+  const iso = time === undefined ? isoNow() : time.toISOString();
+  if (format === "json") return JSON.stringify({ time: iso, ...boundLogEntry(entry) });
+  // Each value bounded as it is written: a pretty line makes no bounded copy of the entry.
+  const fields = entry as unknown as Record<string, unknown>;
+  const method = String(boundValue("method", fields.method));
+  let line = `${iso} ${boundValue("kind", fields.kind)} ${prettyValue(method)}`;
+  line += ` status=${boundValue("status", fields.status)} ${boundValue("durationMs", fields.durationMs)}ms`;
+  for (const key in fields) {
+    const value = fields[key];
+    if (value === undefined || HEAD_FIELDS.has(key) || !Object.hasOwn(fields, key)) continue;
+    line += ` ${key}=${prettyValue(String(boundValue(key, value)))}`;
   }
   return line;
 }

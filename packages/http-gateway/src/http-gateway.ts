@@ -183,31 +183,42 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
 }
 
 /** The log line of one answered JSON-RPC request. */
+/** What the log line of a `tools/call` (`prompts/get`) asks the router for its backend. */
+const TOOL_OWNER = Object.freeze({ kind: "tool" as const });
+const PROMPT_OWNER = Object.freeze({ kind: "prompt" as const });
+
 function rpcLogEntry(
   options: HttpGatewayOptions,
   end: FrontRequestEnd,
   origin: RequestOrigin,
 ): GatewayLogEntry {
   const { profile, path } = origin;
-  const kind = end.method === "tools/call" ? "tool" : end.method === "prompts/get" ? "prompt" : "";
+  const kind =
+    end.method === "tools/call"
+      ? TOOL_OWNER
+      : end.method === "prompts/get"
+        ? PROMPT_OWNER
+        : undefined;
   const backend =
     end.backend ??
-    (end.name === undefined || kind === ""
+    (end.name === undefined || kind === undefined
       ? undefined
-      : options.router.ownerOf(end.name, { kind }));
-  return {
+      : options.router.ownerOf(end.name, kind));
+  // Built by assignment, in the order of the line's fields: one object per answered request.
+  const entry: { -readonly [K in keyof GatewayLogEntry]: GatewayLogEntry[K] } = {
     kind: "rpc",
     method: end.method,
-    ...(path === undefined ? {} : { path }),
-    ...(profile === undefined ? {} : { profile }),
-    ...(backend === undefined ? {} : { backend }),
-    ...(end.name === undefined ? {} : { tool: end.name }),
-    status: end.status,
-    durationMs: end.durationMs,
-    ...(end.traceId === undefined ? {} : { traceId: end.traceId }),
-    client: origin.owner.name,
-    ...(end.relayed === true ? { relayed: true } : {}),
-  };
+  } as GatewayLogEntry;
+  if (path !== undefined) entry.path = path;
+  if (profile !== undefined) entry.profile = profile;
+  if (backend !== undefined) entry.backend = backend;
+  if (end.name !== undefined) entry.tool = end.name;
+  entry.status = end.status;
+  entry.durationMs = end.durationMs;
+  if (end.traceId !== undefined) entry.traceId = end.traceId;
+  entry.client = origin.owner.name;
+  if (end.relayed === true) entry.relayed = true;
+  return entry;
 }
 
 /** The log line of a batch that frame admission refused whole. */

@@ -127,7 +127,7 @@ export {
   type ConnectGuideOptions,
   connectSnippets,
 } from "./endpoints/connect-guide.js";
-export { type GatewayRoute, parseGatewayPath } from "./endpoints/gateway-path.js";
+export { type GatewayRoute, parseGatewayPath, requestPath } from "./endpoints/gateway-path.js";
 export type { GatewayIndex, GatewayIndexOptions } from "./endpoints/index-page.js";
 export {
   createPlainJsonRpcEndpoint,

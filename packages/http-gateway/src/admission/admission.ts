@@ -140,43 +140,82 @@ export function admit(
   sessionId: string | undefined,
   options: AdmissionOptions,
 ): Promise<TokenIdentity | Refusal> {
-  return admitWith(options, request, profile, sessionId);
+  try {
+    const admitted = admitAtOnce(options, request, profile, sessionId);
+    return admitted instanceof Promise ? admitted : Promise.resolve(admitted);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /**
- * {@link admit} with its options first, so that a gateway binds it to the options in force
- * (`admitWith.bind(undefined, options)`) and no function of its own runs per request to pass them.
+ * {@link admit}'s decision, made at once when no step has to wait (no bearer token to check and an
+ * in-process limiter: no promise nor turn per request for nothing), else its promise. Its options
+ * come first, so that a gateway binds it to the options in force
+ * (`admitAtOnce.bind(undefined, options)`) and no function of its own runs per request to pass them.
  */
-export async function admitWith(
+export function admitAtOnce(
+  options: AdmissionOptions,
+  request: IncomingMessage,
+  profile: string | undefined,
+  sessionId: string | undefined,
+): TokenIdentity | Refusal | Promise<TokenIdentity | Refusal> {
+  const rejection = options.guard(request);
+  if (rejection) return { status: 403, message: rejection.message };
+  const taken = options.limiter.take(addressKey(request, options.trustProxy));
+  if (taken instanceof Promise) {
+    return taken.then((byAddress) =>
+      admitAddressed(options, request, profile, sessionId, byAddress),
+    );
+  }
+  return admitAddressed(options, request, profile, sessionId, taken);
+}
+
+/** The steps after the address's bucket: the token and its bucket, when any, then the session. */
+function admitAddressed(
+  options: AdmissionOptions,
+  request: IncomingMessage,
+  profile: string | undefined,
+  sessionId: string | undefined,
+  byAddress: RateDecision,
+): TokenIdentity | Refusal | Promise<TokenIdentity | Refusal> {
+  if (!byAddress.allowed) {
+    return rateLimited(byAddress.retryAfterSeconds, options.requestsPerMinute, "address");
+  }
+  if (options.authenticator !== undefined || options.oauth !== undefined) {
+    return admitToken(options, request, profile, sessionId);
+  }
+  return sessionOwnedBy(options, ANONYMOUS, sessionId);
+}
+
+async function admitToken(
   options: AdmissionOptions,
   request: IncomingMessage,
   profile: string | undefined,
   sessionId: string | undefined,
 ): Promise<TokenIdentity | Refusal> {
-  const rejection = options.guard(request);
-  if (rejection) return { status: 403, message: rejection.message };
-  // The in-process limiter answers at once: not awaited then (no turn per request for nothing).
-  const taken = options.limiter.take(addressKey(request, options.trustProxy));
-  const byAddress = taken instanceof Promise ? await taken : taken;
-  if (!byAddress.allowed) {
-    return rateLimited(byAddress.retryAfterSeconds, options.requestsPerMinute, "address");
+  const identity = await authenticate(request, profile, options);
+  if (isRefusal(identity)) return identity;
+  const byToken = await options.limiter.take(tokenKey(identity));
+  if (!byToken.allowed) {
+    return {
+      ...rateLimited(byToken.retryAfterSeconds, options.requestsPerMinute, "token"),
+      principal: identity.name,
+    };
   }
-  let identity = ANONYMOUS;
-  if (options.authenticator !== undefined || options.oauth !== undefined) {
-    const found = await authenticate(request, profile, options);
-    if (isRefusal(found)) return found;
-    identity = found;
-    const byToken = await options.limiter.take(tokenKey(identity));
-    if (!byToken.allowed) {
-      return {
-        ...rateLimited(byToken.retryAfterSeconds, options.requestsPerMinute, "token"),
-        principal: identity.name,
-      };
-    }
-  }
-  // A session belongs to the token that created it; to any other it does not exist, answered word
-  // for word as a session id nobody holds (the transports' "Session not found"), so the answer
-  // tells nothing of other tokens' sessions.
+  return sessionOwnedBy(options, identity, sessionId);
+}
+
+/**
+ * A session belongs to the token that created it; to any other it does not exist, answered word
+ * for word as a session id nobody holds (the transports' "Session not found"), so the answer
+ * tells nothing of other tokens' sessions.
+ */
+function sessionOwnedBy(
+  options: AdmissionOptions,
+  identity: TokenIdentity,
+  sessionId: string | undefined,
+): TokenIdentity | Refusal {
   const owner = sessionId === undefined ? undefined : options.ownerOf(sessionId);
   if (owner !== undefined && owner !== identity.name) {
     return { status: 404, message: SESSION_NOT_FOUND_MESSAGE, code: SESSION_NOT_FOUND_CODE };

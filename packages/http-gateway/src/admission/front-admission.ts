@@ -5,7 +5,7 @@ import type { ResolvedLimits } from "../http-gateway-options.js";
 import {
   type AdmissionOptions,
   addressKey,
-  admitWith,
+  admitAtOnce,
   type RateLimiter,
   type Refusal,
   type SharedRateLimiter,
@@ -60,7 +60,7 @@ export interface FrontAdmission {
     request: IncomingMessage,
     profile: string | undefined,
     sessionId: string | undefined,
-  ): Promise<TokenIdentity | Refusal>;
+  ): TokenIdentity | Refusal | Promise<TokenIdentity | Refusal>;
   /**
    * Wraps an admitted connection's transport, before anything else sees its frames: a batch over
    * `maxBatchSize` is refused whole.
@@ -131,13 +131,14 @@ export function createFrontAdmission(options: FrontAdmissionOptions): FrontAdmis
       return rejection === undefined ? undefined : { status: 403, message: rejection.message };
     },
     // Bound to the options in force (again by setCredentials): nothing of ours runs to pass them.
-    entry: admitWith.bind(undefined, entry),
+    // At once when no step has to wait (see `admitAtOnce`).
+    entry: admitAtOnce.bind(undefined, entry),
     setCredentials(credentials) {
       // Built first: tokens that cannot be used (two of one name) throw and change nothing.
       const authenticator =
         credentials.tokens === undefined ? undefined : createTokenAuthenticator(credentials.tokens);
       entry = { ...entryOptions, authenticator, oauth: credentials.oauth };
-      admission.entry = admitWith.bind(undefined, entry);
+      admission.entry = admitAtOnce.bind(undefined, entry);
     },
     limitBatches(transport, onRefused) {
       const limitOne = async (frame: Frame, info: FrameInfo) =>

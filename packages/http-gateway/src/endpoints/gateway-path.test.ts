@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseGatewayPath } from "./gateway-path.js";
+import { parseGatewayPath, requestPath } from "./gateway-path.js";
 
 describe("gateway paths", () => {
   it("names the endpoints and their profiles", () => {
@@ -38,5 +38,33 @@ describe("gateway paths", () => {
     ]) {
       expect(parseGatewayPath(path)).toBeUndefined();
     }
+  });
+});
+
+describe("requestPath", () => {
+  it("gives the path the URL parser gives, for plain targets and every kind it rewrites", () => {
+    const targets = [
+      "/",
+      "/mcp",
+      "/mcp/team-a/",
+      "/mcp_2/x-y",
+      "/a//b",
+      "//evil/mcp",
+      "/\\evil/mcp",
+      "/mcp/../healthz",
+      "/mcp/./x",
+      "/%6Dcp",
+      "/mcp?sessionId=1",
+      "/mcp#x",
+      "/m cp",
+      "/m\tcp",
+      "http://other/mcp",
+      "mcp",
+      "",
+    ];
+    for (const target of targets) {
+      expect(requestPath(target), target).toBe(new URL(target, "http://gateway").pathname);
+    }
+    expect(requestPath(undefined)).toBe("/");
   });
 });

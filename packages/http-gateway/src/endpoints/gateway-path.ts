@@ -17,6 +17,19 @@ const RESOURCE_METADATA_PREFIX = "/.well-known/oauth-protected-resource";
 
 const profilePattern = /^[A-Za-z0-9_.-]+$/;
 
+/** A request target the URL parser would leave as it is: `/`, then letters, digits, `/`, `_`, `-`. */
+const plainPath = /^\/(?![/\\])[A-Za-z0-9/_-]*$/;
+
+/**
+ * The path of a request's target (`request.url`), as `new URL(url, base).pathname` gives it: a
+ * plain one (no query, dot, escape, backslash or leading `//`) is its own path, and every request
+ * is spared a URL object.
+ */
+export function requestPath(url: string | undefined): string {
+  const target = url ?? "/";
+  return plainPath.test(target) ? target : new URL(target, "http://gateway").pathname;
+}
+
 /**
  * Maps a path to an endpoint: `/mcp[/<profile>]` (Streamable HTTP), `/sse[/<profile>]` (legacy
  * stream), `/messages[/<profile>]` (legacy POSTs), `/ws[/<profile>]` (WebSocket), `/healthz`,
@@ -24,6 +37,9 @@ const profilePattern = /^[A-Za-z0-9_.-]+$/;
  * Protected Resource Metadata, whose rest the gateway's verifier reads); else undefined.
  */
 export function parseGatewayPath(pathname: string): GatewayRoute | undefined {
+  // The default profile's endpoints, asked for by nearly every request: one route each, made once.
+  const known = DEFAULT_ROUTES.get(pathname);
+  if (known !== undefined) return known;
   const path = pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
   if (path === "/") return { kind: "index" };
   if (path === RESOURCE_METADATA_PREFIX || path.startsWith(`${RESOURCE_METADATA_PREFIX}/`)) {
@@ -45,6 +61,14 @@ export function parseGatewayPath(pathname: string): GatewayRoute | undefined {
   }
   return profilePattern.test(profile) ? { kind: first, profile } : undefined;
 }
+
+/** The routes of `/mcp`, `/sse`, `/messages` and `/ws` (the default profile), frozen and shared. */
+const DEFAULT_ROUTES: ReadonlyMap<string, GatewayRoute> = new Map(
+  (["mcp", "sse", "messages", "ws"] as const).map((kind) => [
+    `/${kind}`,
+    Object.freeze({ kind, profile: undefined }),
+  ]),
+);
 
 function isSessionEndpoint(name: string | undefined): name is "mcp" | "sse" | "messages" | "ws" {
   return name === "mcp" || name === "sse" || name === "messages" || name === "ws";

@@ -1,5 +1,6 @@
 import { createMemoryTransportPair, type Frame } from "@patchbay/jsonrpc-core";
 import { createManualClock, decodeRelayedResult } from "@patchbay/jsonrpc-core/testing";
+import { createIdGenerator, readTraceContext, startRequestTrace } from "@patchbay/telemetry";
 import { describe, expect, it } from "vitest";
 import { type FrontRequestEnd, guardFrontTransport } from "./front-guard.js";
 
@@ -51,6 +52,28 @@ describe("guardFrontTransport", () => {
         traceId: traceparent.split("-")[1],
       }),
     ]);
+  });
+
+  it("hands its trace to the router with copies of the request, keys and _meta kept", async () => {
+    const { client, guarded, ends, toRouter, arrived } = await setUp();
+    const params = { name: "a__b", _meta: { progressToken: 7 }, arguments: { x: 1 } };
+    await client.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params });
+    await arrived(toRouter, 1);
+    const received = toRouter[0] as unknown as {
+      params: typeof params & { _meta: { traceparent?: string } };
+    };
+    expect(Object.keys(received)).toEqual(["jsonrpc", "id", "method", "params"]);
+    expect(Object.keys(received.params)).toEqual(["name", "_meta", "arguments"]);
+    expect(received.params).toMatchObject({ _meta: { progressToken: 7 }, arguments: { x: 1 } });
+    expect(params._meta).toEqual({ progressToken: 7 });
+    const traceparent = String(received.params._meta.traceparent);
+    const handed = readTraceContext(received.params);
+    expect(handed).toMatchObject({ traceId: traceparent.split("-")[1] });
+    // Made as telemetry makes a trace from its own id pool, which it continues without checks.
+    const pooled = startRequestTrace(undefined, createIdGenerator());
+    expect(Object.getPrototypeOf(handed)).toBe(Object.getPrototypeOf(pooled));
+    await guarded.send({ jsonrpc: "2.0", id: 1, result: {} });
+    expect(ends[0]?.traceId).toBe(handed?.traceId);
   });
 
   it("keeps a request's own trace", async () => {

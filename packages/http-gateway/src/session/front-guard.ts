@@ -18,7 +18,7 @@ import { PatchbayErrorCode } from "@patchbay/mcp-types";
 import {
   createIdGenerator,
   handOffTrace,
-  TRACE_FLAG_SAMPLED,
+  startRequestTrace,
   type TraceContext,
 } from "@patchbay/telemetry";
 import type { Clock } from "@patchbay/transport-http";
@@ -243,10 +243,16 @@ class FrontGuard implements GuardedTransport, TransportTap {
           : undefined,
     });
     if (added === undefined) return message;
-    const traced = { ...params, _meta: { ...params._meta, traceparent: added.traceparent } };
+    // Copies made with `Object.assign` and assignments, not spreads followed by more keys: V8 gives
+    // a spread's copy a shape that every later hop (the hand-off below, the router's forwarded copy,
+    // the backend transport's traceparent) pays for again.
+    const traced = copyRecord(params);
+    traced._meta = { ...params._meta, traceparent: added.traceparent };
     // A trace made here is handed to the router's telemetry as it is: it reads it, not the text.
     if (added.trace !== undefined) handOffTrace(traced, added.trace);
-    return { ...message, params: traced };
+    const copy = copyRecord(message);
+    copy.params = traced;
+    return copy as unknown as JSONRPCMessage;
   }
 
   #answer(message: JSONRPCMessage): JSONRPCMessage | undefined {
@@ -330,6 +336,16 @@ export function jsonBytesBound(value: unknown, limit: number): number {
   return total;
 }
 
+/**
+ * A shallow copy of a plain object, to add keys to: `Object.assign` (V8's fast copy), unless the
+ * object has an own `__proto__` key (JSON.parse makes one), which it would make the copy's prototype.
+ */
+function copyRecord(source: object): Record<string, unknown> {
+  return Object.hasOwn(source, "__proto__")
+    ? { ...(source as Record<string, unknown>) }
+    : Object.assign({}, source as Record<string, unknown>);
+}
+
 const traceparentPattern = /^00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;
 
 /** The trace id of a valid version-00 `traceparent` (W3C Trace Context), else undefined. */
@@ -356,11 +372,9 @@ function addedTrace(header: unknown): AddedTrace {
   if (headerTraceId !== undefined) {
     return { traceparent: header as string, traceId: headerTraceId, trace: undefined };
   }
-  const trace = {
-    traceId: traceIds.traceId(),
-    spanId: traceIds.spanId(),
-    traceFlags: TRACE_FLAG_SAMPLED,
-  };
+  // A new sampled trace as telemetry starts one from its own id pool: the router's telemetry
+  // continues it without checking its ids again, and keeps its call's books with it.
+  const trace = startRequestTrace(undefined, traceIds);
   return {
     traceparent: `00-${trace.traceId}-${trace.spanId}-01`,
     traceId: trace.traceId,

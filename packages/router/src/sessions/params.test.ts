@@ -27,6 +27,27 @@ describe("prepareForwardedParams", () => {
     expect(prepareForwardedParams(params).params).toBe(params);
   });
 
+  it("copies a _meta without a token, as the last key or not, keys in the same order", () => {
+    const handedOff = Symbol("handed off");
+    const last = { name: "t", arguments: {}, _meta: { traceparent: "00-x" }, [handedOff]: 1 };
+    const first = { _meta: { traceparent: "00-x" }, name: "t", arguments: {}, [handedOff]: 1 };
+    for (const params of [last, first]) {
+      const forwarded = prepareForwardedParams(params);
+      expect(forwarded).toEqual({
+        params: { name: "t", arguments: {}, _meta: { traceparent: "00-x" }, [handedOff]: 1 },
+        progressToken: undefined,
+      });
+      expect(Object.keys(forwarded.params)).toEqual(["name", "arguments", "_meta"]);
+      expect(forwarded.params).not.toBe(params);
+      expect(forwarded.params._meta).not.toBe(params._meta);
+    }
+  });
+
+  it("drops an empty _meta, last key or not", () => {
+    expect(prepareForwardedParams({ name: "t", _meta: {} }).params).toEqual({ name: "t" });
+    expect(prepareForwardedParams({ _meta: {}, name: "t" }).params).toEqual({ name: "t" });
+  });
+
   it("ignores a token that is neither string nor number", () => {
     expect(prepareForwardedParams({ _meta: { progressToken: {} } }).progressToken).toBeUndefined();
   });
