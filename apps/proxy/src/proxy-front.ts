@@ -25,10 +25,9 @@ export function createProxyFront(parts: {
   readonly values?: PrincipalValues | undefined;
 }): ProxyFront {
   const { gateway, dashboard, log, connect, values } = parts;
-  const pathOf = (request: IncomingMessage) => requestPath(request.url);
   return {
     onRequest(request, response) {
-      const path = pathOf(request);
+      const path = requestPath(request.url);
       const handle = dashboard.handles(path)
         ? dashboard.handleRequest(request, response)
         : values?.handles(path) === true
@@ -44,7 +43,7 @@ export function createProxyFront(parts: {
     },
     onUpgrade(request, socket, head) {
       socket.on("error", () => socket.destroy());
-      if (dashboard.handles(pathOf(request))) {
+      if (dashboard.handles(requestPath(request.url))) {
         dashboard.handleUpgrade(request, socket, head);
         return;
       }

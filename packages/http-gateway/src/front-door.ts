@@ -60,8 +60,11 @@ export interface FrontDoorParts {
   readonly log: (entry: GatewayLogEntry) => void;
   /** Receives a `denied` record per request admission refuses. */
   readonly audit: AuditLog | undefined;
-  /** True once the gateway drains: only sessions already open may go on. */
-  readonly closing: () => boolean;
+  /**
+   * `draining` is true once the gateway drains: only sessions already open may go on (a flag the
+   * gateway sets, read per request without a call).
+   */
+  readonly closing: { readonly draining: boolean };
   /** Open sessions of every kind. */
   readonly sessionCount: () => number;
   /** The `anonymous` identity's cap on open sessions (see `anonymousSessionCap`). */
@@ -181,7 +184,7 @@ function admitEntry(
   }
   // While draining, only sessions already open may go on (answers to sampling, say).
   if (
-    parts.closing() &&
+    parts.closing.draining &&
     (sessionId === undefined || parts.sessions.ownerOf(sessionId) === undefined)
   ) {
     return { status: 503, message: "the gateway is shutting down" };

@@ -57,10 +57,6 @@ function boundValue(key: string, value: unknown): unknown {
 /** A pretty value with whitespace or quotes is quoted (JSON), so it stays one field of one line. */
 const NEEDS_QUOTES = /[\s"]/;
 
-function prettyValue(text: string): string {
-  return NEEDS_QUOTES.test(text) ? JSON.stringify(text) : text;
-}
-
 /** The fields a pretty line starts with, in this order; the others follow as `key=value`. */
 const HEAD_FIELDS = new Set(["kind", "method", "status", "durationMs"]);
 
@@ -68,32 +64,40 @@ const HEAD_FIELDS = new Set(["kind", "method", "status", "durationMs"]);
 let stampedAt = Number.NaN;
 let stamp = "";
 
-/** `new Date().toISOString()`, made once per millisecond. */
-function isoNow(): string {
-  const now = Date.now();
-  if (now !== stampedAt) {
-    stampedAt = now;
-    stamp = new Date(now).toISOString();
-  }
-  return stamp;
-}
-
 /**
  * Formats one entry as a line (no newline), its client-chosen strings bounded (see
  * {@link boundLogEntry}); values are already free of secrets. `time` defaults to now.
  */
 export function formatGatewayLog(entry: GatewayLogEntry, format: LogFormat, time?: Date): string {
-  const iso = time === undefined ? isoNow() : time.toISOString();
+  let iso: string;
+  if (time === undefined) {
+    // Now's `toISOString()`, made once per millisecond (inline: no call of ours per line).
+    const now = Date.now();
+    if (now !== stampedAt) {
+      stampedAt = now;
+      stamp = new Date(now).toISOString();
+    }
+    iso = stamp;
+  } else {
+    iso = time.toISOString();
+  }
   if (format === "json") return JSON.stringify({ time: iso, ...boundLogEntry(entry) });
-  // Each value bounded as it is written: a pretty line makes no bounded copy of the entry.
+  // Each value bounded and quoted as it is written, inline: a pretty line makes no bounded copy of
+  // the entry, and calls nothing per field but for a string over its limit. `kind` is ours, and
+  // `status` and `durationMs` are numbers or words of ours: written as they are.
   const fields = entry as unknown as Record<string, unknown>;
-  const method = String(boundValue("method", fields.method));
-  let line = `${iso} ${boundValue("kind", fields.kind)} ${prettyValue(method)}`;
-  line += ` status=${boundValue("status", fields.status)} ${boundValue("durationMs", fields.durationMs)}ms`;
+  let method = String(fields.method);
+  if (method.length > MAX_EVENT_FIELD_LENGTH) method = truncateText(method, MAX_EVENT_FIELD_LENGTH);
+  let line = `${iso} ${fields.kind} ${NEEDS_QUOTES.test(method) ? JSON.stringify(method) : method}`;
+  line += ` status=${fields.status} ${fields.durationMs}ms`;
   for (const key in fields) {
     const value = fields[key];
     if (value === undefined || HEAD_FIELDS.has(key) || !Object.hasOwn(fields, key)) continue;
-    line += ` ${key}=${prettyValue(String(boundValue(key, value)))}`;
+    let text = String(value);
+    if (typeof value === "string" && value.length > MAX_EVENT_FIELD_LENGTH) {
+      text = String(boundValue(key, value));
+    }
+    line += ` ${key}=${NEEDS_QUOTES.test(text) ? JSON.stringify(text) : text}`;
   }
   return line;
 }

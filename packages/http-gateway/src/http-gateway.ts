@@ -128,6 +128,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
   });
   const sessionCount = () => endpoints.sessionCount + websocket.connectionCount;
   let closing: Promise<void> | undefined;
+  const drain = { draining: false };
   const serveClient = createFrontDoor({
     router,
     limits,
@@ -143,12 +144,13 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     auth: () => auth,
     log,
     audit: options.audit,
-    closing: () => closing !== undefined,
+    closing: drain,
     sessionCount,
     anonymousSessionCap: anonymousSessionCap(options.limits),
   });
 
   function close(closeOptions: HttpGatewayCloseOptions = {}): Promise<void> {
+    drain.draining = true;
     closing ??= (async () => {
       let timer: unknown;
       const deadline = new Promise<void>((resolve) => {

@@ -11,6 +11,11 @@ const MAX_SLOTS_PER_ENTRY = 8;
 /** An empty slot's key (slot keys are integers from 0). */
 const EMPTY = -1;
 
+/** A {@link RequestIdMap} as the map itself writes its `size`. */
+interface Counted {
+  size: number;
+}
+
 /**
  * A map from JSON-RPC ids to what is in flight under them, for entries added and removed once per
  * request (pending requests, running handlers, their books), without the garbage collector
@@ -40,14 +45,13 @@ export class RequestIdMap<V extends object> {
   #numbers: Record<string, V> = Object.create(null);
   #strings: Record<string, V> = Object.create(null);
   #null: V | undefined;
-  #size = 0;
+  /**
+   * How many entries it holds. A field, not a getter (readers on every request call nothing):
+   * written only here, through {@link Counted}.
+   */
+  readonly size: number = 0;
   /** Entries in `#numbers`, `#strings` and `#null`: while 0, a missed slot is the answer. */
   #aside = 0;
-
-  /** How many entries it holds. */
-  get size(): number {
-    return this.#size;
-  }
 
   /**
    * How many slots it keeps (two arrays of this length): 16, or what it grew to, never past eight
@@ -80,7 +84,7 @@ export class RequestIdMap<V extends object> {
       const slot = id & this.#mask;
       const key = this.#keys[slot];
       if (key === id || (key === EMPTY && this.#aside === 0)) {
-        if (key === EMPTY) this.#size += 1;
+        if (key === EMPTY) (this as Counted).size += 1;
         this.#keys[slot] = id;
         this.#values[slot] = value;
         return this;
@@ -88,7 +92,7 @@ export class RequestIdMap<V extends object> {
       if (this.#put(id, value)) return this;
     }
     if (this.get(id) === undefined) {
-      this.#size += 1;
+      (this as Counted).size += 1;
       this.#aside += 1;
     }
     if (typeof id === "number") this.#numbers[id] = value;
@@ -108,7 +112,7 @@ export class RequestIdMap<V extends object> {
         if (value !== undefined && this.#values[slot] !== value) return false;
         this.#keys[slot] = EMPTY;
         this.#values[slot] = undefined;
-        this.#size -= 1;
+        (this as Counted).size -= 1;
         return true;
       }
       if (this.#aside === 0) return false;
@@ -124,7 +128,7 @@ export class RequestIdMap<V extends object> {
       if (this.#null === undefined || (value !== undefined && this.#null !== value)) return false;
       this.#null = undefined;
     }
-    this.#size -= 1;
+    (this as Counted).size -= 1;
     this.#aside -= 1;
     return true;
   }
@@ -135,7 +139,7 @@ export class RequestIdMap<V extends object> {
    * plain object lists its keys), then under `null`.
    */
   values(): V[] {
-    if (this.#size === 0) return [];
+    if (this.size === 0) return [];
     const numbered: [number, V][] = [];
     for (let slot = 0; slot < this.#keys.length; slot++) {
       const key = this.#keys[slot] as number;
@@ -157,7 +161,7 @@ export class RequestIdMap<V extends object> {
     this.#numbers = Object.create(null);
     this.#strings = Object.create(null);
     this.#null = undefined;
-    this.#size = 0;
+    (this as Counted).size = 0;
     this.#aside = 0;
   }
 
@@ -179,11 +183,11 @@ export class RequestIdMap<V extends object> {
         if (this.#aside > 0 && this.#numbers[id] !== undefined) return false;
         this.#keys[slot] = id;
         this.#values[slot] = value;
-        this.#size += 1;
+        (this as Counted).size += 1;
         return true;
       }
       const slots = this.#keys.length;
-      if (slots >= MAX_SLOTS || 2 * slots > MAX_SLOTS_PER_ENTRY * (this.#size + 1)) return false;
+      if (slots >= MAX_SLOTS || 2 * slots > MAX_SLOTS_PER_ENTRY * (this.size + 1)) return false;
       this.#grow();
     }
   }

@@ -61,18 +61,18 @@ export function createProfileEndpoints(options: ProfileEndpointsOptions): Profil
     options.identityOf,
     options.chargeBatch,
   );
-  const once = <T>(map: Map<string, T>, key: string, create: () => T): T => {
-    let value = map.get(key);
-    if (value === undefined) {
-      value = create();
-      map.set(key, value);
-    }
+  // A profile's handler is made on its first request (`make`); every later one finds it with one
+  // lookup, without a call or a closure of ours.
+  const make = <T>(map: Map<string, T>, key: string, create: () => T): T => {
+    const value = create();
+    map.set(key, value);
     return value;
   };
 
   return {
     streamable: (profile) =>
-      once(streamable, profile ?? "", () =>
+      streamable.get(profile ?? "") ??
+      make(streamable, profile ?? "", () =>
         createStreamableEndpoint(profile, {
           ...options,
           settings,
@@ -80,7 +80,8 @@ export function createProfileEndpoints(options: ProfileEndpointsOptions): Profil
         }),
       ),
     sse: (profile) =>
-      once(sse, profile ?? "", () =>
+      sse.get(profile ?? "") ??
+      make(sse, profile ?? "", () =>
         createGatewaySseHandler(
           { ...settings, endpoint: profile === undefined ? "/messages" : `/messages/${profile}` },
           {
@@ -99,7 +100,8 @@ export function createProfileEndpoints(options: ProfileEndpointsOptions): Profil
       ),
     // One internal session per profile and token: each token's calls stay its own.
     plain: (profile, identity) =>
-      once(plain, `${profile ?? ""}\u0000${identity.name}`, () =>
+      plain.get(`${profile ?? ""}\u0000${identity.name}`) ??
+      make(plain, `${profile ?? ""}\u0000${identity.name}`, () =>
         createPlainJsonRpcEndpoint({
           serve: (transport) =>
             sessions.serve(transport, {

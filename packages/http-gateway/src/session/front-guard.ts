@@ -245,12 +245,17 @@ class FrontGuard implements GuardedTransport, TransportTap {
     if (added === undefined) return message;
     // Copies made with `Object.assign` and assignments, not spreads followed by more keys: V8 gives
     // a spread's copy a shape that every later hop (the hand-off below, the router's forwarded copy,
-    // the backend transport's traceparent) pays for again.
-    const traced = copyRecord(params);
+    // the backend transport's traceparent) pays for again. An own `__proto__` key (JSON.parse makes
+    // one) is spread instead: `Object.assign` would make it the copy's prototype.
+    const traced: Record<string, unknown> = Object.hasOwn(params, "__proto__")
+      ? { ...params }
+      : Object.assign({}, params);
     traced._meta = { ...params._meta, traceparent: added.traceparent };
     // A trace made here is handed to the router's telemetry as it is: it reads it, not the text.
     if (added.trace !== undefined) handOffTrace(traced, added.trace);
-    const copy = copyRecord(message);
+    const copy: Record<string, unknown> = Object.hasOwn(message, "__proto__")
+      ? { ...message }
+      : Object.assign({}, message as unknown as Record<string, unknown>);
     copy.params = traced;
     return copy as unknown as JSONRPCMessage;
   }
@@ -334,16 +339,6 @@ export function jsonBytesBound(value: unknown, limit: number): number {
     if (total > limit) return Number.POSITIVE_INFINITY;
   }
   return total;
-}
-
-/**
- * A shallow copy of a plain object, to add keys to: `Object.assign` (V8's fast copy), unless the
- * object has an own `__proto__` key (JSON.parse makes one), which it would make the copy's prototype.
- */
-function copyRecord(source: object): Record<string, unknown> {
-  return Object.hasOwn(source, "__proto__")
-    ? { ...(source as Record<string, unknown>) }
-    : Object.assign({}, source as Record<string, unknown>);
 }
 
 const traceparentPattern = /^00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;

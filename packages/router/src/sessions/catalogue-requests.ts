@@ -101,8 +101,11 @@ export function registerCatalogueRequests(parts: CatalogueRequestParts): void {
         ? local(asParams(request.arguments as JSONRPCParams))
         : callOwner("tool", "tools/call", request, context);
     // `state.governor.watches(view.profile())` without a call per tool call: the config's part is
-    // kept by the router state, the profile's is read here.
-    if (!state.callsGoverned && view.profile()?.limits?.tools === undefined) return run();
+    // kept by the router state, the profile's is read here. Ungoverned, a backend's tool is called
+    // at once.
+    if (!state.callsGoverned && view.profile()?.limits?.tools === undefined) {
+      return isLocal ? run() : callOwner("tool", "tools/call", request, context);
+    }
     return governToolCall(
       { view, governor: state.governor, who: parts.who, listedAnywhere: parts.listedAnywhere },
       { name, isLocal, arguments: request.arguments, context },

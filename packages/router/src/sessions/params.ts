@@ -21,14 +21,11 @@ export function asParams(params: JSONRPCParams | undefined): Readonly<Params> {
  * makes one), which `Object.assign` would turn into the copy's prototype.
  */
 export function withField(params: Readonly<Params>, key: string, value: unknown): Params {
-  const copy = copyParams(params);
+  const copy: Params = Object.hasOwn(params, "__proto__")
+    ? { ...params }
+    : Object.assign({}, params);
   copy[key] = value;
   return copy;
-}
-
-/** A shallow copy (see {@link withField}). */
-function copyParams(params: Readonly<Params>): Params {
-  return Object.hasOwn(params, "__proto__") ? { ...params } : Object.assign({}, params);
 }
 
 /** A wire error object as a throwable `JSONRPCError` (sent on the wire as is by the Connection). */
@@ -60,8 +57,25 @@ export function prepareForwardedParams(params: Readonly<Record<string, unknown>>
       : undefined;
   // The usual case, a `_meta` without a progress token as the last key (the HTTP front's trace):
   // plain copies, with the keys in the order the general case gives (rest patterns are slow in V8).
-  if (!Object.hasOwn(raw, "progressToken") && lastKeyIs(params, "_meta") && hasOwnKey(raw)) {
-    return { params: withField(params, "_meta", copyParams(raw as Params)), progressToken: token };
+  // Checked inline, one loop per object: this runs on every forwarded request.
+  if (!Object.hasOwn(raw, "progressToken")) {
+    let last: string | undefined;
+    for (const name in params) last = name;
+    let metaHasKey = false;
+    for (const name in raw) {
+      if (Object.hasOwn(raw, name)) {
+        metaHasKey = true;
+        break;
+      }
+    }
+    if (last === "_meta" && metaHasKey) {
+      // Copied as `withField` copies (an own `__proto__` spread), without a call per copy.
+      const copy: Params = Object.hasOwn(params, "__proto__")
+        ? { ...params }
+        : Object.assign({}, params);
+      copy._meta = Object.hasOwn(raw, "__proto__") ? { ...raw } : Object.assign({}, raw);
+      return { params: copy, progressToken: token };
+    }
   }
   const { progressToken: _token, ...meta } = raw as Record<string, unknown>;
   const { _meta: _dropped, ...rest } = params;
@@ -69,19 +83,6 @@ export function prepareForwardedParams(params: Readonly<Record<string, unknown>>
     params: Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest,
     progressToken: token,
   };
-}
-
-/** True when `key` is the last key a `for...in` loop gives (own string keys come first). */
-function lastKeyIs(object: object, key: string): boolean {
-  let last: string | undefined;
-  for (const name in object) last = name;
-  return last === key;
-}
-
-/** True when an object has an own enumerable string key. */
-function hasOwnKey(object: object): boolean {
-  for (const name in object) if (Object.hasOwn(object, name)) return true;
-  return false;
 }
 
 /** Keys whose string value is a resource URI: `uri`, and the MCP Apps UI links in `_meta`. */

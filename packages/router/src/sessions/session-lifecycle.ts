@@ -79,7 +79,8 @@ export class SessionLifecycle {
   /** Handles a request method once the client has sent `initialize` (before: -32600). */
   handle(method: string, handler: RequestHandler): void {
     this.#connection.handle(method, (params, context) => {
-      this.requireInitialize(method);
+      // Checked here, thrown there: an initialized session's request calls nothing more.
+      if (this.clientCapabilities === undefined) this.requireInitialize(method);
       return handler(params, context);
     });
   }
