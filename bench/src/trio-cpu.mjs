@@ -11,6 +11,7 @@
 // and the backend's read system calls (`/proc/<pid>/io`: how the lines were batched). Medians of
 // `TRIO_REPETITIONS` (default 3) rounds; ratios to the first target within each round. Each
 // checkout's gateway runs in front of that checkout's echo server (its own `@patchbay/server`).
+//   TRIO_IN_FLIGHT (default 16): calls in flight.
 //   TRIO_FLAGS='--flag ...' adds a run of this checkout's gateway with those node flags.
 //   TRIO_VERBOSE=1 prints every measurement (on stderr) as it is made.
 import { readFileSync } from "node:fs";
@@ -23,6 +24,7 @@ import { removeWorkDir, writeGatewayConfig } from "./targets.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 const node = process.execPath;
 const CALLS = Number(process.env.TRIO_CALLS ?? 40_000);
+const IN_FLIGHT = Number(process.env.TRIO_IN_FLIGHT ?? 16);
 const REPETITIONS = Number(process.env.TRIO_REPETITIONS ?? 3);
 const echo = join(here, "servers", "patchbay-echo.mjs");
 // TRIO_FLAGS: node flags for a second run of this checkout's gateway (say `--max-semi-space-size=8`).
@@ -63,7 +65,7 @@ async function measure(target) {
     await peer.initialize();
     const params = { name: "echo__echo", arguments: { text: "hello" } };
     const call = () => peer.request("tools/call", params);
-    await throughput(call, 5_000, 16);
+    await throughput(call, 5_000, IN_FLIGHT);
     const backend = childOf(peer.pid);
     const read = () => [
       cpuMicros(peer.pid),
@@ -74,7 +76,7 @@ async function measure(target) {
       systemCalls(backend)[0],
     ];
     const before = read();
-    const perSecond = await throughput(call, CALLS, 16);
+    const perSecond = await throughput(call, CALLS, IN_FLIGHT);
     const after = read();
     const [middle, server, client, faults, writes, reads] = after.map(
       (value, index) => (value - before[index]) / CALLS,
@@ -103,7 +105,7 @@ try {
 }
 const fields = ["middle", "server", "client", "sum", "faults", "writes", "reads", "perSecond"];
 console.log(
-  `CPU µs per call (medians of ${REPETITIONS} rounds, ${CALLS} calls at 16 in flight each); ratio = sum / first target's sum in the same round`,
+  `CPU µs per call (medians of ${REPETITIONS} rounds, ${CALLS} calls at ${IN_FLIGHT} in flight each); ratio = sum / first target's sum in the same round`,
 );
 console.log(
   `${"target".padEnd(28)}${"middle".padStart(8)}${"backend".padStart(9)}${"client".padStart(8)}${"sum".padStart(8)}${"ratio".padStart(7)}${"faults".padStart(8)}${"writes".padStart(8)}${"b.reads".padStart(8)}${"calls/s".padStart(9)}`,

@@ -1,7 +1,7 @@
 import type { JSONRPCId } from "./messages.js";
 
 /** Slots a map starts with, and the most it grows to before it keeps a colliding id aside. */
-const FIRST_SLOTS = 16;
+const FIRST_SLOTS = 4;
 const MAX_SLOTS = 65_536;
 /**
  * Slots per entry held, at most, that a collision may grow the map to: ids a peer picks to collide
@@ -10,6 +10,11 @@ const MAX_SLOTS = 65_536;
 const MAX_SLOTS_PER_ENTRY = 8;
 /** An empty slot's key (slot keys are integers from 0). */
 const EMPTY = -1;
+/**
+ * The dictionaries of a map that has kept no id aside: one shared, empty and frozen (each map
+ * makes its own on its first id kept aside; an idle session holds several maps).
+ */
+const NONE: Record<string, never> = Object.freeze(Object.create(null));
 
 /** A {@link RequestIdMap} as the map itself writes its `size`. */
 interface Counted {
@@ -42,8 +47,8 @@ export class RequestIdMap<V extends object> {
   #values: (V | undefined)[] = new Array<V | undefined>(FIRST_SLOTS).fill(undefined);
   #mask = FIRST_SLOTS - 1;
   /** Number ids without a slot, under their string form (distinct for distinct numbers). */
-  #numbers: Record<string, V> = Object.create(null);
-  #strings: Record<string, V> = Object.create(null);
+  #numbers: Record<string, V> = NONE;
+  #strings: Record<string, V> = NONE;
   #null: V | undefined;
   /**
    * How many entries it holds. A field, not a getter (readers on every request call nothing):
@@ -54,7 +59,7 @@ export class RequestIdMap<V extends object> {
   #aside = 0;
 
   /**
-   * How many slots it keeps (two arrays of this length): 16, or what it grew to, never past eight
+   * How many slots it keeps (two arrays of this length): 4, or what it grew to, never past eight
    * per entry it held then, nor 65,536. It does not shrink until `clear`.
    */
   get slots(): number {
@@ -95,9 +100,13 @@ export class RequestIdMap<V extends object> {
       (this as Counted).size += 1;
       this.#aside += 1;
     }
-    if (typeof id === "number") this.#numbers[id] = value;
-    else if (typeof id === "string") this.#strings[id] = value;
-    else this.#null = value;
+    if (typeof id === "number") {
+      if (this.#numbers === NONE) this.#numbers = Object.create(null);
+      this.#numbers[id] = value;
+    } else if (typeof id === "string") {
+      if (this.#strings === NONE) this.#strings = Object.create(null);
+      this.#strings[id] = value;
+    } else this.#null = value;
     return this;
   }
 
@@ -158,8 +167,8 @@ export class RequestIdMap<V extends object> {
     this.#keys = new Array<number>(FIRST_SLOTS).fill(EMPTY);
     this.#values = new Array<V | undefined>(FIRST_SLOTS).fill(undefined);
     this.#mask = FIRST_SLOTS - 1;
-    this.#numbers = Object.create(null);
-    this.#strings = Object.create(null);
+    this.#numbers = NONE;
+    this.#strings = NONE;
     this.#null = undefined;
     (this as Counted).size = 0;
     this.#aside = 0;
