@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { StdioPeer } from "./clients/stdio-peer.mjs";
 import { throughput } from "./measure.mjs";
-import { stdioTargets } from "./targets.mjs";
+import { removeWorkDir, stdioTargets } from "./targets.mjs";
 
 const words = process.argv.length > 2 ? process.argv.slice(2) : ["stdio gateway", "lean relay"];
 const CALLS = 40_000;
@@ -29,26 +29,35 @@ function systemCalls(pid) {
 
 const perCall = (before, after) => (after - before) / CALLS;
 const chosen = stdioTargets.filter((target) => words.some((word) => target.name.includes(word)));
-for (let repetition = 0; repetition < 2; repetition++) {
-  for (const target of chosen) {
-    const args = typeof target.args === "function" ? target.args() : target.args;
-    const peer = new StdioPeer(process.execPath, args);
-    try {
-      await peer.initialize();
-      const params = { name: target.tool, arguments: { text: "hello" } };
-      const call = () => peer.request("tools/call", params);
-      await throughput(call, 5_000, 16);
-      const [cpu, calls] = [cpuTicks(peer.pid), systemCalls(peer.pid)];
-      await throughput(call, CALLS, 16);
-      const [cpuAfter, callsAfter] = [cpuTicks(peer.pid), systemCalls(peer.pid)];
-      console.log(
-        `${target.name.padEnd(45)} user ${(perCall(cpu.user, cpuAfter.user) * TICK_MICROS).toFixed(1)} µs` +
-          `  system ${(perCall(cpu.system, cpuAfter.system) * TICK_MICROS).toFixed(1)} µs` +
-          `  reads ${perCall(calls.reads, callsAfter.reads).toFixed(2)}` +
-          `  writes ${perCall(calls.writes, callsAfter.writes).toFixed(2)} per call`,
-      );
-    } finally {
-      await peer.close();
+try {
+  await measureAll();
+} finally {
+  // The gateway's config folder (made by the targets) goes with the run.
+  removeWorkDir();
+}
+
+async function measureAll() {
+  for (let repetition = 0; repetition < 2; repetition++) {
+    for (const target of chosen) {
+      const args = typeof target.args === "function" ? target.args() : target.args;
+      const peer = new StdioPeer(process.execPath, args);
+      try {
+        await peer.initialize();
+        const params = { name: target.tool, arguments: { text: "hello" } };
+        const call = () => peer.request("tools/call", params);
+        await throughput(call, 5_000, 16);
+        const [cpu, calls] = [cpuTicks(peer.pid), systemCalls(peer.pid)];
+        await throughput(call, CALLS, 16);
+        const [cpuAfter, callsAfter] = [cpuTicks(peer.pid), systemCalls(peer.pid)];
+        console.log(
+          `${target.name.padEnd(45)} user ${(perCall(cpu.user, cpuAfter.user) * TICK_MICROS).toFixed(1)} µs` +
+            `  system ${(perCall(cpu.system, cpuAfter.system) * TICK_MICROS).toFixed(1)} µs` +
+            `  reads ${perCall(calls.reads, callsAfter.reads).toFixed(2)}` +
+            `  writes ${perCall(calls.writes, callsAfter.writes).toFixed(2)} per call`,
+        );
+      } finally {
+        await peer.close();
+      }
     }
   }
 }
