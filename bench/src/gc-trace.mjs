@@ -9,7 +9,7 @@
 // to the old generation, and its pause. Medians over `GC_TRACE_REPETITIONS` (default 3) rounds.
 // What survives each scavenge is copied, and what is promoted is collected only by a full
 // collection: a process that promotes per call grows its old generation and takes page faults.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -51,6 +51,27 @@ function figures(rows, skip) {
   };
 }
 
+/** Resolves once the filter has written `file` whole (its `.done` marker exists); 10 s at most. */
+function written(file) {
+  const marker = `${file}.done`;
+  return new Promise((resolve, reject) => {
+    const watcher = watch(dirname(marker), () => {
+      if (existsSync(marker)) finish();
+    });
+    const timer = setTimeout(() => {
+      watcher.close();
+      reject(new Error(`${file} was not finished within 10 s`));
+    }, 10_000);
+    const finish = () => {
+      clearTimeout(timer);
+      watcher.close();
+      resolve();
+    };
+    // Written before the watch began: no event will come.
+    if (existsSync(marker)) finish();
+  });
+}
+
 async function measure(root, index) {
   const gatewayTrace = join(workDir, `gateway-${index}.log`);
   const backendTrace = join(workDir, `backend-${index}.log`);
@@ -73,8 +94,8 @@ async function measure(root, index) {
   } finally {
     await peer.close();
   }
-  // The filters write their files as they exit, after the peer's.
-  await new Promise((done) => setTimeout(done, 500));
+  // The filters write their files as they exit (the backend's after the gateway's): wait for both.
+  await Promise.all([written(gatewayTrace), written(backendTrace)]);
   return {
     gateway: figures(collections(gatewayTrace), before[0]),
     backend: figures(collections(backendTrace), before[1]),

@@ -4,9 +4,9 @@
 // the lines V8's GC tracing prints on the same stdout (one per collection) to <trace file>. For
 // `gc-trace.mjs`: the tracing cannot be sent anywhere but a process's stdout, which is the MCP
 // channel. A line is relayed when it starts with `{` (every JSON-RPC message does); V8's start with
-// `[`.
+// `[`. Once the trace is written whole, it writes an empty `<trace file>.done` beside it and exits.
 import { spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
+import { createWriteStream, writeFileSync } from "node:fs";
 
 const [traceFile, ...args] = process.argv.slice(2);
 const child = spawn(process.execPath, ["--trace-gc-nvp", ...args], {
@@ -26,5 +26,10 @@ child.stdout.on("data", (chunk) => {
   }
   if (relayed !== "") process.stdout.write(relayed);
 });
-child.on("exit", (code) => trace.end(() => process.exit(code ?? 0)));
+child.on("exit", (code) =>
+  trace.end(() => {
+    writeFileSync(`${traceFile}.done`, "");
+    process.exit(code ?? 0);
+  }),
+);
 process.on("SIGTERM", () => child.kill("SIGTERM"));
