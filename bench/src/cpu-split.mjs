@@ -7,7 +7,7 @@
 // ticks: about 3% resolution at these counts) and its read and write system calls per call.
 import { readFileSync } from "node:fs";
 import { StdioPeer } from "./clients/stdio-peer.mjs";
-import { throughput } from "./measure.mjs";
+import { readCalls, throughput, writeCalls } from "./measure.mjs";
 import { removeWorkDir, stdioTargets } from "./targets.mjs";
 
 const words = process.argv.length > 2 ? process.argv.slice(2) : ["stdio gateway", "lean relay"];
@@ -19,13 +19,7 @@ function cpuTicks(pid) {
   return { user: Number(fields[11]), system: Number(fields[12]) };
 }
 
-function systemCalls(pid) {
-  const text = readFileSync(`/proc/${pid}/io`, "utf8");
-  return {
-    reads: Number(/syscr: (\d+)/.exec(text)?.[1]),
-    writes: Number(/syscw: (\d+)/.exec(text)?.[1]),
-  };
-}
+const systemCalls = (pid) => ({ reads: readCalls(pid), writes: writeCalls(pid) });
 
 const perCall = (before, after) => (after - before) / CALLS;
 const chosen = stdioTargets.filter((target) => words.some((word) => target.name.includes(word)));

@@ -76,9 +76,17 @@ export function cpuMicros(pid) {
 
 /** The write(2) family system calls a process made so far (`syscw` of /proc/<pid>/io), or NaN. */
 export function writeCalls(pid) {
+  return ioCount(pid, /^syscw: (\d+)$/m);
+}
+
+/** The read(2) family system calls a process made so far (`syscr` of /proc/<pid>/io), or NaN. */
+export function readCalls(pid) {
+  return ioCount(pid, /^syscr: (\d+)$/m);
+}
+
+function ioCount(pid, pattern) {
   try {
-    const io = readFileSync(`/proc/${pid}/io`, "utf8");
-    return Number(/^syscw: (\d+)$/m.exec(io)?.[1] ?? Number.NaN);
+    return Number(pattern.exec(readFileSync(`/proc/${pid}/io`, "utf8"))?.[1] ?? Number.NaN);
   } catch {
     return Number.NaN;
   }

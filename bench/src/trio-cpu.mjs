@@ -18,7 +18,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { StdioPeer } from "./clients/stdio-peer.mjs";
-import { cpuMicros, median, throughput } from "./measure.mjs";
+import { cpuMicros, median, readCalls, throughput, writeCalls } from "./measure.mjs";
 import { removeWorkDir, writeGatewayConfig } from "./targets.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -49,11 +49,6 @@ const targets = [
 const childOf = (pid) => Number(readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim());
 const minorFaults = (pid) =>
   Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[7]);
-/** read(2) and write(2) family system calls a process made so far (`/proc/<pid>/io`). */
-const systemCalls = (pid) => {
-  const text = readFileSync(`/proc/${pid}/io`, "utf8");
-  return [Number(/syscr: (\d+)/.exec(text)?.[1]), Number(/syscw: (\d+)/.exec(text)?.[1])];
-};
 const clientMicros = () => {
   const used = process.cpuUsage();
   return used.user + used.system;
@@ -72,8 +67,8 @@ async function measure(target) {
       cpuMicros(backend),
       clientMicros(),
       minorFaults(peer.pid),
-      systemCalls(peer.pid)[1],
-      systemCalls(backend)[0],
+      writeCalls(peer.pid),
+      readCalls(backend),
     ];
     const before = read();
     const perSecond = await throughput(call, CALLS, IN_FLIGHT);

@@ -61,10 +61,10 @@ export interface FrontDoorParts {
   /** Receives a `denied` record per request admission refuses. */
   readonly audit: AuditLog | undefined;
   /**
-   * `draining` is true once the gateway drains: only sessions already open may go on (a flag the
-   * gateway sets, read per request without a call).
+   * The gateway's drain, once `close` started it: from then on only sessions already open may go
+   * on (read per request without a call).
    */
-  readonly closing: { readonly draining: boolean };
+  readonly drain: { readonly closing: Promise<void> | undefined };
   /** Open sessions of every kind. */
   readonly sessionCount: () => number;
   /** The `anonymous` identity's cap on open sessions (see `anonymousSessionCap`). */
@@ -184,7 +184,7 @@ function admitEntry(
   }
   // While draining, only sessions already open may go on (answers to sampling, say).
   if (
-    parts.closing.draining &&
+    parts.drain.closing !== undefined &&
     (sessionId === undefined || parts.sessions.ownerOf(sessionId) === undefined)
   ) {
     return { status: 503, message: "the gateway is shutting down" };

@@ -127,8 +127,8 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     },
   });
   const sessionCount = () => endpoints.sessionCount + websocket.connectionCount;
-  let closing: Promise<void> | undefined;
-  const drain = { draining: false };
+  // The drain, once `close` started it (the front door reads it per request).
+  const drain: { closing: Promise<void> | undefined } = { closing: undefined };
   const serveClient = createFrontDoor({
     router,
     limits,
@@ -144,14 +144,13 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
     auth: () => auth,
     log,
     audit: options.audit,
-    closing: drain,
+    drain,
     sessionCount,
     anonymousSessionCap: anonymousSessionCap(options.limits),
   });
 
   function close(closeOptions: HttpGatewayCloseOptions = {}): Promise<void> {
-    drain.draining = true;
-    closing ??= (async () => {
+    drain.closing ??= (async () => {
       let timer: unknown;
       const deadline = new Promise<void>((resolve) => {
         timer = clock.setTimeout(resolve, closeOptions.drainTimeoutMs ?? 10_000);
@@ -161,7 +160,7 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
       await Promise.all([endpoints.close(), websocket.close()]);
       cluster?.close();
     })();
-    return closing;
+    return drain.closing;
   }
 
   const gateway = (request: IncomingMessage, response: ServerResponse) =>
@@ -184,11 +183,11 @@ export function createHttpGateway(options: HttpGatewayOptions): HttpGateway {
   }) as HttpGateway;
 }
 
-/** The log line of one answered JSON-RPC request. */
 /** What the log line of a `tools/call` (`prompts/get`) asks the router for its backend. */
 const TOOL_OWNER = Object.freeze({ kind: "tool" as const });
 const PROMPT_OWNER = Object.freeze({ kind: "prompt" as const });
 
+/** The log line of one answered JSON-RPC request. */
 function rpcLogEntry(
   options: HttpGatewayOptions,
   end: FrontRequestEnd,

@@ -190,16 +190,20 @@ export interface FrameReceivers {
 export function receiveFrames(transport: Transport, receivers: FrameReceivers): void {
   const { outgoing, incoming, notifications, sender } = receivers;
 
-  /** Handles one message; resolves with the response owed for it, if any. */
+  /**
+   * Handles one message; resolves with the response owed for it, if any. `respond`, when given,
+   * sends that response as soon as it is owed (a lone request: no handler on the promise).
+   */
   const handleMessage = (
     message: JSONRPCMessage,
     info: FrameInfo,
+    respond?: (response: JSONRPCResponse) => void,
   ): Promise<JSONRPCResponse | undefined> | undefined => {
     if (!("method" in message)) {
       outgoing.receive(message);
       return undefined;
     }
-    if ("id" in message) return incoming.dispatch(message, info);
+    if ("id" in message) return incoming.dispatch(message, info, respond);
     notifications.dispatch(message, info);
     return undefined;
   };
@@ -221,9 +225,8 @@ export function receiveFrames(transport: Transport, receivers: FrameReceivers): 
       void handleBatch(frame, info);
       return;
     }
-    // A lone request's response is sent by the dispatch itself (no handler on its promise).
-    if ("method" in frame && "id" in frame) void incoming.dispatch(frame, info, sendResponse);
-    else handleMessage(frame, info);
+    // A lone request's response is sent by its dispatch (no handler on its promise).
+    void handleMessage(frame, info, sendResponse);
   });
 
   transport.onError((error) => {
